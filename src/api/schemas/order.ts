@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** An order (support). Personal data: never shown in a channel. No `id`. */
+export const orderSchema = z.object({
+  support_timestamp: z.number().int(),
+  updated_timestamp: z.number().int(),
+  collection_timestamp: z.number().int(),
+  transaction_number: z.string(),
+  total_amount: z.number(),
+  status_code: z.string(),
+  bill_address: z.object({
+    firstname: z.string().nullable().optional(),
+    lastname: z.string().nullable().optional(),
+    city: z.string().nullable().optional(),
+    country: z.string().nullable().optional(),
+  }),
+  ordered_incentives: z.array(
+    z.object({
+      id: z.number().int(),
+      count: z.number().int(),
+      price_single: z.number(),
+      price_total: z.number(),
+    }),
+  ),
+});
+export type Order = z.infer<typeof orderSchema>;

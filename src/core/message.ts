@@ -1,0 +1,53 @@
+/**
+ * The neutral message model. Commands and notices produce it; each adapter
+ * renders it natively (Discord embeds, Slack Block Kit, terminal text).
+ *
+ * Every string in this model is PLAIN TEXT, possibly written by a stranger
+ * (a display name, a wall post). Renderers must escape all of it for their
+ * platform; no field carries markup. The only links are `links[].url` and
+ * `image.url`, which commands build from trusted API URLs and renderers must
+ * still check to be http(s).
+ */
+export interface NeutralMessage {
+  readonly title?: string;
+  /** Link target of the title, built from trusted data (project url.main). */
+  readonly titleUrl?: string;
+  readonly text?: string;
+  readonly fields?: readonly MessageField[];
+  readonly progress?: ProgressBar;
+  readonly image?: MessageImage;
+  readonly links?: readonly MessageLink[];
+  readonly footer?: string;
+  readonly tone?: 'neutral' | 'success' | 'info' | 'warning' | 'error';
+  /** A badge shown next to the title, e.g. "supporters only" or "locked". */
+  readonly badge?: string;
+  /** Only the invoking user sees it (errors, admin confirmations). */
+  readonly private?: boolean;
+}
+
+export interface MessageField {
+  readonly name: string;
+  readonly value: string;
+  readonly inline?: boolean;
+}
+
+export interface ProgressBar {
+  readonly current: number;
+  readonly goal: number;
+  /** 0..∞ (a campaign can exceed 100%). */
+  readonly percent: number;
+}
+
+export type MessageImage =
+  | { readonly kind: 'url'; readonly url: string; readonly alt: string }
+  | {
+      readonly kind: 'attachment';
+      readonly filename: string;
+      readonly data: Uint8Array;
+      readonly alt: string;
+    };
+
+export interface MessageLink {
+  readonly label: string;
+  readonly url: string;
+}
