@@ -1,0 +1,193 @@
+/**
+ * The one definition of every slash command. The Discord registration
+ * (`npm run commands:discord`), the Slack app manifest (`npm run commands:slack`),
+ * the console adapter and the core's argument parser are all generated from it.
+ */
+import { noticeKinds } from '../src/engine/events.js';
+
+export type OptionType = 'string' | 'integer' | 'boolean';
+
+export interface OptionDefinition {
+  readonly name: string;
+  readonly description: LocalizedText;
+  readonly type: OptionType;
+  readonly required: boolean;
+  /** Values are suggested from the watched projects. */
+  readonly autocomplete?: 'project';
+  readonly choices?: readonly { readonly name: string; readonly value: string }[];
+  /** Takes the rest of the text on Slack and in the console (e.g. a list of notice kinds). */
+  readonly rest?: boolean;
+}
+
+export interface CommandDefinition {
+  /** Name on Discord and in the console. */
+  readonly name: string;
+  /**
+   * Name on Slack where it differs: Slack reserves some names (/status) and all
+   * apps in a workspace share one namespace, so the generic ones get a prefix.
+   */
+  readonly slackName?: string;
+  readonly description: LocalizedText;
+  readonly options: readonly OptionDefinition[];
+  /** Only users who may manage the server or workspace (checked again server-side). */
+  readonly admin: boolean;
+}
+
+export interface LocalizedText {
+  readonly en: string;
+  readonly de: string;
+}
+
+const projectOption = (required: boolean): OptionDefinition => ({
+  name: 'project',
+  description: { en: 'Project (link caption)', de: 'Projekt (Link-Kürzel)' },
+  type: 'string',
+  required,
+  autocomplete: 'project',
+});
+
+const kindsOption: OptionDefinition = {
+  name: 'kinds',
+  description: {
+    en: `Notice kinds, space separated: ${noticeKinds.join(' ')} (default: all)`,
+    de: `Benachrichtigungsarten, durch Leerzeichen getrennt: ${noticeKinds.join(' ')} (Standard: alle)`,
+  },
+  type: 'string',
+  required: false,
+  rest: true,
+};
+
+export const commandDefinitions: readonly CommandDefinition[] = [
+  {
+    name: 'funding',
+    description: {
+      en: 'Where the campaign stands: funding, goal, supporters, pace',
+      de: 'Stand der Kampagne: Finanzierung, Ziel, Unterstützer, Tempo',
+    },
+    options: [projectOption(false)],
+    admin: false,
+  },
+  {
+    name: 'rewards',
+    description: {
+      en: 'The rewards on offer, with stock and unlock state',
+      de: 'Die angebotenen Dankeschöns mit Bestand und Freischaltung',
+    },
+    options: [projectOption(false)],
+    admin: false,
+  },
+  {
+    name: 'reward',
+    description: {
+      en: 'One reward in detail, with its variations',
+      de: 'Ein Dankeschön im Detail, mit Varianten',
+    },
+    options: [
+      {
+        name: 'id',
+        description: { en: 'Reward id', de: 'ID des Dankeschöns' },
+        type: 'integer',
+        required: true,
+      },
+      projectOption(false),
+    ],
+    admin: false,
+  },
+  {
+    name: 'supporters',
+    description: { en: 'The latest public supporters', de: 'Die neuesten öffentlichen Unterstützer' },
+    options: [projectOption(false)],
+    admin: false,
+  },
+  {
+    name: 'blog',
+    description: { en: 'The latest blog posts', de: 'Die neuesten Blogbeiträge' },
+    options: [projectOption(false)],
+    admin: false,
+  },
+  {
+    name: 'subscribe',
+    description: {
+      en: 'Post notices of a project in this channel',
+      de: 'Benachrichtigungen eines Projekts in diesem Kanal posten',
+    },
+    options: [projectOption(true), kindsOption],
+    admin: true,
+  },
+  {
+    name: 'unsubscribe',
+    description: {
+      en: 'Stop notices of a project in this channel',
+      de: 'Benachrichtigungen eines Projekts in diesem Kanal beenden',
+    },
+    options: [projectOption(true), kindsOption],
+    admin: true,
+  },
+  {
+    name: 'subscriptions',
+    description: { en: 'What this channel is subscribed to', de: 'Was dieser Kanal abonniert hat' },
+    options: [],
+    admin: false,
+  },
+  {
+    name: 'digest',
+    description: { en: "Preview today's digest", de: 'Vorschau der heutigen Zusammenfassung' },
+    options: [projectOption(false)],
+    admin: false,
+  },
+  {
+    name: 'language',
+    slackName: 'fundbot-language',
+    description: {
+      en: 'Set the language of this channel (en, de)',
+      de: 'Sprache dieses Kanals festlegen (en, de)',
+    },
+    options: [
+      {
+        name: 'locale',
+        description: { en: 'Language', de: 'Sprache' },
+        type: 'string',
+        required: true,
+        choices: [
+          { name: 'English', value: 'en' },
+          { name: 'Deutsch', value: 'de' },
+        ],
+      },
+      {
+        name: 'scope',
+        description: {
+          en: 'This channel or the whole server/workspace',
+          de: 'Dieser Kanal oder der ganze Server/Workspace',
+        },
+        type: 'string',
+        required: false,
+        choices: [
+          { name: 'channel', value: 'channel' },
+          { name: 'workspace', value: 'workspace' },
+        ],
+      },
+    ],
+    admin: true,
+  },
+  {
+    name: 'status',
+    slackName: 'fundbot-status',
+    description: {
+      en: 'Bot health: last polls, API budget, recent errors',
+      de: 'Bot-Zustand: letzte Abfragen, API-Budget, Fehler',
+    },
+    options: [projectOption(false)],
+    admin: false,
+  },
+  {
+    name: 'help',
+    slackName: 'fundbot-help',
+    description: { en: 'What fundbot can do', de: 'Was fundbot kann' },
+    options: [],
+    admin: false,
+  },
+];
+
+export function findCommand(name: string): CommandDefinition | undefined {
+  return commandDefinitions.find((c) => c.name === name || c.slackName === name);
+}
