@@ -1,4 +1,12 @@
-import type { BlogPost, Funding, Incentive, IncentiveDetail, Project } from '../api/schemas/index.js';
+import type {
+  BlogPost,
+  Funding,
+  Incentive,
+  IncentiveDetail,
+  Project,
+  WallPost,
+} from '../api/schemas/index.js';
+import type { NoticeKind } from '../engine/events.js';
 import type { NeutralMessage } from './message.js';
 
 /**
@@ -19,6 +27,8 @@ export interface ProjectReadModel {
   recentSupporters(linkCaption: string, limit: number): Promise<Cached<readonly Funding[]>>;
   /** Newest first, both blog types, as the API returned them (teasers for locked posts). */
   recentBlogPosts(linkCaption: string, limit: number): Promise<Cached<readonly BlogPost[]>>;
+  /** Newest first, from the engine's feed state (no request). */
+  recentWallPosts(linkCaption: string, limit: number): Promise<Cached<readonly WallPost[]>>;
   /** Funding snapshots since `sinceMs`, oldest first. */
   history(linkCaption: string, sinceMs: number): Promise<readonly HistoryPoint[]>;
   status(linkCaption: string): Promise<EngineStatus>;
@@ -79,4 +89,33 @@ export interface ChannelRef {
 export interface ChannelPoster {
   readonly platform: ChannelRef['platform'];
   post(channel: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<void>;
+}
+
+/** A channel's subscription to one project's notices. */
+export interface Subscription {
+  readonly project: string;
+  readonly channel: ChannelRef;
+  readonly kinds: readonly NoticeKind[];
+  readonly createdBy: string;
+  readonly createdAt: number;
+}
+
+/** Kept in the injected store, so every replica routes notices the same way. */
+export interface SubscriptionStore {
+  /** Adds kinds to the channel's subscription of the project (creating it). */
+  subscribe(
+    channel: ChannelRef,
+    project: string,
+    kinds: readonly NoticeKind[],
+    by: string,
+  ): Promise<Subscription>;
+  /** Removes kinds (all when omitted); returns what is left, or undefined when nothing is. */
+  unsubscribe(
+    channel: ChannelRef,
+    project: string,
+    kinds?: readonly NoticeKind[],
+  ): Promise<Subscription | undefined>;
+  forChannel(channel: ChannelRef): Promise<readonly Subscription[]>;
+  /** The channels that want this kind of notice of this project. */
+  forProject(project: string, kind: NoticeKind): Promise<readonly Subscription[]>;
 }
