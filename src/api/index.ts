@@ -1,0 +1,71 @@
+/**
+ * The typed client of the Project Data API (see /work/shared/api-spec.md).
+ * Everything other parts of fundbot use is exported from here.
+ */
+export {
+  type ApiClient,
+  type ApiClientOptions,
+  type BlogIterateParams,
+  type BlogParams,
+  type CallOptions,
+  createApiClient,
+  type OwnIncentiveSort,
+  type OwnIncentivesParams,
+  type OwnProjectSort,
+  type OwnProjectsParams,
+  type ProjectApi,
+  type PublicProjectApi,
+  type UserApi,
+} from './api-client.js';
+export {
+  type ApiKey,
+  ApiKeyFormatError,
+  PROJECT_KEY_PREFIX,
+  ProjectKey,
+  parseApiKey,
+  parseProjectKey,
+  parseUserKey,
+  USER_KEY_PREFIX,
+  UserKey,
+} from './credentials.js';
+export { type CredentialKind, type EndpointId, type EndpointSpec, endpoints } from './endpoints.js';
+export {
+  ApiError,
+  type ApiErrorDetails,
+  ApiNetworkError,
+  ApiRequestError,
+  ApiTimeoutError,
+  ConflictError,
+  ForbiddenError,
+  MalformedResponseError,
+  NotFoundError,
+  RateLimitError,
+  type RequestContext,
+  type ResponseIssue,
+  ResponseValidationError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors.js';
+export type { ResponseInfo } from './http-transport.js';
+export {
+  type ApiDriftCheck,
+  type ApiDriftReport,
+  checkApiDrift,
+  diffOpenApi,
+  OPENAPI_STORE_KEY,
+  type OperationRef,
+  type ParameterChange,
+  type ResponseFieldChange,
+} from './openapi-drift.js';
+export {
+  type IterateOptions,
+  type Page,
+  type PageFetcher,
+  type PageParams,
+  type PaginateOptions,
+  type PaginationGap,
+  paginate,
+} from './paginate.js';
+export { parseRateBudget, parseRetryAfterMs, type RateBudget } from './rate-budget.js';
+export * from './schemas/index.js';
+export { blogPostKey, fundingKey, orderKey, subscriberKey, wallPostKey } from './stable-keys.js';

@@ -1,0 +1,248 @@
+import { z } from 'zod';
+import type { Clock } from '../lib/clock.js';
+import type { KeyValueStore } from '../lib/store.js';
+import type { ApiClient } from './api-client.js';
+
+/**
+ * API drift detection. The spec promises nothing about changes of fields,
+ * endpoints or defaults and tells clients to fetch /openapi.json periodically
+ * and compare. This module is the comparison: a pure diff plus a small check
+ * that keeps the last copy in the store.
+ */
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface OperationRef {
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** OpenAPI path, e.g. `/project/{link_caption}/wall`. */
+  readonly path: string;
+}
+export interface ParameterChange extends OperationRef {
+  readonly name: string;
+  /** `query`, `path`, `header`, `cookie`. */
+  readonly in: string;
+}
+export interface ResponseFieldChange extends OperationRef {
+  /** Dotted field path of the success response body; `[]` marks array items: `data[].user.id`. */
+  readonly field: string;
+}
+
+export interface ApiDriftReport {
+  /** True when anything below is non-empty. */
+  readonly changed: boolean;
+  readonly addedPaths: string[];
+  readonly removedPaths: string[];
+  /** Operations (method + path) added to or removed from paths present in both documents. */
+  readonly addedOperations: OperationRef[];
+  readonly removedOperations: OperationRef[];
+  readonly addedParameters: ParameterChange[];
+  readonly removedParameters: ParameterChange[];
+  readonly addedResponseFields: ResponseFieldChange[];
+  readonly removedResponseFields: ResponseFieldChange[];
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Resolves a local `$ref` (`#/components/...`); unknown or remote refs resolve to undefined. */
+function resolve(doc: Json, value: unknown, seen: ReadonlySet<string> = new Set()): Json | undefined {
+  if (!isObject(value)) return undefined;
+  const ref = value.$ref;
+  if (typeof ref !== 'string') return value;
+  if (!ref.startsWith('#/') || seen.has(ref)) return undefined;
+  let target: unknown = doc;
+  for (const raw of ref.slice(2).split('/')) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    target = isObject(target) ? target[part] : undefined;
+  }
+  return resolve(doc, target, new Set([...seen, ref]));
+}
+
+function operations(doc: Json): Map<string, { path: string; method: string; op: Json; pathItem: Json }> {
+  const result = new Map<string, { path: string; method: string; op: Json; pathItem: Json }>();
+  const paths = isObject(doc.paths) ? doc.paths : {};
+  for (const [path, rawItem] of Object.entries(paths)) {
+    const pathItem = resolve(doc, rawItem);
+    if (!pathItem) continue;
+    for (const method of METHODS) {
+      const op = resolve(doc, pathItem[method]);
+      if (op)
+        result.set(`${method.toUpperCase()} ${path}`, { path, method: method.toUpperCase(), op, pathItem });
+    }
+  }
+  return result;
+}
+
+function parameters(doc: Json, pathItem: Json, op: Json): Map<string, { name: string; in: string }> {
+  const result = new Map<string, { name: string; in: string }>();
+  // Operation parameters override path-level ones with the same name and location (OpenAPI rule).
+  for (const list of [pathItem.parameters, op.parameters]) {
+    if (!Array.isArray(list)) continue;
+    for (const raw of list) {
+      const param = resolve(doc, raw);
+      if (!param || typeof param.name !== 'string') continue;
+      const location = typeof param.in === 'string' ? param.in : 'query';
+      result.set(`${location}:${param.name}`, { name: param.name, in: location });
+    }
+  }
+  return result;
+}
+
+/** Field paths of a schema, following $ref, arrays and allOf/anyOf/oneOf; bounded against recursion. */
+function schemaFields(
+  doc: Json,
+  schema: unknown,
+  prefix: string,
+  out: Set<string>,
+  refs: ReadonlySet<string>,
+  depth: number,
+): void {
+  if (depth > 12 || !isObject(schema)) return;
+  let current: Json | undefined = schema;
+  let nextRefs = refs;
+  if (typeof schema.$ref === 'string') {
+    if (refs.has(schema.$ref)) return;
+    nextRefs = new Set([...refs, schema.$ref]);
+    current = resolve(doc, schema);
+    if (!current) return;
+  }
+  for (const combiner of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const parts = current[combiner];
+    if (Array.isArray(parts))
+      for (const part of parts) schemaFields(doc, part, prefix, out, nextRefs, depth + 1);
+  }
+  if (current.items !== undefined) schemaFields(doc, current.items, `${prefix}[]`, out, nextRefs, depth + 1);
+  if (isObject(current.properties)) {
+    for (const [name, child] of Object.entries(current.properties)) {
+      const field = prefix ? `${prefix}.${name}` : name;
+      out.add(field);
+      schemaFields(doc, child, field, out, nextRefs, depth + 1);
+    }
+  }
+}
+
+function responseFields(doc: Json, op: Json): Set<string> {
+  const out = new Set<string>();
+  const responses = isObject(op.responses) ? op.responses : {};
+  const success = Object.keys(responses)
+    .filter((status) => /^2(\d\d|XX)$/i.test(status))
+    .sort()[0];
+  if (success === undefined) return out;
+  const response = resolve(doc, responses[success]);
+  const content = response && isObject(response.content) ? response.content : {};
+  const media = content['application/json'] ?? Object.values(content)[0];
+  if (isObject(media)) schemaFields(doc, media.schema, '', out, new Set(), 0);
+  return out;
+}
+
+function byOperation(a: OperationRef, b: OperationRef): number {
+  return a.path.localeCompare(b.path) || a.method.localeCompare(b.method);
+}
+
+/**
+ * Compares two OpenAPI documents: paths, operations, parameters per operation and
+ * response fields per operation. Pure; tolerant of anything that is not a valid
+ * document (it just finds fewer things).
+ */
+export function diffOpenApi(previous: unknown, current: unknown): ApiDriftReport {
+  const before = isObject(previous) ? previous : {};
+  const after = isObject(current) ? current : {};
+  const pathsBefore = new Set(Object.keys(isObject(before.paths) ? before.paths : {}));
+  const pathsAfter = new Set(Object.keys(isObject(after.paths) ? after.paths : {}));
+  const opsBefore = operations(before);
+  const opsAfter = operations(after);
+
+  const report = {
+    addedPaths: [...pathsAfter].filter((p) => !pathsBefore.has(p)).sort(),
+    removedPaths: [...pathsBefore].filter((p) => !pathsAfter.has(p)).sort(),
+    addedOperations: [] as OperationRef[],
+    removedOperations: [] as OperationRef[],
+    addedParameters: [] as ParameterChange[],
+    removedParameters: [] as ParameterChange[],
+    addedResponseFields: [] as ResponseFieldChange[],
+    removedResponseFields: [] as ResponseFieldChange[],
+  };
+
+  for (const [id, op] of opsAfter) {
+    if (!opsBefore.has(id) && pathsBefore.has(op.path))
+      report.addedOperations.push({ method: op.method, path: op.path });
+  }
+  for (const [id, op] of opsBefore) {
+    if (!opsAfter.has(id) && pathsAfter.has(op.path))
+      report.removedOperations.push({ method: op.method, path: op.path });
+  }
+  // Parameters and fields are compared for operations present in both: new or removed
+  // operations are already reported as such.
+  for (const [id, now] of opsAfter) {
+    const then = opsBefore.get(id);
+    if (!then) continue;
+    const ref = { method: now.method, path: now.path };
+    const paramsThen = parameters(before, then.pathItem, then.op);
+    const paramsNow = parameters(after, now.pathItem, now.op);
+    for (const [k, p] of paramsNow) if (!paramsThen.has(k)) report.addedParameters.push({ ...ref, ...p });
+    for (const [k, p] of paramsThen) if (!paramsNow.has(k)) report.removedParameters.push({ ...ref, ...p });
+    const fieldsThen = responseFields(before, then.op);
+    const fieldsNow = responseFields(after, now.op);
+    for (const field of fieldsNow)
+      if (!fieldsThen.has(field)) report.addedResponseFields.push({ ...ref, field });
+    for (const field of fieldsThen)
+      if (!fieldsNow.has(field)) report.removedResponseFields.push({ ...ref, field });
+  }
+  report.addedOperations.sort(byOperation);
+  report.removedOperations.sort(byOperation);
+  const changed =
+    report.addedPaths.length +
+      report.removedPaths.length +
+      report.addedOperations.length +
+      report.removedOperations.length +
+      report.addedParameters.length +
+      report.removedParameters.length +
+      report.addedResponseFields.length +
+      report.removedResponseFields.length >
+    0;
+  return { changed, ...report };
+}
+
+/** Store key of the last fetched OpenAPI document. */
+export const OPENAPI_STORE_KEY = 'api/openapi/last';
+
+const storedDocSchema = z.object({ fetchedAt: z.number(), doc: z.unknown() });
+
+export interface ApiDriftCheck {
+  /** Clock ms of this check. */
+  readonly checkedAt: number;
+  /** True on the first check: nothing to compare with yet, the document was stored as the baseline. */
+  readonly baseline: boolean;
+  /** When the compared copy was fetched (undefined on the baseline run). */
+  readonly previousFetchedAt: number | undefined;
+  readonly report: ApiDriftReport;
+}
+
+/**
+ * Fetches /openapi.json, compares it with the last stored copy, stores the new
+ * copy and returns the report. Run it periodically (say daily) and log or
+ * alert on `report.changed`. A baseline run reports no change.
+ */
+export async function checkApiDrift(deps: {
+  api: Pick<ApiClient, 'openapi'>;
+  store: KeyValueStore;
+  clock: Clock;
+  signal?: AbortSignal;
+  storeKey?: string;
+}): Promise<ApiDriftCheck> {
+  const key = deps.storeKey ?? OPENAPI_STORE_KEY;
+  const current = await deps.api.openapi(deps.signal);
+  const previous = await deps.store.get(key, storedDocSchema);
+  const checkedAt = deps.clock.now();
+  await deps.store.set(key, { fetchedAt: checkedAt, doc: current });
+  return {
+    checkedAt,
+    baseline: previous === undefined,
+    previousFetchedAt: previous?.fetchedAt,
+    report: diffOpenApi(previous?.doc ?? current, current),
+  };
+}
