@@ -1,0 +1,279 @@
+import { isPubliclyVisible } from '../api/schemas/incentive.js';
+import type { Locale } from '../core/command-core.js';
+import { percentOfGoal } from '../core/format.js';
+import type { HistoryPoint, ProjectReadModel } from '../core/ports.js';
+import { safeHttpUrl, singleLine } from '../core/text.js';
+import { downsampleSeries, type SeriesPoint } from './downsample-series.js';
+import { localTime } from './local-time.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Milestones (percent of the goal) announced by default. */
+export const defaultMilestones: readonly number[] = [25, 50, 75, 100, 150, 200];
+
+/** How old cached engine data may be when the digest is built: a day-old summary tolerates a few minutes. */
+const MAX_AGE_MS = 5 * 60 * 1000;
+/** How many wall posts to read: more in one day is reported as "at least this many". */
+const WALL_LIMIT = 50;
+const BLOG_LIMIT = 20;
+/** The chart has 800 columns; more points than that only cost bytes. */
+const CHART_POINTS = 800;
+
+export interface BuildDigestOptions {
+  readonly readModel: ProjectReadModel;
+  /** The project's link_caption. */
+  readonly project: string;
+  /** Epoch ms the digest is built for: "the last 24 hours" end here. */
+  readonly now: number;
+  /** The default locale of {@link renderDigest} (the data itself is locale-neutral). */
+  readonly locale: Locale;
+  /** IANA time zone of the digest's date and of the dates it shows. */
+  readonly timeZone: string;
+  /** Percentages of the goal that count as milestones. */
+  readonly milestones?: readonly number[];
+}
+
+/** Pace towards the goal at the recent rate. */
+export type DigestPace =
+  | { readonly kind: 'goal-reached' }
+  | { readonly kind: 'no-goal' }
+  /** Less than an hour of history: no honest rate. */
+  | { readonly kind: 'unknown' }
+  /** No net funding over the basis window. */
+  | { readonly kind: 'no-supports'; readonly basisDays: number }
+  | {
+      readonly kind: 'eta';
+      /** Epoch ms when the goal is reached at the current rate. */
+      readonly at: number;
+      readonly perDay: number;
+      /** Length of the rate's window in days: 7, or less when the history is shorter. */
+      readonly basisDays: number;
+    };
+
+/** A section that could not be read (missing scope, API down) is `null`: the digest still goes out. */
+export interface DigestData {
+  readonly project: {
+    readonly linkCaption: string;
+    /** Plain text, one line. */
+    readonly title: string;
+    readonly currency: string;
+    /** Absolute http(s) link, when the API gave one. */
+    readonly url?: string;
+  };
+  readonly generatedAt: number;
+  readonly timeZone: string;
+  readonly locale: Locale;
+  /** The local date the digest is for, `YYYY-MM-DD`. */
+  readonly date: string;
+  readonly funding: {
+    readonly current: number;
+    readonly goal: number;
+    /** Percent of the goal (0 when there is no goal). */
+    readonly percent: number;
+    readonly supporters: number;
+  };
+  /** Change over the last 24 hours; null without any history before now. */
+  readonly change: {
+    readonly funding: number;
+    readonly supporters: number;
+    /** Epoch ms of the baseline: now - 24 h, or later when the history starts later. */
+    readonly sinceMs: number;
+  } | null;
+  /** Milestones (percent) first reached in the last 24 hours, ascending. */
+  readonly milestones: readonly number[];
+  readonly wall: {
+    readonly count: number;
+    /** True when the read limit was hit: "at least `count`". */
+    readonly countIsLowerBound: boolean;
+    readonly latest: { readonly author: string; readonly message: string; readonly at: number } | null;
+  } | null;
+  /** Titles and flags only: a digest never carries blog content. */
+  readonly blogPosts:
+    | readonly { readonly title: string; readonly supporterOnly: boolean; readonly at: number }[]
+    | null;
+  /** Publicly visible rewards sold in the last 24 hours, most sold first. */
+  readonly rewardsSold: readonly { readonly title: string; readonly sold: number }[] | null;
+  /** Publicly visible limited rewards that are sold out now. */
+  readonly soldOut: readonly { readonly title: string }[] | null;
+  readonly pace: DigestPace;
+  /** The funding curve over the whole campaign, for the chart (downsampled). */
+  readonly chart: { readonly points: readonly SeriesPoint[]; readonly goal: number };
+  /** Set when some engine data was stale or a section was unavailable: short and secret-free. */
+  readonly staleBecause?: string;
+}
+
+/** The last point at or before `at`, or undefined. `points` is oldest first. */
+function pointAtOrBefore(points: readonly HistoryPoint[], at: number): HistoryPoint | undefined {
+  let found: HistoryPoint | undefined;
+  for (const point of points) {
+    if (point.at > at) break;
+    found = point;
+  }
+  return found;
+}
+
+/** Baseline for a window: the state at its start, or the first point when the history starts later. */
+function baselineFor(points: readonly HistoryPoint[], windowStart: number): HistoryPoint | undefined {
+  return pointAtOrBefore(points, windowStart) ?? points[0];
+}
+
+async function optional<T>(read: () => Promise<T>, problems: string[], what: string): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    // The digest is a summary: a missing wall scope must not suppress the funding numbers.
+    problems.push(`${what} unavailable (${error instanceof Error ? error.name : 'error'})`);
+    return null;
+  }
+}
+
+/**
+ * Gathers what happened to a project in the 24 hours before `now`, from the
+ * engine's cache and funding history. Pure data: rendering and language come
+ * later ({@link renderDigest}). Throws only when the project itself cannot be read.
+ */
+export async function buildDigest(options: BuildDigestOptions): Promise<DigestData> {
+  const { readModel, project: linkCaption, now, timeZone } = options;
+  const milestoneLevels = [...(options.milestones ?? defaultMilestones)].sort((a, b) => a - b);
+  const dayStart = now - DAY_MS;
+  const problems: string[] = [];
+
+  const projectCached = await readModel.project(linkCaption, MAX_AGE_MS);
+  const project = projectCached.value;
+  if (projectCached.staleBecause) problems.push(projectCached.staleBecause);
+
+  // History is only needed up to now: a later point (clock skew between replicas) is ignored.
+  const history = (await readModel.history(linkCaption, 0)).filter((p) => p.at <= now);
+  const [rewardsCached, wallCached, blogCached] = await Promise.all([
+    optional(() => readModel.rewards(linkCaption, MAX_AGE_MS), problems, 'rewards'),
+    optional(() => readModel.recentWallPosts(linkCaption, WALL_LIMIT), problems, 'wall'),
+    optional(() => readModel.recentBlogPosts(linkCaption, BLOG_LIMIT), problems, 'blog'),
+  ]);
+  for (const cached of [rewardsCached, wallCached, blogCached]) {
+    if (cached?.staleBecause) problems.push(cached.staleBecause);
+  }
+
+  const current = project.current_funding;
+  const goal = project.funding_threshold;
+  const supporters = project.supporter_count;
+
+  // 24-hour change: current project values against the last snapshot at or before now - 24 h.
+  const dayBaseline = baselineFor(history, dayStart);
+  const change = dayBaseline
+    ? {
+        funding: current - dayBaseline.funding,
+        supporters: supporters - dayBaseline.supporters,
+        sinceMs: Math.max(dayStart, dayBaseline.at),
+      }
+    : null;
+
+  // A milestone counts when funding crosses it inside the window and never reached it before:
+  // a dip and a recovery must not announce 50 % twice.
+  const milestones: number[] = [];
+  if (goal > 0 && dayBaseline) {
+    const before = history.filter((p) => p.at <= Math.max(dayStart, dayBaseline.at));
+    const maxBefore = Math.max(0, ...before.map((p) => p.funding));
+    const maxInWindow = Math.max(current, ...history.filter((p) => p.at > dayStart).map((p) => p.funding));
+    for (const level of milestoneLevels) {
+      const threshold = (goal * level) / 100;
+      if (maxBefore < threshold && maxInWindow >= threshold) milestones.push(level);
+    }
+  }
+
+  const wall = wallCached
+    ? (() => {
+        const posts = wallCached.value
+          .filter((p) => p.created_timestamp * 1000 > dayStart && p.created_timestamp * 1000 <= now)
+          .sort((a, b) => b.created_timestamp - a.created_timestamp);
+        const latest = posts[0];
+        return {
+          count: posts.length,
+          countIsLowerBound: posts.length >= WALL_LIMIT,
+          latest: latest
+            ? {
+                author: singleLine(latest.user.display_name, 60),
+                message: singleLine(latest.message, 200),
+                at: latest.created_timestamp * 1000,
+              }
+            : null,
+        };
+      })()
+    : null;
+
+  const blogPosts = blogCached
+    ? blogCached.value
+        .filter((p) => p.release_timestamp * 1000 > dayStart && p.release_timestamp * 1000 <= now)
+        .sort((a, b) => b.release_timestamp - a.release_timestamp)
+        .map((p) => ({
+          title: singleLine(p.title, 120),
+          supporterOnly: p.is_supporter_only,
+          at: p.release_timestamp * 1000,
+        }))
+    : null;
+
+  const visibleRewards = rewardsCached ? rewardsCached.value.filter((r) => isPubliclyVisible(r)) : null;
+  const rewardsSold =
+    visibleRewards && dayBaseline
+      ? visibleRewards
+          .map((r) => ({
+            title: singleLine(r.title, 80),
+            // A reward missing from the baseline did not exist then: all its sales are new.
+            sold: r.quantity_sold - (dayBaseline.rewardsSold[String(r.id)] ?? 0),
+          }))
+          .filter((r) => r.sold > 0)
+          .sort((a, b) => b.sold - a.sold || a.title.localeCompare(b.title, options.locale))
+      : visibleRewards
+        ? []
+        : null;
+  const soldOut = visibleRewards
+    ? visibleRewards
+        .filter((r) => !r.is_available && r.quantity_total > 0)
+        .map((r) => ({ title: singleLine(r.title, 80) }))
+    : null;
+
+  const url = safeHttpUrl(project.url.main);
+  const staleBecause = problems.length > 0 ? singleLine(problems.join('; '), 200) : undefined;
+  return {
+    project: {
+      linkCaption,
+      title: singleLine(project.title, 120),
+      currency: project.currency,
+      ...(url ? { url } : {}),
+    },
+    generatedAt: now,
+    timeZone,
+    locale: options.locale,
+    date: localTime(now, timeZone).date,
+    funding: { current, goal, percent: percentOfGoal(current, goal), supporters },
+    change,
+    milestones,
+    wall,
+    blogPosts,
+    rewardsSold,
+    soldOut,
+    pace: paceOf(history, current, goal, now),
+    chart: {
+      points: downsampleSeries(
+        [...history.map((p) => ({ at: p.at, funding: p.funding })), { at: now, funding: current }],
+        CHART_POINTS,
+      ),
+      goal,
+    },
+    ...(staleBecause ? { staleBecause } : {}),
+  };
+}
+
+/** Pace over the last 7 days (or the shorter history), extrapolated linearly to the goal. */
+function paceOf(history: readonly HistoryPoint[], current: number, goal: number, now: number): DigestPace {
+  if (goal <= 0) return { kind: 'no-goal' };
+  if (current >= goal) return { kind: 'goal-reached' };
+  const baseline = baselineFor(history, now - 7 * DAY_MS);
+  if (!baseline || now - baseline.at < HOUR_MS) return { kind: 'unknown' };
+  const basisMs = Math.min(7 * DAY_MS, now - baseline.at);
+  const basisDays = basisMs / DAY_MS;
+  const gained = current - baseline.funding;
+  if (gained <= 0) return { kind: 'no-supports', basisDays };
+  const perDay = gained / basisDays;
+  return { kind: 'eta', at: now + ((goal - current) / perDay) * DAY_MS, perDay, basisDays };
+}

@@ -1,0 +1,19 @@
+import type { Locale } from '../core/command-core.js';
+import type { NeutralMessage } from '../core/message.js';
+import type { ProjectReadModel } from '../core/ports.js';
+import type { Clock } from '../lib/clock.js';
+import { buildDigest } from './build-digest.js';
+import { renderDigest } from './render-digest.js';
+
+/**
+ * For the core's `/digest` command: today's digest of a project, built on
+ * demand from the engine's cache (no delivery marker, no posting).
+ */
+export function digestPreview(
+  readModel: ProjectReadModel,
+  clock: Clock,
+  timeZone: string,
+): (project: string, locale: Locale) => Promise<NeutralMessage> {
+  return async (project, locale) =>
+    renderDigest(await buildDigest({ readModel, project, now: clock.now(), locale, timeZone }), locale);
+}

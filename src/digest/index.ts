@@ -1,0 +1,30 @@
+/**
+ * The daily digest: what happened to a project in the last 24 hours, with a
+ * PNG chart of its funding, sent to subscribed channels on a schedule.
+ */
+export {
+  type BuildDigestOptions,
+  buildDigest,
+  type DigestData,
+  type DigestPace,
+  defaultMilestones,
+} from './build-digest.js';
+export { type DigestDue, type DigestDueInput, digestDue } from './digest-due.js';
+export { digestPreview } from './digest-preview.js';
+export {
+  type CronLike,
+  createDigestScheduler,
+  type DigestLogger,
+  type DigestRunReport,
+  type DigestScheduler,
+  type DigestSchedulerOptions,
+} from './digest-scheduler.js';
+export { chartFilename, renderDigest } from './render-digest.js';
+export {
+  CHART_HEIGHT,
+  CHART_WIDTH,
+  chartColors,
+  type FundingChartInput,
+  type FundingChartOptions,
+  renderFundingChart,
+} from './render-funding-chart.js';

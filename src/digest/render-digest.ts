@@ -1,0 +1,198 @@
+import type { Locale } from '../core/command-core.js';
+import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } from '../core/format.js';
+import type { MessageField, NeutralMessage } from '../core/message.js';
+import type { DigestData, DigestPace } from './build-digest.js';
+import { type DigestCatalog, digestText } from './i18n.js';
+import { type FundingChartOptions, renderFundingChart } from './render-funding-chart.js';
+
+/** List fields show this many entries, then "… and N more": chat fields have length limits. */
+const MAX_LIST = 5;
+
+function signed(value: string, n: number): string {
+  return n > 0 ? `+${value}` : value;
+}
+
+function listValue(lines: readonly string[], t: DigestCatalog, locale: Locale): string {
+  const shown = lines.slice(0, MAX_LIST);
+  if (lines.length > MAX_LIST) shown.push(t.andMore(formatNumber(lines.length - MAX_LIST, locale)));
+  return shown.join('\n');
+}
+
+function paceText(pace: DigestPace, data: DigestData, t: DigestCatalog, locale: Locale): string | undefined {
+  switch (pace.kind) {
+    case 'no-goal':
+      return undefined;
+    case 'goal-reached':
+      return t.paceGoalReached;
+    case 'unknown':
+      return t.paceUnknown;
+    case 'no-supports':
+      return t.paceNoSupports;
+    case 'eta': {
+      const date = formatDate(pace.at, locale, data.timeZone);
+      const perDay = formatMoney(pace.perDay, data.project.currency, locale);
+      return pace.basisDays >= 6.99
+        ? t.paceEta(date, perDay)
+        : t.paceEtaShortBasis(date, perDay, formatNumber(Math.max(1, pace.basisDays), locale, 0));
+    }
+  }
+}
+
+/** `funding-solar-kiosk-2026-01-08.png`: the slug is reduced to safe file-name characters. */
+export function chartFilename(data: DigestData): string {
+  const slug = data.project.linkCaption.replace(/[^a-zA-Z0-9_-]+/g, '-').slice(0, 60) || 'project';
+  return `funding-${slug}-${data.date}.png`;
+}
+
+/**
+ * Renders a digest as a neutral message in `locale`, with the funding chart as
+ * a PNG attachment. All user text in `data` is already single-line plain text;
+ * adapters escape it for their platform.
+ */
+export function renderDigest(
+  data: DigestData,
+  locale: Locale = data.locale,
+  chartOptions: FundingChartOptions = {},
+): NeutralMessage {
+  const t = digestText(locale);
+  const money = (n: number) => formatMoney(n, data.project.currency, locale);
+  const { funding, change } = data;
+  const fields: MessageField[] = [];
+
+  fields.push({
+    name: t.fieldTotal,
+    value: `${
+      funding.goal > 0
+        ? t.totalOfGoal(money(funding.current), money(funding.goal), formatPercent(funding.percent, locale))
+        : t.totalNoGoal(money(funding.current))
+    } · ${t.supporterCount(formatNumber(funding.supporters, locale))}`,
+    inline: true,
+  });
+
+  let summary = t.summaryUnknown;
+  if (change) {
+    const value = t.changeValue(
+      signed(money(change.funding), change.funding),
+      signed(t.supporterCount(formatNumber(change.supporters, locale)), change.supporters),
+    );
+    const partial = change.sinceMs > data.generatedAt - 24 * 3_600_000;
+    fields.push({
+      name: t.fieldLast24h,
+      value: partial ? t.changeSince(value, formatDateTime(change.sinceMs, locale, data.timeZone)) : value,
+      inline: true,
+    });
+    summary =
+      change.funding !== 0 || change.supporters !== 0
+        ? t.summaryChange(
+            signed(money(change.funding), change.funding),
+            t.supporterCount(formatNumber(change.supporters, locale)),
+          )
+        : t.summaryNoChange;
+  }
+
+  if (data.milestones.length > 0) {
+    fields.push({
+      name: t.fieldMilestones,
+      value: t.milestonesValue(data.milestones.map((m) => formatPercent(m, locale)).join(', ')),
+    });
+  }
+
+  const pace = paceText(data.pace, data, t, locale);
+  if (pace) fields.push({ name: t.fieldPace, value: pace });
+
+  if (data.rewardsSold === null) {
+    fields.push({ name: t.fieldRewardsSold, value: t.unavailable });
+  } else if (data.rewardsSold.length > 0) {
+    fields.push({
+      name: t.fieldRewardsSold,
+      value: listValue(
+        data.rewardsSold.map((r) => t.rewardSoldLine(formatNumber(r.sold, locale), r.title)),
+        t,
+        locale,
+      ),
+    });
+  }
+  if (data.soldOut && data.soldOut.length > 0) {
+    fields.push({
+      name: t.fieldSoldOut,
+      value: listValue(
+        data.soldOut.map((r) => r.title),
+        t,
+        locale,
+      ),
+    });
+  }
+
+  if (data.wall === null) {
+    fields.push({ name: t.fieldWall, value: t.unavailable });
+  } else {
+    const count = formatNumber(data.wall.count, locale) + (data.wall.countIsLowerBound ? '+' : '');
+    fields.push({
+      name: t.fieldWall,
+      value: data.wall.latest
+        ? t.wallValue(count, data.wall.latest.author, data.wall.latest.message)
+        : t.wallNone,
+    });
+  }
+
+  if (data.blogPosts === null) {
+    fields.push({ name: t.fieldBlog, value: t.unavailable });
+  } else if (data.blogPosts.length > 0) {
+    fields.push({
+      name: t.fieldBlog,
+      value: listValue(
+        // Title and badge only: the content of a supporter-only post must never reach a channel.
+        data.blogPosts.map((p) => (p.supporterOnly ? `${p.title} (${t.supporterOnlyBadge})` : p.title)),
+        t,
+        locale,
+      ),
+    });
+  }
+
+  const points = data.chart.points;
+  const first = points[0];
+  const last = points[points.length - 1];
+  const alt =
+    first && last
+      ? funding.goal > 0
+        ? t.chartAlt(
+            money(funding.current),
+            money(funding.goal),
+            formatDate(first.at, locale, data.timeZone),
+            formatDate(last.at, locale, data.timeZone),
+          )
+        : t.chartAltNoGoal(
+            money(funding.current),
+            formatDate(first.at, locale, data.timeZone),
+            formatDate(last.at, locale, data.timeZone),
+          )
+      : t.chartAltEmpty;
+  const png = renderFundingChart(
+    {
+      points,
+      goal: data.chart.goal,
+      currency: data.project.currency,
+      locale,
+      timeZone: data.timeZone,
+      goalLabel: t.chartGoal,
+      emptyLabel: t.chartNoData,
+    },
+    chartOptions,
+  );
+
+  const footer = [t.footer(formatDateTime(data.generatedAt, locale, data.timeZone), data.timeZone)];
+  if (data.staleBecause) footer.push(t.staleFooter(data.staleBecause));
+
+  return {
+    title: t.title(data.project.title),
+    ...(data.project.url ? { titleUrl: data.project.url } : {}),
+    text: summary,
+    fields,
+    ...(funding.goal > 0
+      ? { progress: { current: funding.current, goal: funding.goal, percent: funding.percent } }
+      : {}),
+    image: { kind: 'attachment', filename: chartFilename(data), data: png, alt: alt },
+    footer: footer.join(' · '),
+    tone: data.milestones.length > 0 ? 'success' : 'info',
+  };
+}

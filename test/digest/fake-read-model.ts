@@ -1,0 +1,250 @@
+/**
+ * A small in-memory ProjectReadModel for the digest tests, with builders for the
+ * API resources it serves. It records which projects were read, and can be told
+ * to fail a section (as a key without the wall scope would).
+ */
+import type { BlogPost, Incentive, Project, WallPost } from '../../src/api/schemas/index.js';
+import type { Cached, EngineStatus, HistoryPoint, ProjectReadModel } from '../../src/core/ports.js';
+
+export const HOUR = 60 * 60 * 1000;
+export const DAY = 24 * HOUR;
+
+export function aProject(overrides: Partial<Project> = {}): Project {
+  return {
+    id: 1,
+    title: 'Solar Kiosk',
+    subtitle: 'A kiosk that runs on sunshine',
+    link_caption: 'solar-kiosk',
+    status: 'active',
+    process_status: null,
+    currency: 'EUR',
+    current_funding: 0,
+    total_funding: 0,
+    funding_threshold: 10_000,
+    project_type_all_or_nothing: true,
+    supporter_count: 0,
+    like_count: 0,
+    teaser_text: 'Sunshine!',
+    url: { main: 'https://platform.example/solar-kiosk' },
+    ...overrides,
+  };
+}
+
+export function aReward(overrides: Partial<Incentive> & { id: number }): Incentive {
+  return {
+    title: `Reward ${overrides.id}`,
+    description: '<p>Nice</p>',
+    price: 25,
+    quantity_total: 0,
+    quantity_remaining: 999,
+    quantity_sold: 0,
+    status: 'enabled',
+    address_required: false,
+    is_available: true,
+    is_unlocked: true,
+    hidden_until_goal_reached: false,
+    funding_amount_until_unlock: null,
+    is_in_stock: false,
+    url: `https://platform.example/solar-kiosk/rewards/${overrides.id}`,
+    gallery_images: [],
+    ...overrides,
+  };
+}
+
+export function aWallPost(overrides: Partial<WallPost> & { id: number; at: number }): WallPost {
+  const { at, ...rest } = overrides;
+  return {
+    message: 'Great project!',
+    status: 'published',
+    created_timestamp: Math.floor(at / 1000),
+    user: { id: 100 + overrides.id, first_name: 'Ada', last_name: 'L', display_name: 'Ada L.' },
+    ...rest,
+  };
+}
+
+export function aBlogPost(overrides: Partial<BlogPost> & { id: number; at: number }): BlogPost {
+  const { at, ...rest } = overrides;
+  return {
+    title: `Update ${overrides.id}`,
+    text: 'Full text of the update.',
+    type: 'text',
+    status: 'published',
+    release_timestamp: Math.floor(at / 1000),
+    is_supporter_only: false,
+    is_locked: false,
+    description: 'Teaser',
+    reading_time_minutes: 1,
+    ...rest,
+  };
+}
+
+export function aPoint(
+  at: number,
+  funding: number,
+  supporters: number,
+  rewardsSold: Record<string, number> = {},
+): HistoryPoint {
+  return { at, funding, supporters, rewardsSold };
+}
+
+export interface FakeProjectState {
+  project: Project;
+  rewards: Incentive[];
+  wall: WallPost[];
+  blog: BlogPost[];
+  history: HistoryPoint[];
+}
+
+export class FakeReadModel implements ProjectReadModel {
+  readonly projects = new Map<string, FakeProjectState>();
+  /** Sections that throw, as with a key lacking the scope. */
+  readonly failing = new Set<'project' | 'rewards' | 'wall' | 'blog'>();
+  readonly reads: string[] = [];
+
+  constructor(private readonly fetchedAt: () => number) {}
+
+  add(state: Partial<FakeProjectState> & { project: Project }): this {
+    this.projects.set(state.project.link_caption, {
+      rewards: [],
+      wall: [],
+      blog: [],
+      history: [],
+      ...state,
+    });
+    return this;
+  }
+
+  private state(linkCaption: string, section: 'project' | 'rewards' | 'wall' | 'blog'): FakeProjectState {
+    this.reads.push(`${section}:${linkCaption}`);
+    if (this.failing.has(section)) {
+      const error = new Error(`the key lacks the ${section} scope`);
+      error.name = 'ForbiddenError';
+      throw error;
+    }
+    const state = this.projects.get(linkCaption);
+    if (!state) {
+      const error = new Error(`unknown project ${linkCaption}`);
+      error.name = 'ForbiddenError';
+      throw error;
+    }
+    return state;
+  }
+
+  private cached<T>(value: T): Cached<T> {
+    return { value, fetchedAt: this.fetchedAt() };
+  }
+
+  watchedProjects() {
+    return [...this.projects.values()].map((s) => ({
+      linkCaption: s.project.link_caption,
+      title: s.project.title,
+    }));
+  }
+  async project(linkCaption: string) {
+    return this.cached(this.state(linkCaption, 'project').project);
+  }
+  async rewards(linkCaption: string) {
+    return this.cached(this.state(linkCaption, 'rewards').rewards);
+  }
+  async reward(linkCaption: string, rewardId: number): Promise<never> {
+    throw new Error(`not used by the digest (${linkCaption} ${rewardId})`);
+  }
+  async recentSupporters(): Promise<never> {
+    throw new Error('not used by the digest');
+  }
+  async recentBlogPosts(linkCaption: string, limit: number) {
+    return this.cached(
+      [...this.state(linkCaption, 'blog').blog]
+        .sort((a, b) => b.release_timestamp - a.release_timestamp)
+        .slice(0, limit),
+    );
+  }
+  async recentWallPosts(linkCaption: string, limit: number) {
+    return this.cached(
+      [...this.state(linkCaption, 'wall').wall]
+        .sort((a, b) => b.created_timestamp - a.created_timestamp)
+        .slice(0, limit),
+    );
+  }
+  async history(linkCaption: string, sinceMs: number) {
+    return (this.projects.get(linkCaption)?.history ?? []).filter((p) => p.at >= sinceMs);
+  }
+  async status(): Promise<EngineStatus> {
+    return {
+      feeds: [],
+      budget: { dayLimit: null, dayRemaining: null, dayResetAt: null, minuteRemaining: null },
+      recentErrors: [],
+    };
+  }
+}
+
+/**
+ * A scripted ten-day campaign (goal 10,000 EUR) ending at `now`:
+ * steady 500/day for 8 days, then 1,500 and 2,000 in the last two days
+ * (crossing 50 % and 75 % in the last 24 hours). Rewards 1-3 visible, 4 hidden.
+ */
+export function scriptedCampaign(now: number): Partial<FakeProjectState> & { project: Project } {
+  const start = now - 10 * DAY;
+  const history: HistoryPoint[] = [];
+  let funding = 0;
+  let supporters = 0;
+  for (let day = 0; day <= 8; day++) {
+    history.push(
+      aPoint(start + day * DAY, funding, supporters, { '1': day * 2, '2': day, '3': 5, '4': day }),
+    );
+    funding += 500;
+    supporters += 10;
+  }
+  // Day 8 -> 9 (the day before the last 24 hours): 4,000 -> 4,500 at now - 24 h exactly... then a jump.
+  history.push(aPoint(now - DAY - HOUR, 4_500, 90, { '1': 18, '2': 9, '3': 5, '4': 9 }));
+  history.push(aPoint(now - 12 * HOUR, 6_000, 100, { '1': 22, '2': 9, '3': 8, '4': 12 }));
+  history.push(aPoint(now - HOUR, 8_000, 110, { '1': 25, '2': 9, '3': 10, '4': 15 }));
+  return {
+    project: aProject({ current_funding: 8_000, total_funding: 8_000, supporter_count: 110 }),
+    history,
+    rewards: [
+      aReward({ id: 1, title: 'Sticker pack', quantity_sold: 25 }),
+      aReward({ id: 2, title: 'T-shirt', quantity_sold: 9 }),
+      aReward({
+        id: 3,
+        title: 'Dinner with the\nteam',
+        quantity_total: 10,
+        quantity_remaining: 0,
+        quantity_sold: 10,
+        is_available: false,
+      }),
+      aReward({ id: 4, title: 'Secret reward', status: 'hidden', quantity_sold: 15 }),
+      aReward({
+        id: 5,
+        title: 'Secret until goal',
+        hidden_until_goal_reached: true,
+        is_unlocked: false,
+        quantity_total: 5,
+        is_available: false,
+      }),
+    ],
+    wall: [
+      aWallPost({ id: 1, at: now - 3 * DAY, message: 'old post' }),
+      aWallPost({ id: 2, at: now - 20 * HOUR, message: 'second' }),
+      aWallPost({
+        id: 3,
+        at: now - 2 * HOUR,
+        message: `Go go go!\n@everyone ${'very long '.repeat(40)}`,
+        user: { id: 7, first_name: 'Bob', last_name: 'B', display_name: 'Bob\u200b the Builder' },
+      }),
+    ],
+    blog: [
+      aBlogPost({ id: 1, at: now - 5 * DAY, title: 'Old news' }),
+      aBlogPost({ id: 2, at: now - 6 * HOUR, title: 'We are halfway!' }),
+      aBlogPost({
+        id: 3,
+        at: now - 3 * HOUR,
+        title: 'Backstage',
+        text: 'SECRET supporter-only content',
+        description: 'SECRET teaser',
+        is_supporter_only: true,
+        is_locked: true,
+      }),
+    ],
+  };
+}
