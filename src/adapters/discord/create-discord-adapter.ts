@@ -1,0 +1,315 @@
+import { once } from 'node:events';
+import {
+  type AutocompleteInteraction,
+  type ChatInputCommandInteraction,
+  Client,
+  DiscordAPIError,
+  Events,
+  GatewayIntentBits,
+  type Interaction,
+  type InteractionReplyOptions,
+  MessageFlags,
+} from 'discord.js';
+import type { CommandCore } from '../../core/command-core.js';
+import type { NeutralMessage } from '../../core/message.js';
+import type { ChannelPoster, ChannelRef } from '../../core/ports.js';
+import { type Clock, systemClock } from '../../lib/clock.js';
+import { adapterText } from './adapter-texts.js';
+import { ChannelUnavailableError } from './channel-unavailable-error.js';
+import { describeError } from './describe-error.js';
+import { nonceFromKey } from './discord-nonce.js';
+import { clip } from './escape-discord.js';
+import {
+  contextFromInteraction,
+  discordCommandDefinition,
+  invocationFromInteraction,
+} from './interaction-invocation.js';
+import { type DiscordAdapterLogger, silentLogger } from './logger.js';
+import { type DiscordRendering, renderEmbed } from './render-embed.js';
+
+export interface DiscordAdapterOptions {
+  /** The bot token (DISCORD_TOKEN). Never logged. */
+  readonly token: string;
+  readonly core: CommandCore;
+  readonly logger?: DiscordAdapterLogger;
+  /** REST base URL without the version (default Discord's `https://discord.com/api`); tests point it at a fake. */
+  readonly restApiUrl?: string;
+  readonly clock?: Clock;
+  /**
+   * How long a command may run before the adapter defers it. Discord drops an
+   * interaction that gets no first response within 3 s; 2 s leaves a margin for
+   * the callback's own round trip. Tests set a few milliseconds.
+   */
+  readonly deferAfterMs?: number;
+  /** REST request timeout (default 15 s). */
+  readonly restTimeoutMs?: number;
+  /** REST retries on 5xx and network errors (default 3; the outbox retries posts itself). */
+  readonly restRetries?: number;
+  /** How long `stop()` waits for commands in flight before closing (default 5 s). */
+  readonly drainTimeoutMs?: number;
+}
+
+export interface DiscordAdapter {
+  /** Logs in over the gateway and resolves once the client is ready (guilds and channels cached). */
+  start(): Promise<void>;
+  /** Lets commands in flight finish (bounded), then closes the gateway connection. */
+  stop(): Promise<void>;
+  /** Posts notices into Discord channels. */
+  readonly poster: ChannelPoster;
+}
+
+/** Discord's codes for "this channel will not take our messages": retrying cannot help. */
+const unavailableCodes: ReadonlySet<number | string> = new Set([10003, 50001, 50013]);
+
+const noMentions = { parse: [] } as const;
+
+/**
+ * The Discord adapter on discord.js (gateway mode, Guilds intent only: slash
+ * commands arrive as interactions and need no message content). It turns
+ * interactions into the core's {@link CommandInvocation}s and renders the core's
+ * messages as embeds; its poster delivers notices with an idempotent nonce.
+ */
+export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
+  const logger = options.logger ?? silentLogger;
+  const clock = options.clock ?? systemClock;
+  const deferAfterMs = options.deferAfterMs ?? 2_000;
+  const secrets = [options.token];
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    // Nothing in any message may ping: the client default covers replies, edits,
+    // follow-ups and channel posts; each call sets it again to be explicit.
+    allowedMentions: noMentions,
+    rest: {
+      ...(options.restApiUrl ? { api: options.restApiUrl } : {}),
+      timeout: options.restTimeoutMs ?? 15_000,
+      retries: options.restRetries ?? 3,
+    },
+  });
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+
+  client.on(Events.Error, (error) => logger.error(describeError(error, secrets), 'discord client error'));
+  client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
+  client.on(Events.InteractionCreate, (interaction) => {
+    if (stopping) return;
+    const handling = handleInteraction(interaction).finally(() => inFlight.delete(handling));
+    inFlight.add(handling);
+  });
+
+  async function handleInteraction(interaction: Interaction): Promise<void> {
+    try {
+      if (interaction.isChatInputCommand()) await handleCommand(interaction);
+      else if (interaction.isAutocomplete()) await handleAutocomplete(interaction);
+    } catch (error) {
+      logger.error(
+        { ...describeError(error, secrets), interactionId: interaction.id },
+        'discord interaction failed',
+      );
+      if (interaction.isChatInputCommand()) await apologize(interaction);
+    }
+  }
+
+  /** After an adapter failure, a private generic error if the interaction can still take one. */
+  async function apologize(interaction: ChatInputCommandInteraction): Promise<void> {
+    const notice = privateNotice(adapterText('genericError', interaction.locale));
+    try {
+      if (!interaction.deferred && !interaction.replied) await interaction.reply(notice);
+      else if (interaction.deferred && !interaction.replied && interaction.ephemeral) {
+        await interaction.editReply({ embeds: notice.embeds, allowedMentions: noMentions });
+      } else await interaction.followUp(notice);
+    } catch (error) {
+      logger.warn(
+        { ...describeError(error, secrets), interactionId: interaction.id },
+        'could not report the error',
+      );
+    }
+  }
+
+  async function handleCommand(interaction: ChatInputCommandInteraction): Promise<void> {
+    const locale = interaction.locale;
+    if (!interaction.inGuild()) {
+      await interaction.reply(privateNotice(adapterText('guildOnly', locale)));
+      return;
+    }
+    const definition = discordCommandDefinition(interaction.commandName);
+    const invocation = invocationFromInteraction(interaction);
+    // default_member_permissions only hides the command by default: a server
+    // owner can open it to anyone, so the permission is checked again here.
+    if (definition?.admin && !invocation.context.canAdminister) {
+      logger.info(
+        { command: invocation.name, userId: invocation.context.user.id, guildId: interaction.guildId },
+        'discord admin command refused: member lacks Manage Server',
+      );
+      await interaction.reply(privateNotice(adapterText('adminOnly', locale)));
+      return;
+    }
+
+    const outcome = executeSafely(invocation, interaction.id, locale);
+    const early = await settledWithin(outcome, deferAfterMs);
+    if (early) {
+      await interaction.reply(replyOptions(early.message));
+      return;
+    }
+    // Visibility must be chosen before the answer exists. Admin commands answer
+    // privately (confirmations, errors), the others publicly. If the answer turns
+    // out the other way, it goes out as a follow-up with the right visibility and
+    // the placeholder is deleted: a private error never shows in the channel, and
+    // the follow-up comes first so the user gets the answer even if the delete fails.
+    const deferredPrivate = definition?.admin ?? false;
+    await interaction.deferReply(deferredPrivate ? { flags: MessageFlags.Ephemeral } : {});
+    const message = await outcome;
+    if ((message.private ?? false) === deferredPrivate) {
+      await interaction.editReply({ ...renderEmbed(message), allowedMentions: noMentions });
+      return;
+    }
+    await interaction.followUp(replyOptions(message));
+    await interaction.deleteReply();
+  }
+
+  /** The core's answer, or a private generic error: the core should not throw, but an adapter must not go silent. */
+  async function executeSafely(
+    invocation: ReturnType<typeof invocationFromInteraction>,
+    interactionId: string,
+    locale: string,
+  ): Promise<NeutralMessage> {
+    try {
+      return await options.core.execute(invocation);
+    } catch (error) {
+      logger.error(
+        { ...describeError(error, secrets), command: invocation.name, interactionId },
+        'command failed in the core',
+      );
+      return { text: adapterText('genericError', locale), tone: 'error', private: true };
+    }
+  }
+
+  /** Resolves with the outcome if it settles within `ms`, else with undefined; leaves no timer behind. */
+  async function settledWithin(
+    outcome: Promise<NeutralMessage>,
+    ms: number,
+  ): Promise<{ message: NeutralMessage } | undefined> {
+    const timer = new AbortController();
+    try {
+      return await Promise.race([
+        outcome.then((message) => ({ message })),
+        clock.sleep(ms, timer.signal).then(
+          () => undefined,
+          () => undefined,
+        ),
+      ]);
+    } finally {
+      timer.abort();
+    }
+  }
+
+  async function handleAutocomplete(interaction: AutocompleteInteraction): Promise<void> {
+    const focused = interaction.options.getFocused(true);
+    const option = discordCommandDefinition(interaction.commandName)?.options.find(
+      (o) => o.name === focused.name,
+    );
+    if (!interaction.inGuild() || option?.autocomplete !== 'project') {
+      await interaction.respond([]);
+      return;
+    }
+    let suggestions: Awaited<ReturnType<CommandCore['autocomplete']>> = [];
+    try {
+      suggestions = await options.core.autocomplete(
+        interaction.commandName,
+        focused.name,
+        String(focused.value),
+        contextFromInteraction(interaction),
+      );
+    } catch (error) {
+      logger.warn(
+        { ...describeError(error, secrets), command: interaction.commandName },
+        'autocomplete failed',
+      );
+    }
+    // Choice names and values are 1-100 characters; Discord shows names as plain text.
+    await interaction.respond(
+      suggestions
+        .filter((s) => s.name.length > 0 && s.value.length > 0 && s.value.length <= 100)
+        .slice(0, 25)
+        .map((s) => ({ name: clip(s.name, 100), value: s.value })),
+    );
+  }
+
+  const poster: ChannelPoster = {
+    platform: 'discord',
+    async post(ref: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<void> {
+      if (ref.platform !== 'discord') {
+        throw new Error(`The Discord poster got a ${ref.platform} channel: check the notice routing`);
+      }
+      try {
+        const channel = await client.channels.fetch(ref.channelId);
+        // A channel of another server means a corrupted subscription; never post across servers.
+        const wrongGuild = channel && 'guildId' in channel && channel.guildId !== ref.workspaceId;
+        if (!channel?.isSendable() || channel.isDMBased() || wrongGuild) {
+          throw new ChannelUnavailableError(ref.channelId, undefined);
+        }
+        // `private` has no meaning in a channel post: notices are for everyone in it.
+        await channel.send({
+          ...renderEmbed(message),
+          allowedMentions: noMentions,
+          nonce: nonceFromKey(idempotencyKey),
+          enforceNonce: true,
+        });
+      } catch (error) {
+        if (error instanceof DiscordAPIError && unavailableCodes.has(error.code)) {
+          throw new ChannelUnavailableError(ref.channelId, error.code, { cause: error });
+        }
+        throw error;
+      }
+    },
+  };
+
+  return {
+    poster,
+    async start() {
+      const abort = new AbortController();
+      const ready = once(client, Events.ClientReady, { signal: abort.signal });
+      try {
+        await client.login(options.token);
+        await ready;
+      } catch (error) {
+        abort.abort();
+        await client.destroy();
+        throw new Error(
+          'Discord login failed: check DISCORD_TOKEN (Developer Portal → Bot → Reset Token) and that the bot ' +
+            `can reach Discord (${describeError(error, secrets)['message']})`,
+          { cause: error },
+        );
+      }
+      logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord adapter ready');
+    },
+    async stop() {
+      stopping = true;
+      const timer = new AbortController();
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        clock.sleep(options.drainTimeoutMs ?? 5_000, timer.signal).catch(() => undefined),
+      ]);
+      timer.abort();
+      await client.destroy();
+    },
+  };
+}
+
+function replyOptions(message: NeutralMessage): InteractionReplyOptions & { flags?: MessageFlags.Ephemeral } {
+  return {
+    ...renderEmbed(message),
+    allowedMentions: noMentions,
+    ...(message.private ? { flags: MessageFlags.Ephemeral as const } : {}),
+  };
+}
+
+function privateNotice(text: string): DiscordRendering & {
+  allowedMentions: typeof noMentions;
+  flags: MessageFlags.Ephemeral;
+} {
+  return {
+    ...renderEmbed({ text, tone: 'warning', private: true }),
+    allowedMentions: noMentions,
+    flags: MessageFlags.Ephemeral,
+  };
+}

@@ -1,0 +1,11 @@
+/** The Discord adapter: gateway client, embed renderer, channel poster and command registration payloads. */
+export { ChannelUnavailableError } from './channel-unavailable-error.js';
+export {
+  createDiscordAdapter,
+  type DiscordAdapter,
+  type DiscordAdapterOptions,
+} from './create-discord-adapter.js';
+export { nonceFromKey } from './discord-nonce.js';
+export { clip, escapeDiscordMarkdown, neutralizeDiscordText } from './escape-discord.js';
+export type { DiscordAdapterLogger } from './logger.js';
+export { type DiscordRendering, discordLimits, renderEmbed } from './render-embed.js';
