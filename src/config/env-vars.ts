@@ -1,0 +1,42 @@
+/**
+ * Every environment variable fundbot reads (besides the per-project API key
+ * variables the config file names in `projects[].apiKeyEnv`). Secrets come only
+ * from here, never from the config file.
+ */
+export const envVars = {
+  /** Path of the config file. Default `./fundbot.config.json`. */
+  config: 'FUNDBOT_CONFIG',
+  /** Overrides `store.url` (e.g. a Redis URL with its password). */
+  store: 'FUNDBOT_STORE',
+  /** Overrides `api.baseUrl`. */
+  apiBaseUrl: 'FUNDBOT_API_BASE_URL',
+  /** Overrides `logLevel`. */
+  logLevel: 'LOG_LEVEL',
+  /** Overrides `http.port` (health and metrics). */
+  port: 'PORT',
+  /** Discord bot token (Developer Portal → your app → Bot → Reset Token). Secret. */
+  discordToken: 'DISCORD_TOKEN',
+  /** Discord application id (General Information → Application ID); used to register commands. */
+  discordApplicationId: 'DISCORD_APPLICATION_ID',
+  /** Slack bot token `xoxb-…` (OAuth & Permissions). Secret. */
+  slackBotToken: 'SLACK_BOT_TOKEN',
+  /** Slack app-level token `xapp-…` with connections:write, for Socket Mode. Secret. */
+  slackAppToken: 'SLACK_APP_TOKEN',
+  /** Slack signing secret (Basic Information → App Credentials), for HTTP mode. Secret. */
+  slackSigningSecret: 'SLACK_SIGNING_SECRET',
+} as const;
+
+/** The default config path, relative to the working directory. */
+export const DEFAULT_CONFIG_PATH = './fundbot.config.json';
+
+/** The process environment as fundbot reads it (`process.env` fits). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The value of `name`, or undefined when unset or empty: `VAR=` in a Docker env
+ * file or a compose file means "not configured", not "an empty token".
+ */
+export function readEnv(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { logLevels } from '../ops/logger.js';
+
+/**
+ * The schema of `fundbot.config.json`. Every object is strict, so a typo
+ * (`"enabeld": true`) is an error instead of a silently ignored field. The file
+ * holds no secrets: projects name the environment variable with their API key,
+ * and chat platform tokens come from fixed variables (see load-config.ts).
+ *
+ * Defaults live here and nowhere else; docs/configuration.md lists them.
+ */
+
+export const DEFAULT_STORE_URL = 'sqlite://./data/fundbot.sqlite';
+export const DEFAULT_MILESTONES: readonly number[] = [25, 50, 75, 100, 150, 200];
+
+const locale = z.enum(['en', 'de']);
+
+/** True when the runtime's time zone database knows `timeZone` (IANA name such as Europe/Berlin). */
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const port = z.number().int().min(1).max(65_535);
+
+const apiSchema = z.strictObject({
+  /** Base URL of the platform API. No default: fundbot never guesses where to send an API key. */
+  baseUrl: z.string().optional(),
+  /** Per-request timeout. */
+  timeoutMs: z.number().int().min(1_000).max(120_000).default(10_000),
+});
+
+const storeSchema = z.strictObject({
+  url: z.string().min(1).default(DEFAULT_STORE_URL),
+});
+
+const projectSchema = z.strictObject({
+  /** The project's slug (`link_caption`), as in its URL. */
+  linkCaption: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must be the project slug from its URL (letters, digits, - and _)'),
+  /** Name of the environment variable holding this project's Project API key. */
+  apiKeyEnv: z
+    .string()
+    .regex(
+      /^[A-Z_][A-Z0-9_]*$/,
+      'must be an environment variable name in upper case, e.g. SOLAR_KIOSK_API_KEY',
+    ),
+  /** Percentages of the funding goal announced when crossed. */
+  milestones: z
+    .array(z.number().positive().max(10_000))
+    .max(50)
+    .refine((list) => new Set(list).size === list.length, 'must not repeat a percentage')
+    .transform((list) => [...list].sort((a, b) => a - b))
+    .default([...DEFAULT_MILESTONES]),
+  /** Language of this project's notices unless a channel chose another. Default: the top-level `locale`. */
+  defaultLocale: locale.optional(),
+});
+
+const discordSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+});
+
+const slackSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** socket: outbound WebSocket (no public URL needed); http: Slack calls `port` (needs a public URL). */
+  mode: z.enum(['socket', 'http']).default('socket'),
+  /** Port of the Slack HTTP receiver (http mode only). */
+  port: port.default(3000),
+  /** Slack user ids (U…/W…) allowed to run admin commands besides workspace admins. */
+  admins: z
+    .array(
+      z
+        .string()
+        .regex(
+          /^[UW][A-Z0-9]{2,}$/,
+          'must be a Slack user id such as U012ABCDEF (profile → ⋮ → Copy member ID)',
+        ),
+    )
+    .default([]),
+});
+
+const digestSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Local time of day of the daily digest. */
+  time: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time "HH:MM" such as "09:00"')
+    .default('09:00'),
+  timeZone: z
+    .string()
+    .refine(
+      isValidTimeZone,
+      'is not a time zone known to this runtime: use an IANA name such as "Europe/Berlin"',
+    )
+    .default('UTC'),
+});
+
+const engineSchema = z.strictObject({
+  /**
+   * Percent of each API rate-limit window (day and minute) the poller leaves unused, for slash
+   * commands and retries. The engine's planner takes a fraction: use `reserveFraction` of the
+   * resolved config.
+   */
+  reservePct: z.number().min(0).max(90).default(20),
+  /** More new supporters (or wall posts) than this in one poll are announced as one burst notice. */
+  burstThreshold: z.number().int().min(1).max(1_000).default(5),
+  /**
+   * Flood guard of the list reader: when more than this share of the new-looking entries of one
+   * poll is not explained by the list growing (the API reordered or re-keyed entries), the engine
+   * re-baselines silently instead of announcing them.
+   */
+  floodRatio: z.number().gt(0).max(1).default(0.5),
+});
+
+const httpSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Port of the ops server (`/healthz`, `/metrics`). `PORT` overrides it. */
+  port: port.default(9464),
+  /** 127.0.0.1 by default: Docker's HEALTHCHECK runs inside the container; use 0.0.0.0 for scrapers and probes. */
+  host: z.string().min(1).default('127.0.0.1'),
+});
+
+/** The whole file. Sections may be omitted; each then takes its defaults. */
+export const configFileSchema = z.strictObject({
+  api: apiSchema.prefault({}),
+  store: storeSchema.prefault({}),
+  /** Default language of notices and replies. */
+  locale: locale.default('en'),
+  logLevel: z.enum(logLevels).default('info'),
+  projects: z.array(projectSchema).min(1, 'list at least one project to watch'),
+  discord: discordSchema.prefault({}),
+  slack: slackSchema.prefault({}),
+  digest: digestSchema.prefault({}),
+  engine: engineSchema.prefault({}),
+  http: httpSchema.prefault({}),
+});
+
+/** The file after defaults are applied (no secrets, no environment overrides yet). */
+export type ConfigFile = z.output<typeof configFileSchema>;

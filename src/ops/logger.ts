@@ -1,0 +1,105 @@
+import { type DestinationStream, pino } from 'pino';
+import { scrubSecrets } from './scrub-secrets.js';
+
+/** One log method: a message, or structured fields with an optional message (pino's calling convention). */
+export interface LogFn {
+  (msg: string): void;
+  (obj: object, msg?: string): void;
+}
+
+/**
+ * What fundbot's modules accept as a logger. Narrow on purpose: modules depend
+ * on this interface, not on pino, so tests can pass a recording fake and the
+ * composition root decides the implementation.
+ */
+export interface Logger {
+  debug: LogFn;
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+  /** A logger that adds `bindings` (e.g. `{ component: 'poller', project }`) to every record. */
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+/** Levels accepted in the config file and in `LOG_LEVEL`. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/**
+ * Field names whose value is always replaced, whatever it looks like: headers and
+ * option objects carry secrets that have no recognisable shape (a Slack signing
+ * secret is 32 hex digits). pino's `redact` censors them before serialisation.
+ */
+export const redactedPaths: readonly string[] = [
+  'authorization',
+  'Authorization',
+  'headers.authorization',
+  'headers.Authorization',
+  '*.headers.authorization',
+  '*.headers.Authorization',
+  'headers.cookie',
+  '*.headers.cookie',
+  ...[
+    'token',
+    'botToken',
+    'appToken',
+    'signingSecret',
+    'apiKey',
+    'password',
+    'secret',
+    'clientSecret',
+  ].flatMap((name) => [name, `*.${name}`]),
+];
+
+export interface CreateLoggerOptions {
+  readonly level: LogLevel;
+  /** Where JSON lines go; default: stdout (synchronous, so nothing is lost on exit). */
+  readonly destination?: DestinationStream;
+  /** Exact secret values without a recognisable shape (e.g. the Slack signing secret) to scrub as well. */
+  readonly knownSecrets?: readonly string[];
+  /** Fields on every record, e.g. `{ service: 'fundbot' }`. */
+  readonly base?: Record<string, unknown>;
+}
+
+/**
+ * A pino logger writing structured JSON, with secrets removed twice:
+ * 1. `redact` censors known secret-carrying fields (authorization headers, tokens, keys);
+ * 2. every finished JSON line is scrubbed of anything shaped like a credential
+ *    (`svc_proj_…`, `svc_user_…`, `xox?-…`, `xapp-…`, Discord tokens, `Bearer …`, URL passwords)
+ *    and of the `knownSecrets`: message, nested fields, error messages, stacks and causes alike.
+ *
+ * The second step works on the serialised line rather than on the record so that
+ * nothing escapes it: not pino's error serialiser, not a library's child
+ * bindings, not a string nested ten levels deep.
+ */
+export function createLogger(options: CreateLoggerOptions): pino.Logger {
+  const destination = options.destination ?? pino.destination({ dest: 1, sync: true });
+  const knownSecrets = options.knownSecrets ?? [];
+  const scrubbing: DestinationStream = {
+    write: (line: string) => destination.write(scrubSecrets(line, knownSecrets)),
+  };
+  return pino(
+    {
+      level: options.level,
+      base: options.base ?? { service: 'fundbot' },
+      redact: { paths: [...redactedPaths], censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: {
+        // The level's name is easier to filter on in log tooling than pino's number.
+        level: (label) => ({ level: label }),
+      },
+    },
+    scrubbing,
+  );
+}
+
+const noop = () => {};
+
+/** A logger that drops everything: for tests and tools that do not care. */
+export const silentLogger: Logger = {
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: noop,
+  child: () => silentLogger,
+};

@@ -1,0 +1,469 @@
+import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import {
+  type ConfigProblem,
+  formatConfigProblem,
+  formatConfigProblems,
+} from '../../src/config/config-problem.js';
+import { type LoadConfigResult, loadConfig, parseConfig } from '../../src/config/load-config.js';
+import {
+  ALL_SECRETS,
+  DISCORD_TOKEN,
+  filesystem,
+  SLACK_APP_TOKEN,
+  SLACK_BOT_TOKEN,
+  SLACK_SIGNING_SECRET,
+  SOLAR_KEY,
+  validEnv,
+  validFile,
+  withConfig,
+} from './config-builders.js';
+
+function load(file: unknown, env = validEnv()): LoadConfigResult {
+  return loadConfig({ env, readFile: withConfig(file) });
+}
+
+function problemsOf(result: LoadConfigResult): readonly ConfigProblem[] {
+  if (result.ok) throw new Error('expected problems, got a valid configuration');
+  return result.problems;
+}
+
+function lines(result: LoadConfigResult): string[] {
+  return problemsOf(result).map(formatConfigProblem);
+}
+
+function expectNoSecret(text: string): void {
+  for (const secret of ALL_SECRETS) expect(text).not.toContain(secret);
+  // Not even a recognisable fragment of a key.
+  expect(text).not.toMatch(/svc_(proj|user)_[A-Za-z0-9]/);
+}
+
+describe('a valid configuration', () => {
+  it('applies defaults and resolves secrets from the environment', () => {
+    const result = load(validFile());
+    if (!result.ok) throw new Error(formatConfigProblems(result.problems));
+    const { config } = result;
+    expect(config.source).toBe('./fundbot.config.json');
+    expect(config.api).toEqual({ baseUrl: 'https://api.crowdfunding.example', timeoutMs: 10_000 });
+    expect(config.store.url).toBe('sqlite://./data/fundbot.sqlite');
+    expect(config.locale).toBe('en');
+    expect(config.logLevel).toBe('info');
+    expect(config.projects.map((p) => [p.linkCaption, p.defaultLocale])).toEqual([
+      ['solar-kiosk', 'en'],
+      ['river-cleanup', 'de'],
+    ]);
+    expect(config.projects[0]?.milestones).toEqual([25, 50, 75, 100, 150, 200]);
+    expect(config.projects[0]?.apiKey.kind).toBe('project');
+    expect(config.digest).toMatchObject({ hour: 9, minute: 0, cron: '0 9 * * *', timeZone: 'Europe/Berlin' });
+    expect(config.engine).toEqual({
+      reservePct: 20,
+      reserveFraction: 0.2,
+      burstThreshold: 5,
+      floodRatio: 0.5,
+    });
+    expect(config.http).toEqual({ enabled: true, port: 9464, host: '127.0.0.1' });
+    expect(config.discord.enabled && config.discord.token.reveal()).toBe(DISCORD_TOKEN);
+    expect(config.slack.enabled && config.slack.mode === 'socket' && config.slack.appToken.reveal()).toBe(
+      SLACK_APP_TOKEN,
+    );
+  });
+
+  it('never shows a secret when the config is logged, serialised or inspected', () => {
+    const result = load(validFile());
+    if (!result.ok) throw new Error('invalid');
+    expectNoSecret(JSON.stringify(result.config));
+    expectNoSecret(inspect(result.config, { depth: 10 }));
+    expectNoSecret(`${String(result.config.discord.enabled && result.config.discord.token)}`);
+    expect(JSON.stringify(result.config)).toContain('Secret(DISCORD_TOKEN)');
+  });
+
+  it('sorts milestones and takes the HTTP-mode Slack settings', () => {
+    const result = load(
+      validFile({
+        projects: [
+          { linkCaption: 'solar-kiosk', apiKeyEnv: 'SOLAR_KIOSK_API_KEY', milestones: [100, 50, 200] },
+        ],
+        slack: { enabled: true, mode: 'http', port: 3100 },
+      }),
+      validEnv({ SLACK_APP_TOKEN: undefined, SLACK_SIGNING_SECRET }),
+    );
+    if (!result.ok) throw new Error(formatConfigProblems(result.problems));
+    expect(result.config.projects[0]?.milestones).toEqual([50, 100, 200]);
+    expect(result.config.slack).toMatchObject({ enabled: true, mode: 'http', port: 3100 });
+  });
+
+  it('lets FUNDBOT_STORE, FUNDBOT_API_BASE_URL, LOG_LEVEL and PORT override the file', () => {
+    const result = load(
+      validFile(),
+      validEnv({
+        FUNDBOT_STORE: 'redis://:hunter2hunter2@redis:6379',
+        FUNDBOT_API_BASE_URL: 'http://127.0.0.1:4010/',
+        LOG_LEVEL: 'DEBUG',
+        PORT: '8080',
+      }),
+    );
+    if (!result.ok) throw new Error(formatConfigProblems(result.problems));
+    expect(result.config.store.url).toBe('redis://:hunter2hunter2@redis:6379');
+    expect(result.config.api.baseUrl).toBe('http://127.0.0.1:4010');
+    expect(result.config.logLevel).toBe('debug');
+    expect(result.config.http.port).toBe(8080);
+  });
+
+  it('reads the file named by FUNDBOT_CONFIG', () => {
+    const fs = filesystem({ '/etc/fundbot.json': JSON.stringify(validFile()) });
+    const result = loadConfig({ env: validEnv({ FUNDBOT_CONFIG: '/etc/fundbot.json' }), readFile: fs });
+    expect(result.ok).toBe(true);
+    expect(fs.reads).toEqual(['/etc/fundbot.json']);
+  });
+
+  it('keeps the example file valid (it is what people copy)', () => {
+    const example = readFileSync(new URL('../../fundbot.config.example.json', import.meta.url), 'utf8');
+    const result = parseConfig(example, {
+      env: validEnv({ RIVER_CLEANUP_API_KEY: 'svc_proj_Example0000000000000000' }),
+      source: 'fundbot.config.example.json',
+    });
+    if (!result.ok) throw new Error(formatConfigProblems(result.problems));
+    expect(result.warnings).toEqual([]);
+  });
+});
+
+describe('each configuration problem says where and what to do', () => {
+  it('file_not_found: names the path and the example file', () => {
+    expect(lines(loadConfig({ env: {}, readFile: filesystem({}) }))).toEqual([
+      './fundbot.config.json: the config file does not exist: copy fundbot.config.example.json to ./fundbot.config.json and edit it, or set FUNDBOT_CONFIG to its path',
+    ]);
+  });
+
+  it('file_unreadable: says to check permissions', () => {
+    const readFile = () => {
+      throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+    };
+    expect(lines(loadConfig({ env: {}, readFile }))).toEqual([
+      './fundbot.config.json: the config file cannot be read (EACCES): check that it is a file and readable by the user fundbot runs as',
+    ]);
+  });
+
+  it('invalid_json: gives line and column of a trailing comma', () => {
+    const text = '{\n  "projects": [],\n  "locale": "en",\n}\n';
+    expect(lines(load(text))).toEqual([
+      './fundbot.config.json:4:1: invalid JSON at line 4, column 1: trailing comma before "}" (JSON allows none): fix the syntax (JSON has no comments and no trailing commas); fundbot.config.example.json is a valid starting point',
+    ]);
+  });
+
+  it('invalid_json: locates a bare word without quoting the file', () => {
+    const text = `{\n  "api": { "baseUrl": ${SOLAR_KEY} }\n}`;
+    const [problem] = problemsOf(load(text));
+    expect(problem).toMatchObject({ code: 'invalid_json', path: './fundbot.config.json:2:23' });
+    expect(problem?.message).toBe(
+      'invalid JSON at line 2, column 23: expected a value, found an unexpected character',
+    );
+  });
+
+  it('invalid_json: reports comments, unclosed strings and an empty file', () => {
+    expect(problemsOf(load('{ // note\n}'))[0]?.message).toContain('line 1, column 3');
+    expect(problemsOf(load('{ "a": "open\n}'))[0]?.message).toContain(
+      'line break or control character inside a string',
+    );
+    expect(problemsOf(load('  '))[0]?.message).toContain('the file is empty');
+  });
+
+  it('unknown_key: suggests the field that was probably meant', () => {
+    const result = load(validFile({ discord: { enabeld: true } }));
+    expect(lines(result)).toContain('discord.enabeld: unknown field: did you mean "enabled"?');
+  });
+
+  it('unknown_key: lists the known fields when nothing is close', () => {
+    const result = load(validFile({ digest: { time: '09:00', colour: 'blue' } }));
+    expect(lines(result)).toContain(
+      'digest.colour: unknown field: remove it; known fields here: enabled, time, timeZone',
+    );
+  });
+
+  it('unknown_key: inside a project entry and at the top level', () => {
+    const file = validFile({ projectz: [] });
+    (file['projects'] as Record<string, unknown>[])[0] = {
+      linkCaption: 'solar-kiosk',
+      apiKeyEnv: 'SOLAR_KIOSK_API_KEY',
+      milestone: [10],
+    };
+    const text = lines(load(file));
+    expect(text).toContain('projectz: unknown field: did you mean "projects"?');
+    expect(text).toContain('projects[0].milestone: unknown field: did you mean "milestones"?');
+  });
+
+  it('secret_in_file: an API key pasted instead of a variable name is flagged, not echoed', () => {
+    const result = load(validFile({ projects: [{ linkCaption: 'solar-kiosk', apiKeyEnv: SOLAR_KEY }] }));
+    const problems = problemsOf(result);
+    expect(problems).toEqual([
+      {
+        code: 'secret_in_file',
+        path: 'projects[0].apiKeyEnv',
+        message: 'holds what looks like a platform API key; the config file must not contain secrets',
+        fix: 'API keys are read only from the environment: name a variable in projects[].apiKeyEnv, export the key there and remove it from the file; since the key was written to disk, consider replacing it (project administration → API keys)',
+      },
+    ]);
+  });
+
+  it('secret_in_file: a Discord token and a store password in the file', () => {
+    const result = load(
+      validFile({
+        discord: { enabled: true, token: DISCORD_TOKEN },
+        store: { url: 'redis://:s3cretpass@redis:6379' },
+      }),
+    );
+    const text = lines(result);
+    expect(text).toContain(
+      'discord.token: holds what looks like a Discord token; the config file must not contain secrets: move it to DISCORD_TOKEN and remove it from the file',
+    );
+    expect(text).toContain(
+      'store.url: holds what looks like a password in a URL; the config file must not contain secrets: set the URL with its password in FUNDBOT_STORE and remove the password from the file',
+    );
+    expectNoSecret(text.join('\n'));
+    expect(text.join('\n')).not.toContain('s3cretpass');
+  });
+
+  it('env_missing: the project key variable is not set', () => {
+    const result = load(validFile(), validEnv({ SOLAR_KIOSK_API_KEY: undefined }));
+    expect(lines(result)).toEqual([
+      'projects[0].apiKeyEnv: SOLAR_KIOSK_API_KEY is not set: export it with the Project API key of "solar-kiosk" from project administration → API keys (scopes: project:read, fundings:read, incentives:read, blog:read, wall:read)',
+    ]);
+  });
+
+  it('env_missing: an empty variable counts as not set', () => {
+    const result = load(validFile(), validEnv({ SOLAR_KIOSK_API_KEY: '' }));
+    expect(problemsOf(result).map((p) => p.code)).toEqual(['env_missing']);
+  });
+
+  it('key_format: a User API key where a Project API key belongs', () => {
+    const result = load(validFile(), validEnv({ SOLAR_KIOSK_API_KEY: 'svc_user_AbCdEf0123456789' }));
+    expect(lines(result)).toEqual([
+      'projects[0].apiKeyEnv: SOLAR_KIOSK_API_KEY has a wrong prefix: a Project API key starts with svc_proj_…, this is a User API key (svc_user_…): export the Project API key of "solar-kiosk" from project administration → API keys',
+    ]);
+  });
+
+  it('key_format: a key with a trailing newline', () => {
+    const result = load(validFile(), validEnv({ SOLAR_KIOSK_API_KEY: `${SOLAR_KEY}\n` }));
+    const [problem] = problemsOf(result);
+    expect(problem).toMatchObject({
+      code: 'key_format',
+      message: 'SOLAR_KIOSK_API_KEY is not a valid Project API key',
+    });
+    expect(problem?.fix).toContain('whitespace');
+  });
+
+  it('duplicate: the same project twice, and one key variable for two projects', () => {
+    const result = load(
+      validFile({
+        projects: [
+          { linkCaption: 'solar-kiosk', apiKeyEnv: 'SOLAR_KIOSK_API_KEY' },
+          { linkCaption: 'Solar-Kiosk', apiKeyEnv: 'RIVER_CLEANUP_API_KEY' },
+          { linkCaption: 'river-cleanup', apiKeyEnv: 'SOLAR_KIOSK_API_KEY' },
+        ],
+      }),
+    );
+    expect(lines(result)).toEqual([
+      'projects[1].linkCaption: "Solar-Kiosk" is already listed as projects[0]: list each project once',
+      'projects[2].apiKeyEnv: SOLAR_KIOSK_API_KEY is already the key variable of projects[0]: a Project API key works for one project only: give each project its own key and variable',
+    ]);
+  });
+
+  it('platform token: Discord enabled without DISCORD_TOKEN', () => {
+    const result = load(validFile(), validEnv({ DISCORD_TOKEN: undefined }));
+    expect(lines(result)).toEqual([
+      'discord.enabled: Discord is enabled but DISCORD_TOKEN is not set: export DISCORD_TOKEN with the bot token (Discord Developer Portal → your application → Bot → Reset Token), or set discord.enabled to false',
+    ]);
+  });
+
+  it('platform token: a Discord token with the "Bot " prefix', () => {
+    const result = load(validFile(), validEnv({ DISCORD_TOKEN: `Bot ${DISCORD_TOKEN}` }));
+    expect(lines(result)).toEqual([
+      'env DISCORD_TOKEN: contains whitespace or a "Bot " prefix: set only the token itself, without "Bot " and without spaces or line breaks',
+    ]);
+  });
+
+  it('platform token: Slack Socket Mode without SLACK_APP_TOKEN', () => {
+    const result = load(validFile(), validEnv({ SLACK_APP_TOKEN: undefined }));
+    expect(lines(result)).toEqual([
+      'env SLACK_APP_TOKEN: is not set: export SLACK_APP_TOKEN with an app-level token with connections:write (Slack app → Basic Information → App-Level Tokens); Socket Mode needs it',
+    ]);
+  });
+
+  it('platform token: Slack HTTP mode without SLACK_SIGNING_SECRET', () => {
+    const result = load(validFile({ slack: { enabled: true, mode: 'http' } }));
+    expect(lines(result)).toEqual([
+      'env SLACK_SIGNING_SECRET: is not set: export SLACK_SIGNING_SECRET with the signing secret (Slack app → Basic Information → App Credentials); HTTP mode verifies every request with it',
+    ]);
+  });
+
+  it('platform token: a Slack bot token of the wrong kind', () => {
+    const result = load(validFile(), validEnv({ SLACK_BOT_TOKEN: 'xoxp-1111-2222-userToken' }));
+    expect(lines(result)).toEqual([
+      'env SLACK_BOT_TOKEN: does not look like a token: it must start with xoxb- and contain no spaces: export SLACK_BOT_TOKEN with the bot token (Slack app → OAuth & Permissions → Bot User OAuth Token)',
+    ]);
+  });
+
+  it('port_clash: Slack HTTP mode on the health/metrics port', () => {
+    const result = load(
+      validFile({ slack: { enabled: true, mode: 'http', port: 8080 } }),
+      validEnv({ SLACK_SIGNING_SECRET, PORT: '8080' }),
+    );
+    expect(lines(result)).toEqual([
+      'slack.port: Slack HTTP mode and the health/metrics server both want port 8080: give slack.port and http.port (or PORT) different values',
+    ]);
+  });
+
+  it('bad time zone', () => {
+    const result = load(validFile({ digest: { time: '09:00', timeZone: 'Europe/Berln' } }));
+    expect(lines(result)).toEqual([
+      'digest.timeZone: is not a time zone known to this runtime: use an IANA name such as "Europe/Berlin": use an IANA time zone such as "Europe/Berlin" or "UTC"',
+    ]);
+  });
+
+  it('bad HH:MM', () => {
+    for (const time of ['9:00', '24:00', '09:60', 'noon']) {
+      const result = load(validFile({ digest: { time, timeZone: 'UTC' } }));
+      expect(lines(result)).toEqual([
+        'digest.time: must be a 24-hour time "HH:MM" such as "09:00": write the local time as "HH:MM", e.g. "09:00" or "18:30"',
+      ]);
+    }
+  });
+
+  it('wrong types, enums and ranges', () => {
+    const result = load(
+      validFile({
+        locale: 'fr',
+        slack: { enabled: 'yes', mode: 'socket' },
+        engine: { reservePct: 95 },
+        http: { port: 70_000 },
+      }),
+    );
+    expect(lines(result)).toEqual([
+      'locale: invalid option: expected one of "en"|"de": use "en" or "de"',
+      'slack.enabled: expected boolean, received string: see docs/configuration.md, section slack',
+      'engine.reservePct: too big: expected number to be <=90: use a percentage between 0 and 90',
+      'http.port: too big: expected number to be <=65535: see docs/configuration.md, section http',
+    ]);
+  });
+
+  it('required fields: projects must list at least one project with its fields', () => {
+    expect(lines(load({ api: { baseUrl: 'https://api.example' } }))).toEqual([
+      'projects: is required (array): add {"linkCaption": "<slug>", "apiKeyEnv": "<VARIABLE>"} for each project to watch',
+    ]);
+    expect(
+      lines(load({ api: { baseUrl: 'https://api.example' }, projects: [{ linkCaption: 'x' }] })),
+    ).toEqual([
+      'projects[0].apiKeyEnv: is required (string): name the variable holding the key, e.g. "SOLAR_KIOSK_API_KEY", and export the key there',
+    ]);
+  });
+
+  it('api.baseUrl: missing, insecure or with credentials', () => {
+    expect(lines(load(validFile({ api: {} })))).toEqual([
+      "api.baseUrl: no API base URL is configured: set api.baseUrl in the file or FUNDBOT_API_BASE_URL to the address of the platform's Project Data API (fundbot does not guess it, since it sends API keys there)",
+    ]);
+    expect(lines(load(validFile({ api: { baseUrl: 'http://api.example.org' } })))).toEqual([
+      'api.baseUrl: uses plain http to a remote host, which would send the API keys unencrypted: use https://, or http:// only for localhost (the simulator)',
+    ]);
+    expect(lines(load(validFile(), validEnv({ FUNDBOT_API_BASE_URL: 'not a url' })))).toEqual([
+      'env FUNDBOT_API_BASE_URL: is not an absolute URL: write it with scheme and host, e.g. https://api.example.org',
+    ]);
+  });
+
+  it('env_invalid: LOG_LEVEL and PORT', () => {
+    expect(lines(load(validFile(), validEnv({ LOG_LEVEL: 'verbose', PORT: 'eighty' })))).toEqual([
+      'env LOG_LEVEL: is not a log level: use one of fatal, error, warn, info, debug, trace, silent, or unset it to use logLevel from the file',
+      'env PORT: is not a port number: set it to a number between 1 and 65535, or unset it to use http.port from the file',
+    ]);
+  });
+
+  it('store.url: an unsupported scheme', () => {
+    expect(lines(load(validFile({ store: { url: 'postgres://db/fundbot' } })))).toEqual([
+      'store.url: is not a supported store URL: use sqlite://./data/fundbot.sqlite (one process), redis://host:6379 (several replicas) or memory: (tests; state is lost on exit)',
+    ]);
+  });
+});
+
+describe('all problems at once', () => {
+  it('lists schema, secret and environment problems of every section together', () => {
+    const result = load(
+      {
+        api: { baseUrl: 'https://api.example', timeoutMs: 5 },
+        projects: [
+          { linkCaption: 'solar-kiosk', apiKeyEnv: 'SOLAR_KIOSK_API_KEY' },
+          { linkCaption: 'river cleanup', apiKeyEnv: 'RIVER_CLEANUP_API_KEY' },
+          { linkCaption: 'third', apiKeyEnv: 'THIRD_KEY', apiKey: SOLAR_KEY },
+        ],
+        discord: { enabled: true },
+        slack: { enabled: true, mode: 'socket' },
+        digest: { time: '25:00', timeZone: 'Mars/Olympus' },
+        engine: { burstThreshold: 0 },
+        http: { prot: 1 },
+      },
+      { SLACK_BOT_TOKEN, SOLAR_KIOSK_API_KEY: 'svc_user_wrongKind123456' },
+    );
+    const problems = problemsOf(result);
+    expect(problems.map((p) => p.path)).toEqual([
+      'projects[2].apiKey',
+      'api.timeoutMs',
+      'projects[1].linkCaption',
+      'digest.time',
+      'digest.timeZone',
+      'engine.burstThreshold',
+      'http.prot',
+      'projects[0].apiKeyEnv',
+      'discord.enabled',
+      'env SLACK_APP_TOKEN',
+    ]);
+    expectNoSecret(formatConfigProblems(problems));
+  });
+
+  it('formats the list as a numbered report naming the file', () => {
+    const result = load(validFile(), validEnv({ SOLAR_KIOSK_API_KEY: undefined, DISCORD_TOKEN: undefined }));
+    expect(formatConfigProblems(problemsOf(result), './fundbot.config.json')).toBe(
+      [
+        'fundbot cannot start: 2 problems in the configuration (./fundbot.config.json)',
+        '  1. projects[0].apiKeyEnv: SOLAR_KIOSK_API_KEY is not set: export it with the Project API key of "solar-kiosk" from project administration → API keys (scopes: project:read, fundings:read, incentives:read, blog:read, wall:read)',
+        '  2. discord.enabled: Discord is enabled but DISCORD_TOKEN is not set: export DISCORD_TOKEN with the bot token (Discord Developer Portal → your application → Bot → Reset Token), or set discord.enabled to false',
+        'See docs/configuration.md for every field.',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('no secret in any problem text', () => {
+  const secretsInEnv = validEnv({
+    SLACK_SIGNING_SECRET,
+    SOLAR_KIOSK_API_KEY: `${SOLAR_KEY} `,
+    RIVER_CLEANUP_API_KEY: `svc_user_${'x'.repeat(20)}`,
+    DISCORD_TOKEN: `Bot ${DISCORD_TOKEN}`,
+    SLACK_BOT_TOKEN: `${SLACK_APP_TOKEN}`,
+    SLACK_APP_TOKEN: `${SLACK_BOT_TOKEN}`,
+    FUNDBOT_STORE: `redis://:${SLACK_SIGNING_SECRET}@redis`,
+  });
+  const files: unknown[] = [
+    validFile(),
+    validFile({ slack: { enabled: true, mode: 'http', port: 9464 } }),
+    validFile({ discord: { enabled: true, token: DISCORD_TOKEN }, slack: { botToken: SLACK_BOT_TOKEN } }),
+    validFile({ projects: [{ linkCaption: SOLAR_KEY, apiKeyEnv: SOLAR_KEY, [SOLAR_KEY]: 1 }] }),
+    `{ "api": { "baseUrl": "${SOLAR_KEY}" }, "projects": [${SLACK_APP_TOKEN}] }`,
+    `{ "slack": { "signing": '${SLACK_SIGNING_SECRET}' } }`,
+  ];
+  it.each(files.map((file, i) => [i, file]))('case %i', (_i, file) => {
+    const result = load(file, secretsInEnv);
+    const text = formatConfigProblems(problemsOf(result));
+    expectNoSecret(text);
+    expect(text).not.toContain(SLACK_SIGNING_SECRET);
+  });
+});
+
+describe('warnings', () => {
+  it('warns when no chat platform is enabled and when a token is set for a disabled platform', () => {
+    const result = load(validFile({ discord: { enabled: false }, slack: { enabled: false } }));
+    if (!result.ok) throw new Error(formatConfigProblems(result.problems));
+    expect(result.warnings.map(formatConfigProblem)).toEqual([
+      'discord.enabled: DISCORD_TOKEN is set but discord.enabled is false, so that platform stays off: set discord.enabled to true to use it, or unset DISCORD_TOKEN',
+      'slack.enabled: SLACK_BOT_TOKEN is set but slack.enabled is false, so that platform stays off: set slack.enabled to true to use it, or unset SLACK_BOT_TOKEN',
+      'discord.enabled, slack.enabled: no chat platform is enabled, so notices go nowhere: set discord.enabled or slack.enabled to true',
+    ]);
+  });
+});
