@@ -1,0 +1,117 @@
+import type { CommandDefinition } from '../../../commands/definitions.js';
+import { commandUsage } from '../../core/parse-command-text.js';
+import { clip } from './escape-mrkdwn.js';
+
+/**
+ * The bot scopes fundbot needs, and nothing more:
+ * - `commands`: the slash commands;
+ * - `chat:write`: notices and the digest in channels the bot was invited to (no
+ *   `chat:write.public`: a workspace decides where fundbot speaks by inviting it);
+ * - `files:write`: the digest's PNG chart (files.uploadV2);
+ * - `users:read`: users.info, to tell workspace admins/owners (who may subscribe and
+ *   set the language) and the user's locale.
+ * Socket Mode additionally needs an app-level token with `connections:write`; that is
+ * created under Basic Information → App-Level Tokens, not in the manifest.
+ */
+export const slackBotScopes = ['commands', 'chat:write', 'files:write', 'users:read'] as const;
+
+export interface SlackManifestOptions {
+  /** HTTP mode: the public base URL (e.g. https://bot.example.com); commands then go to `<base>/slack/events`. Omitted: Socket Mode. */
+  readonly httpBaseUrl?: string;
+  readonly appName?: string;
+}
+
+export interface SlackSlashCommandManifest {
+  readonly command: string;
+  readonly description: string;
+  readonly usage_hint?: string;
+  readonly should_escape: boolean;
+  readonly url?: string;
+}
+
+/** The subset of Slack's app manifest (JSON, `_metadata` 1.1) fundbot fills in. */
+export interface SlackAppManifest {
+  readonly _metadata: { readonly major_version: 1; readonly minor_version: 1 };
+  readonly display_information: {
+    readonly name: string;
+    readonly description: string;
+    readonly long_description: string;
+    readonly background_color: string;
+  };
+  readonly features: {
+    readonly bot_user: { readonly display_name: string; readonly always_online: boolean };
+    readonly slash_commands: readonly SlackSlashCommandManifest[];
+  };
+  readonly oauth_config: { readonly scopes: { readonly bot: readonly string[] } };
+  readonly settings: {
+    readonly org_deploy_enabled: false;
+    readonly socket_mode_enabled: boolean;
+    readonly token_rotation_enabled: false;
+  };
+}
+
+/** Slack's documented limits for manifest fields. */
+const limits = { name: 35, description: 140, commandDescription: 2000, usageHint: 1000 } as const;
+
+/**
+ * Builds the Slack app manifest from the command definitions (pure). Paste the
+ * JSON into api.slack.com/apps → Create New App → From an app manifest.
+ */
+export function buildSlackAppManifest(
+  definitions: readonly CommandDefinition[],
+  options: SlackManifestOptions = {},
+): SlackAppManifest {
+  const name = clip(options.appName ?? 'fundbot', limits.name);
+  const requestUrl = options.httpBaseUrl ? eventsUrl(options.httpBaseUrl) : undefined;
+  return {
+    _metadata: { major_version: 1, minor_version: 1 },
+    display_information: {
+      name,
+      description: clip(
+        'Crowdfunding campaign notices, /funding and a daily digest for your team',
+        limits.description,
+      ),
+      long_description:
+        'fundbot watches a crowdfunding project for you: new supporters, wall posts, blog posts, ' +
+        'milestones and sold-out rewards appear in the channels you subscribe, and a daily digest ' +
+        'with a chart sums up the day. Slash commands such as /funding, /rewards and /supporters ' +
+        'answer from the bot’s cache, so the team sees where the campaign stands without leaving Slack. ' +
+        'Only public data reaches a channel: never orders, addresses or supporter-only posts.',
+      background_color: '#1d4e89',
+    },
+    features: {
+      bot_user: { display_name: name, always_online: true },
+      slash_commands: definitions.map((definition) => {
+        const hint = commandUsage(definition, 'slack').split(' ').slice(1).join(' ');
+        return {
+          command: `/${definition.slackName ?? definition.name}`,
+          description: clip(definition.description.en, limits.commandDescription),
+          ...(hint ? { usage_hint: clip(hint, limits.usageHint) } : {}),
+          // fundbot reads the text as plain words; Slack's escaping of mentions would only add noise.
+          should_escape: false,
+          ...(requestUrl ? { url: requestUrl } : {}),
+        };
+      }),
+    },
+    oauth_config: { scopes: { bot: [...slackBotScopes] } },
+    settings: {
+      org_deploy_enabled: false,
+      socket_mode_enabled: requestUrl === undefined,
+      token_rotation_enabled: false,
+    },
+  };
+}
+
+/** `https://bot.example.com` → `https://bot.example.com/slack/events`; only https (Slack requires it). */
+function eventsUrl(base: string): string {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new Error(`--http needs an absolute https URL such as https://bot.example.com, got "${base}"`);
+  }
+  if (url.protocol !== 'https:') {
+    throw new Error(`Slack only calls https request URLs: use https://… for --http (got ${url.protocol})`);
+  }
+  return new URL('slack/events', url.href.endsWith('/') ? url.href : `${url.href}/`).toString();
+}

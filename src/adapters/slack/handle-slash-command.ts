@@ -1,0 +1,114 @@
+import type { RespondFn, SlashCommand } from '@slack/bolt';
+import type { CommandDefinition } from '../../../commands/definitions.js';
+import type { CommandContext, CommandCore, Locale } from '../../core/command-core.js';
+import { catalogFor } from '../../core/i18n/index.js';
+import type { NeutralMessage } from '../../core/message.js';
+import { commandUsage, type ParseError, parseCommandArguments } from '../../core/parse-command-text.js';
+import type { ChannelRef } from '../../core/ports.js';
+import type { Logger } from '../../ops/logger.js';
+import { renderBlocks } from './render-blocks.js';
+import type { SlackUserLookup } from './slack-user-lookup.js';
+
+export interface SlashCommandDeps {
+  readonly core: CommandCore;
+  readonly definitions: readonly CommandDefinition[];
+  readonly users: SlackUserLookup;
+  /** User ids allowed to administer whatever Slack says (FUNDBOT_SLACK_ADMINS). */
+  readonly admins: ReadonlySet<string>;
+  readonly logger: Logger;
+}
+
+/** The Slack name of a command, with its slash: `/funding`, `/fundbot-status`. */
+export function slackCommandName(definition: CommandDefinition): string {
+  return `/${definition.slackName ?? definition.name}`;
+}
+
+/**
+ * Runs one slash command AFTER it was acknowledged: parse `text`, ask Slack who the
+ * user is, run the core, answer through response_url (valid 30 minutes, so a slow
+ * API call cannot make the reply fail the way a late ack would). Never throws: every
+ * outcome, including fundbot's own failures, becomes a reply to the user.
+ */
+export function createSlashCommandHandler(
+  deps: SlashCommandDeps,
+): (command: SlashCommand, respond: RespondFn) => Promise<void> {
+  const byName = new Map(deps.definitions.map((d) => [slackCommandName(d), d]));
+
+  const reply = async (respond: RespondFn, message: NeutralMessage) => {
+    const { blocks, text } = renderBlocks(message);
+    await respond({ response_type: message.private ? 'ephemeral' : 'in_channel', blocks, text });
+  };
+
+  return async (command, respond) => {
+    const channel: ChannelRef = {
+      platform: 'slack',
+      workspaceId: command.team_id,
+      channelId: command.channel_id,
+    };
+    const locale = await deps.core.localeFor(channel).catch((): Locale => 'en');
+    const t = catalogFor(locale).errors;
+    try {
+      const definition = byName.get(command.command);
+      if (!definition) {
+        await reply(respond, { text: t.unknownCommand(command.command), tone: 'error', private: true });
+        return;
+      }
+      const parsed = parseCommandArguments(definition, command.text ?? '');
+      if (!parsed.ok) {
+        await reply(respond, {
+          text: explainParseError(parsed.error, definition, locale),
+          tone: 'error',
+          private: true,
+        });
+        return;
+      }
+      const facts = await deps.users.lookup(command.team_id, command.user_id);
+      const context: CommandContext = {
+        user: { id: command.user_id, displayName: facts.displayName ?? command.user_name ?? command.user_id },
+        channel,
+        canAdminister: deps.admins.has(command.user_id) || facts.isWorkspaceAdmin,
+        ...(facts.locale ? { platformLocale: facts.locale } : {}),
+      };
+      const message = await deps.core.execute({ name: definition.name, options: parsed.options, context });
+      await reply(respond, message);
+    } catch (error) {
+      deps.logger.error(
+        { err: error instanceof Error ? error.message : String(error), command: command.command },
+        'Slack slash command failed',
+      );
+      await reply(respond, { text: t.internal, tone: 'error', private: true }).catch(
+        (replyError: unknown) => {
+          // The response_url may have expired (30 minutes) or Slack is down: nothing left to tell the user.
+          deps.logger.warn(
+            { err: replyError instanceof Error ? replyError.message : String(replyError) },
+            'Slack respond() failed',
+          );
+        },
+      );
+    }
+  };
+}
+
+/** The parse error in the channel's language, with the Slack usage line where it helps. */
+function explainParseError(error: ParseError, definition: CommandDefinition, locale: Locale): string {
+  const t = catalogFor(locale).errors;
+  const usage = commandUsage(definition, 'slack');
+  switch (error.code) {
+    case 'not-a-command':
+      return t.notACommand;
+    case 'unknown-command':
+      return t.unknownCommand(error.command);
+    case 'unterminated-quote':
+      return `${t.unterminatedQuote} ${usage}`;
+    case 'missing-option':
+      return t.missingOption(error.option, usage);
+    case 'invalid-integer':
+      return `${t.invalidInteger(error.option, error.value)} ${usage}`;
+    case 'invalid-boolean':
+      return `${t.invalidBoolean(error.option, error.value)} ${usage}`;
+    case 'invalid-choice':
+      return t.invalidChoice(error.option, error.value, error.choices.join(', '));
+    case 'too-many-arguments':
+      return t.tooManyArguments(error.extra, usage);
+  }
+}
