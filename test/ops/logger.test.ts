@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger, type Logger } from '../../src/ops/logger.js';
+import { scrubSecrets } from '../../src/ops/scrub-secrets.js';
+
+const PROJECT_KEY = 'svc_proj_LoggerTestKey0123456789abc';
+const USER_KEY = 'svc_user_LoggerUserKey9876543210';
+const BOT_TOKEN = 'xoxb-1111111111-2222222222-AbCdEfGhIjKlMnOpQr';
+const APP_TOKEN = 'xapp-1-A0123456789-1234567890123-abcdef0123456789';
+const DISCORD_TOKEN = 'MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWsAbCdEf';
+const SIGNING_SECRET = '8f742231b10e8888abcd99aa85a5ffee';
+const SECRETS = [PROJECT_KEY, USER_KEY, BOT_TOKEN, APP_TOKEN, DISCORD_TOKEN, SIGNING_SECRET];
+
+/** A logger writing into an array of parsed JSON records (and the raw lines). */
+function capture(options: { knownSecrets?: string[] } = {}) {
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: { write: (line) => lines.push(line) },
+    ...options,
+  });
+  const records = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { logger, lines, records };
+}
+
+function expectClean(lines: readonly string[]): void {
+  const all = lines.join('');
+  for (const secret of SECRETS) expect(all).not.toContain(secret);
+  expect(all).not.toMatch(/svc_(proj|user)_[A-Za-z0-9]|xox[a-z]-[A-Za-z0-9]|xapp-[0-9]/);
+}
+
+describe('logger redaction', () => {
+  it('removes a key from the message', () => {
+    const { logger, lines, records } = capture();
+    logger.info(`loaded key ${PROJECT_KEY} for solar-kiosk`);
+    expectClean(lines);
+    expect(records()[0]?.['msg']).toBe('loaded key [redacted] for solar-kiosk');
+  });
+
+  it('removes tokens nested in objects and arrays, and in field names', () => {
+    const { logger, lines, records } = capture();
+    logger.warn(
+      {
+        request: {
+          url: `https://x.example/?t=${USER_KEY}`,
+          notes: [`slack ${BOT_TOKEN}`, { deep: { deeper: APP_TOKEN } }],
+        },
+        [DISCORD_TOKEN]: 1,
+      },
+      'request failed',
+    );
+    expectClean(lines);
+    expect(records()[0]?.['request']).toEqual({
+      url: 'https://x.example/?t=[redacted]',
+      notes: ['slack [redacted]', { deep: { deeper: '[redacted]' } }],
+    });
+  });
+
+  it('removes keys from an error message, its stack and its cause', () => {
+    const { logger, lines, records } = capture();
+    const cause = new Error(`socket closed while sending ${DISCORD_TOKEN}`);
+    const error = new Error(`401 for key ${PROJECT_KEY}`, { cause });
+    logger.error({ err: error }, 'poll failed');
+    logger.error(error);
+    expectClean(lines);
+    const [first, second] = records();
+    const err = (first?.['err'] ?? {}) as { message?: string; stack?: string };
+    // pino's error serialiser appends the cause's message to the error's own.
+    expect(err.message).toBe('401 for key [redacted]: socket closed while sending [redacted]');
+    expect(err.stack).toContain('401 for key [redacted]');
+    expect(second?.['msg']).toBe('401 for key [redacted]');
+  });
+
+  it('censors authorization headers and token fields whatever their shape', () => {
+    const { logger, lines, records } = capture();
+    logger.debug({
+      headers: { authorization: 'Bearer opaque-value-without-shape', accept: 'application/json' },
+      slack: { signingSecret: 'plainlookingvalue1234', token: 'another-opaque-thing' },
+      apiKey: 'opaque',
+    });
+    const [record] = records();
+    expect(record?.['headers']).toEqual({ authorization: '[redacted]', accept: 'application/json' });
+    expect(record?.['slack']).toEqual({ signingSecret: '[redacted]', token: '[redacted]' });
+    expect(record?.['apiKey']).toBe('[redacted]');
+    expect(lines.join('')).not.toContain('opaque');
+  });
+
+  it('scrubs a Bearer credential and a URL password in free text', () => {
+    const { logger, records } = capture();
+    logger.info('sent Authorization: Bearer abc.def-ghi to redis://:hunter2hunter2@redis:6379/0');
+    expect(records()[0]?.['msg']).toBe(
+      'sent Authorization: Bearer [redacted] to redis://[redacted]@redis:6379/0',
+    );
+  });
+
+  it('scrubs exact known secrets that have no recognisable shape', () => {
+    const { logger, lines } = capture({ knownSecrets: [SIGNING_SECRET] });
+    logger.info({ detail: `signature base used ${SIGNING_SECRET}` }, `secret=${SIGNING_SECRET}`);
+    expectClean(lines);
+  });
+
+  it('keeps every line valid JSON when a secret follows an escape sequence', () => {
+    const { logger, lines, records } = capture();
+    logger.info(`line one\n${DISCORD_TOKEN}\t${PROJECT_KEY}\n"${BOT_TOKEN}"`);
+    expectClean(lines);
+    expect(records()[0]?.['msg']).toBe('line one\n[redacted]\t[redacted]\n"[redacted]"');
+  });
+
+  it('keeps child bindings and the level name, and fits the narrow Logger interface', () => {
+    const { logger, records } = capture();
+    const narrow: Logger = logger;
+    narrow.child({ component: 'poller', project: 'solar-kiosk' }).info({ feed: 'wall' }, 'polled');
+    expect(records()[0]).toMatchObject({
+      level: 'info',
+      component: 'poller',
+      project: 'solar-kiosk',
+      feed: 'wall',
+      msg: 'polled',
+    });
+  });
+
+  it('honours the level', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'warn', destination: { write: (line) => lines.push(line) } });
+    logger.info('hidden');
+    logger.warn('shown');
+    expect(lines).toHaveLength(1);
+  });
+});
+
+describe('scrubSecrets', () => {
+  it('leaves ordinary text alone', () => {
+    const text = 'the bot polled solar-kiosk: 3 new supporters, funding 1.234,00 EUR (bearer of news)';
+    expect(scrubSecrets(text.replace('(bearer of news)', ''))).toBe(text.replace('(bearer of news)', ''));
+    expect(scrubSecrets('stored value under "projects/solar-kiosk/feeds/wall"')).toBe(
+      'stored value under "projects/solar-kiosk/feeds/wall"',
+    );
+  });
+});
