@@ -2,23 +2,62 @@ import type { Locale } from './command-core.js';
 
 const intlLocale: Readonly<Record<Locale, string>> = { en: 'en-US', de: 'de-DE' };
 
+/**
+ * Intl formatters are expensive to build (tens of microseconds each) and the
+ * command core formats dozens of values per answer, so every formatter is built
+ * once per (locale, options) and reused. The caches are bounded by the small set
+ * of locales, currencies and digit counts fundbot uses; they hold no user data.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const relativeFormats = new Map<Locale, Intl.RelativeTimeFormat>();
+const pluralRules = new Map<Locale, Intl.PluralRules>();
+
+function numberFormat(key: string, make: () => Intl.NumberFormat): Intl.NumberFormat {
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = make();
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
+function dateFormat(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = make();
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+/** The BCP 47 tag fundbot formats a locale with. */
+export function intlLocaleOf(locale: Locale): string {
+  return intlLocale[locale];
+}
+
 /** Money in the project's currency; an unknown currency code falls back to "1,234.00 XYZ". */
 export function formatMoney(amount: number, currency: string, locale: Locale): string {
   try {
-    return new Intl.NumberFormat(intlLocale[locale], {
-      style: 'currency',
-      currency,
-      maximumFractionDigits: 2,
-    }).format(amount);
+    return numberFormat(
+      `money|${locale}|${currency}`,
+      () =>
+        new Intl.NumberFormat(intlLocale[locale], {
+          style: 'currency',
+          currency,
+          maximumFractionDigits: 2,
+        }),
+    ).format(amount);
   } catch {
     return `${formatNumber(amount, locale, 2)} ${currency.slice(0, 8)}`;
   }
 }
 
 export function formatNumber(value: number, locale: Locale, maxFractionDigits = 0): string {
-  return new Intl.NumberFormat(intlLocale[locale], { maximumFractionDigits: maxFractionDigits }).format(
-    value,
-  );
+  return numberFormat(
+    `number|${locale}|${maxFractionDigits}`,
+    () => new Intl.NumberFormat(intlLocale[locale], { maximumFractionDigits: maxFractionDigits }),
+  ).format(value);
 }
 
 export function formatPercent(percent: number, locale: Locale): string {
@@ -40,25 +79,41 @@ export function progressBar(percent: number, width = 10): string {
 }
 
 export function formatDateTime(epochMs: number, locale: Locale, timeZone = 'UTC'): string {
-  return new Intl.DateTimeFormat(intlLocale[locale], {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone,
-  }).format(epochMs);
+  return dateFormat(
+    `datetime|${locale}|${timeZone}`,
+    () => new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: 'medium', timeStyle: 'short', timeZone }),
+  ).format(epochMs);
 }
 
 export function formatDate(epochMs: number, locale: Locale, timeZone = 'UTC'): string {
-  return new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: 'medium', timeZone }).format(epochMs);
+  return dateFormat(
+    `date|${locale}|${timeZone}`,
+    () => new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: 'medium', timeZone }),
+  ).format(epochMs);
 }
 
 /** "5 minutes ago" / "vor 5 Minuten". */
 export function formatAge(ageMs: number, locale: Locale): string {
-  const rtf = new Intl.RelativeTimeFormat(intlLocale[locale], { numeric: 'auto' });
-  const seconds = Math.round(ageMs / 1000);
+  let rtf = relativeFormats.get(locale);
+  if (!rtf) {
+    rtf = new Intl.RelativeTimeFormat(intlLocale[locale], { numeric: 'auto' });
+    relativeFormats.set(locale, rtf);
+  }
+  const seconds = Math.max(0, Math.round(ageMs / 1000));
   if (seconds < 60) return rtf.format(-seconds, 'second');
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return rtf.format(-minutes, 'minute');
   const hours = Math.round(minutes / 60);
   if (hours < 48) return rtf.format(-hours, 'hour');
   return rtf.format(-Math.round(hours / 24), 'day');
+}
+
+/** The CLDR plural category of `count` in `locale` ("one", "other", ...). */
+export function pluralCategory(count: number, locale: Locale): Intl.LDMLPluralRule {
+  let rules = pluralRules.get(locale);
+  if (!rules) {
+    rules = new Intl.PluralRules(intlLocale[locale]);
+    pluralRules.set(locale, rules);
+  }
+  return rules.select(count);
 }

@@ -52,11 +52,15 @@ export function htmlToPlainText(html: string): string {
   return normalizeWhitespace(decodeEntities(withoutTags));
 }
 
-/** Removes control and zero-width characters and folds runs of blank space. */
+/**
+ * Removes control characters (C0 and C1, so no terminal escape survives), zero-width and
+ * bidi override/isolate characters (which can reorder what a reader sees), and folds runs
+ * of blank space.
+ */
 export function normalizeWhitespace(text: string): string {
   return text
     .replace(
-      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g,
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g,
       '',
     )
     .replace(/\r\n?/g, '\n')

@@ -1,0 +1,54 @@
+import type { Clock } from '../lib/clock.js';
+import type { Locale } from './command-core.js';
+import type { NeutralMessage } from './message.js';
+import type { ProjectReadModel, SubscriptionStore } from './ports.js';
+import type { SettingsStore } from './settings-store.js';
+
+/**
+ * How old a cached value may be before a command asks the engine to refresh it.
+ * Figures that move (funding) are kept fresher than ones that rarely change.
+ */
+export interface Freshness {
+  /** The project for /funding. */
+  readonly fundingMs: number;
+  /** The reward list for /rewards. */
+  readonly rewardsMs: number;
+  /** One reward for /reward. */
+  readonly rewardMs: number;
+  /** The project when only its title and currency are needed (/rewards, /reward). */
+  readonly projectInfoMs: number;
+}
+
+export const defaultFreshness: Freshness = {
+  fundingMs: 30_000,
+  rewardsMs: 5 * 60_000,
+  rewardMs: 5 * 60_000,
+  projectInfoMs: 10 * 60_000,
+};
+
+/**
+ * The few logger methods the core uses; pino's `logger.warn(obj, msg)` fits as is.
+ * Only secret-free details are passed (error names and codes, ids).
+ */
+export interface CoreLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+/** Everything {@link createCommandCore} needs, injected. */
+export interface CommandCoreDeps {
+  readonly readModel: ProjectReadModel;
+  readonly subscriptions: SubscriptionStore;
+  readonly settings: SettingsStore;
+  readonly clock: Clock;
+  /** Shown by /status. */
+  readonly version: string;
+  /** Used when neither the channel nor the workspace has a language set. Default 'en'. */
+  readonly defaultLocale?: Locale;
+  /** The project a command uses when none is given (before the single-project fallbacks). */
+  readonly defaultProject?: string;
+  /** Renders today's digest of a project (src/digest); /digest says "not configured" without it. */
+  readonly digestPreview?: (project: string, locale: Locale) => Promise<NeutralMessage>;
+  readonly freshness?: Partial<Freshness>;
+  readonly logger?: CoreLogger;
+}

@@ -1,0 +1,76 @@
+import { formatAge, formatDate } from '../format.js';
+import { limits } from '../limits.js';
+import type { MessageField, NeutralMessage } from '../message.js';
+import { resolveProject } from '../resolve-project.js';
+import { htmlToPlainText, shorten, singleLine } from '../text.js';
+import { type CommandRun, freshnessFooter, readOrRefuse } from './command-run.js';
+
+/** Supporters listed by /supporters. */
+const supportersShown = 10;
+/** Posts listed by /blog. */
+const postsShown = 5;
+/** Length of a post's teaser in /blog. */
+const blogTeaser = 300;
+
+/** /supporters: the latest public supporters with display name and how long ago. */
+export async function supportersCommand(run: CommandRun): Promise<NeutralMessage> {
+  const { t } = run;
+  const watched = await resolveProject(run);
+  const cached = await readOrRefuse(
+    run,
+    () => run.deps.readModel.recentSupporters(watched.linkCaption, supportersShown),
+    (tt) => tt.errors.projectNotFound(singleLine(watched.linkCaption, limits.title)),
+  );
+  const lines = cached.value
+    .slice(0, supportersShown)
+    .map((f) =>
+      t.supporters.line(
+        singleLine(f.user.display_name, limits.name) || '—',
+        formatAge(run.now - f.support_timestamp * 1000, run.locale),
+      ),
+    );
+  return {
+    title: t.supporters.title(singleLine(watched.title, limits.title)),
+    text: lines.length > 0 ? lines.join('\n') : t.supporters.none,
+    footer: freshnessFooter(run, cached),
+    tone: cached.staleBecause !== undefined ? 'warning' : 'info',
+  };
+}
+
+/**
+ * /blog: the latest posts. A supporter-only post shows only its public teaser
+ * (`description`) with a badge: its `text` is never read, whatever the API sent.
+ */
+export async function blogCommand(run: CommandRun): Promise<NeutralMessage> {
+  const { t, locale } = run;
+  const watched = await resolveProject(run);
+  const cached = await readOrRefuse(
+    run,
+    () => run.deps.readModel.recentBlogPosts(watched.linkCaption, postsShown),
+    (tt) => tt.errors.projectNotFound(singleLine(watched.linkCaption, limits.title)),
+  );
+  const fields: MessageField[] = cached.value.slice(0, postsShown).map((post) => {
+    const gated = post.is_supporter_only || post.is_locked;
+    const teaserSource = gated ? (post.description ?? '') : post.description || post.text;
+    const teaser =
+      shorten(htmlToPlainText(teaserSource), blogTeaser) || (gated ? t.blog.teaserUnavailable : '');
+    const meta = t.blog.meta(
+      post.type === 'story' ? t.blog.story : t.blog.text,
+      formatDate(post.release_timestamp * 1000, locale),
+      post.reading_time_minutes,
+    );
+    const title = singleLine(post.title, limits.title) || '—';
+    return {
+      name: gated ? `${title} · 🔒 ${t.common.supportersOnly}` : title,
+      value: teaser ? `${meta}\n${teaser}` : meta,
+      inline: false,
+    };
+  });
+  return {
+    title: t.blog.title(singleLine(watched.title, limits.title)),
+    ...(fields.length === 0 ? { text: t.blog.none } : {}),
+    fields,
+    footer: freshnessFooter(run, cached),
+    tone: cached.staleBecause !== undefined ? 'warning' : 'info',
+  };
+}

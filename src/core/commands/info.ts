@@ -1,0 +1,84 @@
+import { commandDefinitions } from '../../../commands/definitions.js';
+import { CommandRefusal } from '../command-refusal.js';
+import { formatInterval } from '../duration.js';
+import { formatAge, formatDateTime, formatNumber } from '../format.js';
+import { limits } from '../limits.js';
+import type { MessageField, NeutralMessage } from '../message.js';
+import { commandUsage } from '../parse-command-text.js';
+import { resolveProject } from '../resolve-project.js';
+import { singleLine } from '../text.js';
+import { type CommandRun, readOrRefuse } from './command-run.js';
+
+/** Error lines shown by /status. */
+const errorsShown = 5;
+
+/** /status: last successful poll per feed, disabled feeds, API budget, recent errors, version. */
+export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
+  const { t, locale } = run;
+  const watched = await resolveProject(run);
+  const status = await readOrRefuse(
+    run,
+    () => run.deps.readModel.status(watched.linkCaption),
+    (tt) => tt.errors.projectNotFound(singleLine(watched.linkCaption, limits.title)),
+  );
+  const fields: MessageField[] = status.feeds.map((feed) => ({
+    name: t.status.feedNames[feed.feed] ?? feed.feed,
+    value:
+      feed.disabledReason !== undefined
+        ? t.status.feedDisabled(singleLine(feed.disabledReason, limits.reason))
+        : feed.lastSuccessAt === null
+          ? t.status.feedNever
+          : t.status.feedOk(
+              formatAge(run.now - feed.lastSuccessAt, locale),
+              formatInterval(feed.intervalMs, t),
+            ),
+    inline: true,
+  }));
+  const { budget } = status;
+  const budgetParts =
+    budget.dayRemaining !== null && budget.dayLimit !== null
+      ? [t.status.budget(formatNumber(budget.dayRemaining, locale), formatNumber(budget.dayLimit, locale))]
+      : [t.status.budgetUnknown];
+  if (budget.dayResetAt !== null)
+    budgetParts.push(t.status.budgetReset(formatDateTime(budget.dayResetAt, locale)));
+  fields.push({ name: t.status.fieldBudget, value: budgetParts.join(' · '), inline: false });
+  const errors = [...status.recentErrors]
+    .sort((a, b) => b.at - a.at)
+    .slice(0, errorsShown)
+    .map((e) => `${formatDateTime(e.at, locale)}: ${singleLine(e.message, limits.reason)}`);
+  fields.push({
+    name: t.status.fieldErrors,
+    value: errors.length > 0 ? errors.join('\n') : t.status.noErrors,
+    inline: false,
+  });
+  const stale = status.feeds.some((f) => f.disabledReason !== undefined) || errors.length > 0;
+  return {
+    title: t.status.title(singleLine(watched.title, limits.title)),
+    fields,
+    footer: t.status.version(singleLine(run.deps.version, limits.name)),
+    tone: stale ? 'warning' : 'info',
+  };
+}
+
+/** /help: every command from commands/definitions.ts with its description in the channel's language. */
+export async function helpCommand(run: CommandRun): Promise<NeutralMessage> {
+  const { t, locale } = run;
+  const platform = run.invocation.context.channel.platform;
+  const lines = commandDefinitions.map((c) => {
+    const admin = c.admin ? ` ${t.help.adminOnly}` : '';
+    return `${commandUsage(c, platform)}: ${c.description[locale]}${admin}`;
+  });
+  return { title: t.help.title, text: lines.join('\n'), footer: t.help.footer, tone: 'info', private: true };
+}
+
+/** /digest: a preview of today's digest, rendered by src/digest. */
+export async function digestCommand(run: CommandRun): Promise<NeutralMessage> {
+  const preview = run.deps.digestPreview;
+  if (!preview) throw new CommandRefusal((t) => t.errors.digestNotConfigured);
+  const watched = await resolveProject(run);
+  return readOrRefuse(
+    run,
+    () => preview(watched.linkCaption, run.locale),
+    (tt) => tt.errors.projectNotFound(singleLine(watched.linkCaption, limits.title)),
+  );
+}

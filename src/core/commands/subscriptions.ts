@@ -1,0 +1,90 @@
+import { type NoticeKind, noticeKinds } from '../../engine/events.js';
+import { CommandRefusal } from '../command-refusal.js';
+import { limits } from '../limits.js';
+import type { NeutralMessage } from '../message.js';
+import type { WatchedProject } from '../ports.js';
+import { findWatched, resolveProject } from '../resolve-project.js';
+import { singleLine } from '../text.js';
+import type { CommandRun } from './command-run.js';
+
+/**
+ * Parses the `kinds` option: space or comma separated, case-insensitive,
+ * `all` or nothing meaning every kind. Unknown words are refused with the
+ * valid list, so a typo never silently subscribes to less than intended.
+ */
+export function parseKinds(raw: unknown): NoticeKind[] | { readonly invalid: readonly string[] } {
+  const words =
+    typeof raw === 'string'
+      ? raw
+          .toLowerCase()
+          .split(/[\s,;]+/)
+          .filter(Boolean)
+      : [];
+  if (words.length === 0 || words.includes('all')) return [...noticeKinds];
+  const valid = new Set<string>(noticeKinds);
+  const invalid = words.filter((w) => !valid.has(w));
+  if (invalid.length > 0) return { invalid: [...new Set(invalid)] };
+  return noticeKinds.filter((k) => words.includes(k));
+}
+
+function kindsOrRefuse(run: CommandRun): NoticeKind[] {
+  const parsed = parseKinds(run.invocation.options['kinds']);
+  if (!Array.isArray(parsed)) {
+    const invalid = parsed.invalid.map((w) => `"${singleLine(w, limits.name)}"`).join(', ');
+    throw new CommandRefusal((t) => t.subscriptions.invalidKinds(invalid, noticeKinds.join(', ')));
+  }
+  return parsed;
+}
+
+/** /subscribe <project> [kinds]: route notices of a watched project to this channel. */
+export async function subscribeCommand(run: CommandRun): Promise<NeutralMessage> {
+  const project = await resolveProject(run);
+  const kinds = kindsOrRefuse(run);
+  const { context } = run.invocation;
+  await run.deps.subscriptions.subscribe(context.channel, project.linkCaption, kinds, context.user.id);
+  return {
+    text: run.t.subscriptions.subscribed(singleLine(project.title, limits.title), run.t.common.list(kinds)),
+    tone: 'success',
+    private: true,
+  };
+}
+
+/** /unsubscribe <project> [kinds]: stop some or all notices of a project in this channel. */
+export async function unsubscribeCommand(run: CommandRun): Promise<NeutralMessage> {
+  const { t } = run;
+  const project = await resolveProject(run, { allowSubscribed: true });
+  const kinds = kindsOrRefuse(run);
+  const { channel } = run.invocation.context;
+  const existing = (await run.deps.subscriptions.forChannel(channel)).find(
+    (s) => s.project === project.linkCaption,
+  );
+  const title = singleLine(project.title, limits.title);
+  if (!existing) throw new CommandRefusal((tt) => tt.subscriptions.notSubscribed(title));
+  const explicit =
+    typeof run.invocation.options['kinds'] === 'string' && run.invocation.options['kinds'].trim();
+  const left = await run.deps.subscriptions.unsubscribe(
+    channel,
+    project.linkCaption,
+    explicit ? kinds : undefined,
+  );
+  const removed = existing.kinds.filter((k) => !left?.kinds.includes(k));
+  const lines = [t.subscriptions.unsubscribed(title, t.common.list(removed.length > 0 ? removed : kinds))];
+  lines.push(left ? t.subscriptions.remaining(t.common.list(left.kinds)) : t.subscriptions.nothingLeft);
+  return { text: lines.join('\n'), tone: 'success', private: true };
+}
+
+/** /subscriptions: what this channel gets. */
+export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMessage> {
+  const { t } = run;
+  const subscriptions = await run.deps.subscriptions.forChannel(run.invocation.context.channel);
+  const watched: readonly WatchedProject[] = run.deps.readModel.watchedProjects();
+  const lines = subscriptions.slice(0, limits.fields).map((s) => {
+    const title = findWatched(watched, s.project)?.title ?? s.project;
+    return t.subscriptions.line(singleLine(title, limits.title), t.common.list(s.kinds));
+  });
+  return {
+    title: t.subscriptions.title,
+    text: lines.length > 0 ? lines.join('\n') : t.subscriptions.none,
+    tone: 'info',
+  };
+}

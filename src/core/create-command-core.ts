@@ -1,0 +1,161 @@
+import { type CommandDefinition, findCommand } from '../../commands/definitions.js';
+import type { FundbotEvent } from '../engine/events.js';
+import type { CommandContext, CommandCore, CommandInvocation, Locale } from './command-core.js';
+import { type CommandCoreDeps, defaultFreshness, type Freshness } from './command-core-deps.js';
+import { CommandRefusal } from './command-refusal.js';
+import { languageCommand } from './commands/admin.js';
+import type { CommandHandler, CommandRun } from './commands/command-run.js';
+import { blogCommand, supportersCommand } from './commands/feeds.js';
+import { fundingCommand } from './commands/funding.js';
+import { digestCommand, helpCommand, statusCommand } from './commands/info.js';
+import { rewardCommand, rewardsCommand } from './commands/rewards.js';
+import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
+import { catalogFor, localeFromTag } from './i18n/index.js';
+import { limits } from './limits.js';
+import type { NeutralMessage } from './message.js';
+import type { ChannelRef } from './ports.js';
+import { errorSummary } from './read-failure.js';
+import { renderNotice } from './render-notice.js';
+import type { LocaleSettings } from './settings-store.js';
+import { singleLine } from './text.js';
+
+const handlers: Readonly<Record<string, CommandHandler>> = {
+  funding: fundingCommand,
+  rewards: rewardsCommand,
+  reward: rewardCommand,
+  supporters: supportersCommand,
+  blog: blogCommand,
+  subscribe: subscribeCommand,
+  unsubscribe: unsubscribeCommand,
+  subscriptions: subscriptionsCommand,
+  language: languageCommand,
+  digest: digestCommand,
+  status: statusCommand,
+  help: helpCommand,
+};
+
+/** Autocomplete answers at most this many suggestions (Discord's limit). */
+const maxSuggestions = 25;
+/** Discord limits a choice's name and value to 100 characters. */
+const maxChoiceLength = 100;
+
+/** A private error reply in the given language. */
+export function privateError(locale: Locale, text: string): NeutralMessage {
+  return { title: catalogFor(locale).errors.title, text, tone: 'error', private: true };
+}
+
+/**
+ * Builds the platform-neutral {@link CommandCore}. It never imports a chat
+ * library: adapters translate their platform's input into a
+ * {@link CommandInvocation} and render the {@link NeutralMessage} it returns.
+ *
+ * - Every answer comes from the engine's cache ({@link ProjectReadModel});
+ *   stale figures are labelled with their age, a read failure with nothing
+ *   cached becomes a private, secret-free explanation.
+ * - Admin commands are checked here again with `context.canAdminister`,
+ *   whatever the platform's own permission settings said.
+ * - A user's mistake (and any unexpected failure) comes back as a private
+ *   message with tone 'error'; `execute` does not throw.
+ */
+export function createCommandCore(deps: CommandCoreDeps): CommandCore {
+  const defaultLocale: Locale = deps.defaultLocale ?? 'en';
+  const freshness: Freshness = { ...defaultFreshness, ...deps.freshness };
+
+  async function localeSettings(channel: ChannelRef): Promise<LocaleSettings> {
+    try {
+      return await deps.settings.locales(channel);
+    } catch (error) {
+      // A broken settings store must not silence the bot: answer in the default language.
+      deps.logger?.warn({ ...errorSummary(error) }, 'could not read the locale settings');
+      return {};
+    }
+  }
+
+  async function localeFor(channel: ChannelRef): Promise<Locale> {
+    const settings = await localeSettings(channel);
+    return settings.channel ?? settings.workspace ?? defaultLocale;
+  }
+
+  async function execute(invocation: CommandInvocation): Promise<NeutralMessage> {
+    const { context } = invocation;
+    const settings = await localeSettings(context.channel);
+    const locale = settings.channel ?? settings.workspace ?? defaultLocale;
+    // The user's own platform language helps with private errors only where nobody chose one.
+    const errorLocale =
+      settings.channel ?? settings.workspace ?? localeFromTag(context.platformLocale) ?? defaultLocale;
+
+    const definition: CommandDefinition | undefined = findCommand(invocation.name);
+    const handler = definition ? handlers[definition.name] : undefined;
+    if (!definition || !handler) {
+      return privateError(
+        errorLocale,
+        catalogFor(errorLocale).errors.unknownCommand(singleLine(invocation.name, limits.name)),
+      );
+    }
+    if (definition.admin && context.canAdminister !== true) {
+      return privateError(errorLocale, catalogFor(errorLocale).errors.needAdmin(context.channel.platform));
+    }
+    const run: CommandRun = {
+      invocation,
+      definition,
+      locale,
+      t: catalogFor(locale),
+      now: deps.clock.now(),
+      deps,
+      freshness,
+    };
+    try {
+      return await handler(run);
+    } catch (error) {
+      if (error instanceof CommandRefusal)
+        return privateError(errorLocale, error.explain(catalogFor(errorLocale)));
+      deps.logger?.error({ command: definition.name, ...errorSummary(error) }, 'command failed unexpectedly');
+      return privateError(errorLocale, catalogFor(errorLocale).errors.internal);
+    }
+  }
+
+  async function autocomplete(
+    commandName: string,
+    optionName: string,
+    partial: string,
+    _context: CommandContext,
+  ): Promise<readonly { readonly name: string; readonly value: string }[]> {
+    const option = findCommand(commandName)?.options.find((o) => o.name === optionName);
+    if (option?.autocomplete !== 'project') return [];
+    const wanted = partial.trim().toLowerCase();
+    const scored = deps.readModel
+      .watchedProjects()
+      .map((w) => {
+        const caption = w.linkCaption.toLowerCase();
+        const title = w.title.toLowerCase();
+        const rank =
+          wanted === '' || caption.startsWith(wanted)
+            ? 0
+            : title.startsWith(wanted)
+              ? 1
+              : caption.includes(wanted) || title.includes(wanted)
+                ? 2
+                : -1;
+        return { w, rank };
+      })
+      .filter((s) => s.rank >= 0)
+      .sort((a, b) => a.rank - b.rank || a.w.linkCaption.localeCompare(b.w.linkCaption));
+    return scored
+      .filter((s) => s.w.linkCaption.length <= maxChoiceLength)
+      .slice(0, maxSuggestions)
+      .map(({ w }) => {
+        const title = singleLine(w.title, maxChoiceLength - w.linkCaption.length - 3);
+        return {
+          name: title && title !== w.linkCaption ? `${title} (${w.linkCaption})` : w.linkCaption,
+          value: w.linkCaption,
+        };
+      });
+  }
+
+  return {
+    execute,
+    autocomplete,
+    renderNotice: (event: FundbotEvent, locale: Locale) => renderNotice(event, locale),
+    localeFor,
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * The shape of a message catalog. Every locale implements the whole interface,
+ * so a key missing in German is a compile error, not an English fallback at run time.
+ *
+ * Entries that take values are functions; values are already formatted (money,
+ * dates) or already bounded plain text (names, titles): a catalog never formats
+ * or trusts raw user text itself.
+ */
+export interface Catalog {
+  readonly common: {
+    readonly andMore: (shown: string, more: number) => string;
+    readonly list: (items: readonly string[]) => string;
+    readonly updatedAgo: (age: string) => string;
+    readonly staleFigures: (age: string, reason: string) => string;
+    readonly unlimited: string;
+    readonly soldOut: string;
+    readonly left: (remaining: string, total: string) => string;
+    readonly locked: string;
+    readonly supportersOnly: string;
+    readonly onlyYou: string;
+    readonly none: string;
+  };
+  readonly units: {
+    readonly seconds: (n: number) => string;
+    readonly minutes: (n: number) => string;
+    readonly hours: (n: number) => string;
+    readonly days: (n: number) => string;
+    readonly moreThanAYear: string;
+  };
+  readonly projectStatus: {
+    readonly new: string;
+    readonly started: string;
+    readonly active: string;
+    readonly successful: string;
+    readonly payoff: string;
+    readonly unknown: (raw: string) => string;
+  };
+  readonly funding: {
+    readonly fieldFunding: string;
+    readonly fieldProgress: string;
+    readonly fieldSupporters: string;
+    readonly fieldModel: string;
+    readonly fieldStatus: string;
+    readonly fieldPace: string;
+    readonly amountOfGoal: (funding: string, goal: string) => string;
+    readonly noGoal: (funding: string) => string;
+    readonly supporters: (n: number, formatted: string) => string;
+    readonly allOrNothingReached: string;
+    readonly allOrNothingMissing: (missing: string) => string;
+    readonly flexible: string;
+    readonly paceGoal: (duration: string, perDay: string) => string;
+    readonly paceMilestone: (percent: string, duration: string, perDay: string) => string;
+    readonly paceRateOnly: (perDay: string) => string;
+    readonly paceNone: (hours: number) => string;
+    readonly paceUnknown: string;
+    readonly supportLink: string;
+  };
+  readonly rewards: {
+    readonly title: (project: string) => string;
+    readonly noneVisible: string;
+    readonly lockedMissing: (missing: string) => string;
+    readonly lockedUntilGoal: string;
+    readonly andMore: (n: number) => string;
+    readonly idLine: (id: number) => string;
+    readonly fieldPrice: string;
+    readonly fieldStock: string;
+    readonly fieldState: string;
+    readonly available: string;
+    readonly freeText: string;
+    readonly openReward: string;
+    readonly notFound: (id: number, project: string) => string;
+  };
+  readonly supporters: {
+    readonly title: (project: string) => string;
+    readonly none: string;
+    readonly line: (name: string, age: string) => string;
+  };
+  readonly blog: {
+    readonly title: (project: string) => string;
+    readonly none: string;
+    readonly story: string;
+    readonly text: string;
+    readonly meta: (type: string, date: string, minutes: number) => string;
+    readonly teaserUnavailable: string;
+  };
+  readonly subscriptions: {
+    readonly subscribed: (project: string, kinds: string) => string;
+    readonly unsubscribed: (project: string, kinds: string) => string;
+    readonly remaining: (kinds: string) => string;
+    readonly nothingLeft: string;
+    readonly notSubscribed: (project: string) => string;
+    readonly title: string;
+    readonly none: string;
+    readonly line: (project: string, kinds: string) => string;
+    readonly invalidKinds: (invalid: string, valid: string) => string;
+  };
+  readonly language: {
+    readonly setChannel: string;
+    readonly setWorkspace: string;
+    readonly invalidLocale: (given: string, valid: string) => string;
+    readonly invalidScope: (given: string) => string;
+  };
+  readonly status: {
+    readonly title: (project: string) => string;
+    readonly feedOk: (age: string, interval: string) => string;
+    readonly feedNever: string;
+    readonly feedDisabled: (reason: string) => string;
+    readonly fieldBudget: string;
+    readonly budget: (remaining: string, limit: string) => string;
+    readonly budgetReset: (at: string) => string;
+    readonly budgetUnknown: string;
+    readonly fieldErrors: string;
+    readonly noErrors: string;
+    readonly version: (version: string) => string;
+    readonly feedNames: Readonly<Record<'project' | 'incentives' | 'fundings' | 'wall' | 'blog', string>>;
+  };
+  readonly help: {
+    readonly title: string;
+    readonly adminOnly: string;
+    readonly footer: string;
+  };
+  readonly errors: {
+    readonly title: string;
+    readonly needAdmin: (platform: 'discord' | 'slack' | 'console') => string;
+    readonly unknownProject: (given: string, watched: string) => string;
+    readonly noWatchedProjects: string;
+    readonly whichProject: (choices: string) => string;
+    readonly platformDown: string;
+    readonly rateLimited: string;
+    readonly notPermitted: string;
+    readonly projectNotFound: (project: string) => string;
+    readonly digestNotConfigured: string;
+    readonly unknownCommand: (name: string) => string;
+    readonly internal: string;
+    readonly missingOption: (option: string, usage: string) => string;
+    readonly invalidInteger: (option: string, given: string) => string;
+    readonly invalidBoolean: (option: string, given: string) => string;
+    readonly invalidChoice: (option: string, given: string, valid: string) => string;
+    readonly tooManyArguments: (extra: string, usage: string) => string;
+    readonly unterminatedQuote: string;
+    readonly notACommand: string;
+  };
+  readonly notices: {
+    readonly supporter: (name: string) => string;
+    readonly supporterNumber: (n: string) => string;
+    readonly total: (amount: string) => string;
+    readonly supporterBurst: (n: number, formatted: string) => string;
+    readonly wallPost: (author: string) => string;
+    readonly wallPostBurst: (n: number, formatted: string) => string;
+    readonly wallPostBurstBy: (authors: string) => string;
+    readonly blogPost: (title: string) => string;
+    readonly readPost: string;
+    readonly fieldType: string;
+    readonly milestone: (percent: string) => string;
+    readonly goalReached: string;
+    readonly goalReachedText: string;
+    readonly rewardSoldOut: (title: string) => string;
+    readonly rewardUnlocked: (title: string) => string;
+    readonly rewardPrice: (price: string) => string;
+    readonly projectStatus: (to: string) => string;
+    readonly projectStatusChange: (from: string, to: string) => string;
+    readonly watching: (title: string) => string;
+    readonly footer: (project: string) => string;
+  };
+}

@@ -1,0 +1,191 @@
+import type { Catalog } from './catalog.js';
+import { plural } from './plural.js';
+
+const listFormat = new Intl.ListFormat('de-DE', { style: 'long', type: 'conjunction' });
+const n = (count: number, one: string, other: string) => plural('de', count, { one, other });
+
+/** German. */
+export const de: Catalog = {
+  common: {
+    andMore: (shown, more) => `${shown} und ${more} weitere`,
+    list: (items) => listFormat.format(items),
+    updatedAgo: (age) => `Aktualisiert ${age}`,
+    staleFigures: (age, reason) => `Zahlen von ${age}: die Plattform hat nicht geantwortet (${reason})`,
+    unlimited: 'unbegrenzt',
+    soldOut: 'ausverkauft',
+    left: (remaining, total) => `noch ${remaining} von ${total}`,
+    locked: 'gesperrt',
+    supportersOnly: 'nur für Unterstützer',
+    onlyYou: 'nur für dich sichtbar',
+    none: 'keine',
+  },
+  units: {
+    seconds: (c) => n(c, `${c} Sekunde`, `${c} Sekunden`),
+    minutes: (c) => n(c, `${c} Minute`, `${c} Minuten`),
+    hours: (c) => n(c, `${c} Stunde`, `${c} Stunden`),
+    days: (c) => n(c, `${c} Tag`, `${c} Tagen`),
+    moreThanAYear: 'mehr als einem Jahr',
+  },
+  projectStatus: {
+    new: 'Entwurf (noch nicht öffentlich)',
+    started: 'Startphase (Fans sammeln)',
+    active: 'Finanzierungsphase',
+    successful: 'Erfolgreich finanziert',
+    payoff: 'Ausgezahlt',
+    unknown: (raw) => `Status: ${raw}`,
+  },
+  funding: {
+    fieldFunding: 'Finanzierung',
+    fieldProgress: 'Fortschritt',
+    fieldSupporters: 'Unterstützer',
+    fieldModel: 'Finanzierungsart',
+    fieldStatus: 'Projektstatus',
+    fieldPace: 'Tempo',
+    amountOfGoal: (funding, goal) => `${funding} von ${goal}`,
+    noGoal: (funding) => `${funding} (kein Ziel gesetzt)`,
+    supporters: (c, formatted) => n(c, `${formatted} Unterstützer`, `${formatted} Unterstützer`),
+    allOrNothingReached: 'Alles-oder-nichts: Ziel erreicht ✅',
+    allOrNothingMissing: (missing) => `Alles-oder-nichts: bis zum Ziel fehlen noch ${missing}`,
+    flexible: 'Flexible Finanzierung: jede Unterstützung zählt',
+    paceGoal: (duration, perDay) =>
+      `In diesem Tempo ist das Ziel in ${duration} erreicht (≈ ${perDay} pro Tag in den letzten 24 Stunden)`,
+    paceMilestone: (percent, duration, perDay) =>
+      `In diesem Tempo sind ${percent} des Ziels in ${duration} erreicht (≈ ${perDay} pro Tag)`,
+    paceRateOnly: (perDay) => `≈ ${perDay} pro Tag in den letzten 24 Stunden`,
+    paceNone: (hours) =>
+      n(
+        hours,
+        'Keine Unterstützung in der letzten Stunde',
+        `Keine Unterstützung in den letzten ${hours} Stunden`,
+      ),
+    paceUnknown: 'Noch zu wenig Verlauf, um das Tempo zu schätzen',
+    supportLink: 'Projekt unterstützen',
+  },
+  rewards: {
+    title: (project) => `Dankeschöns von ${project}`,
+    noneVisible: 'Zurzeit werden keine Dankeschöns angeboten.',
+    lockedMissing: (missing) => `🔒 gesperrt: wird freigeschaltet, wenn noch ${missing} zusammenkommen`,
+    lockedUntilGoal: '🔒 gesperrt, bis das Finanzierungsziel erreicht ist',
+    andMore: (c) =>
+      n(c, '…und 1 weiteres Dankeschön: /reward <id>', `…und ${c} weitere Dankeschöns: /reward <id>`),
+    idLine: (id) => `ID ${id}`,
+    fieldPrice: 'Preis',
+    fieldStock: 'Bestand',
+    fieldState: 'Zustand',
+    available: 'verfügbar',
+    freeText: 'Freitext',
+    openReward: 'Dankeschön öffnen',
+    notFound: (id, project) => `In ${project} gibt es kein Dankeschön ${id}. /rewards zeigt die IDs.`,
+  },
+  supporters: {
+    title: (project) => `Neueste Unterstützer von ${project}`,
+    none: 'Noch keine öffentlichen Unterstützer.',
+    line: (name, age) => `• ${name} (${age})`,
+  },
+  blog: {
+    title: (project) => `Blog von ${project}`,
+    none: 'Noch keine Blogbeiträge.',
+    story: 'Story',
+    text: 'Blogbeitrag',
+    meta: (type, date, minutes) => `${type} · ${date} · ${minutes} Min. Lesezeit`,
+    teaserUnavailable: 'Diesen Beitrag können nur Unterstützer lesen.',
+  },
+  subscriptions: {
+    subscribed: (project, kinds) =>
+      `✅ Dieser Kanal bekommt jetzt ${kinds}-Benachrichtigungen von ${project}.`,
+    unsubscribed: (project, kinds) =>
+      `Dieser Kanal bekommt keine ${kinds}-Benachrichtigungen von ${project} mehr.`,
+    remaining: (kinds) => `Weiterhin abonniert: ${kinds}.`,
+    nothingLeft: 'Von diesem Projekt kommt hier nichts mehr an.',
+    notSubscribed: (project) => `Dieser Kanal hat ${project} nicht abonniert.`,
+    title: 'Abos dieses Kanals',
+    none: 'Dieser Kanal hat keine Abos. Ein Admin kann eins mit /subscribe <projekt> anlegen.',
+    line: (project, kinds) => `• ${project}: ${kinds}`,
+    invalidKinds: (invalid, valid) => `Unbekannte Benachrichtigungsart ${invalid}. Gültig sind: ${valid}.`,
+  },
+  language: {
+    setChannel: 'Dieser Kanal spricht jetzt Deutsch.',
+    setWorkspace:
+      'Der ganze Server/Workspace spricht jetzt Deutsch (Kanäle mit eigener Einstellung behalten sie).',
+    invalidLocale: (given, valid) => `„${given}“ ist keine Sprache, die fundbot spricht. Wähle: ${valid}.`,
+    invalidScope: (given) => `„${given}“ ist kein Bereich: nimm channel oder workspace.`,
+  },
+  status: {
+    title: (project) => `fundbot-Status für ${project}`,
+    feedOk: (age, interval) => `letzte Abfrage ${age} (alle ${interval})`,
+    feedNever: 'noch keine erfolgreiche Abfrage',
+    feedDisabled: (reason) => `abgeschaltet: ${reason}`,
+    fieldBudget: 'API-Budget heute',
+    budget: (remaining, limit) => `noch ${remaining} von ${limit} Anfragen`,
+    budgetReset: (at) => `zurückgesetzt ${at}`,
+    budgetUnknown: 'unbekannt bis zur ersten Antwort',
+    fieldErrors: 'Letzte Fehler',
+    noErrors: 'keine',
+    version: (version) => `fundbot ${version}`,
+    feedNames: {
+      project: 'Projekt',
+      incentives: 'Dankeschöns',
+      fundings: 'Unterstützer',
+      wall: 'Pinnwand',
+      blog: 'Blog',
+    },
+  },
+  help: {
+    title: 'Was fundbot kann',
+    adminOnly: '(Admins)',
+    footer: '[ ] markiert einen optionalen Wert, < > einen nötigen.',
+  },
+  errors: {
+    title: 'Das hat nicht geklappt',
+    needAdmin: (platform) =>
+      platform === 'slack'
+        ? 'Das dürfen nur Workspace-Admins. Frag einen Admin dieses Workspaces.'
+        : platform === 'discord'
+          ? 'Dafür brauchst du die Berechtigung „Server verwalten“. Frag einen Server-Admin.'
+          : 'Das darf nur ein Administrator.',
+    unknownProject: (given, watched) =>
+      `fundbot beobachtet „${given}“ nicht. Beobachtete Projekte: ${watched}.`,
+    noWatchedProjects:
+      'fundbot beobachtet noch kein Projekt: richte eins in der Konfiguration ein (FUNDBOT_PROJECTS).',
+    whichProject: (choices) => `Welches Projekt? Gib eins an: ${choices}.`,
+    platformDown: 'Die Crowdfunding-Plattform antwortet gerade nicht; versuch es in einer Minute noch mal.',
+    rateLimited: 'fundbot hat sein API-Budget gerade aufgebraucht; versuch es in einer Minute noch mal.',
+    notPermitted:
+      'Der API-Schlüssel von fundbot darf das nicht lesen. Ein Admin sollte die Scopes des Schlüssels prüfen (siehe /status).',
+    projectNotFound: (project) => `Die Plattform kennt das Projekt „${project}“ nicht (oder verbirgt es).`,
+    digestNotConfigured: 'Die tägliche Zusammenfassung ist auf diesem Bot nicht eingerichtet.',
+    unknownCommand: (name) => `Den Befehl „${name}“ gibt es nicht. Probier /help.`,
+    internal: 'Bei fundbot ist etwas schiefgegangen; versuch es in einer Minute noch mal.',
+    missingOption: (option, usage) => `${option} fehlt. Aufruf: ${usage}`,
+    invalidInteger: (option, given) => `${option} muss eine ganze Zahl sein, nicht „${given}“.`,
+    invalidBoolean: (option, given) => `${option} muss ja oder nein sein, nicht „${given}“.`,
+    invalidChoice: (option, given, valid) =>
+      `„${given}“ ist kein gültiger Wert für ${option}. Wähle: ${valid}.`,
+    tooManyArguments: (extra, usage) => `Zu viele Angaben („${extra}“). Aufruf: ${usage}`,
+    unterminatedQuote: 'Ein Anführungszeichen ist nicht geschlossen.',
+    notACommand: 'Befehle beginnen mit einem Schrägstrich, zum Beispiel /funding. Probier /help.',
+  },
+  notices: {
+    supporter: (name) => `🎉 Neuer Unterstützer: ${name}`,
+    supporterNumber: (c) => `Unterstützer Nr. ${c}`,
+    total: (amount) => `Insgesamt ${amount}`,
+    supporterBurst: (c, formatted) => n(c, '🎉 1 neuer Unterstützer', `🎉 ${formatted} neue Unterstützer`),
+    wallPost: (author) => `💬 Neuer Pinnwand-Eintrag von ${author}`,
+    wallPostBurst: (c, formatted) =>
+      n(c, '💬 1 neuer Pinnwand-Eintrag', `💬 ${formatted} neue Pinnwand-Einträge`),
+    wallPostBurstBy: (authors) => `Von ${authors}`,
+    blogPost: (title) => `📝 Neuer Blogbeitrag: ${title}`,
+    readPost: 'Beitrag lesen',
+    fieldType: 'Art',
+    milestone: (percent) => `🏁 ${percent} des Finanzierungsziels erreicht`,
+    goalReached: '🎯 Finanzierungsziel erreicht!',
+    goalReachedText: 'Alles-oder-nichts-Ziel erreicht: das Projekt wird finanziert.',
+    rewardSoldOut: (title) => `Ausverkauft: ${title}`,
+    rewardUnlocked: (title) => `🔓 Freigeschaltet: ${title}`,
+    rewardPrice: (price) => `Preis ${price}`,
+    projectStatus: (to) => `Projektstatus: ${to}`,
+    projectStatusChange: (from, to) => `Projektstatus: ${from} → ${to}`,
+    watching: (title) => `👀 fundbot beobachtet jetzt ${title}`,
+    footer: (project) => `Projekt ${project}`,
+  },
+};

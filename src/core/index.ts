@@ -1,0 +1,62 @@
+/**
+ * The platform-neutral core of fundbot: commands, notices, i18n, the
+ * subscription and settings stores and the notice router. Adapters import
+ * from here; nothing here imports a chat library.
+ */
+
+export { channelKey, workspaceKey } from './channel-key.js';
+export { ChannelUnavailableError } from './channel-unavailable-error.js';
+export type {
+  CommandContext,
+  CommandCore,
+  CommandInvocation,
+  Locale,
+  OptionValue,
+} from './command-core.js';
+export type { CommandCoreDeps, CoreLogger, Freshness } from './command-core-deps.js';
+export { defaultFreshness } from './command-core-deps.js';
+export { createCommandCore, privateError } from './create-command-core.js';
+export * from './format.js';
+export type { Catalog } from './i18n/index.js';
+export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
+export { limits } from './limits.js';
+export type { MessageField, MessageImage, MessageLink, NeutralMessage, ProgressBar } from './message.js';
+export {
+  createNoticeRouter,
+  NoticeDeliveryError,
+  type NoticeRouter,
+  type NoticeRouterOptions,
+  noticeIdempotencyKey,
+} from './notice-router.js';
+export { estimatePace, type Pace } from './pace.js';
+export {
+  commandUsage,
+  type ParseError,
+  type ParseResult,
+  parseCommandArguments,
+  parseCommandLine,
+  tokenize,
+} from './parse-command-text.js';
+export { describeParseError, parseErrorMessage } from './parse-error-message.js';
+export type {
+  Cached,
+  ChannelPoster,
+  ChannelRef,
+  EngineStatus,
+  FeedStatus,
+  HistoryPoint,
+  ProjectReadModel,
+  Subscription,
+  SubscriptionStore,
+  WatchedProject,
+} from './ports.js';
+export { classifyReadFailure, type ReadFailure } from './read-failure.js';
+export { renderNotice } from './render-notice.js';
+export {
+  createSettingsStore,
+  type LocaleSettings,
+  type SettingScope,
+  type SettingsStore,
+} from './settings-store.js';
+export { channelRefSchema, createSubscriptionStore, subscriptionSchema } from './subscription-store.js';
+export { htmlToPlainText, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from './text.js';

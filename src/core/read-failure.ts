@@ -1,0 +1,53 @@
+import type { Catalog } from './i18n/catalog.js';
+
+/** What a failed read from the engine means for the user. */
+export type ReadFailure = 'not-found' | 'not-permitted' | 'rate-limited' | 'unavailable';
+
+/**
+ * Classifies an error thrown by {@link ProjectReadModel} (the API client's typed
+ * errors: `status` and `code` as in src/api/errors.ts). Read by shape, not by
+ * class, so the core does not depend on the client's class hierarchy and a
+ * fake read model can throw plain objects with the same fields.
+ */
+export function classifyReadFailure(error: unknown): ReadFailure {
+  const status =
+    typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  // The spec answers an unknown project with 403 project_access_denied, the same as an invisible one.
+  if (
+    status === 404 ||
+    code === 'not_found' ||
+    code === 'project_not_found' ||
+    code === 'project_access_denied'
+  ) {
+    return 'not-found';
+  }
+  if (status === 429 || code === 'rate_limit_exceeded') return 'rate-limited';
+  if (status === 401 || status === 403) return 'not-permitted';
+  return 'unavailable';
+}
+
+/** The user-facing sentence for a failure; never the error's own text (it is for operators). */
+export function explainReadFailure(failure: ReadFailure, t: Catalog, notFound: string): string {
+  switch (failure) {
+    case 'not-found':
+      return notFound;
+    case 'not-permitted':
+      return t.errors.notPermitted;
+    case 'rate-limited':
+      return t.errors.rateLimited;
+    case 'unavailable':
+      return t.errors.platformDown;
+  }
+}
+
+/** A secret-free one-liner for logs: the error's class name and API code, never its message. */
+export function errorSummary(error: unknown): Record<string, unknown> {
+  if (typeof error !== 'object' || error === null) return { error: typeof error };
+  const { name, code, status } = error as { name?: unknown; code?: unknown; status?: unknown };
+  return {
+    error: typeof name === 'string' ? name : 'Error',
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof status === 'number' ? { status } : {}),
+  };
+}

@@ -1,0 +1,183 @@
+import type { FundbotEvent } from '../engine/events.js';
+import type { Locale } from './command-core.js';
+import { formatMoney, formatNumber, formatPercent, percentOfGoal, progressBar } from './format.js';
+import { catalogFor } from './i18n/index.js';
+import { limits } from './limits.js';
+import type { MessageField, NeutralMessage } from './message.js';
+import { projectStatusLabel } from './project-status-label.js';
+import { normalizeWhitespace, safeHttpUrl, shorten, singleLine } from './text.js';
+
+/**
+ * Renders an engine event as a notice. Pure and synchronous: the router calls
+ * it once per locale and event, whatever the number of channels.
+ *
+ * Every piece of event text is untrusted (display names, wall messages, blog
+ * titles): it goes through singleLine/shorten so it is plain and bounded, and
+ * it never becomes a link. The only link is a blog post's URL from the API,
+ * and only when it is an absolute http(s) URL.
+ */
+export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessage {
+  const t = catalogFor(locale);
+  const footer = t.notices.footer(singleLine(event.project, limits.title));
+  const name = (raw: string) => singleLine(raw, limits.name);
+  const money = (amount: number, currency: string) => formatMoney(amount, currency, locale);
+
+  switch (event.type) {
+    case 'supporter': {
+      const parts = [t.notices.supporterNumber(formatNumber(event.supporterNumber, locale))];
+      if (event.fundingTotal !== null) parts.push(t.notices.total(money(event.fundingTotal, event.currency)));
+      return {
+        title: t.notices.supporter(name(event.displayName)),
+        text: parts.join(' · '),
+        tone: 'success',
+        footer,
+      };
+    }
+    case 'supporter-burst': {
+      const names = namesWithMore(event.displayNames.map(name), event.count, locale);
+      const lines = [names];
+      if (event.fundingTotal !== null) lines.push(t.notices.total(money(event.fundingTotal, event.currency)));
+      return {
+        title: t.notices.supporterBurst(event.count, formatNumber(event.count, locale)),
+        text: lines.filter((l) => l !== '').join('\n'),
+        tone: 'success',
+        footer,
+      };
+    }
+    case 'wall-post':
+      return {
+        title: t.notices.wallPost(name(event.author)),
+        text: shorten(normalizeWhitespace(event.message), limits.wallMessage),
+        tone: 'info',
+        footer,
+      };
+    case 'wall-post-burst': {
+      // Counted by author, not by post: "By A, B and 2 more" means two more people.
+      const unique = uniqueNames(event.authors.map(name));
+      const authors = namesWithMore(unique, unique.length, locale);
+      return {
+        title: t.notices.wallPostBurst(event.count, formatNumber(event.count, locale)),
+        ...(authors ? { text: t.notices.wallPostBurstBy(authors) } : {}),
+        tone: 'info',
+        footer,
+      };
+    }
+    case 'blog-post': {
+      const link = safeHttpUrl(event.link);
+      const teaser = shorten(normalizeWhitespace(event.teaser), limits.teaser);
+      const fields: MessageField[] = [
+        {
+          name: t.notices.fieldType,
+          value: event.blogType === 'story' ? t.blog.story : t.blog.text,
+          inline: true,
+        },
+      ];
+      return {
+        title: t.notices.blogPost(singleLine(event.title, limits.title)),
+        ...(link ? { titleUrl: link, links: [{ label: t.notices.readPost, url: link }] } : {}),
+        ...(teaser ? { text: teaser } : {}),
+        ...(event.supporterOnly ? { badge: t.common.supportersOnly } : {}),
+        fields,
+        tone: 'info',
+        footer,
+      };
+    }
+    case 'milestone': {
+      const percent = percentOfGoal(event.funding, event.goal);
+      const funding = t.funding.amountOfGoal(
+        money(event.funding, event.currency),
+        money(event.goal, event.currency),
+      );
+      return {
+        title: event.goalReached
+          ? t.notices.goalReached
+          : t.notices.milestone(formatPercent(event.percent, locale)),
+        text: event.goalReached ? `${t.notices.goalReachedText}\n${funding}` : funding,
+        progress: { current: event.funding, goal: event.goal, percent },
+        fields: [
+          {
+            name: t.funding.fieldProgress,
+            value: `${progressBar(percent)} ${formatPercent(percent, locale)}`,
+            inline: true,
+          },
+        ],
+        tone: 'success',
+        footer,
+      };
+    }
+    case 'reward-sold-out':
+      return {
+        title: t.notices.rewardSoldOut(singleLine(event.title, limits.title)),
+        text: t.notices.rewardPrice(money(event.price, event.currency)),
+        badge: t.common.soldOut,
+        tone: 'warning',
+        footer,
+      };
+    case 'reward-unlocked':
+      return {
+        title: t.notices.rewardUnlocked(singleLine(event.title, limits.title)),
+        text: t.notices.rewardPrice(money(event.price, event.currency)),
+        tone: 'success',
+        footer,
+      };
+    case 'project-status': {
+      const to = projectStatusLabel(t, event.to);
+      return {
+        title:
+          event.from === null
+            ? t.notices.projectStatus(to)
+            : t.notices.projectStatusChange(projectStatusLabel(t, event.from), to),
+        tone: event.to === 'successful' || event.to === 'payoff' ? 'success' : 'info',
+        footer,
+      };
+    }
+    case 'watching': {
+      const percent = percentOfGoal(event.funding, event.goal);
+      return {
+        title: t.notices.watching(singleLine(event.title, limits.title)),
+        progress: { current: event.funding, goal: event.goal, percent },
+        fields: [
+          {
+            name: t.funding.fieldFunding,
+            value:
+              event.goal > 0
+                ? t.funding.amountOfGoal(
+                    money(event.funding, event.currency),
+                    money(event.goal, event.currency),
+                  )
+                : t.funding.noGoal(money(event.funding, event.currency)),
+            inline: true,
+          },
+          {
+            name: t.funding.fieldProgress,
+            value: `${progressBar(percent)} ${formatPercent(percent, locale)}`,
+            inline: true,
+          },
+          {
+            name: t.funding.fieldSupporters,
+            value: formatNumber(event.supporters, locale),
+            inline: true,
+          },
+        ],
+        tone: 'info',
+        footer,
+      };
+    }
+  }
+}
+
+function uniqueNames(names: readonly string[]): string[] {
+  return [...new Set(names.filter((n) => n !== ''))];
+}
+
+/**
+ * "A, B, C and 9 more": at most a few names, the rest counted. `total` is how
+ * many the names stand for (a burst's count); names beyond the limit are counted too.
+ */
+function namesWithMore(names: readonly string[], total: number, locale: Locale): string {
+  const t = catalogFor(locale);
+  const shown = names.filter((n) => n !== '').slice(0, limits.burstNames);
+  if (shown.length === 0) return '';
+  const more = Math.max(0, Math.max(total, names.length) - shown.length);
+  return more > 0 ? t.common.andMore(shown.join(', '), more) : t.common.list(shown);
+}

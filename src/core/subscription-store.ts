@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { type NoticeKind, noticeKinds } from '../engine/events.js';
+import type { Clock } from '../lib/clock.js';
+import type { KeyValueStore } from '../lib/store.js';
+import { channelKey } from './channel-key.js';
+import type { ChannelRef, Subscription, SubscriptionStore } from './ports.js';
+
+export const channelRefSchema = z.object({
+  platform: z.enum(['discord', 'slack', 'console']),
+  workspaceId: z.string().min(1),
+  channelId: z.string().min(1),
+});
+
+export const subscriptionSchema = z.object({
+  project: z.string().min(1),
+  channel: channelRefSchema,
+  kinds: z.array(z.enum(noticeKinds)),
+  createdBy: z.string(),
+  createdAt: z.number(),
+});
+
+const channelIndexSchema = z.array(z.string());
+const projectIndexSchema = z.array(channelRefSchema);
+
+/** How often an index write is read back and redone when a concurrent writer overwrote it. */
+const indexAttempts = 3;
+
+/** Kinds in the canonical order of {@link noticeKinds}, without duplicates. */
+function canonicalKinds(kinds: Iterable<NoticeKind>): NoticeKind[] {
+  const set = new Set(kinds);
+  return noticeKinds.filter((k) => set.has(k));
+}
+
+/**
+ * {@link SubscriptionStore} on a {@link KeyValueStore} (memory, SQLite or Redis through keyv).
+ *
+ * Layout: the truth is one record per (project, channel); two indexes make the
+ * two lookups cheap without a key scan, which keyv cannot do portably:
+ * - `subscriptions/record/<project>/<channel>`   the {@link Subscription}
+ * - `subscriptions/by-project/<project>`        channels with a record for the project
+ * - `subscriptions/by-channel/<channel>`        projects with a record for the channel
+ *
+ * Concurrency: keyv has no transactions or compare-and-set, so every step is a
+ * read-modify-write of ONE key, and each step is idempotent. The race that
+ * remains: two admins changing subscriptions of the same project (or the same
+ * channel) within the same few milliseconds can both read an index and the later
+ * write drops the other's entry. To keep that safe:
+ * - the record is written before the indexes are extended and deleted before
+ *   they are shrunk, so an index entry without a record is harmless (skipped);
+ * - after writing an index the store reads it back and redoes its change when a
+ *   concurrent writer overwrote it (a few attempts), which closes the window for
+ *   all but truly simultaneous writers;
+ * - subscribing again is idempotent and repairs both indexes, so the rare lost
+ *   entry is fixed by repeating the command (`/subscriptions` shows the result).
+ * A Redis deployment that needs strict guarantees would swap this for one using
+ * WATCH/MULTI behind the same interface.
+ */
+export function createSubscriptionStore(store: KeyValueStore, options: { clock: Clock }): SubscriptionStore {
+  const recordKey = (project: string, channel: ChannelRef) =>
+    `subscriptions/record/${encodeURIComponent(project)}/${channelKey(channel)}`;
+  const projectIndexKey = (project: string) => `subscriptions/by-project/${encodeURIComponent(project)}`;
+  const channelIndexKey = (channel: ChannelRef) => `subscriptions/by-channel/${channelKey(channel)}`;
+
+  const readRecord = (project: string, channel: ChannelRef): Promise<Subscription | undefined> =>
+    store.get(recordKey(project, channel), subscriptionSchema);
+
+  /** Adds or removes one member of a list-valued key, re-reading to survive a concurrent overwrite. */
+  async function updateIndex<T>(
+    key: string,
+    schema: z.ZodType<T[]>,
+    member: T,
+    same: (a: T, b: T) => boolean,
+    present: boolean,
+  ): Promise<void> {
+    for (let attempt = 0; attempt < indexAttempts; attempt++) {
+      const current = (await store.get(key, schema)) ?? [];
+      const has = current.some((m) => same(m, member));
+      if (has === present) return;
+      const next = present ? [...current, member] : current.filter((m) => !same(m, member));
+      if (next.length === 0) await store.delete(key);
+      else await store.set(key, next);
+    }
+  }
+
+  const sameChannel = (a: ChannelRef, b: ChannelRef) => channelKey(a) === channelKey(b);
+  const sameString = (a: string, b: string) => a === b;
+
+  async function setMembership(project: string, channel: ChannelRef, present: boolean): Promise<void> {
+    await updateIndex(projectIndexKey(project), projectIndexSchema, toRef(channel), sameChannel, present);
+    await updateIndex(channelIndexKey(channel), channelIndexSchema, project, sameString, present);
+  }
+
+  return {
+    async subscribe(channel, project, kinds, by) {
+      const existing = await readRecord(project, channel);
+      const subscription: Subscription = {
+        project,
+        channel: toRef(channel),
+        kinds: canonicalKinds([...(existing?.kinds ?? []), ...kinds]),
+        createdBy: existing?.createdBy ?? by,
+        createdAt: existing?.createdAt ?? options.clock.now(),
+      };
+      await store.set(recordKey(project, channel), subscription);
+      await setMembership(project, channel, true);
+      return subscription;
+    },
+
+    async unsubscribe(channel, project, kinds) {
+      const existing = await readRecord(project, channel);
+      const removed = new Set<NoticeKind>(kinds ?? noticeKinds);
+      const left = canonicalKinds((existing?.kinds ?? []).filter((k) => !removed.has(k)));
+      if (existing && left.length > 0) {
+        const subscription: Subscription = { ...existing, kinds: left };
+        await store.set(recordKey(project, channel), subscription);
+        return subscription;
+      }
+      await store.delete(recordKey(project, channel));
+      await setMembership(project, channel, false);
+      return undefined;
+    },
+
+    async forChannel(channel) {
+      const projects = (await store.get(channelIndexKey(channel), channelIndexSchema)) ?? [];
+      const records = await Promise.all(projects.map((p) => readRecord(p, channel)));
+      return records.filter((r): r is Subscription => r !== undefined && r.kinds.length > 0);
+    },
+
+    async forProject(project, kind) {
+      const channels = (await store.get(projectIndexKey(project), projectIndexSchema)) ?? [];
+      const records = await Promise.all(channels.map((c) => readRecord(project, c)));
+      return records.filter((r): r is Subscription => r?.kinds.includes(kind) === true);
+    },
+  };
+}
+
+/** Strips extra properties an adapter may have put on its channel object before storing it. */
+function toRef(channel: ChannelRef): ChannelRef {
+  return { platform: channel.platform, workspaceId: channel.workspaceId, channelId: channel.channelId };
+}
