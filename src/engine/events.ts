@@ -28,6 +28,8 @@ export interface SupporterEvent extends EventBase {
   /** Funding total after this support, when known. */
   readonly fundingTotal: number | null;
   readonly currency: string;
+  /** The funding entry's stable key (support_timestamp + user id), for audits and idempotency. */
+  readonly entryKey?: string;
 }
 
 /** Several supporters coalesced into one notice (restart catch-up or a burst). */
@@ -38,6 +40,8 @@ export interface SupporterBurstEvent extends EventBase {
   readonly displayNames: readonly string[];
   readonly fundingTotal: number | null;
   readonly currency: string;
+  /** Stable keys of every coalesced entry: a burst announces each of them exactly once. */
+  readonly entryKeys?: readonly string[];
 }
 
 export interface WallPostEvent extends EventBase {
@@ -52,6 +56,8 @@ export interface WallPostBurstEvent extends EventBase {
   readonly type: 'wall-post-burst';
   readonly count: number;
   readonly authors: readonly string[];
+  /** Ids of every coalesced wall post: a burst announces each of them exactly once. */
+  readonly postIds?: readonly number[];
 }
 
 export interface BlogPostEvent extends EventBase {

@@ -1,0 +1,72 @@
+/** The budget figures a plan needs (the API client's RateBudget has them). */
+export interface BudgetFigures {
+  readonly dayLimit: number;
+  readonly dayRemaining: number;
+  /** Epoch ms. */
+  readonly dayResetAt: number;
+  readonly minuteLimit: number;
+}
+
+/** What one feed would like: its ideal interval at its current activity and how many requests a poll costs. */
+export interface FeedDemand {
+  readonly feed: string;
+  /** Share of a scarce budget relative to the other feeds. */
+  readonly weight: number;
+  /** The interval wanted when the budget is plentiful. */
+  readonly targetIntervalMs: number;
+  /** Expected requests per poll (1 for an idle list, more while pages are busy, 2 for the two blog lists). */
+  readonly requestsPerPoll: number;
+}
+
+/**
+ * Spreads what may be spent of the day budget until its reset over the feeds.
+ *
+ * Spendable = day remaining - reserve (reservePct of the day limit, kept for
+ * slash commands), divided by the time to the reset; also at most
+ * (1 - reservePct) of the minute limit. When the feeds' wishes fit, each gets its
+ * target interval. Otherwise the capacity is water-filled by weight: no feed gets
+ * more than it wants, the rest is shared by the others. Re-planned after every
+ * poll with fresh headers, so overspending early simply slows the rest of the day.
+ * With nothing spendable, every feed waits for the reset.
+ */
+export function planIntervals(input: {
+  readonly budget: BudgetFigures;
+  readonly now: number;
+  readonly reservePct: number;
+  readonly demands: readonly FeedDemand[];
+}): Map<string, number> {
+  const { budget, now, reservePct, demands } = input;
+  const timeLeft = Math.max(60_000, budget.dayResetAt - now);
+  const spendable = Math.max(0, budget.dayRemaining - reservePct * budget.dayLimit);
+  const perMinuteCap = (budget.minuteLimit * (1 - reservePct)) / 60_000;
+  let capacity = Math.min(spendable / timeLeft, perMinuteCap);
+  const result = new Map<string, number>();
+  if (capacity <= 0) {
+    for (const d of demands) result.set(d.feed, timeLeft);
+    return result;
+  }
+  const wants = new Map(demands.map((d) => [d.feed, d.requestsPerPoll / d.targetIntervalMs]));
+  const granted = new Map<string, number>();
+  let open = [...demands];
+  // Water-filling: at most one round per feed.
+  while (open.length > 0 && capacity > 1e-15) {
+    const weightSum = open.reduce((sum, d) => sum + d.weight, 0);
+    const satisfied = open.filter((d) => (capacity * d.weight) / weightSum >= (wants.get(d.feed) ?? 0));
+    if (satisfied.length === 0) {
+      for (const d of open) granted.set(d.feed, (capacity * d.weight) / weightSum);
+      open = [];
+      break;
+    }
+    for (const d of satisfied) {
+      const want = wants.get(d.feed) ?? 0;
+      granted.set(d.feed, want);
+      capacity -= want;
+    }
+    open = open.filter((d) => !satisfied.includes(d));
+  }
+  for (const d of demands) {
+    const rate = granted.get(d.feed) ?? 0;
+    result.set(d.feed, rate > 0 ? Math.max(d.targetIntervalMs, d.requestsPerPoll / rate) : timeLeft);
+  }
+  return result;
+}

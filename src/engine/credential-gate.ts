@@ -1,0 +1,81 @@
+import type { RateBudget } from '../api/rate-budget.js';
+
+/** Why a request was not sent: the scheduler retries at `until`. */
+export class DeferredError extends Error {
+  override readonly name = 'DeferredError';
+  constructor(
+    readonly until: number,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** Pro-plan defaults, used until the first response reports the real figures. */
+export const assumedBudget = (now: number): Omit<RateBudget, 'observedAt' | 'public'> => {
+  const nextMidnight = Math.floor(now / 86_400_000 + 1) * 86_400_000;
+  return {
+    dayLimit: 10_000,
+    dayRemaining: 10_000,
+    dayResetAt: nextMidnight,
+    minuteLimit: 120,
+    minuteRemaining: 120,
+    minuteResetAt: now + 60_000,
+  };
+};
+
+/**
+ * Per credential: obeys Retry-After (no request at all until it has passed),
+ * keeps the minute reserve free for slash commands, and stops polling once the
+ * day budget is down to its reserve. The API client tracks the figures from the
+ * headers; the gate adds the requests sent since, so several requests of one
+ * poll cannot overrun a window between two responses.
+ */
+export class CredentialGate {
+  #blockedUntil = 0;
+  #blockReason = '';
+  #sentSinceBudget = 0;
+  #budgetSeenAt = -1;
+
+  constructor(private readonly reservePct: number) {}
+
+  /** Retry-After: nothing is sent with this credential before `until`. */
+  block(until: number, reason: string): void {
+    if (until > this.#blockedUntil) {
+      this.#blockedUntil = until;
+      this.#blockReason = reason;
+    }
+  }
+
+  get blockedUntil(): number {
+    return this.#blockedUntil;
+  }
+
+  /**
+   * Throws {@link DeferredError} when a request must not be sent now. Polls keep
+   * the reserve (of the minute and of the day) untouched; commands may use it.
+   */
+  check(now: number, budget: RateBudget | undefined, purpose: 'poll' | 'command'): void {
+    if (now < this.#blockedUntil) throw new DeferredError(this.#blockedUntil, this.#blockReason);
+    if (budget === undefined) return;
+    if (budget.observedAt !== this.#budgetSeenAt) {
+      this.#budgetSeenAt = budget.observedAt;
+      this.#sentSinceBudget = 0;
+    }
+    const minuteLeft = budget.minuteRemaining - this.#sentSinceBudget;
+    const dayLeft = budget.dayRemaining - this.#sentSinceBudget;
+    const minuteReserve = purpose === 'poll' ? Math.ceil(this.reservePct * budget.minuteLimit) : 0;
+    const dayReserve = purpose === 'poll' ? Math.ceil(this.reservePct * budget.dayLimit) : 0;
+    if (now < budget.minuteResetAt && minuteLeft <= minuteReserve) {
+      throw new DeferredError(budget.minuteResetAt, 'minute budget down to its reserve');
+    }
+    if (now < budget.dayResetAt && dayLeft <= dayReserve) {
+      throw new DeferredError(budget.dayResetAt, 'day budget down to the reserve kept for commands');
+    }
+  }
+
+  /** Counts a request about to be sent. */
+  sent(): void {
+    this.#sentSinceBudget += 1;
+  }
+}

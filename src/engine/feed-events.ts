@@ -1,0 +1,224 @@
+import type { BlogPost } from '../api/schemas/blog-post.js';
+import type { Funding } from '../api/schemas/funding.js';
+import type { Incentive } from '../api/schemas/incentive.js';
+import type { Project } from '../api/schemas/project.js';
+import type { WallPost } from '../api/schemas/wall-post.js';
+import { htmlToPlainText, shorten, singleLine } from '../core/text.js';
+import type { FundbotEvent } from './events.js';
+import type { FreshEntry } from './list-reader.js';
+import type { MilestoneCrossing } from './milestones.js';
+import type { RewardTransition } from './reward-diff.js';
+
+/** Names and titles are single-line and bounded; messages are plain text and bounded. */
+const NAME_MAX = 80;
+const MESSAGE_MAX = 500;
+const TEASER_MAX = 400;
+/** How many names a burst notice lists before "and N more". */
+const BURST_NAMES = 5;
+
+interface Context {
+  readonly project: string;
+  readonly detectedAt: number;
+  readonly currency: string;
+}
+
+/**
+ * Supporter notices: one per supporter, or ONE coalesced notice when more than
+ * `burstThreshold` arrive in one poll (a restart's catch-up, a launch rush).
+ * `fundingTotal` is only known for the newest supporter (the project's total
+ * read right after the list), so it is null on the others.
+ */
+export function supporterEvents(
+  ctx: Context,
+  fresh: readonly FreshEntry<Funding>[],
+  burstThreshold: number,
+  fundingAfterNewest: number | null,
+): FundbotEvent[] {
+  const newest = fresh.at(-1);
+  const oldest = fresh[0];
+  if (newest === undefined || oldest === undefined) return [];
+  if (fresh.length > burstThreshold) {
+    return [
+      {
+        type: 'supporter-burst',
+        id: `${ctx.project}:supporter-burst:${oldest.key}..${newest.key}:${fresh.length}`,
+        project: ctx.project,
+        occurredAt: newest.item.support_timestamp * 1000,
+        detectedAt: ctx.detectedAt,
+        count: fresh.length,
+        displayNames: [...fresh]
+          .reverse()
+          .slice(0, BURST_NAMES)
+          .map((f) => singleLine(f.item.user.display_name, NAME_MAX)),
+        fundingTotal: fundingAfterNewest,
+        currency: ctx.currency,
+        entryKeys: fresh.map((f) => f.key),
+      },
+    ];
+  }
+  return fresh.map((f) => ({
+    type: 'supporter',
+    id: `${ctx.project}:supporter:${f.key}`,
+    project: ctx.project,
+    occurredAt: f.item.support_timestamp * 1000,
+    detectedAt: ctx.detectedAt,
+    displayName: singleLine(f.item.user.display_name, NAME_MAX),
+    supporterNumber: f.position,
+    fundingTotal: f === newest ? fundingAfterNewest : null,
+    currency: ctx.currency,
+    entryKey: f.key,
+  }));
+}
+
+/** Wall notices (plain-text message), coalesced above `burstThreshold` like supporters. */
+export function wallEvents(
+  ctx: Omit<Context, 'currency'>,
+  fresh: readonly FreshEntry<WallPost>[],
+  burstThreshold: number,
+): FundbotEvent[] {
+  const newest = fresh.at(-1);
+  const oldest = fresh[0];
+  if (newest === undefined || oldest === undefined) return [];
+  if (fresh.length > burstThreshold) {
+    return [
+      {
+        type: 'wall-post-burst',
+        id: `${ctx.project}:wall-post-burst:${oldest.key}..${newest.key}:${fresh.length}`,
+        project: ctx.project,
+        occurredAt: newest.item.created_timestamp * 1000,
+        detectedAt: ctx.detectedAt,
+        count: fresh.length,
+        authors: [
+          ...new Set([...fresh].reverse().map((f) => singleLine(f.item.user.display_name, NAME_MAX))),
+        ].slice(0, BURST_NAMES),
+        postIds: fresh.map((f) => f.item.id),
+      },
+    ];
+  }
+  return fresh.map((f) => ({
+    type: 'wall-post',
+    id: `${ctx.project}:wall-post:${f.item.id}`,
+    project: ctx.project,
+    occurredAt: f.item.created_timestamp * 1000,
+    detectedAt: ctx.detectedAt,
+    postId: f.item.id,
+    author: singleLine(f.item.user.display_name, NAME_MAX),
+    message: shorten(htmlToPlainText(f.item.message), MESSAGE_MAX),
+  }));
+}
+
+/**
+ * Blog notices. A supporter-only or locked post gets only its public teaser
+ * (`description`), never its text, whatever the API returned.
+ */
+export function blogEvent(
+  ctx: Omit<Context, 'currency'>,
+  post: BlogPost,
+  projectUrl: string | null,
+): FundbotEvent {
+  const gated = post.is_supporter_only || post.is_locked;
+  const description = htmlToPlainText(post.description ?? '');
+  const teaser = gated ? description : description || htmlToPlainText(post.text);
+  const base = projectUrl?.replace(/\/+$/, '') ?? '';
+  return {
+    type: 'blog-post',
+    id: `${ctx.project}:blog-post:${post.id}`,
+    project: ctx.project,
+    occurredAt: post.release_timestamp * 1000,
+    detectedAt: ctx.detectedAt,
+    postId: post.id,
+    title: singleLine(post.title, 200),
+    blogType: post.type === 'story' ? 'story' : 'text',
+    link: base ? `${base}/blog/${post.id}` : '',
+    supporterOnly: post.is_supporter_only,
+    teaser: shorten(teaser, TEASER_MAX),
+  };
+}
+
+export function milestoneEvents(
+  ctx: Context,
+  project: Project,
+  crossings: readonly MilestoneCrossing[],
+): FundbotEvent[] {
+  return crossings.map((c) => ({
+    type: 'milestone',
+    id: `${ctx.project}:milestone:${c.percent}`,
+    project: ctx.project,
+    occurredAt: ctx.detectedAt,
+    detectedAt: ctx.detectedAt,
+    percent: c.percent,
+    goalReached: c.goalReached,
+    funding: project.current_funding,
+    goal: project.funding_threshold,
+    currency: project.currency,
+  }));
+}
+
+/** Status notices: `project.status` changes, and `payoff` when process_status turns to it. */
+export function statusEvents(
+  ctx: Omit<Context, 'currency'>,
+  before: Project,
+  after: Project,
+): FundbotEvent[] {
+  const events: FundbotEvent[] = [];
+  if (after.status !== before.status) {
+    events.push({
+      type: 'project-status',
+      id: `${ctx.project}:project-status:${after.status}`,
+      project: ctx.project,
+      occurredAt: ctx.detectedAt,
+      detectedAt: ctx.detectedAt,
+      from: before.status,
+      to: after.status,
+    });
+  }
+  if (after.process_status === 'payoff' && before.process_status !== 'payoff') {
+    events.push({
+      type: 'project-status',
+      id: `${ctx.project}:project-status:payoff`,
+      project: ctx.project,
+      occurredAt: ctx.detectedAt,
+      detectedAt: ctx.detectedAt,
+      from: before.process_status ?? before.status,
+      to: 'payoff',
+    });
+  }
+  return events;
+}
+
+export function rewardEvents(ctx: Context, transitions: readonly RewardTransition[]): FundbotEvent[] {
+  return transitions.map((t) => ({
+    type: t.kind === 'sold-out' ? 'reward-sold-out' : 'reward-unlocked',
+    id:
+      t.kind === 'sold-out'
+        ? `${ctx.project}:reward-sold-out:${t.reward.id}:${t.count}`
+        : `${ctx.project}:reward-unlocked:${t.reward.id}`,
+    project: ctx.project,
+    occurredAt: ctx.detectedAt,
+    detectedAt: ctx.detectedAt,
+    rewardId: t.reward.id,
+    title: singleLine(t.reward.title, 200),
+    price: t.reward.price,
+    currency: ctx.currency,
+  }));
+}
+
+export function watchingEvent(ctx: Omit<Context, 'currency'>, project: Project): FundbotEvent {
+  return {
+    type: 'watching',
+    id: `${ctx.project}:watching`,
+    project: ctx.project,
+    occurredAt: ctx.detectedAt,
+    detectedAt: ctx.detectedAt,
+    title: singleLine(project.title, 200),
+    funding: project.current_funding,
+    goal: project.funding_threshold,
+    currency: project.currency,
+    supporters: project.supporter_count,
+  };
+}
+
+/** Rewards sold per id, for history points. */
+export function rewardsSold(rewards: readonly Incentive[]): Record<string, number> {
+  return Object.fromEntries(rewards.map((r) => [String(r.id), r.quantity_sold]));
+}

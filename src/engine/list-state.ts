@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { type ListItemCodec, newestFirst } from './list-order.js';
+
+/**
+ * What the engine remembers of one list (fundings, wall, one blog type). It is
+ * bounded on purpose: a window of the most recent entries plus counts, never
+ * every key, so state size and idle-cycle cost do not grow with the list.
+ *
+ * An entry counts as already seen ("known") when its key is in `entries`, or
+ * when it is older than `floorTs`: the window always keeps whole seconds, so
+ * everything evicted from it is strictly older than the floor.
+ */
+export interface ListState<T> {
+  readonly order: 'newest-first' | 'oldest-first' | null;
+  /** `meta.total` of the latest read of the list's new end. */
+  readonly total: number;
+  /** Unix seconds; entries strictly older are treated as seen. 0 while the window holds the whole list. */
+  readonly floorTs: number;
+  /** The most recent entries, newest first, at most about `windowSize`. */
+  readonly entries: readonly T[];
+  /** Epoch ms of the latest re-read of the whole window region (healing). */
+  readonly lastFullReadAt: number;
+  /** Set when counts disagreed or a page gap was seen: the next read re-reads the window region. */
+  readonly needsHeal: boolean;
+  /** Moving average of new entries per poll: sizes the next request and drives the scheduler. */
+  readonly newPerPoll: number;
+  /** Epoch ms when a new entry was last seen (null: never since the baseline). */
+  readonly lastChangeAt: number | null;
+}
+
+/** The zod schema of a stored {@link ListState} for items of `item`. */
+export function listStateSchema<T>(item: z.ZodType<T>): z.ZodType<ListState<T>> {
+  return z.object({
+    order: z.enum(['newest-first', 'oldest-first']).nullable(),
+    total: z.number().int().nonnegative(),
+    floorTs: z.number(),
+    entries: z.array(item),
+    lastFullReadAt: z.number(),
+    needsHeal: z.boolean(),
+    newPerPoll: z.number().nonnegative(),
+    lastChangeAt: z.number().nullable(),
+  }) as z.ZodType<ListState<T>>;
+}
+
+/** Whether `item` was already seen according to `state` (see {@link ListState}). */
+export function makeKnownTest<T>(
+  codec: ListItemCodec<T>,
+  state: Pick<ListState<T>, 'entries' | 'floorTs'>,
+): (item: T) => boolean {
+  const keys = new Set(state.entries.map((e) => codec.key(e)));
+  return (item) => keys.has(codec.key(item)) || codec.ts(item) < state.floorTs;
+}
+
+/**
+ * Keeps the newest `windowSize` entries, rounded up to whole seconds, and
+ * raises the floor to the oldest kept second. Keeping whole seconds matters:
+ * an entry evicted while a same-second sibling stays would otherwise look new.
+ */
+export function trimWindow<T>(
+  codec: ListItemCodec<T>,
+  entries: Iterable<T>,
+  floorTs: number,
+  windowSize: number,
+): { entries: T[]; floorTs: number } {
+  const sorted = newestFirst(codec, entries);
+  const cut = sorted[windowSize - 1];
+  if (sorted.length <= windowSize || cut === undefined) return { entries: sorted, floorTs };
+  const cutTs = codec.ts(cut);
+  return { entries: sorted.filter((e) => codec.ts(e) >= cutTs), floorTs: Math.max(floorTs, cutTs) };
+}

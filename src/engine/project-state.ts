@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { type BlogPost, blogPostSchema } from '../api/schemas/blog-post.js';
+import { type Funding, fundingSchema } from '../api/schemas/funding.js';
+import { type Project, projectSchema } from '../api/schemas/project.js';
+import { type WallPost, wallPostSchema } from '../api/schemas/wall-post.js';
+import type { FundbotEvent, FundbotEventType } from './events.js';
+import { type ListState, listStateSchema } from './list-state.js';
+import { type RewardFlags, rewardFlagsSchema } from './reward-diff.js';
+
+/** The lists the engine reads incrementally; the blog has one list per type. */
+export const listFeeds = ['fundings', 'wall', 'blogText', 'blogStory'] as const;
+export type ListFeed = (typeof listFeeds)[number];
+
+/** An event waiting for delivery. */
+export interface OutboxEntry {
+  readonly event: FundbotEvent;
+  readonly attempts: number;
+  /** Epoch ms before which no retry is made (backoff after a failed delivery). */
+  readonly nextAttemptAt: number;
+  readonly lastError: string | null;
+}
+
+/**
+ * Everything durable about one project, stored as ONE value: the seen-state of
+ * every feed and the outbox live together, so an event enters the outbox in the
+ * same single-key write that marks its entry seen (keyv has no transactions).
+ * Bounded: windows of recent entries, flags per reward, no list grows with the
+ * project.
+ */
+export interface ProjectState {
+  readonly version: 1;
+  readonly lists: {
+    readonly fundings?: ListState<Funding>;
+    readonly wall?: ListState<WallPost>;
+    readonly blogText?: ListState<BlogPost>;
+    readonly blogStory?: ListState<BlogPost>;
+  };
+  /** Epoch ms of the latest successful read per feed. */
+  readonly readAt: Readonly<Record<string, number>>;
+  readonly project: { readonly snapshot: Project; readonly milestonesDone: readonly number[] } | null;
+  readonly rewards: Readonly<Record<string, RewardFlags>> | null;
+  readonly watchingAnnounced: boolean;
+  readonly outbox: readonly OutboxEntry[];
+}
+
+export function emptyProjectState(): ProjectState {
+  return {
+    version: 1,
+    lists: {},
+    readAt: {},
+    project: null,
+    rewards: null,
+    watchingAnnounced: false,
+    outbox: [],
+  };
+}
+
+const eventTypes = [
+  'supporter',
+  'supporter-burst',
+  'wall-post',
+  'wall-post-burst',
+  'blog-post',
+  'milestone',
+  'reward-sold-out',
+  'reward-unlocked',
+  'project-status',
+  'watching',
+] as const satisfies readonly FundbotEventType[];
+
+/**
+ * Events are written by this engine only; the schema checks the envelope every
+ * event shares and keeps the rest as written (a full union schema would repeat
+ * events.ts field by field and drift from it).
+ */
+const storedEventSchema = z.looseObject({
+  id: z.string().min(1),
+  type: z.enum(eventTypes),
+  project: z.string(),
+  occurredAt: z.number(),
+  detectedAt: z.number(),
+}) as unknown as z.ZodType<FundbotEvent>;
+
+const outboxEntrySchema: z.ZodType<OutboxEntry> = z.object({
+  event: storedEventSchema,
+  attempts: z.number().int().nonnegative(),
+  nextAttemptAt: z.number(),
+  lastError: z.string().nullable(),
+});
+
+export const projectStateSchema: z.ZodType<ProjectState> = z.object({
+  version: z.literal(1),
+  lists: z.object({
+    fundings: listStateSchema(fundingSchema).optional(),
+    wall: listStateSchema(wallPostSchema).optional(),
+    blogText: listStateSchema(blogPostSchema).optional(),
+    blogStory: listStateSchema(blogPostSchema).optional(),
+  }),
+  readAt: z.record(z.string(), z.number()),
+  project: z.object({ snapshot: projectSchema, milestonesDone: z.array(z.number()) }).nullable(),
+  rewards: z.record(z.string(), rewardFlagsSchema).nullable(),
+  watchingAnnounced: z.boolean(),
+  outbox: z.array(outboxEntrySchema),
+}) as z.ZodType<ProjectState>;
+
+/** Store keys, namespaced per project. */
+export const stateKeys = {
+  state: (linkCaption: string) => `engine/${linkCaption}/state`,
+  history: (linkCaption: string) => `engine/${linkCaption}/history`,
+};
+
+/** Delivery backoff: 5 s doubling to 10 minutes, with jitter so replicas do not retry in lockstep. */
+export function deliveryBackoffMs(attempts: number, random: () => number): number {
+  const base = Math.min(10 * 60_000, 5_000 * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.75 + 0.5 * random()));
+}
