@@ -40,7 +40,11 @@ function paceText(pace: DigestPace, data: DigestData, t: DigestCatalog, locale: 
 
 /** `funding-solar-kiosk-2026-01-08.png`: the slug is reduced to safe file-name characters. */
 export function chartFilename(data: DigestData): string {
-  const slug = data.project.linkCaption.replace(/[^a-zA-Z0-9_-]+/g, '-').slice(0, 60) || 'project';
+  const slug =
+    data.project.linkCaption
+      .replace(/[^a-zA-Z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'project';
   return `funding-${slug}-${data.date}.png`;
 }
 

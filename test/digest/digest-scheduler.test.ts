@@ -1,0 +1,375 @@
+import { getTasks } from 'node-cron';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Locale } from '../../src/core/command-core.js';
+import type { NeutralMessage } from '../../src/core/message.js';
+import type { ChannelRef, Subscription, SubscriptionStore } from '../../src/core/ports.js';
+import {
+  type CronLike,
+  createDigestScheduler,
+  type DigestScheduler,
+  type DigestSchedulerOptions,
+  digestDue,
+} from '../../src/digest/index.js';
+import type { NoticeKind } from '../../src/engine/events.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { DAY, FakeReadModel, HOUR, scriptedCampaign } from './fake-read-model.js';
+
+const MINUTE = 60_000;
+const channel = (channelId: string, platform: ChannelRef['platform'] = 'discord'): ChannelRef => ({
+  platform,
+  workspaceId: 'guild-1',
+  channelId,
+});
+const general = channel('general');
+const team = channel('team', 'slack');
+const broken = channel('broken');
+
+/** Subscriptions held in memory, answering forProject like the core's store. */
+class FakeSubscriptions implements SubscriptionStore {
+  readonly subscriptions: Subscription[] = [];
+
+  add(project: string, channel: ChannelRef, kinds: readonly NoticeKind[] = ['digest']): this {
+    this.subscriptions.push({ project, channel, kinds, createdBy: 'admin', createdAt: 0 });
+    return this;
+  }
+  async subscribe(): Promise<never> {
+    throw new Error('not used by the scheduler');
+  }
+  async unsubscribe(): Promise<never> {
+    throw new Error('not used by the scheduler');
+  }
+  async forChannel(ref: ChannelRef) {
+    return this.subscriptions.filter((s) => s.channel.channelId === ref.channelId);
+  }
+  async forProject(project: string, kind: NoticeKind) {
+    return this.subscriptions.filter((s) => s.project === project && s.kinds.includes(kind));
+  }
+}
+
+interface Posted {
+  readonly channel: string;
+  readonly message: NeutralMessage;
+  readonly key: string;
+  readonly at: number;
+}
+
+/** Records every post; channels in `failing` throw like a deleted channel would. */
+class RecordingPoster {
+  readonly posted: Posted[] = [];
+  readonly attempts: string[] = [];
+  readonly failing = new Set<string>();
+  constructor(private readonly clock: ManualClock) {}
+  post = async (ref: ChannelRef, message: NeutralMessage, key: string): Promise<void> => {
+    this.attempts.push(ref.channelId);
+    if (this.failing.has(ref.channelId)) throw new Error(`Missing Access to ${ref.channelId}`);
+    this.posted.push({ channel: ref.channelId, message, key, at: this.clock.now() });
+  };
+  channels(): string[] {
+    return this.posted.map((p) => p.channel);
+  }
+}
+
+// Europe/Berlin is UTC+1 in winter: 09:00 local = 08:00 UTC.
+const berlinNine = (day: number) => Date.UTC(2026, 2, day, 8, 0);
+
+interface Setup {
+  clock: ManualClock;
+  store: KeyValueStore;
+  poster: RecordingPoster;
+  subscriptions: FakeSubscriptions;
+  readModel: FakeReadModel;
+  scheduler: (overrides?: Partial<DigestSchedulerOptions>) => DigestScheduler;
+}
+
+const schedulers: DigestScheduler[] = [];
+afterEach(async () => {
+  await Promise.all(schedulers.splice(0).map((s) => s.stop()));
+});
+
+function setup(startMs: number): Setup {
+  const clock = new ManualClock(startMs);
+  const store = memoryStore();
+  const poster = new RecordingPoster(clock);
+  const subscriptions = new FakeSubscriptions().add('solar-kiosk', general).add('solar-kiosk', team);
+  const readModel = new FakeReadModel(() => clock.now()).add(scriptedCampaign(berlinNine(10)));
+  const locales: Record<string, Locale> = { team: 'de' };
+  return {
+    clock,
+    store,
+    poster,
+    subscriptions,
+    readModel,
+    scheduler: (overrides = {}) => {
+      const scheduler = createDigestScheduler({
+        readModel,
+        subscriptions,
+        localeFor: async (ref) => locales[ref.channelId] ?? 'en',
+        post: poster.post,
+        store,
+        clock,
+        time: '09:00',
+        timeZone: 'Europe/Berlin',
+        projects: () => ['solar-kiosk'],
+        ...overrides,
+      });
+      schedulers.push(scheduler);
+      return scheduler;
+    },
+  };
+}
+
+describe('digestDue', () => {
+  const due = (now: number, time: number, lastSentDate?: string) =>
+    digestDue({ now, timeZone: 'Europe/Berlin', minuteOfDay: time, lastSentDate });
+
+  it('is due from the configured local time, not the UTC time', () => {
+    expect(due(berlinNine(10) - MINUTE, 9 * 60)).toEqual({ due: false, date: '2026-03-10' });
+    expect(due(berlinNine(10), 9 * 60)).toEqual({ due: true, date: '2026-03-10' });
+  });
+
+  it('is not due again on the day it was sent, and due again the next day', () => {
+    expect(due(berlinNine(10) + 5 * HOUR, 9 * 60, '2026-03-10').due).toBe(false);
+    expect(due(berlinNine(11), 9 * 60, '2026-03-10').due).toBe(true);
+  });
+
+  it('follows the DST switch: 09:00 is 08:00 UTC before and 07:00 UTC after 29 March', () => {
+    expect(due(Date.UTC(2026, 2, 28, 7, 59), 9 * 60).due).toBe(false);
+    expect(due(Date.UTC(2026, 2, 28, 8, 0), 9 * 60).due).toBe(true);
+    expect(due(Date.UTC(2026, 2, 29, 6, 59), 9 * 60).due).toBe(false);
+    expect(due(Date.UTC(2026, 2, 29, 7, 0), 9 * 60).due).toBe(true);
+  });
+
+  it('fires a time inside the skipped DST hour at the first minute after it', () => {
+    // 02:30 does not exist in Berlin on 29 March 2026: 01:59 CET is followed by 03:00 CEST.
+    expect(due(Date.UTC(2026, 2, 29, 0, 59), 2 * 60 + 30).due).toBe(false);
+    expect(due(Date.UTC(2026, 2, 29, 1, 0), 2 * 60 + 30)).toEqual({ due: true, date: '2026-03-29' });
+  });
+
+  it('counts the local date, which differs from the UTC date late in the evening', () => {
+    // 23:30 UTC on 9 March is 00:30 on 10 March in Berlin.
+    expect(due(Date.UTC(2026, 2, 9, 23, 30), 0).date).toBe('2026-03-10');
+  });
+});
+
+describe('createDigestScheduler', () => {
+  it('sends nothing before the local time and the digest to every subscribed channel at it', async () => {
+    const { clock, poster, scheduler } = setup(berlinNine(10) - MINUTE);
+    const digest = scheduler();
+    expect((await digest.runNow()).sent).toEqual([]);
+    expect(poster.posted).toEqual([]);
+
+    clock.advance(MINUTE);
+    const report = await digest.runNow();
+    expect(report.date).toBe('2026-03-10');
+    expect(poster.channels().sort()).toEqual(['general', 'team']);
+    const [toGeneral, toTeam] = ['general', 'team'].map((c) => poster.posted.find((p) => p.channel === c)!);
+    expect(toGeneral?.message.title).toBe('Daily digest: Solar Kiosk');
+    expect(toTeam?.message.title).toBe('Tagesübersicht: Solar Kiosk');
+    expect(toGeneral?.key).toBe('digest:solar-kiosk:discord/guild-1/general:2026-03-10');
+    expect(toGeneral?.message.image).toMatchObject({
+      kind: 'attachment',
+      filename: 'funding-solar-kiosk-2026-03-10.png',
+    });
+  });
+
+  it('sends once per channel per day, and again the next day', async () => {
+    const { clock, poster, scheduler } = setup(berlinNine(10));
+    const digest = scheduler();
+    await digest.runNow();
+    clock.advance(HOUR);
+    await digest.runNow();
+    clock.advance(10 * HOUR);
+    await digest.runNow();
+    expect(poster.posted).toHaveLength(2);
+
+    clock.set(berlinNine(11));
+    await digest.runNow();
+    expect(poster.posted).toHaveLength(4);
+    expect(poster.posted.slice(2).every((p) => p.key.endsWith(':2026-03-11'))).toBe(true);
+  });
+
+  it('only sends to channels subscribed to the digest', async () => {
+    const { poster, subscriptions, scheduler } = setup(berlinNine(10));
+    subscriptions.add('solar-kiosk', channel('wall-only'), ['wall']).add('other-project', channel('other'));
+    await scheduler().runNow();
+    expect(poster.channels().sort()).toEqual(['general', 'team']);
+  });
+
+  it('sends a missed digest on start later the same day', async () => {
+    const { poster, scheduler } = setup(berlinNine(10) + 6 * HOUR);
+    await scheduler().sendMissedOnStart();
+    expect(poster.channels().sort()).toEqual(['general', 'team']);
+  });
+
+  it('does not send yesterday’s missed digest on a start the next morning', async () => {
+    // Down from 08:00 on the 10th until 08:00 on the 11th (before 09:00).
+    const { poster, scheduler } = setup(berlinNine(11) - HOUR);
+    const report = await scheduler().sendMissedOnStart();
+    expect(report).toEqual({ date: '2026-03-11', sent: [], failed: [] });
+    expect(poster.posted).toEqual([]);
+  });
+
+  it('never sends twice across a restart with the same store', async () => {
+    const { clock, poster, scheduler } = setup(berlinNine(10));
+    const first = scheduler();
+    await first.runNow();
+    await first.stop();
+    clock.advance(2 * HOUR);
+    const second = scheduler();
+    await second.sendMissedOnStart();
+    await second.runNow();
+    expect(poster.posted).toHaveLength(2);
+  });
+
+  it('retries a post that was not confirmed before a crash with the same idempotency key', async () => {
+    const { clock, store, poster, scheduler } = setup(berlinNine(10));
+    // The process "dies" after posting, before the sent marker is written.
+    const crashingStore: KeyValueStore = {
+      ...store,
+      get: (key, schema) => store.get(key, schema),
+      set: async (key, value, ttl) => {
+        if ((value as { state?: string }).state === 'sent') throw new Error('process killed');
+        return store.set(key, value, ttl);
+      },
+    };
+    await scheduler({ store: crashingStore }).runNow();
+    expect(poster.posted).toHaveLength(2);
+
+    clock.advance(10 * MINUTE);
+    await scheduler().sendMissedOnStart();
+    expect(poster.posted).toHaveLength(4);
+    const keys = poster.posted.filter((p) => p.channel === 'general').map((p) => p.key);
+    expect(keys[0]).toBe(keys[1]);
+
+    await scheduler().sendMissedOnStart();
+    expect(poster.posted).toHaveLength(4);
+  });
+
+  it('keeps posting to the other channels when one fails, and retries the failed one later', async () => {
+    const { clock, poster, subscriptions, scheduler } = setup(berlinNine(10));
+    subscriptions.subscriptions.unshift({
+      project: 'solar-kiosk',
+      channel: broken,
+      kinds: ['digest'],
+      createdBy: 'admin',
+      createdAt: 0,
+    });
+    poster.failing.add('broken');
+    const digest = scheduler({ maxAttempts: 2 });
+
+    const report = await digest.runNow();
+    expect(poster.channels().sort()).toEqual(['general', 'team']);
+    expect(report.failed).toEqual(['solar-kiosk discord/guild-1/broken']);
+
+    clock.advance(HOUR);
+    await digest.runNow();
+    clock.advance(HOUR);
+    await digest.runNow();
+    // Two attempts, then the day is given up; the healthy channels got exactly one digest.
+    expect(poster.attempts.filter((c) => c === 'broken')).toHaveLength(2);
+    expect(poster.posted).toHaveLength(2);
+
+    poster.failing.delete('broken');
+    clock.set(berlinNine(11));
+    await digest.runNow();
+    expect(poster.channels().filter((c) => c === 'broken')).toHaveLength(1);
+  });
+
+  it('skips a project that cannot be read without spending attempts, and sends it once it can', async () => {
+    const { clock, poster, readModel, scheduler } = setup(berlinNine(10));
+    readModel.failing.add('project');
+    const digest = scheduler({ maxAttempts: 1 });
+    await digest.runNow();
+    expect(poster.attempts).toEqual([]);
+
+    readModel.failing.delete('project');
+    clock.advance(HOUR);
+    await digest.runNow();
+    expect(poster.channels().sort()).toEqual(['general', 'team']);
+  });
+
+  it('builds the digest once per project however many channels want it', async () => {
+    const { poster, readModel, subscriptions, scheduler } = setup(berlinNine(10));
+    subscriptions.add('solar-kiosk', channel('third'));
+    await scheduler().runNow();
+    expect(poster.posted).toHaveLength(3);
+    expect(readModel.reads.filter((r) => r === 'project:solar-kiosk')).toHaveLength(1);
+  });
+
+  it('shares one run between overlapping calls', async () => {
+    const { poster, scheduler } = setup(berlinNine(10));
+    const digest = scheduler();
+    await Promise.all([digest.runNow(), digest.sendMissedOnStart(), digest.runNow()]);
+    expect(poster.posted).toHaveLength(2);
+  });
+
+  it('rejects an unknown time zone and a malformed time with a fix', () => {
+    const { scheduler } = setup(berlinNine(10));
+    expect(() => scheduler({ timeZone: 'Europe/Berlinn' })).toThrow(/IANA name/);
+    expect(() => scheduler({ time: '9am' })).toThrow(/HH:MM/);
+  });
+
+  it('schedules an hourly check at the configured minute in the time zone, which runs the digest', async () => {
+    const { poster, scheduler } = setup(berlinNine(10) + 30 * MINUTE);
+    const scheduled: { expression: string; options: unknown; task: () => unknown; destroyed: boolean }[] = [];
+    const cron: CronLike = {
+      schedule(expression, task, options) {
+        const entry = { expression, options, task, destroyed: false };
+        scheduled.push(entry);
+        return {
+          destroy: () => {
+            entry.destroyed = true;
+          },
+        };
+      },
+    };
+    const digest = scheduler({ cron, time: '08:30' });
+    digest.start();
+    digest.start();
+    expect(scheduled).toHaveLength(1);
+    expect(scheduled[0]).toMatchObject({
+      expression: '5 30 * * * *',
+      options: { timezone: 'Europe/Berlin' },
+    });
+
+    await scheduled[0]?.task();
+    expect(poster.posted).toHaveLength(2);
+    await digest.stop();
+    expect(scheduled[0]?.destroyed).toBe(true);
+  });
+
+  it('leaves no node-cron task and no timer behind after stop()', async () => {
+    const { scheduler } = setup(berlinNine(10));
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const tasksBefore = getTasks().size;
+    const timersBefore = timers();
+
+    const digest = scheduler();
+    digest.start();
+    expect(getTasks().size).toBe(tasksBefore + 1);
+    // The measurement sees node-cron's timer while the task runs.
+    expect(timers()).toBeGreaterThan(timersBefore);
+    await digest.stop();
+
+    expect(getTasks().size).toBe(tasksBefore);
+    expect(timers()).toBe(timersBefore);
+  });
+
+  it('keeps markers only for a few days', async () => {
+    const { store, scheduler } = setup(berlinNine(10));
+    const ttls: (number | undefined)[] = [];
+    await scheduler({
+      store: {
+        ...store,
+        get: (key, schema) => store.get(key, schema),
+        set: (key, value, ttl) => {
+          ttls.push(ttl);
+          return store.set(key, value, ttl);
+        },
+      },
+    }).runNow();
+    expect(ttls.length).toBeGreaterThan(0);
+    expect(ttls.every((ttl) => ttl !== undefined && ttl >= 2 * DAY && ttl <= 7 * DAY)).toBe(true);
+  });
+});
