@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { commandDefinitions } from '../../commands/definitions.js';
+import { buildSlackAppManifest } from '../../src/adapters/slack/index.js';
+
+describe('Slack app manifest', () => {
+  it('lists every command under its Slack name with description and usage hint from the definitions', () => {
+    const manifest = buildSlackAppManifest(commandDefinitions);
+    const commands = manifest.features.slash_commands;
+    expect(commands.map((c) => c.command)).toEqual(
+      commandDefinitions.map((d) => `/${d.slackName ?? d.name}`),
+    );
+    expect(commands.find((c) => c.command === '/reward')).toEqual({
+      command: '/reward',
+      description: 'One reward in detail, with its variations',
+      usage_hint: '<id> [project]',
+      should_escape: false,
+    });
+    expect(commands.find((c) => c.command === '/subscribe')?.usage_hint).toBe('<project> [kinds…]');
+    // No options, no hint (Slack rejects an empty one).
+    expect(commands.find((c) => c.command === '/fundbot-help')).not.toHaveProperty('usage_hint');
+    // Slack reserves /status: the definitions give it a prefixed name.
+    expect(commands.some((c) => c.command === '/status')).toBe(false);
+    for (const c of commands) expect(c.description.length).toBeLessThanOrEqual(2000);
+  });
+
+  it('asks for exactly the bot scopes fundbot uses', () => {
+    const manifest = buildSlackAppManifest(commandDefinitions);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([
+      'chat:write',
+      'commands',
+      'files:write',
+      'users:read',
+    ]);
+  });
+
+  it('enables Socket Mode by default, with no request URLs', () => {
+    const manifest = buildSlackAppManifest(commandDefinitions);
+    expect(manifest.settings).toEqual({
+      org_deploy_enabled: false,
+      socket_mode_enabled: true,
+      token_rotation_enabled: false,
+    });
+    for (const c of manifest.features.slash_commands) expect(c).not.toHaveProperty('url');
+    expect(manifest.features.bot_user).toEqual({ display_name: 'fundbot', always_online: true });
+    expect(manifest.display_information.description.length).toBeLessThanOrEqual(140);
+  });
+
+  it('points every command at <base>/slack/events in HTTP mode and turns Socket Mode off', () => {
+    const manifest = buildSlackAppManifest(commandDefinitions, {
+      httpBaseUrl: 'https://bot.example.com/fund',
+    });
+    expect(manifest.settings.socket_mode_enabled).toBe(false);
+    for (const c of manifest.features.slash_commands)
+      expect(c.url).toBe('https://bot.example.com/fund/slack/events');
+  });
+
+  it('refuses a request URL that is not https', () => {
+    expect(() =>
+      buildSlackAppManifest(commandDefinitions, { httpBaseUrl: 'http://bot.example.com' }),
+    ).toThrow(/https/);
+    expect(() => buildSlackAppManifest(commandDefinitions, { httpBaseUrl: 'bot.example.com' })).toThrow(
+      /--http/,
+    );
+  });
+
+  it('npm run commands:slack prints the manifest as JSON', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'commands/slack-manifest.ts', '--http', 'https://bot.example.com'],
+      { cwd: new URL('../../', import.meta.url) },
+    );
+    const printed = JSON.parse(stdout) as ReturnType<typeof buildSlackAppManifest>;
+    expect(printed).toEqual(
+      buildSlackAppManifest(commandDefinitions, { httpBaseUrl: 'https://bot.example.com' }),
+    );
+  });
+});

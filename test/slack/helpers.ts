@@ -1,0 +1,126 @@
+/**
+ * Test doubles and builders for the Slack adapter tests: a recording CommandCore
+ * (the real core is another part), a recording logger, a slash command builder and
+ * a Slack request signer.
+ */
+import { createHmac } from 'node:crypto';
+import type { CommandCore, CommandInvocation, Locale } from '../../src/core/command-core.js';
+import type { NeutralMessage } from '../../src/core/message.js';
+import type { Logger } from '../../src/ops/logger.js';
+
+export interface Deferred<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+}
+
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+export interface RecordingCore extends CommandCore {
+  readonly invocations: CommandInvocation[];
+}
+
+/** A CommandCore that records invocations and answers with `reply` (default: a small public message). */
+export function recordingCore(
+  reply: (invocation: CommandInvocation) => NeutralMessage | Promise<NeutralMessage> = (invocation) => ({
+    title: `Funding of ${String(invocation.options.project ?? 'default')}`,
+    text: 'All good',
+  }),
+  locale: Locale = 'en',
+): RecordingCore {
+  const invocations: CommandInvocation[] = [];
+  return {
+    invocations,
+    async execute(invocation) {
+      invocations.push(invocation);
+      return reply(invocation);
+    },
+    async autocomplete() {
+      return [];
+    },
+    renderNotice() {
+      return { text: 'notice' };
+    },
+    async localeFor() {
+      return locale;
+    },
+  };
+}
+
+export interface RecordedLog {
+  readonly level: 'debug' | 'info' | 'warn' | 'error';
+  readonly fields: object | undefined;
+  readonly msg: string | undefined;
+}
+
+export function recordingLogger(records: RecordedLog[] = []): Logger & { records: RecordedLog[] } {
+  const at =
+    (level: RecordedLog['level']) =>
+    (a: object | string, b?: string): void => {
+      records.push(
+        typeof a === 'string' ? { level, fields: undefined, msg: a } : { level, fields: a, msg: b },
+      );
+    };
+  const logger: Logger & { records: RecordedLog[] } = {
+    records,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
+  return logger;
+}
+
+/** The form fields Slack sends for a slash command. */
+export function slashCommand(
+  overrides: Partial<Record<string, string>> & { response_url: string },
+): Record<string, string> {
+  const fields: Record<string, string> = {
+    token: 'legacy-verification-token',
+    team_id: 'T0FAKE',
+    team_domain: 'fake',
+    channel_id: 'C0CHAN',
+    channel_name: 'campaign',
+    user_id: 'U0PLAIN',
+    user_name: 'plain.user',
+    command: '/funding',
+    text: '',
+    api_app_id: 'A0FAKE',
+    trigger_id: '1.2.3',
+  };
+  for (const [key, value] of Object.entries(overrides)) if (value !== undefined) fields[key] = value;
+  return fields;
+}
+
+/**
+ * POSTs a slash command the way Slack does: form-encoded with the exact content type
+ * `application/x-www-form-urlencoded` (Bolt rejects a charset suffix) and signed with
+ * HMAC-SHA256 over `v0:<timestamp>:<body>`.
+ */
+export async function postSignedCommand(
+  url: string,
+  signingSecret: string,
+  fields: Record<string, string>,
+  options: { timestampSeconds?: number; signature?: string } = {},
+): Promise<Response> {
+  const body = new URLSearchParams(fields).toString();
+  const timestamp = String(options.timestampSeconds ?? Math.floor(Date.now() / 1000));
+  const signature =
+    options.signature ??
+    `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': timestamp,
+      'x-slack-signature': signature,
+    },
+    body,
+  });
+}

@@ -1,0 +1,250 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import type { NeutralMessage } from '../../src/core/message.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import {
+  deferred,
+  postSignedCommand,
+  type RecordingCore,
+  recordingCore,
+  recordingLogger,
+  slashCommand,
+} from './helpers.js';
+
+const signingSecret = '8f742231b10e8888abcd99yyyzzz85a5';
+const botToken = 'xoxb-1-test-bot-token';
+
+describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
+  let fake: FakeSlack;
+  let adapter: SlackAdapter | undefined;
+  let core: RecordingCore;
+  let url: string;
+
+  async function start(reply?: Parameters<typeof recordingCore>[0], admins: string[] = []): Promise<void> {
+    core = recordingCore(reply);
+    adapter = createSlackAdapter({
+      mode: 'http',
+      botToken,
+      signingSecret,
+      port: 0,
+      host: '127.0.0.1',
+      core,
+      admins,
+      slackApiUrl: fake.apiUrl,
+      retryPolicy: { retries: 0 },
+      logger: recordingLogger(),
+    });
+    await adapter.start();
+    url = adapter.url ?? '';
+  }
+
+  beforeEach(async () => {
+    fake = await startFakeSlack({
+      botToken,
+      users: [
+        { id: 'U0PLAIN', team_id: 'T0FAKE', name: 'plain', is_admin: false, locale: 'de-DE' },
+        { id: 'U0ADMIN', team_id: 'T0FAKE', name: 'admin', is_admin: true },
+        { id: 'U0OWNER', team_id: 'T0FAKE', name: 'owner', is_owner: true },
+        { id: 'U0LISTED', team_id: 'T0FAKE', name: 'listed', is_admin: false },
+        { id: 'U0FOREIGN', team_id: 'T0OTHER', name: 'foreign admin', is_admin: true },
+      ],
+    });
+  });
+
+  afterEach(async () => {
+    await adapter?.stop();
+    adapter = undefined;
+    await fake.close();
+  });
+
+  it('acks a signed /funding with 200 and answers in the channel through response_url with blocks', async () => {
+    await start();
+    const responseUrl = fake.responseUrl();
+    const res = await postSignedCommand(
+      url,
+      signingSecret,
+      slashCommand({ response_url: responseUrl, text: 'solar-kiosk' }),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+
+    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    expect(responseUrl.endsWith(response.id)).toBe(true);
+    expect(response.body.response_type).toBe('in_channel');
+    expect(response.body.blocks).toEqual([
+      { type: 'header', text: { type: 'plain_text', text: 'Funding of solar-kiosk', emoji: true } },
+      { type: 'section', text: { type: 'plain_text', text: 'All good', emoji: true } },
+    ]);
+    expect(response.body.text).toBe('Funding of solar-kiosk — All good');
+
+    expect(core.invocations).toHaveLength(1);
+    expect(core.invocations[0]).toMatchObject({
+      name: 'funding',
+      options: { project: 'solar-kiosk' },
+      context: {
+        user: { id: 'U0PLAIN', displayName: 'plain' },
+        channel: { platform: 'slack', workspaceId: 'T0FAKE', channelId: 'C0CHAN' },
+        canAdminister: false,
+        platformLocale: 'de-DE',
+      },
+    });
+  });
+
+  it('maps the Slack name of a prefixed command to its canonical name', async () => {
+    await start();
+    await postSignedCommand(
+      url,
+      signingSecret,
+      slashCommand({ response_url: fake.responseUrl(), command: '/fundbot-status' }),
+    );
+    await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    expect(core.invocations[0]?.name).toBe('status');
+  });
+
+  it('rejects a request with a bad signature and runs nothing', async () => {
+    await start();
+    const res = await postSignedCommand(
+      url,
+      signingSecret,
+      slashCommand({ response_url: fake.responseUrl() }),
+      {
+        signature: `v0=${'0'.repeat(64)}`,
+      },
+    );
+    expect(res.status).toBe(401);
+    const signedWithOtherSecret = await postSignedCommand(
+      url,
+      'not-the-signing-secret',
+      slashCommand({ response_url: fake.responseUrl() }),
+    );
+    expect(signedWithOtherSecret.status).toBe(401);
+    expect(core.invocations).toHaveLength(0);
+    expect(fake.responses).toHaveLength(0);
+  });
+
+  it('rejects a correctly signed request whose timestamp is older than five minutes (replay)', async () => {
+    await start();
+    const res = await postSignedCommand(
+      url,
+      signingSecret,
+      slashCommand({ response_url: fake.responseUrl() }),
+      {
+        timestampSeconds: Math.floor(Date.now() / 1000) - 10 * 60,
+      },
+    );
+    expect(res.status).toBe(401);
+    expect(core.invocations).toHaveLength(0);
+  });
+
+  it('acks before a slow core finishes (Slack allows 3 seconds), then responds', async () => {
+    const gate = deferred<NeutralMessage>();
+    const coreStarted = deferred();
+    await start(() => {
+      coreStarted.resolve();
+      return gate.promise;
+    });
+    const res = await postSignedCommand(
+      url,
+      signingSecret,
+      slashCommand({ response_url: fake.responseUrl() }),
+    );
+    // The HTTP response (the ack) is complete while the core is still waiting on the gate.
+    expect(res.status).toBe(200);
+    await coreStarted.promise;
+    expect(fake.responses).toHaveLength(0);
+
+    gate.resolve({ text: 'late but fine' });
+    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    expect(response.body.blocks).toEqual([
+      { type: 'section', text: { type: 'plain_text', text: 'late but fine', emoji: true } },
+    ]);
+  });
+
+  it('answers invalid arguments privately with the usage and does not run the command', async () => {
+    await start();
+    await postSignedCommand(
+      url,
+      signingSecret,
+      slashCommand({ response_url: fake.responseUrl(), command: '/reward', text: 'abc' }),
+    );
+    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    expect(response.body.response_type).toBe('ephemeral');
+    expect(JSON.stringify(response.body.blocks)).toContain('/reward <id> [project]');
+    expect(core.invocations).toHaveLength(0);
+  });
+
+  it('sends private answers of the core as ephemeral', async () => {
+    await start(() => ({ text: 'Only you can see this', private: true, tone: 'error' }));
+    await postSignedCommand(url, signingSecret, slashCommand({ response_url: fake.responseUrl() }));
+    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    expect(response.body.response_type).toBe('ephemeral');
+  });
+
+  it('answers privately when the core throws, without leaking the error', async () => {
+    await start(() => {
+      throw new Error('database password=hunter2 exploded');
+    });
+    await postSignedCommand(url, signingSecret, slashCommand({ response_url: fake.responseUrl() }));
+    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    expect(response.body.response_type).toBe('ephemeral');
+    expect(JSON.stringify(response.body)).not.toContain('hunter2');
+  });
+
+  describe('canAdminister', () => {
+    async function canAdminister(userId: string): Promise<boolean | undefined> {
+      const before = core.invocations.length;
+      await postSignedCommand(
+        url,
+        signingSecret,
+        slashCommand({ response_url: fake.responseUrl(), user_id: userId }),
+      );
+      await fake.waitFor(() => fake.responses.length > before, `the answer to ${userId}`);
+      return core.invocations.at(-1)?.context.canAdminister;
+    }
+
+    it('is false for a user who is neither workspace admin nor listed, true for admins, owners and listed users', async () => {
+      await start(undefined, ['U0LISTED']);
+      expect(await canAdminister('U0PLAIN')).toBe(false);
+      expect(await canAdminister('U0ADMIN')).toBe(true);
+      expect(await canAdminister('U0OWNER')).toBe(true);
+      expect(await canAdminister('U0LISTED')).toBe(true);
+    });
+
+    it('is false for an admin of another workspace (Slack Connect) and when users.info fails', async () => {
+      await start();
+      expect(await canAdminister('U0FOREIGN')).toBe(false);
+      fake.fail('users.info', { error: 'missing_scope' });
+      expect(await canAdminister('U0ADMIN')).toBe(false);
+    });
+
+    it('caches users.info briefly: a burst of commands asks Slack once', async () => {
+      await start();
+      await canAdminister('U0ADMIN');
+      await canAdminister('U0ADMIN');
+      await canAdminister('U0ADMIN');
+      expect(fake.callsTo('users.info')).toHaveLength(1);
+      expect(fake.callsTo('users.info')[0]?.args).toMatchObject({ user: 'U0ADMIN', include_locale: 'true' });
+    });
+  });
+
+  it('fails start() with a helpful error when Slack rejects the bot token', async () => {
+    core = recordingCore();
+    adapter = createSlackAdapter({
+      mode: 'http',
+      botToken: 'xoxb-wrong',
+      signingSecret,
+      port: 0,
+      host: '127.0.0.1',
+      core,
+      slackApiUrl: fake.apiUrl,
+      retryPolicy: { retries: 0 },
+      logger: recordingLogger(),
+    });
+    const error = await adapter.start().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain('FUNDBOT_SLACK_BOT_TOKEN');
+    expect(error?.message).not.toContain('xoxb-wrong');
+  });
+});

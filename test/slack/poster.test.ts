@@ -1,0 +1,142 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  botRetryPolicy,
+  ChannelUnavailableError,
+  createSlackAdapter,
+  type SlackAdapter,
+} from '../../src/adapters/slack/index.js';
+import type { NeutralMessage } from '../../src/core/message.js';
+import type { ChannelRef } from '../../src/core/ports.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { recordingCore, recordingLogger } from './helpers.js';
+
+const botToken = 'xoxb-1-test-bot-token';
+const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelId: 'C0CHAN' };
+const notice: NeutralMessage = {
+  title: 'New supporter',
+  text: 'Ada supports the project',
+  links: [{ label: 'Open project', url: 'https://platform.example/solar-kiosk' }],
+};
+
+describe('Slack poster', () => {
+  let fake: FakeSlack;
+  let adapter: SlackAdapter;
+
+  beforeEach(async () => {
+    fake = await startFakeSlack({ botToken });
+    // Never started: the poster works without the inbound connection.
+    adapter = createSlackAdapter({
+      mode: 'http',
+      botToken,
+      signingSecret: 'secret',
+      core: recordingCore(),
+      slackApiUrl: fake.apiUrl,
+      retryPolicy: { retries: 2, minTimeout: 0, maxTimeout: 1 },
+      logger: recordingLogger(),
+    });
+  });
+
+  afterEach(async () => {
+    await adapter.stop();
+    await fake.close();
+  });
+
+  it('posts blocks with the event id in metadata and unfurls off', async () => {
+    await adapter.poster.post(channel, notice, 'evt:supporter:solar-kiosk:42');
+    const [call] = fake.callsTo('chat.postMessage');
+    expect(call?.token).toBe(botToken);
+    expect(call?.args).toMatchObject({
+      channel: 'C0CHAN',
+      unfurl_links: 'false',
+      unfurl_media: 'false',
+      metadata: { event_type: 'fundbot_notice', event_payload: { event_id: 'evt:supporter:solar-kiosk:42' } },
+      text: 'New supporter — Ada supports the project',
+    });
+    expect(call?.args.blocks).toEqual([
+      { type: 'header', text: { type: 'plain_text', text: 'New supporter', emoji: true } },
+      { type: 'section', text: { type: 'plain_text', text: 'Ada supports the project', emoji: true } },
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: '<https://platform.example/solar-kiosk|Open project>', verbatim: true },
+      },
+    ]);
+  });
+
+  it('uploads an attachment through files.uploadV2: upload URL, bytes, then completion in the channel', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    await adapter.poster.post(
+      channel,
+      {
+        title: 'Daily digest <!channel>',
+        fields: [{ name: 'Supporters', value: '+12' }],
+        image: { kind: 'attachment', filename: '../../etc/chart.png', data: png, alt: 'Funding chart' },
+      },
+      'evt:digest:2026-01-01',
+    );
+    const [getUrl] = fake.callsTo('files.getUploadURLExternal');
+    expect(getUrl?.args).toMatchObject({ filename: 'chart.png', length: String(png.length) });
+    expect(fake.uploads).toHaveLength(1);
+    expect([...(fake.uploads[0]?.bytes ?? [])]).toEqual([...png]);
+    const [complete] = fake.callsTo('files.completeUploadExternal');
+    expect(complete?.args).toMatchObject({
+      channel_id: 'C0CHAN',
+      files: [{ id: fake.uploads[0]?.fileId }],
+    });
+    const comment = String(complete?.args.initial_comment);
+    expect(comment).toContain('*Daily digest &lt;!channel&gt;*');
+    expect(comment).toContain('*Supporters*: +12');
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
+  it.each(['channel_not_found', 'not_in_channel', 'is_archived', 'account_inactive', 'invalid_auth'])(
+    'turns %s into ChannelUnavailableError (the outbox must not retry)',
+    async (code) => {
+      fake.fail('chat.postMessage', { error: code });
+      const error = await adapter.poster.post(channel, notice, 'evt:1').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ChannelUnavailableError);
+      expect((error as ChannelUnavailableError).reason).toBe(code);
+      expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+    },
+  );
+
+  it('rethrows other platform errors unchanged for the outbox to retry', async () => {
+    fake.fail('chat.postMessage', { error: 'msg_too_long' });
+    const error = await adapter.poster.post(channel, notice, 'evt:1').catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ChannelUnavailableError);
+    expect((error as { data?: { error?: string } }).data?.error).toBe('msg_too_long');
+  });
+
+  it('retries a 500 exactly as configured (1 + retries attempts), then fails', async () => {
+    fake.fail('chat.postMessage', { status: 500 });
+    await expect(adapter.poster.post(channel, notice, 'evt:1')).rejects.toThrow();
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(3);
+  });
+
+  it('recovers when a 500 is followed by success within the retries', async () => {
+    fake.fail('chat.postMessage', { status: 503 }, 1);
+    await adapter.poster.post(channel, notice, 'evt:1');
+    expect(fake.callsTo('chat.postMessage').map((c) => c.outcome)).toEqual(['http 503', 'ok']);
+  });
+
+  it('rejects a rate-limited call at once instead of pausing the client for Retry-After', async () => {
+    // With waiting enabled this would sleep 120 s and time the test out.
+    fake.fail('chat.postMessage', { status: 429, retryAfterSeconds: 120 });
+    const error = await adapter.poster.post(channel, notice, 'evt:1').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'slack_webapi_rate_limited_error', retryAfter: 120 });
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('refuses a channel of another platform', async () => {
+    await expect(adapter.poster.post({ ...channel, platform: 'discord' }, notice, 'evt:1')).rejects.toThrow(
+      /poster by platform/,
+    );
+  });
+});
+
+describe('the production retry policy', () => {
+  it('gives up within about 30 seconds: a few retries, the outbox retries later', () => {
+    expect(botRetryPolicy.retries).toBeLessThanOrEqual(5);
+    expect(botRetryPolicy.maxRetryTime).toBeLessThanOrEqual(30_000);
+    expect(botRetryPolicy.forever).toBeUndefined();
+  });
+});

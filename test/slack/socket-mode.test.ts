@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import type { NeutralMessage } from '../../src/core/message.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { deferred, type RecordingCore, recordingCore, recordingLogger, slashCommand } from './helpers.js';
+
+const botToken = 'xoxb-1-test-bot-token';
+const appToken = 'xapp-1-test-app-token';
+
+describe('Slack adapter in Socket Mode (real Bolt SocketModeReceiver)', () => {
+  let fake: FakeSlack;
+  let adapter: SlackAdapter | undefined;
+  let core: RecordingCore;
+
+  async function start(reply?: Parameters<typeof recordingCore>[0]): Promise<void> {
+    core = recordingCore(reply);
+    adapter = createSlackAdapter({
+      botToken,
+      appToken,
+      core,
+      slackApiUrl: fake.apiUrl,
+      retryPolicy: { retries: 0 },
+      logger: recordingLogger(),
+    });
+    await adapter.start();
+  }
+
+  beforeEach(async () => {
+    fake = await startFakeSlack({
+      botToken,
+      users: [{ id: 'U0PLAIN', team_id: 'T0FAKE', name: 'plain' }],
+    });
+  });
+
+  afterEach(async () => {
+    await adapter?.stop();
+    adapter = undefined;
+    await fake.close();
+  });
+
+  it('is the default mode: connects through apps.connections.open with the app token, no public URL', async () => {
+    await start();
+    expect(adapter?.url).toBeUndefined();
+    expect(fake.socketConnections).toBe(1);
+    const open = fake.callsTo('apps.connections.open');
+    expect(open).toHaveLength(1);
+    expect(open[0]?.token).toBe(appToken);
+    // auth.test checked the bot token before connecting.
+    expect(fake.callsTo('auth.test')[0]?.token).toBe(botToken);
+  });
+
+  it('acks a slash_commands envelope by its envelope_id with an empty payload, then responds', async () => {
+    await start();
+    const envelopeId = fake.sendSlashCommand(
+      slashCommand({ response_url: fake.responseUrl(), command: '/supporters', text: 'solar-kiosk' }),
+    );
+    const ack = await fake.waitFor(() => fake.acks.find((a) => a.envelopeId === envelopeId), 'the ack');
+    expect(ack.payload).toEqual({});
+
+    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    expect(response.body.response_type).toBe('in_channel');
+    expect(core.invocations[0]).toMatchObject({ name: 'supporters', options: { project: 'solar-kiosk' } });
+  });
+
+  it('acks before a slow core finishes', async () => {
+    const gate = deferred<NeutralMessage>();
+    const coreStarted = deferred();
+    await start(() => {
+      coreStarted.resolve();
+      return gate.promise;
+    });
+    const envelopeId = fake.sendSlashCommand(slashCommand({ response_url: fake.responseUrl() }));
+    await coreStarted.promise;
+    await fake.waitFor(() => fake.acks.find((a) => a.envelopeId === envelopeId), 'the ack');
+    expect(fake.responses).toHaveLength(0);
+
+    gate.resolve({ text: 'done' });
+    await fake.waitFor(() => fake.responses[0], 'the respond() call');
+  });
+
+  it('refuses to start without an app token, saying which setting is missing', () => {
+    expect(() => createSlackAdapter({ botToken, core: recordingCore(), slackApiUrl: fake.apiUrl })).toThrow(
+      /FUNDBOT_SLACK_APP_TOKEN/,
+    );
+  });
+});
