@@ -111,6 +111,8 @@ function setup(startMs: number): Setup {
         time: '09:00',
         timeZone: 'Europe/Berlin',
         projects: () => ['solar-kiosk'],
+        // These tests are about delivery, not pixels: a small chart keeps the suite fast.
+        chartOptions: { scale: 0.25, text: 'none' },
         ...overrides,
       });
       schedulers.push(scheduler);

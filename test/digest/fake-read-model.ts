@@ -5,77 +5,52 @@
  */
 import type { BlogPost, Incentive, Project, WallPost } from '../../src/api/schemas/index.js';
 import type { Cached, EngineStatus, HistoryPoint, ProjectReadModel } from '../../src/core/ports.js';
+import { buildBlogPost, buildIncentive, buildProject, buildWallPost } from '../support/builders.js';
 
 export const HOUR = 60 * 60 * 1000;
 export const DAY = 24 * HOUR;
 
+// Built on the shared builders of test/support, whose output is checked against the API's zod schemas.
+
 export function aProject(overrides: Partial<Project> = {}): Project {
-  return {
+  return buildProject({
     id: 1,
-    title: 'Solar Kiosk',
-    subtitle: 'A kiosk that runs on sunshine',
-    link_caption: 'solar-kiosk',
-    status: 'active',
-    process_status: null,
-    currency: 'EUR',
     current_funding: 0,
     total_funding: 0,
     funding_threshold: 10_000,
-    project_type_all_or_nothing: true,
     supporter_count: 0,
-    like_count: 0,
-    teaser_text: 'Sunshine!',
-    url: { main: 'https://platform.example/solar-kiosk' },
     ...overrides,
-  };
+  });
 }
 
 export function aReward(overrides: Partial<Incentive> & { id: number }): Incentive {
-  return {
+  return buildIncentive({
     title: `Reward ${overrides.id}`,
-    description: '<p>Nice</p>',
-    price: 25,
     quantity_total: 0,
     quantity_remaining: 999,
     quantity_sold: 0,
-    status: 'enabled',
-    address_required: false,
-    is_available: true,
-    is_unlocked: true,
-    hidden_until_goal_reached: false,
-    funding_amount_until_unlock: null,
-    is_in_stock: false,
     url: `https://platform.example/solar-kiosk/rewards/${overrides.id}`,
-    gallery_images: [],
     ...overrides,
-  };
+  });
 }
 
 export function aWallPost(overrides: Partial<WallPost> & { id: number; at: number }): WallPost {
   const { at, ...rest } = overrides;
-  return {
-    message: 'Great project!',
-    status: 'published',
+  return buildWallPost({
     created_timestamp: Math.floor(at / 1000),
     user: { id: 100 + overrides.id, first_name: 'Ada', last_name: 'L', display_name: 'Ada L.' },
     ...rest,
-  };
+  });
 }
 
 export function aBlogPost(overrides: Partial<BlogPost> & { id: number; at: number }): BlogPost {
   const { at, ...rest } = overrides;
-  return {
+  return buildBlogPost({
     title: `Update ${overrides.id}`,
     text: 'Full text of the update.',
-    type: 'text',
-    status: 'published',
     release_timestamp: Math.floor(at / 1000),
-    is_supporter_only: false,
-    is_locked: false,
-    description: 'Teaser',
-    reading_time_minutes: 1,
     ...rest,
-  };
+  });
 }
 
 export function aPoint(
