@@ -36,15 +36,20 @@ export function intlLocaleOf(locale: Locale): string {
   return intlLocale[locale];
 }
 
-/** Money in the project's currency; an unknown currency code falls back to "1,234.00 XYZ". */
+/**
+ * Money in the project's currency: whole amounts without cents ("€12,345"), others
+ * with two digits ("€12.50"). An unknown currency code falls back to "1,234.5 XYZ".
+ */
 export function formatMoney(amount: number, currency: string, locale: Locale): string {
+  const whole = Number.isInteger(Math.round(amount * 100) / 100);
   try {
     return numberFormat(
-      `money|${locale}|${currency}`,
+      `money|${locale}|${currency}|${whole}`,
       () =>
         new Intl.NumberFormat(intlLocale[locale], {
           style: 'currency',
           currency,
+          minimumFractionDigits: whole ? 0 : 2,
           maximumFractionDigits: 2,
         }),
     ).format(amount);

@@ -46,7 +46,7 @@ export async function fundingCommand(run: CommandRun): Promise<NeutralMessage> {
       paceText = t.funding.paceNone(pace.hours);
       break;
     case 'rate': {
-      const perDay = cur(pace.perDay);
+      const perDay = cur(Math.round(pace.perDay));
       if (!pace.target) paceText = t.funding.paceRateOnly(perDay);
       else if (pace.target.kind === 'goal')
         paceText = t.funding.paceGoal(formatEstimate(pace.target.etaMs, t), perDay);

@@ -95,7 +95,7 @@ export async function rewardsCommand(run: CommandRun): Promise<NeutralMessage> {
     ...(text ? { text } : {}),
     fields,
     footer: freshnessFooter(run, oldest(rewards, project)),
-    tone: rewards.staleBecause !== undefined ? 'warning' : 'info',
+    tone: oldest(rewards, project).staleBecause !== undefined ? 'warning' : 'info',
   };
 }
 
@@ -170,6 +170,6 @@ export async function rewardCommand(run: CommandRun): Promise<NeutralMessage> {
     ...(image ? { image } : {}),
     ...(!reward.is_available ? { badge: t.common.soldOut } : locked ? { badge: t.common.locked } : {}),
     footer: freshnessFooter(run, oldest(cached, project)),
-    tone: cached.staleBecause !== undefined ? 'warning' : 'info',
+    tone: oldest(cached, project).staleBecause !== undefined ? 'warning' : 'info',
   };
 }

@@ -1,0 +1,86 @@
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { CommandContext, CommandCore } from '../../core/command-core.js';
+import { parseCommandLine, parseErrorMessage, privateError } from '../../core/index.js';
+import type { NeutralMessage } from '../../core/message.js';
+import type { ChannelPoster } from '../../core/ports.js';
+import { consoleChannel, createConsolePoster, write } from './console-poster.js';
+import { renderConsoleMessage } from './render-console-message.js';
+
+export interface ConsoleAdapterOptions {
+  readonly core: CommandCore;
+  readonly input: Readable;
+  readonly output: Writable;
+  /** Who types. Default: a local operator. */
+  readonly user?: { readonly id: string; readonly displayName: string };
+  /** The person at the terminal runs the bot, so admin commands are allowed by default. */
+  readonly canAdminister?: boolean;
+  /** Shown before each line when set (e.g. 'fundbot> ' on a TTY). */
+  readonly prompt?: string;
+}
+
+export interface ConsoleAdapter {
+  /** Posts notices to the same output, for the notice router. */
+  readonly poster: ChannelPoster;
+  /** Reads commands line by line until the input ends or {@link stop}; resolves when the last answer is written. */
+  start(): Promise<void>;
+  /** Stops reading; the answer in progress is still written. */
+  stop(): void;
+  /** Answers one typed line (what start() does per line): for tests and scripted use. */
+  handleLine(line: string): Promise<NeutralMessage | undefined>;
+}
+
+/**
+ * A REPL over the command core: `/funding`, `/reward 12`,
+ * `/subscribe solar-kiosk wall blog` typed on a terminal, parsed with the same
+ * parser the Slack adapter uses, answered as terminal text. The channel is
+ * `{ platform: 'console', workspaceId: 'console', channelId: 'terminal' }`.
+ */
+export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAdapter {
+  const { core, input, output } = options;
+  const context: CommandContext = {
+    user: options.user ?? { id: 'console', displayName: 'console' },
+    channel: consoleChannel,
+    canAdminister: options.canAdminister ?? true,
+  };
+  let readline: Interface | undefined;
+
+  async function handleLine(line: string): Promise<NeutralMessage | undefined> {
+    const trimmed = line.trim();
+    if (trimmed === '') return undefined;
+    const parsed = parseCommandLine(trimmed);
+    if (!parsed.ok) return parseErrorMessage(parsed.error, await core.localeFor(consoleChannel), 'console');
+    return core.execute({ name: parsed.command.name, options: parsed.options, context });
+  }
+
+  async function answer(line: string): Promise<void> {
+    let message: NeutralMessage | undefined;
+    try {
+      message = await handleLine(line);
+    } catch {
+      // The core answers every mistake itself; this is a last guard for the REPL to keep running.
+      message = privateError('en', 'Something went wrong; try again.');
+    }
+    if (message) await write(output, `${renderConsoleMessage(message)}\n\n`);
+    if (options.prompt) await write(output, options.prompt);
+  }
+
+  return {
+    poster: createConsolePoster(output),
+    handleLine,
+    async start() {
+      readline = createInterface({ input, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
+      if (options.prompt) await write(output, options.prompt);
+      // Lines are answered one after the other, in the order typed.
+      for await (const line of readline) {
+        const command = line.trim().toLowerCase();
+        if (command === 'exit' || command === 'quit' || command === '/exit') break;
+        await answer(line);
+      }
+      readline.close();
+    },
+    stop() {
+      readline?.close();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { progressBar, safeHttpUrl } from '../../core/index.js';
+import type { NeutralMessage } from '../../core/message.js';
+
+/**
+ * Terminal escape sequences (CSI, OSC, single-character escapes) and every other
+ * control character except the line break. User text reaching a terminal could
+ * otherwise recolour it, move the cursor, rewrite the window title or hide text.
+ */
+const escapeSequences = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
+const controlCharacters = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Makes untrusted text safe for a terminal: no escape sequences, no control or bidi characters. */
+export function terminalSafe(text: string): string {
+  return text.replace(escapeSequences, '').replace(controlCharacters, '');
+}
+
+const toneMarks: Readonly<Record<NonNullable<NeutralMessage['tone']>, string>> = {
+  neutral: '',
+  info: '',
+  success: '✔ ',
+  warning: '⚠ ',
+  error: '✖ ',
+};
+
+/**
+ * Renders a neutral message as readable terminal text: title (with badge and
+ * link), text, progress bar, fields, links and footer. Every string is passed
+ * through {@link terminalSafe}; links are shown only when they are http(s).
+ */
+export function renderConsoleMessage(message: NeutralMessage): string {
+  const lines: string[] = [];
+  const safe = (s: string) => terminalSafe(s);
+  const mark = toneMarks[message.tone ?? 'neutral'];
+  const privacy = message.private ? '(only you) ' : '';
+  if (message.title !== undefined || message.badge !== undefined) {
+    const badge = message.badge ? ` [${safe(message.badge)}]` : '';
+    lines.push(`${privacy}${mark}${safe(message.title ?? '')}${badge}`.trimEnd());
+    const titleUrl = safeHttpUrl(message.titleUrl);
+    if (titleUrl) lines.push(`  ${safe(titleUrl)}`);
+  } else if (privacy || mark) {
+    lines.push(`${privacy}${mark}`.trimEnd());
+  }
+  if (message.text) lines.push(safe(message.text));
+  // The core already puts a text bar into a field for /funding; draw one only when none is there.
+  const hasTextBar = (message.fields ?? []).some((f) => f.value.includes('▰') || f.value.includes('▱'));
+  if (message.progress && !hasTextBar) {
+    lines.push(`${progressBar(message.progress.percent, 20)} ${Math.round(message.progress.percent)}%`);
+  }
+  for (const field of message.fields ?? []) {
+    const value = safe(field.value).split('\n');
+    if (value.length === 1) lines.push(`${safe(field.name)}: ${value[0]}`);
+    else lines.push(`${safe(field.name)}:`, ...value.map((v) => `  ${v}`));
+  }
+  for (const link of message.links ?? []) {
+    const url = safeHttpUrl(link.url);
+    if (url) lines.push(`→ ${safe(link.label)}: ${safe(url)}`);
+  }
+  if (message.image) {
+    const url = message.image.kind === 'url' ? safeHttpUrl(message.image.url) : undefined;
+    lines.push(`[image: ${safe(message.image.alt)}${url ? ` ${safe(url)}` : ''}]`);
+  }
+  if (message.footer) lines.push(`— ${safe(message.footer)}`);
+  return lines.join('\n');
+}
