@@ -158,6 +158,11 @@ export class FaultInjector implements FaultControls {
     this.#random5xx = null;
   }
 
+  /** Whether any rule is pending (lets the server skip the response-fault work on the hot path). */
+  get hasRules(): boolean {
+    return this.#rules.length > 0;
+  }
+
   /** Consumes one application of the oldest matching rule of this kind. */
   take(kind: FaultKind, path: string): ActiveFault | undefined {
     const rule = this.#rules.find((r) => r.kind === kind && matches(path, r.path));

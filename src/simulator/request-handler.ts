@@ -253,7 +253,11 @@ export function createRequestHandler(state: HandlerState) {
     if (slow !== undefined) {
       fault = 'slow';
       const completed = await state.delay(Number(slow.params.delayMs));
-      if (!completed) return;
+      if (!completed) {
+        // The simulator is closing: record the request as abandoned.
+        log(499);
+        return;
+      }
     }
     const replaced = takeReplacingFault(state, path);
     if (replaced !== undefined) {
@@ -305,7 +309,7 @@ export function createRequestHandler(state: HandlerState) {
     }
 
     let reply = dispatch(state, route, credential, url.searchParams, path);
-    if (reply.status === 200)
+    if (reply.status === 200 && state.faults.hasRules)
       reply = applyResponseFaults(state, path, reply, (name) => {
         fault = fault === undefined ? name : `${fault},${name}`;
       });
@@ -368,7 +372,8 @@ function applyResponseFaults(
   note: (name: string) => void,
 ): Reply {
   const faults = state.faults;
-  const body = reply.body;
+  // Copy before mutating: a body may be shared (the cached OpenAPI document).
+  const body = structuredClone(reply.body);
   if (faults.take('extra-fields', path) !== undefined) {
     addExtraFields(body);
     note('extra-fields');
@@ -388,7 +393,7 @@ function applyResponseFaults(
     note('malformed-json');
     return { ...reply, raw: text.slice(0, Math.max(1, Math.floor(text.length / 2))) };
   }
-  return reply;
+  return { ...reply, body };
 }
 
 function dispatch(

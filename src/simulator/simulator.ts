@@ -91,6 +91,7 @@ class SimulatorImpl implements Simulator {
   #requests: RequestLogEntry[] = [];
   #openApiVariant: OpenApiVariant = 'baseline';
   #openApiTransform: ((doc: Record<string, unknown>) => Record<string, unknown>) | null = null;
+  readonly #openApiCache = new Map<OpenApiVariant, Record<string, unknown>>();
   readonly #pendingDelays = new Set<{ timer: NodeJS.Timeout; resolve: (completed: boolean) => void }>();
   readonly #publicBaseUrl: string;
 
@@ -238,8 +239,13 @@ class SimulatorImpl implements Simulator {
   }
 
   #openApiDocument(): unknown {
-    const doc = buildOpenApiDocument(this.#openApiVariant);
-    return this.#openApiTransform === null ? doc : this.#openApiTransform(doc);
+    // Built once per variant: the benchmark's drift checks should not pay for it on every request.
+    let doc = this.#openApiCache.get(this.#openApiVariant);
+    if (doc === undefined) {
+      doc = buildOpenApiDocument(this.#openApiVariant);
+      this.#openApiCache.set(this.#openApiVariant, doc);
+    }
+    return this.#openApiTransform === null ? doc : this.#openApiTransform(structuredClone(doc));
   }
 
   #delay(ms: number): Promise<boolean> {
