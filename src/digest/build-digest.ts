@@ -2,7 +2,7 @@ import { isPubliclyVisible } from '../api/schemas/incentive.js';
 import type { Locale } from '../core/command-core.js';
 import { percentOfGoal } from '../core/format.js';
 import type { HistoryPoint, ProjectReadModel } from '../core/ports.js';
-import { safeHttpUrl, singleLine } from '../core/text.js';
+import { htmlToPlainText, safeHttpUrl, singleLine } from '../core/text.js';
 import { downsampleSeries, type SeriesPoint } from './downsample-series.js';
 import { localTime } from './local-time.js';
 
@@ -193,7 +193,8 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
           latest: latest
             ? {
                 author: singleLine(latest.user.display_name, 60),
-                message: singleLine(latest.message, 200),
+                // As in the engine's wall notices: the message may carry HTML; only its text is shown.
+                message: singleLine(htmlToPlainText(latest.message), 200) || '…',
                 at: latest.created_timestamp * 1000,
               }
             : null,
