@@ -68,7 +68,11 @@ export function createCoreFixture(
   };
 }
 
-/** All the visible text of a message in one string, for "contains"/"never contains" checks. */
+/**
+ * All the visible text of a message in one string, for "contains"/"never contains"
+ * checks. Intl's no-break spaces (in "12.345 €", "CHF 20") become plain spaces so
+ * expectations can be typed normally.
+ */
 export function allText(message: NeutralMessage): string {
   return [
     message.title,
@@ -79,7 +83,8 @@ export function allText(message: NeutralMessage): string {
     ...(message.links ?? []).map((l) => l.label),
   ]
     .filter((s) => s !== undefined)
-    .join('\n');
+    .join('\n')
+    .replace(/[\u00a0\u202f]/g, ' ');
 }
 
 /** Every URL a message would link to. */
