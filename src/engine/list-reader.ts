@@ -148,13 +148,18 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
   const boundary = heal ? (item: T) => codec.ts(item) < state.floorTs : known;
   const expected = Math.ceil(state.newPerPoll * 2) + 1;
   const firstLimit = heal ? options.pageSize : Math.min(options.pageSize, options.overlap + expected);
-  const order: ListOrder = state.order ?? 'newest-first';
-  const read =
-    state.order === null
-      ? await readWhole(fetchPage, codec, options)
-      : order === 'newest-first'
-        ? await readNewestFirst(fetchPage, codec, options, state.total, firstLimit, boundary, heal)
-        : await readOldestFirst(fetchPage, codec, options, state.total, firstLimit, boundary, heal);
+  let order: ListOrder | null = state.order;
+  let read: RawRead<T> | undefined;
+  if (order === null) {
+    // Order still unknown (the list had fewer than two distinct entries): learn it, then heal-read.
+    const whole = await readWhole(fetchPage, codec, options);
+    if (whole.order === null || whole.reachedOldEnd) read = whole;
+    order = whole.order;
+  }
+  read ??=
+    order === 'oldest-first'
+      ? await readOldestFirst(fetchPage, codec, options, state.total, firstLimit, boundary, heal)
+      : await readNewestFirst(fetchPage, codec, options, state.total, firstLimit, boundary, heal);
 
   const observedOrder = read.order ?? state.order;
   const orderContradicted = state.order !== null && read.order !== null && read.order !== state.order;
@@ -182,12 +187,17 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
   const growth = read.total - state.total;
   const unexplained = fresh.length - Math.max(0, growth) - droppedKeys.size;
   const noOverlap = !read.complete && state.total > 0;
-  const floodReason =
-    fresh.length >= options.floodMin && unexplained > options.floodRatio * fresh.length
+  const manyNew = fresh.length >= options.floodMin;
+  // Counts alone cannot tell "keys changed" from "N new + N dropped": many of both at once is the tell.
+  const floodReason = !manyNew
+    ? undefined
+    : unexplained > options.floodRatio * fresh.length
       ? `${fresh.length} entries looked new but the list grew by ${growth}`
-      : noOverlap && fresh.length >= options.floodMin
-        ? `no known entry found within ${requests} pages (${fresh.length} entries looked new)`
-        : undefined;
+      : droppedKeys.size >= options.floodRatio * fresh.length
+        ? `${fresh.length} entries looked new while ${droppedKeys.size} known ones vanished (keys changed or the list was reset)`
+        : noOverlap
+          ? `no known entry found within ${requests} pages (${fresh.length} entries looked new)`
+          : undefined;
 
   const newPerPoll = 0.7 * state.newPerPoll + 0.3 * Math.min(fresh.length, options.pageSize * 10);
   if (floodReason !== undefined) {
@@ -247,6 +257,8 @@ interface RawRead<T> {
   readonly contiguous: boolean;
   /** The read covers the new end down to a known entry (or the list's old end). */
   readonly complete: boolean;
+  /** The whole list was read (readWhole only). */
+  readonly reachedOldEnd?: boolean;
 }
 
 function minTs<T>(codec: ListItemCodec<T>, items: readonly T[]): number {
@@ -316,7 +328,8 @@ async function readWhole<T>(
     total: baseline.total,
     order: baseline.order,
     contiguous: true,
-    complete: true,
+    complete: baseline.wholeList,
+    reachedOldEnd: baseline.wholeList,
   };
 }
 
