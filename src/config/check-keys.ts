@@ -1,0 +1,274 @@
+import {
+  type ApiClient,
+  ApiError,
+  ApiNetworkError,
+  type ProjectApi,
+  type ProjectKey,
+  RateLimitError,
+  ResponseValidationError,
+} from '../api/index.js';
+import type { Logger } from '../ops/logger.js';
+
+/** What a project key can feed, each tied to one endpoint and scope. */
+export const projectFeatures = ['project', 'supporters', 'wall', 'blog', 'rewards'] as const;
+export type ProjectFeature = (typeof projectFeatures)[number];
+
+/**
+ * - `on`: the probe succeeded;
+ * - `off`: the key lacks the scope: do not poll that feed;
+ * - `unknown`: not verified (API unreachable, rate limited): poll anyway, the engine retries.
+ */
+export type FeatureState = 'on' | 'off' | 'unknown';
+
+export interface ProjectKeyStatus {
+  readonly linkCaption: string;
+  /** `disabled`: the key cannot read this project at all (invalid, other project, plan): do not poll it. */
+  readonly status: 'enabled' | 'disabled';
+  readonly features: Readonly<Record<ProjectFeature, FeatureState>>;
+  /** Human-readable findings for this project (no secrets), each saying what to do. */
+  readonly warnings: readonly string[];
+}
+
+export interface KeyCheckReport {
+  readonly projects: readonly ProjectKeyStatus[];
+  /** Link captions of the projects to poll. */
+  readonly enabled: readonly string[];
+  /** All warnings, in project order: log them at start-up. */
+  readonly warnings: readonly string[];
+}
+
+export interface KeyCheckProject {
+  readonly linkCaption: string;
+  /** Named in messages ("the key in SOLAR_KIOSK_API_KEY"). */
+  readonly apiKeyEnv: string;
+  readonly apiKey: ProjectKey;
+}
+
+export interface CheckProjectKeysOptions {
+  readonly api: ApiClient;
+  readonly projects: readonly KeyCheckProject[];
+  /** Each warning is logged at warn level, a one-line summary per project at info. */
+  readonly logger?: Logger;
+  /** Aborts the probes still running (e.g. a start-up deadline); they count as unverified. */
+  readonly signal?: AbortSignal;
+}
+
+interface Probe {
+  readonly feature: ProjectFeature;
+  readonly scope: string;
+  /** What stops working without it, for the warning. */
+  readonly consequence: string;
+  readonly run: (project: ProjectApi, signal: AbortSignal | undefined) => Promise<unknown>;
+}
+
+// Ordered so that the project itself comes first: an invalid key or a key of another project is
+// recognised on the first request and the remaining probes are skipped.
+const probes: readonly Probe[] = [
+  {
+    feature: 'project',
+    scope: 'project:read',
+    consequence: 'funding figures, milestones and /funding are off',
+    run: (p, signal) => p.get(signal ? { signal } : {}),
+  },
+  {
+    feature: 'supporters',
+    scope: 'fundings:read',
+    consequence: 'supporter notices are off',
+    run: (p, signal) => p.fundingsPage(page(signal)),
+  },
+  {
+    feature: 'wall',
+    scope: 'wall:read',
+    consequence: 'wall notices are off',
+    run: (p, signal) => p.wallPage(page(signal)),
+  },
+  {
+    feature: 'blog',
+    scope: 'blog:read',
+    consequence: 'blog notices are off',
+    run: (p, signal) => p.blogPage(page(signal)),
+  },
+  {
+    feature: 'rewards',
+    scope: 'incentives:read',
+    consequence: 'reward notices (sold out, unlocked) are off',
+    run: (p, signal) => p.incentivesPage(page(signal)),
+  },
+];
+
+function page(signal: AbortSignal | undefined) {
+  return signal ? { limit: 1, signal } : { limit: 1 };
+}
+
+const KEY_PAGE = 'project administration → API keys';
+
+/**
+ * Verifies each project's key once at start-up by reading one entry of each feed
+ * (`limit=1`) and tells which features work.
+ *
+ * Cost: at most 5 requests per project (project, fundings, wall, blog, incentives),
+ * plus whatever retries the API client makes on a 5xx or 429. Fewer when the first
+ * answer already disables the project (invalid key, key of another project, plan
+ * below Pro) or the API is unreachable: after a network failure the remaining
+ * projects are not probed at all, since the engine retries anyway. Orders and
+ * subscribers are never probed: fundbot does not read personal data.
+ *
+ * Never throws for an API answer; a bug (TypeError…) still throws.
+ */
+export async function checkProjectKeys(options: CheckProjectKeysOptions): Promise<KeyCheckReport> {
+  const { api, logger, signal } = options;
+  const results: ProjectKeyStatus[] = [];
+  let unreachable = false;
+
+  for (const project of options.projects) {
+    const features: Record<ProjectFeature, FeatureState> = {
+      project: 'unknown',
+      supporters: 'unknown',
+      wall: 'unknown',
+      blog: 'unknown',
+      rewards: 'unknown',
+    };
+    const warnings: string[] = [];
+    const lc = project.linkCaption;
+    let status: ProjectKeyStatus['status'] = 'enabled';
+
+    if (unreachable) {
+      warnings.push(`${lc}: key not checked because the API was unreachable; polling starts anyway`);
+      results.push({ linkCaption: lc, status, features, warnings });
+      continue;
+    }
+
+    const client = api.project(lc, project.apiKey);
+    for (const probe of probes) {
+      if (signal?.aborted) {
+        warnings.push(`${lc}: key check aborted before ${probe.scope} was verified; polling starts anyway`);
+        break;
+      }
+      const outcome = await runProbe(probe, client, signal);
+      if (outcome.kind === 'ok') {
+        features[probe.feature] = 'on';
+        if (outcome.warning) warnings.push(`${lc}: ${outcome.warning}`);
+        continue;
+      }
+      if (outcome.kind === 'missing-scope') {
+        features[probe.feature] = 'off';
+        warnings.push(
+          `the key for ${lc} lacks ${probe.scope}: ${probe.consequence}. To turn them on, create a key with ${probe.scope} (${KEY_PAGE}) and put it in ${project.apiKeyEnv}`,
+        );
+        continue;
+      }
+      if (outcome.kind === 'disable') {
+        status = 'disabled';
+        for (const f of projectFeatures) features[f] = 'off';
+        warnings.push(`${lc} is disabled: ${outcome.reason(project)}`);
+        break;
+      }
+      // unverified: keep what is known, say why, and stop probing this project.
+      warnings.push(`${lc}: ${outcome.reason}; polling starts anyway and the engine retries`);
+      if (outcome.unreachable) unreachable = true;
+      break;
+    }
+    results.push({ linkCaption: lc, status, features, warnings });
+  }
+
+  const report: KeyCheckReport = {
+    projects: results,
+    enabled: results.filter((r) => r.status === 'enabled').map((r) => r.linkCaption),
+    warnings: results.flatMap((r) => r.warnings),
+  };
+  if (logger) {
+    for (const warning of report.warnings) logger.warn(warning);
+    for (const r of results)
+      logger.info({ project: r.linkCaption, status: r.status, features: r.features }, 'key check');
+  }
+  return report;
+}
+
+type ProbeOutcome =
+  | { kind: 'ok'; warning?: string }
+  | { kind: 'missing-scope' }
+  | { kind: 'disable'; reason: (project: KeyCheckProject) => string }
+  | { kind: 'unverified'; reason: string; unreachable: boolean };
+
+async function runProbe(
+  probe: Probe,
+  client: ProjectApi,
+  signal: AbortSignal | undefined,
+): Promise<ProbeOutcome> {
+  try {
+    await probe.run(client, signal);
+    return { kind: 'ok' };
+  } catch (error) {
+    // The client rethrows the caller's abort reason as is, whatever its type.
+    if (signal?.aborted) {
+      return {
+        kind: 'unverified',
+        reason: `key check aborted while checking ${probe.scope}`,
+        unreachable: false,
+      };
+    }
+    return classify(error, probe);
+  }
+}
+
+function classify(error: unknown, probe: Probe): ProbeOutcome {
+  if (error instanceof ResponseValidationError) {
+    // The key works (200); the body does not match our schemas. The engine will report it too.
+    return {
+      kind: 'ok',
+      warning: `the ${probe.feature} answer does not match the API spec (${error.issues.length} issue(s)): run the API drift check`,
+    };
+  }
+  if (error instanceof RateLimitError) {
+    return { kind: 'unverified', reason: `rate limited while checking ${probe.scope}`, unreachable: false };
+  }
+  if (error instanceof ApiError) {
+    switch (error.code) {
+      case 'insufficient_scope':
+        return { kind: 'missing-scope' };
+      case 'invalid_api_key':
+      case 'auth_required':
+      case 'invalid_token':
+        return {
+          kind: 'disable',
+          reason: (p) =>
+            `the key in ${p.apiKeyEnv} is invalid or was deleted: create a new Project API key for ${p.linkCaption} (${KEY_PAGE}) and export it in ${p.apiKeyEnv}`,
+        };
+      case 'key_project_mismatch':
+        return {
+          kind: 'disable',
+          reason: (p) =>
+            `the key in ${p.apiKeyEnv} belongs to another project: export the key of ${p.linkCaption} there, or fix projects[].linkCaption`,
+        };
+      case 'project_access_denied':
+      case 'project_not_found':
+        return {
+          kind: 'disable',
+          reason: (p) =>
+            `the project "${p.linkCaption}" does not exist or is not visible to its key: check linkCaption (the slug in the project URL)`,
+        };
+      case 'insufficient_project_plan':
+        return {
+          kind: 'disable',
+          reason: (p) =>
+            `the project "${p.linkCaption}" is not on the Pro plan or higher, which Project API keys require: upgrade the plan`,
+        };
+    }
+    if (error.status >= 500) {
+      return {
+        kind: 'unverified',
+        reason: `the API answered HTTP ${error.status} while checking ${probe.scope}`,
+        unreachable: false,
+      };
+    }
+    return {
+      kind: 'unverified',
+      reason: `checking ${probe.scope} failed with HTTP ${error.status} ${error.code}`,
+      unreachable: false,
+    };
+  }
+  if (error instanceof ApiNetworkError) {
+    return { kind: 'unverified', reason: `the API is unreachable (${error.name})`, unreachable: true };
+  }
+  throw error;
+}

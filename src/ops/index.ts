@@ -1,0 +1,37 @@
+/** Operations: structured logging with secret scrubbing, metrics, health and metrics endpoint, shutdown. */
+export {
+  type GracefulShutdown,
+  type GracefulShutdownOptions,
+  installGracefulShutdown,
+  type ShutdownStep,
+  type SignalSource,
+} from './graceful-shutdown.js';
+export {
+  createHealthMonitor,
+  type HealthCheck,
+  type HealthMonitor,
+  type HealthMonitorOptions,
+  type HealthReport,
+} from './health.js';
+export {
+  type CreateLoggerOptions,
+  createLogger,
+  type LogFn,
+  type Logger,
+  type LogLevel,
+  logLevels,
+  redactedPaths,
+  silentLogger,
+} from './logger.js';
+export {
+  type CreatedMetrics,
+  createMetrics,
+  type FundbotMetrics,
+  type MetricHandles,
+  noopMetrics,
+  type Platform,
+  type PolledFeed,
+  type PollResult,
+} from './metrics.js';
+export { type OpsServer, type OpsServerOptions, startOpsServer } from './ops-server.js';
+export { findSecretKind, REDACTED, scrubSecrets } from './scrub-secrets.js';

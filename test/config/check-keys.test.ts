@@ -1,0 +1,176 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, createApiClient, parseProjectKey } from '../../src/api/index.js';
+import { checkProjectKeys, type KeyCheckProject } from '../../src/config/check-keys.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import type { ProjectScope } from '../../src/simulator/types.js';
+
+let sim: Simulator;
+let api: ApiClient;
+
+beforeAll(async () => {
+  const clock = new ManualClock(Date.UTC(2026, 2, 1, 12));
+  sim = await startSimulator({
+    clock,
+    projects: [{ linkCaption: 'solar-kiosk' }, { linkCaption: 'river-cleanup' }],
+  });
+  api = createApiClient({ baseUrl: sim.url, clock, maxRetries: 0 });
+});
+afterAll(async () => {
+  await api?.close();
+  await sim?.close();
+});
+
+function project(linkCaption: string, rawKey: string, apiKeyEnv = 'SOLAR_KIOSK_API_KEY'): KeyCheckProject {
+  return { linkCaption, apiKeyEnv, apiKey: parseProjectKey(rawKey) };
+}
+
+function keyWithout(...missing: ProjectScope[]): string {
+  const all: ProjectScope[] = ['project:read', 'incentives:read', 'blog:read', 'fundings:read', 'wall:read'];
+  return sim.issueProjectKey('solar-kiosk', { scopes: all.filter((s) => !missing.includes(s)) });
+}
+
+function requestsSince(start: number) {
+  return sim.requests.slice(start);
+}
+
+describe('key check against the simulator', () => {
+  it('a key with every read scope turns every feature on, with one limit=1 request per feed', async () => {
+    const before = sim.requests.length;
+    const report = await checkProjectKeys({ api, projects: [project('solar-kiosk', keyWithout())] });
+    expect(report).toEqual({
+      projects: [
+        {
+          linkCaption: 'solar-kiosk',
+          status: 'enabled',
+          features: { project: 'on', supporters: 'on', wall: 'on', blog: 'on', rewards: 'on' },
+          warnings: [],
+        },
+      ],
+      enabled: ['solar-kiosk'],
+      warnings: [],
+    });
+    const sent = requestsSince(before);
+    expect(sent.map((r) => r.path)).toEqual([
+      '/project/solar-kiosk',
+      '/project/solar-kiosk/fundings',
+      '/project/solar-kiosk/wall',
+      '/project/solar-kiosk/blog',
+      '/project/solar-kiosk/incentives',
+    ]);
+    expect(sent.slice(1).every((r) => r.query['limit'] === '1')).toBe(true);
+  });
+
+  it('a key without wall:read turns wall notices off and says how to fix it', async () => {
+    const report = await checkProjectKeys({
+      api,
+      projects: [project('solar-kiosk', keyWithout('wall:read'))],
+    });
+    expect(report.projects[0]?.features).toEqual({
+      project: 'on',
+      supporters: 'on',
+      wall: 'off',
+      blog: 'on',
+      rewards: 'on',
+    });
+    expect(report.enabled).toEqual(['solar-kiosk']);
+    expect(report.warnings).toEqual([
+      'the key for solar-kiosk lacks wall:read: wall notices are off. To turn them on, create a key with wall:read (project administration → API keys) and put it in SOLAR_KIOSK_API_KEY',
+    ]);
+  });
+
+  it('a key of another project disables the project after one request', async () => {
+    const before = sim.requests.length;
+    const riverKey = sim.issueProjectKey('river-cleanup');
+    const report = await checkProjectKeys({ api, projects: [project('solar-kiosk', riverKey)] });
+    expect(report.projects[0]?.status).toBe('disabled');
+    expect(report.enabled).toEqual([]);
+    expect(report.warnings).toEqual([
+      'solar-kiosk is disabled: the key in SOLAR_KIOSK_API_KEY belongs to another project: export the key of solar-kiosk there, or fix projects[].linkCaption',
+    ]);
+    expect(requestsSince(before)).toHaveLength(1);
+  });
+
+  it('a revoked key disables the project and says to create a new one', async () => {
+    const key = keyWithout();
+    sim.revokeKey(key);
+    const report = await checkProjectKeys({ api, projects: [project('solar-kiosk', key)] });
+    expect(report.projects[0]?.status).toBe('disabled');
+    expect(report.warnings).toEqual([
+      'solar-kiosk is disabled: the key in SOLAR_KIOSK_API_KEY is invalid or was deleted: create a new Project API key for solar-kiosk (project administration → API keys) and export it in SOLAR_KIOSK_API_KEY',
+    ]);
+    expect(report.warnings.join()).not.toContain(key);
+  });
+
+  it('checks each project on its own: one bad key does not disable the others', async () => {
+    const report = await checkProjectKeys({
+      api,
+      projects: [
+        project('solar-kiosk', sim.issueProjectKey('river-cleanup')),
+        project(
+          'river-cleanup',
+          sim.issueProjectKey('river-cleanup', { scopes: ['project:read', 'fundings:read'] }),
+          'RIVER_KEY',
+        ),
+      ],
+    });
+    expect(report.projects.map((p) => p.status)).toEqual(['disabled', 'enabled']);
+    expect(report.projects[1]?.features).toEqual({
+      project: 'on',
+      supporters: 'on',
+      wall: 'off',
+      blog: 'off',
+      rewards: 'off',
+    });
+    expect(report.enabled).toEqual(['river-cleanup']);
+  });
+});
+
+describe('key check when the API is unreachable', () => {
+  it('warns, keeps every project enabled with unverified features, and stops probing', async () => {
+    // A port that was just free: nothing listens there any more.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+
+    const offline = createApiClient({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0, timeoutMs: 2_000 });
+    try {
+      const report = await checkProjectKeys({
+        api: offline,
+        projects: [
+          project('solar-kiosk', 'svc_proj_offlineKey0000000001'),
+          project('river-cleanup', 'svc_proj_offlineKey0000000002', 'RIVER_KEY'),
+        ],
+      });
+      expect(report.enabled).toEqual(['solar-kiosk', 'river-cleanup']);
+      expect(report.projects.map((p) => Object.values(p.features))).toEqual([
+        ['unknown', 'unknown', 'unknown', 'unknown', 'unknown'],
+        ['unknown', 'unknown', 'unknown', 'unknown', 'unknown'],
+      ]);
+      expect(report.warnings).toEqual([
+        'solar-kiosk: the API is unreachable (ApiNetworkError); polling starts anyway and the engine retries',
+        'river-cleanup: key not checked because the API was unreachable; polling starts anyway',
+      ]);
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it('an aborted check leaves the remaining features unverified', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('start-up deadline'));
+    const report = await checkProjectKeys({
+      api,
+      projects: [project('solar-kiosk', keyWithout())],
+      signal: controller.signal,
+    });
+    expect(report.enabled).toEqual(['solar-kiosk']);
+    expect(report.warnings).toEqual([
+      'solar-kiosk: key check aborted before project:read was verified; polling starts anyway',
+    ]);
+  });
+});
