@@ -236,7 +236,9 @@ export class HttpTransport {
   async #backoff(retryIndex: number, signal: AbortSignal | undefined): Promise<void> {
     const { backoffBaseMs, backoffMaxMs, random, clock } = this.#options;
     const ceiling = Math.min(backoffMaxMs, backoffBaseMs * 2 ** retryIndex);
-    await clock.sleep(Math.floor(random.next() * ceiling), signal);
+    const delay = Math.floor(random.next() * ceiling);
+    // A zero delay does not touch the clock: a ManualClock would park even a 0 ms sleep until advanced.
+    if (delay > 0) await clock.sleep(delay, signal);
   }
 
   #report(

@@ -72,8 +72,9 @@ export type PageFetcher<T> = (
  *   latest at offset 0, and reads on from there.
  * - Entries are de-duplicated by `keyOf` (the spec's stable keys), so re-read
  *   overlap and entries shifted by head insertions are never yielded twice.
- * - It ends when `offset + received >= meta.total` on a connected page, or on
- *   an empty page at offset 0.
+ * - It ends on a connected page when `offset + received >= meta.total` (the
+ *   spec's rule), or when the page is shorter than the applied `meta.limit` or
+ *   empty (the list ends there, whatever `meta.total` claims: no endless loop).
  *
  * Guarantee, for lists whose surviving entries keep their relative order and
  * whose keys are unique:
@@ -133,7 +134,9 @@ export async function* paginate<T>(
     for (const key of keys) connectedKeys.add(key);
 
     const received = page.items.length;
-    if (received === 0 || offset + received >= page.meta.total) return;
+    // A connected page that reaches the end of the list ends the read: by the count (the spec's rule)
+    // or by being shorter than the applied limit (the list ended here even if meta.total says otherwise).
+    if (received === 0 || offset + received >= page.meta.total || received < page.meta.limit) return;
     // At least half a page of progress, also when the server applies a smaller limit than asked.
     offset += Math.max(1, received - Math.min(overlap, Math.floor(received / 2)));
   }
