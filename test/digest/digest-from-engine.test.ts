@@ -1,0 +1,93 @@
+/**
+ * The digest on the real pipeline: the simulator serves a campaign over HTTP,
+ * the real API client and engine poll it on a ManualClock and keep the funding
+ * history, and the digest is built from the engine's read model.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient, parseProjectKey } from '../../src/api/index.js';
+import { buildDigest } from '../../src/digest/index.js';
+import { createEngine, type Engine } from '../../src/engine/index.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { seededRandom } from '../../src/lib/random.js';
+import { memoryStore } from '../../src/lib/store.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+
+const HOUR = 60 * 60 * 1000;
+const linkCaption = 'digest-demo';
+
+let sim: Simulator | undefined;
+let engine: Engine | undefined;
+afterEach(async () => {
+  await engine?.stop();
+  await sim?.close();
+  engine = undefined;
+  sim = undefined;
+});
+
+describe('digest from the engine read model', () => {
+  it('reports the last 24 hours of a simulated campaign polled by the real engine', async () => {
+    const start = Date.UTC(2026, 2, 7, 8, 0);
+    const clock = new ManualClock(start);
+    sim = await startSimulator({
+      clock,
+      projects: [
+        {
+          linkCaption,
+          title: 'Digest Demo',
+          currency: 'EUR',
+          fundingThreshold: 1_000,
+          rewards: [
+            { id: 1, title: 'Mug', price: 50, quantityTotal: 3 },
+            { id: 2, title: 'Secret sticker', price: 10, status: 'hidden' },
+          ],
+        },
+      ],
+    });
+    const project = sim.project(linkCaption);
+    const api = createApiClient({ baseUrl: sim.url, clock, random: seededRandom(1) });
+    engine = createEngine({
+      api,
+      store: memoryStore(),
+      clock,
+      random: seededRandom(2),
+      projects: [{ linkCaption, key: parseProjectKey(sim.issueProjectKey(linkCaption)) }],
+      deliver: async () => {},
+      options: { announceWatching: false },
+    });
+
+    // Three days, polled every 2 hours: 200 on day one, 150 (one mug) on day two,
+    // 450 (two mugs, one hidden sticker, and a plain support) in the last 24 hours.
+    const script: Record<number, () => void> = {
+      2: () => project.addSupporter({ amount: 100 }),
+      10: () => project.addSupporter({ amount: 100 }),
+      30: () => project.addSupporter({ amount: 150, rewardIds: [1] }),
+      50: () => project.addSupporter({ amount: 150, rewardIds: [1, 1, 2] }),
+      60: () => {
+        project.addSupporter({ amount: 300 });
+        project.addWallPost({ authorName: 'Ada', message: '<b>Nearly</b> there!' });
+      },
+    };
+    for (let hour = 0; hour < 72; hour += 2) {
+      script[hour]?.();
+      await engine.runDue();
+      clock.advance(2 * HOUR);
+    }
+    await engine.runDue();
+
+    const data = await buildDigest({
+      readModel: engine.readModel,
+      project: linkCaption,
+      now: clock.now(),
+      locale: 'en',
+      timeZone: 'Europe/Berlin',
+    });
+    expect(data.funding).toMatchObject({ current: 800, goal: 1_000, supporters: 5 });
+    expect(data.change).toMatchObject({ funding: 450, supporters: 2 });
+    expect(data.milestones).toEqual([50, 75]);
+    expect(data.rewardsSold).toEqual([{ title: 'Mug', sold: 2 }]);
+    expect(data.soldOut).toEqual([{ title: 'Mug' }]);
+    expect(data.wall).toMatchObject({ count: 1, latest: { message: 'Nearly there!' } });
+    expect(data.chart.points.length).toBeGreaterThan(3);
+    expect(data.pace.kind).toBe('eta');
+  });
+});
