@@ -275,19 +275,19 @@ export interface RequestLogEntry {
 
 export interface SimulatorOptions {
   /** All time (timestamps, rate-limit windows, scenario) comes from it. Default: systemClock. */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /** Seed of all randomness. Default 1. */
-  seed?: number;
+  seed?: number | undefined;
   /** Default 127.0.0.1. */
-  host?: string;
+  host?: string | undefined;
   /** Default 0 (ephemeral). */
-  port?: number;
+  port?: number | undefined;
   /** Default newest-first. */
-  listOrder?: ListOrder;
+  listOrder?: ListOrder | undefined;
   /** Default: the demo project `solar-kiosk`. Pass [] for none. */
-  projects?: ProjectSeed[];
+  projects?: readonly ProjectSeed[] | undefined;
   /** Overrides of the spec's default rate limits (per tier), so tests need not send 120 requests. */
-  limits?: Partial<RateLimits>;
+  limits?: Partial<RateLimits> | undefined;
   /** Public web base for `url` fields. Default https://crowdfunding.example */
-  publicBaseUrl?: string;
+  publicBaseUrl?: string | undefined;
 }
