@@ -51,6 +51,7 @@ export const channelFaults = {
   missingAccess: { status: 403, code: 50001, message: 'Missing Access' },
   missingPermissions: { status: 403, code: 50013, message: 'Missing Permissions' },
   serverError: { status: 500, code: 0, message: 'Internal Server Error' },
+  unknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
 } as const satisfies Record<string, ChannelFault>;
 
 export interface FakeDiscordOptions {
@@ -105,8 +106,10 @@ export interface FakeDiscord {
   readonly channelMessages: ReadonlyMap<string, readonly Record<string, unknown>[]>;
   /** Last PUT of application commands per scope: 'global' or the guild id. */
   readonly registeredCommands: ReadonlyMap<string, unknown>;
-  /** Makes a channel fail GET and Create Message with Discord's error. */
-  failChannel(channelId: string, fault: ChannelFault): void;
+  /** Makes a channel fail GET and Create Message with Discord's error (undefined heals it). */
+  failChannel(channelId: string, fault: ChannelFault | undefined): void;
+  /** Makes every interaction callback fail (e.g. 10062 Unknown Interaction), or succeed again with undefined. */
+  failInteractionCallbacks(fault: ChannelFault | undefined): void;
   sendChatInput(interaction: ChatInputInteraction): SentInteraction;
   sendAutocomplete(interaction: AutocompleteInteraction): SentInteraction;
   /** Resolves with the first recorded request (past or future) that matches. */
@@ -141,6 +144,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const nonces = new Map<string, Record<string, unknown>>();
   const registeredCommands = new Map<string, unknown>();
   const faults = new Map<string, ChannelFault>();
+  let callbackFault: ChannelFault | undefined;
   const waiters = new Set<{
     predicate: (r: RecordedRequest) => boolean;
     resolve: (r: RecordedRequest) => void;
@@ -177,7 +181,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const raw = Buffer.concat(await req.toArray());
     const contentType = req.headers['content-type'] ?? '';
     const parsed = await parseBody(raw, contentType);
-    const path = url.pathname.replace(/^\/api\/v10/, '');
+    const path = decodeURIComponent(url.pathname).replace(/^\/api\/v10/, '');
     const request: RecordedRequest = {
       method: req.method ?? 'GET',
       path,
@@ -193,6 +197,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
     // Interaction callbacks and webhook routes authenticate by the token in the path.
     if (route('POST', /^\/interactions\/(\d+)\/([^/]+)\/callback$/)) {
+      if (callbackFault)
+        return send(res, callbackFault.status, { message: callbackFault.message, code: callbackFault.code });
       res.writeHead(204).end();
       return;
     }
@@ -376,7 +382,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     gatewayReceived,
     channelMessages,
     registeredCommands,
-    failChannel: (channelId, fault) => void faults.set(channelId, fault),
+    failChannel: (channelId, fault) => {
+      if (fault) faults.set(channelId, fault);
+      else faults.delete(channelId);
+    },
+    failInteractionCallbacks: (fault) => {
+      callbackFault = fault;
+    },
     sendChatInput: (interaction) => sendInteraction(2, interaction),
     sendAutocomplete: (interaction) => sendInteraction(4, interaction, interaction.focused),
     waitForRequest(predicate, timeoutMs = 5_000) {
