@@ -198,7 +198,7 @@ const noticesOf: Record<FeedName, string> = {
 const defaultTargets: Record<FeedName, number> = {
   fundings: 20_000,
   wall: 60_000,
-  blog: 10 * 60_000,
+  blog: 5 * 60_000,
   project: 90_000,
   incentives: 5 * 60_000,
 };

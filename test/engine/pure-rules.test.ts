@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Incentive } from '../../src/api/schemas/incentive.js';
+import type { HistoryPoint } from '../../src/core/ports.js';
 import { planIntervals } from '../../src/engine/budget-plan.js';
 import { appendHistory, defaultHistoryOptions } from '../../src/engine/history.js';
 import { crossedMilestones, defaultMilestones } from '../../src/engine/milestones.js';
@@ -150,7 +151,7 @@ describe('history', () => {
   });
 
   it('downsamples points older than a day to one per 15 minutes and caps the series', () => {
-    let series: ReturnType<typeof point>[] = [];
+    let series: HistoryPoint[] = [];
     for (let i = 0; i < 3 * 24 * 60; i++)
       series = appendHistory(series, point(i * 60_000, i), defaultHistoryOptions) ?? series;
     const dayAgo = 3 * 24 * 60 * 60_000 - 24 * 3_600_000;

@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ListOrder } from '../../src/simulator/index.js';
+import {
+  announcedSupporterKeys,
+  type EngineHarness,
+  fundingKeyOf,
+  lc,
+  requestsTo,
+  runFor,
+  startEngineHarness,
+  step,
+  t0,
+} from './harness.js';
+
+const orders: ListOrder[] = ['newest-first', 'oldest-first'];
+const initialSupporters = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ at: t0 - (n - i) * 60_000, amount: 1 }));
+
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe.each(orders)('engine feeds on the simulator (%s)', (listOrder) => {
+  it('the first run stores a baseline and announces only one "now watching" summary', async () => {
+    h = await startEngineHarness({
+      listOrder,
+      project: {
+        supporters: initialSupporters(150),
+        wallPosts: [{ message: 'Go!', at: t0 - 10_000 }],
+        blogPosts: [{ title: 'Hello', text: 'Welcome', type: 'text', supporterOnly: false, at: t0 - 5_000 }],
+      },
+    });
+    await step(h);
+    await runFor(h, 5 * 60_000);
+    expect(h.recorder.events.map((e) => e.type)).toEqual(['watching']);
+  });
+
+  it('announces a new supporter, wall post and blog posts once, with number, total and plain text', async () => {
+    h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(120) } });
+    await step(h);
+    h.recorder.clear();
+    const key = h.project.addSupporter({ displayName: 'Ada <@everyone>', amount: 50 });
+    h.project.addWallPost({
+      authorName: 'Bob',
+      message: '<b>Great</b> idea &amp; <a href="https://evil.example">link</a>',
+    });
+    h.project.addBlogPost({
+      title: 'Update',
+      text: 'secret text',
+      type: 'story',
+      supporterOnly: true,
+      description: 'public teaser',
+    });
+    h.project.addBlogPost({ title: 'News', text: '<p>Open news</p>', type: 'text', supporterOnly: false });
+    await runFor(h, 25 * 60_000);
+    const supporters = h.recorder.ofType('supporter');
+    expect(supporters).toHaveLength(1);
+    expect(supporters[0]).toMatchObject({
+      displayName: 'Ada <@everyone>',
+      supporterNumber: 121,
+      fundingTotal: 170,
+      entryKey: fundingKeyOf(key),
+    });
+    const wall = h.recorder.ofType('wall-post');
+    expect(wall.map((w) => [w.author, w.message])).toEqual([['Bob', 'Great idea & link']]);
+    const blog = h.recorder.ofType('blog-post');
+    expect(blog.map((b) => b.title).sort()).toEqual(['News', 'Update']);
+    const locked = blog.find((b) => b.title === 'Update');
+    expect(locked?.teaser).toBe('public teaser');
+    expect(JSON.stringify(h.recorder.events)).not.toContain('secret text');
+    expect(locked?.link).toMatch(/\/solar-kiosk\/blog\/\d+$/);
+  });
+
+  it('an idle cycle costs one request per feed however long the lists are', async () => {
+    h = await startEngineHarness({
+      listOrder,
+      project: {
+        supporters: initialSupporters(450),
+        wallPosts: Array.from({ length: 230 }, (_, i) => ({ message: `m${i}`, at: t0 - (300 - i) * 1000 })),
+      },
+    });
+    await step(h);
+    const from = h.sim.requests.length;
+    h.clock.advance(60 * 60_000); // everything is due
+    await h.engine.runDue();
+    expect(requestsTo(h.sim, '/fundings', from)).toBe(1);
+    expect(requestsTo(h.sim, '/wall', from)).toBe(1);
+    expect(requestsTo(h.sim, '/blog', from)).toBe(2); // one list per blog type
+    expect(requestsTo(h.sim, `/project/${lc}`, from)).toBe(1);
+    expect(requestsTo(h.sim, '/incentives', from)).toBe(1);
+  });
+
+  it('position shifts between pages never duplicate, and skipped entries are caught next cycle', async () => {
+    h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(300) } });
+    await step(h);
+    const before = new Set(h.project.activeSupportKeys().map(fundingKeyOf));
+    for (let i = 0; i < 260; i++) h.project.addSupporter({ amount: 1, at: h.clock.now() - 5_000 + i });
+    h.sim.faults.shiftBetweenPages({ path: '/fundings', insert: 2, remove: 1, n: 6 });
+    await runFor(h, 3 * 60_000);
+    h.sim.faults.clear();
+    await runFor(h, 3 * 60_000);
+    const announced = announcedSupporterKeys(h.recorder.events);
+    expect(new Set(announced).size).toBe(announced.length);
+    const active = h.project
+      .activeSupportKeys()
+      .map(fundingKeyOf)
+      .filter((k) => !before.has(k));
+    const announcedSet = new Set(announced);
+    for (const k of active) expect(announcedSet.has(k), k).toBe(true);
+  });
+
+  it('failed supports cause no notice but correct the totals (supporter numbers stay right)', async () => {
+    h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(130) } });
+    await step(h);
+    const keys = h.project.activeSupportKeys();
+    h.project.failSupport(keys.at(-1) ?? { supportTimestamp: 0, userId: 0 });
+    h.project.failSupport(keys[3] ?? { supportTimestamp: 0, userId: 0 });
+    await runFor(h, 2 * 60_000);
+    expect(h.recorder.events.filter((e) => e.type !== 'watching')).toEqual([]);
+    h.project.addSupporter({ displayName: 'Zoe', amount: 5 });
+    await runFor(h, 2 * 60_000);
+    const [zoe] = h.recorder.ofType('supporter');
+    expect(zoe?.supporterNumber).toBe(129);
+    const recent = await h.engine.readModel.recentSupporters(lc, 3);
+    expect(recent.value.map((f) => f.user.display_name)[0]).toBe('Zoe');
+    expect(
+      recent.value.some(
+        (f) => f.support_timestamp === keys.at(-1)?.supportTimestamp && f.user.id === keys.at(-1)?.userId,
+      ),
+    ).toBe(false);
+  });
+});

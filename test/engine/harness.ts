@@ -1,0 +1,187 @@
+import { type ApiClient, createApiClient, type ProjectKey, parseProjectKey } from '../../src/api/index.js';
+import { fundingKey } from '../../src/api/stable-keys.js';
+import type { FundbotEvent } from '../../src/engine/events.js';
+import {
+  type CreateEngineOptions,
+  createEngine,
+  type Engine,
+  type EngineOptions,
+} from '../../src/engine/index.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { seededRandom } from '../../src/lib/random.js';
+import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import {
+  type ListOrder,
+  type ProjectScope,
+  type ProjectSeed,
+  projectScopes,
+  type SimProject,
+  type Simulator,
+  startSimulator,
+} from '../../src/simulator/index.js';
+
+/** 2026-03-02 10:00:30 UTC. */
+export const t0 = Date.UTC(2026, 2, 2, 10, 0, 30);
+export const lc = 'solar-kiosk';
+
+export function seed(overrides: Partial<ProjectSeed> = {}): ProjectSeed {
+  return {
+    linkCaption: lc,
+    title: 'Solar kiosk',
+    currency: 'EUR',
+    fundingThreshold: 1000,
+    allOrNothing: true,
+    ownerId: 7,
+    status: 'active',
+    ...overrides,
+  };
+}
+
+/** Records what the engine delivered; optionally fails on demand. */
+export class RecordingDeliver {
+  readonly events: FundbotEvent[] = [];
+  failNext = 0;
+  readonly deliver = async (event: FundbotEvent): Promise<void> => {
+    if (this.failNext > 0) {
+      this.failNext -= 1;
+      throw new Error('chat platform unavailable');
+    }
+    this.events.push(event);
+  };
+  ofType<T extends FundbotEvent['type']>(type: T): Extract<FundbotEvent, { type: T }>[] {
+    return this.events.filter((e): e is Extract<FundbotEvent, { type: T }> => e.type === type);
+  }
+  clear(): void {
+    this.events.length = 0;
+  }
+}
+
+export interface RecordingLogger {
+  readonly warnings: string[];
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export function recordingLogger(): RecordingLogger {
+  const warnings: string[] = [];
+  return {
+    warnings,
+    info() {},
+    warn: (_o, msg) => warnings.push(msg),
+    error: (_o, msg) => warnings.push(msg),
+  };
+}
+
+export interface EngineHarness {
+  readonly sim: Simulator;
+  readonly clock: ManualClock;
+  readonly api: ApiClient;
+  readonly store: KeyValueStore;
+  readonly project: SimProject;
+  readonly key: ProjectKey;
+  readonly recorder: RecordingDeliver;
+  readonly logger: RecordingLogger;
+  engine: Engine;
+  /** A new engine on the same store, API and clock (a restart). */
+  newEngine(overrides?: Partial<CreateEngineOptions>): Engine;
+  close(): Promise<void>;
+}
+
+export async function startEngineHarness(
+  options: {
+    listOrder?: ListOrder;
+    project?: Partial<ProjectSeed>;
+    scopes?: readonly ProjectScope[];
+    store?: KeyValueStore;
+    engine?: EngineOptions;
+    limits?: { perMinute: number; perDay: number };
+  } = {},
+): Promise<EngineHarness> {
+  const clock = new ManualClock(t0);
+  const sim = await startSimulator({
+    clock,
+    seed: 7,
+    listOrder: options.listOrder ?? 'newest-first',
+    projects: [seed(options.project)],
+    ...(options.limits ? { limits: { pro: options.limits } } : {}),
+  });
+  const key = parseProjectKey(
+    sim.issueProjectKey(lc, { scopes: options.scopes ?? projectScopes, plan: 'pro' }),
+  );
+  // The engine schedules retries itself: the client must neither sleep on 429 nor retry 5xx on a manual clock.
+  const api = createApiClient({
+    baseUrl: sim.url,
+    clock,
+    random: seededRandom(3),
+    maxRetries: 0,
+    maxRateLimitRetries: 0,
+  });
+  const store = options.store ?? memoryStore();
+  const recorder = new RecordingDeliver();
+  const logger = recordingLogger();
+  const newEngine = (overrides: Partial<CreateEngineOptions> = {}) =>
+    createEngine({
+      api,
+      store,
+      clock,
+      random: seededRandom(5),
+      logger,
+      projects: [{ linkCaption: lc, key }],
+      deliver: recorder.deliver,
+      ...(options.engine ? { options: options.engine } : {}),
+      ...overrides,
+    });
+  const harness: EngineHarness = {
+    sim,
+    clock,
+    api,
+    store,
+    project: sim.project(lc),
+    key,
+    recorder,
+    logger,
+    engine: newEngine(),
+    newEngine,
+    async close() {
+      await harness.engine.stop();
+      await api.close();
+      await sim.close();
+      await store.close();
+    },
+  };
+  return harness;
+}
+
+/** One scheduler step on the virtual clock: jump to the next due time and run what is due. */
+export async function step(h: EngineHarness, engine: Engine = h.engine): Promise<void> {
+  h.clock.set(engine.nextDueAt());
+  await engine.runDue();
+}
+
+/** Runs scheduler steps until `ms` of virtual time have passed. */
+export async function runFor(h: EngineHarness, ms: number, engine: Engine = h.engine): Promise<void> {
+  const until = h.clock.now() + ms;
+  while (engine.nextDueAt() <= until) await step(h, engine);
+  h.clock.set(until);
+}
+
+/** Requests to a list path suffix since `from` (index into the request log). */
+export function requestsTo(sim: Simulator, suffix: string, from = 0): number {
+  return sim.requests.slice(from).filter((r) => r.path.endsWith(suffix)).length;
+}
+
+/** Keys of every public supporter the engine announced, individually or coalesced. */
+export function announcedSupporterKeys(events: readonly FundbotEvent[]): string[] {
+  return events.flatMap((e) =>
+    e.type === 'supporter'
+      ? [e.entryKey ?? '']
+      : e.type === 'supporter-burst'
+        ? [...(e.entryKeys ?? [])]
+        : [],
+  );
+}
+
+export function fundingKeyOf(k: { supportTimestamp: number; userId: number }): string {
+  return fundingKey({ support_timestamp: k.supportTimestamp, user: { id: k.userId, display_name: '' } });
+}
