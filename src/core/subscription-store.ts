@@ -41,10 +41,13 @@ function canonicalKinds(kinds: Iterable<NoticeKind>): NoticeKind[] {
  * - `subscriptions/by-channel/<channel>`        projects with a record for the channel
  *
  * Concurrency: keyv has no transactions or compare-and-set, so every step is a
- * read-modify-write of ONE key, and each step is idempotent. The race that
- * remains: two admins changing subscriptions of the same project (or the same
- * channel) within the same few milliseconds can both read an index and the later
- * write drops the other's entry. To keep that safe:
+ * read-modify-write of ONE key, and each step is idempotent. Within one process
+ * (the single-process SQLite deployment) the steps on a key are serialized by a
+ * per-key queue of this store instance, so concurrent commands cannot lose each
+ * other's changes. The race that remains is across replicas: two admins on two
+ * replicas changing subscriptions of the same project (or the same channel) within
+ * the same few milliseconds can both read an index and the later write drops the
+ * other's entry. To keep that safe:
  * - the record is written before the indexes are extended and deleted before
  *   they are shrunk, so an index entry without a record is harmless (skipped);
  * - after writing an index the store reads it back and redoes its change when a
@@ -61,6 +64,22 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
   const projectIndexKey = (project: string) => `subscriptions/by-project/${encodeURIComponent(project)}`;
   const channelIndexKey = (channel: ChannelRef) => `subscriptions/by-channel/${channelKey(channel)}`;
 
+  /** Per-key queues: one read-modify-write at a time per key in this process. */
+  const queues = new Map<string, Promise<unknown>>();
+  function serialized<T>(key: string, step: () => Promise<T>): Promise<T> {
+    const previous = queues.get(key) ?? Promise.resolve();
+    const result = previous.then(step, step);
+    const settled = result.then(
+      () => {},
+      () => {},
+    );
+    queues.set(key, settled);
+    void settled.then(() => {
+      if (queues.get(key) === settled) queues.delete(key);
+    });
+    return result;
+  }
+
   const readRecord = (project: string, channel: ChannelRef): Promise<Subscription | undefined> =>
     store.get(recordKey(project, channel), subscriptionSchema);
 
@@ -72,14 +91,16 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
     same: (a: T, b: T) => boolean,
     present: boolean,
   ): Promise<void> {
-    for (let attempt = 0; attempt < indexAttempts; attempt++) {
-      const current = (await store.get(key, schema)) ?? [];
-      const has = current.some((m) => same(m, member));
-      if (has === present) return;
-      const next = present ? [...current, member] : current.filter((m) => !same(m, member));
-      if (next.length === 0) await store.delete(key);
-      else await store.set(key, next);
-    }
+    await serialized(key, async () => {
+      for (let attempt = 0; attempt < indexAttempts; attempt++) {
+        const current = (await store.get(key, schema)) ?? [];
+        const has = current.some((m) => same(m, member));
+        if (has === present) return;
+        const next = present ? [...current, member] : current.filter((m) => !same(m, member));
+        if (next.length === 0) await store.delete(key);
+        else await store.set(key, next);
+      }
+    });
   }
 
   const sameChannel = (a: ChannelRef, b: ChannelRef) => channelKey(a) === channelKey(b);
@@ -92,31 +113,39 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
 
   return {
     async subscribe(channel, project, kinds, by) {
-      const existing = await readRecord(project, channel);
-      const subscription: Subscription = {
-        project,
-        channel: toRef(channel),
-        kinds: canonicalKinds([...(existing?.kinds ?? []), ...kinds]),
-        createdBy: existing?.createdBy ?? by,
-        createdAt: existing?.createdAt ?? options.clock.now(),
-      };
-      await store.set(recordKey(project, channel), subscription);
+      const key = recordKey(project, channel);
+      const subscription = await serialized(key, async () => {
+        const existing = await readRecord(project, channel);
+        const next: Subscription = {
+          project,
+          channel: toRef(channel),
+          kinds: canonicalKinds([...(existing?.kinds ?? []), ...kinds]),
+          createdBy: existing?.createdBy ?? by,
+          createdAt: existing?.createdAt ?? options.clock.now(),
+        };
+        await store.set(key, next);
+        return next;
+      });
       await setMembership(project, channel, true);
       return subscription;
     },
 
     async unsubscribe(channel, project, kinds) {
-      const existing = await readRecord(project, channel);
-      const removed = new Set<NoticeKind>(kinds ?? noticeKinds);
-      const left = canonicalKinds((existing?.kinds ?? []).filter((k) => !removed.has(k)));
-      if (existing && left.length > 0) {
-        const subscription: Subscription = { ...existing, kinds: left };
-        await store.set(recordKey(project, channel), subscription);
-        return subscription;
-      }
-      await store.delete(recordKey(project, channel));
-      await setMembership(project, channel, false);
-      return undefined;
+      const key = recordKey(project, channel);
+      const left = await serialized(key, async () => {
+        const existing = await readRecord(project, channel);
+        const removed = new Set<NoticeKind>(kinds ?? noticeKinds);
+        const remaining = canonicalKinds((existing?.kinds ?? []).filter((k) => !removed.has(k)));
+        if (existing && remaining.length > 0) {
+          const next: Subscription = { ...existing, kinds: remaining };
+          await store.set(key, next);
+          return next;
+        }
+        await store.delete(key);
+        return undefined;
+      });
+      if (!left) await setMembership(project, channel, false);
+      return left;
     },
 
     async forChannel(channel) {

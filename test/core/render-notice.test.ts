@@ -1,0 +1,159 @@
+import { describe, expect, test } from 'vitest';
+import type { Locale } from '../../src/core/command-core.js';
+import { renderNotice } from '../../src/core/render-notice.js';
+import { allText, allUrls } from '../support/core-fixture.js';
+import { buildEvent, oneOfEveryEvent } from '../support/event-builders.js';
+import { allHostileTexts, hostileTexts } from '../support/hostile-text.js';
+
+const locales: Locale[] = ['en', 'de'];
+
+describe('renderNotice', () => {
+  test.each(locales)('renders every event type with a title in %s', (locale) => {
+    for (const event of oneOfEveryEvent()) {
+      const m = renderNotice(event, locale);
+      expect(m.title, event.type).toBeTruthy();
+      expect(m.private, event.type).toBeUndefined();
+    }
+  });
+
+  test('supporter: name, number and total', () => {
+    expect(allText(renderNotice(buildEvent.supporter(), 'en'))).toContain(
+      '🎉 New supporter: Grace H.\nSupporter #123 · Total €12,345',
+    );
+    expect(allText(renderNotice(buildEvent.supporter(), 'de'))).toContain(
+      '🎉 Neuer Unterstützer: Grace H.\nUnterstützer Nr. 123 · Insgesamt 12.345 €',
+    );
+  });
+
+  test('supporter without a known total leaves the total out', () => {
+    expect(renderNotice(buildEvent.supporter({ fundingTotal: null }), 'en').text).toBe('Supporter #123');
+  });
+
+  test('supporter burst: a few names and the rest counted', () => {
+    const m = renderNotice(buildEvent.supporterBurst(), 'en');
+    expect(m.title).toBe('🎉 12 new supporters');
+    expect(m.text).toBe('Ada, Bob, Cleo and 9 more\nTotal €15,000');
+    expect(allText(renderNotice(buildEvent.supporterBurst(), 'de'))).toContain(
+      'Ada, Bob, Cleo und 9 weitere\nInsgesamt 15.000 €',
+    );
+    const exact = renderNotice(buildEvent.supporterBurst({ count: 3 }), 'en');
+    expect(exact.text?.split('\n')[0]).toBe('Ada, Bob, and Cleo');
+  });
+
+  test('wall post: author and message as plain text; burst counts authors', () => {
+    const m = renderNotice(buildEvent.wallPost(), 'en');
+    expect(m.title).toBe('💬 New wall post by Ada L.');
+    expect(m.text).toBe('Great idea, good luck!');
+    const burst = renderNotice(buildEvent.wallPostBurst(), 'de');
+    expect(burst.title).toBe('💬 4 neue Pinnwand-Einträge');
+    expect(burst.text).toBe('Von Ada und Bob');
+  });
+
+  test('blog post: title, type, link, teaser; supporter-only gets a badge', () => {
+    const m = renderNotice(buildEvent.blogPost(), 'en');
+    expect(m.title).toBe('📝 New blog post: We are live!');
+    expect(m.titleUrl).toBe('https://platform.example/solar-kiosk/blog/301');
+    expect(m.links).toEqual([
+      { label: 'Read the post', url: 'https://platform.example/solar-kiosk/blog/301' },
+    ]);
+    expect(m.text).toBe('The campaign has started.');
+    expect(m.badge).toBeUndefined();
+    const gated = renderNotice(buildEvent.blogPost({ supporterOnly: true, blogType: 'story' }), 'de');
+    expect(gated.badge).toBe('nur für Unterstützer');
+    expect(gated.fields?.[0]?.value).toBe('Story');
+  });
+
+  test('blog post with a non-http link gets no link', () => {
+    const m = renderNotice(buildEvent.blogPost({ link: 'javascript:alert(1)' }), 'en');
+    expect(allUrls(m)).toEqual([]);
+  });
+
+  test('milestone: percent, and goal-reached wording for all-or-nothing', () => {
+    const half = renderNotice(buildEvent.milestone(), 'en');
+    expect(half.title).toBe('🏁 50% of the funding goal reached');
+    expect(half.progress?.percent).toBe(50);
+    const goal = renderNotice(
+      buildEvent.milestone({ percent: 100, goalReached: true, funding: 20_000 }),
+      'en',
+    );
+    expect(goal.title).toBe('🎯 Funding goal reached!');
+    expect(goal.text).toContain('All-or-nothing goal reached: the project will be funded.');
+    expect(renderNotice(buildEvent.milestone({ percent: 100, goalReached: true }), 'de').title).toBe(
+      '🎯 Finanzierungsziel erreicht!',
+    );
+    expect(renderNotice(buildEvent.milestone(), 'de').title).toBe('🏁 50 % des Finanzierungsziels erreicht');
+  });
+
+  test('reward sold out and unlocked', () => {
+    expect(allText(renderNotice(buildEvent.rewardSoldOut(), 'en'))).toContain(
+      'Sold out: Sunny mug\nPrice €25',
+    );
+    expect(allText(renderNotice(buildEvent.rewardUnlocked(), 'de'))).toContain(
+      '🔓 Freigeschaltet: Golden spoon\nPreis 250 €',
+    );
+  });
+
+  test('project status in human words', () => {
+    expect(renderNotice(buildEvent.projectStatus(), 'en').title).toBe(
+      'Project status: Funding phase → Successfully funded',
+    );
+    expect(renderNotice(buildEvent.projectStatus({ from: null, to: 'payoff' }), 'de').title).toBe(
+      'Projektstatus: Ausgezahlt',
+    );
+  });
+
+  test('watching: funding of goal, progress and supporters', () => {
+    const m = renderNotice(buildEvent.watching(), 'en');
+    expect(m.title).toBe('👀 fundbot is now watching Solar Kiosk');
+    expect(allText(m)).toContain('€12,345 of €20,000');
+    expect(allText(renderNotice(buildEvent.watching(), 'de'))).toContain('12.345 € von 20.000 €');
+  });
+
+  describe('hostile text', () => {
+    const hostileEvents = allHostileTexts.flatMap((text) => [
+      buildEvent.supporter({ displayName: text }),
+      buildEvent.supporterBurst({ displayNames: [text, text, text, text, text, text, text] }),
+      buildEvent.wallPost({ author: text, message: text }),
+      buildEvent.wallPostBurst({ authors: [text] }),
+      buildEvent.blogPost({ title: text, teaser: text }),
+      buildEvent.rewardSoldOut({ title: text }),
+      buildEvent.rewardUnlocked({ title: text }),
+      buildEvent.projectStatus({ from: text, to: text }),
+      buildEvent.watching({ title: text }),
+    ]);
+
+    test('stays bounded: titles under 256, text under 1000 characters', () => {
+      for (const event of hostileEvents) {
+        for (const locale of locales) {
+          const m = renderNotice(event, locale);
+          expect(Array.from(m.title ?? '').length).toBeLessThanOrEqual(256);
+          expect(Array.from(m.text ?? '').length).toBeLessThanOrEqual(1000);
+        }
+      }
+    });
+
+    test('never becomes a link', () => {
+      for (const event of hostileEvents) {
+        for (const url of allUrls(renderNotice(event, 'en'))) {
+          expect(url).toBe('https://platform.example/solar-kiosk/blog/301');
+        }
+      }
+    });
+
+    test('loses zero-width, bidi and control characters; names stay on one line', () => {
+      for (const event of hostileEvents) {
+        const m = renderNotice(event, 'en');
+        expect(allText(m)).not.toMatch(
+          /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\u0000-\u0009\u000b-\u001f\u009b]/,
+        );
+        expect(m.title).not.toContain('\n');
+      }
+    });
+
+    test('a 5000-character wall post is shortened with an ellipsis', () => {
+      const m = renderNotice(buildEvent.wallPost({ message: hostileTexts.long }), 'en');
+      expect(m.text?.endsWith('…')).toBe(true);
+      expect(Array.from(m.text ?? '').length).toBeLessThanOrEqual(500);
+    });
+  });
+});
