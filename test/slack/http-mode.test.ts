@@ -165,11 +165,20 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
     await postSignedCommand(
       url,
       signingSecret,
+      slashCommand({ response_url: fake.responseUrl(), command: '/reward', text: '' }),
+    );
+    const missing = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    expect(missing.body.response_type).toBe('ephemeral');
+    expect(JSON.stringify(missing.body.blocks)).toContain('/reward <id> [project]');
+
+    await postSignedCommand(
+      url,
+      signingSecret,
       slashCommand({ response_url: fake.responseUrl(), command: '/reward', text: 'abc' }),
     );
-    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
-    expect(response.body.response_type).toBe('ephemeral');
-    expect(JSON.stringify(response.body.blocks)).toContain('/reward <id> [project]');
+    const notANumber = await fake.waitFor(() => fake.responses[1], 'the second respond() call');
+    expect(notANumber.body.response_type).toBe('ephemeral');
+    expect(JSON.stringify(notANumber.body.blocks)).toContain('abc');
     expect(core.invocations).toHaveLength(0);
   });
 

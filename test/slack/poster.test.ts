@@ -1,10 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  botRetryPolicy,
-  ChannelUnavailableError,
-  createSlackAdapter,
-  type SlackAdapter,
-} from '../../src/adapters/slack/index.js';
+import { botRetryPolicy, createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import { ChannelUnavailableError } from '../../src/core/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
@@ -62,6 +58,30 @@ describe('Slack poster', () => {
     ]);
   });
 
+  it('sends hostile text in every field as inert text (what Slack receives, after the transport)', async () => {
+    const evil = '<!channel> <@U123> <https://evil.example|click> *bold* https://evil.example @here';
+    await adapter.poster.post(
+      channel,
+      {
+        title: evil,
+        text: evil,
+        badge: evil,
+        footer: evil,
+        fields: [{ name: evil, value: evil, inline: true }],
+        links: [{ label: evil, url: 'https://platform.example/p' }],
+      },
+      'evt:hostile',
+    );
+    const [call] = fake.callsTo('chat.postMessage');
+    const mrkdwn = JSON.stringify(call?.args.blocks)
+      .match(/"type":"mrkdwn","text":"(?:[^"\\]|\\.)*"/g)
+      ?.join('\n');
+    for (const received of [String(call?.args.text), mrkdwn ?? '']) {
+      expect(received).not.toMatch(/<[!@]|<https:\/\/evil|\*bold\*|https:\/\/evil|@here/);
+    }
+    expect(mrkdwn).toContain('<https://platform.example/p|');
+  });
+
   it('uploads an attachment through files.uploadV2: upload URL, bytes, then completion in the channel', async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
     await adapter.poster.post(
@@ -88,13 +108,20 @@ describe('Slack poster', () => {
     expect(fake.callsTo('chat.postMessage')).toHaveLength(0);
   });
 
-  it.each(['channel_not_found', 'not_in_channel', 'is_archived', 'account_inactive', 'invalid_auth'])(
-    'turns %s into ChannelUnavailableError (the outbox must not retry)',
-    async (code) => {
+  it.each([
+    ['channel_not_found', 'gone'],
+    ['is_archived', 'gone'],
+    ['not_in_channel', 'no-access'],
+    ['account_inactive', 'no-access'],
+    ['invalid_auth', 'no-access'],
+  ])(
+    "turns %s into the core's ChannelUnavailableError (%s): the notice router must not retry",
+    async (code, reason) => {
       fake.fail('chat.postMessage', { error: code });
       const error = await adapter.poster.post(channel, notice, 'evt:1').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ChannelUnavailableError);
-      expect((error as ChannelUnavailableError).reason).toBe(code);
+      expect(error).toMatchObject({ reason, channel });
+      expect(((error as Error).cause as { data?: { error?: string } }).data?.error).toBe(code);
       expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
     },
   );

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { deferred, type RecordingCore, recordingCore, recordingLogger, slashCommand } from './helpers.js';
 
@@ -76,6 +77,39 @@ describe('Slack adapter in Socket Mode (real Bolt SocketModeReceiver)', () => {
 
     gate.resolve({ text: 'done' });
     await fake.waitFor(() => fake.responses[0], 'the respond() call');
+  });
+
+  it('stop() disconnects, then waits for a command still in progress to answer', async () => {
+    const gate = deferred<NeutralMessage>();
+    const coreStarted = deferred();
+    core = recordingCore(() => {
+      coreStarted.resolve();
+      return gate.promise;
+    });
+    adapter = createSlackAdapter({
+      botToken,
+      appToken,
+      core,
+      slackApiUrl: fake.apiUrl,
+      retryPolicy: { retries: 0 },
+      logger: recordingLogger(),
+      // The drain deadline never passes on a manual clock: only the command can end the wait.
+      clock: new ManualClock(),
+    });
+    await adapter.start();
+    fake.sendSlashCommand(slashCommand({ response_url: fake.responseUrl() }));
+    await coreStarted.promise;
+
+    let stopped = false;
+    const stopping = adapter.stop().then(() => {
+      stopped = true;
+    });
+    await fake.waitFor(() => fake.socketConnections === 0, 'the socket to close');
+    expect(stopped).toBe(false);
+
+    gate.resolve({ text: 'finished during shutdown' });
+    await stopping;
+    expect(fake.responses).toHaveLength(1);
   });
 
   it('refuses to start without an app token, saying which setting is missing', () => {

@@ -1,9 +1,23 @@
 import { webApi } from '@slack/bolt';
+import { ChannelUnavailableError } from '../../core/channel-unavailable-error.js';
 import type { NeutralMessage } from '../../core/message.js';
 import type { ChannelPoster, ChannelRef } from '../../core/ports.js';
-import { ChannelUnavailableError, unavailableChannelErrors } from './channel-unavailable-error.js';
 import { clip, neutralizePlainText } from './escape-mrkdwn.js';
 import { renderBlocks, renderMrkdwnText } from './render-blocks.js';
+
+/**
+ * Slack error codes after which a retry cannot succeed, mapped to the core's reasons:
+ * 'gone' (the channel is deleted or archived) or 'no-access' (the bot is not in the
+ * channel, or the workspace deactivated the bot, revoked or never had this token).
+ */
+export const unavailableChannelErrors: Readonly<Record<string, 'gone' | 'no-access'>> = {
+  channel_not_found: 'gone',
+  is_archived: 'gone',
+  not_in_channel: 'no-access',
+  account_inactive: 'no-access',
+  invalid_auth: 'no-access',
+  token_revoked: 'no-access',
+};
 
 /** `event_type` of the metadata every notice carries. */
 export const noticeEventType = 'fundbot_notice';
@@ -59,9 +73,8 @@ export function createSlackPoster(client: webApi.WebClient): ChannelPoster {
         });
       } catch (error) {
         const code = platformErrorCode(error);
-        if (code && unavailableChannelErrors.has(code)) {
-          throw new ChannelUnavailableError(code, channel.channelId, { cause: error });
-        }
+        const reason = code ? unavailableChannelErrors[code] : undefined;
+        if (reason) throw new ChannelUnavailableError(channel, reason, { cause: error });
         throw error;
       }
     },

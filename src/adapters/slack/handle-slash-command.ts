@@ -3,7 +3,8 @@ import type { CommandDefinition } from '../../../commands/definitions.js';
 import type { CommandContext, CommandCore, Locale } from '../../core/command-core.js';
 import { catalogFor } from '../../core/i18n/index.js';
 import type { NeutralMessage } from '../../core/message.js';
-import { commandUsage, type ParseError, parseCommandArguments } from '../../core/parse-command-text.js';
+import { parseCommandArguments } from '../../core/parse-command-text.js';
+import { parseErrorMessage } from '../../core/parse-error-message.js';
 import type { ChannelRef } from '../../core/ports.js';
 import type { Logger } from '../../ops/logger.js';
 import { renderBlocks } from './render-blocks.js';
@@ -55,11 +56,7 @@ export function createSlashCommandHandler(
       }
       const parsed = parseCommandArguments(definition, command.text ?? '');
       if (!parsed.ok) {
-        await reply(respond, {
-          text: explainParseError(parsed.error, definition, locale),
-          tone: 'error',
-          private: true,
-        });
+        await reply(respond, parseErrorMessage(parsed.error, locale, 'slack'));
         return;
       }
       const facts = await deps.users.lookup(command.team_id, command.user_id);
@@ -87,28 +84,4 @@ export function createSlashCommandHandler(
       );
     }
   };
-}
-
-/** The parse error in the channel's language, with the Slack usage line where it helps. */
-function explainParseError(error: ParseError, definition: CommandDefinition, locale: Locale): string {
-  const t = catalogFor(locale).errors;
-  const usage = commandUsage(definition, 'slack');
-  switch (error.code) {
-    case 'not-a-command':
-      return t.notACommand;
-    case 'unknown-command':
-      return t.unknownCommand(error.command);
-    case 'unterminated-quote':
-      return `${t.unterminatedQuote} ${usage}`;
-    case 'missing-option':
-      return t.missingOption(error.option, usage);
-    case 'invalid-integer':
-      return `${t.invalidInteger(error.option, error.value)} ${usage}`;
-    case 'invalid-boolean':
-      return `${t.invalidBoolean(error.option, error.value)} ${usage}`;
-    case 'invalid-choice':
-      return t.invalidChoice(error.option, error.value, error.choices.join(', '));
-    case 'too-many-arguments':
-      return t.tooManyArguments(error.extra, usage);
-  }
 }

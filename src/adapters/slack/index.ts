@@ -1,7 +1,6 @@
 export { buildSlackAppManifest, type SlackAppManifest, type SlackManifestOptions } from './app-manifest.js';
-export { ChannelUnavailableError, unavailableChannelErrors } from './channel-unavailable-error.js';
 export { createSlackAdapter, type SlackAdapter, type SlackAdapterOptions } from './create-slack-adapter.js';
-export { createSlackPoster, noticeEventType } from './create-slack-poster.js';
+export { createSlackPoster, noticeEventType, unavailableChannelErrors } from './create-slack-poster.js';
 export { escapeMrkdwn, neutralizePlainText } from './escape-mrkdwn.js';
 export { renderBlocks, renderMrkdwnText, type SlackRendering, slackLimits } from './render-blocks.js';
 export { botRetryPolicy, socketConnectionRetryPolicy } from './retry-policy.js';

@@ -278,7 +278,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
-      ws.on('close', () => sockets.delete(ws));
+      ws.on('close', () => {
+        sockets.delete(ws);
+        events.emit('record');
+      });
       ws.on('message', (data) => {
         try {
           const message = JSON.parse(data.toString()) as { envelope_id?: string; payload?: unknown };
