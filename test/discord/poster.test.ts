@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelUnavailableError, nonceFromKey } from '../../src/adapters/discord/index.js';
+import { nonceFromKey } from '../../src/adapters/discord/index.js';
+import { ChannelUnavailableError } from '../../src/core/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { channelFaults, defaultGuild } from '../fakes/discord/fake-discord.js';
 import { type Harness, startHarness } from './adapter-harness.js';
@@ -79,17 +80,18 @@ describe('poster', () => {
   });
 
   it.each([
-    ['an unknown channel (10003)', '299999999999999999', undefined],
-    ['missing access (50001)', '200000000000000001', channelFaults.missingAccess],
-    ['missing permissions (50013)', '200000000000000001', channelFaults.missingPermissions],
-  ] as const)('reports %s as ChannelUnavailableError', async (_, channelId, fault) => {
+    ['an unknown channel (10003)', '299999999999999999', undefined, 'gone'],
+    ['missing access (50001)', '200000000000000001', channelFaults.missingAccess, 'no-access'],
+    ['missing permissions (50013)', '200000000000000001', channelFaults.missingPermissions, 'no-access'],
+  ] as const)('reports %s as ChannelUnavailableError', async (_, channelId, fault, reason) => {
     if (fault) h.fake.failChannel(channelId, fault);
     const error = await h.adapter.poster
       .post({ ...campaign, channelId }, { text: 'x' }, 'evt-x')
       .catch((e: unknown) => e);
     h.fake.failChannel(channelId, undefined);
     expect(error).toBeInstanceOf(ChannelUnavailableError);
-    expect((error as ChannelUnavailableError).code).toBe(fault?.code ?? 10003);
+    expect(error).toMatchObject({ reason, channel: { platform: 'discord', channelId } });
+    expect((error as Error).cause).toMatchObject({ code: fault?.code ?? 10003 });
     expect((error as Error).message).not.toContain(h.fake.token);
   });
 
@@ -102,13 +104,12 @@ describe('poster', () => {
   });
 
   it('never posts into a channel of another server than the subscription names', async () => {
+    const before = messagesTo(campaign.channelId).length;
     const error = await h.adapter.poster
-      .post(
-        { ...campaign, channelId: '200000000000000001', workspaceId: '100000000000000099' },
-        { text: 'x' },
-        'evt-y',
-      )
+      .post({ ...campaign, workspaceId: '100000000000000099' }, { text: 'x' }, 'evt-y')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChannelUnavailableError);
+    expect(error).toMatchObject({ reason: 'gone' });
+    expect(messagesTo(campaign.channelId).length).toBe(before);
   });
 });

@@ -10,12 +10,12 @@ import {
   type InteractionReplyOptions,
   MessageFlags,
 } from 'discord.js';
+import { ChannelUnavailableError } from '../../core/channel-unavailable-error.js';
 import type { CommandCore } from '../../core/command-core.js';
 import type { NeutralMessage } from '../../core/message.js';
 import type { ChannelPoster, ChannelRef } from '../../core/ports.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
-import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import { describeError } from './describe-error.js';
 import { nonceFromKey } from './discord-nonce.js';
 import { clip } from './escape-discord.js';
@@ -58,8 +58,16 @@ export interface DiscordAdapter {
   readonly poster: ChannelPoster;
 }
 
-/** Discord's codes for "this channel will not take our messages": retrying cannot help. */
-const unavailableCodes: ReadonlySet<number | string> = new Set([10003, 50001, 50013]);
+/**
+ * Discord's codes for "this channel will not take our messages": retrying cannot
+ * help. Unknown Channel means it is gone (or the bot left the server); Missing
+ * Access / Missing Permissions mean the bot may not see or post there.
+ */
+const unavailableReasons: ReadonlyMap<number | string, ChannelUnavailableError['reason']> = new Map([
+  [10003, 'gone'],
+  [50001, 'no-access'],
+  [50013, 'no-access'],
+]);
 
 const noMentions = { parse: [] } as const;
 
@@ -242,11 +250,11 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
       }
       try {
         const channel = await client.channels.fetch(ref.channelId);
-        // A channel of another server means a corrupted subscription; never post across servers.
-        const wrongGuild = channel && 'guildId' in channel && channel.guildId !== ref.workspaceId;
-        if (!channel?.isSendable() || channel.isDMBased() || wrongGuild) {
-          throw new ChannelUnavailableError(ref.channelId, undefined);
+        // Not in this server as far as the subscription knows: never post across servers.
+        if (!channel || ('guildId' in channel && channel.guildId !== ref.workspaceId)) {
+          throw new ChannelUnavailableError(ref, 'gone');
         }
+        if (!channel.isSendable() || channel.isDMBased()) throw new ChannelUnavailableError(ref, 'no-access');
         // `private` has no meaning in a channel post: notices are for everyone in it.
         await channel.send({
           ...renderEmbed(message),
@@ -255,9 +263,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
           enforceNonce: true,
         });
       } catch (error) {
-        if (error instanceof DiscordAPIError && unavailableCodes.has(error.code)) {
-          throw new ChannelUnavailableError(ref.channelId, error.code, { cause: error });
-        }
+        const reason = error instanceof DiscordAPIError ? unavailableReasons.get(error.code) : undefined;
+        if (reason) throw new ChannelUnavailableError(ref, reason, { cause: error });
         throw error;
       }
     },

@@ -1,5 +1,4 @@
 /** The Discord adapter: gateway client, embed renderer, channel poster and command registration payloads. */
-export { ChannelUnavailableError } from './channel-unavailable-error.js';
 export {
   createDiscordAdapter,
   type DiscordAdapter,
