@@ -6,6 +6,7 @@
  * a local simulator, which is why printing them is fine here (and only here).
  */
 import { parseArgs } from 'node:util';
+import { seededRandom } from '../lib/random.js';
 import { demoLinkCaption, demoTeam } from './demo-project.js';
 import { startLiveCampaign } from './scenario-live.js';
 import { startSimulator } from './simulator.js';
@@ -46,7 +47,10 @@ async function main(): Promise<void> {
   const listOrder: ListOrder = values.order;
 
   const sim = await startSimulator({ host: values.host, port, seed, listOrder });
-  const live = rate > 0 ? startLiveCampaign(sim, demoLinkCaption, { ratePerMinute: rate }) : null;
+  const live =
+    rate > 0
+      ? startLiveCampaign(sim, demoLinkCaption, { ratePerMinute: rate, random: seededRandom(seed + 7) })
+      : null;
   const fullKey = sim.issueProjectKey(demoLinkCaption);
   const someKey = sim.issueProjectKey(demoLinkCaption, {
     scopes: ['project:read', 'fundings:read', 'wall:read'],

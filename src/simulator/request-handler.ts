@@ -190,7 +190,14 @@ function addExtraFields(body: unknown): void {
 export function createRequestHandler(state: HandlerState) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const at = state.clock.now();
-    const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://simulator.invalid');
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: 'bad request', error_description: null }));
+      return;
+    }
     const path = url.pathname;
     const method = req.method ?? 'GET';
     let credentialKind: RequestLogEntry['credential'] = 'none';
