@@ -132,6 +132,17 @@ describe('/funding', () => {
     expect(m.private).toBeUndefined();
   });
 
+  test('a key that slipped into a stale reason never reaches the channel', async () => {
+    const f = createCoreFixture();
+    f.readModel.setFreshness('solar-kiosk', 'project', {
+      fetchedAt: t0 - 60_000,
+      staleBecause: 'HTTP 401 for svc_proj_abcDEF123 (Bearer svc_proj_abcDEF123)',
+    });
+    const m = await f.run('funding');
+    expect(m.footer).toContain('[redacted]');
+    expect(JSON.stringify(m)).not.toContain('abcDEF123');
+  });
+
   test('asks the read model with the funding freshness (30 s by default, configurable)', async () => {
     const f = createCoreFixture();
     await f.run('funding');

@@ -8,6 +8,7 @@ import { limits } from '../limits.js';
 import type { NeutralMessage } from '../message.js';
 import type { Cached } from '../ports.js';
 import { classifyReadFailure, errorSummary, explainReadFailure } from '../read-failure.js';
+import { redactSecrets } from '../redact-secrets.js';
 import { singleLine } from '../text.js';
 
 /** One command execution: what a command handler gets. */
@@ -52,7 +53,7 @@ export function freshnessFooter(
 ): string {
   const age = formatAge(run.now - cached.fetchedAt, run.locale);
   return cached.staleBecause !== undefined
-    ? run.t.common.staleFigures(age, singleLine(cached.staleBecause, limits.reason))
+    ? run.t.common.staleFigures(age, singleLine(redactSecrets(cached.staleBecause), limits.reason))
     : run.t.common.updatedAgo(age);
 }
 
