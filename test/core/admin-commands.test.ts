@@ -255,6 +255,7 @@ describe('/status, /help, /digest', () => {
             },
             recentErrors: [
               { at: t0 - 60_000, message: 'GET /project/solar-kiosk/wall: HTTP 403 insufficient_scope' },
+              { at: t0 - 120_000, message: 'HTTP 401 invalid_api_key svc_user_LEAKEDKEY' },
             ],
           },
         },
@@ -268,6 +269,7 @@ describe('/status, /help, /digest', () => {
     expect(text).toContain('9,876 of 10,000 requests left · resets Jan 2, 2026, 12:00 AM');
     expect(text).toContain('HTTP 403 insufficient_scope');
     expect(m.footer).toBe('fundbot 0.1.0-test');
+    expect(JSON.stringify(m)).not.toContain('LEAKEDKEY');
   });
 
   test('/help lists every command with localized descriptions and Slack names on Slack', async () => {
