@@ -23,6 +23,9 @@ export function classifyReadFailure(error: unknown): ReadFailure {
     return 'not-found';
   }
   if (status === 429 || code === 'rate_limit_exceeded') return 'rate-limited';
+  // A feed the engine switched off because the key lacks its scope.
+  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
+  if (code === 'feed_disabled' || name === 'FeedDisabledError') return 'not-permitted';
   if (status === 401 || status === 403) return 'not-permitted';
   return 'unavailable';
 }

@@ -202,3 +202,15 @@ describe('/funding', () => {
     expect(allText(await f.run('funding'))).toContain('CHF 1,234.50 of CHF 20,000');
   });
 });
+
+describe('read failure classification', () => {
+  test('a feed the engine disabled (code feed_disabled) reads as a permission problem', async () => {
+    const { classifyReadFailure } = await import('../../src/core/read-failure.js');
+    expect(classifyReadFailure(Object.assign(new Error('no wall:read'), { code: 'feed_disabled' }))).toBe(
+      'not-permitted',
+    );
+    expect(classifyReadFailure(new FakeApiError(404, 'not_found'))).toBe('not-found');
+    expect(classifyReadFailure(new FakeApiError(403, 'project_access_denied'))).toBe('not-found');
+    expect(classifyReadFailure(new Error('socket hang up'))).toBe('unavailable');
+  });
+});
