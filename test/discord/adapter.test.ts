@@ -1,9 +1,16 @@
 import { GatewayIntentBits, InteractionResponseType, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
 import { hostileLongText } from '../../src/simulator/hostile-texts.js';
-import { channelFaults, defaultGuild, type SentInteraction } from '../fakes/discord/fake-discord.js';
+import {
+  channelFaults,
+  defaultGuild,
+  type SentInteraction,
+  startFakeDiscord,
+} from '../fakes/discord/fake-discord.js';
 import { type Harness, startHarness } from './adapter-harness.js';
 import { expectInertMarkdown, expectNoPingOrLink } from './inert-text.js';
+import { RecordingCore } from './recording-core.js';
 
 interface CallbackBody {
   type: number;
@@ -278,5 +285,27 @@ describe('autocomplete', () => {
     const { body } = await callbackOf(sent);
     expect(body.data?.choices).toEqual([]);
     expect(h.core.autocompletes).toEqual([]);
+  });
+});
+
+describe('start', () => {
+  it('fails with a message naming DISCORD_TOKEN, without the token, when Discord rejects it', async () => {
+    const fake = await startFakeDiscord();
+    const wrongToken = 'wrong-token.ABCDEFGH.123456';
+    const adapter = createDiscordAdapter({
+      token: wrongToken,
+      core: new RecordingCore(),
+      restApiUrl: fake.apiUrl,
+      restRetries: 0,
+    });
+    try {
+      const error = await adapter.start().catch((e: unknown) => e as Error);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(/DISCORD_TOKEN/);
+      expect((error as Error).message).not.toContain(wrongToken);
+    } finally {
+      await adapter.stop();
+      await fake.close();
+    }
   });
 });

@@ -280,6 +280,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         await ready;
       } catch (error) {
         abort.abort();
+        await ready.catch(() => undefined);
         await client.destroy();
         throw new Error(
           'Discord login failed: check DISCORD_TOKEN (Developer Portal → Bot → Reset Token) and that the bot ' +
