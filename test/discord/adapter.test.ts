@@ -43,6 +43,7 @@ beforeEach(() => {
   h.core.answer = { title: 'Funding', text: 'ok' };
   h.core.failWith = undefined;
   h.fake.failInteractionCallbacks(undefined);
+  h.fake.failWebhookEdits(undefined);
 });
 
 const callbackPath = (sent: SentInteraction) => `/interactions/${sent.id}/${sent.token}/callback`;
@@ -228,6 +229,37 @@ describe('the 3-second window', () => {
     );
     expect(h.fake.requests.indexOf(deletion)).toBeGreaterThan(h.fake.requests.indexOf(followUp));
     expect(h.fake.requests.some((r) => r.method === 'PATCH' && r.path === originalPath(sent))).toBe(false);
+  });
+  it('sends a public answer after a private deferral as a public follow-up and deletes the private placeholder', async () => {
+    const release = h.core.hold();
+    h.core.answer = { text: 'Language set for the channel' };
+    const sent = h.fake.sendChatInput({
+      command: 'language',
+      options: [{ name: 'locale', value: 'de' }],
+      permissions: manageGuild,
+    });
+    await callbackOf(sent);
+    release();
+    const followUp = await h.fake.waitForRequest(
+      (r) => r.method === 'POST' && r.path === `/webhooks/${h.fake.applicationId}/${sent.token}`,
+    );
+    expect(((followUp.body as { flags?: number }).flags ?? 0) & MessageFlags.Ephemeral).toBe(0);
+    await h.fake.waitForRequest((r) => r.method === 'DELETE' && r.path === originalPath(sent));
+  });
+
+  it('replaces a public placeholder when the reply fails after deferring', async () => {
+    const release = h.core.hold();
+    h.core.answer = { text: 'x'.repeat(10) };
+    const sent = h.fake.sendChatInput({ command: 'funding' });
+    await callbackOf(sent);
+    // The edit of the original fails (as if the token expired): the user still hears back privately.
+    h.fake.failWebhookEdits(channelFaults.unknownInteraction);
+    release();
+    const followUp = await h.fake.waitForRequest(
+      (r) => r.method === 'POST' && r.path === `/webhooks/${h.fake.applicationId}/${sent.token}`,
+    );
+    expect(followUp.body).toMatchObject({ flags: MessageFlags.Ephemeral });
+    await h.fake.waitForRequest((r) => r.method === 'DELETE' && r.path === originalPath(sent));
   });
 });
 

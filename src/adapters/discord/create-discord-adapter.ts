@@ -121,10 +121,15 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   async function apologize(interaction: ChatInputCommandInteraction): Promise<void> {
     const notice = privateNotice(adapterText('genericError', interaction.locale));
     try {
-      if (!interaction.deferred && !interaction.replied) await interaction.reply(notice);
-      else if (interaction.deferred && !interaction.replied && interaction.ephemeral) {
+      if (!interaction.deferred && !interaction.replied) {
+        await interaction.reply(notice);
+      } else if (interaction.deferred && !interaction.replied && interaction.ephemeral) {
         await interaction.editReply({ embeds: notice.embeds, allowedMentions: noMentions });
-      } else await interaction.followUp(notice);
+      } else {
+        await interaction.followUp(notice);
+        // A public "thinking…" placeholder would otherwise stay until Discord gives up on it.
+        if (interaction.deferred && !interaction.ephemeral) await interaction.deleteReply().catch(() => {});
+      }
     } catch (error) {
       logger.warn(
         { ...describeError(error, secrets), interactionId: interaction.id },

@@ -110,6 +110,8 @@ export interface FakeDiscord {
   failChannel(channelId: string, fault: ChannelFault | undefined): void;
   /** Makes every interaction callback fail (e.g. 10062 Unknown Interaction), or succeed again with undefined. */
   failInteractionCallbacks(fault: ChannelFault | undefined): void;
+  /** Makes every PATCH of an interaction's message fail, or succeed again with undefined. */
+  failWebhookEdits(fault: ChannelFault | undefined): void;
   sendChatInput(interaction: ChatInputInteraction): SentInteraction;
   sendAutocomplete(interaction: AutocompleteInteraction): SentInteraction;
   /** Resolves with the first recorded request (past or future) that matches. */
@@ -145,6 +147,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const registeredCommands = new Map<string, unknown>();
   const faults = new Map<string, ChannelFault>();
   let callbackFault: ChannelFault | undefined;
+  let editFault: ChannelFault | undefined;
   const waiters = new Set<{
     predicate: (r: RecordedRequest) => boolean;
     resolve: (r: RecordedRequest) => void;
@@ -208,6 +211,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (route('DELETE', /^\/webhooks\/\d+\/[^/]+\/messages\/(@original|\d+)$/)) {
       res.writeHead(204).end();
       return;
+    }
+    if (webhookMessage && editFault && req.method === 'PATCH') {
+      return send(res, editFault.status, { message: editFault.message, code: editFault.code });
     }
     if (webhookMessage) {
       const messageId = webhookMessage[2];
@@ -388,6 +394,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     failInteractionCallbacks: (fault) => {
       callbackFault = fault;
+    },
+    failWebhookEdits: (fault) => {
+      editFault = fault;
     },
     sendChatInput: (interaction) => sendInteraction(2, interaction),
     sendAutocomplete: (interaction) => sendInteraction(4, interaction, interaction.focused),
