@@ -1,0 +1,132 @@
+import type { ApiClient, ProjectKey } from '../api/index.js';
+import {
+  type ChannelPoster,
+  type ChannelRef,
+  type CommandCore,
+  createCommandCore,
+  createNoticeRouter,
+  createSettingsStore,
+  createSubscriptionStore,
+  type Locale,
+  type NeutralMessage,
+  type NoticeRouter,
+  type SubscriptionStore,
+} from '../core/index.js';
+import { digestPreview } from '../digest/index.js';
+import { createEngine, type Engine, type EngineOptions, noticeKindOf } from '../engine/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { Random } from '../lib/random.js';
+import { type KeyValueStore, namespaced } from '../lib/store.js';
+import type { FundbotMetrics, Logger } from '../ops/index.js';
+
+export interface WireOptions {
+  readonly api: ApiClient;
+  readonly store: KeyValueStore;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly logger: Logger;
+  readonly metrics: FundbotMetrics;
+  readonly version: string;
+  readonly projects: readonly { linkCaption: string; key: ProjectKey; milestones?: readonly number[] }[];
+  readonly engineOptions?: EngineOptions;
+  readonly defaultLocale: Locale;
+  readonly digestTimeZone: string;
+}
+
+/**
+ * The parts every fundbot process has, whatever its chat platforms: the engine,
+ * the command core and the notice router. Adapters are created after this (they
+ * need the core) and hand their posters to {@link Wiring.connectPosters}; until
+ * then the outbox keeps events (delivery fails and is retried), so nothing that
+ * happens during start-up is lost.
+ */
+export interface Wiring {
+  readonly engine: Engine;
+  readonly core: CommandCore;
+  readonly subscriptions: SubscriptionStore;
+  connectPosters(posters: readonly ChannelPoster[]): void;
+  /** Posts a digest (or any message) to a channel through the poster of its platform. */
+  post(channel: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<void>;
+}
+
+export function wireFundbot(options: WireOptions): Wiring {
+  const { store, clock, logger, metrics } = options;
+  // The core's stores prefix their own keys (subscriptions/, settings/).
+  const subscriptions = createSubscriptionStore(store, { clock });
+  const settings = createSettingsStore(store);
+  let router: NoticeRouter | undefined;
+  let posters: readonly ChannelPoster[] = [];
+
+  const engine = createEngine({
+    api: options.api,
+    store: namespaced(store, 'engine/'),
+    clock,
+    random: options.random,
+    logger: logger.child({ component: 'engine' }),
+    projects: options.projects,
+    options: options.engineOptions ?? {},
+    deliver: async (event) => {
+      if (!router) throw new Error('no chat adapter is connected yet: the event stays in the outbox');
+      await router.deliver(event);
+      // Latency of the notice: from the platform's timestamp to delivery.
+      for (const poster of posters) {
+        metrics.recordNotice(
+          { kind: noticeKindOf(event), platform: poster.platform },
+          clock.now() - event.occurredAt,
+        );
+      }
+    },
+  });
+
+  const core = createCommandCore({
+    readModel: engine.readModel,
+    subscriptions,
+    settings,
+    clock,
+    version: options.version,
+    defaultLocale: options.defaultLocale,
+    digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone),
+    logger: logger.child({ component: 'core' }),
+  });
+
+  const posterFor = (channel: ChannelRef): ChannelPoster => {
+    const poster = posters.find((p) => p.platform === channel.platform);
+    if (!poster)
+      throw new Error(`no ${channel.platform} adapter is running, so this channel cannot be reached`);
+    return poster;
+  };
+
+  return {
+    engine,
+    core,
+    subscriptions,
+    connectPosters(connected) {
+      posters = connected.map((poster) => instrumentPoster(poster, metrics));
+      router = createNoticeRouter({
+        core,
+        subscriptions,
+        posters,
+        store: namespaced(store, 'deliveries/'),
+        logger: logger.child({ component: 'notices' }),
+        clock,
+      });
+    },
+    post: (channel, message, idempotencyKey) => posterFor(channel).post(channel, message, idempotencyKey),
+  };
+}
+
+/** Counts delivery errors per platform without changing what the poster throws. */
+function instrumentPoster(poster: ChannelPoster, metrics: FundbotMetrics): ChannelPoster {
+  return {
+    platform: poster.platform,
+    async post(channel, message, idempotencyKey) {
+      try {
+        await poster.post(channel, message, idempotencyKey);
+      } catch (error) {
+        const reason = error instanceof Error ? error.name : 'unknown';
+        metrics.recordDeliveryError({ platform: poster.platform, reason });
+        throw error;
+      }
+    },
+  };
+}

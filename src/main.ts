@@ -1,0 +1,69 @@
+/**
+ * fundbot's entry point: `npm start`.
+ *
+ * - No config file and no chat token: the demo (simulator + terminal).
+ * - A config file: the bot, or a list of every configuration problem with what to do.
+ */
+import { startBot } from './app/start-bot.js';
+import { startDemo } from './app/start-demo.js';
+import { readVersion } from './app/version.js';
+import { formatConfigProblems, readTextFileSync, resolveStartMode } from './config/index.js';
+import { createLogger, installGracefulShutdown, silentLogger } from './ops/index.js';
+
+async function main(): Promise<void> {
+  const version = readVersion();
+  const start = resolveStartMode({ env: process.env, readFile: readTextFileSync });
+
+  if (start.mode === 'invalid') {
+    process.stderr.write(`${formatConfigProblems(start.problems, start.source)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+
+  if (start.mode === 'demo') {
+    const rate = Number(process.env.FUNDBOT_DEMO_RATE ?? '');
+    const demo = await startDemo({
+      input: process.stdin,
+      output: process.stdout,
+      version,
+      ...(Number.isFinite(rate) && rate > 0 ? { actionsPerMinute: rate } : {}),
+    });
+    installGracefulShutdown({
+      signals: process,
+      steps: [{ name: 'stop the demo', stop: () => demo.stop() }],
+      timeoutMs: 5_000,
+      logger: silentLogger,
+      exit: (code) => process.exit(code),
+    });
+    await demo.finished;
+    return;
+  }
+
+  const config = start.config;
+  const signingSecret =
+    config.slack.enabled && config.slack.mode === 'http' ? config.slack.signingSecret.reveal() : undefined;
+  const logger = createLogger({
+    level: config.logLevel,
+    base: { service: 'fundbot', version },
+    ...(signingSecret ? { knownSecrets: [signingSecret] } : {}),
+  });
+  for (const warning of start.warnings)
+    logger.warn({ path: warning.path, fix: warning.fix }, warning.message);
+  try {
+    const bot = await startBot(config, logger, version);
+    installGracefulShutdown({
+      signals: process,
+      steps: bot.shutdownSteps,
+      timeoutMs: 10_000,
+      logger,
+      exit: (code) => process.exit(code),
+    });
+  } catch (error) {
+    logger.error({ err: error }, 'fundbot could not start');
+    process.exitCode = 1;
+    // Open sockets would keep a failed start alive; leave after the log line is written.
+    setTimeout(() => process.exit(1), 100).unref();
+  }
+}
+
+await main();
