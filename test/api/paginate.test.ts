@@ -105,7 +105,7 @@ describe('pagination over a list that changes between pages', () => {
       ),
       { numRuns: 100 },
     );
-  });
+  }, 60_000);
 
   it('the iterator yields every entry that was present throughout exactly once, whatever is inserted or removed where', async () => {
     await fc.assert(
@@ -124,7 +124,7 @@ describe('pagination over a list that changes between pages', () => {
       ),
       { numRuns: 150 },
     );
-  });
+  }, 60_000);
 
   it('with small pages and large removals the guarantee still holds (backtracking re-finds its place)', async () => {
     await fc.assert(
@@ -142,7 +142,7 @@ describe('pagination over a list that changes between pages', () => {
       ),
       { numRuns: 150 },
     );
-  });
+  }, 60_000);
 
   it('an unchanging list is read with limit=100 pages overlapping by 10 and ends at meta.total', async () => {
     const list = mutatingList(250, []);
