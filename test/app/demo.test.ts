@@ -1,0 +1,105 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+let child: ChildProcessWithoutNullStreams | undefined;
+
+afterEach(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
+});
+
+/** Resolves with all output so far once `pattern` appears in it; rejects if the process exits first. */
+function waitForOutput(
+  proc: ChildProcessWithoutNullStreams,
+  pattern: RegExp,
+  output: { text: string },
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (pattern.test(output.text)) {
+        proc.stdout.off('data', check);
+        proc.off('exit', onExit);
+        resolve(output.text);
+      }
+    };
+    const onExit = (code: number | null) =>
+      reject(new Error(`demo exited (${code}) before printing ${pattern}:\n${output.text}`));
+    proc.stdout.on('data', check);
+    proc.once('exit', onExit);
+    check();
+  });
+}
+
+describe('npm start without configuration', () => {
+  it('runs the demo: prints a supporter notice and answers /funding, then quits on end of input', async () => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        FUNDBOT_CONFIG: '/nonexistent/fundbot.config.json',
+        FUNDBOT_DEMO_RATE: '240',
+      },
+    });
+    child = proc;
+    const output = { text: '' };
+    proc.stdout.on('data', (chunk: Buffer) => {
+      output.text += chunk.toString('utf8');
+    });
+    let stderr = '';
+    proc.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+
+    await waitForOutput(proc, /demo on a simulated campaign/, output);
+    await waitForOutput(proc, /New supporter: .+\n/, output);
+
+    proc.stdin.write('/funding\n');
+    const afterFunding = await waitForOutput(proc, /Funding: €[\d,]+ of €25,000/, output);
+    expect(afterFunding).toMatch(/Supporters: \d+/);
+    expect(afterFunding).toMatch(/Progress: [▰▱]{10} \d+%/);
+
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    proc.stdin.end();
+    expect(await exited).toBe(0);
+    expect(stderr).not.toMatch(/svc_proj_|svc_user_/);
+    expect(output.text).not.toMatch(/svc_proj_|svc_user_/);
+  }, 45_000);
+});
+
+describe('npm start with a broken configuration', () => {
+  it('lists every problem with what to do and exits 1 without starting anything', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'fundbot-config-'));
+    const path = join(dir, 'fundbot.config.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        api: { baseUrl: 'http://127.0.0.1:9' },
+        projects: [{ linkCaption: 'solar-kiosk', apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+        discord: { enabled: true },
+        digest: { time: '25:99', timeZone: 'Mars/Olympus' },
+      }),
+    );
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FUNDBOT_CONFIG: path },
+    });
+    child = proc;
+    let stderr = '';
+    proc.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(stderr).toContain('SOLAR_KIOSK_API_KEY');
+    expect(stderr).toContain('DISCORD_TOKEN');
+    expect(stderr).toContain('4 problems');
+    expect(stderr).toMatch(/digest\.time: .*HH:MM/);
+    expect(stderr).toMatch(/digest\.timeZone: .*IANA/);
+  }, 30_000);
+});
