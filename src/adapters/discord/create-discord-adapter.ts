@@ -34,6 +34,10 @@ export interface DiscordAdapterOptions {
   readonly logger?: DiscordAdapterLogger;
   /** REST base URL without the version (default Discord's `https://discord.com/api`); tests point it at a fake. */
   readonly restApiUrl?: string;
+  /**
+   * Times the deferral and the stop drain. Discord's 3-second deadline is wall-clock
+   * time, so this must tick in real time (systemClock, the default) outside tests.
+   */
   readonly clock?: Clock;
   /**
    * How long a command may run before the adapter defers it. Discord drops an
