@@ -50,7 +50,7 @@ const kindsOption: OptionDefinition = {
   name: 'kinds',
   description: {
     en: `Notice kinds, space separated: ${noticeKinds.join(' ')} (default: all)`,
-    de: `Benachrichtigungsarten, durch Leerzeichen getrennt: ${noticeKinds.join(' ')} (Standard: alle)`,
+    de: `Arten, durch Leerzeichen getrennt: ${noticeKinds.join(' ')} (Standard: alle)`,
   },
   type: 'string',
   required: false,

@@ -106,9 +106,9 @@ const engineSchema = z.strictObject({
    * commands and retries. The engine's planner takes a fraction: use `reserveFraction` of the
    * resolved config.
    */
-  reservePct: z.number().min(0).max(90).default(20),
+  reservePct: z.number().min(0).max(90).default(15),
   /** More new supporters (or wall posts) than this in one poll are announced as one burst notice. */
-  burstThreshold: z.number().int().min(1).max(1_000).default(5),
+  burstThreshold: z.number().int().min(1).max(1_000).default(10),
   /**
    * Flood guard of the list reader: when more than this share of the new-looking entries of one
    * poll is not explained by the list growing (the API reordered or re-keyed entries), the engine

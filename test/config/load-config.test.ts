@@ -57,9 +57,9 @@ describe('a valid configuration', () => {
     expect(config.projects[0]?.apiKey.kind).toBe('project');
     expect(config.digest).toMatchObject({ hour: 9, minute: 0, cron: '0 9 * * *', timeZone: 'Europe/Berlin' });
     expect(config.engine).toEqual({
-      reservePct: 20,
-      reserveFraction: 0.2,
-      burstThreshold: 5,
+      reservePct: 15,
+      reserveFraction: 0.15,
+      burstThreshold: 10,
       floodRatio: 0.5,
     });
     expect(config.http).toEqual({ enabled: true, port: 9464, host: '127.0.0.1' });

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { commandDefinitions, findCommand } from '../../commands/definitions.js';
+
+const languages = ['en', 'de'] as const;
+
+describe('the command definitions', () => {
+  it('fit Discord limits in both languages (names ≤ 32 lower-case, descriptions ≤ 100) so nothing is cut', () => {
+    for (const command of commandDefinitions) {
+      expect(command.name).toMatch(/^[a-z][a-z0-9-]{0,31}$/);
+      for (const lang of languages) expect(command.description[lang].length).toBeLessThanOrEqual(100);
+      for (const option of command.options) {
+        expect(option.name).toMatch(/^[a-z][a-z0-9-]{0,31}$/);
+        for (const lang of languages) expect(option.description[lang].length).toBeLessThanOrEqual(100);
+      }
+    }
+  });
+
+  it('have unique names on every platform, and Slack never gets its reserved /status or /help', () => {
+    const discordNames = commandDefinitions.map((c) => c.name);
+    const slackNames = commandDefinitions.map((c) => c.slackName ?? c.name);
+    expect(new Set(discordNames).size).toBe(discordNames.length);
+    expect(new Set(slackNames).size).toBe(slackNames.length);
+    expect(slackNames).not.toContain('status');
+    expect(slackNames).not.toContain('help');
+    expect(findCommand('fundbot-status')?.name).toBe('status');
+  });
+
+  it('put required options before optional ones (Discord rejects the reverse)', () => {
+    for (const command of commandDefinitions) {
+      const firstOptional = command.options.findIndex((o) => !o.required);
+      if (firstOptional >= 0)
+        expect(command.options.slice(firstOptional).every((o) => !o.required)).toBe(true);
+    }
+  });
+
+  it('mark exactly the channel-changing commands as admin-only', () => {
+    const admin = commandDefinitions.filter((c) => c.admin).map((c) => c.name);
+    expect(admin.sort()).toEqual(['language', 'subscribe', 'unsubscribe']);
+  });
+});
