@@ -190,7 +190,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     backoffMaxMs: options.backoffMaxMs ?? 30_000,
     maxResponseBytes: options.maxResponseBytes ?? 20 * 1024 * 1024,
     dispatcher: options.dispatcher,
-    userAgent: options.userAgent ?? 'fundbot (+https://github.com/fundbot/fundbot)',
+    userAgent: options.userAgent ?? 'fundbot-api-client',
     onResponse: options.onResponse,
   });
 

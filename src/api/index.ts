@@ -55,7 +55,9 @@ export {
   OPENAPI_STORE_KEY,
   type OperationRef,
   type ParameterChange,
+  type ParameterContractChange,
   type ResponseFieldChange,
+  type ResponseFieldTypeChange,
 } from './openapi-drift.js';
 export {
   type IterateOptions,

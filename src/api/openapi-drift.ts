@@ -27,6 +27,16 @@ export interface ResponseFieldChange extends OperationRef {
   /** Dotted field path of the success response body; `[]` marks array items: `data[].user.id`. */
   readonly field: string;
 }
+/** A parameter present in both documents whose contract changed (default, type, required, enum, bounds). */
+export interface ParameterContractChange extends ParameterChange {
+  /** What changed, e.g. `default: 20 → 10`. */
+  readonly changes: string[];
+}
+/** A response field present in both documents whose declared type changed. */
+export interface ResponseFieldTypeChange extends ResponseFieldChange {
+  readonly before: string;
+  readonly after: string;
+}
 
 export interface ApiDriftReport {
   /** True when anything below is non-empty. */
@@ -38,8 +48,11 @@ export interface ApiDriftReport {
   readonly removedOperations: OperationRef[];
   readonly addedParameters: ParameterChange[];
   readonly removedParameters: ParameterChange[];
+  /** Same parameter, changed default/type/required/enum/bounds: the spec warns that defaults may change. */
+  readonly changedParameters: ParameterContractChange[];
   readonly addedResponseFields: ResponseFieldChange[];
   readonly removedResponseFields: ResponseFieldChange[];
+  readonly changedResponseFields: ResponseFieldTypeChange[];
 }
 
 type Json = Record<string, unknown>;
@@ -77,8 +90,27 @@ function operations(doc: Json): Map<string, { path: string; method: string; op: 
   return result;
 }
 
-function parameters(doc: Json, pathItem: Json, op: Json): Map<string, { name: string; in: string }> {
-  const result = new Map<string, { name: string; in: string }>();
+interface ParameterInfo {
+  readonly name: string;
+  readonly in: string;
+  /** The parts of the contract compared between versions. */
+  readonly contract: Readonly<Record<string, string>>;
+}
+
+const CONTRACT_KEYS = ['type', 'default', 'enum', 'minimum', 'maximum', 'format'] as const;
+
+function contractOf(doc: Json, param: Json): Record<string, string> {
+  const schema = resolve(doc, param.schema) ?? {};
+  const contract: Record<string, string> = { required: JSON.stringify(param.required ?? false) };
+  for (const key of CONTRACT_KEYS) {
+    const value = schema[key] ?? param[key];
+    if (value !== undefined) contract[key] = JSON.stringify(value);
+  }
+  return contract;
+}
+
+function parameters(doc: Json, pathItem: Json, op: Json): Map<string, ParameterInfo> {
+  const result = new Map<string, ParameterInfo>();
   // Operation parameters override path-level ones with the same name and location (OpenAPI rule).
   for (const list of [pathItem.parameters, op.parameters]) {
     if (!Array.isArray(list)) continue;
@@ -86,7 +118,11 @@ function parameters(doc: Json, pathItem: Json, op: Json): Map<string, { name: st
       const param = resolve(doc, raw);
       if (!param || typeof param.name !== 'string') continue;
       const location = typeof param.in === 'string' ? param.in : 'query';
-      result.set(`${location}:${param.name}`, { name: param.name, in: location });
+      result.set(`${location}:${param.name}`, {
+        name: param.name,
+        in: location,
+        contract: contractOf(doc, param),
+      });
     }
   }
   return result;
@@ -97,7 +133,7 @@ function schemaFields(
   doc: Json,
   schema: unknown,
   prefix: string,
-  out: Set<string>,
+  out: Map<string, string>,
   refs: ReadonlySet<string>,
   depth: number,
 ): void {
@@ -119,14 +155,29 @@ function schemaFields(
   if (isObject(current.properties)) {
     for (const [name, child] of Object.entries(current.properties)) {
       const field = prefix ? `${prefix}.${name}` : name;
-      out.add(field);
+      out.set(field, typeOf(doc, child));
       schemaFields(doc, child, field, out, nextRefs, depth + 1);
     }
   }
 }
 
-function responseFields(doc: Json, op: Json): Set<string> {
-  const out = new Set<string>();
+/** The declared type of a schema, `integer|null` style; `?` when not stated. */
+function typeOf(doc: Json, schema: unknown): string {
+  const resolved = resolve(doc, schema);
+  if (!resolved) return '?';
+  const type = resolved.type;
+  const base = Array.isArray(type)
+    ? type.join('|')
+    : typeof type === 'string'
+      ? type
+      : resolved.properties
+        ? 'object'
+        : '?';
+  return resolved.nullable === true ? `${base}|null` : base;
+}
+
+function responseFields(doc: Json, op: Json): Map<string, string> {
+  const out = new Map<string, string>();
   const responses = isObject(op.responses) ? op.responses : {};
   const success = Object.keys(responses)
     .filter((status) => /^2(\d\d|XX)$/i.test(status))
@@ -144,8 +195,9 @@ function byOperation(a: OperationRef, b: OperationRef): number {
 }
 
 /**
- * Compares two OpenAPI documents: paths, operations, parameters per operation and
- * response fields per operation. Pure; tolerant of anything that is not a valid
+ * Compares two OpenAPI documents: paths, operations, parameters per operation
+ * (added, removed, changed default/type/required/enum/bounds) and response fields
+ * per operation (added, removed, changed type). Pure; tolerant of anything that is not a valid
  * document (it just finds fewer things).
  */
 export function diffOpenApi(previous: unknown, current: unknown): ApiDriftReport {
@@ -163,8 +215,10 @@ export function diffOpenApi(previous: unknown, current: unknown): ApiDriftReport
     removedOperations: [] as OperationRef[],
     addedParameters: [] as ParameterChange[],
     removedParameters: [] as ParameterChange[],
+    changedParameters: [] as ParameterContractChange[],
     addedResponseFields: [] as ResponseFieldChange[],
     removedResponseFields: [] as ResponseFieldChange[],
+    changedResponseFields: [] as ResponseFieldTypeChange[],
   };
 
   for (const [id, op] of opsAfter) {
@@ -183,27 +237,36 @@ export function diffOpenApi(previous: unknown, current: unknown): ApiDriftReport
     const ref = { method: now.method, path: now.path };
     const paramsThen = parameters(before, then.pathItem, then.op);
     const paramsNow = parameters(after, now.pathItem, now.op);
-    for (const [k, p] of paramsNow) if (!paramsThen.has(k)) report.addedParameters.push({ ...ref, ...p });
-    for (const [k, p] of paramsThen) if (!paramsNow.has(k)) report.removedParameters.push({ ...ref, ...p });
+    for (const [k, p] of paramsNow) {
+      const old = paramsThen.get(k);
+      if (!old) {
+        report.addedParameters.push({ ...ref, name: p.name, in: p.in });
+        continue;
+      }
+      const keys = new Set([...Object.keys(old.contract), ...Object.keys(p.contract)]);
+      const changes = [...keys]
+        .filter((key) => old.contract[key] !== p.contract[key])
+        .sort()
+        .map((key) => `${key}: ${old.contract[key] ?? '(none)'} → ${p.contract[key] ?? '(none)'}`);
+      if (changes.length > 0) report.changedParameters.push({ ...ref, name: p.name, in: p.in, changes });
+    }
+    for (const [k, p] of paramsThen) {
+      if (!paramsNow.has(k)) report.removedParameters.push({ ...ref, name: p.name, in: p.in });
+    }
     const fieldsThen = responseFields(before, then.op);
     const fieldsNow = responseFields(after, now.op);
-    for (const field of fieldsNow)
-      if (!fieldsThen.has(field)) report.addedResponseFields.push({ ...ref, field });
-    for (const field of fieldsThen)
+    for (const [field, type] of fieldsNow) {
+      const old = fieldsThen.get(field);
+      if (old === undefined) report.addedResponseFields.push({ ...ref, field });
+      else if (old !== type) report.changedResponseFields.push({ ...ref, field, before: old, after: type });
+    }
+    for (const field of fieldsThen.keys()) {
       if (!fieldsNow.has(field)) report.removedResponseFields.push({ ...ref, field });
+    }
   }
   report.addedOperations.sort(byOperation);
   report.removedOperations.sort(byOperation);
-  const changed =
-    report.addedPaths.length +
-      report.removedPaths.length +
-      report.addedOperations.length +
-      report.removedOperations.length +
-      report.addedParameters.length +
-      report.removedParameters.length +
-      report.addedResponseFields.length +
-      report.removedResponseFields.length >
-    0;
+  const changed = Object.values(report).some((list) => list.length > 0);
   return { changed, ...report };
 }
 

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkApiDrift, createApiClient, diffOpenApi, OPENAPI_STORE_KEY } from '../../src/api/index.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { memoryStore } from '../../src/lib/store.js';
+import { type OpenApiVariant, openApiVariants } from '../../src/simulator/index.js';
+import { startHarness } from './helpers/sim.js';
 import { json, startTinyServer } from './helpers/tiny-server.js';
 
 function doc(
@@ -100,6 +102,34 @@ describe('API drift', () => {
     expect(report.changed).toBe(true);
   });
 
+  it('reports a changed parameter default (the spec warns defaults may change) and a changed field type', () => {
+    const before = doc();
+    const after = doc();
+    (after.components.parameters.limit as Record<string, unknown>).schema = { type: 'integer', default: 10 };
+    (
+      (after.components.schemas.WallUser.properties as Record<string, unknown>).id as Record<string, unknown>
+    ).type = 'string';
+    const report = diffOpenApi(before, after);
+    expect(report.changedParameters).toEqual([
+      {
+        method: 'GET',
+        path: '/project/{link_caption}/wall',
+        name: 'limit',
+        in: 'query',
+        changes: ['default: (none) → 10', 'type: (none) → "integer"'],
+      },
+    ]);
+    expect(report.changedResponseFields).toEqual([
+      {
+        method: 'GET',
+        path: '/project/{link_caption}/wall',
+        field: 'data[].user.id',
+        before: 'integer',
+        after: 'string',
+      },
+    ]);
+  });
+
   it('tolerates documents that are not OpenAPI at all', () => {
     expect(diffOpenApi(null, 'nonsense').changed).toBe(false);
     expect(diffOpenApi({}, doc()).addedPaths).toHaveLength(1);
@@ -143,5 +173,48 @@ describe('checkApiDrift: clients fetch the OpenAPI description periodically and 
     const third = await checkApiDrift({ api, store, clock });
     expect(third.report.changed).toBe(false);
     expect(OPENAPI_STORE_KEY).toBe('api/openapi/last');
+  });
+});
+
+describe("drift against the simulator's OpenAPI variants", () => {
+  it('each changed variant of /openapi.json is detected, the baseline is not', async () => {
+    const h = await startHarness();
+    const store = memoryStore();
+    try {
+      const seen: Record<string, unknown> = {};
+      for (const variant of openApiVariants) {
+        await store.delete(OPENAPI_STORE_KEY);
+        h.sim.setOpenApiVariant('baseline');
+        await checkApiDrift({ api: h.api, store, clock: h.clock });
+        h.sim.setOpenApiVariant(variant as OpenApiVariant);
+        const { report } = await checkApiDrift({ api: h.api, store, clock: h.clock });
+        seen[variant] = report.changed;
+        if (variant === 'field-added') {
+          expect(report.addedResponseFields.map((f) => f.field)).toContain('project.backer_goal');
+        }
+        if (variant === 'endpoint-removed')
+          expect(report.removedPaths).toEqual(['/project/{link_caption}/subscribers']);
+        if (variant === 'parameter-added') {
+          expect(report.addedParameters).toEqual([
+            { method: 'GET', path: '/project/{link_caption}/wall', name: 'since', in: 'query' },
+          ]);
+        }
+        if (variant === 'default-changed') {
+          expect(report.changedParameters.map((p) => [p.path, p.name, p.changes])).toEqual([
+            ['/project/{link_caption}/blog', 'limit', ['default: 20 → 10']],
+          ]);
+        }
+      }
+      expect(seen).toEqual({
+        baseline: false,
+        'field-added': true,
+        'endpoint-removed': true,
+        'default-changed': true,
+        'parameter-added': true,
+      });
+    } finally {
+      await store.close();
+      await h.close();
+    }
   });
 });

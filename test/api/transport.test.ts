@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/api/endpoints.js';
 import { HttpTransport } from '../../src/api/http-transport.js';
@@ -496,5 +497,25 @@ describe('transport', () => {
     const s = await server((_req, res) => json(res, 200, aList([])));
     await client(`${s.url}/api/v1/`).project('p', key).wallPage();
     expect(s.requests[0]?.url).toBe('/api/v1/project/p/wall');
+  });
+
+  it('close() closes the own Agent but never a dispatcher passed in', async () => {
+    const s = await server((_req, res) => json(res, 200, aList([])));
+    const shared = new Agent();
+    cleanups.push(() => shared.close());
+    const borrowing = createApiClient({ baseUrl: s.url, dispatcher: shared });
+    await borrowing.project('p', key).wallPage();
+    await borrowing.close();
+    expect(shared.closed).toBe(false);
+    await expect(borrowing.project('p', key).wallPage()).rejects.toThrow(/closed/);
+  });
+
+  it('without a key a project handle offers only get() (the public view)', () => {
+    const api = createApiClient({ baseUrl: 'http://127.0.0.1:9' });
+    cleanups.push(() => api.close());
+    const publicView = api.project('p');
+    // @ts-expect-error lists need a Project API key
+    expect(publicView.wallPage).toBeUndefined();
+    expect(Object.keys(publicView).sort()).toEqual(['get', 'linkCaption']);
   });
 });
