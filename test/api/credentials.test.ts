@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { format, inspect } from 'node:util';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import {
   ApiKeyFormatError,
@@ -107,5 +109,22 @@ describe('credentials', () => {
   it('the same key parsed twice has the same fingerprint, different keys different ones', () => {
     expect(parseProjectKey(RAW_PROJECT).fingerprint).toBe(parseProjectKey(RAW_PROJECT).fingerprint);
     expect(parseProjectKey(RAW_PROJECT).fingerprint).not.toBe(parseProjectKey(`${RAW_PROJECT}X`).fingerprint);
+  });
+
+  it('a key logged with pino (as a field, nested, or in an error) shows no secret', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = pino({ level: 'info' }, sink);
+    const key = parseProjectKey(RAW_PROJECT);
+    logger.info({ key, config: { projectKey: key } }, 'configured %s', key);
+    logger.error({ err: Object.assign(new Error('boom'), { key }) }, 'failed');
+    expect(lines.length).toBe(2);
+    for (const line of lines) expectNoSecret(line, PROJECT_SECRET);
+    expect(lines[0]).toContain('ProjectKey(svc_proj_…');
   });
 });
