@@ -78,16 +78,20 @@ export function wireFundbot(options: WireOptions): Wiring {
     },
   });
 
-  const core = createCommandCore({
-    readModel: engine.readModel,
-    subscriptions,
-    settings,
+  const core = instrumentCore(
+    metrics,
     clock,
-    version: options.version,
-    defaultLocale: options.defaultLocale,
-    digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone),
-    logger: logger.child({ component: 'core' }),
-  });
+    createCommandCore({
+      readModel: engine.readModel,
+      subscriptions,
+      settings,
+      clock,
+      version: options.version,
+      defaultLocale: options.defaultLocale,
+      digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone),
+      logger: logger.child({ component: 'core' }),
+    }),
+  );
 
   const posterFor = (channel: ChannelRef): ChannelPoster => {
     const poster = posters.find((p) => p.platform === channel.platform);
@@ -125,6 +129,28 @@ function instrumentPoster(poster: ChannelPoster, metrics: FundbotMetrics): Chann
       } catch (error) {
         const reason = error instanceof Error ? error.name : 'unknown';
         metrics.recordDeliveryError({ platform: poster.platform, reason });
+        throw error;
+      }
+    },
+  };
+}
+
+/** Times every command for the metrics endpoint; a private error reply counts as refused. */
+function instrumentCore(metrics: FundbotMetrics, clock: Clock, core: CommandCore): CommandCore {
+  return {
+    autocomplete: (...args) => core.autocomplete(...args),
+    renderNotice: (...args) => core.renderNotice(...args),
+    localeFor: (channel) => core.localeFor(channel),
+    async execute(invocation) {
+      const started = clock.now();
+      const labels = { command: invocation.name, platform: invocation.context.channel.platform };
+      try {
+        const message = await core.execute(invocation);
+        const outcome = message.private && message.tone === 'error' ? 'refused' : 'ok';
+        metrics.recordCommand({ ...labels, outcome }, clock.now() - started);
+        return message;
+      } catch (error) {
+        metrics.recordCommand({ ...labels, outcome: 'error' }, clock.now() - started);
         throw error;
       }
     },
