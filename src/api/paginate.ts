@@ -38,7 +38,11 @@ export interface IterateOptions {
 export interface PaginateOptions extends IterateOptions {
   /** Requested page size. Default 100 (the maximum). */
   pageSize?: number;
-  /** Entries of the previous page read again at the start of the next. Default 10. */
+  /**
+   * Entries of the previous page read again at the start of the next. Default 10.
+   * Doubles (up to half a page) each time the iterator loses its place, so steady
+   * removals between requests stop costing backtracks.
+   */
   overlap?: number;
   /** How many times one iteration may step back to re-find its place. Default 50. */
   maxBacktracks?: number;
@@ -69,7 +73,9 @@ export type PageFetcher<T> = (
  *   an empty page past a shrunken list) is yielded from (it holds real entries)
  *   but not trusted: the iterator steps back by `pageSize - overlap` positions
  *   (or to the new end of the list) until it finds a connected page, at the
- *   latest at offset 0, and reads on from there.
+ *   latest at offset 0, and reads on from there. It also doubles the overlap
+ *   (up to half a page), so a list that loses entries on every request (say a
+ *   wave of failed collections) does not make it step back again and again.
  * - Entries are de-duplicated by `keyOf` (the spec's stable keys), so re-read
  *   overlap and entries shifted by head insertions are never yielded twice.
  * - It ends on a connected page when `offset + received >= meta.total` (the
@@ -83,7 +89,8 @@ export type PageFetcher<T> = (
  *    for any number of insertions anywhere and any number of removals anywhere,
  *    unless the backtrack budget or the page limit runs out; then `onGap` is called.
  *    Removals cost extra requests only when more than `overlap - 1` entries ahead
- *    of the read position vanish between two consecutive page requests.
+ *    of the read position vanish between two consecutive page requests; with
+ *    the adaptive overlap, up to `pageSize / 2 - 1` per request are absorbed.
  * 3. Entries inserted or removed during the iteration may or may not be yielded
  *    (a removed entry can have been yielded before it vanished).
  */
@@ -93,10 +100,10 @@ export async function* paginate<T>(
   options: PaginateOptions = {},
 ): AsyncGenerator<T, void, undefined> {
   const pageSize = options.pageSize ?? 100;
-  const overlap = options.overlap ?? 10;
+  const maxOverlap = Math.max(1, Math.floor(pageSize / 2));
+  let overlap = Math.min(options.overlap ?? 10, maxOverlap);
   const maxBacktracks = options.maxBacktracks ?? 50;
   const maxPages = options.maxPages ?? 10_000;
-  const step = Math.max(1, pageSize - overlap);
   const yielded = new Set<string>();
   // Keys of connected pages only: a page read after a possible gap must not vouch for connection.
   const connectedKeys = new Set<string>();
@@ -124,7 +131,9 @@ export async function* paginate<T>(
     if (!connected) {
       if (backtracks < maxBacktracks) {
         backtracks++;
+        const step = Math.max(1, pageSize - overlap);
         offset = Math.max(0, Math.min(offset - step, page.meta.total - step));
+        overlap = Math.min(maxOverlap, overlap * 2);
         continue;
       }
       // Out of budget: accept the possible gap and read on, so the iteration still ends.
