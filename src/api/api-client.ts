@@ -141,6 +141,8 @@ export interface ApiClient {
   /** Without a key only `get()` exists (the public view). */
   project(linkCaption: string): PublicProjectApi;
   project(linkCaption: string, key: ProjectKey): ProjectApi;
+  /** With a key that may be absent: narrow with `'wallPage' in handle` or check the key first. */
+  project(linkCaption: string, key: ProjectKey | undefined): PublicProjectApi | ProjectApi;
   user(key: UserKey): UserApi;
   /** The OpenAPI description (public). Compare copies with diffOpenApi / checkApiDrift. */
   openapi(signal?: AbortSignal): Promise<unknown>;
@@ -244,6 +246,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   function project(linkCaption: string): PublicProjectApi;
   function project(linkCaption: string, key: ProjectKey): ProjectApi;
+  function project(linkCaption: string, key: ProjectKey | undefined): PublicProjectApi | ProjectApi;
   function project(linkCaption: string, key?: ProjectKey): PublicProjectApi | ProjectApi {
     if (typeof linkCaption !== 'string' || linkCaption.trim() === '') {
       throw new TypeError('a project link caption (the slug in the project URL) is required');
