@@ -20,7 +20,9 @@ export interface Freshness {
 }
 
 export const defaultFreshness: Freshness = {
-  fundingMs: 30_000,
+  // The engine re-reads the project at least every 45 s while supporters arrive, so a
+  // 60 s window lets /funding answer from the cache in a busy campaign at no API cost.
+  fundingMs: 60_000,
   rewardsMs: 5 * 60_000,
   rewardMs: 5 * 60_000,
   projectInfoMs: 10 * 60_000,

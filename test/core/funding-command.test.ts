@@ -143,10 +143,10 @@ describe('/funding', () => {
     expect(JSON.stringify(m)).not.toContain('abcDEF123');
   });
 
-  test('asks the read model with the funding freshness (30 s by default, configurable)', async () => {
+  test('asks the read model with the funding freshness (60 s by default, configurable)', async () => {
     const f = createCoreFixture();
     await f.run('funding');
-    expect(f.readModel.callsOf('project')[0]?.args).toEqual([30_000]);
+    expect(f.readModel.callsOf('project')[0]?.args).toEqual([60_000]);
     const g = createCoreFixture({ deps: { freshness: { fundingMs: 5_000 } } });
     await g.run('funding');
     expect(g.readModel.callsOf('project')[0]?.args).toEqual([5_000]);
