@@ -85,7 +85,7 @@ export interface EngineOptions {
   readonly targetIntervalsMs?: Partial<Record<FeedName, number>>;
   /** Re-read each list's window region at least this often. Default one day. */
   readonly healEveryMs?: number;
-  /** When new supporters arrive and the project is older than this, it is re-read in the same cycle. Default 20 s. */
+  /** When new supporters arrive and the project is older than this, it is re-read in the same cycle. Default 45 s. */
   readonly projectRefreshOnChangeMs?: number;
   readonly leaseTtlMs?: number;
   /** Post one "now watching" summary on the very first run. Default true. */
@@ -214,7 +214,7 @@ export function createEngine(deps: CreateEngineOptions): Engine {
   const reservePct = o.reservePct ?? 0.15;
   const burstThreshold = o.burstThreshold ?? 10;
   const healEveryMs = o.healEveryMs ?? 24 * 60 * 60_000;
-  const projectRefreshOnChangeMs = o.projectRefreshOnChangeMs ?? 20_000;
+  const projectRefreshOnChangeMs = o.projectRefreshOnChangeMs ?? 45_000;
   const leaseTtlMs = o.leaseTtlMs ?? 60_000;
   const announceWatching = o.announceWatching ?? true;
   const historyOptions: HistoryOptions = { ...defaultHistoryOptions, ...o.history };
@@ -518,7 +518,7 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     ) {
       // New supporters move the total: read it now for "funding total after" and prompt milestones.
       try {
-        const part = await fetchProjectPart(rt, state, tag);
+        const part = await fetchProjectPart(rt, state, tag === 'command' ? 'command' : 'project');
         state = part.state;
         fundingAfter = rt.projectCache?.value.current_funding ?? null;
         events.push(...part.events);
@@ -632,8 +632,8 @@ export function createEngine(deps: CreateEngineOptions): Engine {
             : undefined;
     let target = targets[feed];
     if (list !== undefined) {
-      // Busy lists are polled more often (up to 3x); quiet ones (except fundings) slow down to half speed.
-      target /= 1 + Math.min(2, list.newPerPoll);
+      // Busy lists are polled more often (up to 1.5x); quiet ones (except fundings) slow down to half speed.
+      target /= 1 + Math.min(0.5, list.newPerPoll / 2);
       const quietFor = clock.now() - (list.lastChangeAt ?? 0);
       if (feed !== 'fundings' && quietFor > 2 * 60 * 60_000) target *= 2;
     }

@@ -143,7 +143,9 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     };
   }
 
-  const heal = input.heal === true || state.needsHeal || state.order === null;
+  const healing = input.heal === true || state.needsHeal;
+  // A list whose order is unknown holds at most one distinct second: it is read whole, like a heal.
+  const heal = healing || state.order === null;
   const known = makeKnownTest(codec, state);
   const boundary = heal ? (item: T) => codec.ts(item) < state.floorTs : known;
   const expected = Math.ceil(state.newPerPoll * 2) + 1;
@@ -202,7 +204,7 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
   const newPerPoll = 0.7 * state.newPerPoll + 0.3 * Math.min(fresh.length, options.pageSize * 10);
   if (floodReason !== undefined) {
     return {
-      kind: heal ? 'heal' : 'incremental',
+      kind: healing ? 'heal' : 'incremental',
       state: {
         order: observedOrder,
         total: read.total,
@@ -233,7 +235,7 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
   const kept = state.entries.filter((e) => !droppedKeys.has(codec.key(e)));
   const window = trimWindow(codec, [...kept, ...fresh], state.floorTs, options.windowSize);
   return {
-    kind: heal ? 'heal' : 'incremental',
+    kind: healing ? 'heal' : 'incremental',
     state: {
       order: observedOrder,
       total: read.total,

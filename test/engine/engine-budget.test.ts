@@ -93,7 +93,7 @@ describe('read model for commands', () => {
     h.project.addSupporter({ displayName: 'First', amount: 1 });
     h.clock.advance(2_000);
     h.project.addSupporter({ displayName: 'Second', amount: 1 });
-    await runFor(h, 60_000);
+    await runFor(h, 3 * 60_000);
     const from = h.sim.requests.length;
     const recent = await h.engine.readModel.recentSupporters(lc, 2);
     expect(recent.value.map((f) => f.user.display_name)).toEqual(['Second', 'First']);

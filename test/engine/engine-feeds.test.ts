@@ -41,6 +41,7 @@ describe.each(orders)('engine feeds on the simulator (%s)', (listOrder) => {
     h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(120) } });
     await step(h);
     h.recorder.clear();
+    h.clock.advance(50_000); // the project snapshot is older than projectRefreshOnChangeMs: re-read with the list
     const key = h.project.addSupporter({ displayName: 'Ada <@everyone>', amount: 50 });
     h.project.addWallPost({
       authorName: 'Bob',

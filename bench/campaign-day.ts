@@ -1,0 +1,300 @@
+import { createApiClient, parseProjectKey } from '../src/api/index.js';
+import { blogPostKey, fundingKey, wallPostKey } from '../src/api/stable-keys.js';
+import { createEngine, type FundbotEvent } from '../src/engine/index.js';
+import { ManualClock } from '../src/lib/clock.js';
+import { seededRandom } from '../src/lib/random.js';
+import { memoryStore } from '../src/lib/store.js';
+import {
+  type CampaignPlan,
+  createScenario,
+  demoLinkCaption,
+  demoProjectSeed,
+  type ListOrder,
+  type ProjectSeed,
+  planCampaignDay,
+  type Simulator,
+  startSimulator,
+} from '../src/simulator/index.js';
+import { runNaivePoller } from './naive-poller.js';
+import type { BenchSection, CampaignContext, Figures } from './section.js';
+import { type RssPeak, summarize } from './stats.js';
+
+/** 2026-03-02 07:00 UTC (08:00 CET): the campaign launches at the start of the working day. */
+export const campaignStart = Date.UTC(2026, 2, 2, 7, 0, 0);
+const day = 86_400_000;
+const seed = 2026;
+const existingSupporters = 500;
+const outageStart = campaignStart + 20 * 60_000;
+const outageEnd = outageStart + 15 * 60_000;
+
+export interface CampaignOptions {
+  readonly listOrder: ListOrder;
+  readonly supporters: number;
+  readonly wallPosts: number;
+  readonly blogPosts: number;
+}
+
+export const defaultCampaign: CampaignOptions = {
+  // BENCH_LIST_ORDER=oldest-first runs the day against the other list order.
+  listOrder: process.env['BENCH_LIST_ORDER'] === 'oldest-first' ? 'oldest-first' : 'newest-first',
+  supporters: 1_500,
+  wallPosts: 200,
+  blogPosts: 3,
+};
+
+function projectSeed(): ProjectSeed {
+  const demo = demoProjectSeed(campaignStart);
+  return {
+    ...demo,
+    // 500 supporters before the day: the day ends near 2,000, the size the naive comparison is about.
+    supporters: Array.from({ length: existingSupporters }, (_, i) => ({
+      at: campaignStart - 5 * day + i * 60_000,
+      amount: 20,
+    })),
+    wallPosts: [],
+    blogPosts: [],
+    fundingThreshold: 60_000,
+  };
+}
+
+function plan(options: CampaignOptions): CampaignPlan {
+  return planCampaignDay({
+    start: campaignStart,
+    random: seededRandom(seed),
+    supporters: options.supporters,
+    wallPosts: options.wallPosts,
+    blogPosts: options.blogPosts,
+    profile: 'launch-day',
+  });
+}
+
+async function startCampaignSimulator(
+  clock: ManualClock,
+  options: CampaignOptions,
+  shifts: boolean,
+): Promise<Simulator> {
+  const sim = await startSimulator({ clock, seed, listOrder: options.listOrder, projects: [projectSeed()] });
+  // Position shifts while paging (a supporter arrives and one fails between two pages), 1% of requests fail with a 5xx.
+  if (shifts) sim.faults.shiftBetweenPages({ path: '/fundings', insert: 1, remove: 1, n: 100 });
+  sim.faults.injectRandom5xx(0.01);
+  return sim;
+}
+
+interface Truth {
+  /** key -> epoch ms it happened. */
+  readonly supporters: Map<string, number>;
+  readonly wall: Map<string, number>;
+  readonly blog: Map<string, number>;
+}
+
+/** Every public supporter, wall post and blog post of the day still there at its end. */
+function supportKey(k: { supportTimestamp: number; userId: number }): string {
+  return fundingKey({ support_timestamp: k.supportTimestamp, user: { id: k.userId, display_name: '' } });
+}
+
+function groundTruth(sim: Simulator, start: number, inBaseline: ReadonlySet<string>): Truth {
+  const truth: Truth = { supporters: new Map(), wall: new Map(), blog: new Map() };
+  const failed = new Set<string>();
+  const removed = new Set<string>();
+  for (const h of sim.project(demoLinkCaption).history) {
+    if (h.at < start) continue;
+    if (h.type === 'supporter') {
+      const key = fundingKey({
+        support_timestamp: h.key.supportTimestamp,
+        user: { id: h.key.userId, display_name: '' },
+      });
+      truth.supporters.set(key, h.at);
+    } else if (h.type === 'support-failed') {
+      failed.add(
+        fundingKey({
+          support_timestamp: h.key.supportTimestamp,
+          user: { id: h.key.userId, display_name: '' },
+        }),
+      );
+    } else if (h.type === 'wall-post') truth.wall.set(wallPostKey({ id: h.id }), h.at);
+    else if (h.type === 'wall-post-removed') removed.add(wallPostKey({ id: h.id }));
+    else if (h.type === 'blog-post') truth.blog.set(blogPostKey({ id: h.id }), h.at);
+  }
+  for (const k of [...failed, ...inBaseline]) truth.supporters.delete(k);
+  for (const k of inBaseline) truth.wall.delete(k);
+  for (const k of removed) truth.wall.delete(k);
+  return truth;
+}
+
+/** Entry keys an event announces, with the feed they belong to. */
+function announced(event: FundbotEvent): { feed: 'fundings' | 'wall' | 'blog'; key: string }[] {
+  switch (event.type) {
+    case 'supporter':
+      return [{ feed: 'fundings', key: event.entryKey ?? event.id }];
+    case 'supporter-burst':
+      return (event.entryKeys ?? []).map((key) => ({ feed: 'fundings' as const, key }));
+    case 'wall-post':
+      return [{ feed: 'wall', key: wallPostKey({ id: event.postId }) }];
+    case 'wall-post-burst':
+      return (event.postIds ?? []).map((id) => ({ feed: 'wall' as const, key: wallPostKey({ id }) }));
+    case 'blog-post':
+      return [{ feed: 'blog', key: blogPostKey({ id: event.postId }) }];
+    default:
+      return [];
+  }
+}
+
+/**
+ * The simulated campaign day: the engine on a virtual clock against the
+ * simulator with Pro limits, the scenario applied as time passes, then the naive
+ * poller on a second simulator with the same seed for comparison.
+ */
+export async function runCampaignDay(
+  sections: readonly BenchSection[],
+  rss: RssPeak,
+  options: CampaignOptions = defaultCampaign,
+): Promise<Figures> {
+  const clock = new ManualClock(campaignStart);
+  const sim = await startCampaignSimulator(clock, options, true);
+  const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption, { plan: 'pro' }));
+  const api = createApiClient({
+    baseUrl: sim.url,
+    clock,
+    random: seededRandom(1),
+    maxRetries: 0,
+    maxRateLimitRetries: 0,
+  });
+  const delivered: { event: FundbotEvent; at: number }[] = [];
+  const store = memoryStore();
+  const newEngine = () =>
+    createEngine({
+      api,
+      store,
+      clock,
+      random: seededRandom(2),
+      projects: [{ linkCaption: demoLinkCaption, key }],
+      deliver: async (event) => {
+        delivered.push({ event, at: clock.now() });
+      },
+    });
+  let engine = newEngine();
+  const scenario = createScenario(sim.project(demoLinkCaption), plan(options));
+  const end = campaignStart + day;
+  const ctx: CampaignContext = {
+    sim,
+    clock,
+    api,
+    get engine() {
+      return engine;
+    },
+    linkCaption: demoLinkCaption,
+    key,
+    start: campaignStart,
+    end,
+  };
+  for (const s of sections) await s.campaign?.setup?.(ctx);
+
+  // The first run (baseline) happens at the launch, before the scenario starts. What it saw is not news.
+  await engine.runDue();
+  const simProject = sim.project(demoLinkCaption);
+  const inBaseline = new Set([
+    ...simProject.activeSupportKeys().map((k) => supportKey(k)),
+    ...simProject.wallPostIds().map((id) => wallPostKey({ id })),
+  ]);
+  let restarted = false;
+  let restartedAt = -1;
+  while (clock.now() < end) {
+    if (!restarted && clock.now() >= outageStart) {
+      // A deploy in the launch rush: the process is gone for 15 minutes, then a new one resumes from the store.
+      restarted = true;
+      await engine.stop();
+      clock.set(outageEnd);
+      scenario.advanceTo(clock.now());
+      engine = newEngine();
+      restartedAt = clock.now();
+    } else {
+      clock.set(Math.min(engine.nextDueAt(), end));
+      scenario.advanceTo(clock.now());
+    }
+    await engine.runDue();
+    for (const s of sections) await s.campaign?.tick?.(ctx);
+    rss.sample();
+  }
+  const requests = sim.requests.filter((r) => r.at >= campaignStart && r.at < end);
+  const truth = groundTruth(sim, campaignStart, inBaseline);
+
+  const counts = new Map<string, number>();
+  const latency = { fundings: [] as number[], wall: [] as number[], blog: [] as number[] };
+  const catchUp: number[] = [];
+  for (const { event, at } of delivered) {
+    for (const { feed, key: k } of announced(event)) {
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+      const happened =
+        feed === 'fundings'
+          ? truth.supporters.get(k)
+          : feed === 'wall'
+            ? truth.wall.get(k)
+            : truth.blog.get(k);
+      if (happened === undefined) continue;
+      // What the restarted process caught up on is reported apart: its delay is the outage, not the polling.
+      if (at === restartedAt) catchUp.push(at - happened);
+      else latency[feed].push(at - happened);
+    }
+  }
+  let duplicates = 0;
+  for (const n of counts.values()) duplicates += Math.max(0, n - 1);
+  const missed = [...truth.supporters.keys(), ...truth.wall.keys(), ...truth.blog.keys()].filter(
+    (k) => !counts.has(k),
+  );
+  const misses = missed.length;
+  const dayLimit = api.budget(key)?.dayLimit ?? 10_000;
+  const extra: Figures = {};
+  for (const s of sections) Object.assign(extra, await s.campaign?.figures?.(ctx));
+  const metrics = engine.metrics();
+  const shiftsApplied = sim.faults.stats.applied['shift-between-pages'];
+  await engine.stop();
+  await api.close();
+  await sim.close();
+  rss.sample();
+
+  const naive = await runNaivePoller({
+    start: campaignStart,
+    end,
+    intervalMs: 20_000,
+    // Without the shift fault: its extra supporters would only inflate the naive count.
+    startSimulator: (naiveClock) => startCampaignSimulator(naiveClock, options, false),
+    plan: plan(options),
+    onCycle: () => rss.sample(),
+  });
+
+  const byType = new Map<string, number>();
+  for (const { event } of delivered) byType.set(event.type, (byType.get(event.type) ?? 0) + 1);
+  return {
+    requests: requests.length,
+    budgetPct: Math.round((requests.length / dayLimit) * 1000) / 10,
+    http429: requests.filter((r) => r.status === 429).length,
+    notices: delivered.length,
+    duplicates,
+    misses,
+    latencyMs: {
+      fundings: summarize(latency.fundings),
+      wall: summarize(latency.wall),
+      blog: summarize(latency.blog),
+    },
+    naiveRequests: naive.requests,
+    ...extra,
+    details: {
+      truth: { supporters: truth.supporters.size, wall: truth.wall.size, blog: truth.blog.size },
+      noticesByType: Object.fromEntries(byType),
+      requestsByFeed: metrics.requests,
+      heals: metrics.heals,
+      http5xx: requests.filter((r) => r.status >= 500).length,
+      shiftsApplied,
+      missed: missed
+        .slice(0, 5)
+        .map((k) => ({ k, at: truth.supporters.get(k) ?? truth.wall.get(k) ?? truth.blog.get(k) })),
+      outage: {
+        minutes: (outageEnd - outageStart) / 60_000,
+        entries: catchUp.length,
+        latencyMs: summarize(catchUp),
+      },
+      listOrder: options.listOrder,
+      naiveSupportersAtEnd: naive.supportersAtEnd,
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { createApiClient, parseProjectKey } from '../src/api/index.js';
+import { ManualClock } from '../src/lib/clock.js';
+import { seededRandom } from '../src/lib/random.js';
+import {
+  type CampaignPlan,
+  createScenario,
+  demoLinkCaption,
+  type Simulator,
+} from '../src/simulator/index.js';
+
+/**
+ * The poller fundbot is compared with: every cycle it re-reads the project and
+ * every page of every list (rewards, fundings, wall, both blog types), at a
+ * fixed cadence. It runs the same scenario on its own simulator (same seed) and
+ * an Enterprise key, so it is never throttled and its count is what it would need.
+ */
+export async function runNaivePoller(options: {
+  start: number;
+  end: number;
+  intervalMs: number;
+  startSimulator: (clock: ManualClock) => Promise<Simulator>;
+  plan: CampaignPlan;
+  onCycle?: () => void;
+}): Promise<{ requests: number; supportersAtEnd: number }> {
+  const clock = new ManualClock(options.start);
+  const sim = await options.startSimulator(clock);
+  const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption, { plan: 'enterprise' }));
+  const api = createApiClient({
+    baseUrl: sim.url,
+    clock,
+    random: seededRandom(1),
+    maxRetries: 0,
+    maxRateLimitRetries: 0,
+  });
+  const project = api.project(demoLinkCaption, key);
+  const scenario = createScenario(sim.project(demoLinkCaption), options.plan);
+  let requests = 0;
+  const readAll = async (
+    page: (offset: number) => Promise<{ items: unknown[]; meta: { total: number } }>,
+  ) => {
+    for (let offset = 0; ; ) {
+      requests += 1;
+      const result = await page(offset).catch(() => null);
+      if (result === null || result.items.length === 0) return;
+      offset += result.items.length;
+      if (offset >= result.meta.total) return;
+    }
+  };
+  for (let t = options.start; t < options.end; t += options.intervalMs) {
+    clock.set(t);
+    scenario.advanceTo(t);
+    requests += 1;
+    await project.get().catch(() => null);
+    await readAll((offset) => project.incentivesPage({ limit: 100, offset }));
+    await readAll((offset) => project.fundingsPage({ limit: 100, offset }));
+    await readAll((offset) => project.wallPage({ limit: 100, offset }));
+    await readAll((offset) => project.blogPage({ blogType: 'text', limit: 100, offset }));
+    await readAll((offset) => project.blogPage({ blogType: 'story', limit: 100, offset }));
+    options.onCycle?.();
+  }
+  const supportersAtEnd = sim.project(demoLinkCaption).supporterCount;
+  await api.close();
+  await sim.close();
+  return { requests, supportersAtEnd };
+}

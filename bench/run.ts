@@ -1,0 +1,91 @@
+/**
+ * `npm run bench`: a simulated campaign day on a virtual clock with Pro limits,
+ * the naive poller for comparison, and the scale figures at 100,000 supporters.
+ * Prints a readable table and ends with ONE JSON line.
+ */
+import { pathToFileURL } from 'node:url';
+import { runCampaignDay } from './campaign-day.js';
+import type { BenchSection, Figures } from './section.js';
+import { benchSections } from './sections.js';
+import { RssPeak } from './stats.js';
+
+export type { BenchSection, CampaignContext, Figures } from './section.js';
+
+function row(label: string, value: unknown, target = ''): string {
+  return `  ${label.padEnd(34)} ${String(value).padStart(14)}   ${target}`;
+}
+
+/** Runs the campaign day with every section's hooks, then the sections' own runs; returns the merged figures. */
+export async function runBench(sections: readonly BenchSection[] = benchSections): Promise<Figures> {
+  const started = Date.now();
+  const rss = new RssPeak();
+  const campaign = await runCampaignDay(sections, rss);
+  const figures: Figures = { ...campaign };
+  const details: Figures = { ...(campaign['details'] as Figures) };
+  for (const section of sections) {
+    if (!section.run) continue;
+    const result = await section.run();
+    const { details: more, ...rest } = result;
+    Object.assign(figures, rest);
+    if (more && typeof more === 'object') Object.assign(details, more);
+    rss.sample();
+  }
+  figures['peakRssMb'] = rss.mb;
+  figures['details'] = { ...details, wallSeconds: Math.round((Date.now() - started) / 100) / 10 };
+  return figures;
+}
+
+function print(f: Figures): void {
+  const lat = f['latencyMs'] as Record<string, { p50: number; p95: number; max: number }>;
+  const d = f['details'] as Record<string, unknown>;
+  const naiveRatio = Number(f['naiveRequests']) / Math.max(1, Number(f['requests']));
+  const lines = [
+    'fundbot engine benchmark: one simulated launch day (Pro: 120/min, 10,000/day)',
+    '',
+    row('figure', 'value', 'target'),
+    row('API requests (engine)', f['requests']),
+    row('share of the day budget', `${f['budgetPct']} %`, '<= 90 %'),
+    row('HTTP 429', f['http429'], '0'),
+    row('notices delivered', f['notices']),
+    row('duplicates', f['duplicates'], '0'),
+    row('misses', f['misses'], '0'),
+    row(
+      'supporter latency p50/p95/max',
+      `${sec(lat['fundings']?.p50)}/${sec(lat['fundings']?.p95)}/${sec(lat['fundings']?.max)}`,
+      'p95 <= 30 s',
+    ),
+    row(
+      'wall latency p50/p95/max',
+      `${sec(lat['wall']?.p50)}/${sec(lat['wall']?.p95)}/${sec(lat['wall']?.max)}`,
+    ),
+    row(
+      'blog latency p50/p95/max',
+      `${sec(lat['blog']?.p50)}/${sec(lat['blog']?.p95)}/${sec(lat['blog']?.max)}`,
+    ),
+    row('naive poller requests', f['naiveRequests']),
+    row('naive / engine', `${naiveRatio.toFixed(1)}x`, '>= 10x'),
+    row('state at 100k supporters', `${f['stateMb100k']} MB`, '<= 50 MB'),
+    row('state at 1k supporters', `${d['stateMb1k']} MB`),
+    row('idle cycle CPU at 100k', `${f['idleCycleCpuMs100k']} ms`, 'independent of length'),
+    row('idle cycle CPU at 1k', `${d['idleCycleCpuMs1k']} ms`),
+    row('peak RSS', `${f['peakRssMb']} MB`),
+    '',
+    `  ground truth: ${JSON.stringify(d['truth'])}; notices by type: ${JSON.stringify(d['noticesByType'])}`,
+    `  requests by feed: ${JSON.stringify(d['requestsByFeed'])}; 5xx seen: ${d['http5xx']}; shifts applied: ${d['shiftsApplied']}; heals: ${d['heals']}`,
+    `  restart after a 15-minute outage in the launch rush: ${JSON.stringify(d['outage'])} (not in the latencies above)`,
+    `  list order: ${d['listOrder']}; wall time ${d['wallSeconds']} s`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function sec(ms: number | undefined): string {
+  return ms === undefined ? '-' : `${(ms / 1000).toFixed(1)}s`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const figures = await runBench();
+  print(figures);
+  const { details: _details, ...json } = figures;
+  process.stdout.write(`${JSON.stringify(json)}\n`);
+}

@@ -1,0 +1,37 @@
+import type { ApiClient, ProjectKey } from '../src/api/index.js';
+import type { Engine } from '../src/engine/index.js';
+import type { ManualClock } from '../src/lib/clock.js';
+import type { Simulator } from '../src/simulator/index.js';
+
+/** Figures a section adds to the final JSON line (and the printed table). */
+export type Figures = Record<string, unknown>;
+
+/** The running campaign day, as sections see it. */
+export interface CampaignContext {
+  readonly sim: Simulator;
+  readonly clock: ManualClock;
+  readonly api: ApiClient;
+  readonly engine: Engine;
+  readonly linkCaption: string;
+  readonly key: ProjectKey;
+  /** Epoch ms of the first and last moment of the simulated day. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * One part of `npm run bench`. A section can ride along the simulated campaign
+ * day (`campaign` hooks: setup before it, tick after every engine step, figures
+ * at the end) and/or run on its own (`run`). Another part of fundbot adds its
+ * figures (e.g. the /funding command's latency) by adding a section to
+ * bench/sections.ts, without touching the runner.
+ */
+export interface BenchSection {
+  readonly name: string;
+  readonly campaign?: {
+    setup?(ctx: CampaignContext): Promise<void> | void;
+    tick?(ctx: CampaignContext): Promise<void> | void;
+    figures?(ctx: CampaignContext): Promise<Figures> | Figures;
+  };
+  run?(): Promise<Figures>;
+}
