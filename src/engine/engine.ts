@@ -101,8 +101,11 @@ export interface CreateEngineOptions {
   readonly logger?: EngineLogger;
   readonly projects: readonly EngineProject[];
   /**
-   * Delivers one event. Called in order per project, possibly again with the
-   * same event after a crash or a failure (use `event.id` as idempotency key).
+   * Delivers one event, in order per project. Guarantee: every event is passed
+   * at least once; a repeat (after a crash between `deliver` resolving and the
+   * outbox write, or after `deliver` threw) carries the SAME `event.id`, and no
+   * entry ever gets two different events. Use `event.id` as the idempotency key.
+   * A throw keeps the event (and those after it) for a retry with backoff.
    */
   readonly deliver: (event: FundbotEvent) => Promise<void>;
   readonly options?: EngineOptions;
@@ -419,8 +422,10 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     return result;
   }
 
-  function trimPost<T extends { text?: string; message?: string }>(post: T): T {
+  function trimPost<T extends { text?: string; message?: string; is_supporter_only?: boolean }>(post: T): T {
     const copy = { ...post };
+    // Supporter-only content is never kept, even if an API ever returned it to this key.
+    if (copy.is_supporter_only === true && typeof copy.text === 'string') copy.text = '';
     if (typeof copy.text === 'string' && copy.text.length > STORED_TEXT_MAX)
       copy.text = copy.text.slice(0, STORED_TEXT_MAX);
     if (typeof copy.message === 'string' && copy.message.length > STORED_TEXT_MAX)
@@ -428,7 +433,9 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     return copy;
   }
 
-  function trimList<T extends { text?: string; message?: string }>(state: ListState<T>): ListState<T> {
+  function trimList<T extends { text?: string; message?: string; is_supporter_only?: boolean }>(
+    state: ListState<T>,
+  ): ListState<T> {
     return { ...state, entries: state.entries.map(trimPost) };
   }
 

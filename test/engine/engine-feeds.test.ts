@@ -72,6 +72,9 @@ describe.each(orders)('engine feeds on the simulator (%s)', (listOrder) => {
     expect(locked?.teaser).toBe('public teaser');
     expect(JSON.stringify(h.recorder.events)).not.toContain('secret text');
     expect(locked?.link).toMatch(/\/solar-kiosk\/blog\/\d+$/);
+    const recentBlog = await h.engine.readModel.recentBlogPosts(lc, 5);
+    expect(recentBlog.value.map((p) => p.title)).toEqual(['News', 'Update']);
+    expect(JSON.stringify(recentBlog.value)).not.toContain('secret text');
   });
 
   it('an idle cycle costs one request per feed however long the lists are', async () => {
