@@ -1,3 +1,4 @@
+import { fundingCommandSection } from './funding-command.js';
 import { scaleSection } from './scale.js';
 import type { BenchSection } from './section.js';
 
@@ -7,4 +8,4 @@ import type { BenchSection } from './section.js';
  * a section here: its `campaign` hooks see the running engine and simulator, and
  * its figures are merged into the final JSON line.
  */
-export const benchSections: BenchSection[] = [scaleSection];
+export const benchSections: BenchSection[] = [scaleSection, fundingCommandSection];
