@@ -48,6 +48,8 @@ export async function startBot(config: FundbotConfig, logger: Logger, version: s
     clock,
     random: systemRandom,
     userAgent: `fundbot/${version}`,
+    // The engine's scheduler owns Retry-After (no request during the wait), so the client must not sit on a 429.
+    maxRateLimitRetries: 0,
     onResponse: (info) => metrics.recordApiResponse(info),
   });
 

@@ -35,7 +35,12 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const sim = await startSimulator({ seed: Date.now() % 100_000 });
   // An Enterprise key keeps the demo lively (600 requests a minute) without changing any code path.
   const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption, { plan: 'enterprise' }));
-  const api = createApiClient({ baseUrl: sim.url, clock: systemClock, random: systemRandom });
+  const api = createApiClient({
+    baseUrl: sim.url,
+    clock: systemClock,
+    random: systemRandom,
+    maxRateLimitRetries: 0,
+  });
   const store = memoryStore();
 
   const wiring = wireFundbot({
