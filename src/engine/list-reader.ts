@@ -241,7 +241,7 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
       total: read.total,
       ...window,
       lastFullReadAt: heal ? input.now : state.lastFullReadAt,
-      needsHeal: (missedSomething && !heal) || !read.contiguous || orderContradicted,
+      needsHeal: (missedSomething && !heal) || !read.contiguous || !read.reachedNewEnd || orderContradicted,
       newPerPoll,
       lastChangeAt: fresh.length > 0 ? input.now : state.lastChangeAt,
     },
@@ -257,8 +257,14 @@ interface RawRead<T> {
   readonly order: ListOrder | null;
   /** Every page after the first started with an entry already read (no gap). */
   readonly contiguous: boolean;
-  /** The read covers the new end down to a known entry (or the list's old end). */
+  /** The read found a known entry (or the list's old end): its new entries are anchored to what was seen. */
   readonly complete: boolean;
+  /**
+   * The read got as far as the list's new end. Only an oldest-first read, which starts in
+   * the known region and pages forward, can stop short (page budget): the rest is read by
+   * the next poll's heal, never mistaken for a flood.
+   */
+  readonly reachedNewEnd: boolean;
   /** The whole list was read (readWhole only). */
   readonly reachedOldEnd?: boolean;
 }
@@ -331,6 +337,8 @@ async function readWhole<T>(
     order: baseline.order,
     contiguous: true,
     complete: baseline.wholeList,
+    // A baseline read starts at the new end (offset 0) or reads the last page.
+    reachedNewEnd: true,
     reachedOldEnd: baseline.wholeList,
   };
 }
@@ -386,6 +394,7 @@ async function readNewestFirst<T>(
       order,
       contiguous,
       complete,
+      reachedNewEnd: true,
     });
     if (last === undefined || boundary(last) || offset + page.items.length >= page.total) return done(true);
     if (pages >= maxPages) return done(false);
@@ -404,7 +413,9 @@ async function readOldestFirst<T>(
   heal: boolean,
 ): Promise<RawRead<T>> {
   const collected = new Collected(codec);
-  let offset = Math.max(0, storedTotal - (heal ? options.pageSize : options.overlap));
+  // A heal re-reads the whole window region: start below the window's floor rather than one page
+  // below the end, so the page budget is not spent stepping back towards it.
+  let offset = Math.max(0, storedTotal - (heal ? options.windowSize + options.overlap : options.overlap));
   let limit = firstLimit;
   let order: ListOrder | null = null;
   let pages = 0;
@@ -467,6 +478,7 @@ async function readOldestFirst<T>(
     total: page.total,
     order,
     contiguous,
-    complete: reachedBoundary && reachedEnd,
+    complete: reachedBoundary,
+    reachedNewEnd: reachedEnd,
   };
 }
