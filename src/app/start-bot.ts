@@ -7,6 +7,7 @@ import { createApiClient } from '../api/index.js';
 import { checkProjectKeys, type FundbotConfig } from '../config/index.js';
 import type { ChannelPoster } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
+import type { EngineOptions } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
 import { systemRandom } from '../lib/random.js';
 import { openStore } from '../lib/store.js';
@@ -23,6 +24,15 @@ import { wireFundbot } from './wire-fundbot.js';
 export interface RunningBot {
   /** In the order the graceful shutdown runs them. */
   readonly shutdownSteps: readonly ShutdownStep[];
+  /** Base URL of the health and metrics server, when it runs. */
+  readonly opsUrl: string | undefined;
+}
+
+/** Where the platforms are, and engine tuning: injected so tests run the real bot against local fakes. */
+export interface BotOverrides {
+  readonly discordRestApiUrl?: string;
+  readonly slackApiUrl?: string;
+  readonly engineOptions?: EngineOptions;
 }
 
 /**
@@ -32,7 +42,12 @@ export interface RunningBot {
  * API cost at start: at most 5 requests per project for the key check; then
  * the engine's budget planner decides.
  */
-export async function startBot(config: FundbotConfig, logger: Logger, version: string): Promise<RunningBot> {
+export async function startBot(
+  config: FundbotConfig,
+  logger: Logger,
+  version: string,
+  overrides: BotOverrides = {},
+): Promise<RunningBot> {
   const clock = systemClock;
   const storeUrl = config.store.url;
   if (storeUrl.startsWith('sqlite://')) {
@@ -69,6 +84,7 @@ export async function startBot(config: FundbotConfig, logger: Logger, version: s
     );
   }
 
+  const health = createHealthMonitor({ clock, projects: projects.map((p) => p.linkCaption) });
   const wiring = wireFundbot({
     api,
     store,
@@ -82,9 +98,16 @@ export async function startBot(config: FundbotConfig, logger: Logger, version: s
       reservePct: config.engine.reserveFraction,
       burstThreshold: config.engine.burstThreshold,
       floodRatio: config.engine.floodRatio,
+      ...overrides.engineOptions,
     },
     defaultLocale: config.locale,
     digestTimeZone: config.digest.timeZone,
+    onPoll: (poll) => {
+      if (poll.result === 'ok') health.recordPoll(poll.project, true);
+      const key = projects.find((p) => p.linkCaption === poll.project)?.apiKey;
+      const budget = key && api.budget(key);
+      if (budget) metrics.setApiBudget(poll.project, budget);
+    },
   });
 
   const adapters: { name: string; start(): Promise<void>; stop(): Promise<void>; poster: ChannelPoster }[] =
@@ -92,7 +115,13 @@ export async function startBot(config: FundbotConfig, logger: Logger, version: s
   if (config.discord.enabled) {
     adapters.push({
       name: 'discord',
-      ...createDiscordAdapter({ token: config.discord.token.reveal(), core: wiring.core, logger, clock }),
+      ...createDiscordAdapter({
+        token: config.discord.token.reveal(),
+        core: wiring.core,
+        logger,
+        clock,
+        ...(overrides.discordRestApiUrl ? { restApiUrl: overrides.discordRestApiUrl } : {}),
+      }),
     });
   }
   if (config.slack.enabled) {
@@ -106,6 +135,7 @@ export async function startBot(config: FundbotConfig, logger: Logger, version: s
             core: wiring.core,
             logger,
             clock,
+            ...(overrides.slackApiUrl ? { slackApiUrl: overrides.slackApiUrl } : {}),
           })
         : createSlackAdapter({
             mode: 'http',
@@ -116,6 +146,7 @@ export async function startBot(config: FundbotConfig, logger: Logger, version: s
             core: wiring.core,
             logger,
             clock,
+            ...(overrides.slackApiUrl ? { slackApiUrl: overrides.slackApiUrl } : {}),
           });
     adapters.push({
       name: 'slack',
@@ -126,7 +157,6 @@ export async function startBot(config: FundbotConfig, logger: Logger, version: s
   }
   wiring.connectPosters(adapters.map((a) => a.poster));
 
-  const health = createHealthMonitor({ clock, projects: projects.map((p) => p.linkCaption) });
   let ops: OpsServer | undefined;
   if (config.http.enabled) {
     ops = await startOpsServer({
@@ -134,22 +164,7 @@ export async function startBot(config: FundbotConfig, logger: Logger, version: s
       port: config.http.port,
       registry,
       logger,
-      health: async () => {
-        // Health follows the engine's own record of successful polls, read when asked.
-        for (const project of projects) {
-          const status = await wiring.engine.readModel.status(project.linkCaption);
-          const last = Math.max(0, ...status.feeds.map((f) => f.lastSuccessAt ?? 0));
-          if (last > 0 && clock.now() - last < 60_000) health.recordPoll(project.linkCaption, true);
-          const budget = status.budget;
-          if (budget.dayRemaining !== null && budget.minuteRemaining !== null) {
-            metrics.setApiBudget(project.linkCaption, {
-              dayRemaining: budget.dayRemaining,
-              minuteRemaining: budget.minuteRemaining,
-            });
-          }
-        }
-        return health.report();
-      },
+      health: () => health.report(),
     });
     logger.info({ url: ops.url }, 'health and metrics endpoint listening (/healthz, /metrics)');
   }
@@ -185,6 +200,7 @@ export async function startBot(config: FundbotConfig, logger: Logger, version: s
   );
 
   return {
+    opsUrl: ops?.url,
     shutdownSteps: [
       ...adapters.map((a) => ({ name: `stop ${a.name} commands`, stop: () => a.stop() })),
       { name: 'stop digest schedule', stop: async () => digest?.stop() },

@@ -13,7 +13,13 @@ import {
   type SubscriptionStore,
 } from '../core/index.js';
 import { digestPreview } from '../digest/index.js';
-import { createEngine, type Engine, type EngineOptions, noticeKindOf } from '../engine/index.js';
+import {
+  createEngine,
+  type Engine,
+  type EngineOptions,
+  noticeKindOf,
+  type PollOutcome,
+} from '../engine/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
 import { type KeyValueStore, namespaced } from '../lib/store.js';
@@ -31,6 +37,8 @@ export interface WireOptions {
   readonly engineOptions?: EngineOptions;
   readonly defaultLocale: Locale;
   readonly digestTimeZone: string;
+  /** Extra observer of finished polls (health); metrics are recorded here already. */
+  readonly onPoll?: (poll: PollOutcome) => void;
 }
 
 /**
@@ -65,6 +73,10 @@ export function wireFundbot(options: WireOptions): Wiring {
     logger: logger.child({ component: 'engine' }),
     projects: options.projects,
     options: options.engineOptions ?? {},
+    onPoll: (poll) => {
+      metrics.recordPoll({ project: poll.project, feed: poll.feed, result: poll.result }, poll.durationMs);
+      options.onPoll?.(poll);
+    },
     deliver: async (event) => {
       if (!router) throw new Error('no chat adapter is connected yet: the event stays in the outbox');
       await router.deliver(event);

@@ -113,6 +113,16 @@ export interface CreateEngineOptions {
   readonly lease?: Lease;
   /** This replica's lease holder name. Default 'replica-1'. */
   readonly replicaId?: string;
+  /** Told about every finished poll of a feed: for metrics and health (must not throw). */
+  readonly onPoll?: (poll: PollOutcome) => void;
+}
+
+/** One finished poll of one feed; `skipped` = deferred by a Retry-After wait or a lost lease. */
+export interface PollOutcome {
+  readonly project: string;
+  readonly feed: FeedName;
+  readonly result: 'ok' | 'error' | 'rate_limited' | 'forbidden' | 'skipped';
+  readonly durationMs: number;
 }
 
 export interface EngineMetrics {
@@ -676,8 +686,11 @@ export function createEngine(deps: CreateEngineOptions): Engine {
   async function runFeed(rt: ProjectRuntime, feed: FeedName): Promise<void> {
     const f = feedOf(rt, feed);
     const now = clock.now();
+    const report = (result: PollOutcome['result']) =>
+      deps.onPoll?.({ project: rt.config.linkCaption, feed, result, durationMs: clock.now() - now });
     try {
       await rt.mutex.run(() => pollers[feed](rt, feed));
+      report('ok');
       counters.polls += 1;
       f.lastSuccessAt = clock.now();
       f.failures = 0;
@@ -685,6 +698,15 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       // ±5% jitter so feeds and replicas do not fall into lockstep.
       f.dueAt = clock.now() + Math.round(f.intervalMs * (0.95 + 0.1 * random.next()));
     } catch (error) {
+      report(
+        error instanceof DeferredError
+          ? 'skipped'
+          : error instanceof RateLimitError
+            ? 'rate_limited'
+            : error instanceof ForbiddenError
+              ? 'forbidden'
+              : 'error',
+      );
       handlePollError(rt, feed, error, now);
     }
   }

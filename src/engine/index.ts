@@ -14,6 +14,7 @@ export {
   type EngineOptions,
   type EngineProject,
   type FeedName,
+  type PollOutcome,
 } from './engine.js';
 export * from './events.js';
 export { appendHistory, defaultHistoryOptions, type HistoryOptions } from './history.js';

@@ -1,0 +1,107 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningBot, startBot } from '../../src/app/start-bot.js';
+import { parseConfig } from '../../src/config/index.js';
+import { silentLogger } from '../../src/ops/index.js';
+import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { slashCommand } from '../slack/helpers.js';
+
+const botToken = 'xoxb-1-e2e-bot-token';
+const appToken = 'xapp-1-e2e-app-token';
+
+/** A port that was free a moment ago (the config rightly refuses port 0). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+let sim: Simulator | undefined;
+let slack: FakeSlack | undefined;
+let bot: RunningBot | undefined;
+
+afterEach(async () => {
+  for (const step of bot?.shutdownSteps ?? []) await step.stop();
+  bot = undefined;
+  await slack?.close();
+  await sim?.close();
+});
+
+describe('the configured bot, end to end', () => {
+  it('checks the key, polls the platform, posts a new supporter in the subscribed Slack channel, answers /funding and reports health and metrics', async () => {
+    // Generous limits: the test shortens the poll intervals, the budget logic is the benchmark's business.
+    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+    slack = await startFakeSlack({
+      botToken,
+      users: [{ id: 'U0ADMIN', team_id: 'T0FAKE', name: 'lead', is_admin: true }],
+    });
+    const env = {
+      SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+      SLACK_BOT_TOKEN: botToken,
+      SLACK_APP_TOKEN: appToken,
+    };
+    const parsed = parseConfig(
+      JSON.stringify({
+        api: { baseUrl: sim.url },
+        store: { url: 'memory:' },
+        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+        slack: { enabled: true, mode: 'socket' },
+        digest: { enabled: false },
+        http: { enabled: true, port: await freePort() },
+      }),
+      { env, source: 'test.json' },
+    );
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+
+    bot = await startBot(parsed.config, silentLogger, 'e2e', {
+      slackApiUrl: slack.apiUrl,
+      engineOptions: {
+        targetIntervalsMs: { fundings: 200, project: 200, wall: 500, blog: 1_000, incentives: 1_000 },
+      },
+    });
+    const fake = slack;
+
+    // An admin subscribes the channel over Socket Mode.
+    fake.sendSlashCommand(
+      slashCommand({
+        response_url: fake.responseUrl(),
+        command: '/subscribe',
+        text: demoLinkCaption,
+        user_id: 'U0ADMIN',
+      }),
+    );
+    await fake.waitFor(() => fake.responses[0], 'the /subscribe answer', 10_000);
+
+    // A supporter arrives on the platform; the notice reaches the channel, carrying its event id.
+    sim.project(demoLinkCaption).addSupporter({ displayName: 'Ada E2E' });
+    const notice = await fake.waitFor(
+      () => fake.callsTo('chat.postMessage').find((c) => JSON.stringify(c.args).includes('Ada E2E')),
+      'the supporter notice',
+      15_000,
+    );
+    expect(notice.args.channel).toBe('C0CHAN');
+    expect(JSON.stringify(notice.args.metadata)).toContain('event_id');
+
+    // /funding answers from the engine's cache.
+    fake.sendSlashCommand(slashCommand({ response_url: fake.responseUrl(), command: '/funding', text: '' }));
+    const funding = await fake.waitFor(
+      () => fake.responses.find((r) => JSON.stringify(r.body).includes('25,000')),
+      'the /funding answer',
+      10_000,
+    );
+    expect(funding.body.response_type).toBe('in_channel');
+
+    const healthz = await fetch(`${bot.opsUrl}/healthz`);
+    expect(healthz.status).toBe(200);
+    const metrics = await (await fetch(`${bot.opsUrl}/metrics`)).text();
+    expect(metrics).toMatch(/fundbot_polls_total\{[^}]*feed="fundings"[^}]*result="ok"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/fundbot_notices_total\{[^}]*kind="supporters"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/fundbot_api_budget_remaining\{[^}]*window="day"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/fundbot_command_duration_seconds_count\{[^}]*command="funding"/);
+    expect(metrics).not.toContain('svc_proj_');
+  }, 40_000);
+});
