@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ListOrder } from '../../src/simulator/index.js';
 import {
   announcedSupporterKeys,
   type EngineHarness,
   fundingKeyOf,
+  initialSupporters,
   lc,
+  listOrders,
   requestsTo,
   runFor,
   startEngineHarness,
@@ -12,17 +13,13 @@ import {
   t0,
 } from './harness.js';
 
-const orders: ListOrder[] = ['newest-first', 'oldest-first'];
-const initialSupporters = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ at: t0 - (n - i) * 60_000, amount: 1 }));
-
 let h: EngineHarness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
 
-describe.each(orders)('engine feeds on the simulator (%s)', (listOrder) => {
+describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
   it('the first run stores a baseline and announces only one "now watching" summary', async () => {
     h = await startEngineHarness({
       listOrder,

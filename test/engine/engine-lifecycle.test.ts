@@ -1,21 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryLease } from '../../src/engine/index.js';
 import { projectStateSchema, stateKeys } from '../../src/engine/project-state.js';
-import type { ListOrder } from '../../src/simulator/index.js';
 import {
   announcedSupporterKeys,
   type EngineHarness,
   fundingKeyOf,
+  initialSupporters,
   lc,
+  listOrders,
   runFor,
   startEngineHarness,
   step,
   t0,
 } from './harness.js';
-
-const orders: ListOrder[] = ['newest-first', 'oldest-first'];
-const initialSupporters = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ at: t0 - (n - i) * 60_000, amount: 1 }));
 
 let h: EngineHarness | undefined;
 afterEach(async () => {
@@ -23,7 +20,7 @@ afterEach(async () => {
   h = undefined;
 });
 
-describe.each(orders)('restarts (%s)', (listOrder) => {
+describe.each(listOrders)('restarts (%s)', (listOrder) => {
   it('a restart announces what happened while down, once', async () => {
     h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(140) } });
     await step(h);

@@ -24,6 +24,13 @@ import {
 export const t0 = Date.UTC(2026, 2, 2, 10, 0, 30);
 export const lc = 'solar-kiosk';
 
+/** Every engine rule is checked with both list orders: the spec does not say which one the API uses. */
+export const listOrders: readonly ListOrder[] = ['newest-first', 'oldest-first'];
+
+/** `n` supporters who arrived one a minute before t0. */
+export const initialSupporters = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ at: t0 - (n - i) * 60_000, amount: 1 }));
+
 export function seed(overrides: Partial<ProjectSeed> = {}): ProjectSeed {
   return {
     linkCaption: lc,
