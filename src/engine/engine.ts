@@ -767,6 +767,26 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     return true;
   }
 
+  /**
+   * Writes the outbox after a delivery attempt. When the store refuses the write, the
+   * progress is kept in memory anyway: otherwise the loop would deliver the same event
+   * again at once, over and over (a full disk still allows reads). The next successful
+   * commit persists it; a crash before that re-delivers the same event id once, which the
+   * delivery contract allows.
+   */
+  async function commitOutboxProgress(rt: ProjectRuntime, next: ProjectState): Promise<void> {
+    try {
+      await commit(rt, next, []);
+    } catch (error) {
+      rt.state = next;
+      noteError(rt, 'the state store refused a write: delivery progress is kept in memory until it recovers');
+      logger.error(
+        { project: rt.config.linkCaption, err: error instanceof Error ? error.message : String(error) },
+        'could not store delivery progress; continuing from memory',
+      );
+    }
+  }
+
   async function drainProject(rt: ProjectRuntime): Promise<void> {
     for (;;) {
       const head = rt.state?.outbox[0];
@@ -788,7 +808,7 @@ export function createEngine(deps: CreateEngineOptions): Engine {
                 }
               : e,
           );
-          await commit(rt, { ...state, outbox }, []);
+          await commitOutboxProgress(rt, { ...state, outbox });
         });
         logger.warn(
           { project: rt.config.linkCaption, event: head.event.id, err: message },
@@ -798,7 +818,10 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       }
       await rt.mutex.run(async () => {
         const state = await currentState(rt);
-        await commit(rt, { ...state, outbox: state.outbox.filter((e) => e.event.id !== head.event.id) }, []);
+        await commitOutboxProgress(rt, {
+          ...state,
+          outbox: state.outbox.filter((e) => e.event.id !== head.event.id),
+        });
       });
       counters.eventsDelivered += 1;
     }
@@ -851,17 +874,22 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     const controller = new AbortController();
     abort = controller;
     loop = (async () => {
+      let failedCycles = 0;
       while (!controller.signal.aborted) {
         try {
           await runDue();
+          failedCycles = 0;
         } catch (error) {
+          failedCycles += 1;
           logger.error(
-            { err: error instanceof Error ? error.message : String(error) },
+            { err: error instanceof Error ? error.message : String(error), failedCycles },
             'engine cycle failed',
           );
         }
         if (controller.signal.aborted) break;
-        const wait = Math.max(0, nextDueAt() - clock.now());
+        // After a failed cycle nothing may be "due" any later than before: back off (1 s doubling to 60 s).
+        const backoff = failedCycles > 0 ? Math.min(60_000, 1_000 * 2 ** (failedCycles - 1)) : 0;
+        const wait = Math.max(backoff, nextDueAt() - clock.now());
         try {
           await clock.sleep(wait, controller.signal);
         } catch {
