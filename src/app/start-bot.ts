@@ -202,10 +202,10 @@ export async function startBot(
   return {
     opsUrl: ops?.url,
     shutdownSteps: [
-      ...adapters.map((a) => ({ name: `stop ${a.name} commands`, stop: () => a.stop() })),
-      { name: 'stop digest schedule', stop: async () => digest?.stop() },
+      { name: 'stop the digest schedule', stop: async () => digest?.stop() },
+      // The cycle in flight finishes its deliveries while the adapters can still post.
       { name: 'stop pollers after the cycle in flight', stop: () => wiring.engine.stop() },
-      { name: 'finish deliveries in flight', stop: () => wiring.engine.drainOutbox() },
+      ...adapters.map((a) => ({ name: `stop ${a.name} (commands in flight finish)`, stop: () => a.stop() })),
       { name: 'close the API client', stop: () => api.close() },
       { name: 'flush and close the store', stop: () => store.close() },
       { name: 'close the health server', stop: async () => ops?.close() },

@@ -80,13 +80,6 @@ export function wireFundbot(options: WireOptions): Wiring {
     deliver: async (event) => {
       if (!router) throw new Error('no chat adapter is connected yet: the event stays in the outbox');
       await router.deliver(event);
-      // Latency of the notice: from the platform's timestamp to delivery.
-      for (const poster of posters) {
-        metrics.recordNotice(
-          { kind: noticeKindOf(event), platform: poster.platform },
-          clock.now() - event.occurredAt,
-        );
-      }
     },
   });
 
@@ -125,6 +118,12 @@ export function wireFundbot(options: WireOptions): Wiring {
         store: namespaced(store, 'deliveries/'),
         logger: logger.child({ component: 'notices' }),
         clock,
+        // Latency of each posted notice: from the platform's timestamp to the post.
+        onPosted: (event, channel) =>
+          metrics.recordNotice(
+            { kind: noticeKindOf(event), platform: channel.platform },
+            clock.now() - event.occurredAt,
+          ),
       });
     },
     post: (channel, message, idempotencyKey) => posterFor(channel).post(channel, message, idempotencyKey),

@@ -22,6 +22,14 @@ export interface NoticeRouterOptions {
   readonly clock?: Clock;
   /** How long a delivery record is kept: longer than the outbox ever retries an event. Default 14 days. */
   readonly deliveryRecordTtlMs?: number;
+  /**
+   * How long one channel may keep failing an event before it is given up for that channel.
+   * The outbox delivers a project's events in order, so without a bound one broken channel
+   * would hold back every later notice of the project in every channel. Default 30 minutes.
+   */
+  readonly maxChannelRetryMs?: number;
+  /** Told about every notice actually posted (for metrics). */
+  readonly onPosted?: (event: FundbotEvent, channel: ChannelRef) => void;
 }
 
 export interface NoticeRouter {
@@ -53,10 +61,12 @@ export class NoticeDeliveryError extends Error {
 
 const deliveryRecordSchema = z.object({
   at: z.number(),
-  outcome: z.enum(['posted', 'unavailable']),
+  /** `failing`: retryable failures since `at`; the others are final for this (event, channel). */
+  outcome: z.enum(['posted', 'unavailable', 'failing', 'abandoned']),
 });
 
 const defaultTtlMs = 14 * 24 * 3_600_000;
+const defaultMaxChannelRetryMs = 30 * 60_000;
 
 /** The idempotency key for one event in one channel (adapters hash it to their size limit). */
 export function noticeIdempotencyKey(eventId: string, channel: ChannelRef): string {
@@ -69,13 +79,19 @@ export function noticeIdempotencyKey(eventId: string, channel: ChannelRef): stri
  * Exactly-once per channel as far as the store allows: a delivery is recorded
  * under (event, channel) right after the poster succeeds, and a retry skips
  * recorded channels. The window between a successful post and its record (a
- * crash in between) is covered by the idempotency key handed to the poster
- * (Discord's nonce; Slack has none, so a crash there can repeat one notice).
+ * crash in between) is narrowed by the idempotency key handed to the poster:
+ * Discord's nonce dedupes only for a few minutes, and Slack has none, so a crash
+ * in that window followed by a late restart can repeat one notice.
+ *
+ * A channel that keeps failing with retryable errors is given up for that event
+ * after `maxChannelRetryMs` (logged as an error), so it cannot block the
+ * project's later notices in the other channels for longer than that.
  */
 export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
   const { core, subscriptions, store, logger } = options;
   const clock = options.clock ?? systemClock;
   const ttl = options.deliveryRecordTtlMs ?? defaultTtlMs;
+  const maxChannelRetryMs = options.maxChannelRetryMs ?? defaultMaxChannelRetryMs;
   const posters = new Map(options.posters.map((p) => [p.platform, p]));
   const recordKey = (eventId: string, channel: ChannelRef) =>
     `notices/delivered/${encodeURIComponent(eventId)}/${channelKey(channel)}`;
@@ -94,8 +110,11 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
       channels.map(async (channel) => {
         const key = channelKey(channel);
         let posted = false;
+        let failingSince: number | undefined;
         try {
-          if (await store.get(recordKey(event.id, channel), deliveryRecordSchema)) return;
+          const record = await store.get(recordKey(event.id, channel), deliveryRecordSchema);
+          if (record && record.outcome !== 'failing') return;
+          failingSince = record?.at;
           const poster = posters.get(channel.platform);
           if (!poster) {
             // Retrying cannot help a deployment that does not run this platform's adapter: log and move on.
@@ -113,6 +132,7 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
           }
           await poster.post(channel, message, noticeIdempotencyKey(event.id, channel));
           posted = true;
+          options.onPosted?.(event, channel);
           await store.set(recordKey(event.id, channel), { at: clock.now(), outcome: 'posted' }, ttl);
         } catch (error) {
           if (posted) {
@@ -132,6 +152,22 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
               .set(recordKey(event.id, channel), { at: clock.now(), outcome: 'unavailable' }, ttl)
               .catch(() => {});
             return;
+          }
+          const now = clock.now();
+          if (failingSince !== undefined && now - failingSince >= maxChannelRetryMs) {
+            logger?.error(
+              { eventId: event.id, channel: key, failingForMs: now - failingSince, ...errorSummary(error) },
+              'notice given up for this channel after failing too long (later notices go on)',
+            );
+            await store
+              .set(recordKey(event.id, channel), { at: now, outcome: 'abandoned' }, ttl)
+              .catch(() => {});
+            return;
+          }
+          if (failingSince === undefined) {
+            await store
+              .set(recordKey(event.id, channel), { at: now, outcome: 'failing' }, ttl)
+              .catch(() => {});
           }
           logger?.warn({ eventId: event.id, channel: key, ...errorSummary(error) }, 'notice delivery failed');
           failed.push(key);

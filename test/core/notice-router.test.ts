@@ -105,4 +105,41 @@ describe('notice router', () => {
     await expect(f.router.deliver(buildEvent.wallPost())).resolves.toBeUndefined();
     expect(f.logger.records[0]?.message).toContain('no poster');
   });
+
+  test('a channel that keeps failing is given up after maxChannelRetryMs, so it cannot hold back the project', async () => {
+    const f = setup();
+    await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters'], 'U');
+    await f.subscriptions.subscribe(s1, 'solar-kiosk', ['supporters'], 'U');
+    f.slack.failFor('S1', () => new Error('restricted_action'));
+    const event = buildEvent.supporter();
+
+    await expect(f.router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    f.clock.advance(29 * 60_000);
+    await expect(f.router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    f.clock.advance(60_000);
+    await f.router.deliver(event); // 30 minutes of failures: given up for S1, the event completes
+
+    expect(f.discord.posts).toHaveLength(1);
+    expect(f.slack.attempts).toHaveLength(3);
+    expect(f.logger.records.some((r) => r.level === 'error' && r.message.includes('given up'))).toBe(true);
+    await f.router.deliver(event);
+    expect(f.slack.attempts).toHaveLength(3);
+  });
+
+  test('onPosted hears only of notices that were actually posted', async () => {
+    const f = setup();
+    const posted: string[] = [];
+    const router = createNoticeRouter({
+      core: f.core,
+      subscriptions: f.subscriptions,
+      posters: [f.discord, f.slack],
+      store: f.store,
+      clock: f.clock,
+      onPosted: (event, channel) => posted.push(`${event.type}@${channel.channelId}`),
+    });
+    await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters'], 'U');
+    await f.subscriptions.subscribe(s1, 'solar-kiosk', ['wall'], 'U');
+    await router.deliver(buildEvent.supporter());
+    expect(posted).toEqual(['supporter@D1']);
+  });
 });
