@@ -13,6 +13,7 @@ import type { Random } from '../lib/random.js';
 import { type KeyValueStore, StoredValueError } from '../lib/store.js';
 import { type FeedDemand, planIntervals } from './budget-plan.js';
 import { assumedBudget, CredentialGate, DeferredError } from './credential-gate.js';
+import { describeFailure } from './describe-failure.js';
 import type { FundbotEvent } from './events.js';
 import {
   blogEvent,
@@ -742,7 +743,8 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     const backoff = Math.min(f.intervalMs, 5_000 * 2 ** Math.min(10, f.failures - 1));
     f.dueAt = Math.max(startedAt, clock.now()) + Math.round(backoff * (0.75 + 0.5 * random.next()));
     const message = error instanceof Error ? error.message : String(error);
-    noteError(rt, `${feed}: ${message}`);
+    // /status shows these notes in channels: the category only; the log line below has the details.
+    noteError(rt, `${feed}: ${describeFailure(error)}`);
     logger.warn(
       { project: lc, feed, failures: f.failures, err: message },
       'poll failed: retrying with backoff',

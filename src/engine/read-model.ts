@@ -3,6 +3,7 @@ import type { BlogPost } from '../api/schemas/blog-post.js';
 import type { Cached, EngineStatus, FeedStatus, HistoryPoint, ProjectReadModel } from '../core/ports.js';
 import type { Clock } from '../lib/clock.js';
 import { DeferredError } from './credential-gate.js';
+import { describeFailure } from './describe-failure.js';
 import type { FeedName, ProjectRuntime } from './engine.js';
 import type { ProjectState } from './project-state.js';
 import type { SingleFlight } from './single-flight.js';
@@ -24,11 +25,9 @@ export interface ReadModelHost {
   loadHistory(rt: ProjectRuntime): Promise<readonly HistoryPoint[]>;
 }
 
-/** A short, secret-free reason (API errors are redacted by the client). */
+/** A short reason fit for a channel: a category, never the error's own text (that goes to the log). */
 function reasonOf(error: unknown): string {
-  if (error instanceof DeferredError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.length > 200 ? `${message.slice(0, 199)}…` : message;
+  return error instanceof DeferredError ? error.message : describeFailure(error);
 }
 
 /**

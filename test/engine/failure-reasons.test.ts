@@ -1,0 +1,32 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type EngineHarness, lc, runFor, startEngineHarness, step } from './harness.js';
+
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const serverText = 'replica db-7 at 10.0.0.5:5432 is down, see https://internal.example/runbook';
+
+describe('what the engine says about failures where channels can see it', () => {
+  it('a stale value and /status name a category, never the platform error text, host or path', async () => {
+    h = await startEngineHarness();
+    await step(h);
+    h.clock.advance(10 * 60_000);
+    h.sim.faults.unknownError({ code: 'quantum_flux', status: 503, description: serverText, n: 50 });
+
+    const project = await h.engine.readModel.project(lc, 30_000);
+    expect(project.staleBecause).toBe('the platform answered with an error (HTTP 503)');
+
+    await runFor(h, 5 * 60_000);
+    const status = await h.engine.readModel.status(lc);
+    expect(status.recentErrors.length).toBeGreaterThan(0);
+    const shown = JSON.stringify([project.staleBecause, status.recentErrors]);
+    for (const leak of ['10.0.0.5', 'db-7', 'internal.example', '/project/', '127.0.0.1', 'quantum_flux']) {
+      expect(shown).not.toContain(leak);
+    }
+    // The operator still gets the details in the log.
+    expect(h.logger.warnings.join('\n')).toContain('poll failed');
+  });
+});
