@@ -40,12 +40,17 @@ async function main(): Promise<void> {
   }
 
   const config = start.config;
-  const signingSecret =
-    config.slack.enabled && config.slack.mode === 'http' ? config.slack.signingSecret.reveal() : undefined;
+  // Every secret by value, besides the shape-based scrubbing: a signing secret has no recognisable shape.
+  const knownSecrets = [
+    ...(config.discord.enabled ? [config.discord.token.reveal()] : []),
+    ...(config.slack.enabled ? [config.slack.botToken.reveal()] : []),
+    ...(config.slack.enabled && config.slack.mode === 'socket' ? [config.slack.appToken.reveal()] : []),
+    ...(config.slack.enabled && config.slack.mode === 'http' ? [config.slack.signingSecret.reveal()] : []),
+  ];
   const logger = createLogger({
     level: config.logLevel,
     base: { service: 'fundbot', version },
-    ...(signingSecret ? { knownSecrets: [signingSecret] } : {}),
+    knownSecrets,
   });
   for (const warning of start.warnings)
     logger.warn({ path: warning.path, fix: warning.fix }, warning.message);

@@ -4,7 +4,7 @@
  * key ever slip into one, it still never reaches a channel.
  */
 const secretPatterns: readonly RegExp[] = [
-  /svc_(?:proj|user)_[A-Za-z0-9._~+/=-]+/g,
+  /svc_(?:proj|user)_[^\s"'\\,;]*[^\s"'\\,;:.)]/g,
   /\bBearer\s+[A-Za-z0-9._~+/=-]+/gi,
   /\b(?:xox[abposr]|xapp)-[A-Za-z0-9-]+/g,
 ];

@@ -16,12 +16,15 @@ export const REDACTED = '[redacted]';
 
 // One regex per shape, so that `findSecretKind` can say which kind it found. No `\b` anchors: the
 // logger scrubs serialised JSON, where a secret right after an escape (`\nsvc_proj_…`) has no word
-// boundary. `(?<!\\)` instead keeps a match from starting inside an escape such as `\n`, which would
-// otherwise turn `\nMTk…` into the invalid escape `\[redacted]`.
+// boundary. `(?<!\\)` keeps the Discord pattern from starting inside an escape such as `\n`, which
+// would turn `\nMTk…` into the invalid escape `\[redacted]`. The prefixed shapes need no such guard
+// (no JSON escape ends in `s` or `x`), and must not have it: `C:\\data\\svc_proj_…` would slip through.
+// A platform key may hold any visible character after its prefix, so it runs to the next separator
+// (not ending on the punctuation of the sentence around it: "key svc_proj_…: refused").
 const patterns: readonly { readonly kind: string; readonly regex: RegExp; readonly replace: string }[] = [
-  { kind: 'platform API key', regex: /(?<!\\)svc_(?:proj|user)_[A-Za-z0-9_-]+/g, replace: REDACTED },
-  { kind: 'Slack token', regex: /(?<!\\)xox[a-z]-[A-Za-z0-9-]+/g, replace: REDACTED },
-  { kind: 'Slack app token', regex: /(?<!\\)xapp-[A-Za-z0-9-]+/g, replace: REDACTED },
+  { kind: 'platform API key', regex: /svc_(?:proj|user)_[^\s"'\\,;]*[^\s"'\\,;:.)]/g, replace: REDACTED },
+  { kind: 'Slack token', regex: /xox[a-z]-[A-Za-z0-9-]+/g, replace: REDACTED },
+  { kind: 'Slack app token', regex: /xapp-[A-Za-z0-9-]+/g, replace: REDACTED },
   {
     kind: 'Discord token',
     regex: /(?<!\\)[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{5,7}\.[A-Za-z0-9_-]{25,}/g,

@@ -29,6 +29,15 @@ function expectClean(lines: readonly string[]): void {
 }
 
 describe('logger redaction', () => {
+  it('removes keys with any visible characters the key parser accepts, also right after a backslash', () => {
+    const { logger, lines, records } = capture();
+    const odd = ['svc_proj_AbC+dEf/GhI=JkL', 'svc_user_x$y%z*w@v#u', 'svc_proj_abc.def~ghi!jkl'];
+    logger.warn({ path: 'C:\\data\\svc_proj_ABCDEFGH12345678', keys: odd }, `keys ${odd.join(' ')}`);
+    const all = lines.join('');
+    for (const fragment of ['dEf/GhI', 'z*w@v#u', 'ghi!jkl', 'ABCDEFGH12345678']) expect(all).not.toContain(fragment);
+    expect(records()[0]?.['msg']).toBe('keys [redacted] [redacted] [redacted]');
+  });
+
   it('removes a key from the message', () => {
     const { logger, lines, records } = capture();
     logger.info(`loaded key ${PROJECT_KEY} for solar-kiosk`);
