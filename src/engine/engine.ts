@@ -441,6 +441,11 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       copy.text = copy.text.slice(0, STORED_TEXT_MAX);
     if (typeof copy.message === 'string' && copy.message.length > STORED_TEXT_MAX)
       copy.message = copy.message.slice(0, STORED_TEXT_MAX);
+    // Wall authors' real names are personal data fundbot never shows: only the public display name is kept.
+    const author = (copy as { user?: { first_name?: unknown; last_name?: unknown } }).user;
+    if (author && typeof author.first_name === 'string') {
+      (copy as { user?: object }).user = { ...author, first_name: '', last_name: '' };
+    }
     return copy;
   }
 

@@ -30,3 +30,17 @@ describe('what the engine says about failures where channels can see it', () => 
     expect(h.logger.warnings.join('\n')).toContain('poll failed');
   });
 });
+
+describe('personal data in the stored state', () => {
+  it("keeps wall authors' display names only, not their real first and last names", async () => {
+    h = await startEngineHarness();
+    await step(h);
+    h.project.addWallPost({ authorName: 'Public Nick', message: 'hello' });
+    await runFor(h, 5 * 60_000);
+    const posts = await h.engine.readModel.recentWallPosts(lc, 10);
+    const stored = JSON.stringify(posts.value);
+    const real = h.project.snapshot().wall.flatMap((w) => [w.user.first_name, w.user.last_name]);
+    expect(posts.value.some((p) => p.user.display_name === 'Public Nick')).toBe(true);
+    for (const name of real.filter((n) => n.length > 0)) expect(stored).not.toContain(`"${name}"`);
+  });
+});
