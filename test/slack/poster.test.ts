@@ -112,8 +112,7 @@ describe('Slack poster', () => {
     ['channel_not_found', 'gone'],
     ['is_archived', 'gone'],
     ['not_in_channel', 'no-access'],
-    ['account_inactive', 'no-access'],
-    ['invalid_auth', 'no-access'],
+    ['restricted_action', 'no-access'],
   ])(
     "turns %s into the core's ChannelUnavailableError (%s): the notice router must not retry",
     async (code, reason) => {
@@ -123,6 +122,16 @@ describe('Slack poster', () => {
       expect(error).toMatchObject({ reason, channel });
       expect(((error as Error).cause as { data?: { error?: string } }).data?.error).toBe(code);
       expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+    },
+  );
+
+  it.each(['invalid_auth', 'token_revoked', 'account_inactive'])(
+    'rethrows the token-wide error %s for a retry: fixing the token must not find every notice dropped',
+    async (code) => {
+      fake.fail('chat.postMessage', { error: code });
+      const error = await adapter.poster.post(channel, notice, 'evt:1').catch((e: unknown) => e);
+      expect(error).not.toBeInstanceOf(ChannelUnavailableError);
+      expect((error as { data?: { error?: string } }).data?.error).toBe(code);
     },
   );
 

@@ -6,17 +6,20 @@ import { clip, neutralizePlainText } from './escape-mrkdwn.js';
 import { renderBlocks, renderMrkdwnText } from './render-blocks.js';
 
 /**
- * Slack error codes after which a retry cannot succeed, mapped to the core's reasons:
- * 'gone' (the channel is deleted or archived) or 'no-access' (the bot is not in the
- * channel, or the workspace deactivated the bot, revoked or never had this token).
+ * Slack error codes after which a retry in this channel cannot succeed, mapped to the
+ * core's reasons: 'gone' (the channel is deleted or archived) or 'no-access' (the bot is
+ * not in the channel, or a workspace rule forbids it to post there).
+ *
+ * Token-wide errors (invalid_auth, token_revoked, account_inactive) are deliberately NOT
+ * here: they concern every channel at once, and the operator fixing the token should
+ * not find that every notice meanwhile was dropped for good. They are retried, and the
+ * notice router gives a channel up only after its retry bound.
  */
 export const unavailableChannelErrors: Readonly<Record<string, 'gone' | 'no-access'>> = {
   channel_not_found: 'gone',
   is_archived: 'gone',
   not_in_channel: 'no-access',
-  account_inactive: 'no-access',
-  invalid_auth: 'no-access',
-  token_revoked: 'no-access',
+  restricted_action: 'no-access',
 };
 
 /** `event_type` of the metadata every notice carries. */
