@@ -34,7 +34,8 @@ describe('logger redaction', () => {
     const odd = ['svc_proj_AbC+dEf/GhI=JkL', 'svc_user_x$y%z*w@v#u', 'svc_proj_abc.def~ghi!jkl'];
     logger.warn({ path: 'C:\\data\\svc_proj_ABCDEFGH12345678', keys: odd }, `keys ${odd.join(' ')}`);
     const all = lines.join('');
-    for (const fragment of ['dEf/GhI', 'z*w@v#u', 'ghi!jkl', 'ABCDEFGH12345678']) expect(all).not.toContain(fragment);
+    for (const fragment of ['dEf/GhI', 'z*w@v#u', 'ghi!jkl', 'ABCDEFGH12345678'])
+      expect(all).not.toContain(fragment);
     expect(records()[0]?.['msg']).toBe('keys [redacted] [redacted] [redacted]');
   });
 
