@@ -5,8 +5,9 @@ import type { MessageField, NeutralMessage } from '../message.js';
 import { estimatePace } from '../pace.js';
 import type { HistoryPoint } from '../ports.js';
 import { projectStatusLabel } from '../project-status-label.js';
+import { projectUrl } from '../project-url.js';
 import { resolveProject } from '../resolve-project.js';
-import { safeHttpUrl, singleLine } from '../text.js';
+import { singleLine } from '../text.js';
 import { type CommandRun, freshnessFooter, money, readOrRefuse } from './command-run.js';
 
 const dayMs = 24 * 3_600_000;
@@ -84,7 +85,7 @@ export async function fundingCommand(run: CommandRun): Promise<NeutralMessage> {
     { name: t.funding.fieldPace, value: paceText, inline: false },
   ];
 
-  const url = safeHttpUrl(project.url.main);
+  const url = projectUrl(project, locale);
   const subtitle = singleLine(project.subtitle, limits.messageTitle);
   return {
     title: singleLine(project.title, limits.title) || singleLine(watched.linkCaption, limits.title),

@@ -6,6 +6,7 @@ import type { Catalog } from '../i18n/catalog.js';
 import { limits } from '../limits.js';
 import type { MessageField, MessageImage, NeutralMessage } from '../message.js';
 import type { Cached } from '../ports.js';
+import { projectUrl } from '../project-url.js';
 import { resolveProject } from '../resolve-project.js';
 import { htmlToPlainText, safeHttpUrl, shorten, singleLine } from '../text.js';
 import { type CommandRun, freshnessFooter, money, oldest, readOrRefuse } from './command-run.js';
@@ -88,7 +89,7 @@ export async function rewardsCommand(run: CommandRun): Promise<NeutralMessage> {
   const hidden = visible.length - shown.length;
   const text =
     visible.length === 0 ? t.rewards.noneVisible : hidden > 0 ? t.rewards.andMore(hidden) : undefined;
-  const url = safeHttpUrl(project?.value.url.main);
+  const url = project ? projectUrl(project.value, run.locale) : undefined;
   return {
     title: t.rewards.title(projectTitle),
     ...(url ? { titleUrl: url } : {}),
