@@ -1,4 +1,4 @@
-import { createApiClient, parseProjectKey } from '../src/api/index.js';
+import { parseProjectKey } from '../src/api/index.js';
 import { blogPostKey, fundingKey, wallPostKey } from '../src/api/stable-keys.js';
 import { createEngine, type FundbotEvent } from '../src/engine/index.js';
 import { ManualClock } from '../src/lib/clock.js';
@@ -18,6 +18,7 @@ import {
 import { runNaivePoller } from './naive-poller.js';
 import type { BenchSection, CampaignContext, Figures } from './section.js';
 import { type RssPeak, summarize } from './stats.js';
+import { virtualClockClient } from './virtual-clock-client.js';
 
 /** 2026-03-02 07:00 UTC (08:00 CET): the campaign launches at the start of the working day. */
 export const campaignStart = Date.UTC(2026, 2, 2, 7, 0, 0);
@@ -152,13 +153,7 @@ export async function runCampaignDay(
   const clock = new ManualClock(campaignStart);
   const sim = await startCampaignSimulator(clock, options, true);
   const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption, { plan: 'pro' }));
-  const api = createApiClient({
-    baseUrl: sim.url,
-    clock,
-    random: seededRandom(1),
-    maxRetries: 0,
-    maxRateLimitRetries: 0,
-  });
+  const api = virtualClockClient(sim.url, clock);
   const delivered: { event: FundbotEvent; at: number }[] = [];
   const store = memoryStore();
   const newEngine = () =>

@@ -13,7 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import { renderEmbed } from '../src/adapters/discord/index.js';
 import { renderBlocks } from '../src/adapters/slack/index.js';
-import { createApiClient, parseProjectKey } from '../src/api/index.js';
+import { parseProjectKey } from '../src/api/index.js';
 import {
   type CommandInvocation,
   createCommandCore,
@@ -26,6 +26,7 @@ import { seededRandom } from '../src/lib/random.js';
 import { memoryStore } from '../src/lib/store.js';
 import { demoLinkCaption, startSimulator } from '../src/simulator/index.js';
 import type { BenchSection, Figures } from './section.js';
+import { virtualClockClient } from './virtual-clock-client.js';
 
 const COMMANDS = 1_000;
 const MINUTE_MS = 60_000;
@@ -39,7 +40,7 @@ function percentile(sorted: readonly number[], p: number): number {
 async function measureFundingCommand(): Promise<Figures> {
   const clock = new ManualClock(Date.UTC(2026, 5, 1, 18, 0, 0));
   const sim = await startSimulator({ clock, seed: 11 });
-  const api = createApiClient({ baseUrl: sim.url, clock, random: seededRandom(3) });
+  const api = virtualClockClient(sim.url, clock);
   const store = memoryStore();
   try {
     const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption));

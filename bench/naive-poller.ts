@@ -1,12 +1,12 @@
-import { createApiClient, parseProjectKey } from '../src/api/index.js';
+import { parseProjectKey } from '../src/api/index.js';
 import { ManualClock } from '../src/lib/clock.js';
-import { seededRandom } from '../src/lib/random.js';
 import {
   type CampaignPlan,
   createScenario,
   demoLinkCaption,
   type Simulator,
 } from '../src/simulator/index.js';
+import { virtualClockClient } from './virtual-clock-client.js';
 
 /**
  * The poller fundbot is compared with: every cycle it re-reads the project and
@@ -25,13 +25,7 @@ export async function runNaivePoller(options: {
   const clock = new ManualClock(options.start);
   const sim = await options.startSimulator(clock);
   const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption, { plan: 'enterprise' }));
-  const api = createApiClient({
-    baseUrl: sim.url,
-    clock,
-    random: seededRandom(1),
-    maxRetries: 0,
-    maxRateLimitRetries: 0,
-  });
+  const api = virtualClockClient(sim.url, clock);
   const project = api.project(demoLinkCaption, key);
   const scenario = createScenario(sim.project(demoLinkCaption), options.plan);
   let requests = 0;

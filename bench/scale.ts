@@ -1,4 +1,4 @@
-import { createApiClient, parseProjectKey } from '../src/api/index.js';
+import { parseProjectKey } from '../src/api/index.js';
 import { createEngine } from '../src/engine/index.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { seededRandom } from '../src/lib/random.js';
@@ -6,6 +6,7 @@ import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
 import { startSimulator } from '../src/simulator/index.js';
 import type { BenchSection } from './section.js';
 import { percentile } from './stats.js';
+import { virtualClockClient } from './virtual-clock-client.js';
 
 /** Remembers the serialized size of the latest value under each key: the state "as stored". */
 function sizeRecordingStore(inner: KeyValueStore): KeyValueStore & { bytes(): number } {
@@ -57,13 +58,7 @@ export async function measureScale(supporters: number): Promise<{ stateMb: numbe
     ],
   });
   const key = parseProjectKey(sim.issueProjectKey(lc));
-  const api = createApiClient({
-    baseUrl: sim.url,
-    clock,
-    random: seededRandom(1),
-    maxRetries: 0,
-    maxRateLimitRetries: 0,
-  });
+  const api = virtualClockClient(sim.url, clock);
   const store = sizeRecordingStore(memoryStore());
   const engine = createEngine({
     api,
