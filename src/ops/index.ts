@@ -1,4 +1,6 @@
 /** Operations: structured logging with secret scrubbing, metrics, health and metrics endpoint, shutdown. */
+
+export { findSecretKind, REDACTED, scrubSecrets } from '../lib/scrub-secrets.js';
 export {
   type GracefulShutdown,
   type GracefulShutdownOptions,
@@ -34,4 +36,3 @@ export {
   type PollResult,
 } from './metrics.js';
 export { type OpsServer, type OpsServerOptions, startOpsServer } from './ops-server.js';
-export { findSecretKind, REDACTED, scrubSecrets } from './scrub-secrets.js';

@@ -1,5 +1,5 @@
 import { type DestinationStream, pino } from 'pino';
-import { scrubSecrets } from './scrub-secrets.js';
+import { scrubSecrets } from '../lib/scrub-secrets.js';
 
 /** One log method: a message, or structured fields with an optional message (pino's calling convention). */
 export interface LogFn {

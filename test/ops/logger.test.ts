@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { scrubSecrets } from '../../src/lib/scrub-secrets.js';
 import { createLogger, type Logger } from '../../src/ops/logger.js';
-import { scrubSecrets } from '../../src/ops/scrub-secrets.js';
 
 const PROJECT_KEY = 'svc_proj_LoggerTestKey0123456789abc';
 const USER_KEY = 'svc_user_LoggerUserKey9876543210';

@@ -1,4 +1,5 @@
 import type { CommandDefinition } from '../../../commands/definitions.js';
+import { scrubSecrets } from '../../lib/scrub-secrets.js';
 import type { CommandInvocation, Locale } from '../command-core.js';
 import type { CommandCoreDeps, Freshness } from '../command-core-deps.js';
 import { CommandRefusal } from '../command-refusal.js';
@@ -8,7 +9,6 @@ import { limits } from '../limits.js';
 import type { NeutralMessage } from '../message.js';
 import type { Cached } from '../ports.js';
 import { classifyReadFailure, errorSummary, explainReadFailure } from '../read-failure.js';
-import { redactSecrets } from '../redact-secrets.js';
 import { singleLine } from '../text.js';
 
 /** One command execution: what a command handler gets. */
@@ -53,7 +53,7 @@ export function freshnessFooter(
 ): string {
   const age = formatAge(run.now - cached.fetchedAt, run.locale);
   return cached.staleBecause !== undefined
-    ? run.t.common.staleFigures(age, singleLine(redactSecrets(cached.staleBecause), limits.reason))
+    ? run.t.common.staleFigures(age, singleLine(scrubSecrets(cached.staleBecause), limits.reason))
     : run.t.common.updatedAgo(age);
 }
 

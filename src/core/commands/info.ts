@@ -1,11 +1,11 @@
 import { commandDefinitions } from '../../../commands/definitions.js';
+import { scrubSecrets } from '../../lib/scrub-secrets.js';
 import { CommandRefusal } from '../command-refusal.js';
 import { formatInterval } from '../duration.js';
 import { formatAge, formatDateTime, formatNumber } from '../format.js';
 import { limits } from '../limits.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { commandUsage } from '../parse-command-text.js';
-import { redactSecrets } from '../redact-secrets.js';
 import { resolveProject } from '../resolve-project.js';
 import { singleLine } from '../text.js';
 import { type CommandRun, readOrRefuse } from './command-run.js';
@@ -26,7 +26,7 @@ export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
     name: t.status.feedNames[feed.feed] ?? feed.feed,
     value:
       feed.disabledReason !== undefined
-        ? t.status.feedDisabled(singleLine(redactSecrets(feed.disabledReason), limits.reason))
+        ? t.status.feedDisabled(singleLine(scrubSecrets(feed.disabledReason), limits.reason))
         : feed.lastSuccessAt === null
           ? t.status.feedNever
           : t.status.feedOk(
@@ -46,7 +46,7 @@ export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
   const errors = [...status.recentErrors]
     .sort((a, b) => b.at - a.at)
     .slice(0, errorsShown)
-    .map((e) => `${formatDateTime(e.at, locale)}: ${singleLine(redactSecrets(e.message), limits.reason)}`);
+    .map((e) => `${formatDateTime(e.at, locale)}: ${singleLine(scrubSecrets(e.message), limits.reason)}`);
   fields.push({
     name: t.status.fieldErrors,
     value: errors.length > 0 ? errors.join('\n') : t.status.noErrors,
