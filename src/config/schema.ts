@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultMilestones } from '../engine/milestones.js';
 import { logLevels } from '../ops/logger.js';
 
 /**
@@ -11,7 +12,8 @@ import { logLevels } from '../ops/logger.js';
  */
 
 export const DEFAULT_STORE_URL = 'sqlite://./data/fundbot.sqlite';
-export const DEFAULT_MILESTONES: readonly number[] = [25, 50, 75, 100, 150, 200];
+/** The engine's milestones: the one list, so a config default cannot drift from what the engine announces. */
+export const DEFAULT_MILESTONES: readonly number[] = defaultMilestones;
 
 const locale = z.enum(['en', 'de']);
 

@@ -3,14 +3,12 @@ import type { Locale } from '../core/command-core.js';
 import { percentOfGoal } from '../core/format.js';
 import type { HistoryPoint, ProjectReadModel } from '../core/ports.js';
 import { htmlToPlainText, safeHttpUrl, singleLine } from '../core/text.js';
+import { defaultMilestones } from '../engine/milestones.js';
 import { downsampleSeries, type SeriesPoint } from './downsample-series.js';
 import { localTime } from './local-time.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
-
-/** Milestones (percent of the goal) announced by default. */
-export const defaultMilestones: readonly number[] = [25, 50, 75, 100, 150, 200];
 
 /** How old cached engine data may be when the digest is built: a day-old summary tolerates a few minutes. */
 const MAX_AGE_MS = 5 * 60 * 1000;

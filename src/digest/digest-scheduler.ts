@@ -1,5 +1,6 @@
 import { schedule as nodeCronSchedule } from 'node-cron';
 import { z } from 'zod';
+import { channelKey } from '../core/channel-key.js';
 import type { Locale } from '../core/command-core.js';
 import type { NeutralMessage } from '../core/message.js';
 import type { ChannelRef, ProjectReadModel, SubscriptionStore } from '../core/ports.js';
@@ -77,11 +78,6 @@ type Marker = z.infer<typeof markerSchema>;
 
 /** Markers only matter for the day they are about; three days covers any time zone and a late restart. */
 const MARKER_TTL_MS = 3 * 24 * 60 * 60 * 1000;
-
-/** `discord/<guild>/<channel>`; each part URI-encoded so an id containing `/` or `:` cannot collide. */
-function channelKey(channel: ChannelRef): string {
-  return [channel.platform, channel.workspaceId, channel.channelId].map(encodeURIComponent).join('/');
-}
 
 const silentLogger: DigestLogger = { info: () => {}, warn: () => {}, error: () => {} };
 

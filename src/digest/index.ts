@@ -7,7 +7,6 @@ export {
   buildDigest,
   type DigestData,
   type DigestPace,
-  defaultMilestones,
 } from './build-digest.js';
 export { type DigestDue, type DigestDueInput, digestDue } from './digest-due.js';
 export { digestPreview } from './digest-preview.js';

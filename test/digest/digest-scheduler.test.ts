@@ -168,7 +168,7 @@ describe('createDigestScheduler', () => {
     const [toGeneral, toTeam] = ['general', 'team'].map((c) => poster.posted.find((p) => p.channel === c)!);
     expect(toGeneral?.message.title).toBe('Daily digest: Solar Kiosk');
     expect(toTeam?.message.title).toBe('Tagesübersicht: Solar Kiosk');
-    expect(toGeneral?.key).toBe('digest:solar-kiosk:discord/guild-1/general:2026-03-10');
+    expect(toGeneral?.key).toBe('digest:solar-kiosk:discord:guild-1:general:2026-03-10');
     expect(toGeneral?.message.image).toMatchObject({
       kind: 'attachment',
       filename: 'funding-solar-kiosk-2026-03-10.png',
@@ -262,7 +262,7 @@ describe('createDigestScheduler', () => {
 
     const report = await digest.runNow();
     expect(poster.channels().sort()).toEqual(['general', 'team']);
-    expect(report.failed).toEqual(['solar-kiosk discord/guild-1/broken']);
+    expect(report.failed).toEqual(['solar-kiosk discord:guild-1:broken']);
 
     clock.advance(HOUR);
     await digest.runNow();
