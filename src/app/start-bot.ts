@@ -187,6 +187,7 @@ export async function startBot(
       time: config.digest.time,
       timeZone: config.digest.timeZone,
       projects: () => projects.map((p) => p.linkCaption),
+      milestonesFor: wiring.milestonesFor,
       logger,
     });
     digest.start();

@@ -52,6 +52,8 @@ export interface Wiring {
   readonly engine: Engine;
   readonly core: CommandCore;
   readonly subscriptions: SubscriptionStore;
+  /** A project's configured milestones, for the digest. */
+  milestonesFor(project: string): readonly number[] | undefined;
   connectPosters(posters: readonly ChannelPoster[]): void;
   /** Posts a digest (or any message) to a channel through the poster of its platform. */
   post(channel: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<void>;
@@ -63,6 +65,8 @@ export function wireFundbot(options: WireOptions): Wiring {
   const subscriptions = createSubscriptionStore(store, { clock });
   const settings = createSettingsStore(store);
   let router: NoticeRouter | undefined;
+  const milestonesFor = (project: string) =>
+    options.projects.find((p) => p.linkCaption === project)?.milestones;
   let posters: readonly ChannelPoster[] = [];
 
   const engine = createEngine({
@@ -93,7 +97,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       clock,
       version: options.version,
       defaultLocale: options.defaultLocale,
-      digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone),
+      digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
       logger: logger.child({ component: 'core' }),
     }),
   );
@@ -109,6 +113,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     engine,
     core,
     subscriptions,
+    milestonesFor,
     connectPosters(connected) {
       posters = connected.map((poster) => instrumentPoster(poster, metrics));
       router = createNoticeRouter({

@@ -42,6 +42,8 @@ export interface DigestSchedulerOptions {
   readonly timeZone?: string;
   /** The projects to digest (link captions). */
   readonly projects: () => readonly string[];
+  /** A project's configured milestones (default: the engine's), so the digest reports what the engine announces. */
+  readonly milestonesFor?: (project: string) => readonly number[] | undefined;
   readonly logger?: DigestLogger;
   /** Default: node-cron. */
   readonly cron?: CronLike;
@@ -177,7 +179,15 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
       });
       if (!decision.due) continue;
       // A failure to build is the project's, not the channel's: it throws out of here and costs no attempt.
-      data ??= await buildDigest({ readModel: options.readModel, project, now, locale: 'en', timeZone });
+      const milestones = options.milestonesFor?.(project);
+      data ??= await buildDigest({
+        readModel: options.readModel,
+        project,
+        now,
+        locale: 'en',
+        timeZone,
+        ...(milestones ? { milestones } : {}),
+      });
 
       // The idempotency key is the marker key: a retry after a crash reuses it.
       const attempts = (marker?.attempts ?? 0) + 1;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney } from '../../src/core/format.js';
-import { buildDigest, type DigestData, renderDigest } from '../../src/digest/index.js';
+import { buildDigest, type DigestData, digestPreview, renderDigest } from '../../src/digest/index.js';
 import { allHostileTexts } from '../support/hostile-text.js';
 import {
   aBlogPost,
@@ -45,6 +45,18 @@ describe('buildDigest on a scripted ten-day campaign', () => {
     expect(data.change).toEqual({ funding: 3_500, supporters: 20, sinceMs: now - DAY });
     expect(data.funding).toEqual({ current: 8_000, goal: 10_000, percent: 80, supporters: 110 });
     expect(data.date).toBe('2026-03-10');
+  });
+
+  it("reports the project's configured milestones, the ones the engine announces, in the preview too", async () => {
+    const preview = digestPreview(
+      campaign(),
+      { now: () => now, sleep: async () => {} },
+      timeZone,
+      (project) => (project === 'solar-kiosk' ? [60] : undefined),
+    );
+    const message = await preview('solar-kiosk', 'en');
+    const milestones = message.fields?.find((f) => f.value.endsWith('of the goal'))?.value;
+    expect(milestones).toBe('60% of the goal');
   });
 
   it('lists the milestones crossed in the last 24 hours, not those crossed before', async () => {
