@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { buildSlackAppManifest } from '../src/adapters/slack/app-manifest.js';
-import { commandDefinitions } from './definitions.js';
+import { commandDefinitions } from '../src/domain/command-definitions.js';
 
 function main(argv: readonly string[]): void {
   const { values } = parseArgs({

@@ -148,6 +148,8 @@ export interface ApiClient {
   openapi(signal?: AbortSignal): Promise<unknown>;
   /** Latest budget reported for that credential; no key = the public (per IP) budget. */
   budget(key?: ProjectKey | UserKey): RateBudget | undefined;
+  /** Epoch ms until which the API's Retry-After forbids requests with that credential; 0 when none. */
+  pausedUntil(key?: ProjectKey | UserKey): number;
   /** Closes the own connection pool (not a passed dispatcher). */
   close(): Promise<void>;
 }
@@ -398,6 +400,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return result.data;
     },
     budget: (key) => transport.budget(key),
+    pausedUntil: (key) => transport.pausedUntil(key),
     close: () => transport.close(),
   };
 }

@@ -119,6 +119,15 @@ export class HttpTransport {
     return this.#budgets.get(credentialId(key));
   }
 
+  /**
+   * Epoch ms until which a Retry-After forbids requests with this credential (0 when none).
+   * The transport is the one owner of Retry-After: schedulers read this instead of keeping their own copy.
+   */
+  pausedUntil(key: ApiKey | undefined): number {
+    const until = this.#pausedUntil.get(credentialId(key)) ?? 0;
+    return until > this.#options.clock.now() ? until : 0;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

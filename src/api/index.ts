@@ -70,4 +70,5 @@ export {
 } from './paginate.js';
 export { parseRateBudget, parseRetryAfterMs, type RateBudget } from './rate-budget.js';
 export * from './schemas/index.js';
+export { isGatedPost, isPubliclyVisible, isSoldOut, publicTeaser } from './spec-rules.js';
 export { blogPostKey, fundingKey, orderKey, subscriberKey, wallPostKey } from './stable-keys.js';

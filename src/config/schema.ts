@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defaultMilestones } from '../engine/milestones.js';
+import { defaultMilestones } from '../domain/milestones.js';
 import { logLevels } from '../ops/logger.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { FundbotEvent } from '../engine/events.js';
+import type { FundbotEvent } from '../domain/events.js';
 import type { NeutralMessage } from './message.js';
 import type { ChannelRef } from './ports.js';
 

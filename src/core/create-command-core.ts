@@ -1,5 +1,7 @@
-import { type CommandDefinition, findCommand } from '../../commands/definitions.js';
-import type { FundbotEvent } from '../engine/events.js';
+import { type CommandDefinition, findCommand } from '../domain/command-definitions.js';
+import type { FundbotEvent } from '../domain/events.js';
+import { singleLine } from '../domain/text.js';
+import { limits } from '../domain/text-limits.js';
 import type { CommandContext, CommandCore, CommandInvocation, Locale } from './command-core.js';
 import { type CommandCoreDeps, defaultFreshness, type Freshness } from './command-core-deps.js';
 import { CommandRefusal } from './command-refusal.js';
@@ -11,13 +13,11 @@ import { digestCommand, helpCommand, statusCommand } from './commands/info.js';
 import { rewardCommand, rewardsCommand } from './commands/rewards.js';
 import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
 import { catalogFor, localeFromTag } from './i18n/index.js';
-import { limits } from './limits.js';
 import type { NeutralMessage } from './message.js';
 import type { ChannelRef } from './ports.js';
 import { errorSummary } from './read-failure.js';
 import { renderNotice } from './render-notice.js';
 import type { LocaleSettings } from './settings-store.js';
-import { singleLine } from './text.js';
 
 const handlers: Readonly<Record<string, CommandHandler>> = {
   funding: fundingCommand,

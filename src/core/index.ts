@@ -4,6 +4,8 @@
  * from here; nothing here imports a chat library.
  */
 
+export { htmlToPlainText, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../domain/text.js';
+export { limits } from '../domain/text-limits.js';
 export { channelKey, workspaceKey } from './channel-key.js';
 export { ChannelUnavailableError } from './channel-unavailable-error.js';
 export type {
@@ -19,7 +21,6 @@ export { createCommandCore, privateError } from './create-command-core.js';
 export * from './format.js';
 export type { Catalog } from './i18n/index.js';
 export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
-export { limits } from './limits.js';
 export type { MessageField, MessageImage, MessageLink, NeutralMessage, ProgressBar } from './message.js';
 export {
   createNoticeRouter,
@@ -59,4 +60,3 @@ export {
   type SettingsStore,
 } from './settings-store.js';
 export { channelRefSchema, createSubscriptionStore, subscriptionSchema } from './subscription-store.js';
-export { htmlToPlainText, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from './text.js';

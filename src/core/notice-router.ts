@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type FundbotEvent, noticeKindOf } from '../engine/events.js';
+import { type FundbotEvent, noticeKindOf } from '../domain/events.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { channelKey } from './channel-key.js';

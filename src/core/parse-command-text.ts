@@ -3,7 +3,7 @@ import {
   commandDefinitions,
   findCommand,
   type OptionDefinition,
-} from '../../commands/definitions.js';
+} from '../domain/command-definitions.js';
 import type { OptionValue } from './command-core.js';
 
 /**

@@ -1,12 +1,12 @@
-import { findCommand } from '../../commands/definitions.js';
+import { findCommand } from '../domain/command-definitions.js';
+import { singleLine } from '../domain/text.js';
+import { limits } from '../domain/text-limits.js';
 import type { Locale } from './command-core.js';
 import { privateError } from './create-command-core.js';
 import { catalogFor } from './i18n/index.js';
-import { limits } from './limits.js';
 import type { NeutralMessage } from './message.js';
 import { commandUsage, type ParseError } from './parse-command-text.js';
 import type { ChannelRef } from './ports.js';
-import { singleLine } from './text.js';
 
 /** A parse error as one sentence in the given language, with the command's usage where it helps. */
 export function describeParseError(

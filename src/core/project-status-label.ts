@@ -1,6 +1,6 @@
+import { singleLine } from '../domain/text.js';
+import { limits } from '../domain/text-limits.js';
 import type { Catalog } from './i18n/catalog.js';
-import { limits } from './limits.js';
-import { singleLine } from './text.js';
 
 /**
  * Human words for a project's phase. `process_status` `payoff` wins over the

@@ -1,6 +1,6 @@
 import type { Project } from '../api/schemas/index.js';
+import { safeHttpUrl } from '../domain/text.js';
 import type { Locale } from './command-core.js';
-import { safeHttpUrl } from './text.js';
 
 /**
  * The project's page in the reader's language. The platform serves localized pages

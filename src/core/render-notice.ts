@@ -1,11 +1,11 @@
-import type { FundbotEvent } from '../engine/events.js';
+import type { FundbotEvent } from '../domain/events.js';
+import { normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../domain/text.js';
+import { limits } from '../domain/text-limits.js';
 import type { Locale } from './command-core.js';
 import { formatMoney, formatNumber, formatPercent, percentOfGoal, progressBar } from './format.js';
 import { catalogFor } from './i18n/index.js';
-import { limits } from './limits.js';
 import type { MessageField, NeutralMessage } from './message.js';
 import { projectStatusLabel } from './project-status-label.js';
-import { normalizeWhitespace, safeHttpUrl, shorten, singleLine } from './text.js';
 
 /**
  * Renders an engine event as a notice. Pure and synchronous: the router calls

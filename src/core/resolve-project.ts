@@ -1,9 +1,9 @@
+import { singleLine } from '../domain/text.js';
+import { limits } from '../domain/text-limits.js';
 import { CommandRefusal } from './command-refusal.js';
 import type { CommandRun } from './commands/command-run.js';
 import { listWithMore } from './commands/command-run.js';
-import { limits } from './limits.js';
 import type { WatchedProject } from './ports.js';
-import { singleLine } from './text.js';
 
 /** How many project names an error message lists. */
 const listedProjects = 10;

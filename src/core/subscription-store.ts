@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type NoticeKind, noticeKinds } from '../engine/events.js';
+import { type NoticeKind, noticeKinds } from '../domain/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { channelKey } from './channel-key.js';

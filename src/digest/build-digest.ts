@@ -1,9 +1,9 @@
-import { isPubliclyVisible } from '../api/schemas/incentive.js';
+import { isPubliclyVisible, isSoldOut } from '../api/index.js';
 import type { Locale } from '../core/command-core.js';
 import { percentOfGoal } from '../core/format.js';
 import type { HistoryPoint, ProjectReadModel } from '../core/ports.js';
-import { htmlToPlainText, safeHttpUrl, singleLine } from '../core/text.js';
-import { defaultMilestones } from '../engine/milestones.js';
+import { defaultMilestones } from '../domain/milestones.js';
+import { htmlToPlainText, safeHttpUrl, singleLine } from '../domain/text.js';
 import { downsampleSeries, type SeriesPoint } from './downsample-series.js';
 import { localTime } from './local-time.js';
 
@@ -226,9 +226,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
         ? []
         : null;
   const soldOut = visibleRewards
-    ? visibleRewards
-        .filter((r) => !r.is_available && r.quantity_total > 0)
-        .map((r) => ({ title: singleLine(r.title, 80) }))
+    ? visibleRewards.filter(isSoldOut).map((r) => ({ title: singleLine(r.title, 80) }))
     : null;
 
   const url = safeHttpUrl(project.url.main);

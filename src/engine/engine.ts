@@ -7,14 +7,15 @@ import type { Incentive, IncentiveDetail } from '../api/schemas/incentive.js';
 import type { Project } from '../api/schemas/project.js';
 import type { WallPost } from '../api/schemas/wall-post.js';
 import { blogPostKey, fundingKey, wallPostKey } from '../api/stable-keys.js';
-import type { Cached, FeedStatus, HistoryPoint, ProjectReadModel } from '../core/ports.js';
+import type { FundbotEvent } from '../domain/events.js';
+import { crossedMilestones, defaultMilestones } from '../domain/milestones.js';
+import type { Cached, FeedStatus, HistoryPoint, ProjectReadModel } from '../domain/read-model.js';
 import type { Clock } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
 import { type KeyValueStore, StoredValueError } from '../lib/store.js';
 import { type FeedDemand, planIntervals } from './budget-plan.js';
 import { assumedBudget, CredentialGate, DeferredError } from './credential-gate.js';
 import { describeFailure } from './describe-failure.js';
-import type { FundbotEvent } from './events.js';
 import {
   blogEvent,
   milestoneEvents,
@@ -36,7 +37,6 @@ import {
   readList,
 } from './list-reader.js';
 import type { ListState } from './list-state.js';
-import { crossedMilestones, defaultMilestones } from './milestones.js';
 import {
   deliveryBackoffMs,
   emptyProjectState,

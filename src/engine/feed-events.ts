@@ -1,12 +1,13 @@
+import { publicTeaser } from '../api/index.js';
 import type { BlogPost } from '../api/schemas/blog-post.js';
 import type { Funding } from '../api/schemas/funding.js';
 import type { Incentive } from '../api/schemas/incentive.js';
 import type { Project } from '../api/schemas/project.js';
 import type { WallPost } from '../api/schemas/wall-post.js';
-import { htmlToPlainText, shorten, singleLine } from '../core/text.js';
-import type { FundbotEvent } from './events.js';
+import type { FundbotEvent } from '../domain/events.js';
+import type { MilestoneCrossing } from '../domain/milestones.js';
+import { htmlToPlainText, shorten, singleLine } from '../domain/text.js';
 import type { FreshEntry } from './list-reader.js';
-import type { MilestoneCrossing } from './milestones.js';
 import type { RewardTransition } from './reward-diff.js';
 
 /** Names and titles are single-line and bounded; messages are plain text and bounded. */
@@ -116,9 +117,7 @@ export function blogEvent(
   post: BlogPost,
   projectUrl: string | null,
 ): FundbotEvent {
-  const gated = post.is_supporter_only || post.is_locked;
-  const description = htmlToPlainText(post.description ?? '');
-  const teaser = gated ? description : description || htmlToPlainText(post.text);
+  const teaser = htmlToPlainText(publicTeaser(post));
   const base = projectUrl?.replace(/\/+$/, '') ?? '';
   return {
     type: 'blog-post',

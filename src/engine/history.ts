@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HistoryPoint } from '../core/ports.js';
+import type { HistoryPoint } from '../domain/read-model.js';
 
 export const historyPointSchema: z.ZodType<HistoryPoint> = z.object({
   at: z.number(),

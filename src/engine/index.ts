@@ -3,6 +3,9 @@
  * them by the spec's stable keys, and delivers events exactly once per stable
  * id through a durable outbox. Also the read model the command core answers from.
  */
+
+export * from '../domain/events.js';
+export { crossedMilestones, defaultMilestones } from '../domain/milestones.js';
 export type { BudgetFigures, FeedDemand } from './budget-plan.js';
 export { planIntervals } from './budget-plan.js';
 export {
@@ -16,10 +19,8 @@ export {
   type FeedName,
   type PollOutcome,
 } from './engine.js';
-export * from './events.js';
 export { appendHistory, defaultHistoryOptions, type HistoryOptions } from './history.js';
 export { type Lease, memoryLease } from './lease.js';
 export { detectOrder, type ListItemCodec, type ListOrder } from './list-order.js';
 export { defaultListReadOptions, type ListReadOptions, readList } from './list-reader.js';
-export { crossedMilestones, defaultMilestones } from './milestones.js';
 export { stateKeys } from './project-state.js';

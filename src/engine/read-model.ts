@@ -1,6 +1,12 @@
 import type { RateBudget } from '../api/rate-budget.js';
 import type { BlogPost } from '../api/schemas/blog-post.js';
-import type { Cached, EngineStatus, FeedStatus, HistoryPoint, ProjectReadModel } from '../core/ports.js';
+import type {
+  Cached,
+  EngineStatus,
+  FeedStatus,
+  HistoryPoint,
+  ProjectReadModel,
+} from '../domain/read-model.js';
 import type { Clock } from '../lib/clock.js';
 import { DeferredError } from './credential-gate.js';
 import { describeFailure } from './describe-failure.js';

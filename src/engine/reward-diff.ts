@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Incentive, isPubliclyVisible } from '../api/schemas/incentive.js';
+import { type Incentive, isPubliclyVisible, isSoldOut } from '../api/index.js';
 
 /** What the engine remembers of a reward between polls: enough to see transitions. */
 export interface RewardFlags {
@@ -16,11 +16,6 @@ export const rewardFlagsSchema: z.ZodType<RewardFlags> = z.object({
   sold: z.number().int(),
   soldOutCount: z.number().int().nonnegative(),
 });
-
-/** Out of stock. `is_available` is the spec's in-stock flag; limited rewards at 0 remaining count too. */
-export function isSoldOut(reward: Incentive): boolean {
-  return !reward.is_available || (reward.quantity_total > 0 && reward.quantity_remaining <= 0);
-}
 
 export interface RewardTransition {
   readonly kind: 'sold-out' | 'unlocked';

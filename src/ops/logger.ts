@@ -1,25 +1,8 @@
 import { type DestinationStream, pino } from 'pino';
+import type { Logger } from '../domain/logger.js';
 import { scrubSecrets } from '../lib/scrub-secrets.js';
 
-/** One log method: a message, or structured fields with an optional message (pino's calling convention). */
-export interface LogFn {
-  (msg: string): void;
-  (obj: object, msg?: string): void;
-}
-
-/**
- * What fundbot's modules accept as a logger. Narrow on purpose: modules depend
- * on this interface, not on pino, so tests can pass a recording fake and the
- * composition root decides the implementation.
- */
-export interface Logger {
-  debug: LogFn;
-  info: LogFn;
-  warn: LogFn;
-  error: LogFn;
-  /** A logger that adds `bindings` (e.g. `{ component: 'poller', project }`) to every record. */
-  child(bindings: Record<string, unknown>): Logger;
-}
+export type { LogFn, Logger } from '../domain/logger.js';
 
 /** Levels accepted in the config file and in `LOG_LEVEL`. */
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

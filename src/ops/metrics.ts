@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { NoticeKind } from '../engine/events.js';
+import type { NoticeKind } from '../domain/events.js';
 
 /** Feeds the engine polls. */
 export type PolledFeed = 'project' | 'fundings' | 'wall' | 'blog' | 'incentives' | 'openapi';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandDefinitions, findCommand } from '../../commands/definitions.js';
+import { commandDefinitions, findCommand } from '../../src/domain/command-definitions.js';
 
 const languages = ['en', 'de'] as const;
 

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { findCommand } from '../../commands/definitions.js';
 import {
   commandUsage,
   parseCommandArguments,
@@ -7,6 +6,7 @@ import {
   tokenize,
 } from '../../src/core/parse-command-text.js';
 import { describeParseError } from '../../src/core/parse-error-message.js';
+import { findCommand } from '../../src/domain/command-definitions.js';
 
 describe('parseCommandLine', () => {
   test('positional options in definition order, integers coerced', () => {

@@ -10,7 +10,7 @@ import {
   type DigestSchedulerOptions,
   digestDue,
 } from '../../src/digest/index.js';
-import type { NoticeKind } from '../../src/engine/events.js';
+import type { NoticeKind } from '../../src/domain/events.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
 import { DAY, FakeReadModel, HOUR, scriptedCampaign } from './fake-read-model.js';

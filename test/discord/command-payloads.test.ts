@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ApplicationCommandOptionType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandDefinitions } from '../../commands/definitions.js';
 import { main } from '../../commands/register-discord.js';
 import { buildDiscordCommandPayloads } from '../../src/adapters/discord/command-payloads.js';
+import { commandDefinitions } from '../../src/domain/command-definitions.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 
 const payloads = buildDiscordCommandPayloads(commandDefinitions);

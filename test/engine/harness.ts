@@ -1,6 +1,6 @@
 import { type ApiClient, createApiClient, type ProjectKey, parseProjectKey } from '../../src/api/index.js';
 import { fundingKey } from '../../src/api/stable-keys.js';
-import type { FundbotEvent } from '../../src/engine/events.js';
+import type { FundbotEvent } from '../../src/domain/events.js';
 import {
   type CreateEngineOptions,
   createEngine,

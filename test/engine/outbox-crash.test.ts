@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FundbotEvent } from '../../src/engine/events.js';
+import type { FundbotEvent } from '../../src/domain/events.js';
 import { type KeyValueStore, openStore } from '../../src/lib/store.js';
 import { type EngineHarness, fundingKeyOf, runFor, startEngineHarness, step, t0 } from './harness.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Incentive } from '../../src/api/schemas/incentive.js';
 import type { HistoryPoint } from '../../src/core/ports.js';
+import { crossedMilestones, defaultMilestones } from '../../src/domain/milestones.js';
 import { planIntervals } from '../../src/engine/budget-plan.js';
 import { appendHistory, defaultHistoryOptions } from '../../src/engine/history.js';
-import { crossedMilestones, defaultMilestones } from '../../src/engine/milestones.js';
 import { diffRewards } from '../../src/engine/reward-diff.js';
 
 describe('milestones', () => {

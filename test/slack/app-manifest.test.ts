@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { commandDefinitions } from '../../commands/definitions.js';
 import { buildSlackAppManifest } from '../../src/adapters/slack/index.js';
+import { commandDefinitions } from '../../src/domain/command-definitions.js';
 
 describe('Slack app manifest', () => {
   it('lists every command under its Slack name with description and usage hint from the definitions', () => {

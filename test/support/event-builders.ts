@@ -11,7 +11,7 @@ import type {
   WallPostBurstEvent,
   WallPostEvent,
   WatchingEvent,
-} from '../../src/engine/events.js';
+} from '../../src/domain/events.js';
 import { t0 } from './builders.js';
 
 const base = (id: string) => ({ id, project: 'solar-kiosk', occurredAt: t0 - 5_000, detectedAt: t0 });

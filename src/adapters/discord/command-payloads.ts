@@ -7,7 +7,7 @@ import {
   PermissionFlagsBits,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { CommandDefinition, LocalizedText, OptionDefinition } from '../../../commands/definitions.js';
+import type { CommandDefinition, LocalizedText, OptionDefinition } from '../../domain/command-definitions.js';
 import { clip } from './escape-discord.js';
 
 /** Discord's limits for application commands. */

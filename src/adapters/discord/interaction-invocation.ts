@@ -4,12 +4,12 @@ import {
   GuildMember,
   PermissionFlagsBits,
 } from 'discord.js';
+import type { CommandContext, CommandInvocation, OptionValue } from '../../core/command-core.js';
 import {
   type CommandDefinition,
   commandDefinitions,
   type OptionDefinition,
-} from '../../../commands/definitions.js';
-import type { CommandContext, CommandInvocation, OptionValue } from '../../core/command-core.js';
+} from '../../domain/command-definitions.js';
 
 /** The definition of a command by its Discord name (the canonical `name`). */
 export function discordCommandDefinition(name: string): CommandDefinition | undefined {

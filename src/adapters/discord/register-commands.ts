@@ -1,5 +1,5 @@
 import { DiscordAPIError, REST, Routes } from 'discord.js';
-import { commandDefinitions } from '../../../commands/definitions.js';
+import { commandDefinitions } from '../../domain/command-definitions.js';
 import { buildDiscordCommandPayloads } from './command-payloads.js';
 import { redact } from './describe-error.js';
 

@@ -9,7 +9,7 @@ import {
 } from 'discord.js';
 import { progressBar } from '../../core/format.js';
 import type { NeutralMessage } from '../../core/message.js';
-import { safeHttpUrl } from '../../core/text.js';
+import { safeHttpUrl } from '../../domain/text.js';
 import { clip, escapeDiscordMarkdown, neutralizeDiscordText } from './escape-discord.js';
 
 /** Discord's embed and component limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits). */

@@ -1,5 +1,5 @@
-import type { CommandDefinition } from '../../../commands/definitions.js';
 import { commandUsage } from '../../core/parse-command-text.js';
+import type { CommandDefinition } from '../../domain/command-definitions.js';
 import { clip } from './escape-mrkdwn.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import { type CommandDefinition, commandDefinitions } from '../../../commands/definitions.js';
 import type { CommandCore } from '../../core/command-core.js';
 import type { ChannelPoster } from '../../core/ports.js';
+import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import type { Logger } from '../../ops/logger.js';
 import { boltLogger, stderrLogger } from './bolt-logger.js';

@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import { progressBar } from '../../core/format.js';
 import type { MessageField, NeutralMessage } from '../../core/message.js';
-import { safeHttpUrl } from '../../core/text.js';
+import { safeHttpUrl } from '../../domain/text.js';
 import { clip, escapeMrkdwn, mrkdwnLink, neutralizePlainText } from './escape-mrkdwn.js';
 
 /** Block Kit limits (https://docs.slack.dev/reference/block-kit/blocks). */

@@ -65,10 +65,3 @@ export const ownIncentiveSchema = z.object({
   project: z.object({ id: z.number().int(), title: z.string(), link_caption: z.string() }),
 });
 export type OwnIncentive = z.infer<typeof ownIncentiveSchema>;
-
-/** The spec's visibility rule for public display. */
-export function isPubliclyVisible(
-  reward: Pick<Incentive, 'status' | 'hidden_until_goal_reached' | 'is_unlocked'>,
-): boolean {
-  return reward.status === 'enabled' && (!reward.hidden_until_goal_reached || reward.is_unlocked);
-}

@@ -1,15 +1,15 @@
-import type { CommandDefinition } from '../../../commands/definitions.js';
+import type { CommandDefinition } from '../../domain/command-definitions.js';
+import { singleLine } from '../../domain/text.js';
+import { limits } from '../../domain/text-limits.js';
 import { scrubSecrets } from '../../lib/scrub-secrets.js';
 import type { CommandInvocation, Locale } from '../command-core.js';
 import type { CommandCoreDeps, Freshness } from '../command-core-deps.js';
 import { CommandRefusal } from '../command-refusal.js';
 import { formatAge, formatMoney, formatNumber } from '../format.js';
 import type { Catalog } from '../i18n/catalog.js';
-import { limits } from '../limits.js';
 import type { NeutralMessage } from '../message.js';
 import type { Cached } from '../ports.js';
 import { classifyReadFailure, errorSummary, explainReadFailure } from '../read-failure.js';
-import { singleLine } from '../text.js';
 
 /** One command execution: what a command handler gets. */
 export interface CommandRun {

@@ -1,8 +1,9 @@
+import { isGatedPost, publicTeaser } from '../../api/index.js';
+import { htmlToPlainText, shorten, singleLine } from '../../domain/text.js';
+import { limits } from '../../domain/text-limits.js';
 import { formatAge, formatDate } from '../format.js';
-import { limits } from '../limits.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { resolveProject } from '../resolve-project.js';
-import { htmlToPlainText, shorten, singleLine } from '../text.js';
 import { type CommandRun, freshnessFooter, readOrRefuse } from './command-run.js';
 
 /** Supporters listed by /supporters. */
@@ -50,10 +51,9 @@ export async function blogCommand(run: CommandRun): Promise<NeutralMessage> {
     (tt) => tt.errors.projectNotFound(singleLine(watched.linkCaption, limits.title)),
   );
   const fields: MessageField[] = cached.value.slice(0, postsShown).map((post) => {
-    const gated = post.is_supporter_only || post.is_locked;
-    const teaserSource = gated ? (post.description ?? '') : post.description || post.text;
+    const gated = isGatedPost(post);
     const teaser =
-      shorten(htmlToPlainText(teaserSource), blogTeaser) || (gated ? t.blog.teaserUnavailable : '');
+      shorten(htmlToPlainText(publicTeaser(post)), blogTeaser) || (gated ? t.blog.teaserUnavailable : '');
     const meta = t.blog.meta(
       post.type === 'story' ? t.blog.story : t.blog.text,
       formatDate(post.release_timestamp * 1000, locale),

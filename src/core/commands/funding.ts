@@ -1,13 +1,13 @@
+import { singleLine } from '../../domain/text.js';
+import { limits } from '../../domain/text-limits.js';
 import { formatEstimate } from '../duration.js';
 import { formatNumber, formatPercent, percentOfGoal, progressBar } from '../format.js';
-import { limits } from '../limits.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { estimatePace } from '../pace.js';
 import type { HistoryPoint } from '../ports.js';
 import { projectStatusLabel } from '../project-status-label.js';
 import { projectUrl } from '../project-url.js';
 import { resolveProject } from '../resolve-project.js';
-import { singleLine } from '../text.js';
 import { type CommandRun, freshnessFooter, money, readOrRefuse } from './command-run.js';
 
 const dayMs = 24 * 3_600_000;

@@ -1,13 +1,13 @@
-import { commandDefinitions } from '../../../commands/definitions.js';
+import { commandDefinitions } from '../../domain/command-definitions.js';
+import { singleLine } from '../../domain/text.js';
+import { limits } from '../../domain/text-limits.js';
 import { scrubSecrets } from '../../lib/scrub-secrets.js';
 import { CommandRefusal } from '../command-refusal.js';
 import { formatInterval } from '../duration.js';
 import { formatAge, formatDateTime, formatNumber } from '../format.js';
-import { limits } from '../limits.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { commandUsage } from '../parse-command-text.js';
 import { resolveProject } from '../resolve-project.js';
-import { singleLine } from '../text.js';
 import { type CommandRun, readOrRefuse } from './command-run.js';
 
 /** Error lines shown by /status. */

@@ -1,14 +1,14 @@
+import { type Incentive, type IncentiveDetail, isPubliclyVisible, isSoldOut } from '../../api/index.js';
 import type { Project } from '../../api/schemas/index.js';
-import { type Incentive, type IncentiveDetail, isPubliclyVisible } from '../../api/schemas/index.js';
+import { htmlToPlainText, safeHttpUrl, shorten, singleLine } from '../../domain/text.js';
+import { limits } from '../../domain/text-limits.js';
 import { CommandRefusal } from '../command-refusal.js';
 import { formatNumber } from '../format.js';
 import type { Catalog } from '../i18n/catalog.js';
-import { limits } from '../limits.js';
 import type { MessageField, MessageImage, NeutralMessage } from '../message.js';
 import type { Cached } from '../ports.js';
 import { projectUrl } from '../project-url.js';
 import { resolveProject } from '../resolve-project.js';
-import { htmlToPlainText, safeHttpUrl, shorten, singleLine } from '../text.js';
 import { type CommandRun, freshnessFooter, money, oldest, readOrRefuse } from './command-run.js';
 
 /**
@@ -18,7 +18,7 @@ import { type CommandRun, freshnessFooter, money, oldest, readOrRefuse } from '.
  */
 export function stockText(run: CommandRun, reward: Incentive): string {
   const { t, locale } = run;
-  if (!reward.is_available) return t.common.soldOut;
+  if (isSoldOut(reward)) return t.common.soldOut;
   if (reward.quantity_total === 0) return t.common.unlimited;
   return t.common.left(
     formatNumber(Math.max(0, reward.quantity_remaining), locale),
@@ -169,7 +169,7 @@ export async function rewardCommand(run: CommandRun): Promise<NeutralMessage> {
     ...(description ? { text: description } : {}),
     fields,
     ...(image ? { image } : {}),
-    ...(!reward.is_available ? { badge: t.common.soldOut } : locked ? { badge: t.common.locked } : {}),
+    ...(isSoldOut(reward) ? { badge: t.common.soldOut } : locked ? { badge: t.common.locked } : {}),
     footer: freshnessFooter(run, oldest(cached, project)),
     tone: oldest(cached, project).staleBecause !== undefined ? 'warning' : 'info',
   };

@@ -1,10 +1,10 @@
-import { type NoticeKind, noticeKinds } from '../../engine/events.js';
+import { type NoticeKind, noticeKinds } from '../../domain/events.js';
+import { singleLine } from '../../domain/text.js';
+import { limits } from '../../domain/text-limits.js';
 import { CommandRefusal } from '../command-refusal.js';
-import { limits } from '../limits.js';
 import type { NeutralMessage } from '../message.js';
 import type { WatchedProject } from '../ports.js';
 import { findWatched, resolveProject } from '../resolve-project.js';
-import { singleLine } from '../text.js';
 import type { CommandRun } from './command-run.js';
 
 /**

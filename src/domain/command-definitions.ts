@@ -3,7 +3,7 @@
  * (`npm run commands:discord`), the Slack app manifest (`npm run commands:slack`),
  * the console adapter and the core's argument parser are all generated from it.
  */
-import { noticeKinds } from '../src/engine/events.js';
+import { noticeKinds } from './events.js';
 
 export type OptionType = 'string' | 'integer' | 'boolean';
 

@@ -1,0 +1,73 @@
+import type {
+  BlogPost,
+  Funding,
+  Incentive,
+  IncentiveDetail,
+  Project,
+  WallPost,
+} from '../api/schemas/index.js';
+
+/**
+ * What the command core needs from the engine. The engine implements it from
+ * its cache; a method costs an API request only when the cached value is older
+ * than `maxAgeMs`. When a refresh fails and an older value exists, that value is
+ * returned with `staleBecause` set, so a command can answer with it, labelled
+ * with its age, instead of staying silent. With no value at all it throws the
+ * API's typed error.
+ */
+export interface ProjectReadModel {
+  /** The projects this deployment watches, for autocomplete and defaults. */
+  watchedProjects(): readonly WatchedProject[];
+  project(linkCaption: string, maxAgeMs: number): Promise<Cached<Project>>;
+  rewards(linkCaption: string, maxAgeMs: number): Promise<Cached<readonly Incentive[]>>;
+  reward(linkCaption: string, rewardId: number, maxAgeMs: number): Promise<Cached<IncentiveDetail>>;
+  /** Newest first, from the engine's feed state (no request). */
+  recentSupporters(linkCaption: string, limit: number): Promise<Cached<readonly Funding[]>>;
+  /** Newest first, both blog types, as the API returned them (teasers for locked posts). */
+  recentBlogPosts(linkCaption: string, limit: number): Promise<Cached<readonly BlogPost[]>>;
+  /** Newest first, from the engine's feed state (no request). */
+  recentWallPosts(linkCaption: string, limit: number): Promise<Cached<readonly WallPost[]>>;
+  /** Funding snapshots since `sinceMs`, oldest first. */
+  history(linkCaption: string, sinceMs: number): Promise<readonly HistoryPoint[]>;
+  status(linkCaption: string): Promise<EngineStatus>;
+}
+
+export interface WatchedProject {
+  readonly linkCaption: string;
+  readonly title: string;
+}
+
+export interface Cached<T> {
+  readonly value: T;
+  /** Epoch ms of the API response this value came from. */
+  readonly fetchedAt: number;
+  /** Set when the latest refresh failed: a short, secret-free reason. */
+  readonly staleBecause?: string;
+}
+
+export interface HistoryPoint {
+  readonly at: number;
+  readonly funding: number;
+  readonly supporters: number;
+  /** quantity_sold per reward id. */
+  readonly rewardsSold: Readonly<Record<string, number>>;
+}
+
+export interface FeedStatus {
+  readonly feed: 'project' | 'incentives' | 'fundings' | 'wall' | 'blog';
+  readonly lastSuccessAt: number | null;
+  readonly intervalMs: number;
+  /** Turned off because the key lacks the scope. */
+  readonly disabledReason?: string;
+}
+
+export interface EngineStatus {
+  readonly feeds: readonly FeedStatus[];
+  readonly budget: {
+    readonly dayLimit: number | null;
+    readonly dayRemaining: number | null;
+    readonly dayResetAt: number | null;
+    readonly minuteRemaining: number | null;
+  };
+  readonly recentErrors: readonly { readonly at: number; readonly message: string }[];
+}
