@@ -95,7 +95,7 @@ export async function startBot(
     version,
     projects: projects.map((p) => ({ linkCaption: p.linkCaption, key: p.apiKey, milestones: p.milestones })),
     engineOptions: {
-      reservePct: config.engine.reserveFraction,
+      reserveShare: config.engine.reserveFraction,
       burstThreshold: config.engine.burstThreshold,
       floodRatio: config.engine.floodRatio,
       ...overrides.engineOptions,

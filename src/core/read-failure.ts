@@ -30,13 +30,33 @@ export function classifyReadFailure(error: unknown): ReadFailure {
   return 'unavailable';
 }
 
-/** The user-facing sentence for a failure; never the error's own text (it is for operators). */
-export function explainReadFailure(failure: ReadFailure, t: Catalog, notFound: string): string {
+/**
+ * The feed and scope of a feed the engine switched off (`code === 'feed_disabled'`,
+ * see FeedDisabledError in src/domain/errors.ts), read by shape like the rest.
+ */
+function disabledFeedOf(error: unknown): { feed: string; scope: string } | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, feed, scope } = error as { code?: unknown; feed?: unknown; scope?: unknown };
+  if (code !== 'feed_disabled' || typeof feed !== 'string' || typeof scope !== 'string') return undefined;
+  return { feed, scope };
+}
+
+/**
+ * The user-facing sentence for a failure; never the error's own text (it is for operators).
+ * With the `error`, a switched-off feed names the data that is off and the scope to add.
+ */
+export function explainReadFailure(
+  failure: ReadFailure,
+  t: Catalog,
+  notFound: string,
+  error?: unknown,
+): string {
+  const disabled = disabledFeedOf(error);
   switch (failure) {
     case 'not-found':
       return notFound;
     case 'not-permitted':
-      return t.errors.notPermitted;
+      return disabled ? t.errors.feedOff(disabled.feed, disabled.scope) : t.errors.notPermitted;
     case 'rate-limited':
       return t.errors.rateLimited;
     case 'unavailable':

@@ -21,9 +21,9 @@ export interface FeedDemand {
 /**
  * Spreads what may be spent of the day budget until its reset over the feeds.
  *
- * Spendable = day remaining - reserve (reservePct of the day limit, kept for
+ * Spendable = day remaining - reserve (reserveShare of the day limit, kept for
  * slash commands), divided by the time to the reset; also at most
- * (1 - reservePct) of the minute limit. When the feeds' wishes fit, each gets its
+ * (1 - reserveShare) of the minute limit. When the feeds' wishes fit, each gets its
  * target interval. Otherwise the capacity is water-filled by weight: no feed gets
  * more than it wants, the rest is shared by the others. Re-planned after every
  * poll with fresh headers, so overspending early simply slows the rest of the day.
@@ -32,13 +32,13 @@ export interface FeedDemand {
 export function planIntervals(input: {
   readonly budget: BudgetFigures;
   readonly now: number;
-  readonly reservePct: number;
+  readonly reserveShare: number;
   readonly demands: readonly FeedDemand[];
 }): Map<string, number> {
-  const { budget, now, reservePct, demands } = input;
+  const { budget, now, reserveShare, demands } = input;
   const timeLeft = Math.max(60_000, budget.dayResetAt - now);
-  const spendable = Math.max(0, budget.dayRemaining - reservePct * budget.dayLimit);
-  const perMinuteCap = (budget.minuteLimit * (1 - reservePct)) / 60_000;
+  const spendable = Math.max(0, budget.dayRemaining - reserveShare * budget.dayLimit);
+  const perMinuteCap = (budget.minuteLimit * (1 - reserveShare)) / 60_000;
   let capacity = Math.min(spendable / timeLeft, perMinuteCap);
   const result = new Map<string, number>();
   if (capacity <= 0) {

@@ -25,38 +25,32 @@ export const assumedBudget = (now: number): Omit<RateBudget, 'observedAt' | 'pub
 };
 
 /**
- * Per credential: obeys Retry-After (no request at all until it has passed),
- * keeps the minute reserve free for slash commands, and stops polling once the
- * day budget is down to its reserve. The API client tracks the figures from the
- * headers; the gate adds the requests sent since, so several requests of one
- * poll cannot overrun a window between two responses.
+ * Per credential: obeys Retry-After (no request at all until it has passed; the
+ * API transport owns the pause, the gate only reads it), keeps the minute reserve
+ * free for slash commands, and stops polling once the day budget is down to its
+ * reserve. The API client tracks the figures from the headers; the gate adds the
+ * requests sent since, so several requests of one poll cannot overrun a window
+ * between two responses.
  */
 export class CredentialGate {
-  #blockedUntil = 0;
-  #blockReason = '';
   #sentSinceBudget = 0;
   #budgetSeenAt = -1;
 
-  constructor(private readonly reservePct: number) {}
-
-  /** Retry-After: nothing is sent with this credential before `until`. */
-  block(until: number, reason: string): void {
-    if (until > this.#blockedUntil) {
-      this.#blockedUntil = until;
-      this.#blockReason = reason;
-    }
-  }
-
-  get blockedUntil(): number {
-    return this.#blockedUntil;
-  }
+  /** @param reserveShare share (0..1) of the minute and day limits kept for commands. */
+  constructor(private readonly reserveShare: number) {}
 
   /**
    * Throws {@link DeferredError} when a request must not be sent now. Polls keep
    * the reserve (of the minute and of the day) untouched; commands may use it.
+   * `pausedUntil` is the transport's Retry-After pause for this credential (0 = none).
    */
-  check(now: number, budget: RateBudget | undefined, purpose: 'poll' | 'command'): void {
-    if (now < this.#blockedUntil) throw new DeferredError(this.#blockedUntil, this.#blockReason);
+  check(now: number, budget: RateBudget | undefined, purpose: 'poll' | 'command', pausedUntil = 0): void {
+    if (now < pausedUntil) {
+      throw new DeferredError(
+        pausedUntil,
+        `rate limited: the API asked to wait ${Math.ceil((pausedUntil - now) / 1000)} s`,
+      );
+    }
     if (budget === undefined) return;
     if (budget.observedAt !== this.#budgetSeenAt) {
       this.#budgetSeenAt = budget.observedAt;
@@ -64,8 +58,8 @@ export class CredentialGate {
     }
     const minuteLeft = budget.minuteRemaining - this.#sentSinceBudget;
     const dayLeft = budget.dayRemaining - this.#sentSinceBudget;
-    const minuteReserve = purpose === 'poll' ? Math.ceil(this.reservePct * budget.minuteLimit) : 0;
-    const dayReserve = purpose === 'poll' ? Math.ceil(this.reservePct * budget.dayLimit) : 0;
+    const minuteReserve = purpose === 'poll' ? Math.ceil(this.reserveShare * budget.minuteLimit) : 0;
+    const dayReserve = purpose === 'poll' ? Math.ceil(this.reserveShare * budget.dayLimit) : 0;
     if (now < budget.minuteResetAt && minuteLeft <= minuteReserve) {
       throw new DeferredError(budget.minuteResetAt, 'minute budget down to its reserve');
     }

@@ -12,7 +12,6 @@ export {
   type CreateEngineOptions,
   createEngine,
   type Engine,
-  type EngineLogger,
   type EngineMetrics,
   type EngineOptions,
   type EngineProject,

@@ -1,57 +1,27 @@
-import { compareByTime, detectOrder, type ListItemCodec, type ListOrder, newestFirst } from './list-order.js';
-import { type ListState, makeKnownTest, trimWindow } from './list-state.js';
+import {
+  assessBaseline,
+  assessRead,
+  type ListReadOptions,
+  type ListReadResult,
+  type RawRead,
+} from './list-assessment.js';
+import {
+  type FetchListPage,
+  readBaseline,
+  readNewestFirst,
+  readOldestFirst,
+  readWhole,
+} from './list-fetch.js';
+import type { ListItemCodec, ListOrder } from './list-order.js';
+import { type ListState, makeKnownTest } from './list-state.js';
 
-/** One page as the API returned it. */
-export interface ListPage<T> {
-  readonly items: readonly T[];
-  readonly total: number;
-}
-
-export type FetchListPage<T> = (offset: number, limit: number) => Promise<ListPage<T>>;
-
-export interface ListReadOptions {
-  /** Known entries re-read at the new end on every poll (drop detection, shift tolerance). Default 20. */
-  readonly overlap: number;
-  /** Entries shared by consecutive pages of one read, to prove there is no gap between them. Default 5. */
-  readonly pageOverlap: number;
-  /** The API's maximum page size. Default 100. */
-  readonly pageSize: number;
-  /** Entries kept in the window. Default 500. */
-  readonly windowSize: number;
-  /** Fewer new entries than this never trip the flood guard. Default 50. */
-  readonly floodMin: number;
-  /** Flood when more than this share of the new-looking entries is not explained by the list growing. Default 0.5. */
-  readonly floodRatio: number;
-}
-
-export const defaultListReadOptions: ListReadOptions = {
-  overlap: 20,
-  pageOverlap: 5,
-  pageSize: 100,
-  windowSize: 500,
-  floodMin: 50,
-  floodRatio: 0.5,
-};
-
-/** A new entry with its 1-based position counted from the oldest entry (the supporter number). */
-export interface FreshEntry<T> {
-  readonly item: T;
-  readonly key: string;
-  readonly position: number;
-}
-
-export interface ListReadResult<T> {
-  readonly kind: 'baseline' | 'incremental' | 'heal';
-  /** The state to store (already re-baselined when `flood`). */
-  readonly state: ListState<T>;
-  /** New entries, oldest first. Empty on a baseline and when the flood guard held them. */
-  readonly fresh: readonly FreshEntry<T>[];
-  /** Known entries that disappeared from the list (failed supports, deleted posts). */
-  readonly dropped: number;
-  readonly requests: number;
-  /** Set when the flood guard held `held` new-looking entries and re-baselined instead. */
-  readonly flood?: { readonly held: number; readonly reason: string };
-}
+export {
+  defaultListReadOptions,
+  type FreshEntry,
+  type ListReadOptions,
+  type ListReadResult,
+} from './list-assessment.js';
+export type { FetchListPage, ListPage } from './list-fetch.js';
 
 interface Input<T> {
   readonly state: ListState<T> | undefined;
@@ -69,6 +39,9 @@ interface Input<T> {
  *
  * The API pages by offset with no cursor and no snapshot; its order
  * (newest-first or oldest-first) is not specified. The algorithm:
+ *
+ * The I/O (which pages to fetch) is in list-fetch.ts; what the pages mean is decided
+ * by the pure assessment in list-assessment.ts.
  *
  * 1. **Baseline** (no state): read offset 0 (limit 100). Detect the order from the
  *    page's first and last entry (timestamp, then id). If the page holds the
@@ -121,26 +94,7 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
   };
   if (state === undefined) {
     const baseline = await readBaseline(fetchPage, codec, options);
-    return {
-      kind: 'baseline',
-      state: {
-        order: baseline.order,
-        total: baseline.total,
-        ...trimWindow(
-          codec,
-          baseline.items,
-          baseline.wholeList ? 0 : minTs(codec, baseline.items) + 1,
-          options.windowSize,
-        ),
-        lastFullReadAt: input.now,
-        needsHeal: false,
-        newPerPoll: 0,
-        lastChangeAt: null,
-      },
-      fresh: [],
-      dropped: 0,
-      requests,
-    };
+    return assessBaseline(baseline, codec, options, input.now, requests);
   }
 
   const healing = input.heal === true || state.needsHeal;
@@ -162,323 +116,5 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     order === 'oldest-first'
       ? await readOldestFirst(fetchPage, codec, options, state.total, firstLimit, boundary, heal)
       : await readNewestFirst(fetchPage, codec, options, state.total, firstLimit, boundary, heal);
-
-  const observedOrder = read.order ?? state.order;
-  const orderContradicted = state.order !== null && read.order !== null && read.order !== state.order;
-  const collected = read.items;
-  const fresh = newestFirst(
-    codec,
-    collected.filter((item) => !known(item)),
-  ).reverse();
-
-  // Drops: only provable on a contiguous read; entries at the oldest second read may lie past the page end.
-  const collectedKeys = new Set(collected.map((i) => codec.key(i)));
-  const oldestRead = collected.reduce<T | undefined>(
-    (min, i) => (min === undefined || compareByTime(codec, i, min) < 0 ? i : min),
-    undefined,
-  );
-  const droppedKeys = new Set<string>();
-  if (read.contiguous && oldestRead !== undefined) {
-    const limitTs = codec.ts(oldestRead);
-    for (const entry of state.entries) {
-      if (codec.ts(entry) > limitTs && !collectedKeys.has(codec.key(entry)))
-        droppedKeys.add(codec.key(entry));
-    }
-  }
-
-  const growth = read.total - state.total;
-  const unexplained = fresh.length - Math.max(0, growth) - droppedKeys.size;
-  const noOverlap = !read.complete && state.total > 0;
-  const manyNew = fresh.length >= options.floodMin;
-  // Counts alone cannot tell "keys changed" from "N new + N dropped": many of both at once is the tell.
-  const floodReason = !manyNew
-    ? undefined
-    : unexplained > options.floodRatio * fresh.length
-      ? `${fresh.length} entries looked new but the list grew by ${growth}`
-      : droppedKeys.size >= options.floodRatio * fresh.length
-        ? `${fresh.length} entries looked new while ${droppedKeys.size} known ones vanished (keys changed or the list was reset)`
-        : noOverlap
-          ? `no known entry found within ${requests} pages (${fresh.length} entries looked new)`
-          : undefined;
-
-  const newPerPoll = 0.7 * state.newPerPoll + 0.3 * Math.min(fresh.length, options.pageSize * 10);
-  if (floodReason !== undefined) {
-    return {
-      kind: healing ? 'heal' : 'incremental',
-      state: {
-        order: observedOrder,
-        total: read.total,
-        ...trimWindow(codec, collected, minTs(codec, collected) + 1, options.windowSize),
-        lastFullReadAt: input.now,
-        needsHeal: false,
-        newPerPoll: state.newPerPoll,
-        lastChangeAt: state.lastChangeAt,
-      },
-      fresh: [],
-      dropped: droppedKeys.size,
-      requests,
-      flood: { held: fresh.length, reason: floodReason },
-    };
-  }
-
-  // Positions: the read is contiguous from the new end, so an entry's number is the
-  // total minus the number of entries read that are newer than it.
-  const byAge = newestFirst(codec, collected);
-  const rank = new Map(byAge.map((item, index) => [codec.key(item), index]));
-  const freshEntries = fresh.map((item) => {
-    const key = codec.key(item);
-    return { item, key, position: Math.max(1, read.total - (rank.get(key) ?? 0)) };
-  });
-
-  const expectedTotal = state.total + fresh.length - droppedKeys.size;
-  const missedSomething = read.total > expectedTotal;
-  const kept = state.entries.filter((e) => !droppedKeys.has(codec.key(e)));
-  const window = trimWindow(codec, [...kept, ...fresh], state.floorTs, options.windowSize);
-  return {
-    kind: healing ? 'heal' : 'incremental',
-    state: {
-      order: observedOrder,
-      total: read.total,
-      ...window,
-      lastFullReadAt: heal ? input.now : state.lastFullReadAt,
-      needsHeal: (missedSomething && !heal) || !read.contiguous || !read.reachedNewEnd || orderContradicted,
-      newPerPoll,
-      lastChangeAt: fresh.length > 0 ? input.now : state.lastChangeAt,
-    },
-    fresh: freshEntries,
-    dropped: droppedKeys.size,
-    requests,
-  };
-}
-
-interface RawRead<T> {
-  readonly items: T[];
-  readonly total: number;
-  readonly order: ListOrder | null;
-  /** Every page after the first started with an entry already read (no gap). */
-  readonly contiguous: boolean;
-  /** The read found a known entry (or the list's old end): its new entries are anchored to what was seen. */
-  readonly complete: boolean;
-  /**
-   * The read got as far as the list's new end. Only an oldest-first read, which starts in
-   * the known region and pages forward, can stop short (page budget): the rest is read by
-   * the next poll's heal, never mistaken for a flood.
-   */
-  readonly reachedNewEnd: boolean;
-  /** The whole list was read (readWhole only). */
-  readonly reachedOldEnd?: boolean;
-}
-
-function minTs<T>(codec: ListItemCodec<T>, items: readonly T[]): number {
-  let min = Number.POSITIVE_INFINITY;
-  for (const item of items) min = Math.min(min, codec.ts(item));
-  return Number.isFinite(min) ? min : 0;
-}
-
-class Collected<T> {
-  readonly #codec: ListItemCodec<T>;
-  readonly #byKey = new Map<string, T>();
-  constructor(codec: ListItemCodec<T>) {
-    this.#codec = codec;
-  }
-  has(item: T): boolean {
-    return this.#byKey.has(this.#codec.key(item));
-  }
-  add(items: readonly T[]): void {
-    for (const item of items) this.#byKey.set(this.#codec.key(item), item);
-  }
-  get size(): number {
-    return this.#byKey.size;
-  }
-  values(): T[] {
-    return [...this.#byKey.values()];
-  }
-}
-
-/** Pages the growth can justify, plus slack: beyond this, "everything looks new" is an anomaly. */
-function pageBudget(options: ListReadOptions, storedTotal: number, total: number, heal: boolean): number {
-  const region = Math.max(0, total - storedTotal) + options.overlap + (heal ? options.windowSize : 0);
-  return Math.ceil(region / (options.pageSize - options.pageOverlap)) + 2;
-}
-
-async function readBaseline<T>(
-  fetchPage: FetchListPage<T>,
-  codec: ListItemCodec<T>,
-  options: ListReadOptions,
-): Promise<{ items: T[]; total: number; order: ListOrder | null; wholeList: boolean }> {
-  const first = await fetchPage(0, options.pageSize);
-  const order = detectOrder(codec, first.items);
-  if (first.items.length >= first.total)
-    return { items: [...first.items], total: first.total, order, wholeList: true };
-  if (order === 'newest-first')
-    return { items: [...first.items], total: first.total, order, wholeList: false };
-  const last = await fetchPage(Math.max(0, first.total - options.pageSize), options.pageSize);
-  const head = first.items[0];
-  const tail = last.items.at(-1);
-  const detected =
-    order ??
-    (head !== undefined && tail !== undefined && codec.ts(tail) < codec.ts(head)
-      ? 'newest-first'
-      : 'oldest-first');
-  const items = detected === 'newest-first' ? first.items : last.items;
-  return { items: [...items], total: last.total, order: detected, wholeList: false };
-}
-
-/** For lists whose order is still unknown: they are small (one page) or get read at both ends. */
-async function readWhole<T>(
-  fetchPage: FetchListPage<T>,
-  codec: ListItemCodec<T>,
-  options: ListReadOptions,
-): Promise<RawRead<T>> {
-  const baseline = await readBaseline(fetchPage, codec, options);
-  return {
-    items: baseline.items,
-    total: baseline.total,
-    order: baseline.order,
-    contiguous: true,
-    complete: baseline.wholeList,
-    // A baseline read starts at the new end (offset 0) or reads the last page.
-    reachedNewEnd: true,
-    reachedOldEnd: baseline.wholeList,
-  };
-}
-
-function orderOf<T>(
-  codec: ListItemCodec<T>,
-  items: readonly T[],
-  current: ListOrder | null,
-): ListOrder | null {
-  return detectOrder(codec, items) ?? current;
-}
-
-async function readNewestFirst<T>(
-  fetchPage: FetchListPage<T>,
-  codec: ListItemCodec<T>,
-  options: ListReadOptions,
-  storedTotal: number,
-  firstLimit: number,
-  boundary: (item: T) => boolean,
-  heal: boolean,
-): Promise<RawRead<T>> {
-  const collected = new Collected(codec);
-  let offset = 0;
-  let limit = firstLimit;
-  let total = 0;
-  let order: ListOrder | null = null;
-  let contiguous = true;
-  let stepBacks = 0;
-  let pages = 0;
-  let maxPages = Number.POSITIVE_INFINITY;
-  for (;;) {
-    const page = await fetchPage(offset, limit);
-    pages += 1;
-    if (pages === 1) {
-      total = page.total;
-      maxPages = pageBudget(options, storedTotal, total, heal);
-    }
-    order = orderOf(codec, page.items, order);
-    const head = page.items[0];
-    if (offset > 0 && head !== undefined && !collected.has(head)) {
-      if (stepBacks < 3 && pages < maxPages) {
-        stepBacks += 1;
-        offset = Math.max(0, offset - options.pageOverlap);
-        continue;
-      }
-      contiguous = false;
-    }
-    collected.add(page.items);
-    const last = page.items.at(-1);
-    const done = (complete: boolean): RawRead<T> => ({
-      items: collected.values(),
-      total,
-      order,
-      contiguous,
-      complete,
-      reachedNewEnd: true,
-    });
-    if (last === undefined || boundary(last) || offset + page.items.length >= page.total) return done(true);
-    if (pages >= maxPages) return done(false);
-    offset = offset + page.items.length - options.pageOverlap;
-    limit = options.pageSize;
-  }
-}
-
-async function readOldestFirst<T>(
-  fetchPage: FetchListPage<T>,
-  codec: ListItemCodec<T>,
-  options: ListReadOptions,
-  storedTotal: number,
-  firstLimit: number,
-  boundary: (item: T) => boolean,
-  heal: boolean,
-): Promise<RawRead<T>> {
-  const collected = new Collected(codec);
-  // A heal re-reads the whole window region: start below the window's floor rather than one page
-  // below the end, so the page budget is not spent stepping back towards it.
-  let offset = Math.max(0, storedTotal - (heal ? options.windowSize + options.overlap : options.overlap));
-  let limit = firstLimit;
-  let order: ListOrder | null = null;
-  let pages = 0;
-  let maxPages = Number.POSITIVE_INFINITY;
-  let page: ListPage<T>;
-  let reachedBoundary = false;
-  // Locate: a page that starts inside the known region (or at offset 0).
-  for (;;) {
-    page = await fetchPage(offset, limit);
-    pages += 1;
-    if (pages === 1) maxPages = pageBudget(options, storedTotal, page.total, heal);
-    order = orderOf(codec, page.items, order);
-    const head = page.items[0];
-    if (head === undefined) {
-      reachedBoundary = page.total === 0 || offset === 0;
-      if (reachedBoundary || pages >= maxPages) break;
-      // The list shrank below the offset: aim at its end again.
-      offset = Math.max(0, page.total - options.overlap);
-      continue;
-    }
-    collected.add(page.items);
-    if (boundary(head) || offset === 0) {
-      reachedBoundary = true;
-      break;
-    }
-    if (pages >= maxPages) break;
-    // Started past the known region: step back a page, keeping an overlap with this one.
-    offset = Math.max(0, offset - (options.pageSize - options.pageOverlap));
-    limit = options.pageSize;
-  }
-  // Forward to the end, pages overlapping so that a shift cannot open a gap unseen.
-  let contiguous = true;
-  let stepBacks = 0;
-  while (offset + page.items.length < page.total && pages < maxPages) {
-    let next = offset + page.items.length - options.pageOverlap;
-    let following = await fetchPage(next, options.pageSize);
-    pages += 1;
-    while (
-      following.items[0] !== undefined &&
-      !collected.has(following.items[0]) &&
-      stepBacks < 3 &&
-      pages < maxPages &&
-      next > 0
-    ) {
-      stepBacks += 1;
-      next = Math.max(0, next - options.pageOverlap);
-      following = await fetchPage(next, options.pageSize);
-      pages += 1;
-    }
-    if (following.items[0] !== undefined && !collected.has(following.items[0])) contiguous = false;
-    if (following.items.length === 0) break;
-    order = orderOf(codec, following.items, order);
-    collected.add(following.items);
-    offset = next;
-    page = following;
-  }
-  const reachedEnd = offset + page.items.length >= page.total;
-  return {
-    items: collected.values(),
-    total: page.total,
-    order,
-    contiguous,
-    complete: reachedBoundary,
-    reachedNewEnd: reachedEnd,
-  };
+  return assessRead({ state, read, known, codec, options, now: input.now, healing, heal, requests });
 }

@@ -108,9 +108,3 @@ export const stateKeys = {
   state: (linkCaption: string) => `engine/${linkCaption}/state`,
   history: (linkCaption: string) => `engine/${linkCaption}/history`,
 };
-
-/** Delivery backoff: 5 s doubling to 10 minutes, with jitter so replicas do not retry in lockstep. */
-export function deliveryBackoffMs(attempts: number, random: () => number): number {
-  const base = Math.min(10 * 60_000, 5_000 * 2 ** Math.max(0, attempts - 1));
-  return Math.round(base * (0.75 + 0.5 * random()));
-}

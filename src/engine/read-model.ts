@@ -1,5 +1,9 @@
 import type { RateBudget } from '../api/rate-budget.js';
 import type { BlogPost } from '../api/schemas/blog-post.js';
+import type { Incentive, IncentiveDetail } from '../api/schemas/incentive.js';
+import type { Project } from '../api/schemas/project.js';
+import { ProjectNotWatchedError } from '../domain/errors.js';
+import type { FeedName } from '../domain/feeds.js';
 import type {
   Cached,
   EngineStatus,
@@ -10,25 +14,42 @@ import type {
 import type { Clock } from '../lib/clock.js';
 import { DeferredError } from './credential-gate.js';
 import { describeFailure } from './describe-failure.js';
-import type { FeedName, ProjectRuntime } from './engine.js';
 import type { ProjectState } from './project-state.js';
-import type { SingleFlight } from './single-flight.js';
+import { SingleFlight } from './single-flight.js';
 
-/** What the read model needs from the engine (kept narrow so the engine's internals stay private). */
-export interface ReadModelHost {
+/**
+ * The few operations the read model needs, per project name. The engine
+ * implements it (read-model-source.ts); the read model knows nothing of the
+ * engine's runtimes, scheduler or store.
+ */
+export interface ReadModelSource {
   readonly clock: Clock;
-  readonly runtimes: ReadonlyMap<string, ProjectRuntime>;
-  readonly flights: SingleFlight;
-  currentState(rt: ProjectRuntime): Promise<ProjectState>;
-  feedOf(
-    rt: ProjectRuntime,
-    feed: FeedName,
-  ): { lastSuccessAt: number | null; intervalMs: number; disabledReason?: string };
-  budgetOf(rt: ProjectRuntime): RateBudget | undefined;
-  /** Polls `feed` on behalf of a command (may use the reserve); skips the request when `isFresh()` turned true meanwhile. */
-  refresh(rt: ProjectRuntime, feed: FeedName, isFresh: () => boolean): Promise<void>;
-  commandRequest<T>(rt: ProjectRuntime, send: () => Promise<T>): Promise<T>;
-  loadHistory(rt: ProjectRuntime): Promise<readonly HistoryPoint[]>;
+  /** The watched projects, in configuration order. */
+  projects(): readonly string[];
+  isWatched(project: string): boolean;
+  /** The project's title when known, else its link caption. */
+  title(project: string): string;
+  /** The stored state (loads it on first use; also seeds the project cache from it). */
+  state(project: string): Promise<ProjectState>;
+  /** The in-memory state, without loading (null until loaded). */
+  loadedState(project: string): ProjectState | null;
+  cachedProject(project: string): Cached<Project> | null;
+  cachedRewards(project: string): Cached<readonly Incentive[]> | null;
+  cachedReward(project: string, rewardId: number): Cached<IncentiveDetail> | null;
+  /** Fetches one reward on behalf of a command (may use the reserve) and caches it. */
+  fetchReward(project: string, rewardId: number): Promise<void>;
+  /**
+   * Polls `feed` on behalf of a command (may use the reserve); skips the request when
+   * `isFresh()` turned true meanwhile. Throws the engine's typed errors (feed disabled,
+   * lease lost, project paused) or the API's.
+   */
+  refresh(project: string, feed: FeedName, isFresh: () => boolean): Promise<void>;
+  /** Throws when `feed` cannot be refreshed at all (disabled feed, paused project), without a request. */
+  assertRefreshable(project: string, feed: FeedName): void;
+  feedStatus(project: string): readonly FeedStatus[];
+  budget(project: string): RateBudget | undefined;
+  recentErrors(project: string): readonly { readonly at: number; readonly message: string }[];
+  history(project: string): Promise<readonly HistoryPoint[]>;
 }
 
 /** A short reason fit for a channel: a category, never the error's own text (that goes to the log). */
@@ -40,19 +61,15 @@ function reasonOf(error: unknown): string {
  * Implements the core's {@link ProjectReadModel} from the engine's cache and
  * state. A value older than `maxAgeMs` is refreshed with one request shared by
  * all concurrent callers (single-flight); a failed refresh returns the old value
- * with `staleBecause`; with nothing cached the API's error is thrown.
+ * with `staleBecause`; with nothing cached the error is thrown.
  */
-export function createReadModel(host: ReadModelHost): ProjectReadModel {
-  const { clock, flights } = host;
+export function createReadModel(source: ReadModelSource): ProjectReadModel {
+  const { clock } = source;
+  const flights = new SingleFlight();
 
-  function runtime(linkCaption: string): ProjectRuntime {
-    const rt = host.runtimes.get(linkCaption);
-    if (rt === undefined) {
-      throw new Error(
-        `project "${linkCaption}" is not watched by this fundbot: add it to the configured projects`,
-      );
-    }
-    return rt;
+  function watched(project: string): string {
+    if (!source.isWatched(project)) throw new ProjectNotWatchedError(project);
+    return project;
   }
 
   async function fresh<T>(
@@ -79,84 +96,75 @@ export function createReadModel(host: ReadModelHost): ProjectReadModel {
   }
 
   async function listValue<T>(
-    rt: ProjectRuntime,
+    project: string,
     feed: 'fundings' | 'wall' | 'blog',
     pick: (state: ProjectState) => readonly T[] | undefined,
   ): Promise<Cached<readonly T[]>> {
-    let state = await host.currentState(rt);
+    let state = await source.state(project);
     if (pick(state) === undefined) {
-      const f = host.feedOf(rt, feed);
-      if (f.disabledReason !== undefined) throw new Error(f.disabledReason);
-      await flights.run(`${rt.config.linkCaption}/${feed}`, () =>
-        host.refresh(rt, feed, () => rt.state !== null && pick(rt.state) !== undefined),
+      source.assertRefreshable(project, feed);
+      await flights.run(`${project}/${feed}`, () =>
+        source.refresh(project, feed, () => {
+          const loaded = source.loadedState(project);
+          return loaded !== null && pick(loaded) !== undefined;
+        }),
       );
-      state = await host.currentState(rt);
+      state = await source.state(project);
     }
     return { value: pick(state) ?? [], fetchedAt: state.readAt[feed] ?? 0 };
   }
 
   return {
     watchedProjects() {
-      return [...host.runtimes.values()].map((rt) => ({
-        linkCaption: rt.config.linkCaption,
-        title: rt.projectCache?.value.title ?? rt.state?.project?.snapshot.title ?? rt.config.linkCaption,
-      }));
+      return source.projects().map((linkCaption) => ({ linkCaption, title: source.title(linkCaption) }));
     },
 
     async project(linkCaption, maxAgeMs) {
-      const rt = runtime(linkCaption);
-      if (rt.projectCache === null) await host.currentState(rt);
+      const project = watched(linkCaption);
+      if (source.cachedProject(project) === null) await source.state(project);
       return fresh(
-        `${linkCaption}/project`,
-        () => rt.projectCache,
+        `${project}/project`,
+        () => source.cachedProject(project),
         maxAgeMs,
-        (isFresh) => host.refresh(rt, 'project', isFresh),
+        (isFresh) => source.refresh(project, 'project', isFresh),
       );
     },
 
     async rewards(linkCaption, maxAgeMs) {
-      const rt = runtime(linkCaption);
+      const project = watched(linkCaption);
       return fresh(
-        `${linkCaption}/incentives`,
-        () => rt.rewardsCache,
+        `${project}/incentives`,
+        () => source.cachedRewards(project),
         maxAgeMs,
-        (isFresh) => host.refresh(rt, 'incentives', isFresh),
+        (isFresh) => source.refresh(project, 'incentives', isFresh),
       );
     },
 
     async reward(linkCaption, rewardId, maxAgeMs) {
-      const rt = runtime(linkCaption);
+      const project = watched(linkCaption);
       return fresh(
-        `${linkCaption}/incentive/${rewardId}`,
-        () => rt.rewardDetails.get(rewardId) ?? null,
+        `${project}/incentive/${rewardId}`,
+        () => source.cachedReward(project, rewardId),
         maxAgeMs,
         async (isFresh) => {
           if (isFresh()) return;
-          const value = await host.commandRequest(rt, () => rt.api.incentive(rewardId));
-          rt.rewardDetails.set(rewardId, { value, fetchedAt: clock.now() });
-          if (rt.rewardDetails.size > 200) {
-            const oldest = rt.rewardDetails.keys().next().value;
-            if (oldest !== undefined) rt.rewardDetails.delete(oldest);
-          }
+          await source.fetchReward(project, rewardId);
         },
       );
     },
 
     async recentSupporters(linkCaption, limit) {
-      const rt = runtime(linkCaption);
-      const list = await listValue(rt, 'fundings', (s) => s.lists.fundings?.entries);
+      const list = await listValue(watched(linkCaption), 'fundings', (s) => s.lists.fundings?.entries);
       return { ...list, value: list.value.slice(0, Math.max(0, limit)) };
     },
 
     async recentWallPosts(linkCaption, limit) {
-      const rt = runtime(linkCaption);
-      const list = await listValue(rt, 'wall', (s) => s.lists.wall?.entries);
+      const list = await listValue(watched(linkCaption), 'wall', (s) => s.lists.wall?.entries);
       return { ...list, value: list.value.slice(0, Math.max(0, limit)) };
     },
 
     async recentBlogPosts(linkCaption, limit) {
-      const rt = runtime(linkCaption);
-      const list = await listValue(rt, 'blog', (s) => {
+      const list = await listValue(watched(linkCaption), 'blog', (s) => {
         if (s.lists.blogText === undefined && s.lists.blogStory === undefined) return undefined;
         const byId = new Map<number, BlogPost>();
         for (const post of [...(s.lists.blogText?.entries ?? []), ...(s.lists.blogStory?.entries ?? [])]) {
@@ -168,34 +176,22 @@ export function createReadModel(host: ReadModelHost): ProjectReadModel {
     },
 
     async history(linkCaption, sinceMs) {
-      const rt = runtime(linkCaption);
-      const points = await host.loadHistory(rt);
+      const points = await source.history(watched(linkCaption));
       return points.filter((p) => p.at >= sinceMs);
     },
 
     async status(linkCaption): Promise<EngineStatus> {
-      const rt = runtime(linkCaption);
-      const feeds: FeedStatus[] = (['project', 'incentives', 'fundings', 'wall', 'blog'] as const).map(
-        (feed) => {
-          const f = host.feedOf(rt, feed);
-          return {
-            feed,
-            lastSuccessAt: f.lastSuccessAt,
-            intervalMs: Math.round(f.intervalMs),
-            ...(f.disabledReason !== undefined ? { disabledReason: f.disabledReason } : {}),
-          };
-        },
-      );
-      const budget = host.budgetOf(rt);
+      const project = watched(linkCaption);
+      const budget = source.budget(project);
       return {
-        feeds,
+        feeds: source.feedStatus(project),
         budget: {
           dayLimit: budget?.dayLimit ?? null,
           dayRemaining: budget?.dayRemaining ?? null,
           dayResetAt: budget?.dayResetAt ?? null,
           minuteRemaining: budget?.minuteRemaining ?? null,
         },
-        recentErrors: [...rt.recentErrors],
+        recentErrors: [...source.recentErrors(project)],
       };
     },
   };

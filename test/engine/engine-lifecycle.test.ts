@@ -149,6 +149,9 @@ describe('leases and the real-time loop', () => {
     const from = h.sim.requests.length;
     await b.runDue();
     expect(h.sim.requests.length).toBe(from);
+    // A command on the replica without the lease: a typed LeaseLostError, and no request.
+    await expect(b.readModel.rewards(lc, 0)).rejects.toMatchObject({ code: 'lease_lost', project: lc });
+    expect(h.sim.requests.length).toBe(from);
     await a.stop(); // releases
     h.clock.advance(30_000); // b retries a lease it could not get after half a TTL
     await b.runDue();

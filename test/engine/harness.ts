@@ -1,6 +1,7 @@
 import { type ApiClient, createApiClient, type ProjectKey, parseProjectKey } from '../../src/api/index.js';
 import { fundingKey } from '../../src/api/stable-keys.js';
 import type { FundbotEvent } from '../../src/domain/events.js';
+import type { Logger } from '../../src/domain/logger.js';
 import {
   type CreateEngineOptions,
   createEngine,
@@ -63,21 +64,34 @@ export class RecordingDeliver {
   }
 }
 
-export interface RecordingLogger {
+/** A domain Logger that keeps the warn and error messages (and every record, for assertions). */
+export interface RecordingLogger extends Logger {
   readonly warnings: string[];
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
+  readonly records: { level: 'info' | 'warn' | 'error'; fields: object; msg: string }[];
 }
 
 export function recordingLogger(): RecordingLogger {
   const warnings: string[] = [];
-  return {
+  const records: RecordingLogger['records'] = [];
+  const at =
+    (level: 'info' | 'warn' | 'error' | 'debug') =>
+    (obj: object | string, msg?: string): void => {
+      const fields = typeof obj === 'string' ? {} : obj;
+      const text = typeof obj === 'string' ? obj : (msg ?? '');
+      if (level === 'debug') return;
+      records.push({ level, fields, msg: text });
+      if (level !== 'info') warnings.push(text);
+    };
+  const logger: RecordingLogger = {
     warnings,
-    info() {},
-    warn: (_o, msg) => warnings.push(msg),
-    error: (_o, msg) => warnings.push(msg),
+    records,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
   };
+  return logger;
 }
 
 export interface EngineHarness {

@@ -100,7 +100,7 @@ describe('budget plan', () => {
   ];
 
   it('keeps the reserve: planned spending until the reset stays within the day budget minus 15%', () => {
-    const plan = planIntervals({ budget, now, reservePct: 0.15, demands });
+    const plan = planIntervals({ budget, now, reserveShare: 0.15, demands });
     const perDay = [...plan.values()].reduce((sum, ms) => sum + 86_400_000 / ms, 0);
     expect(perDay).toBeLessThanOrEqual(8_500 + 1);
     expect(perDay).toBeGreaterThan(8_000);
@@ -111,14 +111,14 @@ describe('budget plan', () => {
     const easy = planIntervals({
       budget,
       now,
-      reservePct: 0.15,
+      reserveShare: 0.15,
       demands: demands.map((d) => ({ ...d, targetIntervalMs: 60_000 })),
     });
     expect(easy.get('fundings')).toBe(60_000);
     const spent = planIntervals({
       budget: { ...budget, dayRemaining: 1_400 },
       now,
-      reservePct: 0.15,
+      reserveShare: 0.15,
       demands,
     });
     expect(spent.get('fundings')).toBe(86_400_000);
@@ -128,7 +128,7 @@ describe('budget plan', () => {
     const late = planIntervals({
       budget: { ...budget, dayRemaining: 2_500, dayResetAt: now + 3_600_000 },
       now,
-      reservePct: 0.15,
+      reserveShare: 0.15,
       demands,
     });
     const perHour = [...late.values()].reduce((sum, ms) => sum + 3_600_000 / ms, 0);

@@ -42,7 +42,7 @@ export async function readOrRefuse<T>(
       { command: run.definition.name, failure, ...errorSummary(error) },
       'command could not read from the engine',
     );
-    throw new CommandRefusal((t) => explainReadFailure(failure, t, notFound(t)), { cause: error });
+    throw new CommandRefusal((t) => explainReadFailure(failure, t, notFound(t), error), { cause: error });
   }
 }
 

@@ -128,6 +128,8 @@ export interface Catalog {
     readonly platformDown: string;
     readonly rateLimited: string;
     readonly notPermitted: string;
+    /** A feed the engine switched off because the key lacks `scope` (feed: fundings, wall, blog, project, incentives). */
+    readonly feedOff: (feed: string, scope: string) => string;
     readonly projectNotFound: (project: string) => string;
     readonly digestNotConfigured: string;
     readonly unknownCommand: (name: string) => string;

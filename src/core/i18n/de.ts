@@ -4,7 +4,15 @@ import { plural } from './plural.js';
 const listFormat = new Intl.ListFormat('de-DE', { style: 'long', type: 'conjunction' });
 const n = (count: number, one: string, other: string) => plural('de', count, { one, other });
 
-/** German. */
+/** German. */ /** Wie die Daten eines abgeschalteten Feeds in der Antwort heißen. */
+const feedDataDe: Readonly<Record<string, string>> = {
+  fundings: 'Unterstützerdaten',
+  wall: 'Pinnwanddaten',
+  blog: 'Blogdaten',
+  project: 'Projektdaten',
+  incentives: 'Belohnungsdaten',
+};
+
 export const de: Catalog = {
   common: {
     andMore: (shown, more) => `${shown} und ${more} weitere`,
@@ -152,6 +160,8 @@ export const de: Catalog = {
     rateLimited: 'fundbot hat sein API-Budget gerade aufgebraucht; versuch es in einer Minute noch mal.',
     notPermitted:
       'Der API-Schlüssel von fundbot darf das nicht lesen. Ein Admin sollte die Scopes des Schlüssels prüfen (siehe /status).',
+    feedOff: (feed, scope) =>
+      `${feedDataDe[feed] ?? 'Diese Daten'} sind für dieses Projekt abgeschaltet: seinem API-Schlüssel fehlt ${scope}. Ein Admin kann diesen Scope zum Schlüssel hinzufügen.`,
     projectNotFound: (project) => `Die Plattform kennt das Projekt „${project}“ nicht (oder verbirgt es).`,
     digestNotConfigured: 'Die tägliche Zusammenfassung ist auf diesem Bot nicht eingerichtet.',
     unknownCommand: (name) => `Den Befehl „${name}“ gibt es nicht. Probier /help.`,

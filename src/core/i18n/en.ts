@@ -4,7 +4,15 @@ import { plural } from './plural.js';
 const listFormat = new Intl.ListFormat('en-US', { style: 'long', type: 'conjunction' });
 const n = (count: number, one: string, other: string) => plural('en', count, { one, other });
 
-/** English, the default catalog. */
+/** English, the default catalog. */ /** What a switched-off feed's data is called in the "data is off" answer. */
+const feedDataEn: Readonly<Record<string, string>> = {
+  fundings: 'Supporter data',
+  wall: 'Wall data',
+  blog: 'Blog data',
+  project: 'Project data',
+  incentives: 'Reward data',
+};
+
 export const en: Catalog = {
   common: {
     andMore: (shown, more) => `${shown} and ${more} more`,
@@ -141,6 +149,8 @@ export const en: Catalog = {
     rateLimited: 'fundbot has used up its API budget for the moment; try again in a minute.',
     notPermitted:
       "fundbot's API key may not read this. An admin should check the key's scopes (see /status).",
+    feedOff: (feed, scope) =>
+      `${feedDataEn[feed] ?? 'This data'} is off for this project: its API key lacks ${scope}. An admin can add that scope to the key.`,
     projectNotFound: (project) => `The platform does not know the project "${project}" (or hides it).`,
     digestNotConfigured: 'The daily digest is not configured on this bot.',
     unknownCommand: (name) => `There is no command "${name}". Try /help.`,

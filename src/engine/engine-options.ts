@@ -1,0 +1,107 @@
+import type { ApiClient } from '../api/api-client.js';
+import type { ProjectKey } from '../api/credentials.js';
+import type { FundbotEvent } from '../domain/events.js';
+import type { FeedName } from '../domain/feeds.js';
+import type { Logger } from '../domain/logger.js';
+import type { ProjectReadModel } from '../domain/read-model.js';
+import type { Clock } from '../lib/clock.js';
+import type { Random } from '../lib/random.js';
+import type { KeyValueStore } from '../lib/store.js';
+import type { HistoryOptions } from './history.js';
+import type { Lease } from './lease.js';
+
+export type { FeedName } from '../domain/feeds.js';
+
+export interface EngineProject {
+  readonly linkCaption: string;
+  readonly key: ProjectKey;
+  /** Percentages of the goal to announce. Default 25/50/75/100/150/200. */
+  readonly milestones?: readonly number[];
+}
+
+export interface EngineOptions {
+  /**
+   * Share (0..1) of the day and minute budget left for slash commands. Default 0.15.
+   * Not the config's `reservePct` (a percentage): the composition root divides it by 100.
+   */
+  readonly reserveShare?: number;
+  /** More new entries than this in one poll become one coalesced notice. Default 10. */
+  readonly burstThreshold?: number;
+  /** Flood guard: share of new-looking entries not explained by list growth. Default 0.5. */
+  readonly floodRatio?: number;
+  /** Flood guard: fewer new-looking entries never trip it. Default 50. */
+  readonly floodMin?: number;
+  /** Recent entries kept per list. Default 500. */
+  readonly windowSize?: number;
+  /** Known entries re-read at a list's new end per poll. Default 20. */
+  readonly overlap?: number;
+  /** Wanted interval per feed when the budget allows (ms). Default: the feed table's defaultIntervalMs. */
+  readonly targetIntervalsMs?: Partial<Record<FeedName, number>>;
+  /** Re-read each list's window region at least this often. Default one day. */
+  readonly healEveryMs?: number;
+  /** When new supporters arrive and the project is older than this, it is re-read in the same cycle. Default 45 s. */
+  readonly projectRefreshOnChangeMs?: number;
+  readonly leaseTtlMs?: number;
+  /** Post one "now watching" summary on the very first run. Default true. */
+  readonly announceWatching?: boolean;
+  readonly history?: Partial<HistoryOptions>;
+}
+
+export interface CreateEngineOptions {
+  readonly api: ApiClient;
+  readonly store: KeyValueStore;
+  readonly clock: Clock;
+  readonly random: Random;
+  /** The domain Logger port (a pino logger fits). Default: silent. */
+  readonly logger?: Logger;
+  readonly projects: readonly EngineProject[];
+  /**
+   * Delivers one event, in order per project. Guarantee: every event is passed
+   * at least once; a repeat (after a crash between `deliver` resolving and the
+   * outbox write, or after `deliver` threw) carries the SAME `event.id`, and no
+   * entry ever gets two different events. Use `event.id` as the idempotency key.
+   * A throw keeps the event (and those after it) for a retry with backoff.
+   */
+  readonly deliver: (event: FundbotEvent) => Promise<void>;
+  readonly options?: EngineOptions;
+  /** Who may poll which project. Default: an in-memory lease (one process). */
+  readonly lease?: Lease;
+  /** This replica's lease holder name. Default 'replica-1'. */
+  readonly replicaId?: string;
+  /** Told about every finished poll of a feed: for metrics and health (must not throw). */
+  readonly onPoll?: (poll: PollOutcome) => void;
+}
+
+/** One finished poll of one feed; `skipped` = deferred by a Retry-After wait or a lost lease. */
+export interface PollOutcome {
+  readonly project: string;
+  readonly feed: FeedName;
+  readonly result: 'ok' | 'error' | 'rate_limited' | 'forbidden' | 'skipped';
+  readonly durationMs: number;
+}
+
+export interface EngineMetrics {
+  readonly requests: Readonly<Record<FeedName | 'command', number>>;
+  readonly polls: number;
+  readonly eventsEmitted: number;
+  readonly eventsDelivered: number;
+  readonly deliveryFailures: number;
+  readonly floodsHeld: number;
+  readonly heals: number;
+}
+
+/** The event engine: poller, scheduler, outbox and read model. See src/engine/index.ts. */
+export interface Engine {
+  /** Starts the real-time loop (clock.sleep between cycles). Resolves once started. */
+  start(): Promise<void>;
+  /** Stops the loop; resolves after the cycle in flight has finished. Releases the leases. */
+  stop(): Promise<void>;
+  /** Epoch ms of the earliest due poll, delivery retry or lease renewal. */
+  nextDueAt(): number;
+  /** Runs every poll due at clock.now(), then delivers what the outbox holds. */
+  runDue(): Promise<void>;
+  /** Delivers the outbox of every project (in order per project) until empty or a delivery fails. */
+  drainOutbox(): Promise<void>;
+  readonly readModel: ProjectReadModel;
+  metrics(): EngineMetrics;
+}

@@ -1,0 +1,56 @@
+import type { BlogPost, BlogType } from '../../api/schemas/blog-post.js';
+import { blogPostKey } from '../../api/stable-keys.js';
+import type { EngineContext, RequestTag } from '../engine-context.js';
+import { blogEvent } from '../feed-events.js';
+import type { ListItemCodec } from '../list-order.js';
+import type { FreshEntry } from '../list-reader.js';
+import type { ListState } from '../list-state.js';
+import type { ProjectRuntime } from '../project-runtime.js';
+import { commit, currentState } from '../project-state-store.js';
+import { trimList } from '../stored-post-privacy.js';
+import { readFeedList } from './read-feed-list.js';
+
+const blogCodec: ListItemCodec<BlogPost> = {
+  key: blogPostKey,
+  ts: (b) => b.release_timestamp,
+  tieId: (b) => b.id,
+};
+
+/** The blog feed's poll: both blog types (two lists, so at least two requests); a post listed twice is announced once. */
+export async function pollBlog(ctx: EngineContext, rt: ProjectRuntime, tag: RequestTag): Promise<void> {
+  const state = await currentState(ctx, rt);
+  const read = (blogType: BlogType, listState: ListState<BlogPost> | undefined) =>
+    readFeedList(ctx, rt, 'blog', tag, `blog (${blogType})`, listState, blogCodec, (offset, limit) =>
+      rt.api.blogPage({ blogType, limit, offset }),
+    );
+  const text = await read('text', state.lists.blogText);
+  const story = await read('story', state.lists.blogStory);
+  const now = ctx.clock.now();
+  // A post can be listed under both types: announce its id once.
+  const seenElsewhere = new Set([
+    ...(state.lists.blogText?.entries ?? []).map(blogPostKey),
+    ...(state.lists.blogStory?.entries ?? []).map(blogPostKey),
+  ]);
+  const fresh: FreshEntry<BlogPost>[] = [];
+  for (const entry of [...text.fresh, ...story.fresh].sort(
+    (a, b) => a.item.release_timestamp - b.item.release_timestamp,
+  )) {
+    if (seenElsewhere.has(entry.key)) continue;
+    seenElsewhere.add(entry.key);
+    fresh.push(entry);
+  }
+  const url = rt.projectCache?.value.url.main ?? state.project?.snapshot.url.main ?? null;
+  const events = fresh.map((f) =>
+    blogEvent({ project: rt.config.linkCaption, detectedAt: now }, f.item, url),
+  );
+  await commit(
+    ctx,
+    rt,
+    {
+      ...state,
+      lists: { ...state.lists, blogText: trimList(text.state), blogStory: trimList(story.state) },
+      readAt: { ...state.readAt, blog: now },
+    },
+    events,
+  );
+}

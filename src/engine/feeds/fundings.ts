@@ -1,0 +1,80 @@
+import type { Funding } from '../../api/schemas/funding.js';
+import { fundingKey } from '../../api/stable-keys.js';
+import type { FundbotEvent } from '../../domain/events.js';
+import { DeferredError } from '../credential-gate.js';
+import type { EngineContext, RequestTag } from '../engine-context.js';
+import { supporterEvents } from '../feed-events.js';
+import type { ListItemCodec } from '../list-order.js';
+import { feedOf, type ProjectRuntime } from '../project-runtime.js';
+import { commit, currentState, recordHistory } from '../project-state-store.js';
+import { fetchProjectPart } from './project.js';
+import { readFeedList } from './read-feed-list.js';
+
+const fundingCodec: ListItemCodec<Funding> = {
+  key: fundingKey,
+  ts: (f) => f.support_timestamp,
+  tieId: () => undefined,
+};
+
+/**
+ * The fundings feed's poll. New supporters move the total: when the project
+ * snapshot is older than `projectRefreshOnChangeMs`, the project is re-read in
+ * the same cycle, for the "funding total after" and prompt milestones.
+ */
+export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: RequestTag): Promise<void> {
+  let state = await currentState(ctx, rt);
+  const result = await readFeedList(
+    ctx,
+    rt,
+    'fundings',
+    tag,
+    'fundings',
+    state.lists.fundings,
+    fundingCodec,
+    (offset, limit) => rt.api.fundingsPage({ limit, offset }),
+  );
+  const now = ctx.clock.now();
+  const events: FundbotEvent[] = [];
+  const projectFeed = feedOf(rt, 'project');
+  let fundingAfter: number | null = null;
+  const projectAge = now - (state.readAt['project'] ?? 0);
+  if (
+    result.fresh.length > 0 &&
+    projectFeed.disabledReason === undefined &&
+    projectAge >= ctx.settings.projectRefreshOnChangeMs
+  ) {
+    try {
+      const part = await fetchProjectPart(ctx, rt, state, tag === 'command' ? 'command' : 'project');
+      state = part.state;
+      fundingAfter = rt.projectCache?.value.current_funding ?? null;
+      events.push(...part.events);
+      projectFeed.lastSuccessAt = now;
+    } catch (error) {
+      if (error instanceof DeferredError) throw error;
+      ctx.logger.warn(
+        { project: rt.config.linkCaption, err: String(error) },
+        'project refresh after new supporters failed',
+      );
+    }
+  }
+  const currency = rt.projectCache?.value.currency ?? state.project?.snapshot.currency ?? '';
+  events.unshift(
+    ...supporterEvents(
+      { project: rt.config.linkCaption, detectedAt: now, currency },
+      result.fresh,
+      ctx.settings.burstThreshold,
+      fundingAfter,
+    ),
+  );
+  await commit(
+    ctx,
+    rt,
+    {
+      ...state,
+      lists: { ...state.lists, fundings: result.state },
+      readAt: { ...state.readAt, fundings: now },
+    },
+    events,
+  );
+  if (fundingAfter !== null) await recordHistory(ctx, rt, now);
+}

@@ -1,0 +1,53 @@
+import type { FundbotEvent } from '../../domain/events.js';
+import { crossedMilestones, defaultMilestones } from '../../domain/milestones.js';
+import type { EngineContext, RequestTag } from '../engine-context.js';
+import { milestoneEvents, statusEvents, watchingEvent } from '../feed-events.js';
+import { request } from '../feed-request.js';
+import type { ProjectRuntime } from '../project-runtime.js';
+import type { ProjectState } from '../project-state.js';
+import { commit, currentState, recordHistory } from '../project-state-store.js';
+
+/** Reads the project (one request); returns the new state part and its events (not yet committed). */
+export async function fetchProjectPart(
+  ctx: EngineContext,
+  rt: ProjectRuntime,
+  state: ProjectState,
+  tag: RequestTag,
+): Promise<{ state: ProjectState; events: FundbotEvent[] }> {
+  const project = await request(ctx, rt, tag, () => rt.api.get());
+  const now = ctx.clock.now();
+  rt.projectCache = { value: project, fetchedAt: now };
+  const context = { project: rt.config.linkCaption, detectedAt: now, currency: project.currency };
+  const milestones = crossedMilestones({
+    funding: project.current_funding,
+    goal: project.funding_threshold,
+    allOrNothing: project.project_type_all_or_nothing,
+    milestones: rt.config.milestones ?? defaultMilestones,
+    done: state.project?.milestonesDone ?? [],
+  });
+  const events: FundbotEvent[] = [];
+  if (state.project === null) {
+    if (ctx.settings.announceWatching && !state.watchingAnnounced)
+      events.push(watchingEvent(context, project));
+  } else {
+    events.push(...statusEvents(context, state.project.snapshot, project));
+    events.push(...milestoneEvents(context, project, milestones.announce));
+  }
+  return {
+    state: {
+      ...state,
+      project: { snapshot: project, milestonesDone: milestones.done },
+      watchingAnnounced: state.watchingAnnounced || events.some((e) => e.type === 'watching'),
+      readAt: { ...state.readAt, project: now },
+    },
+    events,
+  };
+}
+
+/** The project feed's poll: milestones, status changes, the "now watching" summary and a history point. */
+export async function pollProject(ctx: EngineContext, rt: ProjectRuntime, tag: RequestTag): Promise<void> {
+  const state = await currentState(ctx, rt);
+  const part = await fetchProjectPart(ctx, rt, state, tag);
+  await commit(ctx, rt, part.state, part.events);
+  await recordHistory(ctx, rt, ctx.clock.now());
+}

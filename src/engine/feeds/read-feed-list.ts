@@ -1,0 +1,52 @@
+import type { FeedName } from '../../domain/feeds.js';
+import type { EngineContext, RequestTag } from '../engine-context.js';
+import { request } from '../feed-request.js';
+import type { ListItemCodec } from '../list-order.js';
+import { type ListReadResult, readList } from '../list-reader.js';
+import type { ListState } from '../list-state.js';
+import { feedOf, noteError, type ProjectRuntime } from '../project-runtime.js';
+
+/** One page of a list endpoint, as the project API returns it. */
+export type ListEndpoint<T> = (
+  offset: number,
+  limit: number,
+) => Promise<{ items: T[]; meta: { total: number } }>;
+
+/**
+ * Reads what is new in one list of `feed` (every page through the gate, counted
+ * for `tag`), heals once per `healEveryMs`, tracks the feed's requests per poll
+ * for the planner, and reports a flood-guard hold to the log and `/status`.
+ */
+export async function readFeedList<T>(
+  ctx: EngineContext,
+  rt: ProjectRuntime,
+  feed: FeedName,
+  tag: RequestTag,
+  listName: string,
+  state: ListState<T> | undefined,
+  codec: ListItemCodec<T>,
+  page: ListEndpoint<T>,
+): Promise<ListReadResult<T>> {
+  const now = ctx.clock.now();
+  const result = await readList({
+    state,
+    codec,
+    fetchPage: async (offset, limit) => {
+      const response = await request(ctx, rt, tag, () => page(offset, limit));
+      return { items: response.items, total: response.meta.total };
+    },
+    options: ctx.settings.listOptions,
+    now,
+    heal: state !== undefined && now - state.lastFullReadAt >= ctx.settings.healEveryMs,
+  });
+  if (result.kind === 'heal') ctx.counters.heals += 1;
+  const f = feedOf(rt, feed);
+  f.requestsPerPoll = 0.8 * f.requestsPerPoll + 0.2 * result.requests;
+  if (result.flood !== undefined) {
+    ctx.counters.floodsHeld += result.flood.held;
+    const message = `flood guard on ${rt.config.linkCaption} ${listName}: ${result.flood.reason}; held ${result.flood.held} notices and re-baselined`;
+    ctx.logger.warn({ project: rt.config.linkCaption, feed: listName, held: result.flood.held }, message);
+    noteError(rt, ctx.clock.now(), message);
+  }
+  return result;
+}

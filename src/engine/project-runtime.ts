@@ -1,0 +1,100 @@
+import type { ApiClient, ProjectApi } from '../api/api-client.js';
+import type { Incentive, IncentiveDetail } from '../api/schemas/incentive.js';
+import type { Project } from '../api/schemas/project.js';
+import { type FeedName, feedNames } from '../domain/feeds.js';
+import type { Cached, HistoryPoint } from '../domain/read-model.js';
+import { CredentialGate } from './credential-gate.js';
+import type { EngineProject } from './engine-options.js';
+import type { ProjectState } from './project-state.js';
+import { Mutex } from './single-flight.js';
+
+/** The scheduler's view of one feed of one project (in memory only). */
+export interface FeedRuntime {
+  dueAt: number;
+  intervalMs: number;
+  lastSuccessAt: number | null;
+  failures: number;
+  disabledReason?: string;
+  /** Moving average of requests per poll. */
+  requestsPerPoll: number;
+}
+
+/** Per-project runtime: in-memory copy of the stored state (authoritative while holding the lease). */
+export interface ProjectRuntime {
+  readonly config: EngineProject;
+  readonly api: ProjectApi;
+  readonly gate: CredentialGate;
+  readonly mutex: Mutex;
+  readonly feeds: Map<FeedName, FeedRuntime>;
+  state: ProjectState | null;
+  history: HistoryPoint[] | null;
+  projectCache: Cached<Project> | null;
+  rewardsCache: Cached<readonly Incentive[]> | null;
+  readonly rewardDetails: Map<number, Cached<IncentiveDetail>>;
+  readonly recentErrors: { at: number; message: string }[];
+  leaseUntil: number;
+  leaseRetryAt: number;
+}
+
+/**
+ * One runtime per configured project, every feed due at `now`. Projects sharing
+ * a key (same fingerprint) share one {@link CredentialGate}: they share its budget.
+ */
+export function createProjectRuntimes(input: {
+  readonly api: ApiClient;
+  readonly projects: readonly EngineProject[];
+  readonly targets: Readonly<Record<FeedName, number>>;
+  readonly reserveShare: number;
+  readonly now: number;
+}): Map<string, ProjectRuntime> {
+  const gates = new Map<string, CredentialGate>();
+  const runtimes = new Map<string, ProjectRuntime>();
+  for (const config of input.projects) {
+    if (runtimes.has(config.linkCaption))
+      throw new Error(`project "${config.linkCaption}" is configured twice`);
+    const credential = config.key.fingerprint;
+    let gate = gates.get(credential);
+    if (gate === undefined) {
+      gate = new CredentialGate(input.reserveShare);
+      gates.set(credential, gate);
+    }
+    const feeds = new Map<FeedName, FeedRuntime>();
+    for (const feed of feedNames) {
+      feeds.set(feed, {
+        dueAt: input.now,
+        intervalMs: input.targets[feed],
+        lastSuccessAt: null,
+        failures: 0,
+        requestsPerPoll: 1,
+      });
+    }
+    runtimes.set(config.linkCaption, {
+      config,
+      api: input.api.project(config.linkCaption, config.key),
+      gate,
+      mutex: new Mutex(),
+      feeds,
+      state: null,
+      history: null,
+      projectCache: null,
+      rewardsCache: null,
+      rewardDetails: new Map(),
+      recentErrors: [],
+      leaseUntil: 0,
+      leaseRetryAt: input.now,
+    });
+  }
+  return runtimes;
+}
+
+/** Keeps the last 20 notes for `/status` (category-level text only: channels see it). */
+export function noteError(rt: ProjectRuntime, at: number, message: string): void {
+  rt.recentErrors.push({ at, message });
+  if (rt.recentErrors.length > 20) rt.recentErrors.splice(0, rt.recentErrors.length - 20);
+}
+
+export function feedOf(rt: ProjectRuntime, feed: FeedName): FeedRuntime {
+  const f = rt.feeds.get(feed);
+  if (f === undefined) throw new Error(`unknown feed ${feed}`);
+  return f;
+}

@@ -1,0 +1,90 @@
+import { FeedDisabledError, LeaseLostError, ProjectNotWatchedError } from '../domain/errors.js';
+import { type FeedName, feedTable } from '../domain/feeds.js';
+import type { FeedStatus } from '../domain/read-model.js';
+import type { EngineContext } from './engine-context.js';
+import { request } from './feed-request.js';
+import { pollers } from './feeds/index.js';
+import { ensureLease } from './project-lease.js';
+import { feedOf, type ProjectRuntime } from './project-runtime.js';
+import { currentState, loadHistory } from './project-state-store.js';
+import type { ReadModelSource } from './read-model.js';
+
+/** Reward details kept for commands; the oldest is dropped beyond this. */
+const MAX_CACHED_REWARDS = 200;
+
+/** The order `/status` lists the feeds in. */
+const statusOrder: readonly FeedName[] = ['project', 'incentives', 'fundings', 'wall', 'blog'];
+
+/** The engine's side of the read model: its runtimes and scheduler behind {@link ReadModelSource}. */
+export function readModelSource(ctx: EngineContext): ReadModelSource {
+  const { clock } = ctx;
+
+  function runtime(project: string): ProjectRuntime {
+    const rt = ctx.runtimes.get(project);
+    if (rt === undefined) throw new ProjectNotWatchedError(project);
+    return rt;
+  }
+
+  function assertRefreshable(rt: ProjectRuntime, feed: FeedName): void {
+    if (feedOf(rt, feed).disabledReason !== undefined) {
+      throw new FeedDisabledError(rt.config.linkCaption, feed, feedTable[feed].scope);
+    }
+  }
+
+  return {
+    clock,
+    projects: () => [...ctx.runtimes.keys()],
+    isWatched: (project) => ctx.runtimes.has(project),
+    title(project) {
+      const rt = runtime(project);
+      return rt.projectCache?.value.title ?? rt.state?.project?.snapshot.title ?? project;
+    },
+    state: (project) => currentState(ctx, runtime(project)),
+    loadedState: (project) => runtime(project).state,
+    cachedProject: (project) => runtime(project).projectCache,
+    cachedRewards: (project) => runtime(project).rewardsCache,
+    cachedReward: (project, rewardId) => runtime(project).rewardDetails.get(rewardId) ?? null,
+    async fetchReward(project, rewardId) {
+      const rt = runtime(project);
+      const value = await request(ctx, rt, 'command', () => rt.api.incentive(rewardId));
+      rt.rewardDetails.set(rewardId, { value, fetchedAt: clock.now() });
+      if (rt.rewardDetails.size > MAX_CACHED_REWARDS) {
+        const oldest = rt.rewardDetails.keys().next().value;
+        if (oldest !== undefined) rt.rewardDetails.delete(oldest);
+      }
+    },
+    assertRefreshable: (project, feed) => assertRefreshable(runtime(project), feed),
+    async refresh(project, feed, isFresh) {
+      const rt = runtime(project);
+      const f = feedOf(rt, feed);
+      assertRefreshable(rt, feed);
+      if (clock.now() >= rt.leaseUntil && !(await ensureLease(ctx, rt))) throw new LeaseLostError(project);
+      const polled = await rt.mutex.run(async () => {
+        // Re-checked under the lock: a cycle that just finished may have refreshed it.
+        if (isFresh()) return false;
+        await pollers[feed](ctx, rt, 'command');
+        return true;
+      });
+      if (polled) {
+        f.lastSuccessAt = clock.now();
+        // A command's read counts as the feed's poll: the next scheduled one moves back.
+        f.dueAt = Math.max(f.dueAt, clock.now() + f.intervalMs);
+      }
+    },
+    feedStatus(project): FeedStatus[] {
+      const rt = runtime(project);
+      return statusOrder.map((feed) => {
+        const f = feedOf(rt, feed);
+        return {
+          feed,
+          lastSuccessAt: f.lastSuccessAt,
+          intervalMs: Math.round(f.intervalMs),
+          ...(f.disabledReason !== undefined ? { disabledReason: f.disabledReason } : {}),
+        };
+      });
+    },
+    budget: (project) => ctx.api.budget(runtime(project).config.key),
+    recentErrors: (project) => runtime(project).recentErrors,
+    history: (project) => loadHistory(ctx, runtime(project)),
+  };
+}

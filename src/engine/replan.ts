@@ -1,0 +1,56 @@
+import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
+import { type FeedDemand, planIntervals } from './budget-plan.js';
+import { assumedBudget } from './credential-gate.js';
+import type { EngineContext } from './engine-context.js';
+import { feedOf, type ProjectRuntime } from './project-runtime.js';
+
+/** A list unchanged for this long (other than fundings) is polled at half speed. */
+const QUIET_AFTER_MS = 2 * 60 * 60_000;
+
+/** What `feed` of `rt` wants from the planner at its current activity. */
+export function demandOf(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName): FeedDemand {
+  const f = feedOf(rt, feed);
+  const state = rt.state;
+  const list =
+    feed === 'fundings'
+      ? state?.lists.fundings
+      : feed === 'wall'
+        ? state?.lists.wall
+        : feed === 'blog'
+          ? state?.lists.blogText
+          : undefined;
+  let target = ctx.settings.targets[feed];
+  if (list !== undefined) {
+    // Busy lists are polled more often (up to 1.5x); quiet ones (except fundings) slow down to half speed.
+    target /= 1 + Math.min(0.5, list.newPerPoll / 2);
+    const quietFor = ctx.clock.now() - (list.lastChangeAt ?? 0);
+    if (feed !== 'fundings' && quietFor > QUIET_AFTER_MS) target *= 2;
+  }
+  return {
+    feed,
+    weight: feedTable[feed].weight,
+    targetIntervalMs: target,
+    requestsPerPoll: Math.max(1, f.requestsPerPoll),
+  };
+}
+
+/** Re-plans the intervals of every feed sharing `rt`'s credential (pure arithmetic, no request). */
+export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
+  const now = ctx.clock.now();
+  const sharing = [...ctx.runtimes.values()].filter((r) => r.gate === rt.gate);
+  const budget = ctx.api.budget(rt.config.key) ?? assumedBudget(now);
+  const demands: FeedDemand[] = [];
+  for (const r of sharing) {
+    for (const feed of feedNames) {
+      if (feedOf(r, feed).disabledReason !== undefined) continue;
+      demands.push({ ...demandOf(ctx, r, feed), feed: `${r.config.linkCaption}/${feed}` });
+    }
+  }
+  const plan = planIntervals({ budget, now, reserveShare: ctx.settings.reserveShare, demands });
+  for (const r of sharing) {
+    for (const feed of feedNames) {
+      const interval = plan.get(`${r.config.linkCaption}/${feed}`);
+      if (interval !== undefined) feedOf(r, feed).intervalMs = interval;
+    }
+  }
+}

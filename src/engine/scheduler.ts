@@ -1,0 +1,133 @@
+import { ForbiddenError, RateLimitError } from '../api/errors.js';
+import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
+import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
+import { DeferredError } from './credential-gate.js';
+import { describeFailure } from './describe-failure.js';
+import type { EngineContext } from './engine-context.js';
+import type { PollOutcome } from './engine-options.js';
+import { pollers } from './feeds/index.js';
+import type { Deliver } from './outbox.js';
+import { drainProject } from './outbox.js';
+import { ensureLease } from './project-lease.js';
+import { feedOf, noteError, type ProjectRuntime } from './project-runtime.js';
+import { currentState } from './project-state-store.js';
+import { replan } from './replan.js';
+
+/** Past this many doublings a failing feed's retry stops growing (5 s × 2^10 ≈ 85 min). */
+const MAX_POLL_BACKOFF_MS = 5_000 * 2 ** 10;
+
+/** A failing feed retries after 5 s doubling, never later than its planned interval, spread ±25%. */
+function pollBackoff(intervalMs: number): BackoffPolicy {
+  return { baseMs: 5_000, maxMs: Math.min(intervalMs, MAX_POLL_BACKOFF_MS), jitter: 'spread' };
+}
+
+function outcomeOf(error: unknown): PollOutcome['result'] {
+  if (error instanceof DeferredError) return 'skipped';
+  if (error instanceof RateLimitError) return 'rate_limited';
+  if (error instanceof ForbiddenError) return 'forbidden';
+  return 'error';
+}
+
+/** Polls one feed; on success re-plans and schedules the next poll (±5% jitter), on failure see handlePollError. */
+export async function runFeed(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName): Promise<void> {
+  const { clock } = ctx;
+  const f = feedOf(rt, feed);
+  const now = clock.now();
+  const report = (result: PollOutcome['result']) =>
+    ctx.onPoll?.({ project: rt.config.linkCaption, feed, result, durationMs: clock.now() - now });
+  try {
+    await rt.mutex.run(() => pollers[feed](ctx, rt, feed));
+    report('ok');
+    ctx.counters.polls += 1;
+    f.lastSuccessAt = clock.now();
+    f.failures = 0;
+    replan(ctx, rt);
+    // ±5% jitter so feeds and replicas do not fall into lockstep.
+    f.dueAt = clock.now() + Math.round(f.intervalMs * (0.95 + 0.1 * ctx.random.next()));
+  } catch (error) {
+    report(outcomeOf(error));
+    handlePollError(ctx, rt, feed, error, now);
+  }
+}
+
+/**
+ * Schedules the feed after a failed poll: a deferral waits for its time, a 429 for
+ * the transport's Retry-After pause, a missing scope turns the feed off, anything
+ * else retries with backoff.
+ */
+export function handlePollError(
+  ctx: EngineContext,
+  rt: ProjectRuntime,
+  feed: FeedName,
+  error: unknown,
+  startedAt: number,
+): void {
+  const { clock, logger } = ctx;
+  const f = feedOf(rt, feed);
+  const lc = rt.config.linkCaption;
+  if (error instanceof DeferredError) {
+    f.dueAt = Math.max(error.until, clock.now() + 1);
+    return;
+  }
+  if (error instanceof RateLimitError) {
+    f.dueAt = Math.max(ctx.api.pausedUntil(rt.config.key), clock.now() + 1000);
+    noteError(rt, clock.now(), `${feed}: rate limited, waiting until ${new Date(f.dueAt).toISOString()}`);
+    logger.warn({ project: lc, feed, retryAfterMs: error.retryAfterMs }, 'rate limited: obeying Retry-After');
+    return;
+  }
+  if (error instanceof ForbiddenError && error.code === 'insufficient_scope') {
+    const { scope, offConsequence } = feedTable[feed];
+    f.disabledReason = `the key for ${lc} lacks ${scope}: ${offConsequence}`;
+    f.dueAt = Number.POSITIVE_INFINITY;
+    noteError(rt, clock.now(), f.disabledReason);
+    logger.warn(
+      { project: lc, feed },
+      `${f.disabledReason} (create a key with the ${scope} scope to turn them on)`,
+    );
+    replan(ctx, rt);
+    return;
+  }
+  f.failures += 1;
+  const backoff = backoffMs(pollBackoff(f.intervalMs), f.failures, () => ctx.random.next());
+  f.dueAt = Math.max(startedAt, clock.now()) + backoff;
+  const message = error instanceof Error ? error.message : String(error);
+  // /status shows these notes in channels: the category only; the log line below has the details.
+  noteError(rt, clock.now(), `${feed}: ${describeFailure(error)}`);
+  logger.warn(
+    { project: lc, feed, failures: f.failures, err: message },
+    'poll failed: retrying with backoff',
+  );
+}
+
+/** Runs the project's due feeds (if this replica holds its lease), then delivers its outbox. */
+export async function runProject(ctx: EngineContext, rt: ProjectRuntime, deliver: Deliver): Promise<void> {
+  if (!(await ensureLease(ctx, rt))) return;
+  if (rt.state === null) await rt.mutex.run(() => currentState(ctx, rt));
+  const now = ctx.clock.now();
+  const due = feedNames.filter((feed) => {
+    const f = feedOf(rt, feed);
+    return f.disabledReason === undefined && f.dueAt <= now;
+  });
+  for (const feed of due) await runFeed(ctx, rt, feed);
+  await drainProject(ctx, rt, deliver);
+}
+
+/** Epoch ms of the earliest due poll, delivery retry or lease renewal. */
+export function nextDueAt(ctx: EngineContext): number {
+  const { clock } = ctx;
+  let next = Number.POSITIVE_INFINITY;
+  for (const rt of ctx.runtimes.values()) {
+    if (clock.now() >= rt.leaseUntil) {
+      next = Math.min(next, rt.leaseRetryAt);
+      continue;
+    }
+    next = Math.min(next, rt.leaseUntil - ctx.settings.leaseTtlMs / 3);
+    const pausedUntil = ctx.api.pausedUntil(rt.config.key);
+    for (const f of rt.feeds.values()) {
+      if (f.disabledReason === undefined) next = Math.min(next, Math.max(f.dueAt, pausedUntil));
+    }
+    const head = rt.state?.outbox[0];
+    if (head !== undefined) next = Math.min(next, head.nextAttemptAt);
+  }
+  return Number.isFinite(next) ? next : clock.now() + 60_000;
+}

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../src/core/index.js';
+import { memoryStore } from '../../src/lib/store.js';
+import { allText, buildContext } from '../support/core-fixture.js';
+import { type EngineHarness, initialSupporters, lc, startEngineHarness, step } from './harness.js';
+
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('/supporters through the real engine and the real command core', () => {
+  it('a key without fundings:read answers that supporter data is off and names the scope to add', async () => {
+    h = await startEngineHarness({
+      scopes: ['project:read', 'incentives:read', 'blog:read', 'wall:read'],
+      project: { supporters: initialSupporters(3) },
+    });
+    await step(h); // the fundings poll meets 403 insufficient_scope: the engine switches the feed off
+    const store = memoryStore();
+    const core = createCommandCore({
+      readModel: h.engine.readModel,
+      subscriptions: createSubscriptionStore(store, { clock: h.clock }),
+      settings: createSettingsStore(store),
+      clock: h.clock,
+      version: '0.1.0-test',
+    });
+    const requestsBefore = h.sim.requests.length;
+    const answer = allText(await core.execute({ name: 'supporters', options: {}, context: buildContext() }));
+    expect(answer).toContain(
+      'Supporter data is off for this project: its API key lacks fundings:read. An admin can add that scope to the key.',
+    );
+    expect(answer).not.toContain('not answering');
+    // The answer comes from the engine's state: no request is spent on a feed known to be off.
+    expect(h.sim.requests.length).toBe(requestsBefore);
+    await expect(h.engine.readModel.recentSupporters(lc, 5)).rejects.toMatchObject({
+      code: 'feed_disabled',
+      feed: 'fundings',
+      scope: 'fundings:read',
+    });
+    const german = allText(
+      await core.execute({ name: 'supporters', options: {}, context: buildContext({ platformLocale: 'de' }) }),
+    );
+    expect(german).toContain('seinem API-Schlüssel fehlt fundings:read');
+  });
+
+  it('a project this deployment does not watch is a typed ProjectNotWatchedError', async () => {
+    h = await startEngineHarness();
+    await expect(h.engine.readModel.status('not-watched')).rejects.toMatchObject({
+      code: 'project_not_watched',
+      project: 'not-watched',
+    });
+  });
+});
