@@ -39,7 +39,11 @@ describe('/supporters through the real engine and the real command core', () => 
       scope: 'fundings:read',
     });
     const german = allText(
-      await core.execute({ name: 'supporters', options: {}, context: buildContext({ platformLocale: 'de' }) }),
+      await core.execute({
+        name: 'supporters',
+        options: {},
+        context: buildContext({ platformLocale: 'de' }),
+      }),
     );
     expect(german).toContain('seinem API-Schlüssel fehlt fundings:read');
   });
