@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { consoleChannel, createConsoleAdapter } from '../adapters/console/index.js';
 import { createApiClient, parseProjectKey } from '../api/index.js';
@@ -66,6 +68,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     output,
     canAdminister: true,
     ...(process.stdout.isTTY ? { prompt: 'fundbot> ' } : {}),
+    // The digest's chart cannot be drawn in a terminal: it is saved here and its path printed.
+    attachmentDir: join(tmpdir(), 'fundbot-demo'),
   });
   wiring.connectPosters([console.poster]);
 

@@ -1,6 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { consoleChannel, createConsolePoster } from '../../src/adapters/console/console-poster.js';
+import {
+  consoleChannel,
+  createConsolePoster,
+  streamPrint,
+} from '../../src/adapters/console/console-poster.js';
 import { createConsoleAdapter } from '../../src/adapters/console/create-console-adapter.js';
 import { renderConsoleMessage, terminalSafe } from '../../src/adapters/console/render-console-message.js';
 import { createNoticeRouter } from '../../src/core/notice-router.js';
@@ -86,7 +90,7 @@ describe('console adapter', () => {
     const router = createNoticeRouter({
       core: fixture.core,
       subscriptions: fixture.subscriptions,
-      posters: [createConsolePoster(output)],
+      posters: [createConsolePoster(streamPrint(output))],
       store: fixture.store,
     });
     await router.deliver(buildEvent.supporter());
@@ -94,7 +98,7 @@ describe('console adapter', () => {
       Buffer.concat(chunks)
         .toString('utf8')
         .replace(/\u00a0/g, ' '),
-    ).toContain('✔ 🎉 New supporter: Grace H.\nSupporter #123 · Total €12,345');
+    ).toContain('🎉 New supporter: Grace H.\nSupporter #123 · Total €12,345');
   });
 });
 

@@ -1,4 +1,5 @@
-import type { Writable } from 'node:stream';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { NeutralMessage } from '../../core/message.js';
 import type { ChannelPoster, ChannelRef } from '../../core/ports.js';
 import { renderConsoleMessage } from './render-console-message.js';
@@ -10,11 +11,22 @@ export const consoleChannel: ChannelRef = {
   channelId: 'terminal',
 };
 
+/** Where the console's text goes: a plain stream, or a screen that keeps the typed line intact. */
+export type ConsolePrint = (text: string) => Promise<void>;
+
+export interface ConsolePosterOptions {
+  /**
+   * A folder for attached images (the digest chart): each is saved there and its path
+   * printed, since a terminal cannot show a PNG. Without one, only the image's alt text is shown.
+   */
+  readonly attachmentDir?: string;
+}
+
 /**
  * Posts notices to a terminal (or any stream): for the demo and for watching
  * what the bot would say without a chat platform.
  */
-export function createConsolePoster(output: Writable): ChannelPoster {
+export function createConsolePoster(print: ConsolePrint, options: ConsolePosterOptions = {}): ChannelPoster {
   return {
     platform: 'console',
     async post(channel: ChannelRef, message: NeutralMessage, _idempotencyKey: string): Promise<void> {
@@ -23,14 +35,27 @@ export function createConsolePoster(output: Writable): ChannelPoster {
           `the console poster cannot post to a ${channel.platform} channel: route it to its adapter`,
         );
       }
-      await write(output, `${renderConsoleMessage(message)}\n\n`);
+      const imagePath = await saveAttachment(message, options.attachmentDir);
+      await print(`${renderConsoleMessage(message, imagePath ? { imagePath } : {})}\n\n`);
     },
   };
 }
 
-/** Writes and waits for the stream to accept it, so a slow terminal applies backpressure. */
-export function write(output: Writable, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    output.write(text, (error) => (error ? reject(error) : resolve()));
-  });
+/** Saves an attached image under a name made safe for any file system; returns its path. */
+async function saveAttachment(message: NeutralMessage, dir: string | undefined): Promise<string | undefined> {
+  const image = message.image;
+  if (dir === undefined || image?.kind !== 'attachment') return undefined;
+  const name = image.filename.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || 'image.png';
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, name);
+  await writeFile(path, image.data);
+  return path;
+}
+
+/** A {@link ConsolePrint} over a plain stream that waits for it, so a slow terminal applies backpressure. */
+export function streamPrint(output: NodeJS.WritableStream): ConsolePrint {
+  return (text) =>
+    new Promise((resolve, reject) => {
+      output.write(text, (error) => (error ? reject(error) : resolve()));
+    });
 }

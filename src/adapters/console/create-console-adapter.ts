@@ -1,10 +1,10 @@
-import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { CommandContext, CommandCore } from '../../core/command-core.js';
 import { parseCommandLine, parseErrorMessage, privateError } from '../../core/index.js';
 import type { NeutralMessage } from '../../core/message.js';
 import type { ChannelPoster } from '../../core/ports.js';
-import { consoleChannel, createConsolePoster, write } from './console-poster.js';
+import { consoleChannel, createConsolePoster } from './console-poster.js';
+import { createConsoleScreen } from './console-screen.js';
 import { renderConsoleMessage } from './render-console-message.js';
 
 export interface ConsoleAdapterOptions {
@@ -17,6 +17,13 @@ export interface ConsoleAdapterOptions {
   readonly canAdminister?: boolean;
   /** Shown before each line when set (e.g. 'fundbot> ' on a TTY). */
   readonly prompt?: string;
+  /**
+   * Keep the line being typed intact while notices arrive (redraws it below them).
+   * Default: whether `output` is a TTY.
+   */
+  readonly interactive?: boolean;
+  /** Where attached images (the digest chart) are saved; their path is printed. */
+  readonly attachmentDir?: string;
 }
 
 export interface ConsoleAdapter {
@@ -43,7 +50,12 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     channel: consoleChannel,
     canAdminister: options.canAdminister ?? true,
   };
-  let readline: Interface | undefined;
+  const screen = createConsoleScreen({
+    input,
+    output,
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+    ...(options.interactive !== undefined ? { interactive: options.interactive } : {}),
+  });
 
   async function handleLine(line: string): Promise<NeutralMessage | undefined> {
     const trimmed = line.trim();
@@ -61,26 +73,27 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       // The core answers every mistake itself; this is a last guard for the REPL to keep running.
       message = privateError('en', 'Something went wrong; try again.');
     }
-    if (message) await write(output, `${renderConsoleMessage(message)}\n\n`);
-    if (options.prompt) await write(output, options.prompt);
+    if (message) await screen.print(`${renderConsoleMessage(message)}\n\n`);
+    screen.showPrompt();
   }
 
   return {
-    poster: createConsolePoster(output),
+    poster: createConsolePoster(
+      screen.print,
+      options.attachmentDir !== undefined ? { attachmentDir: options.attachmentDir } : {},
+    ),
     handleLine,
     async start() {
-      readline = createInterface({ input, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
-      if (options.prompt) await write(output, options.prompt);
       // Lines are answered one after the other, in the order typed.
-      for await (const line of readline) {
+      for await (const line of screen.lines()) {
         const command = line.trim().toLowerCase();
         if (command === 'exit' || command === 'quit' || command === '/exit') break;
         await answer(line);
       }
-      readline.close();
+      screen.close();
     },
     stop() {
-      readline?.close();
+      screen.close();
     },
   };
 }

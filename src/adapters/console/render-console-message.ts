@@ -22,18 +22,30 @@ const toneMarks: Readonly<Record<NonNullable<NeutralMessage['tone']>, string>> =
   error: '✖ ',
 };
 
+/** A title that already starts with its own icon (🎉, 💬, 📝 ...) gets no second one. */
+const startsWithIcon = /^\p{Extended_Pictographic}/u;
+
+export interface ConsoleRenderOptions {
+  /** Where an attached image (the digest chart) was saved, to print instead of the image. */
+  readonly imagePath?: string;
+}
+
 /**
  * Renders a neutral message as readable terminal text: title (with badge and
  * link), text, progress bar, fields, links and footer. Every string is passed
  * through {@link terminalSafe}; links are shown only when they are http(s).
  */
-export function renderConsoleMessage(message: NeutralMessage): string {
+export function renderConsoleMessage(message: NeutralMessage, options: ConsoleRenderOptions = {}): string {
   const lines: string[] = [];
   const safe = (s: string) => terminalSafe(s);
-  const mark = toneMarks[message.tone ?? 'neutral'];
+  const mark = startsWithIcon.test(message.title ?? '') ? '' : toneMarks[message.tone ?? 'neutral'];
   const privacy = message.private ? '(only you) ' : '';
   if (message.title !== undefined || message.badge !== undefined) {
-    const badge = message.badge ? ` [${safe(message.badge)}]` : '';
+    // "Sold out: Mug [sold out]" says it twice: a badge the title already carries is left out.
+    const repeatsTitle =
+      message.badge !== undefined &&
+      (message.title ?? '').toLocaleLowerCase().includes(message.badge.toLocaleLowerCase());
+    const badge = message.badge && !repeatsTitle ? ` [${safe(message.badge)}]` : '';
     lines.push(`${privacy}${mark}${safe(message.title ?? '')}${badge}`.trimEnd());
     const titleUrl = safeHttpUrl(message.titleUrl);
     if (titleUrl) lines.push(`  ${safe(titleUrl)}`);
@@ -57,7 +69,8 @@ export function renderConsoleMessage(message: NeutralMessage): string {
   }
   if (message.image) {
     const url = message.image.kind === 'url' ? safeHttpUrl(message.image.url) : undefined;
-    lines.push(`[image: ${safe(message.image.alt)}${url ? ` ${safe(url)}` : ''}]`);
+    const where = options.imagePath ?? url;
+    lines.push(`🖼 ${safe(message.image.alt)}${where ? `: ${safe(where)}` : ''}`);
   }
   if (message.footer) lines.push(`— ${safe(message.footer)}`);
   return lines.join('\n');
