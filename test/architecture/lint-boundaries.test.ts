@@ -143,6 +143,19 @@ const probes: readonly Probe[] = [
     rule: 'noRestrictedImports',
     says: 'root commands/ folder',
   },
+  // Dynamic imports and re-exports are edges too.
+  {
+    path: 'src/core/probe-dynamic-import.ts',
+    code: "export const load = () => import('discord.js');\n",
+    rule: 'noRestrictedImports',
+    says: 'Only src/adapters/discord',
+  },
+  {
+    path: 'src/core/probe-reexport.ts',
+    code: "export * from '../engine/index.js';\n",
+    rule: 'noRestrictedImports',
+    says: 'src/core must not import src/engine',
+  },
   // src/digest: core and api through their index, never the engine or an adapter.
   {
     path: 'src/digest/probe-engine.ts',
