@@ -256,6 +256,12 @@ const probes: readonly Probe[] = [
     says: 'src/ops must not import src/core',
   },
   {
+    path: 'src/ops/probe-api.ts',
+    code: "import '../api/index.js';\n",
+    rule: 'noRestrictedImports',
+    says: 'src/ops must not import src/api',
+  },
+  {
     path: 'src/app/probe-discord.ts',
     code: "import 'discord.js';\n",
     rule: 'noRestrictedImports',
