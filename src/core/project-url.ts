@@ -1,4 +1,4 @@
-import type { Project } from '../api/schemas/index.js';
+import type { Project } from '../api/index.js';
 import { safeHttpUrl } from '../domain/text.js';
 import type { Locale } from './command-core.js';
 

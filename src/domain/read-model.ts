@@ -1,11 +1,4 @@
-import type {
-  BlogPost,
-  Funding,
-  Incentive,
-  IncentiveDetail,
-  Project,
-  WallPost,
-} from '../api/schemas/index.js';
+import type { BlogPost, Funding, Incentive, IncentiveDetail, Project, WallPost } from '../api/index.js';
 
 /**
  * What the command core needs from the engine. The engine implements it from

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney } from '../../src/core/format.js';
 import { buildDigest, type DigestData, digestPreview, renderDigest } from '../../src/digest/index.js';
+import { FakeReadModel, missingScope } from '../support/fake-read-model.js';
 import { allHostileTexts } from '../support/hostile-text.js';
 import {
   aBlogPost,
@@ -9,10 +10,9 @@ import {
   aReward,
   aWallPost,
   DAY,
-  FakeReadModel,
   HOUR,
   scriptedCampaign,
-} from './fake-read-model.js';
+} from './campaign-fixtures.js';
 
 // 09:00 in Berlin (CET) on 10 March 2026.
 const now = Date.UTC(2026, 2, 10, 8, 0);
@@ -23,7 +23,7 @@ async function digestOf(readModel: FakeReadModel, project = 'solar-kiosk'): Prom
 }
 
 function campaign(): FakeReadModel {
-  return new FakeReadModel(() => now).add(scriptedCampaign(now));
+  return new FakeReadModel({ clock: { now: () => now } }).addProject(scriptedCampaign(now));
 }
 
 /** Intl puts no-break spaces in German amounts ("8.000,00\u00a0€"); tests compare with plain spaces. */
@@ -65,7 +65,7 @@ describe('buildDigest on a scripted ten-day campaign', () => {
   });
 
   it('does not announce a milestone again after a dip and a recovery', async () => {
-    const readModel = new FakeReadModel(() => now).add({
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
       project: aProject({ current_funding: 5_200, supporter_count: 12 }),
       history: [
         aPoint(now - 3 * DAY, 5_100, 10),
@@ -123,7 +123,7 @@ describe('buildDigest on a scripted ten-day campaign', () => {
   });
 
   it('says the goal is reached once funding is at or above the goal', async () => {
-    const readModel = new FakeReadModel(() => now).add({
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
       project: aProject({ current_funding: 12_000, supporter_count: 40 }),
       history: [aPoint(now - 8 * DAY, 0, 0), aPoint(now - 2 * HOUR, 12_000, 40)],
     });
@@ -134,7 +134,7 @@ describe('buildDigest on a scripted ten-day campaign', () => {
   });
 
   it('says there were no supports when funding did not grow in 7 days', async () => {
-    const readModel = new FakeReadModel(() => now).add({
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
       project: aProject({ current_funding: 3_000, supporter_count: 30 }),
       history: [aPoint(now - 9 * DAY, 3_000, 30), aPoint(now - HOUR, 3_000, 30)],
     });
@@ -146,7 +146,7 @@ describe('buildDigest on a scripted ten-day campaign', () => {
   });
 
   it('uses the shorter history for the rate and says so', async () => {
-    const readModel = new FakeReadModel(() => now).add({
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
       project: aProject({ current_funding: 3_000, supporter_count: 30 }),
       history: [aPoint(now - 3 * DAY, 0, 0), aPoint(now - HOUR, 3_000, 30)],
     });
@@ -156,7 +156,7 @@ describe('buildDigest on a scripted ten-day campaign', () => {
   });
 
   it('marks a change as partial when the history starts within the last 24 hours', async () => {
-    const readModel = new FakeReadModel(() => now).add({
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
       project: aProject({ current_funding: 300, supporter_count: 3 }),
       history: [aPoint(now - 5 * HOUR, 100, 1)],
     });
@@ -169,7 +169,7 @@ describe('buildDigest on a scripted ten-day campaign', () => {
   });
 
   it('has no progress bar, milestones or pace for a project without a goal', async () => {
-    const readModel = new FakeReadModel(() => now).add({
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
       project: aProject({ funding_threshold: 0, current_funding: 500, supporter_count: 5 }),
       history: [aPoint(now - 2 * DAY, 100, 1)],
     });
@@ -184,7 +184,7 @@ describe('buildDigest on a scripted ten-day campaign', () => {
 
   it('still builds the digest when a section cannot be read, and says which', async () => {
     const readModel = campaign();
-    readModel.failing.add('wall');
+    readModel.failWith('solar-kiosk', 'wall', missingScope('wall'));
     const data = await digestOf(readModel);
     expect(data.wall).toBeNull();
     expect(data.rewardsSold).not.toBeNull();
@@ -196,23 +196,26 @@ describe('buildDigest on a scripted ten-day campaign', () => {
 
   it('fails when the project itself cannot be read', async () => {
     const readModel = campaign();
-    readModel.failing.add('project');
+    readModel.failWith('solar-kiosk', 'project', missingScope('project'));
     await expect(digestOf(readModel)).rejects.toThrow(/project scope/);
   });
 
   it('reports a full wall page as a lower bound', async () => {
     const wall = Array.from({ length: 60 }, (_, i) => aWallPost({ id: i + 1, at: now - (i + 1) * 60_000 }));
-    const readModel = new FakeReadModel(() => now).add({ project: aProject(), wall });
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
+      project: aProject(),
+      wallPosts: wall,
+    });
     const data = await digestOf(readModel);
     expect(data.wall).toMatchObject({ count: 50, countIsLowerBound: true });
     expect(fieldValue(renderDigest(data, 'en'), 'Wall')).toMatch(/^50\+ new posts/);
   });
 
   it('ignores blog posts and wall posts older than 24 hours or dated in the future', async () => {
-    const readModel = new FakeReadModel(() => now).add({
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
       project: aProject(),
-      wall: [aWallPost({ id: 1, at: now - DAY - 1000 }), aWallPost({ id: 2, at: now + HOUR })],
-      blog: [aBlogPost({ id: 1, at: now - DAY - 1000 }), aBlogPost({ id: 2, at: now + HOUR })],
+      wallPosts: [aWallPost({ id: 1, at: now - DAY - 1000 }), aWallPost({ id: 2, at: now + HOUR })],
+      blogPosts: [aBlogPost({ id: 1, at: now - DAY - 1000 }), aBlogPost({ id: 2, at: now + HOUR })],
     });
     const data = await digestOf(readModel);
     expect(data.wall).toEqual({ count: 0, countIsLowerBound: false, latest: null });
@@ -270,14 +273,17 @@ describe('renderDigest', () => {
 
   it('shortens long lists with a count of the rest', async () => {
     const blog = Array.from({ length: 8 }, (_, i) => aBlogPost({ id: i + 1, at: now - (i + 1) * HOUR }));
-    const readModel = new FakeReadModel(() => now).add({ project: aProject(), blog });
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
+      project: aProject(),
+      blogPosts: blog,
+    });
     const value = fieldValue(renderDigest(await digestOf(readModel), 'en'), 'Blog');
     expect(value?.split('\n')).toHaveLength(6);
     expect(value?.endsWith('… and 3 more')).toBe(true);
   });
 
   it('keeps a hostile project slug out of the file name', async () => {
-    const readModel = new FakeReadModel(() => now).add({
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
       project: aProject({ link_caption: '../../etc/passwd' }),
     });
     const message = renderDigest(await digestOf(readModel, '../../etc/passwd'), 'en');
@@ -288,13 +294,13 @@ describe('renderDigest', () => {
 describe('digest text from strangers', () => {
   it('stays single-line, bounded and free of control characters for every hostile text', async () => {
     for (const hostile of allHostileTexts) {
-      const readModel = new FakeReadModel(() => now).add({
+      const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
         project: aProject({ title: hostile }),
         history: [aPoint(now - 2 * DAY, 0, 0, { '1': 0 })],
         rewards: [
           aReward({ id: 1, title: hostile, quantity_sold: 2, quantity_total: 2, is_available: false }),
         ],
-        wall: [
+        wallPosts: [
           aWallPost({
             id: 1,
             at: now - HOUR,
@@ -302,7 +308,7 @@ describe('digest text from strangers', () => {
             user: { id: 1, first_name: hostile, last_name: hostile, display_name: hostile },
           }),
         ],
-        blog: [aBlogPost({ id: 1, at: now - HOUR, title: hostile, is_supporter_only: true })],
+        blogPosts: [aBlogPost({ id: 1, at: now - HOUR, title: hostile, is_supporter_only: true })],
       });
       const data = await digestOf(readModel);
       const userTexts = [

@@ -13,7 +13,8 @@ import {
 import type { NoticeKind } from '../../src/domain/events.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
-import { DAY, FakeReadModel, HOUR, scriptedCampaign } from './fake-read-model.js';
+import { FakeReadModel, missingScope } from '../support/fake-read-model.js';
+import { DAY, HOUR, scriptedCampaign } from './campaign-fixtures.js';
 
 const MINUTE = 60_000;
 const channel = (channelId: string, platform: ChannelRef['platform'] = 'discord'): ChannelRef => ({
@@ -92,7 +93,7 @@ function setup(startMs: number): Setup {
   const store = memoryStore();
   const poster = new RecordingPoster(clock);
   const subscriptions = new FakeSubscriptions().add('solar-kiosk', general).add('solar-kiosk', team);
-  const readModel = new FakeReadModel(() => clock.now()).add(scriptedCampaign(berlinNine(10)));
+  const readModel = new FakeReadModel({ clock }).addProject(scriptedCampaign(berlinNine(10)));
   const locales: Record<string, Locale> = { team: 'de' };
   return {
     clock,
@@ -280,12 +281,12 @@ describe('createDigestScheduler', () => {
 
   it('skips a project that cannot be read without spending attempts, and sends it once it can', async () => {
     const { clock, poster, readModel, scheduler } = setup(berlinNine(10));
-    readModel.failing.add('project');
+    readModel.failWith('solar-kiosk', 'project', missingScope('project'));
     const digest = scheduler({ maxAttempts: 1 });
     await digest.runNow();
     expect(poster.attempts).toEqual([]);
 
-    readModel.failing.delete('project');
+    readModel.clearFailure('solar-kiosk', 'project');
     clock.advance(HOUR);
     await digest.runNow();
     expect(poster.channels().sort()).toEqual(['general', 'team']);
@@ -296,7 +297,7 @@ describe('createDigestScheduler', () => {
     subscriptions.add('solar-kiosk', channel('third'));
     await scheduler().runNow();
     expect(poster.posted).toHaveLength(3);
-    expect(readModel.reads.filter((r) => r === 'project:solar-kiosk')).toHaveLength(1);
+    expect(readModel.callsOf('project').filter((call) => call.project === 'solar-kiosk')).toHaveLength(1);
   });
 
   it('shares one run between overlapping calls', async () => {

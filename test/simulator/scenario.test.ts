@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { seededRandom } from '../../src/lib/random.js';
 import {
@@ -138,7 +138,8 @@ describe('startLiveCampaign', () => {
       const live = startLiveCampaign(sim, demoLinkCaption, { ratePerMinute: 60 });
       for (let i = 0; i < 50; i++) {
         clock.advance(10_000);
-        await new Promise((resolve) => setImmediate(resolve));
+        // The event: the campaign has acted and parked on the clock again (not a guessed tick).
+        await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1), { interval: 1 });
       }
       expect(live.actions).toBeGreaterThan(20);
       expect(project.history.length).toBeGreaterThan(historyBefore);

@@ -32,6 +32,16 @@ export class FakeApiError extends Error {
   }
 }
 
+/**
+ * The error the engine's read model raises for a resource the project's key has no scope for
+ * (named like the API client's `ForbiddenError`), for tests that switch a section off with {@link FakeReadModel.failWith}.
+ */
+export function missingScope(resource: string): Error {
+  const error = new Error(`the key lacks the ${resource} scope`);
+  error.name = 'ForbiddenError';
+  return error;
+}
+
 /** Everything the fake knows about one project. Omitted lists are empty. */
 export interface FakeProjectFixture {
   readonly project: Project;
@@ -68,21 +78,21 @@ const emptyStatus: EngineStatus = {
 };
 
 /**
- * A {@link ProjectReadModel} answering from fixtures, like the engine would from
- * its cache. It records every call (a fake, not a mock), can serve values as
- * stale (`setFreshness`) and can fail a resource the way the engine does when
- * nothing is cached (`failWith`).
+ * The one fake {@link ProjectReadModel} of the test suite (core, commands and digest), answering from fixtures
+ * like the engine would from its cache. It records every call (a fake, not a mock), serves the post lists newest
+ * first as the port promises, can serve values as stale (`setFreshness`) and can fail a resource the way the
+ * engine does when nothing is cached or a scope is missing (`failWith`).
  */
 export class FakeReadModel implements ProjectReadModel {
   readonly calls: FakeReadModelCall[] = [];
-  readonly #clock: Clock;
+  readonly #clock: Pick<Clock, 'now'>;
   readonly #projects = new Map<string, FakeProjectFixture>();
   readonly #freshness = new Map<string, { fetchedAt?: number; staleBecause?: string }>();
   readonly #failures = new Map<string, unknown>();
   #watched: readonly WatchedProject[] | undefined;
 
   constructor(options: {
-    clock: Clock;
+    clock: Pick<Clock, 'now'>;
     projects?: readonly FakeProjectFixture[];
     watched?: readonly WatchedProject[];
   }) {
@@ -172,12 +182,18 @@ export class FakeReadModel implements ProjectReadModel {
 
   async recentBlogPosts(linkCaption: string, limit: number): Promise<Cached<readonly BlogPost[]>> {
     const fixture = this.#enter('recentBlogPosts', linkCaption, [limit], 'blog');
-    return this.#cached(linkCaption, 'blog', (fixture.blogPosts ?? []).slice(0, limit));
+    const newestFirst = [...(fixture.blogPosts ?? [])].sort(
+      (a, b) => b.release_timestamp - a.release_timestamp,
+    );
+    return this.#cached(linkCaption, 'blog', newestFirst.slice(0, limit));
   }
 
   async recentWallPosts(linkCaption: string, limit: number): Promise<Cached<readonly WallPost[]>> {
     const fixture = this.#enter('recentWallPosts', linkCaption, [limit], 'wall');
-    return this.#cached(linkCaption, 'wall', (fixture.wallPosts ?? []).slice(0, limit));
+    const newestFirst = [...(fixture.wallPosts ?? [])].sort(
+      (a, b) => b.created_timestamp - a.created_timestamp,
+    );
+    return this.#cached(linkCaption, 'wall', newestFirst.slice(0, limit));
   }
 
   async history(linkCaption: string, sinceMs: number): Promise<readonly HistoryPoint[]> {

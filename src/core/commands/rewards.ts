@@ -1,5 +1,10 @@
-import { type Incentive, type IncentiveDetail, isPubliclyVisible, isSoldOut } from '../../api/index.js';
-import type { Project } from '../../api/schemas/index.js';
+import {
+  type Incentive,
+  type IncentiveDetail,
+  isPubliclyVisible,
+  isSoldOut,
+  type Project,
+} from '../../api/index.js';
 import { htmlToPlainText, safeHttpUrl, shorten, singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import { CommandRefusal } from '../command-refusal.js';

@@ -1,11 +1,11 @@
 /**
- * A small in-memory ProjectReadModel for the digest tests, with builders for the
- * API resources it serves. It records which projects were read, and can be told
- * to fail a section (as a key without the wall scope would).
+ * Builders and a scripted campaign for the digest tests, served through the shared
+ * FakeReadModel of test/support.
  */
 import type { BlogPost, Incentive, Project, WallPost } from '../../src/api/schemas/index.js';
-import type { Cached, EngineStatus, HistoryPoint, ProjectReadModel } from '../../src/core/ports.js';
+import type { HistoryPoint } from '../../src/core/ports.js';
 import { buildBlogPost, buildIncentive, buildProject, buildWallPost } from '../support/builders.js';
+import type { FakeProjectFixture } from '../support/fake-read-model.js';
 
 export const HOUR = 60 * 60 * 1000;
 export const DAY = 24 * HOUR;
@@ -62,103 +62,12 @@ export function aPoint(
   return { at, funding, supporters, rewardsSold };
 }
 
-export interface FakeProjectState {
-  project: Project;
-  rewards: Incentive[];
-  wall: WallPost[];
-  blog: BlogPost[];
-  history: HistoryPoint[];
-}
-
-export class FakeReadModel implements ProjectReadModel {
-  readonly projects = new Map<string, FakeProjectState>();
-  /** Sections that throw, as with a key lacking the scope. */
-  readonly failing = new Set<'project' | 'rewards' | 'wall' | 'blog'>();
-  readonly reads: string[] = [];
-
-  constructor(private readonly fetchedAt: () => number) {}
-
-  add(state: Partial<FakeProjectState> & { project: Project }): this {
-    this.projects.set(state.project.link_caption, {
-      rewards: [],
-      wall: [],
-      blog: [],
-      history: [],
-      ...state,
-    });
-    return this;
-  }
-
-  private state(linkCaption: string, section: 'project' | 'rewards' | 'wall' | 'blog'): FakeProjectState {
-    this.reads.push(`${section}:${linkCaption}`);
-    if (this.failing.has(section)) {
-      const error = new Error(`the key lacks the ${section} scope`);
-      error.name = 'ForbiddenError';
-      throw error;
-    }
-    const state = this.projects.get(linkCaption);
-    if (!state) {
-      const error = new Error(`unknown project ${linkCaption}`);
-      error.name = 'ForbiddenError';
-      throw error;
-    }
-    return state;
-  }
-
-  private cached<T>(value: T): Cached<T> {
-    return { value, fetchedAt: this.fetchedAt() };
-  }
-
-  watchedProjects() {
-    return [...this.projects.values()].map((s) => ({
-      linkCaption: s.project.link_caption,
-      title: s.project.title,
-    }));
-  }
-  async project(linkCaption: string) {
-    return this.cached(this.state(linkCaption, 'project').project);
-  }
-  async rewards(linkCaption: string) {
-    return this.cached(this.state(linkCaption, 'rewards').rewards);
-  }
-  async reward(linkCaption: string, rewardId: number): Promise<never> {
-    throw new Error(`not used by the digest (${linkCaption} ${rewardId})`);
-  }
-  async recentSupporters(): Promise<never> {
-    throw new Error('not used by the digest');
-  }
-  async recentBlogPosts(linkCaption: string, limit: number) {
-    return this.cached(
-      [...this.state(linkCaption, 'blog').blog]
-        .sort((a, b) => b.release_timestamp - a.release_timestamp)
-        .slice(0, limit),
-    );
-  }
-  async recentWallPosts(linkCaption: string, limit: number) {
-    return this.cached(
-      [...this.state(linkCaption, 'wall').wall]
-        .sort((a, b) => b.created_timestamp - a.created_timestamp)
-        .slice(0, limit),
-    );
-  }
-  async history(linkCaption: string, sinceMs: number) {
-    return (this.projects.get(linkCaption)?.history ?? []).filter((p) => p.at >= sinceMs);
-  }
-  async status(): Promise<EngineStatus> {
-    return {
-      feeds: [],
-      budget: { dayLimit: null, dayRemaining: null, dayResetAt: null, minuteRemaining: null },
-      recentErrors: [],
-    };
-  }
-}
-
 /**
  * A scripted ten-day campaign (goal 10,000 EUR) ending at `now`:
  * steady 500/day for 8 days, then 1,500 and 2,000 in the last two days
  * (crossing 50 % and 75 % in the last 24 hours). Rewards 1-3 visible, 4 hidden.
  */
-export function scriptedCampaign(now: number): Partial<FakeProjectState> & { project: Project } {
+export function scriptedCampaign(now: number): FakeProjectFixture {
   const start = now - 10 * DAY;
   const history: HistoryPoint[] = [];
   let funding = 0;
@@ -198,7 +107,7 @@ export function scriptedCampaign(now: number): Partial<FakeProjectState> & { pro
         is_available: false,
       }),
     ],
-    wall: [
+    wallPosts: [
       aWallPost({ id: 1, at: now - 3 * DAY, message: 'old post' }),
       aWallPost({ id: 2, at: now - 20 * HOUR, message: 'second' }),
       aWallPost({
@@ -208,7 +117,7 @@ export function scriptedCampaign(now: number): Partial<FakeProjectState> & { pro
         user: { id: 7, first_name: 'Bob', last_name: 'B', display_name: 'Bob\u200b the Builder' },
       }),
     ],
-    blog: [
+    blogPosts: [
       aBlogPost({ id: 1, at: now - 5 * DAY, title: 'Old news' }),
       aBlogPost({ id: 2, at: now - 6 * HOUR, title: 'We are halfway!' }),
       aBlogPost({

@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Biome lets a later override that sets `noRestrictedImports` replace an earlier one's options, and a folder that
+ * no override names gets no boundary at all. So every source file must match exactly one override that sets the
+ * rule's options (a LAYER override in biome.jsonc); the PENDING override, which only lowers the level, is not
+ * counted. A new folder under src/ fails here until it gets its layer.
+ */
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+interface Override {
+  readonly includes: readonly string[];
+  readonly linter?: { readonly rules?: { readonly style?: { readonly noRestrictedImports?: unknown } } };
+}
+
+/** biome.jsonc allows `//` comments on their own lines; they are dropped before JSON.parse. */
+function readConfig(): { overrides: readonly Override[] } {
+  const text = readFileSync(join(repoRoot, 'biome.jsonc'), 'utf8');
+  const json = text
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('//'))
+    .join('\n');
+  return JSON.parse(json) as { overrides: readonly Override[] };
+}
+
+/** The two include shapes the LAYER overrides use: `dir/**` and an exact file. */
+function matches(pattern: string, file: string): boolean {
+  if (pattern.endsWith('/**')) return file.startsWith(pattern.slice(0, -2));
+  if (pattern.includes('*')) throw new Error(`layer-coverage: unsupported include pattern ${pattern}`);
+  return file === pattern;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [relative(repoRoot, path).split('\\').join('/')] : [];
+  });
+}
+
+describe('biome.jsonc layer overrides', () => {
+  const layers = readConfig().overrides.filter((override) => {
+    const rule = override.linter?.rules?.style?.noRestrictedImports;
+    return typeof rule === 'object' && rule !== null && 'options' in rule;
+  });
+
+  it('give every file in src/ exactly one layer', () => {
+    const files = sourceFiles(join(repoRoot, 'src'));
+    expect(files.length).toBeGreaterThan(100);
+    const wrong = files
+      .map((file) => ({
+        file,
+        layers: layers.filter((layer) => layer.includes.some((pattern) => matches(pattern, file))).length,
+      }))
+      .filter((entry) => entry.layers !== 1);
+    expect(wrong, 'each file needs exactly one LAYER override in biome.jsonc').toEqual([]);
+  });
+});
