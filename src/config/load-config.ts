@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { ApiKeyFormatError, PROJECT_KEY_PREFIX, type ProjectKey, parseProjectKey } from '../api/index.js';
-import type { Locale } from '../core/command-core.js';
+import type { Locale } from '../core/index.js';
 import { findSecretKind, scrubSecrets } from '../lib/scrub-secrets.js';
 import type { LogLevel } from '../ops/logger.js';
 import { logLevels } from '../ops/logger.js';

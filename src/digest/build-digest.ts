@@ -1,7 +1,6 @@
 import { isPubliclyVisible, isSoldOut } from '../api/index.js';
-import type { Locale } from '../core/command-core.js';
-import { percentOfGoal } from '../core/format.js';
-import type { HistoryPoint, ProjectReadModel } from '../core/ports.js';
+import type { HistoryPoint, Locale, ProjectReadModel } from '../core/index.js';
+import { percentOfGoal } from '../core/index.js';
 import { defaultMilestones } from '../domain/milestones.js';
 import { htmlToPlainText, safeHttpUrl, singleLine } from '../domain/text.js';
 import { downsampleSeries, type SeriesPoint } from './downsample-series.js';

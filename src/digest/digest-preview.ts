@@ -1,6 +1,4 @@
-import type { Locale } from '../core/command-core.js';
-import type { NeutralMessage } from '../core/message.js';
-import type { ProjectReadModel } from '../core/ports.js';
+import type { Locale, NeutralMessage, ProjectReadModel } from '../core/index.js';
 import type { Clock } from '../lib/clock.js';
 import { buildDigest } from './build-digest.js';
 import { renderDigest } from './render-digest.js';

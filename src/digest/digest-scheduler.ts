@@ -1,9 +1,13 @@
 import { schedule as nodeCronSchedule } from 'node-cron';
 import { z } from 'zod';
-import { channelKey } from '../core/channel-key.js';
-import type { Locale } from '../core/command-core.js';
-import type { NeutralMessage } from '../core/message.js';
-import type { ChannelRef, ProjectReadModel, SubscriptionStore } from '../core/ports.js';
+import type {
+  ChannelRef,
+  Locale,
+  NeutralMessage,
+  ProjectReadModel,
+  SubscriptionStore,
+} from '../core/index.js';
+import { channelKey } from '../core/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { buildDigest, type DigestData } from './build-digest.js';

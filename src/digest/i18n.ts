@@ -1,4 +1,4 @@
-import type { Locale } from '../core/command-core.js';
+import type { Locale } from '../core/index.js';
 
 /**
  * The digest's own small catalog. Every locale must provide every key: the

@@ -1,6 +1,5 @@
-import type { Locale } from '../core/command-core.js';
-import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } from '../core/format.js';
-import type { MessageField, NeutralMessage } from '../core/message.js';
+import type { Locale, MessageField, NeutralMessage } from '../core/index.js';
+import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } from '../core/index.js';
 import type { DigestData, DigestPace } from './build-digest.js';
 import { type DigestCatalog, digestText } from './i18n.js';
 import { type FundingChartOptions, renderFundingChart } from './render-funding-chart.js';

@@ -1,6 +1,6 @@
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
-import type { Locale } from '../core/command-core.js';
-import { formatNumber } from '../core/format.js';
+import type { Locale } from '../core/index.js';
+import { formatNumber } from '../core/index.js';
 import { drawBitmapText, measureBitmapText } from './bitmap-font.js';
 import { downsampleSeries, type SeriesPoint } from './downsample-series.js';
 

@@ -1,4 +1,4 @@
-import type { RateBudget } from '../api/rate-budget.js';
+import type { RateBudget } from '../api/index.js';
 
 /** Why a request was not sent: the scheduler retries at `until`. */
 export class DeferredError extends Error {

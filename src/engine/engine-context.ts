@@ -1,4 +1,4 @@
-import type { ApiClient } from '../api/api-client.js';
+import type { ApiClient } from '../api/index.js';
 import type { FeedName } from '../domain/feeds.js';
 import type { Logger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';

@@ -1,5 +1,4 @@
-import type { ApiClient } from '../api/api-client.js';
-import type { ProjectKey } from '../api/credentials.js';
+import type { ApiClient, ProjectKey } from '../api/index.js';
 import type { FundbotEvent } from '../domain/events.js';
 import type { FeedName } from '../domain/feeds.js';
 import type { Logger } from '../domain/logger.js';

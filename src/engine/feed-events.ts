@@ -1,9 +1,5 @@
+import type { BlogPost, Funding, Incentive, Project, WallPost } from '../api/index.js';
 import { publicTeaser } from '../api/index.js';
-import type { BlogPost } from '../api/schemas/blog-post.js';
-import type { Funding } from '../api/schemas/funding.js';
-import type { Incentive } from '../api/schemas/incentive.js';
-import type { Project } from '../api/schemas/project.js';
-import type { WallPost } from '../api/schemas/wall-post.js';
 import type { FundbotEvent } from '../domain/events.js';
 import type { MilestoneCrossing } from '../domain/milestones.js';
 import { htmlToPlainText, shorten, singleLine } from '../domain/text.js';

@@ -1,6 +1,4 @@
-import type { ApiClient, ProjectApi } from '../api/api-client.js';
-import type { Incentive, IncentiveDetail } from '../api/schemas/incentive.js';
-import type { Project } from '../api/schemas/project.js';
+import type { ApiClient, Incentive, IncentiveDetail, Project, ProjectApi } from '../api/index.js';
 import { type FeedName, feedNames } from '../domain/feeds.js';
 import type { Cached, HistoryPoint } from '../domain/read-model.js';
 import { CredentialGate } from './credential-gate.js';

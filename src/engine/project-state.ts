@@ -1,8 +1,14 @@
 import { z } from 'zod';
-import { type BlogPost, blogPostSchema } from '../api/schemas/blog-post.js';
-import { type Funding, fundingSchema } from '../api/schemas/funding.js';
-import { type Project, projectSchema } from '../api/schemas/project.js';
-import { type WallPost, wallPostSchema } from '../api/schemas/wall-post.js';
+import {
+  type BlogPost,
+  blogPostSchema,
+  type Funding,
+  fundingSchema,
+  type Project,
+  projectSchema,
+  type WallPost,
+  wallPostSchema,
+} from '../api/index.js';
 import type { FundbotEvent, FundbotEventType } from '../domain/events.js';
 import { type ListState, listStateSchema } from './list-state.js';
 import { type RewardFlags, rewardFlagsSchema } from './reward-diff.js';

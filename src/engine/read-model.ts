@@ -1,7 +1,4 @@
-import type { RateBudget } from '../api/rate-budget.js';
-import type { BlogPost } from '../api/schemas/blog-post.js';
-import type { Incentive, IncentiveDetail } from '../api/schemas/incentive.js';
-import type { Project } from '../api/schemas/project.js';
+import type { BlogPost, Incentive, IncentiveDetail, Project, RateBudget } from '../api/index.js';
 import { ProjectNotWatchedError } from '../domain/errors.js';
 import type { FeedName } from '../domain/feeds.js';
 import type {

@@ -1,4 +1,4 @@
-import { ForbiddenError, RateLimitError } from '../api/errors.js';
+import { ForbiddenError, RateLimitError } from '../api/index.js';
 import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import { DeferredError } from './credential-gate.js';

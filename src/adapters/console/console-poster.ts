@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { NeutralMessage } from '../../core/message.js';
-import type { ChannelPoster, ChannelRef } from '../../core/ports.js';
+import type { ChannelPoster, ChannelRef, NeutralMessage } from '../../core/index.js';
 import { renderConsoleMessage } from './render-console-message.js';
 
 /** The one channel of the console. */

@@ -1,8 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import type { CommandContext, CommandCore } from '../../core/command-core.js';
+import type { ChannelPoster, CommandContext, CommandCore, NeutralMessage } from '../../core/index.js';
 import { parseCommandLine, parseErrorMessage, privateError } from '../../core/index.js';
-import type { NeutralMessage } from '../../core/message.js';
-import type { ChannelPoster } from '../../core/ports.js';
 import { consoleChannel, createConsolePoster } from './console-poster.js';
 import { createConsoleScreen } from './console-screen.js';
 import { renderConsoleMessage } from './render-console-message.js';

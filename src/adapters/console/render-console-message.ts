@@ -1,5 +1,5 @@
+import type { NeutralMessage } from '../../core/index.js';
 import { progressBar, safeHttpUrl } from '../../core/index.js';
-import type { NeutralMessage } from '../../core/message.js';
 
 /**
  * Terminal escape sequences (CSI, OSC, single-character escapes) and every other

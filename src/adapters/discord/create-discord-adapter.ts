@@ -10,10 +10,8 @@ import {
   type InteractionReplyOptions,
   MessageFlags,
 } from 'discord.js';
-import { ChannelUnavailableError } from '../../core/channel-unavailable-error.js';
-import type { CommandCore } from '../../core/command-core.js';
-import type { NeutralMessage } from '../../core/message.js';
-import type { ChannelPoster, ChannelRef } from '../../core/ports.js';
+import type { ChannelPoster, ChannelRef, CommandCore, NeutralMessage } from '../../core/index.js';
+import { ChannelUnavailableError } from '../../core/index.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
 import { describeError } from './describe-error.js';

@@ -4,7 +4,7 @@ import {
   GuildMember,
   PermissionFlagsBits,
 } from 'discord.js';
-import type { CommandContext, CommandInvocation, OptionValue } from '../../core/command-core.js';
+import type { CommandContext, CommandInvocation, OptionValue } from '../../core/index.js';
 import {
   type CommandDefinition,
   commandDefinitions,

@@ -7,8 +7,8 @@ import {
   ButtonStyle,
   ComponentType,
 } from 'discord.js';
-import { progressBar } from '../../core/format.js';
-import type { NeutralMessage } from '../../core/message.js';
+import type { NeutralMessage } from '../../core/index.js';
+import { progressBar } from '../../core/index.js';
 import { safeHttpUrl } from '../../domain/text.js';
 import { clip, escapeDiscordMarkdown, neutralizeDiscordText } from './escape-discord.js';
 

@@ -1,4 +1,4 @@
-import { commandUsage } from '../../core/parse-command-text.js';
+import { commandUsage } from '../../core/index.js';
 import type { CommandDefinition } from '../../domain/command-definitions.js';
 import { clip } from './escape-mrkdwn.js';
 

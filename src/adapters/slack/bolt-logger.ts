@@ -1,5 +1,5 @@
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
-import type { Logger } from '../../ops/logger.js';
+import type { Logger } from '../../domain/logger.js';
 
 /**
  * Bolt, the Web API client and the Socket Mode client log through this bridge into

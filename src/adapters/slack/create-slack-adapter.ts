@@ -1,10 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { CommandCore } from '../../core/command-core.js';
-import type { ChannelPoster } from '../../core/ports.js';
+import type { ChannelPoster, CommandCore } from '../../core/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
+import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
-import type { Logger } from '../../ops/logger.js';
 import { boltLogger, stderrLogger } from './bolt-logger.js';
 import { createSlackPoster } from './create-slack-poster.js';
 import { createSlashCommandHandler } from './handle-slash-command.js';

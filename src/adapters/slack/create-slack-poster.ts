@@ -1,7 +1,6 @@
 import { webApi } from '@slack/bolt';
-import { ChannelUnavailableError } from '../../core/channel-unavailable-error.js';
-import type { NeutralMessage } from '../../core/message.js';
-import type { ChannelPoster, ChannelRef } from '../../core/ports.js';
+import type { ChannelPoster, ChannelRef, NeutralMessage } from '../../core/index.js';
+import { ChannelUnavailableError } from '../../core/index.js';
 import { clip, neutralizePlainText } from './escape-mrkdwn.js';
 import { renderBlocks, renderMrkdwnText } from './render-blocks.js';
 

@@ -1,12 +1,8 @@
 import type { RespondFn, SlashCommand } from '@slack/bolt';
-import type { CommandContext, CommandCore, Locale } from '../../core/command-core.js';
-import { catalogFor } from '../../core/i18n/index.js';
-import type { NeutralMessage } from '../../core/message.js';
-import { parseCommandArguments } from '../../core/parse-command-text.js';
-import { parseErrorMessage } from '../../core/parse-error-message.js';
-import type { ChannelRef } from '../../core/ports.js';
+import type { ChannelRef, CommandContext, CommandCore, Locale, NeutralMessage } from '../../core/index.js';
+import { catalogFor, parseCommandArguments, parseErrorMessage } from '../../core/index.js';
 import type { CommandDefinition } from '../../domain/command-definitions.js';
-import type { Logger } from '../../ops/logger.js';
+import type { Logger } from '../../domain/logger.js';
 import { renderBlocks } from './render-blocks.js';
 import type { SlackUserLookup } from './slack-user-lookup.js';
 

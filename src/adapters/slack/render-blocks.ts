@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
-import { progressBar } from '../../core/format.js';
-import type { MessageField, NeutralMessage } from '../../core/message.js';
+import type { MessageField, NeutralMessage } from '../../core/index.js';
+import { progressBar } from '../../core/index.js';
 import { safeHttpUrl } from '../../domain/text.js';
 import { clip, escapeMrkdwn, mrkdwnLink, neutralizePlainText } from './escape-mrkdwn.js';
 

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
+import type { Logger } from '../../domain/logger.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Logger } from '../../ops/logger.js';
 
 /** What fundbot needs to know about the user behind a slash command. */
 export interface SlackUserFacts {

@@ -1,5 +1,5 @@
-import type { BlogPost, BlogType } from '../../api/schemas/blog-post.js';
-import { blogPostKey } from '../../api/stable-keys.js';
+import type { BlogPost, BlogType } from '../../api/index.js';
+import { blogPostKey } from '../../api/index.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
 import { blogEvent } from '../feed-events.js';
 import type { ListItemCodec } from '../list-order.js';

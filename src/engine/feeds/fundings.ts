@@ -1,5 +1,5 @@
-import type { Funding } from '../../api/schemas/funding.js';
-import { fundingKey } from '../../api/stable-keys.js';
+import type { Funding } from '../../api/index.js';
+import { fundingKey } from '../../api/index.js';
 import type { FundbotEvent } from '../../domain/events.js';
 import { DeferredError } from '../credential-gate.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';

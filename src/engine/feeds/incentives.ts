@@ -1,4 +1,4 @@
-import type { Incentive } from '../../api/schemas/incentive.js';
+import type { Incentive } from '../../api/index.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
 import { rewardEvents } from '../feed-events.js';
 import { request } from '../feed-request.js';

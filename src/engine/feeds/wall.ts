@@ -1,5 +1,5 @@
-import type { WallPost } from '../../api/schemas/wall-post.js';
-import { wallPostKey } from '../../api/stable-keys.js';
+import type { WallPost } from '../../api/index.js';
+import { wallPostKey } from '../../api/index.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
 import { wallEvents } from '../feed-events.js';
 import type { ListItemCodec } from '../list-order.js';
