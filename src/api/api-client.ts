@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { type Random, systemRandom } from '../lib/random.js';
+import { type SecretRedactor, secretRedactor } from '../lib/secret-redactor.js';
 import type { ProjectKey, UserKey } from './credentials.js';
 import { endpoints } from './endpoints.js';
 import { HttpTransport, type ResponseInfo } from './http-transport.js';
@@ -38,6 +39,11 @@ export interface ApiClientOptions {
   userAgent?: string;
   /** Metrics hook, called once per attempt. Receives no credential. Exceptions are ignored. */
   onResponse?: (info: ResponseInfo) => void;
+  /**
+   * Removes keys from server text and error causes. Default: the process's one
+   * `secretRedactor`, so every key the client sends with is also hidden from the logs.
+   */
+  redactor?: SecretRedactor;
 }
 
 export interface ApiClient {
@@ -69,10 +75,9 @@ const openApiDocSchema = z.looseObject({ paths: z.record(z.string(), z.unknown()
  * await api.close();
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const clock = options.clock ?? systemClock;
   const transport = new HttpTransport({
     baseUrl: options.baseUrl,
-    clock,
+    clock: options.clock ?? systemClock,
     random: options.random ?? systemRandom,
     timeoutMs: options.timeoutMs ?? 10_000,
     maxRetries: options.maxRetries ?? 3,
@@ -84,6 +89,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     dispatcher: options.dispatcher,
     userAgent: options.userAgent ?? 'fundbot-api-client',
     onResponse: options.onResponse,
+    redactor: options.redactor ?? secretRedactor,
   });
 
   function project(linkCaption: string): PublicProjectApi;

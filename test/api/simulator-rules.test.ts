@@ -12,6 +12,7 @@ import {
 } from '../../src/api/index.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { seededRandom } from '../../src/lib/random.js';
+import { SecretRedactor } from '../../src/lib/secret-redactor.js';
 import { allPages, rejection, type SimHarness, startHarness } from './helpers/sim.js';
 import { parkedOn } from './helpers/wait.js';
 
@@ -44,6 +45,7 @@ describe('authentication errors', () => {
       dispatcher: undefined,
       userAgent: 'test',
       onResponse: undefined,
+      redactor: new SecretRedactor(),
     });
     try {
       const { z } = await import('zod');

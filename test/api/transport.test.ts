@@ -20,6 +20,7 @@ import {
 } from '../../src/api/index.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { Random } from '../../src/lib/random.js';
+import { SecretRedactor } from '../../src/lib/secret-redactor.js';
 import { aList, aProjectResponse, aWallPost } from './helpers/builders.js';
 import {
   json,
@@ -276,6 +277,7 @@ describe('retries', () => {
       dispatcher: undefined,
       userAgent: 'test',
       onResponse: undefined,
+      redactor: new SecretRedactor(),
     });
     cleanups.push(() => transport.close());
     const { z } = await import('zod');
