@@ -10,9 +10,9 @@ import {
   ResponseValidationError,
   UnauthorizedError,
 } from '../../src/api/index.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { SecretRedactor } from '../../src/lib/secret-redactor.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { allPages, rejection, type SimHarness, startHarness } from './helpers/sim.js';
 import { parkedOn } from './helpers/wait.js';
 

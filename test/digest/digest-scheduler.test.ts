@@ -11,8 +11,8 @@ import {
   digestDue,
 } from '../../src/digest/index.js';
 import type { NoticeKind } from '../../src/domain/events.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { DAY, FakeReadModel, HOUR, scriptedCampaign } from './fake-read-model.js';
 
 const MINUTE = 60_000;

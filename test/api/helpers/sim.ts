@@ -5,9 +5,9 @@ import {
   type Page,
   type PageParams,
 } from '../../../src/api/index.js';
-import { ManualClock } from '../../../src/lib/clock.js';
 import { seededRandom } from '../../../src/lib/random.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../../src/simulator/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 export interface SimHarness {
   readonly sim: Simulator;
