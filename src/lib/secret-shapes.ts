@@ -7,6 +7,7 @@
  * - platform API keys: `svc_proj_…`, `svc_user_…`
  * - Slack tokens: `xoxb-…`, `xoxp-…`, `xoxa-…`, `xoxr-…` (and the other xox? kinds), app tokens `xapp-…`
  * - Discord bot tokens: three base64url parts joined by dots (`<id>.<time>.<hmac>`), and `mfa.…`
+ * - Discord interaction and webhook tokens in URLs: `/interactions/<id>/<token>`, `/webhooks/<id>/<token>`
  * - `Bearer <anything>` in header-like text
  * - passwords in URLs: `redis://user:password@host` keeps the scheme and host only
  */
@@ -31,6 +32,12 @@ const secretShapes: readonly { readonly kind: string; readonly regex: RegExp; re
     replace: REDACTED,
   },
   { kind: 'Discord token', regex: /(?<!\\)mfa\.[A-Za-z0-9_-]{20,}/g, replace: REDACTED },
+  {
+    // Interaction and webhook URLs carry a token after the id (a credential for 15 minutes, or for good).
+    kind: 'Discord interaction or webhook token',
+    regex: /(\/(?:interactions|webhooks)\/\d+\/)[^/?\s"'\\]+/g,
+    replace: `$1${REDACTED}`,
+  },
   { kind: 'bearer credential', regex: /(?<!\\)(Bearer)\s+[^\s"',;\\]+/gi, replace: `$1 ${REDACTED}` },
   {
     kind: 'password in a URL',

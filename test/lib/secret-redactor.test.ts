@@ -74,3 +74,16 @@ describe('SecretRedactor', () => {
     expect(own.redact('abc and shortSecret1 and svc_user_abc')).toBe(`abc and ${REDACTED} and ${REDACTED}`);
   });
 });
+
+describe('credential shapes', () => {
+  it('removes the token of a Discord interaction or webhook URL and keeps the rest of the URL', () => {
+    const url =
+      'https://discord.com/api/v10/webhooks/123456789/aW50ZXJhY3Rpb246MTIzNDU2Nzg5/messages/@original';
+    expect(new SecretRedactor().redact(url)).toBe(
+      `https://discord.com/api/v10/webhooks/123456789/${REDACTED}/messages/@original`,
+    );
+    expect(findSecretKind('/interactions/42/abcDEF123/callback')).toBe(
+      'Discord interaction or webhook token',
+    );
+  });
+});
