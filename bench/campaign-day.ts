@@ -1,7 +1,6 @@
 import { parseProjectKey } from '../src/api/index.js';
 import { blogPostKey, fundingKey, wallPostKey } from '../src/api/stable-keys.js';
 import { createEngine, type FundbotEvent } from '../src/engine/index.js';
-import { ManualClock } from '../src/lib/clock.js';
 import { seededRandom } from '../src/lib/random.js';
 import { memoryStore } from '../src/lib/store.js';
 import {
@@ -15,6 +14,7 @@ import {
   type Simulator,
   startSimulator,
 } from '../src/simulator/index.js';
+import { ManualClock } from '../test/support/manual-clock.js';
 import { runNaivePoller } from './naive-poller.js';
 import type { BenchSection, CampaignContext, Figures } from './section.js';
 import { type RssPeak, summarize } from './stats.js';

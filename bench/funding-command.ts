@@ -21,10 +21,10 @@ import {
   createSubscriptionStore,
 } from '../src/core/index.js';
 import { createEngine } from '../src/engine/index.js';
-import { ManualClock } from '../src/lib/clock.js';
 import { seededRandom } from '../src/lib/random.js';
 import { memoryStore } from '../src/lib/store.js';
 import { demoLinkCaption, startSimulator } from '../src/simulator/index.js';
+import { ManualClock } from '../test/support/manual-clock.js';
 import type { BenchSection, Figures } from './section.js';
 import { virtualClockClient } from './virtual-clock-client.js';
 

@@ -1,11 +1,11 @@
 import { parseProjectKey } from '../src/api/index.js';
-import { ManualClock } from '../src/lib/clock.js';
 import {
   type CampaignPlan,
   createScenario,
   demoLinkCaption,
   type Simulator,
 } from '../src/simulator/index.js';
+import { ManualClock } from '../test/support/manual-clock.js';
 import { virtualClockClient } from './virtual-clock-client.js';
 
 /**

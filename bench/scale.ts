@@ -1,9 +1,9 @@
 import { parseProjectKey } from '../src/api/index.js';
 import { createEngine } from '../src/engine/index.js';
-import { ManualClock } from '../src/lib/clock.js';
 import { seededRandom } from '../src/lib/random.js';
 import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
 import { startSimulator } from '../src/simulator/index.js';
+import { ManualClock } from '../test/support/manual-clock.js';
 import type { BenchSection } from './section.js';
 import { percentile } from './stats.js';
 import { virtualClockClient } from './virtual-clock-client.js';

@@ -1,7 +1,7 @@
 import type { ApiClient, ProjectKey } from '../src/api/index.js';
 import type { Engine } from '../src/engine/index.js';
-import type { ManualClock } from '../src/lib/clock.js';
 import type { Simulator } from '../src/simulator/index.js';
+import type { ManualClock } from '../test/support/manual-clock.js';
 
 /** Figures a section adds to the final JSON line (and the printed table). */
 export type Figures = Record<string, unknown>;

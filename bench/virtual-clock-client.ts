@@ -1,6 +1,6 @@
 import { type ApiClient, createApiClient } from '../src/api/index.js';
-import type { ManualClock } from '../src/lib/clock.js';
 import { seededRandom } from '../src/lib/random.js';
+import type { ManualClock } from '../test/support/manual-clock.js';
 
 /**
  * An API client for a simulation on a virtual clock. The engine schedules every

@@ -17,7 +17,9 @@ import type { CredentialKind, EndpointId } from './endpoints.js';
  *    └─ MalformedResponseError    a body that is not JSON at all
  *
  * No error ever carries a credential: the client only puts the key's fingerprint
- * in, and redacts the secret from any text the server sent back.
+ * in, and the transport passes any text the server sent back through the one
+ * SecretRedactor (src/lib/secret-redactor.ts) before it builds the error
+ * (transport-errors.ts).
  */
 
 /** Where a failed request went. `path` is the URL path without query string. */

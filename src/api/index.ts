@@ -1,22 +1,8 @@
 /**
- * The typed client of the Project Data API (see /work/shared/api-spec.md).
+ * The typed client of the Project Data API (spec: docs/api-spec.md).
  * Everything other parts of fundbot use is exported from here.
  */
-export {
-  type ApiClient,
-  type ApiClientOptions,
-  type BlogIterateParams,
-  type BlogParams,
-  type CallOptions,
-  createApiClient,
-  type OwnIncentiveSort,
-  type OwnIncentivesParams,
-  type OwnProjectSort,
-  type OwnProjectsParams,
-  type ProjectApi,
-  type PublicProjectApi,
-  type UserApi,
-} from './api-client.js';
+export { type ApiClient, type ApiClientOptions, createApiClient } from './api-client.js';
 export {
   type ApiKey,
   ApiKeyFormatError,
@@ -59,16 +45,16 @@ export {
   type ResponseFieldChange,
   type ResponseFieldTypeChange,
 } from './openapi-drift.js';
-export {
-  type IterateOptions,
-  type Page,
-  type PageFetcher,
-  type PageParams,
-  type PaginateOptions,
-  type PaginationGap,
-  paginate,
-} from './paginate.js';
+export type { CallOptions, Page, PageParams } from './page.js';
+export type { BlogParams, ProjectApi, PublicProjectApi } from './project-api.js';
 export { parseRateBudget, parseRetryAfterMs, type RateBudget } from './rate-budget.js';
 export * from './schemas/index.js';
 export { isGatedPost, isPubliclyVisible, isSoldOut, publicTeaser } from './spec-rules.js';
 export { blogPostKey, fundingKey, orderKey, subscriberKey, wallPostKey } from './stable-keys.js';
+export type {
+  OwnIncentiveSort,
+  OwnIncentivesParams,
+  OwnProjectSort,
+  OwnProjectsParams,
+  UserApi,
+} from './user-api.js';

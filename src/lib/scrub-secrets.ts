@@ -1,64 +1,17 @@
+import { secretRedactor } from './secret-redactor.js';
+
+export { findSecretKind, REDACTED } from './secret-shapes.js';
+
 /**
- * Recognises credentials by their shape, so they can be removed from any text
- * (log lines, error messages, stacks) before it leaves the process, whoever wrote
- * that text: our code, a library, or a server echoing a header back.
+ * Redacts `text` with the process's one {@link secretRedactor}: every registered
+ * secret (whole, without its prefix, or any 16-character piece of it) and every
+ * credential-shaped substring become `[redacted]`.
  *
- * Shapes (each matched as a whole token):
- * - platform API keys: `svc_proj_…`, `svc_user_…`
- * - Slack tokens: `xoxb-…`, `xoxp-…`, `xoxa-…`, `xoxr-…` (and the other xox? kinds), app tokens `xapp-…`
- * - Discord bot tokens: three base64url parts joined by dots (`<id>.<time>.<hmac>`), and `mfa.…`
- * - `Bearer <anything>` in header-like text
- * - passwords in URLs: `redis://user:password@host` keeps the scheme and host only
- */
-
-/** The replacement text: says something was removed without hinting at what. */
-export const REDACTED = '[redacted]';
-
-// One regex per shape, so that `findSecretKind` can say which kind it found. No `\b` anchors: the
-// logger scrubs serialised JSON, where a secret right after an escape (`\nsvc_proj_…`) has no word
-// boundary. `(?<!\\)` keeps the Discord pattern from starting inside an escape such as `\n`, which
-// would turn `\nMTk…` into the invalid escape `\[redacted]`. The prefixed shapes need no such guard
-// (no JSON escape ends in `s` or `x`), and must not have it: `C:\\data\\svc_proj_…` would slip through.
-// A platform key may hold any visible character after its prefix, so it runs to the next separator
-// (not ending on the punctuation of the sentence around it: "key svc_proj_…: refused").
-const patterns: readonly { readonly kind: string; readonly regex: RegExp; readonly replace: string }[] = [
-  { kind: 'platform API key', regex: /svc_(?:proj|user)_[^\s"'\\,;]*[^\s"'\\,;:.)]/g, replace: REDACTED },
-  { kind: 'Slack token', regex: /xox[a-z]-[A-Za-z0-9-]+/g, replace: REDACTED },
-  { kind: 'Slack app token', regex: /xapp-[A-Za-z0-9-]+/g, replace: REDACTED },
-  {
-    kind: 'Discord token',
-    regex: /(?<!\\)[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{5,7}\.[A-Za-z0-9_-]{25,}/g,
-    replace: REDACTED,
-  },
-  { kind: 'Discord token', regex: /(?<!\\)mfa\.[A-Za-z0-9_-]{20,}/g, replace: REDACTED },
-  { kind: 'bearer credential', regex: /(?<!\\)(Bearer)\s+[^\s"',;\\]+/gi, replace: `$1 ${REDACTED}` },
-  {
-    kind: 'password in a URL',
-    regex: /([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"'\\]*:[^\s/@"'\\]+@/gi,
-    replace: `$1${REDACTED}@`,
-  },
-];
-
-/**
- * Replaces every credential-shaped substring, and every exact `knownSecrets`
- * value (for secrets without a recognisable shape, such as a Slack signing
- * secret), with `[redacted]`.
+ * `knownSecrets` are registered first (idempotent: after the first call it costs
+ * one Set lookup per value), so a caller holding secrets without a recognisable
+ * shape, such as the logger with a Slack signing secret, can pass them here.
  */
 export function scrubSecrets(text: string, knownSecrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of knownSecrets) {
-    // Very short values would blank out ordinary words; real secrets are long.
-    if (secret.length >= 8) out = out.split(secret).join(REDACTED);
-  }
-  for (const { regex, replace } of patterns) out = out.replace(regex, replace);
-  return out;
-}
-
-/** The kind of the first credential-shaped substring in `text` (e.g. "Slack token"), or undefined. */
-export function findSecretKind(text: string): string | undefined {
-  for (const { kind, regex } of patterns) {
-    // Global regexes keep state in lastIndex; a fresh copy keeps this function pure.
-    if (new RegExp(regex.source, regex.flags.replace('g', '')).test(text)) return kind;
-  }
-  return undefined;
+  if (knownSecrets.length > 0) secretRedactor.register(...knownSecrets);
+  return secretRedactor.redact(text);
 }

@@ -12,7 +12,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../../src/api/index.js';
-import { ManualClock } from '../../src/lib/clock.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { json, startTinyServer, type TinyServer } from './helpers/tiny-server.js';
 
 /** The server answers `/project/<status>:<code>/wall` with that status and `error` code. */

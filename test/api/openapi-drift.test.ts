@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkApiDrift, createApiClient, diffOpenApi, OPENAPI_STORE_KEY } from '../../src/api/index.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { type OpenApiVariant, openApiVariants } from '../../src/simulator/index.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { startHarness } from './helpers/sim.js';
 import { json, startTinyServer } from './helpers/tiny-server.js';
 

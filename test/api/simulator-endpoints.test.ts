@@ -9,7 +9,7 @@ import {
   parseUserKey,
 } from '../../src/api/index.js';
 import { demoRewards, demoTeam, type Simulator } from '../../src/simulator/index.js';
-import { all, rejection, type SimHarness, startHarness } from './helpers/sim.js';
+import { allPages, rejection, type SimHarness, startHarness } from './helpers/sim.js';
 
 const LC = 'solar-kiosk';
 let h: SimHarness;
@@ -66,7 +66,7 @@ describe('project', () => {
 
 describe('rewards', () => {
   it('the list of rewards includes manually hidden rewards and rewards hidden until the goal is reached', async () => {
-    const rewards = await all(api.project(LC, projectKey()).incentives());
+    const rewards = await allPages(api.project(LC, projectKey()).incentivesPage);
     const byId = new Map(rewards.map((r) => [r.id, r]));
     expect(byId.get(demoRewards.sponsor)?.status).toBe('hidden');
     expect(byId.get(demoRewards.secret)?.hidden_until_goal_reached).toBe(true);
@@ -112,7 +112,7 @@ describe('blog', () => {
   it('a Project API Key never unlocks supporter-only blog content, even with include_supporter_only=1', async () => {
     const project = api.project(LC, projectKey());
     for (const blogType of ['text', 'story'] as const) {
-      const posts = await all(project.blog({ blogType, includeSupporterOnly: true }));
+      const posts = await allPages((p) => project.blogPage({ ...p, blogType, includeSupporterOnly: true }));
       const gated = posts.filter((p) => p.is_supporter_only);
       expect(gated.length).toBeGreaterThan(0);
       for (const post of gated) {
@@ -141,7 +141,7 @@ describe('orders, subscribers, wall, fundings', () => {
     expect((error as ForbiddenError).hint).toContain('successfully funded');
 
     sim.project(LC).addSupporter({ displayName: 'Big Sponsor', amount: 30_000 });
-    const orders = await all(project.orders());
+    const orders = await allPages(project.ordersPage);
     expect(orders.length).toBe(sim.project(LC).snapshot().orders.length);
     expect(new Set(orders.map(orderKey)).size).toBe(orders.length);
   });
@@ -151,22 +151,22 @@ describe('orders, subscribers, wall, fundings', () => {
     simProject.addSupporter({ amount: 30_000 });
     const failing = simProject.addSupporter({ displayName: 'Card Declined', amount: 10 });
     const project = api.project(LC, projectKey());
-    const before = await all(project.orders());
+    const before = await allPages(project.ordersPage);
     simProject.failSupport(failing);
-    const after = await all(project.orders());
+    const after = await allPages(project.ordersPage);
     expect(after.length).toBe(before.length - 1);
-    const fundings = await all(project.fundings());
+    const fundings = await allPages(project.fundingsPage);
     expect(fundings.some((f) => f.user.id === failing.userId)).toBe(false);
   });
 
   it('subscribers without an account have user null', async () => {
-    const subscribers = await all(api.project(LC, projectKey()).subscribers());
+    const subscribers = await allPages(api.project(LC, projectKey()).subscribersPage);
     expect(subscribers).toHaveLength(4);
     expect(subscribers.some((s) => s.user === null)).toBe(true);
   });
 
   it('wall posts carry id, message and user', async () => {
-    const wall = await all(api.project(LC, projectKey()).wall());
+    const wall = await allPages(api.project(LC, projectKey()).wallPage);
     expect(wall).toHaveLength(5);
     expect(wall.map((w) => w.message)).toContain('Hey @everyone, schaut euch das an!');
   });
@@ -200,14 +200,16 @@ describe('user endpoints', () => {
 
   it('own incentives honour sort, fundable and is_favorite', async () => {
     const user = api.user(userKey());
-    const byPrice = await all(user.incentives({ sort: 'price-d' }));
+    const byPrice = await allPages((p) => user.incentivesPage({ ...p, sort: 'price-d' }));
     const prices = byPrice.map((i) => i.price);
     expect(prices).toEqual([...prices].sort((a, b) => b - a));
-    const favourites = await all(user.incentives({ isFavorite: true }));
+    const favourites = await allPages((p) => user.incentivesPage({ ...p, isFavorite: true }));
     expect(favourites.map((i) => i.id)).toEqual([demoRewards.shirt]);
-    expect((await all(user.incentives({ fundable: true }))).length).toBe(byPrice.length);
+    expect((await allPages((p) => user.incentivesPage({ ...p, fundable: true }))).length).toBe(
+      byPrice.length,
+    );
     sim.project(LC).setStatus('successful');
-    expect(await all(user.incentives({ fundable: true }))).toEqual([]);
+    expect(await allPages((p) => user.incentivesPage({ ...p, fundable: true }))).toEqual([]);
     expect(favourites[0]?.project.link_caption).toBe(LC);
   });
 
@@ -218,7 +220,9 @@ describe('user endpoints', () => {
       status: 'new',
       ownerId: demoTeam.ownerId,
     });
-    const projects = await all(api.user(userKey()).projects({ sort: 'project-title-a' }));
+    const projects = await allPages((p) =>
+      api.user(userKey()).projectsPage({ ...p, sort: 'project-title-a' }),
+    );
     expect(projects.map((p) => p.link_caption)).toEqual(['a-draft', LC]);
     expect(projects[0]?.status).toBe('new');
   });

@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/api/endpoints.js';
 import { HttpTransport } from '../../src/api/http-transport.js';
@@ -6,16 +5,15 @@ import {
   ApiError,
   ApiTimeoutError,
   ForbiddenError,
-  fundingKey,
   MalformedResponseError,
   parseProjectKey,
   ResponseValidationError,
   UnauthorizedError,
-  wallPostKey,
 } from '../../src/api/index.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { seededRandom } from '../../src/lib/random.js';
-import { all, rejection, type SimHarness, startHarness } from './helpers/sim.js';
+import { SecretRedactor } from '../../src/lib/secret-redactor.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { allPages, rejection, type SimHarness, startHarness } from './helpers/sim.js';
 import { parkedOn } from './helpers/wait.js';
 
 const LC = 'solar-kiosk';
@@ -47,6 +45,7 @@ describe('authentication errors', () => {
       dispatcher: undefined,
       userAgent: 'test',
       onResponse: undefined,
+      redactor: new SecretRedactor(),
     });
     try {
       const { z } = await import('zod');
@@ -134,74 +133,13 @@ describe('pagination against the simulator', () => {
     expect(tail.meta).toEqual({ total: 150, limit: 100, offset: 140 });
   });
 
-  it('the iterator reads with limit=100 until offset + received >= meta.total', async () => {
-    const { api, key, sim } = await withWall(150);
-    sim.resetRequestLog();
-    const posts = await all(api.project('big', key).wall());
-    expect(new Set(posts.map(wallPostKey)).size).toBe(150);
-    expect(sim.requests.map((r) => [r.query.limit, r.query.offset])).toEqual([
-      ['100', '0'],
-      ['100', '90'],
-    ]);
-  });
-
-  it('an empty list is one request and yields nothing', async () => {
+  it('an empty list is one request with no items and total 0', async () => {
     const { api, key, sim } = await withWall(0);
     sim.resetRequestLog();
-    expect(await all(api.project('big', key).wall())).toEqual([]);
+    const page = await api.project('big', key).wallPage({ limit: 100 });
+    expect(page.items).toEqual([]);
+    expect(page.meta.total).toBe(0);
     expect(sim.requests).toHaveLength(1);
-  });
-
-  it('under the shiftBetweenPages fault the iterator yields every entry present throughout exactly once', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 0, max: 40 }),
-        fc.integer({ min: 0, max: 40 }),
-        fc.constantFrom('newest-first' as const, 'oldest-first' as const),
-        async (count, insert, remove, order) => {
-          const { api, sim, close } = await startHarness({
-            projects: [{ linkCaption: 'big' }],
-            listOrder: order,
-            // The clock does not move here: a rate-limit wait would never end, and the request count is asserted instead.
-            limits: { pro: { perMinute: 100_000, perDay: 1_000_000 } },
-          });
-          try {
-            const key = parseProjectKey(sim.issueProjectKey('big'));
-            const project = sim.project('big');
-            for (let i = 0; i < count; i++)
-              project.addWallPost({ message: `m${i}`, at: 1_000_000 + i * 1000 });
-            const before = new Set(project.snapshot().wall.map((w) => w.id));
-            sim.faults.shiftBetweenPages({ path: '/wall', insert, remove });
-            const posts = await all(api.project('big', key).wall());
-            const ids = posts.map((p) => p.id);
-            expect(new Set(ids).size).toBe(ids.length);
-            const after = new Set(project.snapshot().wall.map((w) => w.id));
-            const throughout = [...before].filter((id) => after.has(id));
-            const yielded = new Set(ids);
-            expect(throughout.filter((id) => !yielded.has(id))).toEqual([]);
-            expect(sim.requests.length).toBeLessThanOrEqual(30);
-          } finally {
-            await close();
-          }
-        },
-      ),
-      { numRuns: 15 },
-    );
-  }, 60_000);
-
-  it('fundings under shiftBetweenPages with failing supports: every support present throughout, once', async () => {
-    const { api, sim } = await harness({ projects: [{ linkCaption: 'busy', fundingThreshold: 1_000_000 }] });
-    const project = sim.project('busy');
-    for (let i = 0; i < 260; i++) project.addSupporter({ amount: 10, at: 1_000_000 + i * 1000 });
-    const before = new Set(project.snapshot().fundings.map(fundingKey));
-    sim.faults.shiftBetweenPages({ path: '/fundings', insert: 7, remove: 15 });
-    const fundings = await all(api.project('busy', parseProjectKey(sim.issueProjectKey('busy'))).fundings());
-    const keys = fundings.map(fundingKey);
-    expect(new Set(keys).size).toBe(keys.length);
-    const after = new Set(project.snapshot().fundings.map(fundingKey));
-    const missing = [...before].filter((k) => after.has(k) && !keys.includes(k));
-    expect(missing).toEqual([]);
   });
 });
 
@@ -294,7 +232,7 @@ describe('faults of the simulator', () => {
     sim.faults.extraFields();
     const project = api.project(LC, parseProjectKey(sim.issueProjectKey(LC)));
     expect((await project.get()).link_caption).toBe(LC);
-    expect((await all(project.incentives())).length).toBe(7);
+    expect((await allPages(project.incentivesPage)).length).toBe(7);
     expect((await project.incentive(102)).variant_label_1).toBe('Size');
   });
 

@@ -18,8 +18,9 @@ import {
   ResponseValidationError,
   UnauthorizedError,
 } from '../../src/api/index.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import type { Random } from '../../src/lib/random.js';
+import { SecretRedactor } from '../../src/lib/secret-redactor.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { aList, aProjectResponse, aWallPost } from './helpers/builders.js';
 import {
   json,
@@ -28,7 +29,7 @@ import {
   type TinyHandler,
   type TinyServer,
 } from './helpers/tiny-server.js';
-import { parkedOn, settle } from './helpers/wait.js';
+import { parkedOn } from './helpers/wait.js';
 
 const SECRET = 'Tr4nsp0rtS3cretKeyValue42';
 const RAW_KEY = `svc_proj_${SECRET}`;
@@ -194,13 +195,15 @@ describe('retries', () => {
     const page = api.project('p', key).wallPage();
     await parkedOn(clock);
     clock.advance(498);
-    await settle();
+    // Still parked: advance() wakes due sleepers synchronously, so a released retry would show here.
+    expect(clock.pendingSleepers).toBe(1);
     expect(s.requests).toHaveLength(1);
     clock.advance(1);
+    expect(clock.pendingSleepers).toBe(0);
     await parkedOn(clock);
     expect(s.requests).toHaveLength(2);
     clock.advance(998);
-    await settle();
+    expect(clock.pendingSleepers).toBe(1);
     expect(s.requests).toHaveLength(2);
     clock.advance(1);
     expect((await page).items).toEqual([]);
@@ -276,6 +279,7 @@ describe('retries', () => {
       dispatcher: undefined,
       userAgent: 'test',
       onResponse: undefined,
+      redactor: new SecretRedactor(),
     });
     cleanups.push(() => transport.close());
     const { z } = await import('zod');
@@ -296,7 +300,7 @@ describe('retries', () => {
     const s = await server(() => {});
     const controller = new AbortController();
     const page = client(s.url).project('p', key).wallPage({ signal: controller.signal });
-    await settle();
+    await s.untilRequests(1);
     controller.abort(new Error('shutting down'));
     const error = await failure(page);
     expect(error.message).toBe('shutting down');
@@ -321,7 +325,7 @@ describe('rate limits', () => {
     const page = client(s.url, { clock }).project('p', key).wallPage();
     await parkedOn(clock);
     clock.advance(29_999);
-    await settle();
+    expect(clock.pendingSleepers).toBe(1);
     expect(s.requests).toHaveLength(1);
     clock.advance(1);
     await page;
@@ -337,8 +341,8 @@ describe('rate limits', () => {
     const first = api.project('p', key).wallPage();
     await parkedOn(clock, 1);
     const second = api.project('p', key).fundingsPage();
+    // Both wait on the clock before sending: nothing more can reach the server until it moves.
     await parkedOn(clock, 2);
-    await settle();
     expect(s.requests).toHaveLength(1);
 
     // Another credential is not held back by this one's wait.

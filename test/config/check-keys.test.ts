@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient, parseProjectKey } from '../../src/api/index.js';
 import { checkProjectKeys, type KeyCheckProject } from '../../src/config/check-keys.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import type { ProjectScope } from '../../src/simulator/types.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 let sim: Simulator;
 let api: ApiClient;

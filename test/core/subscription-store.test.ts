@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { createSettingsStore } from '../../src/core/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { memoryStore, StoredValueError } from '../../src/lib/store.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 const a: ChannelRef = { platform: 'discord', workspaceId: 'G1', channelId: 'A' };
 const b: ChannelRef = { platform: 'slack', workspaceId: 'T1', channelId: 'B' };

@@ -7,10 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, parseProjectKey } from '../../src/api/index.js';
 import { buildDigest } from '../../src/digest/index.js';
 import { createEngine, type Engine } from '../../src/engine/index.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 const HOUR = 60 * 60 * 1000;
 const linkCaption = 'digest-demo';

@@ -11,9 +11,9 @@ import {
   digestDue,
 } from '../../src/digest/index.js';
 import type { NoticeKind } from '../../src/domain/events.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
 import { FakeReadModel, missingScope } from '../support/fake-read-model.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { DAY, HOUR, scriptedCampaign } from './campaign-fixtures.js';
 
 const MINUTE = 60_000;

@@ -8,7 +8,6 @@ import {
   type Engine,
   type EngineOptions,
 } from '../../src/engine/index.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
 import {
@@ -20,6 +19,7 @@ import {
   type Simulator,
   startSimulator,
 } from '../../src/simulator/index.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 /** 2026-03-02 10:00:30 UTC. */
 export const t0 = Date.UTC(2026, 2, 2, 10, 0, 30);

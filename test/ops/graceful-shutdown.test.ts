@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/lib/clock.js';
 import { installGracefulShutdown, type ShutdownStep } from '../../src/ops/graceful-shutdown.js';
 import { silentLogger } from '../../src/ops/logger.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 /** A step that records when it started and finished, and finishes when told to (or at once). */
 function step(

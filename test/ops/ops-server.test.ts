@@ -1,10 +1,10 @@
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/lib/clock.js';
 import { createHealthMonitor, type HealthReport } from '../../src/ops/health.js';
 import { silentLogger } from '../../src/ops/logger.js';
 import { createMetrics } from '../../src/ops/metrics.js';
 import { type OpsServer, startOpsServer } from '../../src/ops/ops-server.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 const servers: OpsServer[] = [];
 afterEach(async () => {

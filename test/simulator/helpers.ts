@@ -1,6 +1,6 @@
-import { ManualClock } from '../../src/lib/clock.js';
 import type { ProjectSeed, Simulator, SimulatorOptions } from '../../src/simulator/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 /** 2026-03-02 10:00:00 UTC: a Monday morning, mid-minute so window edges are visible. */
 export const t0 = Date.UTC(2026, 2, 2, 10, 0, 30);

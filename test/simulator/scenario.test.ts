@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/lib/clock.js';
 import { seededRandom } from '../../src/lib/random.js';
 import {
   createScenario,
@@ -10,6 +9,7 @@ import {
   startLiveCampaign,
   startSimulator,
 } from '../../src/simulator/index.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { get, t0 } from './helpers.js';
 
 const start = Date.UTC(2026, 2, 2, 9, 0, 0); // 10:00 CET launch

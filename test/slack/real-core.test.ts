@@ -9,9 +9,9 @@ import { createCommandCore } from '../../src/core/index.js';
 import type { ChannelRef, ProjectReadModel, SubscriptionStore } from '../../src/core/ports.js';
 import { createSettingsStore } from '../../src/core/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { postSignedCommand, recordingLogger, slashCommand } from './helpers.js';
 
 const signingSecret = 'real-core-signing-secret';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { deferred, type RecordingCore, recordingCore, recordingLogger, slashCommand } from './helpers.js';
 
 const botToken = 'xoxb-1-test-bot-token';

@@ -5,10 +5,10 @@ import type { NeutralMessage } from '../../src/core/message.js';
 import type { ChannelRef, SubscriptionStore } from '../../src/core/ports.js';
 import { createSettingsStore, type SettingsStore } from '../../src/core/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
 import { buildProject, t0 } from './builders.js';
 import { type FakeProjectFixture, FakeReadModel } from './fake-read-model.js';
+import { ManualClock } from './manual-clock.js';
 
 export const discordChannel: ChannelRef = { platform: 'discord', workspaceId: 'G1', channelId: 'C1' };
 

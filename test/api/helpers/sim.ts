@@ -1,7 +1,13 @@
-import { type ApiClient, type ApiClientOptions, createApiClient } from '../../../src/api/index.js';
-import { ManualClock } from '../../../src/lib/clock.js';
+import {
+  type ApiClient,
+  type ApiClientOptions,
+  createApiClient,
+  type Page,
+  type PageParams,
+} from '../../../src/api/index.js';
 import { seededRandom } from '../../../src/lib/random.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../../src/simulator/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 export interface SimHarness {
   readonly sim: Simulator;
@@ -47,11 +53,17 @@ export async function startHarness(
   };
 }
 
-/** Collects an async iterable. */
-export async function all<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+/**
+ * Reads a whole list with pages of 100 (one request per page). Plain offset paging: fine for
+ * test data that does not change while it is read (the engine's list reader handles churn).
+ */
+export async function allPages<T>(readPage: (page: PageParams) => Promise<Page<T>>): Promise<T[]> {
   const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
+  for (;;) {
+    const page = await readPage({ limit: 100, offset: out.length });
+    out.push(...page.items);
+    if (page.items.length === 0 || out.length >= page.meta.total) return out;
+  }
 }
 
 /** The rejection of a promise (fails the test when it resolves). */

@@ -14,6 +14,8 @@ export interface TinyServer {
   readonly requests: RecordedRequest[];
   /** Number of TCP connections accepted (to see keep-alive reuse). */
   readonly connections: () => number;
+  /** Resolves once the server has received `count` requests (at once if it already has). */
+  untilRequests(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,10 +25,13 @@ export interface TinyServer {
  */
 export async function startTinyServer(handler: TinyHandler): Promise<TinyServer> {
   const requests: RecordedRequest[] = [];
+  let waiters: { count: number; resolve: () => void }[] = [];
   let connections = 0;
   const server = createServer((req, res) => {
     const index = requests.length;
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    for (const waiter of waiters.filter((w) => requests.length >= w.count)) waiter.resolve();
+    waiters = waiters.filter((w) => requests.length < w.count);
     Promise.resolve()
       .then(() => handler(req, res, index))
       .catch((error: unknown) => {
@@ -43,6 +48,10 @@ export async function startTinyServer(handler: TinyHandler): Promise<TinyServer>
     url: `http://127.0.0.1:${port}`,
     requests,
     connections: () => connections,
+    untilRequests: (count) =>
+      requests.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiters.push({ count, resolve })),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
