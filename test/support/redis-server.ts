@@ -15,10 +15,19 @@ export interface RedisServer {
   /** Stops the server (SIGTERM, then waits for the process to exit). */
   stop(): Promise<void>;
   /**
-   * Kills the server and starts an empty one on the same port: with `--save ''` and no AOF nothing
-   * survives, which is the worst case a lease must survive (a crashed Redis without persistence).
+   * Kills the server (SIGKILL: a crash) and starts it again on the same port and directory. Without
+   * persistence it comes back empty, the worst case a lease must survive; with `aof` it replays its log.
    */
   restart(): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /**
+   * `none` (default): `--save '' --appendonly no`, nothing survives a restart.
+   * `aof`: `--appendonly yes --appendfsync always`, every acknowledged write survives a crash (how a
+   * production Redis holding fundbot's state should run).
+   */
+  readonly persistence?: 'none' | 'aof';
 }
 
 /** Why Redis tests cannot run here, or undefined when `redis-server` is on PATH. */
@@ -76,8 +85,12 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts a fresh, empty, non-persisting redis-server on a free port and waits until it answers PING. */
-export async function startRedisServer(): Promise<RedisServer> {
+/** Starts a fresh, empty redis-server (not persisting unless asked) on a free port and waits until it answers PING. */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const persistence =
+    options.persistence === 'aof'
+      ? ['--appendonly', 'yes', '--appendfsync', 'always']
+      : ['--appendonly', 'no'];
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-redis-'));
   let child: ChildProcess;
@@ -87,7 +100,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     log = '';
     child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child.stdout?.on('data', (chunk: Buffer) => {
