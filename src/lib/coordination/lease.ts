@@ -41,7 +41,7 @@ export interface Lease {
    * lost the resource and must stop working on it.
    */
   fencedSet(resource: string, token: number, key: string, value: string, ttlMs?: number): Promise<boolean>;
-  /** The live holders among `resources` (absent: free). One round trip in Redis. */
+  /** The live holders among `resources` (absent: free). One round trip per 1,000 resources in Redis. */
   holders(resources: readonly string[]): Promise<Map<string, LeaseHolder>>;
 }
 

@@ -50,6 +50,9 @@ return 1
 /** KEYS = leases. One round trip for the balancer's view of who holds what (MGET inside a script). */
 const holdersScript = new RedisScript(`return redis.call('MGET', unpack(KEYS))`);
 
+/** Leases read per `holders` script call. */
+const HOLDERS_BATCH = 1_000;
+
 export interface RedisLeaseOptions {
   /** Prefix of the lease keys; default `fundbot:lease:`. */
   readonly prefix?: string;
@@ -63,7 +66,7 @@ export interface RedisLeaseOptions {
  *
  * Storage per project: the lease key (~60 B, expires with the TTL) and its token counter (~40 B, kept so tokens
  * never go back while Redis lives). Requests: one script per acquire/renew (every TTL/3 per held project), one
- * per release, one per fenced write; `holders` is one script for any number of projects.
+ * per release, one per fenced write; `holders` is one script per 1,000 projects.
  *
  * The data key of `fencedSet` is a raw Redis key: on a Redis Cluster it would need the lease's hash slot, so this
  * is for a single instance (which is what fundbot's `redis://` store is).
@@ -93,15 +96,18 @@ export function redisLease(client: RedisScriptClient, options: RedisLeaseOptions
     },
     async holders(resources) {
       const found = new Map<string, LeaseHolder>();
-      if (resources.length === 0) return found;
-      const values = await holdersScript.run(client, { keys: resources.map(leaseKey), arguments: [] });
-      if (!Array.isArray(values)) throw new Error(`MGET of leases answered ${typeof values}, not a list`);
-      resources.forEach((resource, index) => {
-        const value: unknown = values[index];
-        if (typeof value !== 'string') return;
-        const space = value.indexOf(' ');
-        found.set(resource, { token: Number(value.slice(0, space)), holder: value.slice(space + 1) });
-      });
+      // Batches keep `unpack(KEYS)` well inside Lua's stack limit (~8000 values) for any number of projects.
+      for (let start = 0; start < resources.length; start += HOLDERS_BATCH) {
+        const batch = resources.slice(start, start + HOLDERS_BATCH);
+        const values = await holdersScript.run(client, { keys: batch.map(leaseKey), arguments: [] });
+        if (!Array.isArray(values)) throw new Error(`MGET of leases answered ${typeof values}, not a list`);
+        batch.forEach((resource, index) => {
+          const value: unknown = values[index];
+          if (typeof value !== 'string') return;
+          const space = value.indexOf(' ');
+          found.set(resource, { token: Number(value.slice(0, space)), holder: value.slice(space + 1) });
+        });
+      }
       return found;
     },
   };

@@ -108,6 +108,19 @@ describe('LeaseBalancer on memory leases and a manual clock', () => {
     expect(a.held().size).toBe(0);
   });
 
+  it('runs a tick every TTL/3 until aborted, then gives its leases back', async () => {
+    const a = replicas.start('a');
+    const stop = new AbortController();
+    const ticks: number[] = [];
+    const running = a.run(stop.signal, (report) => ticks.push(report.held.size));
+    await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1));
+    clock.advance(ttlMs / 3);
+    await vi.waitFor(() => expect(ticks).toEqual([30, 30]));
+    stop.abort();
+    await running;
+    expect((await replicas.holders()).size).toBe(0);
+  });
+
   it('gives everything back on stop so the others need not wait for the TTL', async () => {
     const a = replicas.start('a');
     await a.tick();

@@ -50,6 +50,14 @@ describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
     expect(await client.pTTL('state/p1')).toBeGreaterThan(50_000);
   });
 
+  it('reads the holders of thousands of projects (batched past Lua stack limits)', async () => {
+    const resources = Array.from({ length: 9_000 }, (_, i) => `p${i}`);
+    for (const index of [0, 1_500, 8_999]) await subject.lease.acquire(`p${index}`, `r${index}`, 10_000);
+    const holders = await subject.lease.holders(resources);
+    expect([...holders.keys()]).toEqual(['p0', 'p1500', 'p8999']);
+    expect(holders.get('p1500')?.holder).toBe('r1500');
+  });
+
   it('still hands out greater tokens after a Redis restart that lost every key', async () => {
     const before = await subject.lease.acquire('p1', 'replica-a', 60_000);
     await server.restart();
