@@ -1,13 +1,14 @@
 /**
  * `npm run bench:replicas`: three replica processes (replica.ts) share one real redis-server (AOF, fsync always)
  * and 30 projects on the simulator. Mid-run one replica is SIGKILLed and later started again (new id, as a new
- * process would get), then Redis itself is killed and restarted. Prints ONE JSON line:
+ * process would get), another is frozen (SIGSTOP) past its TTL and woken, then Redis is killed and restarted. Prints ONE JSON line:
  *
  * - `failoverMs`: the longest a killed replica's project went unpolled (its last poll before the kill to the
  *   first poll by another replica). Target: at most TTL + one balancer tick (TTL/3) + one poll interval.
  * - `spread`: projects per replica at the end (target: none above fair share + 1).
  * - `redisRestartLost`: projects whose last commit acknowledged before the Redis crash was gone after it (0).
- * - `staleCommitsAccepted`: commits accepted with a token older than one already accepted for the project (0).
+ * - `staleCommitsAccepted`: commits accepted with a token older than one already accepted for the project (0),
+ *   including those of a replica frozen with SIGSTOP past its TTL and woken up again.
  *
  * `duplicates` and `misses` (of deliveries) are not measured: the replicas here poll and commit a stand-in
  * state, they do not run the engine; the lead wires the balancer into the engine.
@@ -93,6 +94,19 @@ async function main(): Promise<void> {
     children.set(id, child);
   };
 
+  /** True once `project` was polled after `since` (by another replica than `not`, if given). */
+  const polledSince = (project: string, since: number, not?: string) =>
+    lines.some((l) => l.project === project && l.replica !== not && l.polledAt > since);
+  /** The longest any of `affected` went unpolled around `at`: last poll before it to the first one after. */
+  const longestGap = (affected: readonly string[], at: number, not?: string) =>
+    Math.max(
+      ...affected.map((project) => {
+        const before = lines.filter((l) => l.project === project && l.polledAt <= at);
+        const after = lines.filter((l) => l.project === project && l.replica !== not && l.polledAt > at);
+        return Math.min(...after.map((l) => l.polledAt)) - Math.max(...before.map((l) => l.polledAt));
+      }),
+    );
+
   let observer: RedisClient = await connectRedis(redis.url, () => {});
   const holders = async () => {
     const found = await redisLease(observer).holders(projects);
@@ -120,24 +134,28 @@ async function main(): Promise<void> {
     const killedAt = Date.now();
     children.get('r2')!.kill('SIGKILL');
     children.delete('r2');
-    const takenOver = (project: string) =>
-      lines.some((l) => l.project === project && l.replica !== 'r2' && l.polledAt > killedAt);
-    await until("the killed replica's projects to be polled again", () => orphaned.every(takenOver));
-    const failoverMs = Math.max(
-      ...orphaned.map((project) => {
-        const before = lines.filter((l) => l.project === project && l.polledAt <= killedAt);
-        const after = lines.filter(
-          (l) => l.project === project && l.replica !== 'r2' && l.polledAt > killedAt,
-        );
-        return Math.min(...after.map((l) => l.polledAt)) - Math.max(...before.map((l) => l.polledAt));
-      }),
+    await until("the killed replica's projects to be polled again", () =>
+      orphaned.every((project) => polledSince(project, killedAt, 'r2')),
     );
+    const failoverMs = longestGap(orphaned, killedAt, 'r2');
 
     // r2 comes back as a new process: it takes its share again after the others' grace period.
     await new Promise((resolve) => setTimeout(resolve, 2 * pollMs));
     startReplica('r2-restarted');
     const live = ['r1', 'r3', 'r2-restarted'];
     await until('the restarted replica to take its share', () => settled(live));
+
+    // r1 freezes (SIGSTOP: a GC pause, a suspended VM) past its TTL, then wakes up. Its leases were taken
+    // meanwhile; whatever it had in flight must be refused by the fence (staleCommitsAccepted stays 0).
+    const frozen = [...(await holders())].filter(([, holder]) => holder === 'r1').map(([project]) => project);
+    const frozenAt = Date.now();
+    children.get('r1')!.kill('SIGSTOP');
+    await until("the frozen replica's projects to be polled by the others", () =>
+      frozen.every((project) => polledSince(project, frozenAt, 'r1')),
+    );
+    const pausedFailoverMs = longestGap(frozen, frozenAt, 'r1');
+    children.get('r1')!.kill('SIGCONT');
+    await until('the woken replica to take its share again', () => settled(live));
 
     // Redis crashes (SIGKILL) and comes back from its AOF.
     const crashedAt = Date.now();
@@ -161,13 +179,7 @@ async function main(): Promise<void> {
     await until('every project to be polled after the Redis restart', () =>
       projects.every((project) => lines.some((l) => l.project === project && l.polledAt > restartedAt)),
     );
-    const redisRestartGapMs = Math.max(
-      ...projects.map((project) => {
-        const before = lines.filter((l) => l.project === project && l.polledAt <= crashedAt);
-        const after = lines.filter((l) => l.project === project && l.polledAt > crashedAt);
-        return Math.min(...after.map((l) => l.polledAt)) - Math.max(...before.map((l) => l.polledAt));
-      }),
-    );
+    const redisRestartGapMs = longestGap(projects, crashedAt);
     await until('the spread to settle after the Redis restart', () => settled(live));
     const spread = (await counts(live)).sort((a, b) => b - a);
 
@@ -195,6 +207,7 @@ async function main(): Promise<void> {
         // Worst case: the last poll up to one poll before the kill, the lease renewed just before it, the takeover
         // tick up to one tick after expiry (an acquired project is polled at once).
         failoverBoundMs: ttlMs + Math.floor(ttlMs / 3) + pollMs,
+        pausedFailoverMs,
         redisRestartGapMs,
         polls: lines.length,
         commitsRefused: lines.filter((l) => l.commit === 'refused').length,
@@ -209,6 +222,7 @@ async function main(): Promise<void> {
           new Promise<void>((resolve) => {
             if (child.exitCode !== null) return resolve();
             child.once('exit', () => resolve());
+            child.kill('SIGCONT'); // a frozen replica would not act on SIGTERM
             child.kill('SIGTERM');
           }),
       ),
