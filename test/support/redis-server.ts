@@ -34,7 +34,7 @@ export interface RedisServerOptions {
 export function redisUnavailableReason(): string | undefined {
   const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
   if (probe.error !== undefined || probe.status !== 0) {
-    return 'redis-server is not on PATH (install it: apt-get install redis-server); Redis tests are skipped';
+    return 'redis-server is not on PATH (install it: apt-get install redis-server)';
   }
   return undefined;
 }
@@ -45,7 +45,7 @@ export function redisUnavailableReason(): string | undefined {
  */
 export function skipRedisTests(): boolean {
   const reason = redisUnavailableReason();
-  if (reason !== undefined) console.warn(reason);
+  if (reason !== undefined) console.warn(`${reason}; the Redis tests of this file are skipped`);
   return reason !== undefined;
 }
 
