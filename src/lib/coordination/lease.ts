@@ -1,0 +1,87 @@
+import type { Clock } from '../clock.js';
+
+/** Leases live 30 s unless told otherwise; holders renew every TTL/3, so two missed renewals are survivable. */
+export const DEFAULT_LEASE_TTL_MS = 30_000;
+
+/** What `acquire` hands out: the fencing token of this tenure. */
+export interface LeaseGrant {
+  /**
+   * Stays the same while the same holder renews; a new holder gets a strictly greater one. Writes made on the
+   * lease's behalf carry it ({@link Lease.fencedSet}), so a holder that paused past its TTL cannot overwrite the
+   * work of its successor.
+   */
+  readonly token: number;
+}
+
+/** Who holds a resource now, as {@link Lease.holders} reports it. */
+export interface LeaseHolder {
+  readonly holder: string;
+  readonly token: number;
+}
+
+/** Where a memory lease's fenced writes land (a {@link KeyValueStore} fits). */
+export interface FencedWriteTarget {
+  set(key: string, value: string, ttlMs?: number): Promise<void>;
+}
+
+/**
+ * A lease with fencing tokens: exactly one holder per resource (one per project: the replica that polls it).
+ *
+ * The engine keeps calling `acquire` every TTL/3 (renewal is an acquire by the current holder) and makes its
+ * commit conditional on the token: `fencedSet` writes only while the token is still the resource's current one.
+ */
+export interface Lease {
+  /** Acquires or renews `resource` for `holder` until now + ttlMs; null while another holder has it. */
+  acquire(resource: string, holder: string, ttlMs?: number): Promise<LeaseGrant | null>;
+  /** Gives it up if `holder` has it (a successor need not wait for the TTL). */
+  release(resource: string, holder: string): Promise<void>;
+  /**
+   * Writes `value` under `key` only if `token` is the current token of a live lease on `resource`, atomically
+   * (no write can slip between the check and the set). False when the lease expired or moved on: the caller has
+   * lost the resource and must stop working on it.
+   */
+  fencedSet(resource: string, token: number, key: string, value: string, ttlMs?: number): Promise<boolean>;
+  /** The live holders among `resources` (absent: free). One round trip per 1,000 resources in Redis. */
+  holders(resources: readonly string[]): Promise<Map<string, LeaseHolder>>;
+}
+
+/**
+ * In-process leases: for the single-process mode and for tests of several replicas sharing one instance.
+ * Check and write run in one synchronous step, which is atomic in one JavaScript thread.
+ */
+export function memoryLease(clock: Clock, target?: FencedWriteTarget): Lease {
+  const held = new Map<string, LeaseHolder & { until: number }>();
+  const lastToken = new Map<string, number>();
+  const live = (resource: string) => {
+    const current = held.get(resource);
+    if (current === undefined || current.until <= clock.now()) return undefined;
+    return current;
+  };
+  return {
+    async acquire(resource, holder, ttlMs = DEFAULT_LEASE_TTL_MS) {
+      const current = live(resource);
+      if (current !== undefined && current.holder !== holder) return null;
+      const token = current?.token ?? (lastToken.get(resource) ?? 0) + 1;
+      lastToken.set(resource, token);
+      held.set(resource, { holder, token, until: clock.now() + ttlMs });
+      return { token };
+    },
+    async release(resource, holder) {
+      if (held.get(resource)?.holder === holder) held.delete(resource);
+    },
+    fencedSet(resource, token, key, value, ttlMs) {
+      if (live(resource)?.token !== token) return Promise.resolve(false);
+      // Without a target the lease only answers whether the write would be allowed (tests of the policy).
+      if (target === undefined) return Promise.resolve(true);
+      return target.set(key, value, ttlMs).then(() => true);
+    },
+    async holders(resources) {
+      const found = new Map<string, LeaseHolder>();
+      for (const resource of resources) {
+        const current = live(resource);
+        if (current !== undefined) found.set(resource, { holder: current.holder, token: current.token });
+      }
+      return found;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { createClient } from '@keyv/redis';
+import { type BackoffPolicy, backoffMs } from '../backoff.js';
+import { type Random, systemRandom } from '../random.js';
+
+/** Reconnects back off to at most 2 s: a lease lives 30 s, so a replica must be back well before it expires. */
+export const redisReconnectBackoff: BackoffPolicy = { baseMs: 50, maxMs: 2_000, jitter: 'spread' };
+
+/**
+ * Connects the node-redis client that `@keyv/redis` re-exports (`@redis/client`), so leases, claims and the
+ * store can share one client and one connection (pass it to `new KeyvRedis(client)` as well) and fundbot carries
+ * no second Redis library. node-redis reconnects on its own and queues commands meanwhile; `onError` receives
+ * connection errors, which would otherwise crash the process (an EventEmitter's 'error' without a listener throws).
+ */
+export async function connectRedis(
+  url: string,
+  onError: (error: Error) => void,
+  random: Random = systemRandom,
+) {
+  const client = createClient({
+    url,
+    socket: {
+      reconnectStrategy: (retries: number) => backoffMs(redisReconnectBackoff, retries + 1, random.next),
+    },
+  });
+  client.on('error', onError);
+  await client.connect();
+  return client;
+}
+
+/** A connected node-redis client, as coordination and KeyvRedis use it. */
+export type RedisClient = Awaited<ReturnType<typeof connectRedis>>;

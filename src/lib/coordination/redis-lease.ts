@@ -1,0 +1,114 @@
+import { DEFAULT_LEASE_TTL_MS, type Lease, type LeaseHolder } from './lease.js';
+import { RedisScript, type RedisScriptClient } from './redis-script.js';
+
+/**
+ * Acquire or renew, in one script so that no other replica can act between the read and the write.
+ * KEYS[1] = lease (`<token> <holder>`, PX ttl), KEYS[2] = the resource's last token (no TTL).
+ * ARGV[1] = holder, ARGV[2] = ttl ms. Returns the token, or nil while another holder has it.
+ *
+ * A new token is max(last + 1, Redis' clock in ms): the counter makes tokens strictly increase while Redis
+ * lives, and the time base keeps them increasing across a restart that lost the counter (no persistence, or an
+ * RDB snapshot older than the last grant): the restarted server's clock is past every token handed out before.
+ */
+const acquireScript = new RedisScript(`
+local current = redis.call('GET', KEYS[1])
+if current then
+  local space = string.find(current, ' ', 1, true)
+  if string.sub(current, space + 1) ~= ARGV[1] then return nil end
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return tonumber(string.sub(current, 1, space - 1))
+end
+local time = redis.call('TIME')
+local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local token = math.max(tonumber(redis.call('GET', KEYS[2]) or '0') + 1, nowMs)
+local text = string.format('%.0f', token)
+redis.call('SET', KEYS[2], text)
+redis.call('SET', KEYS[1], text .. ' ' .. ARGV[1], 'PX', ARGV[2])
+return token
+`);
+
+/** KEYS[1] = lease; ARGV[1] = holder. Deletes the lease only if that holder has it. */
+const releaseScript = new RedisScript(`
+local current = redis.call('GET', KEYS[1])
+if current and string.sub(current, string.find(current, ' ', 1, true) + 1) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+end
+return 0
+`);
+
+/**
+ * KEYS[1] = lease, KEYS[2] = data key; ARGV[1] = token, ARGV[2] = value, ARGV[3] = ttl ms or ''.
+ * Compares the lease's current token, then sets, atomically. Returns 1 when written, 0 when refused.
+ */
+const fencedSetScript = new RedisScript(`
+local current = redis.call('GET', KEYS[1])
+if not current or string.sub(current, 1, string.find(current, ' ', 1, true) - 1) ~= ARGV[1] then return 0 end
+if ARGV[3] == '' then redis.call('SET', KEYS[2], ARGV[2]) else redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) end
+return 1
+`);
+
+/** KEYS = leases. One round trip for the balancer's view of who holds what (MGET inside a script). */
+const holdersScript = new RedisScript(`return redis.call('MGET', unpack(KEYS))`);
+
+/** Leases read per `holders` script call. */
+const HOLDERS_BATCH = 1_000;
+
+export interface RedisLeaseOptions {
+  /** Prefix of the lease keys; default `fundbot:lease:`. */
+  readonly prefix?: string;
+}
+
+/**
+ * Leases on one Redis instance, with Lua scripts through node-redis, the client `@keyv/redis` already uses.
+ * Not Redlock: fundbot runs on a single Redis (Redlock's quorum over several masters buys nothing there), a
+ * fencing token needs a per-resource counter that Redlock does not provide, and one client means one
+ * connection pool fewer.
+ *
+ * Storage per project: the lease key (~60 B, expires with the TTL) and its token counter (~40 B, kept so tokens
+ * never go back while Redis lives). Requests: one script per acquire/renew (every TTL/3 per held project), one
+ * per release, one per fenced write; `holders` is one script per 1,000 projects.
+ *
+ * The data key of `fencedSet` is a raw Redis key: on a Redis Cluster it would need the lease's hash slot, so this
+ * is for a single instance (which is what fundbot's `redis://` store is).
+ */
+export function redisLease(client: RedisScriptClient, options: RedisLeaseOptions = {}): Lease {
+  const prefix = options.prefix ?? 'fundbot:lease:';
+  // The hash tag keeps a lease and its counter in one slot, should the instance ever become a cluster.
+  const leaseKey = (resource: string) => `${prefix}{${resource}}`;
+  const counterKey = (resource: string) => `${prefix}{${resource}}:token`;
+  return {
+    async acquire(resource, holder, ttlMs = DEFAULT_LEASE_TTL_MS) {
+      const token = await acquireScript.run(client, {
+        keys: [leaseKey(resource), counterKey(resource)],
+        arguments: [holder, String(Math.max(1, Math.round(ttlMs)))],
+      });
+      return token === null ? null : { token: Number(token) };
+    },
+    async release(resource, holder) {
+      await releaseScript.run(client, { keys: [leaseKey(resource)], arguments: [holder] });
+    },
+    async fencedSet(resource, token, key, value, ttlMs) {
+      const written = await fencedSetScript.run(client, {
+        keys: [leaseKey(resource), key],
+        arguments: [String(token), value, ttlMs === undefined ? '' : String(Math.max(1, Math.round(ttlMs)))],
+      });
+      return written === 1;
+    },
+    async holders(resources) {
+      const found = new Map<string, LeaseHolder>();
+      // Batches keep `unpack(KEYS)` well inside Lua's stack limit (~8000 values) for any number of projects.
+      for (let start = 0; start < resources.length; start += HOLDERS_BATCH) {
+        const batch = resources.slice(start, start + HOLDERS_BATCH);
+        const values = await holdersScript.run(client, { keys: batch.map(leaseKey), arguments: [] });
+        if (!Array.isArray(values)) throw new Error(`MGET of leases answered ${typeof values}, not a list`);
+        batch.forEach((resource, index) => {
+          const value: unknown = values[index];
+          if (typeof value !== 'string') return;
+          const space = value.indexOf(' ');
+          found.set(resource, { token: Number(value.slice(0, space)), holder: value.slice(space + 1) });
+        });
+      }
+      return found;
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assignShare } from '../../../src/lib/coordination/assign-share.js';
+
+const projectsOf = (count: number) => Array.from({ length: count }, (_, i) => `p${i}`);
+const replicasOf = (count: number) => Array.from({ length: count }, (_, i) => `r${i}`);
+
+/** Lets every replica act on its decision in turn, as ticks on one shared lease table would, for `rounds` rounds. */
+function settle(
+  replicas: readonly string[],
+  projects: readonly string[],
+  holders: Map<string, string>,
+  rounds = 6,
+) {
+  for (let round = 0; round < rounds; round++) {
+    for (const self of replicas) {
+      const decision = assignShare({ self, replicas, projects, holders });
+      for (const project of decision.excess) holders.delete(project);
+      for (const project of decision.acquire) if (!holders.has(project)) holders.set(project, self);
+    }
+  }
+  const counts = replicas.map(
+    (replica) => [...holders.values()].filter((holder) => holder === replica).length,
+  );
+  return counts;
+}
+
+describe('assignShare', () => {
+  it('spreads 30 projects over 3 replicas as 10 each', () => {
+    const counts = settle(replicasOf(3), projectsOf(30), new Map());
+    expect(counts).toEqual([10, 10, 10]);
+  });
+
+  it('asks a replica below its share for free projects only, and at most up to its share', () => {
+    const holders = new Map([
+      ['p0', 'r1'],
+      ['p1', 'r1'],
+    ]);
+    const decision = assignShare({ self: 'r0', replicas: ['r0', 'r1'], projects: projectsOf(6), holders });
+    expect(decision.share).toBe(3);
+    expect(decision.acquire).toHaveLength(3);
+    expect(decision.acquire).not.toContain('p0');
+    expect(decision.acquire).not.toContain('p1');
+  });
+
+  it('gives up the excess only while another live replica is below its share', () => {
+    const projects = projectsOf(4);
+    const allMine = new Map(projects.map((project) => [project, 'r0']));
+    const alone = assignShare({ self: 'r0', replicas: ['r0'], projects, holders: allMine });
+    expect(alone.excess).toEqual([]);
+    const joined = assignShare({ self: 'r0', replicas: ['r0', 'r1'], projects, holders: allMine });
+    expect(joined.share).toBe(2);
+    expect(joined.excess).toHaveLength(2);
+  });
+
+  it('does not count a dead replica (absent from the live list) in the share', () => {
+    // r2 died: its leases have not expired yet, and it is no longer in the registry.
+    const holders = new Map(projectsOf(9).map((project, i) => [project, `r${i % 3}`]));
+    const decision = assignShare({ self: 'r0', replicas: ['r0', 'r1'], projects: projectsOf(9), holders });
+    expect(decision.share).toBe(5);
+    expect(decision.acquire).toEqual([]); // nothing is free until r2's leases expire
+    for (const project of ['p2', 'p5', 'p8']) holders.delete(project); // they expire
+    const after = assignShare({ self: 'r0', replicas: ['r0', 'r1'], projects: projectsOf(9), holders });
+    expect(after.acquire).toHaveLength(2);
+  });
+
+  it('prefers different free projects on different replicas', () => {
+    const projects = projectsOf(30);
+    const a = assignShare({ self: 'r0', replicas: replicasOf(3), projects, holders: new Map() });
+    const b = assignShare({ self: 'r1', replicas: replicasOf(3), projects, holders: new Map() });
+    const overlap = a.acquire.filter((project) => b.acquire.includes(project));
+    expect(overlap.length).toBeLessThan(10);
+  });
+
+  it('from any start, holds every project with nobody above ceil(P/N) (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.array(fc.integer({ min: 0, max: 7 }), { maxLength: 60 }),
+        (replicaCount, projectCount, initialOwners) => {
+          const replicas = replicasOf(replicaCount);
+          const projects = projectsOf(projectCount);
+          // A start left by earlier replicas, some of them gone (owner index ≥ replicaCount: expired away).
+          const holders = new Map<string, string>();
+          projects.forEach((project, i) => {
+            const owner = initialOwners[i];
+            if (owner !== undefined && owner < replicaCount) holders.set(project, `r${owner}`);
+          });
+          const counts = settle(replicas, projects, holders, 4);
+          expect(holders.size).toBe(projectCount);
+          const share = Math.ceil(projectCount / replicaCount);
+          expect(Math.max(...counts)).toBeLessThanOrEqual(share);
+          expect(Math.max(...counts)).toBeLessThanOrEqual(projectCount / replicaCount + 1);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,97 @@
+import { expect, it, vi } from 'vitest';
+import type { Lease } from '../../../src/lib/coordination/lease.js';
+
+/** A lease under test, a way to read what its fenced writes stored, and a way to let a lease's TTL run out. */
+export interface LeaseSubject {
+  readonly lease: Lease;
+  /** The TTL the cases grant: short on a real Redis, whose clock is real. */
+  readonly ttlMs: number;
+  /** Returns once `resource`'s lease has expired (advances a manual clock, or waits for Redis to drop it). */
+  expire(resource: string): Promise<void>;
+  read(key: string): Promise<string | undefined>;
+}
+
+/** The cases every Lease implementation must pass; `subject` is called in each test (after beforeEach). */
+export function leaseContract(subject: () => LeaseSubject): void {
+  it('gives a resource to one holder at a time', async () => {
+    const { lease, ttlMs } = subject();
+    const a = await lease.acquire('p1', 'replica-a', ttlMs);
+    expect(a?.token).toBeGreaterThan(0);
+    expect(await lease.acquire('p1', 'replica-b', ttlMs)).toBeNull();
+    // Another resource is independent.
+    expect(await lease.acquire('p2', 'replica-b', ttlMs)).not.toBeNull();
+    expect(await lease.holders(['p1', 'p2', 'p3'])).toEqual(
+      new Map([
+        ['p1', { holder: 'replica-a', token: a!.token }],
+        ['p2', { holder: 'replica-b', token: expect.any(Number) }],
+      ]),
+    );
+  });
+
+  it('keeps the token while the same holder renews', async () => {
+    const { lease, ttlMs } = subject();
+    const first = await lease.acquire('p1', 'replica-a', ttlMs);
+    const renewed = await lease.acquire('p1', 'replica-a', ttlMs);
+    expect(renewed).toEqual(first);
+  });
+
+  it('lets another replica take over with a greater token once the lease expired', async () => {
+    const { lease, ttlMs, expire } = subject();
+    const a = await lease.acquire('p1', 'replica-a', ttlMs);
+    await expire('p1');
+    const b = await lease.acquire('p1', 'replica-b', ttlMs);
+    expect(b).not.toBeNull();
+    expect(b!.token).toBeGreaterThan(a!.token);
+    // The old holder's renewal is now refused: it lost the lease.
+    expect(await lease.acquire('p1', 'replica-a', ttlMs)).toBeNull();
+  });
+
+  it('hands out a greater token after a release, too', async () => {
+    const { lease, ttlMs } = subject();
+    const a = await lease.acquire('p1', 'replica-a', ttlMs);
+    await lease.release('p1', 'replica-b'); // not b's: nothing happens
+    expect(await lease.acquire('p1', 'replica-b', ttlMs)).toBeNull();
+    await lease.release('p1', 'replica-a');
+    const b = await lease.acquire('p1', 'replica-b', ttlMs);
+    expect(b!.token).toBeGreaterThan(a!.token);
+  });
+
+  it('refuses the commit of a paused replica whose lease expired and was taken', async () => {
+    const { lease, ttlMs, expire, read } = subject();
+    const a = await lease.acquire('p1', 'replica-a', ttlMs);
+    expect(await lease.fencedSet('p1', a!.token, 'state/p1', 'from-a-1')).toBe(true);
+    // replica-a pauses (GC, a frozen VM) past its TTL; replica-b takes over and commits.
+    await expire('p1');
+    const b = await lease.acquire('p1', 'replica-b', ttlMs);
+    expect(await lease.fencedSet('p1', b!.token, 'state/p1', 'from-b')).toBe(true);
+    // replica-a wakes up and tries to commit what it computed before the pause.
+    expect(await lease.fencedSet('p1', a!.token, 'state/p1', 'from-a-2')).toBe(false);
+    expect(await read('state/p1')).toBe('from-b');
+  });
+
+  it('refuses a commit after the lease expired even when nobody took it yet', async () => {
+    const { lease, ttlMs, expire, read } = subject();
+    const a = await lease.acquire('p1', 'replica-a', ttlMs);
+    await expire('p1');
+    expect(await lease.fencedSet('p1', a!.token, 'state/p1', 'late')).toBe(false);
+    expect(await read('state/p1')).toBeUndefined();
+  });
+
+  it('gives a contested free resource to exactly one of many concurrent acquirers', async () => {
+    const { lease, ttlMs } = subject();
+    const grants = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => lease.acquire('p1', `replica-${i}`, ttlMs)),
+    );
+    expect(grants.filter((grant) => grant !== null)).toHaveLength(1);
+  });
+
+  it('lets an expired resource be retaken by its old holder with a new token', async () => {
+    const { lease, ttlMs, expire } = subject();
+    const first = await lease.acquire('p1', 'replica-a', ttlMs);
+    await expire('p1');
+    const again = await lease.acquire('p1', 'replica-a', ttlMs);
+    // A new tenure, so a new token: writes computed in the old tenure are fenced off too.
+    expect(again!.token).toBeGreaterThan(first!.token);
+    await vi.waitFor(async () => expect((await lease.holders(['p1'])).get('p1')?.holder).toBe('replica-a'));
+  });
+}

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_LEASE_TTL_MS } from '../../../src/lib/coordination/lease.js';
+import { connectRedis, type RedisClient } from '../../../src/lib/coordination/redis-client.js';
+import { redisLease } from '../../../src/lib/coordination/redis-lease.js';
+import { type RedisServer, skipRedisTests, startRedisServer } from '../../support/redis-server.js';
+import { type LeaseSubject, leaseContract } from './lease-contract.js';
+
+describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
+  let server: RedisServer;
+  let client: RedisClient;
+  let subject: LeaseSubject;
+  const errors: Error[] = [];
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+    client = await connectRedis(server.url, (error) => errors.push(error));
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    await client.flushAll();
+    const lease = redisLease(client);
+    subject = {
+      lease,
+      // Short, because Redis expires keys on its real clock; waits below are for the key to go, never sleeps.
+      ttlMs: 150,
+      expire: (resource) =>
+        vi.waitFor(async () => expect((await lease.holders([resource])).has(resource)).toBe(false), {
+          timeout: 5_000,
+          interval: 20,
+        }),
+      read: async (key) => (await client.get(key)) ?? undefined,
+    };
+  });
+
+  leaseContract(() => subject);
+
+  it('defaults to a 30 s TTL', async () => {
+    await subject.lease.acquire('p1', 'replica-a');
+    const ttl = await client.pTTL('fundbot:lease:{p1}');
+    expect(ttl).toBeGreaterThan(DEFAULT_LEASE_TTL_MS - 5_000);
+    expect(ttl).toBeLessThanOrEqual(DEFAULT_LEASE_TTL_MS);
+  });
+
+  it('writes the fenced value with its TTL', async () => {
+    const grant = await subject.lease.acquire('p1', 'replica-a', 10_000);
+    expect(await subject.lease.fencedSet('p1', grant!.token, 'state/p1', 'v', 60_000)).toBe(true);
+    expect(await client.pTTL('state/p1')).toBeGreaterThan(50_000);
+  });
+
+  it('reads the holders of thousands of projects (batched past Lua stack limits)', async () => {
+    const resources = Array.from({ length: 9_000 }, (_, i) => `p${i}`);
+    for (const index of [0, 1_500, 8_999]) await subject.lease.acquire(`p${index}`, `r${index}`, 10_000);
+    const holders = await subject.lease.holders(resources);
+    expect([...holders.keys()]).toEqual(['p0', 'p1500', 'p8999']);
+    expect(holders.get('p1500')?.holder).toBe('r1500');
+  });
+
+  it('still hands out greater tokens after a Redis restart that lost every key', async () => {
+    const before = await subject.lease.acquire('p1', 'replica-a', 60_000);
+    await server.restart();
+    // node-redis reconnects by itself; the script cache is empty too, so this also covers the EVAL fallback.
+    expect(await client.dbSize()).toBe(0);
+    const after = await subject.lease.acquire('p1', 'replica-b', 60_000);
+    expect(after!.token).toBeGreaterThan(before!.token);
+    // The paused holder from before the restart cannot commit over the new one.
+    expect(await subject.lease.fencedSet('p1', before!.token, 'state/p1', 'stale')).toBe(false);
+    expect(await subject.lease.fencedSet('p1', after!.token, 'state/p1', 'fresh')).toBe(true);
+  });
+});
