@@ -27,7 +27,12 @@ function readConfig(): { overrides: readonly Override[] } {
   return JSON.parse(json) as { overrides: readonly Override[] };
 }
 
-/** The two include shapes the LAYER overrides use: `dir/**` and an exact file. */
+/** The include shapes the LAYER overrides use: `dir/**`, an exact file, and `!dir/**` to carve a folder out. */
+function inLayer(includes: readonly string[], file: string): boolean {
+  const excluded = includes.some((p) => p.startsWith('!') && matches(p.slice(1), file));
+  return !excluded && includes.some((p) => !p.startsWith('!') && matches(p, file));
+}
+
 function matches(pattern: string, file: string): boolean {
   if (pattern.endsWith('/**')) return file.startsWith(pattern.slice(0, -2));
   if (pattern.includes('*')) throw new Error(`layer-coverage: unsupported include pattern ${pattern}`);
@@ -54,7 +59,7 @@ describe('biome.jsonc layer overrides', () => {
     const wrong = files
       .map((file) => ({
         file,
-        layers: layers.filter((layer) => layer.includes.some((pattern) => matches(pattern, file))).length,
+        layers: layers.filter((layer) => inLayer(layer.includes, file)).length,
       }))
       .filter((entry) => entry.layers !== 1);
     expect(wrong, 'each file needs exactly one LAYER override in biome.jsonc').toEqual([]);

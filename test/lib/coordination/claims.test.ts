@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../../src/lib/clock.js';
 import { type ClaimEntry, type Claims, memoryClaims } from '../../../src/lib/coordination/claims.js';
 import { redisClaims } from '../../../src/lib/coordination/redis-claims.js';
 import { connectRedis, type RedisClient } from '../../../src/lib/coordination/redis-client.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../../support/redis-server.js';
 
 interface ClaimsSubject {

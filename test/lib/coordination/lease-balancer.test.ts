@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Clock, ManualClock, systemClock } from '../../../src/lib/clock.js';
+import { type Clock, systemClock } from '../../../src/lib/clock.js';
 import { type Lease, memoryLease } from '../../../src/lib/coordination/lease.js';
 import { LeaseBalancer } from '../../../src/lib/coordination/lease-balancer.js';
 import { connectRedis, type RedisClient } from '../../../src/lib/coordination/redis-client.js';
@@ -9,6 +9,7 @@ import {
   memoryReplicaRegistry,
   type ReplicaRegistry,
 } from '../../../src/lib/coordination/replica-registry.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../../support/redis-server.js';
 
 const projects = Array.from({ length: 30 }, (_, i) => `project-${i}`);

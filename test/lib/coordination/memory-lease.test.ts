@@ -1,8 +1,8 @@
 import { beforeEach, describe } from 'vitest';
 import { z } from 'zod';
-import { ManualClock } from '../../../src/lib/clock.js';
 import { memoryLease } from '../../../src/lib/coordination/lease.js';
 import { memoryStore } from '../../../src/lib/store.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { type LeaseSubject, leaseContract } from './lease-contract.js';
 
 describe('memoryLease', () => {
