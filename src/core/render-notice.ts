@@ -24,11 +24,14 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
 
   switch (event.type) {
     case 'supporter': {
-      const parts = [t.notices.supporterNumber(formatNumber(event.supporterNumber, locale))];
+      const parts: string[] = [];
+      // `?? null`: events stored in an outbox before supporterCount existed lack the field.
+      const count = event.supporterCount ?? null;
+      if (count !== null) parts.push(t.notices.supporterCountNow(formatNumber(count, locale)));
       if (event.fundingTotal !== null) parts.push(t.notices.total(money(event.fundingTotal, event.currency)));
       return {
         title: t.notices.supporter(name(event.displayName)),
-        text: parts.join(' · '),
+        ...(parts.length > 0 ? { text: parts.join(' · ') } : {}),
         tone: 'success',
         footer,
       };
@@ -36,7 +39,12 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
     case 'supporter-burst': {
       const names = namesWithMore(event.displayNames.map(name), event.count, locale);
       const lines = [names];
-      if (event.fundingTotal !== null) lines.push(t.notices.total(money(event.fundingTotal, event.currency)));
+      const figures: string[] = [];
+      const count = event.supporterCount ?? null;
+      if (count !== null) figures.push(t.notices.supporterCountNow(formatNumber(count, locale)));
+      if (event.fundingTotal !== null)
+        figures.push(t.notices.total(money(event.fundingTotal, event.currency)));
+      if (figures.length > 0) lines.push(figures.join(' · '));
       return {
         title: t.notices.supporterBurst(event.count, formatNumber(event.count, locale)),
         text: lines.filter((l) => l !== '').join('\n'),

@@ -23,8 +23,13 @@ interface EventBase {
 export interface SupporterEvent extends EventBase {
   readonly type: 'supporter';
   readonly displayName: string;
-  /** 1-based position of this supporter in the project's supporter count. */
-  readonly supporterNumber: number;
+  /**
+   * The project's `supporter_count` read in the same cycle, on the newest supporter of
+   * the cycle only; null when not read. Never a list position: a failed payment leaves
+   * the public list, so positions repeat and go backwards ("Supporter #29" twice).
+   * (Events stored before this field existed lack it: read it as `?? null`.)
+   */
+  readonly supporterCount: number | null;
   /** Funding total after this support, when known. */
   readonly fundingTotal: number | null;
   readonly currency: string;
@@ -38,6 +43,8 @@ export interface SupporterBurstEvent extends EventBase {
   readonly count: number;
   /** The first few names, newest first; the rest are counted in `count`. */
   readonly displayNames: readonly string[];
+  /** The project's `supporter_count` read in the same cycle, or null. */
+  readonly supporterCount: number | null;
   readonly fundingTotal: number | null;
   readonly currency: string;
   /** Stable keys of every coalesced entry: a burst announces each of them exactly once. */

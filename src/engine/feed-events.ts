@@ -22,15 +22,18 @@ interface Context {
 /**
  * Supporter notices: one per supporter, or ONE coalesced notice when more than
  * `burstThreshold` arrive in one poll (a restart's catch-up, a launch rush).
- * `fundingTotal` is only known for the newest supporter (the project's total
- * read right after the list), so it is null on the others.
+ * `fundingTotal` and `supporterCount` are only known for the newest supporter
+ * (the project read right after the list, in the same cycle), so they are null
+ * on the others: a notice never states a figure that was not read.
  */
 export function supporterEvents(
   ctx: Context,
   fresh: readonly FreshEntry<Funding>[],
   burstThreshold: number,
-  fundingAfterNewest: number | null,
+  projectAfterNewest: { readonly funding: number; readonly supporters: number } | null,
 ): FundbotEvent[] {
+  const fundingAfterNewest = projectAfterNewest?.funding ?? null;
+  const supportersAfterNewest = projectAfterNewest?.supporters ?? null;
   const newest = fresh.at(-1);
   const oldest = fresh[0];
   if (newest === undefined || oldest === undefined) return [];
@@ -47,6 +50,7 @@ export function supporterEvents(
           .reverse()
           .slice(0, BURST_NAMES)
           .map((f) => singleLine(f.item.user.display_name, NAME_MAX)),
+        supporterCount: supportersAfterNewest,
         fundingTotal: fundingAfterNewest,
         currency: ctx.currency,
         entryKeys: fresh.map((f) => f.key),
@@ -60,7 +64,7 @@ export function supporterEvents(
     occurredAt: f.item.support_timestamp * 1000,
     detectedAt: ctx.detectedAt,
     displayName: singleLine(f.item.user.display_name, NAME_MAX),
-    supporterNumber: f.position,
+    supporterCount: f === newest ? supportersAfterNewest : null,
     fundingTotal: f === newest ? fundingAfterNewest : null,
     currency: ctx.currency,
     entryKey: f.key,

@@ -98,7 +98,7 @@ describe('console adapter', () => {
       Buffer.concat(chunks)
         .toString('utf8')
         .replace(/\u00a0/g, ' '),
-    ).toContain('🎉 New supporter: Grace H.\nSupporter #123 · Total €12,345');
+    ).toContain('🎉 New supporter: Grace H.\nSupporter count now 123 · Total €12,345');
   });
 });
 

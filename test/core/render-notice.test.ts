@@ -16,17 +16,31 @@ describe('renderNotice', () => {
     }
   });
 
-  test('supporter: name, number and total', () => {
+  test("supporter: name, the project's supporter count and total", () => {
     expect(allText(renderNotice(buildEvent.supporter(), 'en'))).toContain(
-      '🎉 New supporter: Grace H.\nSupporter #123 · Total €12,345',
+      '🎉 New supporter: Grace H.\nSupporter count now 123 · Total €12,345',
     );
     expect(allText(renderNotice(buildEvent.supporter(), 'de'))).toContain(
-      '🎉 Neuer Unterstützer: Grace H.\nUnterstützer Nr. 123 · Insgesamt 12.345 €',
+      '🎉 Neuer Unterstützer: Grace H.\nJetzt 123 Unterstützer · Insgesamt 12.345 €',
     );
   });
 
   test('supporter without a known total leaves the total out', () => {
-    expect(renderNotice(buildEvent.supporter({ fundingTotal: null }), 'en').text).toBe('Supporter #123');
+    expect(renderNotice(buildEvent.supporter({ fundingTotal: null }), 'en').text).toBe(
+      'Supporter count now 123',
+    );
+  });
+
+  test('a figure not read in the same cycle is left out, never guessed (no "Supporter #n")', () => {
+    const m = renderNotice(buildEvent.supporter({ fundingTotal: null, supporterCount: null }), 'en');
+    expect(m.text).toBeUndefined();
+    // An event stored in an outbox before supporterCount existed renders without it.
+    const legacy = { ...buildEvent.supporter({ fundingTotal: null }), supporterNumber: 7 } as Record<
+      string,
+      unknown
+    >;
+    delete legacy['supporterCount'];
+    expect(allText(renderNotice(legacy as never, 'en'))).not.toMatch(/#7|count/);
   });
 
   test('supporter burst: a few names and the rest counted', () => {

@@ -144,7 +144,8 @@ export interface Catalog {
   };
   readonly notices: {
     readonly supporter: (name: string) => string;
-    readonly supporterNumber: (n: string) => string;
+    /** The project's supporter count read with this notice (never a list position). */
+    readonly supporterCountNow: (n: string) => string;
     readonly total: (amount: string) => string;
     readonly supporterBurst: (n: number, formatted: string) => string;
     readonly wallPost: (author: string) => string;

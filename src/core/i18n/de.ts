@@ -177,7 +177,7 @@ export const de: Catalog = {
   },
   notices: {
     supporter: (name) => `🎉 Neuer Unterstützer: ${name}`,
-    supporterNumber: (c) => `Unterstützer Nr. ${c}`,
+    supporterCountNow: (c) => `Jetzt ${c} Unterstützer`,
     total: (amount) => `Insgesamt ${amount}`,
     supporterBurst: (c, formatted) => n(c, '🎉 1 neuer Unterstützer', `🎉 ${formatted} neue Unterstützer`),
     wallPost: (author) => `💬 Neuer Pinnwand-Eintrag von ${author}`,

@@ -165,7 +165,7 @@ export const en: Catalog = {
   },
   notices: {
     supporter: (name) => `🎉 New supporter: ${name}`,
-    supporterNumber: (c) => `Supporter #${c}`,
+    supporterCountNow: (c) => `Supporter count now ${c}`,
     total: (amount) => `Total ${amount}`,
     supporterBurst: (c, formatted) => n(c, '🎉 1 new supporter', `🎉 ${formatted} new supporters`),
     wallPost: (author) => `💬 New wall post by ${author}`,

@@ -36,7 +36,7 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
   const now = ctx.clock.now();
   const events: FundbotEvent[] = [];
   const projectFeed = feedOf(rt, 'project');
-  let fundingAfter: number | null = null;
+  let projectAfter: { funding: number; supporters: number } | null = null;
   const projectAge = now - (state.readAt['project'] ?? 0);
   if (
     result.fresh.length > 0 &&
@@ -46,7 +46,10 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
     try {
       const part = await fetchProjectPart(ctx, rt, state, tag === 'command' ? 'command' : 'project');
       state = part.state;
-      fundingAfter = rt.projectCache?.value.current_funding ?? null;
+      const project = rt.projectCache?.value;
+      if (project !== undefined) {
+        projectAfter = { funding: project.current_funding, supporters: project.supporter_count };
+      }
       events.push(...part.events);
       projectFeed.lastSuccessAt = now;
     } catch (error) {
@@ -63,7 +66,7 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
       { project: rt.config.linkCaption, detectedAt: now, currency },
       result.fresh,
       ctx.settings.burstThreshold,
-      fundingAfter,
+      projectAfter,
     ),
   );
   await commit(
@@ -76,5 +79,5 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
     },
     events,
   );
-  if (fundingAfter !== null) await recordHistory(ctx, rt, now);
+  if (projectAfter !== null) await recordHistory(ctx, rt, now);
 }
