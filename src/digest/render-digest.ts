@@ -3,6 +3,7 @@ import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } 
 import type { MessageField, NeutralMessage } from '../core/message.js';
 import type { DigestData, DigestPace } from './build-digest.js';
 import { type DigestCatalog, digestText } from './i18n.js';
+import { formatTime, localTime } from './local-time.js';
 import { type FundingChartOptions, renderFundingChart } from './render-funding-chart.js';
 
 /** List fields show this many entries, then "… and N more": chat fields have length limits. */
@@ -36,6 +37,19 @@ function paceText(pace: DigestPace, data: DigestData, t: DigestCatalog, locale: 
         : t.paceEtaShortBasis(date, perDay, formatNumber(Math.max(1, pace.basisDays), locale, 0));
     }
   }
+}
+
+/**
+ * The window's real start when it is shorter than 24 hours, in the channel's
+ * language and the digest's time zone: "2:05 PM" / "14:05" the same day, with the
+ * date when it began the day before. Undefined for a full 24-hour window.
+ */
+function windowStartText(data: DigestData, locale: Locale): string | undefined {
+  if (data.window.full) return undefined;
+  const { sinceMs } = data.window;
+  return localTime(sinceMs, data.timeZone).date === data.date
+    ? formatTime(sinceMs, locale, data.timeZone)
+    : formatDateTime(sinceMs, locale, data.timeZone);
 }
 
 /** `funding-solar-kiosk-2026-01-08.png`: the slug is reduced to safe file-name characters. */
@@ -73,16 +87,17 @@ export function renderDigest(
     inline: true,
   });
 
+  // The window is named wherever a figure is counted over it: "the last 24 hours" only when it is.
+  const start = windowStartText(data, locale);
+  const windowText = start ? t.windowSince(start) : t.windowLast24h;
   let summary = t.summaryUnknown;
   if (change) {
-    const value = t.changeValue(
-      signed(money(change.funding), change.funding),
-      signed(t.supporterCount(formatNumber(change.supporters, locale)), change.supporters),
-    );
-    const partial = change.sinceMs > data.generatedAt - 24 * 3_600_000;
     fields.push({
-      name: t.fieldLast24h,
-      value: partial ? t.changeSince(value, formatDateTime(change.sinceMs, locale, data.timeZone)) : value,
+      name: start ? t.fieldWindowSince(start) : t.fieldWindowLast24h,
+      value: t.changeValue(
+        signed(money(change.funding), change.funding),
+        signed(t.supporterCount(formatNumber(change.supporters, locale)), change.supporters),
+      ),
       inline: true,
     });
     summary =
@@ -90,8 +105,9 @@ export function renderDigest(
         ? t.summaryChange(
             signed(money(change.funding), change.funding),
             t.supporterCount(formatNumber(change.supporters, locale)),
+            windowText,
           )
-        : t.summaryNoChange;
+        : t.summaryNoChange(windowText);
   }
 
   if (data.milestones.length > 0) {
