@@ -46,6 +46,12 @@ export interface DigestCatalog {
   readonly chartAltEmpty: string;
   readonly chartGoal: string;
   readonly chartNoData: string;
+  readonly chartTitle: (project: string, date: string) => string;
+  readonly chartFunding: string;
+  readonly chartSupportersPerDay: string;
+  readonly chartTrend: string;
+  readonly chartEta: (date: string) => string;
+  readonly chartNotAtThisPace: string;
 }
 
 const en: DigestCatalog = {
@@ -91,6 +97,12 @@ const en: DigestCatalog = {
   chartAltEmpty: 'Funding chart: no funding history yet.',
   chartGoal: 'Goal',
   chartNoData: 'No data yet',
+  chartTitle: (project, date) => `${project} · ${date}`,
+  chartFunding: 'Funding',
+  chartSupportersPerDay: 'New supporters per day',
+  chartTrend: "Last 7 days' trend",
+  chartEta: (date) => `Goal around ${date} at this pace`,
+  chartNotAtThisPace: 'Goal not reached at this pace',
 };
 
 const de: DigestCatalog = {
@@ -136,6 +148,12 @@ const de: DigestCatalog = {
   chartAltEmpty: 'Finanzierungsverlauf: noch keine Daten.',
   chartGoal: 'Ziel',
   chartNoData: 'Noch keine Daten',
+  chartTitle: (project, date) => `${project} · ${date}`,
+  chartFunding: 'Finanzierung',
+  chartSupportersPerDay: 'Neue Unterstützer*innen pro Tag',
+  chartTrend: 'Trend der letzten 7 Tage',
+  chartEta: (date) => `Ziel etwa am ${date} bei diesem Tempo`,
+  chartNotAtThisPace: 'Ziel bei diesem Tempo nicht erreicht',
 };
 
 const catalogs = { en, de } as const satisfies Record<Locale, DigestCatalog>;

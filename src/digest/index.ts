@@ -8,6 +8,7 @@ export {
   type DigestData,
   type DigestPace,
 } from './build-digest.js';
+export { CHART_FONT_FAMILY, chartFontFiles, registerChartFont } from './chart-font.js';
 export { type DigestDue, type DigestDueInput, digestDue } from './digest-due.js';
 export { digestPreview } from './digest-preview.js';
 export {
@@ -18,10 +19,11 @@ export {
   type DigestScheduler,
   type DigestSchedulerOptions,
 } from './digest-scheduler.js';
-export { chartFilename, renderDigest } from './render-digest.js';
+export { chartFilename, fundingChartInput, renderDigest } from './render-digest.js';
 export {
   CHART_HEIGHT,
   CHART_WIDTH,
+  type ChartProjection,
   chartColors,
   type FundingChartInput,
   type FundingChartOptions,

@@ -4,7 +4,12 @@ import type { MessageField, NeutralMessage } from '../core/message.js';
 import type { DigestData, DigestPace } from './build-digest.js';
 import { type DigestCatalog, digestText } from './i18n.js';
 import { formatTime, localTime } from './local-time.js';
-import { type FundingChartOptions, renderFundingChart } from './render-funding-chart.js';
+import {
+  type ChartProjection,
+  type FundingChartInput,
+  type FundingChartOptions,
+  renderFundingChart,
+} from './render-funding-chart.js';
 
 /** List fields show this many entries, then "… and N more": chat fields have length limits. */
 const MAX_LIST = 5;
@@ -50,6 +55,29 @@ function windowStartText(data: DigestData, locale: Locale): string | undefined {
   return localTime(sinceMs, data.timeZone).date === data.date
     ? formatTime(sinceMs, locale, data.timeZone)
     : formatDateTime(sinceMs, locale, data.timeZone);
+}
+
+/** The chart of a digest: the same data, in `locale`. */
+export function fundingChartInput(data: DigestData, locale: Locale): FundingChartInput {
+  const { pace } = data;
+  const projection: ChartProjection | undefined =
+    pace.kind === 'eta'
+      ? { kind: 'eta', at: pace.at, perDay: pace.perDay, basisDays: pace.basisDays }
+      : pace.kind === 'no-supports'
+        ? { kind: 'never' }
+        : undefined;
+  return {
+    title: data.project.title || data.project.linkCaption,
+    at: data.generatedAt,
+    points: data.chart.points,
+    goal: data.chart.goal,
+    milestones: data.chart.milestones,
+    supportersPerDay: data.chart.supportersPerDay,
+    ...(projection ? { projection } : {}),
+    currency: data.project.currency,
+    locale,
+    timeZone: data.timeZone,
+  };
 }
 
 /** `funding-solar-kiosk-2026-01-08.png`: the slug is reduced to safe file-name characters. */
@@ -187,18 +215,7 @@ export function renderDigest(
             formatDate(last.at, locale, data.timeZone),
           )
       : t.chartAltEmpty;
-  const png = renderFundingChart(
-    {
-      points,
-      goal: data.chart.goal,
-      currency: data.project.currency,
-      locale,
-      timeZone: data.timeZone,
-      goalLabel: t.chartGoal,
-      emptyLabel: t.chartNoData,
-    },
-    chartOptions,
-  );
+  const png = renderFundingChart(fundingChartInput(data, locale), chartOptions);
 
   const footer = [t.footer(formatDateTime(data.generatedAt, locale, data.timeZone), data.timeZone)];
   if (data.staleBecause) footer.push(t.staleFooter(data.staleBecause));
