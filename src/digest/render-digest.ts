@@ -2,14 +2,10 @@ import type { Locale } from '../core/command-core.js';
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } from '../core/format.js';
 import type { MessageField, NeutralMessage } from '../core/message.js';
 import type { DigestData, DigestPace } from './build-digest.js';
+import { chartAttachment } from './chart-attachment.js';
 import { type DigestCatalog, digestText } from './i18n.js';
 import { formatTime, localTime } from './local-time.js';
-import {
-  type ChartProjection,
-  type FundingChartInput,
-  type FundingChartOptions,
-  renderFundingChart,
-} from './render-funding-chart.js';
+import type { FundingChartOptions } from './render-funding-chart.js';
 
 /** List fields show this many entries, then "… and N more": chat fields have length limits. */
 const MAX_LIST = 5;
@@ -24,7 +20,12 @@ function listValue(lines: readonly string[], t: DigestCatalog, locale: Locale): 
   return shown.join('\n');
 }
 
-function paceText(pace: DigestPace, data: DigestData, t: DigestCatalog, locale: Locale): string | undefined {
+export function paceText(
+  pace: DigestPace,
+  data: DigestData,
+  t: DigestCatalog,
+  locale: Locale,
+): string | undefined {
   switch (pace.kind) {
     case 'no-goal':
       return undefined;
@@ -55,39 +56,6 @@ function windowStartText(data: DigestData, locale: Locale): string | undefined {
   return localTime(sinceMs, data.timeZone).date === data.date
     ? formatTime(sinceMs, locale, data.timeZone)
     : formatDateTime(sinceMs, locale, data.timeZone);
-}
-
-/** The chart of a digest: the same data, in `locale`. */
-export function fundingChartInput(data: DigestData, locale: Locale): FundingChartInput {
-  const { pace } = data;
-  const projection: ChartProjection | undefined =
-    pace.kind === 'eta'
-      ? { kind: 'eta', at: pace.at, perDay: pace.perDay, basisDays: pace.basisDays }
-      : pace.kind === 'no-supports'
-        ? { kind: 'never' }
-        : undefined;
-  return {
-    title: data.project.title || data.project.linkCaption,
-    at: data.generatedAt,
-    points: data.chart.points,
-    goal: data.chart.goal,
-    milestones: data.chart.milestones,
-    supportersPerDay: data.chart.supportersPerDay,
-    ...(projection ? { projection } : {}),
-    currency: data.project.currency,
-    locale,
-    timeZone: data.timeZone,
-  };
-}
-
-/** `funding-solar-kiosk-2026-01-08.png`: the slug is reduced to safe file-name characters. */
-export function chartFilename(data: DigestData): string {
-  const slug =
-    data.project.linkCaption
-      .replace(/[^a-zA-Z0-9_-]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60) || 'project';
-  return `funding-${slug}-${data.date}.png`;
 }
 
 /**
@@ -197,26 +165,6 @@ export function renderDigest(
     });
   }
 
-  const points = data.chart.points;
-  const first = points[0];
-  const last = points[points.length - 1];
-  const alt =
-    first && last
-      ? funding.goal > 0
-        ? t.chartAlt(
-            money(funding.current),
-            money(funding.goal),
-            formatDate(first.at, locale, data.timeZone),
-            formatDate(last.at, locale, data.timeZone),
-          )
-        : t.chartAltNoGoal(
-            money(funding.current),
-            formatDate(first.at, locale, data.timeZone),
-            formatDate(last.at, locale, data.timeZone),
-          )
-      : t.chartAltEmpty;
-  const png = renderFundingChart(fundingChartInput(data, locale), chartOptions);
-
   const footer = [t.footer(formatDateTime(data.generatedAt, locale, data.timeZone), data.timeZone)];
   if (data.staleBecause) footer.push(t.staleFooter(data.staleBecause));
 
@@ -228,7 +176,7 @@ export function renderDigest(
     ...(funding.goal > 0
       ? { progress: { current: funding.current, goal: funding.goal, percent: funding.percent } }
       : {}),
-    image: { kind: 'attachment', filename: chartFilename(data), data: png, alt: alt },
+    image: chartAttachment(data, locale, chartOptions),
     footer: footer.join(' · '),
     tone: data.milestones.length > 0 ? 'success' : 'info',
   };

@@ -154,6 +154,7 @@ export const de: Catalog = {
       'Der API-Schlüssel von fundbot darf das nicht lesen. Ein Admin sollte die Scopes des Schlüssels prüfen (siehe /status).',
     projectNotFound: (project) => `Die Plattform kennt das Projekt „${project}“ nicht (oder verbirgt es).`,
     digestNotConfigured: 'Die tägliche Zusammenfassung ist auf diesem Bot nicht eingerichtet.',
+    chartNotConfigured: 'Das Finanzierungsdiagramm ist auf diesem Bot nicht verfügbar.',
     unknownCommand: (name) => `Den Befehl „${name}“ gibt es nicht. Probier /help.`,
     internal: 'Bei fundbot ist etwas schiefgegangen; versuch es in einer Minute noch mal.',
     missingOption: (option, usage) => `${option} fehlt. Aufruf: ${usage}`,
