@@ -151,7 +151,8 @@ function windowBaseline(
   const funding = baselineFor(points, dayStart);
   if (!funding) return undefined;
   if (!hasRewards || knowsSales(funding)) return { point: funding, salesKnown: knowsSales(funding) };
-  const sales = points.find((p) => p.at > funding.at && knowsSales(p));
+  // By position, not time: the engine can take both snapshots in the same millisecond.
+  const sales = points.slice(points.indexOf(funding) + 1).find(knowsSales);
   return sales ? { point: sales, salesKnown: true } : { point: funding, salesKnown: false };
 }
 
