@@ -272,17 +272,14 @@ export function renderFundingChart(input: FundingChartInput, options: FundingCha
     previous = label;
   }
 
-  // Legend: what each colour is, and where the trend leads.
+  // Legend: the curve and where the trend leads (the strip carries its own label).
   let lx = 24;
   const ly = CHART_HEIGHT - 26;
-  const legend: [string, string, number[]][] = [
-    [t.chartFunding, chartColors.line, []],
-    ...(trendLabel
-      ? [[`${t.chartTrend}: ${trendLabel}`, chartColors.trend, [6, 5]] as [string, string, number[]]]
-      : []),
-    [t.chartSupportersPerDay, chartColors.bars, []],
-  ];
+  const legend: [string, string, number[]][] = [[t.chartFunding, chartColors.line, []]];
+  if (trendLabel) legend.push([`${t.chartTrend}: ${trendLabel}`, chartColors.trend, [6, 5]]);
   for (const [label, color, dash] of legend) {
+    // A label that would run off the edge is left out rather than cut.
+    if (lx + 28 + text.width(label) > CHART_WIDTH - 16) break;
     ctx.setLineDash(dash);
     ctx.strokeStyle = color;
     ctx.lineWidth = 3;
