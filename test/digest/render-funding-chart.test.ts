@@ -240,6 +240,17 @@ describe('renderFundingChart', () => {
     expect(countColour(withTrend, trendRgb, plotArea, 30)).toBeGreaterThan(400);
   });
 
+  it('says "not reached at this pace" without a trend line when funding did not grow', async () => {
+    const trendRgb = hexToRgb(chartColors.trend);
+    const never = await decode(chart({ projection: { kind: 'never' } }));
+    const none = await decode(chart());
+    expect(countColour(never, trendRgb, { x0: 0, y0: 60, x1: CHART_WIDTH, y1: 320 }, 30)).toBe(0);
+    // The legend carries the trend's swatch and its words; without a projection it has neither.
+    const legend = { x0: 0, y0: CHART_HEIGHT - 40, x1: CHART_WIDTH, y1: CHART_HEIGHT };
+    expect(countColour(never, trendRgb, legend, 30)).toBeGreaterThan(10);
+    expect(countColour(none, trendRgb, legend, 30)).toBe(0);
+  });
+
   it('draws a bar per day of new supporters under the curve, the busiest day tallest', async () => {
     const barsRgb = hexToRgb(chartColors.bars);
     const dayStart = (day: number) => Date.UTC(2026, 2, 1 + day, -1, 0); // Berlin midnight
