@@ -12,7 +12,7 @@ import {
   type NoticeRouter,
   type SubscriptionStore,
 } from '../core/index.js';
-import { digestPreview } from '../digest/index.js';
+import { chartPreview, digestPreview } from '../digest/index.js';
 import {
   createEngine,
   type Engine,
@@ -98,6 +98,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       version: options.version,
       defaultLocale: options.defaultLocale,
       digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
+      fundingChart: chartPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
       logger: logger.child({ component: 'core' }),
     }),
   );

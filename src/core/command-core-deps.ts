@@ -51,6 +51,8 @@ export interface CommandCoreDeps {
   readonly defaultProject?: string;
   /** Renders today's digest of a project (src/digest); /digest says "not configured" without it. */
   readonly digestPreview?: (project: string, locale: Locale) => Promise<NeutralMessage>;
+  /** Renders a project's funding chart now (src/digest), as the digest attaches it; /chart needs it. */
+  readonly fundingChart?: (project: string, locale: Locale) => Promise<NeutralMessage>;
   readonly freshness?: Partial<Freshness>;
   readonly logger?: CoreLogger;
 }

@@ -6,6 +6,7 @@ import type { CommandContext, CommandCore, CommandInvocation, Locale } from './c
 import { type CommandCoreDeps, defaultFreshness, type Freshness } from './command-core-deps.js';
 import { CommandRefusal } from './command-refusal.js';
 import { languageCommand } from './commands/admin.js';
+import { chartCommand } from './commands/chart.js';
 import type { CommandHandler, CommandRun } from './commands/command-run.js';
 import { blogCommand, supportersCommand } from './commands/feeds.js';
 import { fundingCommand } from './commands/funding.js';
@@ -21,6 +22,7 @@ import type { LocaleSettings } from './settings-store.js';
 
 const handlers: Readonly<Record<string, CommandHandler>> = {
   funding: fundingCommand,
+  chart: chartCommand,
   rewards: rewardsCommand,
   reward: rewardCommand,
   supporters: supportersCommand,

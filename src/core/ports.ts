@@ -34,6 +34,8 @@ export interface Subscription {
   readonly kinds: readonly NoticeKind[];
   readonly createdBy: string;
   readonly createdAt: number;
+  /** When each kind was added (epoch ms); absent in records written before it existed (use createdAt). */
+  readonly kindsAddedAt?: Readonly<Partial<Record<NoticeKind, number>>> | undefined;
 }
 
 /** Kept in the injected store, so every replica routes notices the same way. */

@@ -17,6 +17,7 @@ export const subscriptionSchema = z.object({
   kinds: z.array(z.enum(noticeKinds)),
   createdBy: z.string(),
   createdAt: z.number(),
+  kindsAddedAt: z.partialRecord(z.enum(noticeKinds), z.number()).optional(),
 });
 
 const channelIndexSchema = z.array(z.string());
@@ -116,12 +117,19 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
       const key = recordKey(project, channel);
       const subscription = await serialized(key, async () => {
         const existing = await readRecord(project, channel);
+        const now = options.clock.now();
+        // Kinds keep the time they were first added: the digest starts at the next scheduled time after it.
+        const kindsAddedAt: Partial<Record<NoticeKind, number>> = { ...existing?.kindsAddedAt };
+        for (const kind of kinds) {
+          if (!existing?.kinds.includes(kind)) kindsAddedAt[kind] = now;
+        }
         const next: Subscription = {
           project,
           channel: toRef(channel),
           kinds: canonicalKinds([...(existing?.kinds ?? []), ...kinds]),
           createdBy: existing?.createdBy ?? by,
-          createdAt: existing?.createdAt ?? options.clock.now(),
+          createdAt: existing?.createdAt ?? now,
+          kindsAddedAt,
         };
         await store.set(key, next);
         return next;

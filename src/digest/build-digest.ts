@@ -70,14 +70,21 @@ export interface DigestData {
     readonly percent: number;
     readonly supporters: number;
   };
-  /** Change over the last 24 hours; null without any history before now. */
+  /**
+   * The one window every figure below is counted over: the last 24 hours when
+   * the history covers them (`full`), else from the first snapshot that knows
+   * both funding and reward sales. Without any history: the last 24 hours for
+   * the sections with their own timestamps (wall, blog), and no change.
+   */
+  readonly window: { readonly sinceMs: number; readonly full: boolean };
+  /** Change over {@link DigestData.window}; null without any history before now. */
   readonly change: {
     readonly funding: number;
     readonly supporters: number;
-    /** Epoch ms of the baseline: now - 24 h, or later when the history starts later. */
+    /** Epoch ms of the baseline: the window's start. */
     readonly sinceMs: number;
   } | null;
-  /** Milestones (percent) first reached in the last 24 hours, ascending. */
+  /** Milestones (percent) first reached in the window, ascending. */
   readonly milestones: readonly number[];
   readonly wall: {
     readonly count: number;
@@ -89,13 +96,24 @@ export interface DigestData {
   readonly blogPosts:
     | readonly { readonly title: string; readonly supporterOnly: boolean; readonly at: number }[]
     | null;
-  /** Publicly visible rewards sold in the last 24 hours, most sold first. */
+  /**
+   * Publicly visible rewards sold in the window, most sold first; null when the
+   * rewards cannot be read or no snapshot knows their sales yet (never the
+   * sales since the campaign began).
+   */
   readonly rewardsSold: readonly { readonly title: string; readonly sold: number }[] | null;
   /** Publicly visible limited rewards that are sold out now. */
   readonly soldOut: readonly { readonly title: string }[] | null;
   readonly pace: DigestPace;
   /** The funding curve over the whole campaign, for the chart (downsampled). */
-  readonly chart: { readonly points: readonly SeriesPoint[]; readonly goal: number };
+  readonly chart: {
+    readonly points: readonly SeriesPoint[];
+    readonly goal: number;
+    /** The project's milestone levels in percent of the goal, ascending. */
+    readonly milestones: readonly number[];
+    /** Net new supporters per local day (start of the day, epoch ms), oldest first. */
+    readonly supportersPerDay: readonly { readonly dayStart: number; readonly count: number }[];
+  };
   /** Set when some engine data was stale or a section was unavailable: short and secret-free. */
   readonly staleBecause?: string;
 }
@@ -113,6 +131,48 @@ function pointAtOrBefore(points: readonly HistoryPoint[], at: number): HistoryPo
 /** Baseline for a window: the state at its start, or the first point when the history starts later. */
 function baselineFor(points: readonly HistoryPoint[], windowStart: number): HistoryPoint | undefined {
   return pointAtOrBefore(points, windowStart) ?? points[0];
+}
+
+const knowsSales = (point: HistoryPoint) => Object.keys(point.rewardsSold).length > 0;
+
+/**
+ * The digest's baseline: the funding baseline of the last 24 hours, moved forward
+ * to the first snapshot that knows the reward sales when it does not. The engine's
+ * first snapshot can be taken before its first reward read (empty `rewardsSold`):
+ * counting from it would report every sale since the campaign began as new.
+ * `salesKnown` is false when no snapshot in reach knows them (or there are no rewards).
+ */
+function windowBaseline(
+  points: readonly HistoryPoint[],
+  dayStart: number,
+  hasRewards: boolean,
+): { point: HistoryPoint; salesKnown: boolean } | undefined {
+  const funding = baselineFor(points, dayStart);
+  if (!funding) return undefined;
+  if (!hasRewards || knowsSales(funding)) return { point: funding, salesKnown: knowsSales(funding) };
+  // By position, not time: the engine can take both snapshots in the same millisecond.
+  const sales = points.slice(points.indexOf(funding) + 1).find(knowsSales);
+  return sales ? { point: sales, salesKnown: true } : { point: funding, salesKnown: false };
+}
+
+/** Epoch ms of the local midnight before `at` (whole-minute offsets, as every current zone has). */
+function startOfLocalDay(at: number, timeZone: string): number {
+  return at - (at % 60_000) - localTime(at, timeZone).minuteOfDay * 60_000;
+}
+
+/** Net supporter change per local day, from snapshot deltas; the last day ends at `current`. */
+function supportersPerDay(
+  points: readonly HistoryPoint[],
+  current: { at: number; supporters: number },
+  timeZone: string,
+): { dayStart: number; count: number }[] {
+  const days = new Map<number, number>();
+  const series = [...points, { ...current, funding: 0, rewardsSold: {} }];
+  for (let i = 1; i < series.length; i++) {
+    const day = startOfLocalDay(series[i]!.at, timeZone);
+    days.set(day, (days.get(day) ?? 0) + series[i]!.supporters - series[i - 1]!.supporters);
+  }
+  return [...days].map(([dayStart, count]) => ({ dayStart, count })).sort((a, b) => a.dayStart - b.dayStart);
 }
 
 async function optional<T>(read: () => Promise<T>, problems: string[], what: string): Promise<T | null> {
@@ -155,23 +215,23 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
   const goal = project.funding_threshold;
   const supporters = project.supporter_count;
 
-  // 24-hour change: current project values against the last snapshot at or before now - 24 h.
-  const dayBaseline = baselineFor(history, dayStart);
+  const visibleRewards = rewardsCached ? rewardsCached.value.filter((r) => isPubliclyVisible(r)) : null;
+  // One window for every figure: current values against the baseline snapshot at its start.
+  const baseline = windowBaseline(history, dayStart, (rewardsCached?.value.length ?? 0) > 0);
+  const dayBaseline = baseline?.point;
+  const sinceMs = dayBaseline ? Math.max(dayStart, dayBaseline.at) : dayStart;
+  const window = { sinceMs, full: sinceMs <= dayStart };
   const change = dayBaseline
-    ? {
-        funding: current - dayBaseline.funding,
-        supporters: supporters - dayBaseline.supporters,
-        sinceMs: Math.max(dayStart, dayBaseline.at),
-      }
+    ? { funding: current - dayBaseline.funding, supporters: supporters - dayBaseline.supporters, sinceMs }
     : null;
 
   // A milestone counts when funding crosses it inside the window and never reached it before:
   // a dip and a recovery must not announce 50 % twice.
   const milestones: number[] = [];
   if (goal > 0 && dayBaseline) {
-    const before = history.filter((p) => p.at <= Math.max(dayStart, dayBaseline.at));
+    const before = history.filter((p) => p.at <= sinceMs);
     const maxBefore = Math.max(0, ...before.map((p) => p.funding));
-    const maxInWindow = Math.max(current, ...history.filter((p) => p.at > dayStart).map((p) => p.funding));
+    const maxInWindow = Math.max(current, ...history.filter((p) => p.at > sinceMs).map((p) => p.funding));
     for (const level of milestoneLevels) {
       const threshold = (goal * level) / 100;
       if (maxBefore < threshold && maxInWindow >= threshold) milestones.push(level);
@@ -181,7 +241,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
   const wall = wallCached
     ? (() => {
         const posts = wallCached.value
-          .filter((p) => p.created_timestamp * 1000 > dayStart && p.created_timestamp * 1000 <= now)
+          .filter((p) => p.created_timestamp * 1000 > sinceMs && p.created_timestamp * 1000 <= now)
           .sort((a, b) => b.created_timestamp - a.created_timestamp);
         const latest = posts[0];
         return {
@@ -201,7 +261,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
 
   const blogPosts = blogCached
     ? blogCached.value
-        .filter((p) => p.release_timestamp * 1000 > dayStart && p.release_timestamp * 1000 <= now)
+        .filter((p) => p.release_timestamp * 1000 > sinceMs && p.release_timestamp * 1000 <= now)
         .sort((a, b) => b.release_timestamp - a.release_timestamp)
         .map((p) => ({
           title: singleLine(p.title, 120),
@@ -210,17 +270,18 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
         }))
     : null;
 
-  const visibleRewards = rewardsCached ? rewardsCached.value.filter((r) => isPubliclyVisible(r)) : null;
   const rewardsSold =
     visibleRewards && dayBaseline
-      ? visibleRewards
-          .map((r) => ({
-            title: singleLine(r.title, 80),
-            // A reward missing from the baseline did not exist then: all its sales are new.
-            sold: r.quantity_sold - (dayBaseline.rewardsSold[String(r.id)] ?? 0),
-          }))
-          .filter((r) => r.sold > 0)
-          .sort((a, b) => b.sold - a.sold || a.title.localeCompare(b.title, options.locale))
+      ? !baseline.salesKnown && visibleRewards.length > 0
+        ? null
+        : visibleRewards
+            .map((r) => ({
+              title: singleLine(r.title, 80),
+              // A reward missing from the baseline did not exist then: all its sales are new.
+              sold: r.quantity_sold - (dayBaseline.rewardsSold[String(r.id)] ?? 0),
+            }))
+            .filter((r) => r.sold > 0)
+            .sort((a, b) => b.sold - a.sold || a.title.localeCompare(b.title, options.locale))
       : visibleRewards
         ? []
         : null;
@@ -242,6 +303,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
     locale: options.locale,
     date: localTime(now, timeZone).date,
     funding: { current, goal, percent: percentOfGoal(current, goal), supporters },
+    window,
     change,
     milestones,
     wall,
@@ -255,6 +317,8 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
         CHART_POINTS,
       ),
       goal,
+      milestones: milestoneLevels,
+      supportersPerDay: supportersPerDay(history, { at: now, supporters }, timeZone),
     },
     ...(staleBecause ? { staleBecause } : {}),
   };

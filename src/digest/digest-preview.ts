@@ -1,7 +1,10 @@
 import type { Locale, NeutralMessage, ProjectReadModel } from '../core/index.js';
+import { formatDate } from '../core/index.js';
 import type { Clock } from '../lib/clock.js';
 import { buildDigest } from './build-digest.js';
-import { renderDigest } from './render-digest.js';
+import { chartAttachment } from './chart-attachment.js';
+import { digestText } from './i18n.js';
+import { paceText, renderDigest } from './render-digest.js';
 
 /**
  * For the core's `/digest` command: today's digest of a project, built on
@@ -25,5 +28,40 @@ export function digestPreview(
       ...(milestones ? { milestones } : {}),
     });
     return renderDigest(data, locale);
+  };
+}
+
+/**
+ * For the core's `/chart` command: the digest's funding chart, now, with the
+ * pace in words (the chart's text alternative says the rest). Same reads as
+ * {@link digestPreview}: the engine's cache and history, an API request only for
+ * data older than five minutes.
+ */
+export function chartPreview(
+  readModel: ProjectReadModel,
+  clock: Clock,
+  timeZone: string,
+  milestonesFor: (project: string) => readonly number[] | undefined = () => undefined,
+): (project: string, locale: Locale) => Promise<NeutralMessage> {
+  return async (project, locale) => {
+    const milestones = milestonesFor(project);
+    const data = await buildDigest({
+      readModel,
+      project,
+      now: clock.now(),
+      locale,
+      timeZone,
+      ...(milestones ? { milestones } : {}),
+    });
+    const t = digestText(locale);
+    const pace = paceText(data.pace, data, t, locale);
+    return {
+      title: t.chartTitle(data.project.title, formatDate(data.generatedAt, locale, timeZone)),
+      ...(data.project.url ? { titleUrl: data.project.url } : {}),
+      ...(pace ? { text: pace } : {}),
+      image: chartAttachment(data, locale),
+      ...(data.staleBecause ? { footer: t.staleFooter(data.staleBecause) } : {}),
+      tone: data.staleBecause ? 'warning' : 'info',
+    };
   };
 }

@@ -161,7 +161,8 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
     // Built at most once per project and rendered once per locale, however many channels want it.
     let data: DigestData | undefined;
     const rendered = new Map<Locale, NeutralMessage>();
-    for (const { channel } of await options.subscriptions.forProject(project, 'digest')) {
+    for (const subscription of await options.subscriptions.forProject(project, 'digest')) {
+      const { channel } = subscription;
       const label = `${project} ${channelKey(channel)}`;
       const key = `digest:${project}:${channelKey(channel)}:${date}`;
       let marker: Marker | undefined;
@@ -180,6 +181,7 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
         timeZone,
         minuteOfDay,
         lastSentDate: marker && marker.state !== 'sending' ? date : undefined,
+        subscribedAt: subscription.kindsAddedAt?.digest ?? subscription.createdAt,
       });
       if (!decision.due) continue;
       // A failure to build is the project's, not the channel's: it throws out of here and costs no attempt.

@@ -7,16 +7,20 @@ import type { Locale } from '../core/index.js';
  */
 export interface DigestCatalog {
   readonly title: (project: string) => string;
-  readonly summaryChange: (amount: string, supporters: string) => string;
-  readonly summaryNoChange: string;
+  readonly summaryChange: (amount: string, supporters: string, window: string) => string;
+  readonly summaryNoChange: (window: string) => string;
+  /** The digest's window inside a sentence: "in the last 24 hours" / "since 2:05 PM". */
+  readonly windowLast24h: string;
+  readonly windowSince: (start: string) => string;
+  /** The same as a field title. */
+  readonly fieldWindowLast24h: string;
+  readonly fieldWindowSince: (start: string) => string;
   readonly summaryUnknown: string;
   readonly fieldTotal: string;
   readonly totalOfGoal: (funding: string, goal: string, percent: string) => string;
   readonly totalNoGoal: (funding: string) => string;
   readonly supporterCount: (count: string) => string;
-  readonly fieldLast24h: string;
   readonly changeValue: (amount: string, supporters: string) => string;
-  readonly changeSince: (value: string, since: string) => string;
   readonly fieldMilestones: string;
   readonly milestonesValue: (percents: string) => string;
   readonly fieldPace: string;
@@ -42,20 +46,28 @@ export interface DigestCatalog {
   readonly chartAltEmpty: string;
   readonly chartGoal: string;
   readonly chartNoData: string;
+  readonly chartTitle: (project: string, date: string) => string;
+  readonly chartFunding: string;
+  readonly chartSupportersPerDay: string;
+  readonly chartTrend: string;
+  readonly chartEta: (date: string) => string;
+  readonly chartNotAtThisPace: string;
 }
 
 const en: DigestCatalog = {
   title: (project) => `Daily digest: ${project}`,
-  summaryChange: (amount, supporters) => `${amount} from ${supporters} in the last 24 hours.`,
-  summaryNoChange: 'No new supports in the last 24 hours.',
+  summaryChange: (amount, supporters, window) => `${amount} from ${supporters} ${window}.`,
+  summaryNoChange: (window) => `No new supports ${window}.`,
+  windowLast24h: 'in the last 24 hours',
+  windowSince: (start) => `since ${start}`,
+  fieldWindowLast24h: 'Last 24 hours',
+  fieldWindowSince: (start) => `Since ${start}`,
   summaryUnknown: 'No funding history for the last 24 hours yet.',
   fieldTotal: 'Total',
   totalOfGoal: (funding, goal, percent) => `${funding} of ${goal} (${percent})`,
   totalNoGoal: (funding) => funding,
   supporterCount: (count) => (count === '1' ? '1 supporter' : `${count} supporters`),
-  fieldLast24h: 'Last 24 hours',
   changeValue: (amount, supporters) => `${amount} · ${supporters}`,
-  changeSince: (value, since) => `${value} (since ${since})`,
   fieldMilestones: 'Milestones reached',
   milestonesValue: (percents) => `${percents} of the goal`,
   fieldPace: 'Pace',
@@ -85,20 +97,28 @@ const en: DigestCatalog = {
   chartAltEmpty: 'Funding chart: no funding history yet.',
   chartGoal: 'Goal',
   chartNoData: 'No data yet',
+  chartTitle: (project, date) => `${project} · ${date}`,
+  chartFunding: 'Funding',
+  chartSupportersPerDay: 'New supporters per day',
+  chartTrend: "Last 7 days' trend",
+  chartEta: (date) => `Goal around ${date} at this pace`,
+  chartNotAtThisPace: 'Goal not reached at this pace',
 };
 
 const de: DigestCatalog = {
   title: (project) => `Tagesübersicht: ${project}`,
-  summaryChange: (amount, supporters) => `${amount} von ${supporters} in den letzten 24 Stunden.`,
-  summaryNoChange: 'Keine neuen Unterstützungen in den letzten 24 Stunden.',
+  summaryChange: (amount, supporters, window) => `${amount} von ${supporters} ${window}.`,
+  summaryNoChange: (window) => `Keine neuen Unterstützungen ${window}.`,
+  windowLast24h: 'in den letzten 24 Stunden',
+  windowSince: (start) => `seit ${start}`,
+  fieldWindowLast24h: 'Letzte 24 Stunden',
+  fieldWindowSince: (start) => `Seit ${start}`,
   summaryUnknown: 'Noch kein Finanzierungsverlauf für die letzten 24 Stunden.',
   fieldTotal: 'Gesamt',
   totalOfGoal: (funding, goal, percent) => `${funding} von ${goal} (${percent})`,
   totalNoGoal: (funding) => funding,
   supporterCount: (count) => (count === '1' ? '1 Unterstützer*in' : `${count} Unterstützer*innen`),
-  fieldLast24h: 'Letzte 24 Stunden',
   changeValue: (amount, supporters) => `${amount} · ${supporters}`,
-  changeSince: (value, since) => `${value} (seit ${since})`,
   fieldMilestones: 'Erreichte Meilensteine',
   milestonesValue: (percents) => `${percents} des Ziels`,
   fieldPace: 'Tempo',
@@ -128,6 +148,12 @@ const de: DigestCatalog = {
   chartAltEmpty: 'Finanzierungsverlauf: noch keine Daten.',
   chartGoal: 'Ziel',
   chartNoData: 'Noch keine Daten',
+  chartTitle: (project, date) => `${project} · ${date}`,
+  chartFunding: 'Finanzierung',
+  chartSupportersPerDay: 'Neue Unterstützer*innen pro Tag',
+  chartTrend: 'Trend der letzten 7 Tage',
+  chartEta: (date) => `Ziel etwa am ${date} bei diesem Tempo`,
+  chartNotAtThisPace: 'Ziel bei diesem Tempo nicht erreicht',
 };
 
 const catalogs = { en, de } as const satisfies Record<Locale, DigestCatalog>;

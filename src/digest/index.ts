@@ -8,8 +8,10 @@ export {
   type DigestData,
   type DigestPace,
 } from './build-digest.js';
+export { chartAttachment, chartFilename, fundingChartInput } from './chart-attachment.js';
+export { CHART_FONT_FAMILY, chartFontFiles, registerChartFont } from './chart-font.js';
 export { type DigestDue, type DigestDueInput, digestDue } from './digest-due.js';
-export { digestPreview } from './digest-preview.js';
+export { chartPreview, digestPreview } from './digest-preview.js';
 export {
   type CronLike,
   createDigestScheduler,
@@ -18,10 +20,11 @@ export {
   type DigestScheduler,
   type DigestSchedulerOptions,
 } from './digest-scheduler.js';
-export { chartFilename, renderDigest } from './render-digest.js';
+export { renderDigest } from './render-digest.js';
 export {
   CHART_HEIGHT,
   CHART_WIDTH,
+  type ChartProjection,
   chartColors,
   type FundingChartInput,
   type FundingChartOptions,

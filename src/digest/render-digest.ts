@@ -1,8 +1,10 @@
 import type { Locale, MessageField, NeutralMessage } from '../core/index.js';
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } from '../core/index.js';
 import type { DigestData, DigestPace } from './build-digest.js';
+import { chartAttachment } from './chart-attachment.js';
 import { type DigestCatalog, digestText } from './i18n.js';
-import { type FundingChartOptions, renderFundingChart } from './render-funding-chart.js';
+import { formatTime, localTime } from './local-time.js';
+import type { FundingChartOptions } from './render-funding-chart.js';
 
 /** List fields show this many entries, then "… and N more": chat fields have length limits. */
 const MAX_LIST = 5;
@@ -17,7 +19,12 @@ function listValue(lines: readonly string[], t: DigestCatalog, locale: Locale): 
   return shown.join('\n');
 }
 
-function paceText(pace: DigestPace, data: DigestData, t: DigestCatalog, locale: Locale): string | undefined {
+export function paceText(
+  pace: DigestPace,
+  data: DigestData,
+  t: DigestCatalog,
+  locale: Locale,
+): string | undefined {
   switch (pace.kind) {
     case 'no-goal':
       return undefined;
@@ -37,14 +44,17 @@ function paceText(pace: DigestPace, data: DigestData, t: DigestCatalog, locale: 
   }
 }
 
-/** `funding-solar-kiosk-2026-01-08.png`: the slug is reduced to safe file-name characters. */
-export function chartFilename(data: DigestData): string {
-  const slug =
-    data.project.linkCaption
-      .replace(/[^a-zA-Z0-9_-]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60) || 'project';
-  return `funding-${slug}-${data.date}.png`;
+/**
+ * The window's real start when it is shorter than 24 hours, in the channel's
+ * language and the digest's time zone: "2:05 PM" / "14:05" the same day, with the
+ * date when it began the day before. Undefined for a full 24-hour window.
+ */
+function windowStartText(data: DigestData, locale: Locale): string | undefined {
+  if (data.window.full) return undefined;
+  const { sinceMs } = data.window;
+  return localTime(sinceMs, data.timeZone).date === data.date
+    ? formatTime(sinceMs, locale, data.timeZone)
+    : formatDateTime(sinceMs, locale, data.timeZone);
 }
 
 /**
@@ -72,16 +82,17 @@ export function renderDigest(
     inline: true,
   });
 
+  // The window is named wherever a figure is counted over it: "the last 24 hours" only when it is.
+  const start = windowStartText(data, locale);
+  const windowText = start ? t.windowSince(start) : t.windowLast24h;
   let summary = t.summaryUnknown;
   if (change) {
-    const value = t.changeValue(
-      signed(money(change.funding), change.funding),
-      signed(t.supporterCount(formatNumber(change.supporters, locale)), change.supporters),
-    );
-    const partial = change.sinceMs > data.generatedAt - 24 * 3_600_000;
     fields.push({
-      name: t.fieldLast24h,
-      value: partial ? t.changeSince(value, formatDateTime(change.sinceMs, locale, data.timeZone)) : value,
+      name: start ? t.fieldWindowSince(start) : t.fieldWindowLast24h,
+      value: t.changeValue(
+        signed(money(change.funding), change.funding),
+        signed(t.supporterCount(formatNumber(change.supporters, locale)), change.supporters),
+      ),
       inline: true,
     });
     summary =
@@ -89,8 +100,9 @@ export function renderDigest(
         ? t.summaryChange(
             signed(money(change.funding), change.funding),
             t.supporterCount(formatNumber(change.supporters, locale)),
+            windowText,
           )
-        : t.summaryNoChange;
+        : t.summaryNoChange(windowText);
   }
 
   if (data.milestones.length > 0) {
@@ -152,37 +164,6 @@ export function renderDigest(
     });
   }
 
-  const points = data.chart.points;
-  const first = points[0];
-  const last = points[points.length - 1];
-  const alt =
-    first && last
-      ? funding.goal > 0
-        ? t.chartAlt(
-            money(funding.current),
-            money(funding.goal),
-            formatDate(first.at, locale, data.timeZone),
-            formatDate(last.at, locale, data.timeZone),
-          )
-        : t.chartAltNoGoal(
-            money(funding.current),
-            formatDate(first.at, locale, data.timeZone),
-            formatDate(last.at, locale, data.timeZone),
-          )
-      : t.chartAltEmpty;
-  const png = renderFundingChart(
-    {
-      points,
-      goal: data.chart.goal,
-      currency: data.project.currency,
-      locale,
-      timeZone: data.timeZone,
-      goalLabel: t.chartGoal,
-      emptyLabel: t.chartNoData,
-    },
-    chartOptions,
-  );
-
   const footer = [t.footer(formatDateTime(data.generatedAt, locale, data.timeZone), data.timeZone)];
   if (data.staleBecause) footer.push(t.staleFooter(data.staleBecause));
 
@@ -194,7 +175,7 @@ export function renderDigest(
     ...(funding.goal > 0
       ? { progress: { current: funding.current, goal: funding.goal, percent: funding.percent } }
       : {}),
-    image: { kind: 'attachment', filename: chartFilename(data), data: png, alt: alt },
+    image: chartAttachment(data, locale, chartOptions),
     footer: footer.join(' · '),
     tone: data.milestones.length > 0 ? 'success' : 'info',
   };

@@ -1,234 +1,195 @@
-import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Locale } from '../core/index.js';
-import { formatNumber } from '../core/index.js';
-import { drawBitmapText, measureBitmapText } from './bitmap-font.js';
+import { formatDate, formatMoney, formatNumber, formatPercent, percentOfGoal } from '../core/index.js';
+import { registerChartFont } from './chart-font.js';
+import { axisMoney, dateLabel, niceStep } from './chart-scale.js';
 import { downsampleSeries, type SeriesPoint } from './downsample-series.js';
+import { digestText } from './i18n.js';
 
-/** Fixed chart size in CSS pixels (at `scale` 1): wide enough for Discord's and Slack's previews. */
+/** Chart size in CSS pixels; rendered at {@link FundingChartOptions.scale} (default 2) times that. */
 export const CHART_WIDTH = 800;
-export const CHART_HEIGHT = 400;
+export const CHART_HEIGHT = 470;
 
-/** Colours, exported so tests can find the curve and the goal line in the pixels. */
+const DAY_MS = 24 * 3_600_000;
+
+/** Colours, exported so tests can find the curve, goal, trend and bars in the pixels. */
 export const chartColors = {
   background: '#ffffff',
   line: '#2563eb',
   area: 'rgba(37, 99, 235, 0.14)',
   goal: '#dc2626',
+  milestone: '#a855f7',
+  trend: '#f59e0b',
+  bars: '#10b981',
   grid: '#e5e7eb',
   axis: '#9ca3af',
   text: '#374151',
+  title: '#111827',
 } as const;
 
+/** The last 7 days' rate, extended to the goal: `eta` when funding grows, `never` when it does not. */
+export type ChartProjection =
+  | { readonly kind: 'eta'; readonly at: number; readonly perDay: number; readonly basisDays: number }
+  | { readonly kind: 'never' };
+
 export interface FundingChartInput {
+  /** The project's name, plain text. */
+  readonly title: string;
+  /** Epoch ms the chart is for: its date is in the title, and the curve ends here. */
+  readonly at: number;
   /** Funding over time, any order; thinned to the chart's width. */
   readonly points: readonly SeriesPoint[];
-  /** The funding goal; 0 or less draws no goal line. */
+  /** The funding goal; 0 or less draws no goal line, milestones or projection. */
   readonly goal: number;
+  /** Milestone levels in percent of the goal; 100 is the goal line itself. */
+  readonly milestones?: readonly number[];
+  /** Net new supporters per local day, drawn as a bar strip under the curve. */
+  readonly supportersPerDay?: readonly { readonly dayStart: number; readonly count: number }[];
+  readonly projection?: ChartProjection;
   readonly currency: string;
   readonly locale: Locale;
-  /** IANA zone of the dates on the x axis. */
+  /** IANA zone of the dates. */
   readonly timeZone: string;
-  /** Label of the goal line ("Goal", "Ziel"). */
-  readonly goalLabel?: string;
-  /** Shown in an empty chart. */
-  readonly emptyLabel?: string;
 }
 
 export interface FundingChartOptions {
-  /** Pixel density: 2 renders 1600×800 for retina screens. Default 1. */
+  /** Pixel density: 2 (default) renders 1600×940 for high-density screens. */
   readonly scale?: number;
-  /**
-   * How labels are drawn. `auto` (default) uses an installed font and falls back to a
-   * built-in bitmap font when the machine has none (slim Docker images); `bitmap`
-   * forces the fallback; `none` draws no text at all.
-   */
-  readonly text?: 'auto' | 'font' | 'bitmap' | 'none';
-  /** A .ttf/.otf file to use for labels, e.g. when the image has no system fonts. */
-  readonly fontFile?: string;
-}
-
-const PREFERRED_FAMILIES = ['DejaVu Sans', 'Liberation Sans', 'Noto Sans', 'Arial', 'Helvetica', 'Roboto'];
-const FONT_FILE_ALIAS = 'FundbotChartFont';
-
-/** A font family the canvas can draw with, or undefined when the machine has none. */
-export function chartFontFamily(fontFile?: string): string | undefined {
-  if (fontFile) {
-    // GlobalFonts is the native library's registry: registering the same file again is harmless.
-    if (GlobalFonts.has(FONT_FILE_ALIAS) || GlobalFonts.registerFromPath(fontFile, FONT_FILE_ALIAS)) {
-      return FONT_FILE_ALIAS;
-    }
-  }
-  const families = GlobalFonts.families.map((f) => f.family);
-  return (
-    PREFERRED_FAMILIES.find((f) => families.includes(f)) ??
-    families.find((f) => /sans/i.test(f) && !/mono|math/i.test(f)) ??
-    families[0]
-  );
+  /** `none` draws no text (tests that only look at shapes). Default `font`: the packaged font. */
+  readonly text?: 'font' | 'none';
 }
 
 interface TextPainter {
-  draw(text: string, x: number, y: number, align: 'left' | 'right' | 'center', color: string): void;
-  width(text: string): number;
+  draw(text: string, x: number, y: number, options: TextStyle): void;
+  width(text: string, size?: number): number;
+}
+interface TextStyle {
+  readonly align?: 'left' | 'right' | 'center';
+  readonly color?: string;
+  readonly size?: number;
+  readonly bold?: boolean;
 }
 
 function fontPainter(ctx: SKRSContext2D, family: string): TextPainter {
-  ctx.font = `13px "${family}"`;
   ctx.textBaseline = 'middle';
+  const font = (size: number, bold: boolean) => `${bold ? 600 : 400} ${size}px "${family}"`;
   return {
-    draw(text, x, y, align, color) {
+    draw(text, x, y, { align = 'left', color = chartColors.text, size = 12, bold = false }) {
+      ctx.font = font(size, bold);
       ctx.fillStyle = color;
       ctx.textAlign = align;
       ctx.fillText(text, x, y);
     },
-    width: (text) => ctx.measureText(text).width,
-  };
-}
-
-function bitmapPainter(ctx: SKRSContext2D): TextPainter {
-  return {
-    draw(text, x, y, align, color) {
-      const w = measureBitmapText(text);
-      const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
-      drawBitmapText(ctx, text, left, y, color);
+    width(text, size = 12) {
+      ctx.font = font(size, false);
+      return ctx.measureText(text).width;
     },
-    width: (text) => measureBitmapText(text),
   };
 }
 
 const silentPainter: TextPainter = { draw: () => {}, width: () => 0 };
 
-/** A "nice" step (1, 2, 2.5, 5 × 10^n) so that about `count` steps cover `range`. */
-function niceStep(range: number, count: number): number {
-  const rough = range / count;
-  const magnitude = 10 ** Math.floor(Math.log10(rough));
-  const fraction = rough / magnitude;
-  const nice = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 2.5 ? 2.5 : fraction <= 5 ? 5 : 10;
-  return nice * magnitude;
-}
-
-const intlLocale: Readonly<Record<Locale, string>> = { en: 'en-US', de: 'de-DE' };
-
-/** Short money labels for the axis: "€12,500", "€1.5M", "12.500 €". */
-function axisMoney(amount: number, currency: string, locale: Locale, step: number): string {
-  const compact = Math.abs(amount) >= 1_000_000;
-  try {
-    return new Intl.NumberFormat(intlLocale[locale], {
-      style: 'currency',
-      currency,
-      notation: compact ? 'compact' : 'standard',
-      minimumFractionDigits: 0,
-      maximumFractionDigits: compact || step < 1 ? 2 : 0,
-    }).format(amount);
-  } catch {
-    return `${formatNumber(amount, locale, step < 1 ? 2 : 0)} ${currency.slice(0, 8)}`;
-  }
-}
-
-function dateLabel(at: number, locale: Locale, timeZone: string, withTime: boolean): string {
-  return new Intl.DateTimeFormat(intlLocale[locale], {
-    month: 'short',
-    day: 'numeric',
-    ...(withTime ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' as const } : {}),
-    timeZone,
-  }).format(at);
-}
-
 /**
- * Draws funding over the campaign as a PNG: a filled line in blue, the goal as a
- * dashed red line with its amount, money on the y axis (from 0), dates on the x
- * axis. 800×400 pixels at scale 1. Handles no points (axes and "no data"), one
- * point (a dot), a flat series, funding above the goal and a goal of 0.
+ * Draws a project's funding as a PNG worth opening: a title with the project's
+ * name and the date; the funding curve (blue) over the campaign with the goal
+ * (dashed red) and the milestone levels (dotted violet); the last 7 days' trend
+ * (dashed amber) extended to the goal with the estimated day, or "not reached at
+ * this pace"; and a bar strip of new supporters per day under the curve, on the
+ * same time axis. Text in the packaged Inter font, never a system font.
+ * 800×470 CSS pixels, rendered at 2× by default (about 60-90 kB of PNG).
  */
 export function renderFundingChart(input: FundingChartInput, options: FundingChartOptions = {}): Uint8Array {
-  const scale = options.scale ?? 1;
+  const scale = options.scale ?? 2;
   const canvas = createCanvas(Math.round(CHART_WIDTH * scale), Math.round(CHART_HEIGHT * scale));
   const ctx = canvas.getContext('2d');
   ctx.scale(scale, scale);
   ctx.fillStyle = chartColors.background;
   ctx.fillRect(0, 0, CHART_WIDTH, CHART_HEIGHT);
-
-  const mode = options.text ?? 'auto';
-  const family = mode === 'auto' || mode === 'font' ? chartFontFamily(options.fontFile) : undefined;
-  const text: TextPainter =
-    mode === 'none'
-      ? silentPainter
-      : family
-        ? fontPainter(ctx, family)
-        : mode === 'font'
-          ? silentPainter
-          : bitmapPainter(ctx);
+  const text = options.text === 'none' ? silentPainter : fontPainter(ctx, registerChartFont());
+  const t = digestText(input.locale);
+  const { locale, currency, timeZone } = input;
 
   const points = downsampleSeries(input.points, CHART_WIDTH);
   const goal = Number.isFinite(input.goal) && input.goal > 0 ? input.goal : 0;
-  const maxFunding = Math.max(0, ...points.map((p) => p.funding));
+  const first = points[0];
+  const last = points[points.length - 1];
+  const current = last?.funding ?? 0;
+
+  // Header: the project and the date, then where it stands.
+  text.draw(t.chartTitle(input.title, formatDate(input.at, locale, timeZone)), 24, 24, {
+    size: 18,
+    bold: true,
+    color: chartColors.title,
+  });
+  const money = (n: number) => formatMoney(n, currency, locale);
+  text.draw(
+    goal > 0
+      ? t.totalOfGoal(money(current), money(goal), formatPercent(percentOfGoal(current, goal), locale))
+      : t.totalNoGoal(money(current)),
+    24,
+    48,
+    { size: 12 },
+  );
+
+  // Time range: the campaign so far, plus room for the projection to reach the goal.
+  const projection = goal > 0 && last && current < goal ? input.projection : undefined;
+  const span = first && last && last.at > first.at ? last.at - first.at : DAY_MS;
+  const tMin = first && last && last.at > first.at ? first.at : (first?.at ?? input.at) - DAY_MS / 2;
+  let tMax = first && last && last.at > first.at ? last.at : (first?.at ?? input.at) + DAY_MS / 2;
+  if (projection?.kind === 'eta')
+    tMax = Math.min(projection.at + span * 0.04, tMax + Math.max(span, 7 * DAY_MS));
+  else if (projection?.kind === 'never') tMax += span * 0.15;
+  const trendAt = (at: number) =>
+    projection?.kind === 'eta' && last ? current + ((at - last.at) / DAY_MS) * projection.perDay : 0;
+
+  const maxFunding = Math.max(0, ...points.map((p) => p.funding), trendAt(tMax));
   const minFunding = Math.min(0, ...points.map((p) => p.funding));
   const top = Math.max(maxFunding, goal) * 1.08 || 100;
   const yStep = niceStep(top - minFunding, 5);
   const yMax = Math.ceil(top / yStep) * yStep;
   const yMin = Math.floor(minFunding / yStep) * yStep;
-
-  // Left margin fits the widest money label.
   const yLabels: { value: number; label: string }[] = [];
   for (let v = yMin; v <= yMax + yStep / 2; v += yStep) {
-    yLabels.push({ value: v, label: axisMoney(v, input.currency, input.locale, yStep) });
+    yLabels.push({ value: v, label: axisMoney(v, currency, locale, yStep) });
   }
   const labelWidth = Math.max(0, ...yLabels.map((l) => text.width(l.label)));
   const plot = {
     left: Math.max(24, Math.ceil(labelWidth) + 16),
     right: CHART_WIDTH - 24,
-    top: 24,
-    bottom: CHART_HEIGHT - 36,
+    top: 72,
+    bottom: 318,
   };
-  const first = points[0];
-  const last = points[points.length - 1];
-  // One point or a zero-length range: centre it in a one-day window.
-  const tMin = first && last && last.at > first.at ? first.at : (first?.at ?? 0) - 12 * 3_600_000;
-  const tMax = first && last && last.at > first.at ? last.at : (first?.at ?? 0) + 12 * 3_600_000;
+  const strip = { top: 340, bottom: 402 };
   const x = (at: number) => plot.left + ((at - tMin) / (tMax - tMin)) * (plot.right - plot.left);
   const y = (value: number) => plot.bottom - ((value - yMin) / (yMax - yMin)) * (plot.bottom - plot.top);
 
-  // Grid and y labels.
   ctx.lineWidth = 1;
   for (const { value, label } of yLabels) {
     const gy = Math.round(y(value)) + 0.5;
     ctx.strokeStyle = value === 0 ? chartColors.axis : chartColors.grid;
-    ctx.beginPath();
-    ctx.moveTo(plot.left, gy);
-    ctx.lineTo(plot.right, gy);
-    ctx.stroke();
-    text.draw(label, plot.left - 8, gy, 'right', chartColors.text);
+    line(ctx, plot.left, gy, plot.right, gy);
+    text.draw(label, plot.left - 8, gy, { align: 'right' });
   }
 
-  // X axis dates: five evenly spaced ticks, with the time of day when the range is short.
-  if (first) {
-    const withTime = tMax - tMin < 2 * 24 * 3_600_000;
-    let previous = '';
-    for (let i = 0; i <= 4; i++) {
-      const at = tMin + ((tMax - tMin) * i) / 4;
-      const label = dateLabel(at, input.locale, input.timeZone, withTime);
-      const tx = x(at);
-      ctx.strokeStyle = chartColors.axis;
-      ctx.beginPath();
-      ctx.moveTo(Math.round(tx) + 0.5, plot.bottom);
-      ctx.lineTo(Math.round(tx) + 0.5, plot.bottom + 5);
-      ctx.stroke();
-      if (label !== previous) {
-        const align = i === 0 ? 'left' : i === 4 ? 'right' : 'center';
-        text.draw(label, tx, plot.bottom + 18, align, chartColors.text);
-      }
-      previous = label;
+  // Milestones below the top of the scale, each a dotted line labelled with its percentage.
+  if (goal > 0) {
+    for (const level of input.milestones ?? []) {
+      const value = (goal * level) / 100;
+      if (level === 100 || value > yMax) continue;
+      const my = Math.round(y(value)) + 0.5;
+      ctx.setLineDash([2, 4]);
+      ctx.strokeStyle = chartColors.milestone;
+      ctx.lineWidth = 1.5;
+      line(ctx, plot.left, my, plot.right, my);
+      ctx.setLineDash([]);
+      text.draw(formatPercent(level, locale), plot.left + 6, my - 8, {
+        color: chartColors.milestone,
+        size: 11,
+      });
     }
-  } else {
-    text.draw(
-      input.emptyLabel ?? 'No data yet',
-      (plot.left + plot.right) / 2,
-      (plot.top + plot.bottom) / 2,
-      'center',
-      chartColors.text,
-    );
   }
 
-  // The funding curve: a translucent area under a solid line.
+  // The funding curve: a translucent area under a solid line, a dot at today's value.
   if (points.length > 1) {
     ctx.beginPath();
     ctx.moveTo(x(points[0]!.at), y(0));
@@ -250,22 +211,126 @@ export function renderFundingChart(input: FundingChartInput, options: FundingCha
     ctx.arc(x(last.at), y(last.funding), 5, 0, 2 * Math.PI);
     ctx.fillStyle = chartColors.line;
     ctx.fill();
+  } else {
+    text.draw(t.chartNoData, (plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, { align: 'center' });
   }
 
-  // The goal: a dashed line across the plot with its amount above the right end.
   if (goal > 0) {
     const gy = Math.round(y(goal)) + 0.5;
     ctx.setLineDash([10, 6]);
     ctx.strokeStyle = chartColors.goal;
     ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.moveTo(plot.left, gy);
-    ctx.lineTo(plot.right, gy);
-    ctx.stroke();
+    line(ctx, plot.left, gy, plot.right, gy);
     ctx.setLineDash([]);
-    const label = `${input.goalLabel ?? 'Goal'} ${axisMoney(goal, input.currency, input.locale, yStep < 1 ? 0.5 : 1)}`;
-    text.draw(label, plot.right, gy - 12, 'right', chartColors.goal);
+    const label = `${t.chartGoal} ${axisMoney(goal, currency, locale, yStep < 1 ? 0.5 : 1)}`;
+    text.draw(label, plot.right, gy - 10, { align: 'right', color: chartColors.goal, bold: true });
+  }
+
+  // The trend: the last 7 days' line through today's value, on to the goal (or the chart's edge).
+  let trendLabel: string | undefined;
+  if (projection?.kind === 'eta' && last) {
+    const from = last.at - projection.basisDays * DAY_MS;
+    const to = Math.min(projection.at, tMax);
+    ctx.setLineDash([6, 5]);
+    ctx.strokeStyle = chartColors.trend;
+    ctx.lineWidth = 2.5;
+    line(ctx, x(Math.max(from, tMin)), y(trendAt(Math.max(from, tMin))), x(to), y(trendAt(to)));
+    ctx.setLineDash([]);
+    if (projection.at <= tMax) {
+      ctx.beginPath();
+      ctx.arc(x(projection.at), y(goal), 5, 0, 2 * Math.PI);
+      ctx.fillStyle = chartColors.trend;
+      ctx.fill();
+    }
+    trendLabel = t.chartEta(formatDate(projection.at, locale, timeZone));
+  } else if (projection?.kind === 'never') {
+    trendLabel = t.chartNotAtThisPace;
+  }
+
+  drawSupporterStrip(
+    ctx,
+    text,
+    input,
+    { ...strip, left: plot.left, right: plot.right },
+    x,
+    t.chartSupportersPerDay,
+  );
+
+  // Dates under the strip, on the shared time axis.
+  const withTime = tMax - tMin < 2 * DAY_MS;
+  let previous = '';
+  for (let i = 0; i <= 4; i++) {
+    const at = tMin + ((tMax - tMin) * i) / 4;
+    const label = dateLabel(at, locale, timeZone, withTime);
+    const tx = Math.round(x(at)) + 0.5;
+    ctx.strokeStyle = chartColors.axis;
+    ctx.lineWidth = 1;
+    line(ctx, tx, strip.bottom, tx, strip.bottom + 5);
+    if (label !== previous) {
+      text.draw(label, tx, strip.bottom + 16, { align: i === 0 ? 'left' : i === 4 ? 'right' : 'center' });
+    }
+    previous = label;
+  }
+
+  // Legend: the curve and where the trend leads (the strip carries its own label).
+  let lx = 24;
+  const ly = CHART_HEIGHT - 26;
+  const legend: [string, string, number[]][] = [[t.chartFunding, chartColors.line, []]];
+  if (trendLabel) legend.push([`${t.chartTrend}: ${trendLabel}`, chartColors.trend, [6, 5]]);
+  for (const [label, color, dash] of legend) {
+    // A label that would run off the edge is left out rather than cut.
+    if (lx + 28 + text.width(label) > CHART_WIDTH - 16) break;
+    ctx.setLineDash(dash);
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 3;
+    line(ctx, lx, ly, lx + 22, ly);
+    ctx.setLineDash([]);
+    text.draw(label, lx + 28, ly, { size: 12 });
+    lx += 28 + text.width(label) + 24;
   }
 
   return canvas.toBuffer('image/png');
+}
+
+function line(ctx: SKRSContext2D, x1: number, y1: number, x2: number, y2: number): void {
+  ctx.beginPath();
+  ctx.moveTo(x1, y1);
+  ctx.lineTo(x2, y2);
+  ctx.stroke();
+}
+
+/** One bar per local day (net new supporters, drops count as 0), scaled to the busiest day. */
+function drawSupporterStrip(
+  ctx: SKRSContext2D,
+  text: TextPainter,
+  input: FundingChartInput,
+  area: { top: number; bottom: number; left: number; right: number },
+  x: (at: number) => number,
+  label: string,
+): void {
+  ctx.strokeStyle = chartColors.axis;
+  ctx.lineWidth = 1;
+  line(ctx, area.left, area.bottom + 0.5, area.right, area.bottom + 0.5);
+  const days = input.supportersPerDay ?? [];
+  const busiest = Math.max(0, ...days.map((d) => d.count));
+  text.draw(label, area.left + 4, area.top - 6, { size: 11 });
+  if (busiest <= 0) return;
+  const barTop = area.top + 8;
+  ctx.fillStyle = chartColors.bars;
+  for (const day of days) {
+    if (day.count <= 0) continue;
+    const left = Math.max(area.left, x(day.dayStart) + 1);
+    // Today's bar ends at the chart's time: the day is not over yet.
+    const right = Math.min(area.right, x(Math.min(day.dayStart + DAY_MS, input.at)) - 1);
+    if (right <= left) continue;
+    const height = Math.max(1, ((area.bottom - barTop) * day.count) / busiest);
+    ctx.fillRect(left, area.bottom - height, right - left, height);
+    if (right - left >= 18) {
+      text.draw(formatNumber(day.count, input.locale), (left + right) / 2, area.bottom - height - 6, {
+        align: 'center',
+        size: 10,
+      });
+      ctx.fillStyle = chartColors.bars;
+    }
+  }
 }

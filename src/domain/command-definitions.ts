@@ -130,6 +130,16 @@ export const commandDefinitions: readonly CommandDefinition[] = [
     admin: false,
   },
   {
+    name: 'chart',
+    slackName: 'fundbot-chart',
+    description: {
+      en: 'Funding chart: curve, milestones, trend to the goal, supporters per day',
+      de: 'Finanzierungsdiagramm: Verlauf, Meilensteine, Trend zum Ziel, Unterstützer*innen pro Tag',
+    },
+    options: [projectOption(false)],
+    admin: false,
+  },
+  {
     name: 'digest',
     description: { en: "Preview today's digest", de: 'Vorschau der heutigen Zusammenfassung' },
     options: [projectOption(false)],

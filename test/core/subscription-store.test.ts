@@ -35,7 +35,12 @@ describe('SubscriptionStore', () => {
     clock.advance(1000);
     await subs.subscribe(a, 'p', ['blog', 'wall'], 'U2');
     const again = await subs.subscribe(a, 'p', ['blog'], 'U3');
-    expect(again).toEqual({ ...first, kinds: ['wall', 'blog'] });
+    expect(again).toEqual({
+      ...first,
+      kinds: ['wall', 'blog'],
+      // Each kind keeps the time it was first added (the digest's first day depends on it).
+      kindsAddedAt: { wall: first.createdAt, blog: first.createdAt + 1000 },
+    });
     expect(await subs.forProject('p', 'wall')).toHaveLength(1);
   });
 

@@ -163,9 +163,76 @@ describe('buildDigest on a scripted ten-day campaign', () => {
     const data = await digestOf(readModel);
     expect(data.change).toEqual({ funding: 200, supporters: 2, sinceMs: now - 5 * HOUR });
     expect(data.pace).toMatchObject({ kind: 'eta', basisDays: 5 / 24 });
-    expect(fieldValue(renderDigest(data, 'en'), 'Last 24 hours')).toMatch(
-      new RegExp(`^\\+${en(200).replace('.', '\\.')} · \\+2 supporters \\(since `),
-    );
+    expect(data.window).toEqual({ sinceMs: now - 5 * HOUR, full: false });
+    // 04:00 in Berlin: the window names its real start, in the channel's language.
+    const english = renderDigest(data, 'en');
+    expect(english.text).toBe(`+${en(200)} from 2 supporters since 4:00 AM.`);
+    expect(fieldValue(english, 'Since 4:00 AM')).toBe(`+${en(200)} · +2 supporters`);
+    expect(english.fields?.some((f) => f.name === 'Last 24 hours')).toBe(false);
+    const german = renderDigest(data, 'de');
+    expect(plain(german.text)).toBe(`+${de(200)} von 2 Unterstützer*innen seit 04:00.`);
+    expect(fieldValue(german, 'Seit 04:00')).toBe(`+${de(200)} · +2 Unterstützer*innen`);
+  });
+
+  it('names a window that began the day before with its date', async () => {
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
+      project: aProject({ current_funding: 300, supporter_count: 3 }),
+      history: [aPoint(now - 20 * HOUR, 100, 1)],
+    });
+    const text = renderDigest(await digestOf(readModel), 'en').text;
+    expect(plain(text)).toBe(`+${en(200)} from 2 supporters since Mar 9, 2026, 1:00 PM.`);
+  });
+
+  it('says "the last 24 hours" only when the history covers them', async () => {
+    const data = await digestOf(campaign());
+    expect(data.window).toEqual({ sinceMs: now - DAY, full: true });
+    expect(renderDigest(data, 'en').text).toMatch(/ in the last 24 hours\.$/);
+  });
+
+  it('counts reward sales from a sale baseline, never the sales since the campaign began', async () => {
+    // The engine's first snapshot came before its first reward read: no sales known in it.
+    const first = now - 5 * HOUR;
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
+      project: aProject({ current_funding: 1_300, supporter_count: 50 }),
+      history: [
+        aPoint(first, 1_000, 37),
+        aPoint(first + 10_000, 1_000, 37, { '1': 30, '2': 7 }),
+        aPoint(now - HOUR, 1_300, 50, { '1': 35, '2': 7, '3': 2 }),
+      ],
+      rewards: [
+        aReward({ id: 1, title: 'Early-bird kiosk kit', quantity_sold: 35 }),
+        aReward({ id: 2, title: 'Mug', quantity_sold: 7 }),
+        aReward({ id: 3, title: 'New poster', quantity_sold: 2 }),
+      ],
+    });
+    const data = await digestOf(readModel);
+    expect(data.rewardsSold).toEqual([
+      { title: 'Early-bird kiosk kit', sold: 5 },
+      { title: 'New poster', sold: 2 },
+    ]);
+    expect(data.window).toEqual({ sinceMs: first + 10_000, full: false });
+    expect(data.change).toEqual({ funding: 300, supporters: 13, sinceMs: first + 10_000 });
+  });
+
+  it('does not report reward sales when no snapshot knows them yet', async () => {
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
+      project: aProject({ current_funding: 1_300, supporter_count: 50 }),
+      history: [aPoint(now - 5 * HOUR, 1_000, 37)],
+      rewards: [aReward({ id: 1, title: 'Early-bird kiosk kit', quantity_sold: 35 })],
+    });
+    expect((await digestOf(readModel)).rewardsSold).toBeNull();
+  });
+
+  it('counts wall and blog posts over the same window as the funding', async () => {
+    const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({
+      project: aProject({ current_funding: 300, supporter_count: 3 }),
+      history: [aPoint(now - 5 * HOUR, 100, 1)],
+      wallPosts: [aWallPost({ id: 1, at: now - 8 * HOUR }), aWallPost({ id: 2, at: now - 2 * HOUR })],
+      blogPosts: [aBlogPost({ id: 1, at: now - 6 * HOUR }), aBlogPost({ id: 2, at: now - 1 * HOUR })],
+    });
+    const data = await digestOf(readModel);
+    expect(data.wall?.count).toBe(1);
+    expect(data.blogPosts?.map((p) => p.title)).toEqual(['Update 2']);
   });
 
   it('has no progress bar, milestones or pace for a project without a goal', async () => {

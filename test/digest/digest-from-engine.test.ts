@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, parseProjectKey } from '../../src/api/index.js';
-import { buildDigest } from '../../src/digest/index.js';
+import { buildDigest, renderDigest } from '../../src/digest/index.js';
 import { createEngine, type Engine } from '../../src/engine/index.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { memoryStore } from '../../src/lib/store.js';
@@ -89,5 +89,59 @@ describe('digest from the engine read model', () => {
     expect(data.wall).toMatchObject({ count: 1, latest: { message: 'Nearly there!' } });
     expect(data.chart.points.length).toBeGreaterThan(3);
     expect(data.pace.kind).toBe('eta');
+  });
+
+  it('on the first day counts only what happened since the bot started, and says since when', async () => {
+    const start = Date.UTC(2026, 2, 7, 8, 0); // 09:00 in Berlin
+    const clock = new ManualClock(start);
+    sim = await startSimulator({
+      clock,
+      projects: [
+        {
+          linkCaption,
+          title: 'Digest Demo',
+          currency: 'EUR',
+          fundingThreshold: 10_000,
+          rewards: [{ id: 1, title: 'Early-bird kiosk kit', price: 50 }],
+        },
+      ],
+    });
+    const project = sim.project(linkCaption);
+    // The campaign ran before the bot: 37 kits sold by 37 supporters.
+    for (let i = 0; i < 37; i++) project.addSupporter({ amount: 50, rewardIds: [1] });
+    const api = createApiClient({ baseUrl: sim.url, clock, random: seededRandom(1) });
+    engine = createEngine({
+      api,
+      store: memoryStore(),
+      clock,
+      random: seededRandom(2),
+      projects: [{ linkCaption, key: parseProjectKey(sim.issueProjectKey(linkCaption)) }],
+      deliver: async () => {},
+      options: { announceWatching: false },
+    });
+    for (let hour = 0; hour < 6; hour++) {
+      if (hour === 3) {
+        for (let i = 0; i < 3; i++) project.addSupporter({ amount: 50, rewardIds: [1] });
+        project.addSupporter({ amount: 20 });
+      }
+      await engine.runDue();
+      clock.advance(HOUR);
+    }
+    await engine.runDue();
+
+    const data = await buildDigest({
+      readModel: engine.readModel,
+      project: linkCaption,
+      now: clock.now(),
+      locale: 'en',
+      timeZone: 'Europe/Berlin',
+    });
+    expect(data.change).toMatchObject({ funding: 170, supporters: 4 });
+    expect(data.rewardsSold).toEqual([{ title: 'Early-bird kiosk kit', sold: 3 }]);
+    expect(data.window.full).toBe(false);
+    expect(data.window.sinceMs).toBeGreaterThanOrEqual(start);
+    expect(data.window.sinceMs).toBeLessThan(start + HOUR);
+    const message = renderDigest(data, 'de');
+    expect(message.text).toMatch(/ von 4 Unterstützer\*innen seit 09:0\d\.$/);
   });
 });

@@ -30,8 +30,15 @@ const broken = channel('broken');
 class FakeSubscriptions implements SubscriptionStore {
   readonly subscriptions: Subscription[] = [];
 
-  add(project: string, channel: ChannelRef, kinds: readonly NoticeKind[] = ['digest']): this {
-    this.subscriptions.push({ project, channel, kinds, createdBy: 'admin', createdAt: 0 });
+  add(project: string, channel: ChannelRef, kinds: readonly NoticeKind[] = ['digest'], at = 0): this {
+    this.subscriptions.push({
+      project,
+      channel,
+      kinds,
+      createdBy: 'admin',
+      createdAt: 0,
+      kindsAddedAt: Object.fromEntries(kinds.map((k) => [k, at])),
+    });
     return this;
   }
   async subscribe(): Promise<never> {
@@ -149,6 +156,14 @@ describe('digestDue', () => {
     expect(due(Date.UTC(2026, 2, 29, 1, 0), 2 * 60 + 30)).toEqual({ due: true, date: '2026-03-29' });
   });
 
+  it('is not due on the day of a subscription made after the time, and due the next day', () => {
+    const base = { timeZone: 'Europe/Berlin', minuteOfDay: 9 * 60, lastSentDate: undefined };
+    const subscribedAt = berlinNine(10) + 6 * HOUR;
+    expect(digestDue({ ...base, now: berlinNine(10) + 7 * HOUR, subscribedAt }).due).toBe(false);
+    expect(digestDue({ ...base, now: berlinNine(11), subscribedAt }).due).toBe(true);
+    expect(digestDue({ ...base, now: berlinNine(10), subscribedAt: berlinNine(10) - MINUTE }).due).toBe(true);
+  });
+
   it('counts the local date, which differs from the UTC date late in the evening', () => {
     // 23:30 UTC on 9 March is 00:30 on 10 March in Berlin.
     expect(due(Date.UTC(2026, 2, 9, 23, 30), 0).date).toBe('2026-03-10');
@@ -211,6 +226,54 @@ describe('createDigestScheduler', () => {
     const report = await scheduler().sendMissedOnStart();
     expect(report).toEqual({ date: '2026-03-11', sent: [], failed: [] });
     expect(poster.posted).toEqual([]);
+  });
+
+  it('sends the first digest after subscribing at the next scheduled time, not at the next check or restart', async () => {
+    // Subscribed at 15:00 on the 10th, six hours after that day's digest time.
+    const subscribedAt = berlinNine(10) + 6 * HOUR;
+    const { clock, poster, subscriptions, scheduler } = setup(subscribedAt);
+    subscriptions.subscriptions.splice(0);
+    subscriptions.add('solar-kiosk', general, ['supporters', 'digest'], subscribedAt);
+    const first = scheduler();
+    clock.advance(5 * MINUTE);
+    await first.runNow(); // the hourly check
+    await first.stop();
+    clock.advance(HOUR);
+    await scheduler().sendMissedOnStart(); // a plain restart
+    expect(poster.posted).toEqual([]);
+
+    clock.set(berlinNine(11) - MINUTE);
+    const next = scheduler();
+    await next.runNow();
+    expect(poster.posted).toEqual([]);
+    clock.set(berlinNine(11));
+    await next.runNow();
+    expect(poster.posted.map((p) => p.key)).toEqual([
+      'digest:solar-kiosk:discord:guild-1:general:2026-03-11',
+    ]);
+  });
+
+  it('counts when the digest kind was added, not when the channel first subscribed to anything', async () => {
+    const { poster, subscriptions, scheduler } = setup(berlinNine(10) + 6 * HOUR);
+    subscriptions.subscriptions.splice(0);
+    subscriptions.subscriptions.push({
+      project: 'solar-kiosk',
+      channel: general,
+      kinds: ['supporters', 'digest'],
+      createdBy: 'admin',
+      createdAt: berlinNine(1),
+      kindsAddedAt: { supporters: berlinNine(1), digest: berlinNine(10) + 5 * HOUR },
+    });
+    await scheduler().sendMissedOnStart();
+    expect(poster.posted).toEqual([]);
+  });
+
+  it('sends today’s digest to a channel that subscribed before today’s time, even after a restart', async () => {
+    const { poster, subscriptions, scheduler } = setup(berlinNine(10) + 2 * HOUR);
+    subscriptions.subscriptions.splice(0);
+    subscriptions.add('solar-kiosk', general, ['digest'], berlinNine(10) - HOUR);
+    await scheduler().sendMissedOnStart();
+    expect(poster.channels()).toEqual(['general']);
   });
 
   it('never sends twice across a restart with the same store', async () => {

@@ -131,8 +131,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger,
     ...(options.userCacheTtlMs !== undefined ? { ttlMs: options.userCacheTtlMs } : {}),
   });
+  const poster = createSlackPoster(app.client);
   const handle = createSlashCommandHandler({
     core: options.core,
+    postWithAttachment: (channel, message) => poster.post(channel, message, `command:${clock.now()}`),
     definitions: options.definitions ?? commandDefinitions,
     users,
     admins: new Set(options.admins ?? []),
@@ -159,7 +161,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   let started = false;
 
   return {
-    poster: createSlackPoster(app.client),
+    poster,
     get url() {
       return url;
     },

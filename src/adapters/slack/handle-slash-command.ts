@@ -13,6 +13,12 @@ export interface SlashCommandDeps {
   /** User ids allowed to administer whatever Slack says (FUNDBOT_SLACK_ADMINS). */
   readonly admins: ReadonlySet<string>;
   readonly logger: Logger;
+  /**
+   * Posts a public reply that carries a PNG (the /chart and /digest chart) as the
+   * digest is posted: response_url cannot carry files. Without it the reply goes
+   * out without the image.
+   */
+  readonly postWithAttachment?: (channel: ChannelRef, message: NeutralMessage) => Promise<void>;
 }
 
 /** The Slack name of a command, with its slash: `/funding`, `/fundbot-status`. */
@@ -63,6 +69,10 @@ export function createSlashCommandHandler(
         ...(facts.locale ? { platformLocale: facts.locale } : {}),
       };
       const message = await deps.core.execute({ name: definition.name, options: parsed.options, context });
+      if (message.image?.kind === 'attachment' && !message.private && deps.postWithAttachment) {
+        await deps.postWithAttachment(channel, message);
+        return;
+      }
       await reply(respond, message);
     } catch (error) {
       deps.logger.error(

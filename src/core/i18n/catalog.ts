@@ -132,6 +132,7 @@ export interface Catalog {
     readonly feedOff: (feed: string, scope: string) => string;
     readonly projectNotFound: (project: string) => string;
     readonly digestNotConfigured: string;
+    readonly chartNotConfigured: string;
     readonly unknownCommand: (name: string) => string;
     readonly internal: string;
     readonly missingOption: (option: string, usage: string) => string;

@@ -164,6 +164,7 @@ export const de: Catalog = {
       `${feedDataDe[feed] ?? 'Diese Daten'} sind für dieses Projekt abgeschaltet: seinem API-Schlüssel fehlt ${scope}. Ein Admin kann diesen Scope zum Schlüssel hinzufügen.`,
     projectNotFound: (project) => `Die Plattform kennt das Projekt „${project}“ nicht (oder verbirgt es).`,
     digestNotConfigured: 'Die tägliche Zusammenfassung ist auf diesem Bot nicht eingerichtet.',
+    chartNotConfigured: 'Das Finanzierungsdiagramm ist auf diesem Bot nicht verfügbar.',
     unknownCommand: (name) => `Den Befehl „${name}“ gibt es nicht. Probier /help.`,
     internal: 'Bei fundbot ist etwas schiefgegangen; versuch es in einer Minute noch mal.',
     missingOption: (option, usage) => `${option} fehlt. Aufruf: ${usage}`,

@@ -153,6 +153,7 @@ export const en: Catalog = {
       `${feedDataEn[feed] ?? 'This data'} is off for this project: its API key lacks ${scope}. An admin can add that scope to the key.`,
     projectNotFound: (project) => `The platform does not know the project "${project}" (or hides it).`,
     digestNotConfigured: 'The daily digest is not configured on this bot.',
+    chartNotConfigured: 'The funding chart is not available on this bot.',
     unknownCommand: (name) => `There is no command "${name}". Try /help.`,
     internal: 'Something went wrong on fundbot’s side; try again in a minute.',
     missingOption: (option, usage) => `Missing ${option}. Usage: ${usage}`,
