@@ -10,14 +10,17 @@ import { createDigestScheduler, type DigestScheduler } from '../digest/index.js'
 import type { EngineOptions } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
 import { systemRandom } from '../lib/random.js';
-import { openStore } from '../lib/store.js';
+import { observedStore, openStore } from '../lib/store.js';
 import {
   createHealthMonitor,
   createMetrics,
+  createStoreWatch,
+  describeStoreTarget,
   type Logger,
   type OpsServer,
   type ShutdownStep,
   startOpsServer,
+  startStoreProbe,
 } from '../ops/index.js';
 import { wireFundbot } from './wire-fundbot.js';
 
@@ -54,7 +57,15 @@ export async function startBot(
     // SQLite creates the file but not its directory.
     mkdirSync(dirname(storeUrl.slice('sqlite://'.length)), { recursive: true });
   }
-  const store = await openStore(storeUrl);
+  let enabledProjects: readonly string[] = [];
+  const health = createHealthMonitor({
+    clock,
+    projects: () => enabledProjects,
+    storeName: describeStoreTarget(storeUrl).name,
+  });
+  const storeWatch = createStoreWatch({ clock, logger, health, storeUrl });
+  // Every operation is bounded (5 s) and reported: /healthz and the error log are built on it.
+  const store = observedStore(await openStore(storeUrl), { clock, onOutcome: storeWatch.observe });
   const registry = new Registry();
   const metrics = createMetrics(registry);
   const api = createApiClient({
@@ -84,7 +95,9 @@ export async function startBot(
     );
   }
 
-  const health = createHealthMonitor({ clock, projects: projects.map((p) => p.linkCaption) });
+  enabledProjects = projects.map((p) => p.linkCaption);
+  // Notices a store that went away (or came back) while nothing else touches it: one GET per 10 s.
+  const storeProbe = startStoreProbe({ store, clock });
   const wiring = wireFundbot({
     api,
     store,
@@ -103,7 +116,7 @@ export async function startBot(
     defaultLocale: config.locale,
     digestTimeZone: config.digest.timeZone,
     onPoll: (poll) => {
-      if (poll.result === 'ok') health.recordPoll(poll.project, true);
+      health.recordPoll(poll);
       const key = projects.find((p) => p.linkCaption === poll.project)?.apiKey;
       const budget = key && api.budget(key);
       if (budget) metrics.setApiBudget(poll.project, budget);
@@ -208,7 +221,13 @@ export async function startBot(
       { name: 'stop pollers after the cycle in flight', stop: () => wiring.engine.stop() },
       ...adapters.map((a) => ({ name: `stop ${a.name} (commands in flight finish)`, stop: () => a.stop() })),
       { name: 'close the API client', stop: () => api.close() },
-      { name: 'flush and close the store', stop: () => store.close() },
+      {
+        name: 'flush and close the store',
+        stop: () => {
+          storeProbe.stop();
+          return store.close();
+        },
+      },
       { name: 'close the health server', stop: async () => ops?.close() },
     ],
   };
