@@ -23,7 +23,7 @@ export function validFile(overrides: Record<string, unknown> = {}): Record<strin
     api: { baseUrl: 'https://api.crowdfunding.example' },
     projects: [
       { linkCaption: 'solar-kiosk', apiKeyEnv: 'SOLAR_KIOSK_API_KEY' },
-      { linkCaption: 'river-cleanup', apiKeyEnv: 'RIVER_CLEANUP_API_KEY', defaultLocale: 'de' },
+      { linkCaption: 'river-cleanup', apiKeyEnv: 'RIVER_CLEANUP_API_KEY' },
     ],
     discord: { enabled: true },
     slack: { enabled: true, mode: 'socket', admins: ['U012ABCDEF'] },

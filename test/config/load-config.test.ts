@@ -49,10 +49,7 @@ describe('a valid configuration', () => {
     expect(config.store.url).toBe('sqlite://./data/fundbot.sqlite');
     expect(config.locale).toBe('en');
     expect(config.logLevel).toBe('info');
-    expect(config.projects.map((p) => [p.linkCaption, p.defaultLocale])).toEqual([
-      ['solar-kiosk', 'en'],
-      ['river-cleanup', 'de'],
-    ]);
+    expect(config.projects.map((p) => p.linkCaption)).toEqual(['solar-kiosk', 'river-cleanup']);
     expect(config.projects[0]?.milestones).toEqual([25, 50, 75, 100, 150, 200]);
     expect(config.projects[0]?.apiKey.kind).toBe('project');
     expect(config.digest).toMatchObject({ hour: 9, minute: 0, cron: '0 9 * * *', timeZone: 'Europe/Berlin' });
