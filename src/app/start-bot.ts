@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createDiscordAdapter } from '../adapters/discord/index.js';
 import { createSlackAdapter } from '../adapters/slack/index.js';
 import { createApiClient } from '../api/index.js';
@@ -22,6 +22,7 @@ import {
   startOpsServer,
   startStoreProbe,
 } from '../ops/index.js';
+import { dropRepeatedScopeWarnings } from './drop-repeated-scope-warnings.js';
 import { wireFundbot } from './wire-fundbot.js';
 
 export interface RunningBot {
@@ -68,6 +69,8 @@ export async function startBot(
   const store = observedStore(await openStore(storeUrl), { clock, onOutcome: storeWatch.observe });
   const registry = new Registry();
   const metrics = createMetrics(registry);
+  // Process metrics (CPU, memory, event loop lag, handles) beside fundbot's own.
+  collectDefaultMetrics({ register: registry });
   const api = createApiClient({
     baseUrl: config.api.baseUrl,
     timeoutMs: config.api.timeoutMs,
@@ -103,7 +106,8 @@ export async function startBot(
     store,
     clock,
     random: systemRandom,
-    logger,
+    // The key check already named each missing scope with the variable to fix: once is enough.
+    logger: dropRepeatedScopeWarnings(logger, report),
     metrics,
     version,
     projects: projects.map((p) => ({ linkCaption: p.linkCaption, key: p.apiKey, milestones: p.milestones })),
@@ -179,7 +183,6 @@ export async function startBot(
       logger,
       health: () => health.report(),
     });
-    logger.info({ url: ops.url }, 'health and metrics endpoint listening (/healthz, /metrics)');
   }
 
   for (const adapter of adapters) {
@@ -209,7 +212,8 @@ export async function startBot(
       .catch((error: unknown) => logger.error({ err: error }, 'missed digest check failed'));
   }
   logger.info(
-    { version, projects: projects.map((p) => p.linkCaption), adapters: adapters.map((a) => a.name) },
+    // `version` is on every line already (the logger's base): a second one would make the JSON invalid for strict parsers.
+    { projects: projects.map((p) => p.linkCaption), adapters: adapters.map((a) => a.name) },
     'fundbot is running',
   );
 
