@@ -23,6 +23,7 @@ import {
   startStoreProbe,
 } from '../ops/index.js';
 import { dropRepeatedScopeWarnings } from './drop-repeated-scope-warnings.js';
+import { type ChatPlatform, platformStartError } from './platform-start-error.js';
 import { wireFundbot } from './wire-fundbot.js';
 
 export interface RunningBot {
@@ -127,8 +128,12 @@ export async function startBot(
     },
   });
 
-  const adapters: { name: string; start(): Promise<void>; stop(): Promise<void>; poster: ChannelPoster }[] =
-    [];
+  const adapters: {
+    name: ChatPlatform;
+    start(): Promise<void>;
+    stop(): Promise<void>;
+    poster: ChannelPoster;
+  }[] = [];
   if (config.discord.enabled) {
     adapters.push({
       name: 'discord',
@@ -186,7 +191,15 @@ export async function startBot(
   }
 
   for (const adapter of adapters) {
-    await adapter.start();
+    try {
+      await adapter.start();
+    } catch (error) {
+      // Leave nothing open behind a failed start: the caller (or a test) may go on living.
+      for (const a of adapters) await a.stop().catch(() => undefined);
+      storeProbe.stop();
+      await Promise.allSettled([api.close(), store.close(), ops?.close()]);
+      throw platformStartError(adapter.name, error);
+    }
     logger.info({ adapter: adapter.name }, 'chat adapter connected');
   }
   await wiring.engine.start();

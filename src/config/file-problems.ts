@@ -16,6 +16,16 @@ const SECRET_FIXES: Record<string, string> = {
   'password in a URL': `set the URL with its password in ${envVars.store} and remove the password from the file`,
 };
 
+/** Only the store URL may carry a password, and only from the environment; elsewhere it has no place at all. */
+function secretFix(kind: string, path: string): string {
+  if (kind === 'password in a URL' && path !== 'store.url') {
+    return path === 'api.baseUrl'
+      ? 'remove user:password@ from the URL: the API takes no password, API keys come from projects[].apiKeyEnv'
+      : 'remove the password from the URL';
+  }
+  return SECRET_FIXES[kind] ?? 'move the secret to an environment variable and remove it from the file';
+}
+
 /** Secret-shaped strings anywhere in the file (values and field names): the file is meant to be shareable. */
 export function findSecretsInFile(raw: unknown, path: (string | number)[] = []): ConfigProblem[] {
   if (typeof raw === 'string') {
@@ -26,7 +36,7 @@ export function findSecretsInFile(raw: unknown, path: (string | number)[] = []):
         code: 'secret_in_file',
         path: formatPath(path),
         message: `holds what looks like a ${kind}; the config file must not contain secrets`,
-        fix: SECRET_FIXES[kind] ?? 'move the secret to an environment variable and remove it from the file',
+        fix: secretFix(kind, formatPath(path)),
       },
     ];
   }

@@ -146,7 +146,14 @@ export function parseConfig(text: string, options: { env: Env; source: string })
     });
   }
 
-  if (!parsed.success || problems.length > 0) return { ok: false, problems };
+  if (!parsed.success || problems.length > 0) {
+    // A value already reported as a secret in the file needs no second, vaguer message at the same place.
+    const secretAt = new Set(problems.filter((p) => p.code === 'secret_in_file').map((p) => p.path));
+    return {
+      ok: false,
+      problems: problems.filter((p) => p.code === 'secret_in_file' || !secretAt.has(p.path)),
+    };
+  }
   // Every resolver succeeded when no problem was recorded; the checks keep the types honest.
   if (!api || !store || !http || !projects || !discord || !slack || !digest || !logLevel) {
     throw new Error('internal: configuration resolved without problems but incompletely');

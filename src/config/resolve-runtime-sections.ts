@@ -67,10 +67,18 @@ export function resolveApi(env: Env, section: ConfigFile['api'] | undefined, pro
     );
     return undefined;
   }
+  if (url.hostname === 'example' || url.hostname.endsWith('.example')) {
+    // The example config's address: starting on it would look "running" while polling nothing.
+    problem(
+      `is a placeholder (${url.hostname}, from the example config)`,
+      `set the address of your platform's Project Data API in api.baseUrl or ${envVars.apiBaseUrl}`,
+    );
+    return undefined;
+  }
   if (url.username !== '' || url.password !== '') {
     problem(
       'contains credentials',
-      'remove user:password@ from the URL: API keys come from projects[].apiKeyEnv',
+      'remove user:password@ from the URL: the API takes no password, API keys come from projects[].apiKeyEnv',
     );
     return undefined;
   }

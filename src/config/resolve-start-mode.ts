@@ -1,5 +1,5 @@
 import type { ConfigProblem } from './config-problem.js';
-import { type Env, envVars, readEnv } from './env-vars.js';
+import { DEFAULT_CONFIG_PATH, type Env, envVars, readEnv } from './env-vars.js';
 import {
   configPath,
   type FundbotConfig,
@@ -35,6 +35,21 @@ export function resolveStartMode(options: { env: Env; readFile: ReadTextFile }):
   const path = configPath(env);
   const read = readConfigFile(options.readFile, path);
   if (read.kind === 'error') return { mode: 'invalid', source: path, problems: [read.problem] };
+  if (read.kind === 'missing' && readEnv(env, envVars.config) !== undefined) {
+    // Naming a file is asking for the bot: a typo in the path must not quietly start the demo.
+    return {
+      mode: 'invalid',
+      source: path,
+      problems: [
+        {
+          code: 'file_not_found',
+          path: `env ${envVars.config}`,
+          message: `names ${path}, which does not exist`,
+          fix: `fix the path (or mount the file there), or unset ${envVars.config} to use ${DEFAULT_CONFIG_PATH} or, without a config and tokens, the demo`,
+        },
+      ],
+    };
+  }
   if (read.kind === 'missing') {
     const tokens = PLATFORM_TOKENS.filter((name) => readEnv(env, name) !== undefined);
     if (tokens.length === 0) {

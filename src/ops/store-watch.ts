@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { envVars } from '../config/env-vars.js';
 import type { Clock } from '../lib/clock.js';
 import { scrubSecrets } from '../lib/scrub-secrets.js';
 import type { KeyValueStore, StoreOutcome } from '../lib/store.js';
@@ -79,7 +80,7 @@ export function describeStoreTarget(url: string): { name: string; check: string 
     } catch {}
     return {
       name: `Redis at ${where}`,
-      check: `check that Redis at ${where} is running and reachable from this host (store.url or FUNDBOT_STORE), and its password`,
+      check: `check that Redis at ${where} is running and reachable from this host (store.url or ${envVars.store}), and its password`,
     };
   }
   if (url.startsWith('sqlite://')) {

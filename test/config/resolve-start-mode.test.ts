@@ -45,10 +45,13 @@ describe('resolveStartMode', () => {
     expect(start.mode === 'invalid' && start.problems[0]?.code).toBe('invalid_json');
   });
 
-  it('looks for the file at FUNDBOT_CONFIG', () => {
+  it('FUNDBOT_CONFIG naming a missing file is an error, not the demo', () => {
     const fs = filesystem({});
     const start = resolveStartMode({ env: { FUNDBOT_CONFIG: '/config/fundbot.config.json' }, readFile: fs });
-    expect(start.mode).toBe('demo');
     expect(fs.reads).toEqual(['/config/fundbot.config.json']);
+    if (start.mode !== 'invalid') throw new Error(`expected invalid, got ${start.mode}`);
+    expect(formatConfigProblems(start.problems, start.source)).toContain(
+      'env FUNDBOT_CONFIG: names /config/fundbot.config.json, which does not exist: fix the path (or mount the file there), or unset FUNDBOT_CONFIG',
+    );
   });
 });
