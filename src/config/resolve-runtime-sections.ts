@@ -107,8 +107,10 @@ export function resolveStore(env: Env, section: ConfigFile['store'] | undefined,
 }
 
 export function resolveHttp(env: Env, section: ConfigFile['http'] | undefined, problems: ConfigProblem[]) {
+  const host = readEnv(env, envVars.healthHost);
+  const withHost = section && host !== undefined ? { ...section, host } : section;
   const fromEnv = readEnv(env, envVars.port);
-  if (fromEnv === undefined) return section;
+  if (fromEnv === undefined) return withHost;
   const port = Number(fromEnv);
   if (!/^\d+$/.test(fromEnv.trim()) || port < 1 || port > 65_535) {
     problems.push({
@@ -119,5 +121,5 @@ export function resolveHttp(env: Env, section: ConfigFile['http'] | undefined, p
     });
     return undefined;
   }
-  return section && { ...section, port };
+  return withHost && { ...withHost, port };
 }

@@ -35,6 +35,21 @@ export function resolveStartMode(options: { env: Env; readFile: ReadTextFile }):
   const path = configPath(env);
   const read = readConfigFile(options.readFile, path);
   if (read.kind === 'error') return { mode: 'invalid', source: path, problems: [read.problem] };
+  if (read.kind === 'missing' && readEnv(env, envVars.container) !== undefined) {
+    // In a container the demo is never what was meant: there is no terminal to show it in.
+    return {
+      mode: 'invalid',
+      source: path,
+      problems: [
+        {
+          code: 'file_not_found',
+          path,
+          message: 'no config file in the container',
+          fix: `mount one: docker run -v "$PWD/fundbot.config.json:${path}:ro" --env-file .env … (or the volumes entry of compose.yaml); start from fundbot.config.example.json, and pass the tokens and keys as environment variables or *_FILE secrets`,
+        },
+      ],
+    };
+  }
   if (read.kind === 'missing' && readEnv(env, envVars.config) !== undefined) {
     // Naming a file is asking for the bot: a typo in the path must not quietly start the demo.
     return {
