@@ -13,6 +13,8 @@ export interface ProjectConfig {
   readonly apiKey: ProjectKey;
   /** Ascending percentages of the goal. */
   readonly milestones: readonly number[];
+  /** The file the key was read from (`<apiKeyEnv>_FILE`): watched, so a replaced key is used without a restart. */
+  readonly apiKeyFile?: string;
 }
 
 export type DiscordConfig =
@@ -72,3 +74,6 @@ export interface FundbotConfig {
 export type LoadConfigResult =
   | { readonly ok: true; readonly config: FundbotConfig; readonly warnings: readonly ConfigProblem[] }
   | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
+
+/** Reads a UTF-8 text file; throws Node's `ENOENT` error when it does not exist. */
+export type ReadTextFile = (path: string) => string;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import type { ConfigProblem } from './config-problem.js';
-import type { FundbotConfig, LoadConfigResult } from './config-types.js';
+import type { FundbotConfig, LoadConfigResult, ReadTextFile } from './config-types.js';
 import { DEFAULT_CONFIG_PATH, type Env, envVars, readEnv } from './env-vars.js';
 import { findSecretsInFile, isRecord, issuesToProblems } from './file-problems.js';
 import { locateJsonError } from './locate-json-error.js';
@@ -9,6 +9,7 @@ import { resolveDiscord, resolveSlack } from './resolve-chat-platforms.js';
 import { resolveProjects } from './resolve-projects.js';
 import { resolveApi, resolveHttp, resolveLogLevel, resolveStore } from './resolve-runtime-sections.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
+import { expandSecretFiles } from './secret-files.js';
 
 export type {
   DigestConfig,
@@ -16,11 +17,9 @@ export type {
   FundbotConfig,
   LoadConfigResult,
   ProjectConfig,
+  ReadTextFile,
   SlackConfig,
 } from './config-types.js';
-
-/** Reads a UTF-8 text file; throws Node's `ENOENT` error when it does not exist. */
-export type ReadTextFile = (path: string) => string;
 
 /** The real file system, for the composition root. */
 export const readTextFileSync: ReadTextFile = (path) => readFileSync(path, 'utf8');
@@ -58,7 +57,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
     };
   }
   if (read.kind === 'error') return { ok: false, problems: [read.problem] };
-  return parseConfig(read.text, { env: options.env, source: path });
+  return parseConfig(read.text, { env: options.env, source: path, readFile: options.readFile });
 }
 
 /** @internal Shared with resolveStartMode, which must tell "missing" from other failures. */
@@ -86,10 +85,16 @@ export function readConfigFile(
 /**
  * Validates config file text against the schema and the environment. Same
  * contract as {@link loadConfig}; `source` only labels the file in messages.
+ * `readFile` reads the secrets given as `*_FILE` variables (default: the real file system).
  */
-export function parseConfig(text: string, options: { env: Env; source: string }): LoadConfigResult {
-  const { env, source } = options;
-  const problems: ConfigProblem[] = [];
+export function parseConfig(
+  text: string,
+  options: { env: Env; source: string; readFile?: ReadTextFile },
+): LoadConfigResult {
+  const { source } = options;
+  const secretFiles = expandSecretFiles(options.env, options.readFile ?? readTextFileSync);
+  const env = secretFiles.env;
+  const problems: ConfigProblem[] = [...secretFiles.problems];
   const warnings: ConfigProblem[] = [];
 
   // A BOM is what Windows editors often write; JSON.parse rejects it, people should not have to care.

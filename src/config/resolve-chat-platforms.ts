@@ -1,6 +1,7 @@
 import type { ConfigProblem } from './config-problem.js';
 import type { DiscordConfig, SlackConfig } from './config-types.js';
 import { type Env, envVars, readEnv } from './env-vars.js';
+import { describeWrappedKey } from './resolve-projects.js';
 import type { ConfigFile } from './schema.js';
 import { Secret } from './secret.js';
 
@@ -122,6 +123,16 @@ function requireToken(
       path: `env ${name}`,
       message: 'is not set',
       fix: `export ${name} with ${what}`,
+    });
+    return undefined;
+  }
+  const wrapped = describeWrappedKey(value);
+  if (wrapped !== undefined) {
+    problems.push({
+      code: 'env_invalid',
+      path: `env ${name}`,
+      message: wrapped,
+      fix: `set only the token itself in ${name}, without "Bearer " and without spaces or line breaks`,
     });
     return undefined;
   }

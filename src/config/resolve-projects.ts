@@ -3,6 +3,7 @@ import type { ConfigProblem } from './config-problem.js';
 import type { ProjectConfig } from './config-types.js';
 import { type Env, readEnv } from './env-vars.js';
 import { configFileSchema } from './schema.js';
+import { FILE_SUFFIX } from './secret-files.js';
 
 export function resolveProjects(
   env: Env,
@@ -56,11 +57,13 @@ export function resolveProjects(
       complete = false;
       return;
     }
+    const apiKeyFile = readEnv(env, `${project.apiKeyEnv}${FILE_SUFFIX}`);
     resolved.push({
       linkCaption: project.linkCaption,
       apiKeyEnv: project.apiKeyEnv,
       apiKey,
       milestones: project.milestones,
+      ...(apiKeyFile !== undefined ? { apiKeyFile } : {}),
     });
   });
   return complete ? resolved : undefined;
@@ -82,6 +85,16 @@ function resolveProjectKey(
       path,
       message: `${name} is not set`,
       fix: `export it with the Project API key of "${linkCaption}" from ${KEY_SOURCE} (scopes: project:read, fundings:read, incentives:read, blog:read, wall:read)`,
+    });
+    return undefined;
+  }
+  const wrapped = describeWrappedKey(raw);
+  if (wrapped !== undefined) {
+    problems.push({
+      code: 'key_format',
+      path,
+      message: `${name} ${wrapped}`,
+      fix: `set only the key itself (${PROJECT_KEY_PREFIX}…): fundbot adds the Authorization header, and a copied space or line break makes the API reject it`,
     });
     return undefined;
   }
@@ -108,4 +121,13 @@ function resolveProjectKey(
     });
     return undefined;
   }
+}
+
+/** What wraps a key that is otherwise fine: a copied "Bearer " or blanks around it. */
+export function describeWrappedKey(raw: string): string | undefined {
+  if (/^\s*bearer\s+/i.test(raw))
+    return 'starts with "Bearer ": that is the header fundbot sends, not part of the key';
+  if (/^\s/.test(raw)) return 'starts with a space or line break';
+  if (/\s$/.test(raw)) return 'ends with a space or line break';
+  return undefined;
 }

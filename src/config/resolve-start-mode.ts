@@ -7,6 +7,7 @@ import {
   type ReadTextFile,
   readConfigFile,
 } from './load-config.js';
+import { FILE_SUFFIX } from './secret-files.js';
 
 /**
  * How the process should start:
@@ -66,7 +67,9 @@ export function resolveStartMode(options: { env: Env; readFile: ReadTextFile }):
     };
   }
   if (read.kind === 'missing') {
-    const tokens = PLATFORM_TOKENS.filter((name) => readEnv(env, name) !== undefined);
+    const tokens = PLATFORM_TOKENS.filter(
+      (name) => readEnv(env, name) !== undefined || readEnv(env, `${name}${FILE_SUFFIX}`) !== undefined,
+    );
     if (tokens.length === 0) {
       return {
         mode: 'demo',
@@ -86,7 +89,7 @@ export function resolveStartMode(options: { env: Env; readFile: ReadTextFile }):
       ],
     };
   }
-  const result = parseConfig(read.text, { env, source: path });
+  const result = parseConfig(read.text, { env, source: path, readFile: options.readFile });
   return result.ok
     ? { mode: 'bot', config: result.config, warnings: result.warnings }
     : { mode: 'invalid', source: path, problems: result.problems };

@@ -249,9 +249,9 @@ describe('each configuration problem says where and what to do', () => {
     const [problem] = problemsOf(result);
     expect(problem).toMatchObject({
       code: 'key_format',
-      message: 'SOLAR_KIOSK_API_KEY is not a valid Project API key',
+      message: 'SOLAR_KIOSK_API_KEY ends with a space or line break',
     });
-    expect(problem?.fix).toContain('whitespace');
+    expect(problem?.fix).toContain('a copied space or line break makes the API reject it');
   });
 
   it('duplicate: the same project twice, and one key variable for two projects', () => {
