@@ -24,6 +24,8 @@ import {
 } from '../ops/index.js';
 import { dropRepeatedScopeWarnings } from './drop-repeated-scope-warnings.js';
 import { type ChatPlatform, platformStartError } from './platform-start-error.js';
+import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
+import { watchKeyFiles } from './watch-key-files.js';
 import { wireFundbot } from './wire-fundbot.js';
 
 export interface RunningBot {
@@ -38,6 +40,8 @@ export interface BotOverrides {
   readonly discordRestApiUrl?: string;
   readonly slackApiUrl?: string;
   readonly engineOptions?: EngineOptions;
+  /** How often key files are checked for a change (default 5 s). */
+  readonly keyFileIntervalMs?: number;
 }
 
 /**
@@ -102,8 +106,11 @@ export async function startBot(
   enabledProjects = projects.map((p) => p.linkCaption);
   // Notices a store that went away (or came back) while nothing else touches it: one GET per 10 s.
   const storeProbe = startStoreProbe({ store, clock });
+  // A key file replaced while running is swapped in through this ring (see watchKeyFiles).
+  const keys = new KeyRing();
+  const engineApi = withReplaceableKeys(api, keys);
   const wiring = wireFundbot({
-    api,
+    api: engineApi,
     store,
     clock,
     random: systemRandom,
@@ -123,7 +130,7 @@ export async function startBot(
     onPoll: (poll) => {
       health.recordPoll(poll);
       const key = projects.find((p) => p.linkCaption === poll.project)?.apiKey;
-      const budget = key && api.budget(key);
+      const budget = key && engineApi.budget(key);
       if (budget) metrics.setApiBudget(poll.project, budget);
     },
   });
@@ -203,6 +210,13 @@ export async function startBot(
     logger.info({ adapter: adapter.name }, 'chat adapter connected');
   }
   await wiring.engine.start();
+  const keyFiles = watchKeyFiles({
+    projects,
+    ring: keys,
+    api,
+    logger,
+    ...(overrides.keyFileIntervalMs !== undefined ? { intervalMs: overrides.keyFileIntervalMs } : {}),
+  });
 
   let digest: DigestScheduler | undefined;
   if (config.digest.enabled) {
@@ -233,7 +247,13 @@ export async function startBot(
   return {
     opsUrl: ops?.url,
     shutdownSteps: [
-      { name: 'stop the digest schedule', stop: async () => digest?.stop() },
+      {
+        name: 'stop the digest schedule and the key file watch',
+        stop: async () => {
+          keyFiles.stop();
+          digest?.stop();
+        },
+      },
       // The cycle in flight finishes its deliveries while the adapters can still post.
       { name: 'stop pollers after the cycle in flight', stop: () => wiring.engine.stop() },
       ...adapters.map((a) => ({ name: `stop ${a.name} (commands in flight finish)`, stop: () => a.stop() })),
