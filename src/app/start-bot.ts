@@ -25,6 +25,7 @@ import {
 import { dropRepeatedScopeWarnings } from './drop-repeated-scope-warnings.js';
 import { type ChatPlatform, platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
+import { watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
 import { wireFundbot } from './wire-fundbot.js';
 
@@ -33,6 +34,8 @@ export interface RunningBot {
   readonly shutdownSteps: readonly ShutdownStep[];
   /** Base URL of the health and metrics server, when it runs. */
   readonly opsUrl: string | undefined;
+  /** A line for `/status` when the platform's API description changed (see watchApiDrift), else undefined. */
+  apiDriftStatus(): string | undefined;
 }
 
 /** Where the platforms are, and engine tuning: injected so tests run the real bot against local fakes. */
@@ -210,6 +213,8 @@ export async function startBot(
     logger.info({ adapter: adapter.name }, 'chat adapter connected');
   }
   await wiring.engine.start();
+  // /openapi.json at start and once a day: one request, no key budget.
+  const drift = watchApiDrift({ api, store, clock, logger, registry });
   const keyFiles = watchKeyFiles({
     projects,
     ring: keys,
@@ -246,11 +251,13 @@ export async function startBot(
 
   return {
     opsUrl: ops?.url,
+    apiDriftStatus: () => drift.statusLine(),
     shutdownSteps: [
       {
-        name: 'stop the digest schedule and the key file watch',
+        name: 'stop the digest schedule, the key file and API drift watches',
         stop: async () => {
           keyFiles.stop();
+          drift.stop();
           digest?.stop();
         },
       },
