@@ -24,6 +24,7 @@ async function startEntryPoint(store: (dir: string) => string) {
   sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
   dir = mkdtempSync(join(tmpdir(), 'fundbot-shutdown-'));
   const configPath = join(dir, 'fundbot.config.json');
+  const opsPort = await freePort();
   writeFileSync(
     configPath,
     JSON.stringify({
@@ -31,7 +32,7 @@ async function startEntryPoint(store: (dir: string) => string) {
       store: { url: store(dir) },
       projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
       digest: { enabled: false },
-      http: { enabled: true, port: await freePort() },
+      http: { enabled: true, port: opsPort },
     }),
   );
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -63,7 +64,7 @@ async function startEntryPoint(store: (dir: string) => string) {
     proc.stdout.on('data', check);
     proc.once('exit', onExit);
   });
-  return { proc, output: () => output };
+  return { proc, output: () => output, opsUrl: `http://127.0.0.1:${opsPort}` };
 }
 
 /** Sends SIGTERM; resolves with the exit code and how long the process took to exit. */
@@ -87,9 +88,19 @@ describe('SIGTERM on the real entry point', () => {
     expect(output()).toContain('"shutdown complete"');
   }, 30_000);
 
-  it('with a Redis that is not there, still exits within the 8 s budget', async () => {
+  it('with a Redis that is not there: /healthz says so within 30 s, and SIGTERM still exits within the 8 s budget', async () => {
     const port = await freePort(); // nothing listens there
-    const { proc, output } = await startEntryPoint(() => `redis://127.0.0.1:${port}`);
+    const { proc, output, opsUrl } = await startEntryPoint(() => `redis://127.0.0.1:${port}`);
+    const started = Date.now();
+    let health = await fetch(`${opsUrl}/healthz`);
+    while (health.status !== 503 && Date.now() - started < 30_000) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      health = await fetch(`${opsUrl}/healthz`);
+    }
+    expect(health.status, output()).toBe(503);
+    expect(await health.text()).toContain(`Redis at 127.0.0.1:${port} fails since`);
+    console.info(`Redis absent at start: /healthz 503 ${Date.now() - started} ms after "fundbot is running"`);
+    expect(output()).toContain('the store does not answer');
     const { code, ms } = await terminate(proc);
     console.info(`SIGTERM shutdown (Redis absent): exit ${code} after ${ms} ms`);
     expect(ms, output()).toBeLessThan(8_500);
