@@ -8,7 +8,7 @@ import { startBot } from './app/start-bot.js';
 import { startDemo } from './app/start-demo.js';
 import { readVersion } from './app/version.js';
 import { formatConfigProblems, readTextFileSync, resolveStartMode } from './config/index.js';
-import { createLogger, installGracefulShutdown, silentLogger } from './ops/index.js';
+import { createLogger, installGracefulShutdown, type ShutdownStep, silentLogger } from './ops/index.js';
 
 async function main(): Promise<void> {
   const version = readVersion();
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     installGracefulShutdown({
       signals: process,
       steps: [{ name: 'stop the demo', stop: () => demo.stop() }],
-      timeoutMs: 5_000,
+      totalTimeoutMs: 5_000,
       logger: silentLogger,
       exit: (code) => process.exit(code),
     });
@@ -54,15 +54,19 @@ async function main(): Promise<void> {
   });
   for (const warning of start.warnings)
     logger.warn({ path: warning.path, fix: warning.fix }, warning.message);
+  // Installed before anything starts, so a SIGTERM during start-up is a clean stop too.
+  let steps: readonly ShutdownStep[] = [];
+  installGracefulShutdown({
+    signals: process,
+    steps: () => steps,
+    // Docker sends SIGKILL 10 s after SIGTERM: everything must be done (or given up on) within 8 s.
+    totalTimeoutMs: 8_000,
+    logger,
+    exit: (code) => process.exit(code),
+  });
   try {
     const bot = await startBot(config, logger, version);
-    installGracefulShutdown({
-      signals: process,
-      steps: bot.shutdownSteps,
-      timeoutMs: 10_000,
-      logger,
-      exit: (code) => process.exit(code),
-    });
+    steps = bot.shutdownSteps;
   } catch (error) {
     logger.error({ err: error }, 'fundbot could not start');
     process.exitCode = 1;

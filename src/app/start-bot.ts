@@ -1,24 +1,32 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createDiscordAdapter } from '../adapters/discord/index.js';
 import { createSlackAdapter } from '../adapters/slack/index.js';
 import { createApiClient } from '../api/index.js';
-import { checkProjectKeys, type FundbotConfig } from '../config/index.js';
+import { checkProjectKeys, envVars, type FundbotConfig } from '../config/index.js';
 import type { ChannelPoster } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
 import { systemRandom } from '../lib/random.js';
-import { openStore } from '../lib/store.js';
+import { observedStore, openStore } from '../lib/store.js';
 import {
   createHealthMonitor,
   createMetrics,
+  createStoreWatch,
+  describeStoreTarget,
   type Logger,
   type OpsServer,
   type ShutdownStep,
   startOpsServer,
+  startStoreProbe,
 } from '../ops/index.js';
+import { dropRepeatedScopeWarnings } from './drop-repeated-scope-warnings.js';
+import { type ChatPlatform, platformStartError } from './platform-start-error.js';
+import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
+import { watchApiDrift } from './watch-api-drift.js';
+import { watchKeyFiles } from './watch-key-files.js';
 import { wireFundbot } from './wire-fundbot.js';
 
 export interface RunningBot {
@@ -26,6 +34,8 @@ export interface RunningBot {
   readonly shutdownSteps: readonly ShutdownStep[];
   /** Base URL of the health and metrics server, when it runs. */
   readonly opsUrl: string | undefined;
+  /** A line for `/status` when the platform's API description changed (see watchApiDrift), else undefined. */
+  apiDriftStatus(): string | undefined;
 }
 
 /** Where the platforms are, and engine tuning: injected so tests run the real bot against local fakes. */
@@ -33,6 +43,8 @@ export interface BotOverrides {
   readonly discordRestApiUrl?: string;
   readonly slackApiUrl?: string;
   readonly engineOptions?: EngineOptions;
+  /** How often key files are checked for a change (default 5 s). */
+  readonly keyFileIntervalMs?: number;
 }
 
 /**
@@ -54,9 +66,25 @@ export async function startBot(
     // SQLite creates the file but not its directory.
     mkdirSync(dirname(storeUrl.slice('sqlite://'.length)), { recursive: true });
   }
-  const store = await openStore(storeUrl);
+  let enabledProjects: readonly string[] = [];
+  const health = createHealthMonitor({
+    clock,
+    projects: () => enabledProjects,
+    storeName: describeStoreTarget(storeUrl).name,
+  });
+  const storeWatch = createStoreWatch({
+    clock,
+    logger,
+    health,
+    storeUrl,
+    storeSetting: `store.url or ${envVars.store}`,
+  });
+  // Every operation is bounded (5 s) and reported: /healthz and the error log are built on it.
+  const store = observedStore(await openStore(storeUrl), { clock, onOutcome: storeWatch.observe });
   const registry = new Registry();
   const metrics = createMetrics(registry);
+  // Process metrics (CPU, memory, event loop lag, handles) beside fundbot's own.
+  collectDefaultMetrics({ register: registry });
   const api = createApiClient({
     baseUrl: config.api.baseUrl,
     timeoutMs: config.api.timeoutMs,
@@ -84,13 +112,19 @@ export async function startBot(
     );
   }
 
-  const health = createHealthMonitor({ clock, projects: projects.map((p) => p.linkCaption) });
+  enabledProjects = projects.map((p) => p.linkCaption);
+  // Notices a store that went away (or came back) while nothing else touches it: one GET per 10 s.
+  const storeProbe = startStoreProbe({ store, clock });
+  // A key file replaced while running is swapped in through this ring (see watchKeyFiles).
+  const keys = new KeyRing();
+  const engineApi = withReplaceableKeys(api, keys);
   const wiring = wireFundbot({
-    api,
+    api: engineApi,
     store,
     clock,
     random: systemRandom,
-    logger,
+    // The key check already named each missing scope with the variable to fix: once is enough.
+    logger: dropRepeatedScopeWarnings(logger, report),
     metrics,
     version,
     projects: projects.map((p) => ({ linkCaption: p.linkCaption, key: p.apiKey, milestones: p.milestones })),
@@ -103,15 +137,19 @@ export async function startBot(
     defaultLocale: config.locale,
     digestTimeZone: config.digest.timeZone,
     onPoll: (poll) => {
-      if (poll.result === 'ok') health.recordPoll(poll.project, true);
+      health.recordPoll(poll);
       const key = projects.find((p) => p.linkCaption === poll.project)?.apiKey;
-      const budget = key && api.budget(key);
+      const budget = key && engineApi.budget(key);
       if (budget) metrics.setApiBudget(poll.project, budget);
     },
   });
 
-  const adapters: { name: string; start(): Promise<void>; stop(): Promise<void>; poster: ChannelPoster }[] =
-    [];
+  const adapters: {
+    name: ChatPlatform;
+    start(): Promise<void>;
+    stop(): Promise<void>;
+    poster: ChannelPoster;
+  }[] = [];
   if (config.discord.enabled) {
     adapters.push({
       name: 'discord',
@@ -166,14 +204,30 @@ export async function startBot(
       logger,
       health: () => health.report(),
     });
-    logger.info({ url: ops.url }, 'health and metrics endpoint listening (/healthz, /metrics)');
   }
 
   for (const adapter of adapters) {
-    await adapter.start();
+    try {
+      await adapter.start();
+    } catch (error) {
+      // Leave nothing open behind a failed start: the caller (or a test) may go on living.
+      for (const a of adapters) await a.stop().catch(() => undefined);
+      storeProbe.stop();
+      await Promise.allSettled([api.close(), store.close(), ops?.close()]);
+      throw platformStartError(adapter.name, error);
+    }
     logger.info({ adapter: adapter.name }, 'chat adapter connected');
   }
   await wiring.engine.start();
+  // /openapi.json at start and once a day: one request, no key budget.
+  const drift = watchApiDrift({ api, store, clock, logger, registry });
+  const keyFiles = watchKeyFiles({
+    projects,
+    ring: keys,
+    api,
+    logger,
+    ...(overrides.keyFileIntervalMs !== undefined ? { intervalMs: overrides.keyFileIntervalMs } : {}),
+  });
 
   let digest: DigestScheduler | undefined;
   if (config.digest.enabled) {
@@ -196,19 +250,34 @@ export async function startBot(
       .catch((error: unknown) => logger.error({ err: error }, 'missed digest check failed'));
   }
   logger.info(
-    { version, projects: projects.map((p) => p.linkCaption), adapters: adapters.map((a) => a.name) },
+    // `version` is on every line already (the logger's base): a second one would make the JSON invalid for strict parsers.
+    { projects: projects.map((p) => p.linkCaption), adapters: adapters.map((a) => a.name) },
     'fundbot is running',
   );
 
   return {
     opsUrl: ops?.url,
+    apiDriftStatus: () => drift.statusLine(),
     shutdownSteps: [
-      { name: 'stop the digest schedule', stop: async () => digest?.stop() },
+      {
+        name: 'stop the digest schedule, the key file and API drift watches',
+        stop: async () => {
+          keyFiles.stop();
+          drift.stop();
+          digest?.stop();
+        },
+      },
       // The cycle in flight finishes its deliveries while the adapters can still post.
       { name: 'stop pollers after the cycle in flight', stop: () => wiring.engine.stop() },
       ...adapters.map((a) => ({ name: `stop ${a.name} (commands in flight finish)`, stop: () => a.stop() })),
       { name: 'close the API client', stop: () => api.close() },
-      { name: 'flush and close the store', stop: () => store.close() },
+      {
+        name: 'flush and close the store',
+        stop: () => {
+          storeProbe.stop();
+          return store.close();
+        },
+      },
       { name: 'close the health server', stop: async () => ops?.close() },
     ],
   };

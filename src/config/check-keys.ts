@@ -148,6 +148,11 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
       if (outcome.kind === 'ok') {
         features[probe.feature] = 'on';
         if (outcome.warning) warnings.push(`${lc}: ${outcome.warning}`);
+        if (probe.feature === 'project' && isPublicView(outcome.value)) {
+          warnings.push(
+            `the key for ${lc} gets only the public view of the project (no process_status): it seems to lack project:read, so the paid-out notice and the campaign dates are off. Create a key with project:read (${KEY_PAGE}) and put it in ${project.apiKeyEnv}`,
+          );
+        }
         continue;
       }
       if (outcome.kind === 'missing-scope') {
@@ -185,7 +190,7 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
 }
 
 type ProbeOutcome =
-  | { kind: 'ok'; warning?: string }
+  | { kind: 'ok'; warning?: string; value?: unknown }
   | { kind: 'missing-scope' }
   | { kind: 'disable'; reason: (project: KeyCheckProject) => string }
   | { kind: 'unverified'; reason: string; unreachable: boolean };
@@ -196,8 +201,7 @@ async function runProbe(
   signal: AbortSignal | undefined,
 ): Promise<ProbeOutcome> {
   try {
-    await probe.run(client, signal);
-    return { kind: 'ok' };
+    return { kind: 'ok', value: await probe.run(client, signal) };
   } catch (error) {
     // The client rethrows the caller's abort reason as is, whatever its type.
     if (signal?.aborted) {
@@ -271,4 +275,15 @@ function classify(error: unknown, probe: Probe): ProbeOutcome {
     return { kind: 'unverified', reason: `the API is unreachable (${error.name})`, unreachable: true };
   }
   throw error;
+}
+
+/**
+ * The API answers a key without project:read with the public view instead of an
+ * error (spec, project endpoints, rule 1), so success alone proves nothing. The
+ * signal: `process_status` is one of the fields a key with project:read adds
+ * (null while nothing was paid out, but present); the public view never has it.
+ * Costs no request: it reads the probe's answer.
+ */
+function isPublicView(project: unknown): boolean {
+  return typeof project === 'object' && project !== null && !Object.hasOwn(project, 'process_status');
 }

@@ -14,6 +14,10 @@ export const envVars = {
   logLevel: 'LOG_LEVEL',
   /** Overrides `http.port` (health and metrics). */
   port: 'PORT',
+  /** Overrides `http.host`; the Docker image sets 0.0.0.0 (inside a container 127.0.0.1 is unreachable). */
+  healthHost: 'FUNDBOT_HEALTH_HOST',
+  /** Set by the Docker image: a missing config is then an error that says how to mount one. */
+  container: 'FUNDBOT_CONTAINER',
   /** Discord bot token (Developer Portal → your app → Bot → Reset Token). Secret. */
   discordToken: 'DISCORD_TOKEN',
   /** Discord application id (General Information → Application ID); used to register commands. */

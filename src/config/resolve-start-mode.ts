@@ -1,5 +1,5 @@
 import type { ConfigProblem } from './config-problem.js';
-import { type Env, envVars, readEnv } from './env-vars.js';
+import { DEFAULT_CONFIG_PATH, type Env, envVars, readEnv } from './env-vars.js';
 import {
   configPath,
   type FundbotConfig,
@@ -7,6 +7,7 @@ import {
   type ReadTextFile,
   readConfigFile,
 } from './load-config.js';
+import { FILE_SUFFIX } from './secret-files.js';
 
 /**
  * How the process should start:
@@ -35,8 +36,40 @@ export function resolveStartMode(options: { env: Env; readFile: ReadTextFile }):
   const path = configPath(env);
   const read = readConfigFile(options.readFile, path);
   if (read.kind === 'error') return { mode: 'invalid', source: path, problems: [read.problem] };
+  if (read.kind === 'missing' && readEnv(env, envVars.container) !== undefined) {
+    // In a container the demo is never what was meant: there is no terminal to show it in.
+    return {
+      mode: 'invalid',
+      source: path,
+      problems: [
+        {
+          code: 'file_not_found',
+          path,
+          message: 'no config file in the container',
+          fix: `mount one: docker run -v "$PWD/fundbot.config.json:${path}:ro" --env-file .env … (or the volumes entry of compose.yaml); start from fundbot.config.example.json, and pass the tokens and keys as environment variables or *_FILE secrets`,
+        },
+      ],
+    };
+  }
+  if (read.kind === 'missing' && readEnv(env, envVars.config) !== undefined) {
+    // Naming a file is asking for the bot: a typo in the path must not quietly start the demo.
+    return {
+      mode: 'invalid',
+      source: path,
+      problems: [
+        {
+          code: 'file_not_found',
+          path: `env ${envVars.config}`,
+          message: `names ${path}, which does not exist`,
+          fix: `fix the path (or mount the file there), or unset ${envVars.config} to use ${DEFAULT_CONFIG_PATH} or, without a config and tokens, the demo`,
+        },
+      ],
+    };
+  }
   if (read.kind === 'missing') {
-    const tokens = PLATFORM_TOKENS.filter((name) => readEnv(env, name) !== undefined);
+    const tokens = PLATFORM_TOKENS.filter(
+      (name) => readEnv(env, name) !== undefined || readEnv(env, `${name}${FILE_SUFFIX}`) !== undefined,
+    );
     if (tokens.length === 0) {
       return {
         mode: 'demo',
@@ -56,7 +89,7 @@ export function resolveStartMode(options: { env: Env; readFile: ReadTextFile }):
       ],
     };
   }
-  const result = parseConfig(read.text, { env, source: path });
+  const result = parseConfig(read.text, { env, source: path, readFile: options.readFile });
   return result.ok
     ? { mode: 'bot', config: result.config, warnings: result.warnings }
     : { mode: 'invalid', source: path, problems: result.problems };

@@ -59,8 +59,6 @@ const projectSchema = z.strictObject({
     .refine((list) => new Set(list).size === list.length, 'must not repeat a percentage')
     .transform((list) => [...list].sort((a, b) => a - b))
     .default([...DEFAULT_MILESTONES]),
-  /** Language of this project's notices unless a channel chose another. Default: the top-level `locale`. */
-  defaultLocale: locale.optional(),
 });
 
 const discordSchema = z.strictObject({

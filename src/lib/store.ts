@@ -1,6 +1,7 @@
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
 import type { z } from 'zod';
+import { type Clock, systemClock } from './clock.js';
 
 /**
  * The one storage seam of fundbot. Everything durable (feed state, outbox,
@@ -77,6 +78,78 @@ export function memoryStore(): KeyValueStore {
   return keyvStore(new Keyv());
 }
 
+/** The store did not answer within {@link ObservedStoreOptions.timeoutMs}. */
+export class StoreTimeoutError extends Error {
+  override readonly name = 'StoreTimeoutError';
+  constructor(
+    readonly operation: StoreOperation,
+    readonly timeoutMs: number,
+  ) {
+    super(`the store did not answer a ${operation} within ${timeoutMs} ms`);
+  }
+}
+
+export type StoreOperation = 'get' | 'set' | 'delete';
+
+/** The outcome of one store operation, for health and logs. Carries no key and no value. */
+export interface StoreOutcome {
+  readonly operation: StoreOperation;
+  /** False when the store threw or timed out; a value failing its schema still counts as answered. */
+  readonly ok: boolean;
+  readonly durationMs: number;
+  readonly error?: unknown;
+}
+
+export interface ObservedStoreOptions {
+  /** Longest wait for one operation (default 5 s): a Redis that is not there fails fast instead of hanging. */
+  readonly timeoutMs?: number;
+  readonly clock?: Clock;
+  /** Called after every operation, success or failure. Must not throw. */
+  readonly onOutcome: (outcome: StoreOutcome) => void;
+}
+
+/**
+ * Wraps a store so every operation is bounded in time and reports its outcome:
+ * the health endpoint and the error log are built on these outcomes. A timed-out
+ * operation rejects with {@link StoreTimeoutError}; the callers (the engine)
+ * already treat a failed read or write as a crash before it, so nothing is
+ * skipped. Costs nothing in store bytes or requests.
+ */
+export function observedStore(inner: KeyValueStore, options: ObservedStoreOptions): KeyValueStore {
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const clock = options.clock ?? systemClock;
+  const run = async <T>(operation: StoreOperation, call: () => Promise<T>): Promise<T> => {
+    const startedAt = clock.now();
+    const timer = new AbortController();
+    try {
+      const result = await Promise.race([
+        call(),
+        clock.sleep(timeoutMs, timer.signal).then(
+          () => {
+            throw new StoreTimeoutError(operation, timeoutMs);
+          },
+          () => new Promise<never>(() => {}), // aborted: the operation settled first
+        ),
+      ]);
+      options.onOutcome({ operation, ok: true, durationMs: clock.now() - startedAt });
+      return result;
+    } catch (error) {
+      // A stored value failing its schema is a data problem: the store itself answered.
+      const ok = error instanceof StoredValueError;
+      options.onOutcome({ operation, ok, durationMs: clock.now() - startedAt, ...(ok ? {} : { error }) });
+      throw error;
+    } finally {
+      timer.abort(new Error('store operation settled'));
+    }
+  };
+  return {
+    get: (key, schema) => run('get', () => inner.get(key, schema)),
+    set: (key, value, ttlMs) => run('set', () => inner.set(key, value, ttlMs)),
+    delete: (key) => run('delete', () => inner.delete(key)),
+    close: () => inner.close(),
+  };
+}
+
 /**
  * Opens the store named by a URL:
  * - `memory:` for tests and the demo,
@@ -85,14 +158,29 @@ export function memoryStore(): KeyValueStore {
  */
 export async function openStore(url: string): Promise<KeyValueStore> {
   if (url === 'memory:' || url === 'memory') return memoryStore();
+  // keyv's default turns every failure into "not found": a full disk or a stopped Redis would look
+  // like an empty store and the engine would announce everything again. throwOnErrors makes it fail.
   if (url.startsWith('sqlite://')) {
     const sqlite = new KeyvSqlite({ uri: url, table: 'fundbot', busyTimeout: 5000 });
-    return keyvStore(new Keyv({ store: sqlite, namespace: 'fundbot' }));
+    return keyvStore(new Keyv({ store: sqlite, namespace: 'fundbot', throwOnErrors: true }));
   }
   if (url.startsWith('redis://') || url.startsWith('rediss://')) {
     // Loaded lazily: a single-process install never opens a Redis client.
     const { default: KeyvRedis } = await import('@keyv/redis');
-    return keyvStore(new Keyv({ store: new KeyvRedis(url), namespace: 'fundbot' }));
+    const redis = new KeyvRedis(
+      {
+        url,
+        // Without this, a write issued while Redis is away is queued and applied minutes later,
+        // after the caller was told it failed: fail at once and let the engine retry it.
+        disableOfflineQueue: true,
+        socket: {
+          connectTimeout: 5_000,
+          reconnectStrategy: (retries: number) => Math.min(250 * 2 ** retries, 5_000),
+        },
+      },
+      { throwOnErrors: true, throwOnConnectError: true, connectionTimeout: 5_000 },
+    );
+    return keyvStore(new Keyv({ store: redis, namespace: 'fundbot', throwOnErrors: true }));
   }
   throw new Error(
     `unknown store URL "${url}": use memory:, sqlite://path/to/state.sqlite or redis://host:port`,

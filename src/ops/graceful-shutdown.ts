@@ -11,7 +11,7 @@ export interface SignalSource {
 export interface ShutdownStep {
   readonly name: string;
   stop(): Promise<void>;
-  /** Overrides the default per-step timeout. */
+  /** A shorter bound for this step; it never gets more than what is left of the total budget. */
   readonly timeoutMs?: number;
 }
 
@@ -23,13 +23,17 @@ export interface GracefulShutdownOptions {
    * stop pollers after the cycle in flight → finish deliveries in flight →
    * flush/close the store → close servers (ops server last, so health stays visible).
    */
-  readonly steps: readonly ShutdownStep[];
-  /** Longest wait for one step; the next step runs anyway. */
-  readonly timeoutMs: number;
+  readonly steps: readonly ShutdownStep[] | (() => readonly ShutdownStep[]);
+  /**
+   * Budget for ALL steps together (default 8 s: Docker sends SIGKILL 10 s after SIGTERM, and the
+   * process needs a moment to exit). A step is bounded by what is left of it; once it is spent,
+   * the remaining steps are given up on.
+   */
+  readonly totalTimeoutMs?: number;
   readonly logger: Logger;
   /** Usually `process.exit`. */
   readonly exit: (code: number) => void;
-  /** Measures the step timeouts. Default: the system clock. */
+  /** Measures the budget. Default: the system clock. */
   readonly clock?: Clock;
   /** Default SIGINT and SIGTERM. */
   readonly signalNames?: readonly string[];
@@ -51,11 +55,12 @@ export interface GracefulShutdown {
 class StepTimeout extends Error {}
 
 /**
- * On the first SIGINT/SIGTERM, runs `steps` one after the other, each bounded by
- * its timeout, then calls `exit(0)`, or `exit(1)` when a step failed or timed out.
- * A failing or hanging step does not stop the later ones: the store must still be
- * closed when a chat client hangs. A second signal while stopping is the operator
- * insisting: `exit(1)` at once.
+ * On the first SIGINT/SIGTERM, runs `steps` one after the other within one total
+ * budget, then calls `exit(0)`, or `exit(1)` when a step failed, timed out or was
+ * given up on. A failing step does not stop the later ones: the store must still be
+ * closed when a chat client fails. A hanging step only uses up the budget, so the
+ * whole shutdown never outlasts `totalTimeoutMs`. A second signal while stopping is
+ * the operator insisting: `exit(1)` at once.
  */
 export function installGracefulShutdown(options: GracefulShutdownOptions): GracefulShutdown {
   const { signals, logger, exit } = options;
@@ -71,10 +76,20 @@ export function installGracefulShutdown(options: GracefulShutdownOptions): Grace
   };
 
   async function runSteps(reason: string): Promise<number> {
-    logger.info({ reason, steps: options.steps.map((s) => s.name) }, 'shutting down');
+    const total = options.totalTimeoutMs ?? 8_000;
+    // Read when the signal arrives: a process installs shutdown before it has started anything.
+    const steps = typeof options.steps === 'function' ? options.steps() : options.steps;
+    const deadline = clock.now() + total;
+    logger.info({ reason, steps: steps.map((s) => s.name), budgetMs: total }, 'shutting down');
     let code = 0;
-    for (const step of options.steps) {
-      const timeoutMs = step.timeoutMs ?? options.timeoutMs;
+    for (const step of steps) {
+      const left = deadline - clock.now();
+      if (left <= 0) {
+        code = 1;
+        logger.error({ step: step.name, budgetMs: total }, 'shutdown budget spent: giving up on this step');
+        continue;
+      }
+      const timeoutMs = Math.min(step.timeoutMs ?? left, left);
       const startedAt = clock.now();
       const timer = new AbortController();
       try {

@@ -1,4 +1,5 @@
 import type { Clock } from '../lib/clock.js';
+import type { PollResult } from './metrics.js';
 
 /** One named check of {@link HealthReport}. `detail` is for humans: no secrets, no personal data. */
 export interface HealthCheck {
@@ -14,57 +15,117 @@ export interface HealthReport {
 
 export interface HealthMonitorOptions {
   readonly clock: Clock;
-  /** Projects whose polls are expected (the enabled ones after the key check). */
-  readonly projects: readonly string[];
+  /** Projects whose polls are expected (the enabled ones after the key check); read on every report. */
+  readonly projects: readonly string[] | (() => readonly string[]);
   /**
    * A project without a successful poll for this long makes the process unhealthy
    * (default 15 minutes). Counted from start-up for a project that never polled.
    * Keep it above the longest poll interval the budget planner may choose.
    */
   readonly pollStaleAfterMs?: number;
+  /** Names the store in details, e.g. "Redis at cache:6379" (no credentials). */
+  readonly storeName?: string;
+}
+
+/** One finished poll, as the engine's `onPoll` reports it. */
+export interface PollObservation {
+  readonly project: string;
+  readonly feed: string;
+  readonly result: PollResult;
 }
 
 /**
  * Collects the signals `/healthz` is made of: the engine reports each poll, the
- * store wrapper each failure or success. `report()` is what the ops server calls.
+ * store wrapper each operation. `report()` is what the ops server calls; it is
+ * computed from the latest outcomes, so health recovers on its own with the
+ * first success after a failure.
  */
 export interface HealthMonitor {
-  recordPoll(project: string, ok: boolean): void;
+  recordPoll(poll: PollObservation): void;
   /** The store answered (ok) or threw (not ok). Only the latest outcome counts. */
   recordStore(ok: boolean, detail?: string): void;
   report(): HealthReport;
 }
 
+/** Results that say nothing about the project's health: a wait imposed by the API or a lease. */
+const NEUTRAL: ReadonlySet<PollResult> = new Set(['rate_limited', 'skipped']);
+
+/**
+ * A project is unhealthy when the latest poll of every feed it polled failed
+ * (`forbidden` on every feed: its key is rejected), or when it had no successful
+ * poll for `pollStaleAfterMs`. The store is unhealthy from its first failed
+ * operation until the next one that succeeds.
+ */
 export function createHealthMonitor(options: HealthMonitorOptions): HealthMonitor {
   const { clock } = options;
   const staleAfter = options.pollStaleAfterMs ?? 15 * 60_000;
+  const storeName = options.storeName ?? 'the store';
   const startedAt = clock.now();
   const lastSuccess = new Map<string, number>();
-  let store: HealthCheck = { ok: true, detail: 'no store operation yet' };
+  const latest = new Map<string, Map<string, PollResult>>();
+  const failingSince = new Map<string, number>();
+  let storeOk = true;
+  let storeDetail = 'no store operation yet';
+  let storeFailingSince: number | undefined;
+
+  const seconds = (ms: number) => Math.round(ms / 1000);
+
+  function projectCheck(project: string, now: number): HealthCheck {
+    const feeds = latest.get(project);
+    const results = feeds ? [...feeds.values()] : [];
+    const since = failingSince.get(project);
+    if (results.length > 0 && since !== undefined && results.every((r) => r === 'forbidden')) {
+      return {
+        ok: false,
+        detail: `the API rejects this project's key on every feed (forbidden, ${seconds(now - since)} s): replace the key in its variable (see the error log)`,
+      };
+    }
+    if (results.length > 0 && since !== undefined && results.every((r) => r !== 'ok')) {
+      return {
+        ok: false,
+        detail: `every feed fails (${[...new Set(results)].join(', ')}) since ${seconds(now - since)} s: see the warnings in the log`,
+      };
+    }
+    const last = lastSuccess.get(project);
+    const age = now - (last ?? startedAt);
+    return {
+      ok: age <= staleAfter,
+      detail:
+        last === undefined
+          ? `no successful poll yet (${seconds(age)} s since start)`
+          : `last successful poll ${seconds(age)} s ago`,
+    };
+  }
 
   return {
-    recordPoll(project, ok) {
-      if (ok) lastSuccess.set(project, clock.now());
+    recordPoll({ project, feed, result }) {
+      if (NEUTRAL.has(result)) return;
+      const now = clock.now();
+      if (result === 'ok') lastSuccess.set(project, now);
+      const feeds = latest.get(project) ?? new Map<string, PollResult>();
+      feeds.set(feed, result);
+      latest.set(project, feeds);
+      if (result === 'ok') failingSince.delete(project);
+      else if (!failingSince.has(project)) failingSince.set(project, now);
     },
     recordStore(ok, detail) {
-      store = { ok, detail: detail ?? (ok ? 'last operation succeeded' : 'last operation failed') };
+      storeOk = ok;
+      storeDetail = detail ?? (ok ? 'last operation succeeded' : 'last operation failed');
+      if (ok) storeFailingSince = undefined;
+      else storeFailingSince ??= clock.now();
     },
     report() {
       const now = clock.now();
+      const store: HealthCheck =
+        storeFailingSince === undefined
+          ? { ok: storeOk, detail: storeDetail }
+          : {
+              ok: false,
+              detail: `${storeName} fails since ${seconds(now - storeFailingSince)} s: ${storeDetail}`,
+            };
       const checks: Record<string, HealthCheck> = { store };
-      for (const project of options.projects) {
-        const last = lastSuccess.get(project);
-        const age = now - (last ?? startedAt);
-        const ok = age <= staleAfter;
-        const seconds = Math.round(age / 1000);
-        checks[`poll:${project}`] = {
-          ok,
-          detail:
-            last === undefined
-              ? `no successful poll yet (${seconds} s since start)`
-              : `last successful poll ${seconds} s ago`,
-        };
-      }
+      const projects = typeof options.projects === 'function' ? options.projects() : options.projects;
+      for (const project of projects) checks[`poll:${project}`] = projectCheck(project, now);
       return { healthy: Object.values(checks).every((c) => c.ok), checks };
     },
   };

@@ -14,6 +14,7 @@ export {
   type HealthMonitor,
   type HealthMonitorOptions,
   type HealthReport,
+  type PollObservation,
 } from './health.js';
 export {
   type CreateLoggerOptions,
@@ -36,3 +37,10 @@ export {
   type PollResult,
 } from './metrics.js';
 export { type OpsServer, type OpsServerOptions, startOpsServer } from './ops-server.js';
+export {
+  createStoreWatch,
+  describeStoreTarget,
+  type StoreWatch,
+  type StoreWatchOptions,
+  startStoreProbe,
+} from './store-watch.js';

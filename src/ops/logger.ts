@@ -59,7 +59,7 @@ export function createLogger(options: CreateLoggerOptions): pino.Logger {
   const destination = options.destination ?? pino.destination({ dest: 1, sync: true });
   const knownSecrets = options.knownSecrets ?? [];
   const scrubbing: DestinationStream = {
-    write: (line: string) => destination.write(scrubSecrets(line, knownSecrets)),
+    write: (line: string) => destination.write(scrubSecrets(withoutDuplicateKeys(line), knownSecrets)),
   };
   return pino(
     {
@@ -86,3 +86,17 @@ export const silentLogger: Logger = {
   error: noop,
   child: () => silentLogger,
 };
+
+/**
+ * pino writes a field twice when the base, a child's bindings and the record share a
+ * name (`version` in the base and in a message's fields); strict parsers such as
+ * Elasticsearch reject such a line. Re-serialising keeps the last value of each
+ * name, as `JSON.parse` does. Costs one parse per line; logs are not a hot path.
+ */
+function withoutDuplicateKeys(line: string): string {
+  try {
+    return `${JSON.stringify(JSON.parse(line))}\n`;
+  } catch {
+    return line;
+  }
+}

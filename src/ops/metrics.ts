@@ -58,8 +58,8 @@ export interface CreatedMetrics extends FundbotMetrics {
  * `_seconds`). Label values stay low-cardinality: configured projects, endpoint
  * families, notice kinds, platforms, command names.
  *
- * Process metrics (CPU, memory, event loop) are opt-in:
- * `collectDefaultMetrics({ register: registry })` in the composition root.
+ * Process metrics (CPU, memory, event loop) are registered beside these by the composition root
+ * (start-bot.ts: `collectDefaultMetrics({ register: registry })`).
  */
 export function createMetrics(registry: Registry, now: () => number = Date.now): CreatedMetrics {
   const registers = [registry];

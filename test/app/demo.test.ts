@@ -1,4 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -34,15 +37,20 @@ function waitForOutput(
 
 describe('npm start without configuration', () => {
   it('runs the demo: prints a supporter notice and answers /funding, then quits on end of input', async () => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        FUNDBOT_CONFIG: '/nonexistent/fundbot.config.json',
-        FUNDBOT_DEMO_RATE: '240',
+    // An empty working directory: no ./fundbot.config.json, and no FUNDBOT_CONFIG (naming a missing file is an error).
+    const emptyDir = mkdtempSync(join(tmpdir(), 'fundbot-demo-'));
+    const proc = spawn(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), join(repoRoot, 'src/main.ts')],
+      {
+        cwd: emptyDir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          FUNDBOT_DEMO_RATE: '240',
+        },
       },
-    });
+    );
     child = proc;
     const output = { text: '' };
     proc.stdout.on('data', (chunk: Buffer) => {

@@ -174,3 +174,44 @@ describe('key check when the API is unreachable', () => {
     ]);
   });
 });
+
+describe('a key without project:read, answered with the public view as the spec says', () => {
+  it('is detected from the missing process_status and warned about with what to do', async () => {
+    // The spec's API answers such a key with the public view; this proxy plays that part in front of
+    // the simulator by asking for the project without a credential.
+    const proxy = createServer((req, res) => {
+      const isProject = /^\/project\/[^/?]+(\?|$)/.test(req.url ?? '');
+      const headers: Record<string, string> = {};
+      if (!isProject && typeof req.headers.authorization === 'string')
+        headers.authorization = req.headers.authorization;
+      void fetch(`${sim.url}${req.url}`, { headers }).then(async (answer) => {
+        const body = await answer.text();
+        res.writeHead(answer.status, {
+          'content-type': answer.headers.get('content-type') ?? 'application/json',
+        });
+        res.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxied = createApiClient({
+      baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      clock: new ManualClock(Date.UTC(2026, 2, 1, 12)),
+      maxRetries: 0,
+    });
+    try {
+      const report = await checkProjectKeys({
+        api: proxied,
+        projects: [project('solar-kiosk', keyWithout())],
+      });
+      expect(report.warnings).toEqual([
+        'the key for solar-kiosk gets only the public view of the project (no process_status): it seems to lack project:read, so the paid-out notice and the campaign dates are off. Create a key with project:read (project administration → API keys) and put it in SOLAR_KIOSK_API_KEY',
+      ]);
+      // The same key straight at the simulator (full view): no such warning.
+      const direct = await checkProjectKeys({ api, projects: [project('solar-kiosk', keyWithout())] });
+      expect(direct.warnings).toEqual([]);
+    } finally {
+      await proxied.close();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+});

@@ -20,10 +20,10 @@ export const ALL_SECRETS = [
 /** A complete, valid config file as an object; override sections per test. */
 export function validFile(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    api: { baseUrl: 'https://api.crowdfunding.example' },
+    api: { baseUrl: 'https://api.crowdfunding.test' },
     projects: [
       { linkCaption: 'solar-kiosk', apiKeyEnv: 'SOLAR_KIOSK_API_KEY' },
-      { linkCaption: 'river-cleanup', apiKeyEnv: 'RIVER_CLEANUP_API_KEY', defaultLocale: 'de' },
+      { linkCaption: 'river-cleanup', apiKeyEnv: 'RIVER_CLEANUP_API_KEY' },
     ],
     discord: { enabled: true },
     slack: { enabled: true, mode: 'socket', admins: ['U012ABCDEF'] },

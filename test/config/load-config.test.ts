@@ -45,14 +45,11 @@ describe('a valid configuration', () => {
     if (!result.ok) throw new Error(formatConfigProblems(result.problems));
     const { config } = result;
     expect(config.source).toBe('./fundbot.config.json');
-    expect(config.api).toEqual({ baseUrl: 'https://api.crowdfunding.example', timeoutMs: 10_000 });
+    expect(config.api).toEqual({ baseUrl: 'https://api.crowdfunding.test', timeoutMs: 10_000 });
     expect(config.store.url).toBe('sqlite://./data/fundbot.sqlite');
     expect(config.locale).toBe('en');
     expect(config.logLevel).toBe('info');
-    expect(config.projects.map((p) => [p.linkCaption, p.defaultLocale])).toEqual([
-      ['solar-kiosk', 'en'],
-      ['river-cleanup', 'de'],
-    ]);
+    expect(config.projects.map((p) => p.linkCaption)).toEqual(['solar-kiosk', 'river-cleanup']);
     expect(config.projects[0]?.milestones).toEqual([25, 50, 75, 100, 150, 200]);
     expect(config.projects[0]?.apiKey.kind).toBe('project');
     expect(config.digest).toMatchObject({ hour: 9, minute: 0, cron: '0 9 * * *', timeZone: 'Europe/Berlin' });
@@ -117,14 +114,19 @@ describe('a valid configuration', () => {
     expect(fs.reads).toEqual(['/etc/fundbot.json']);
   });
 
-  it('keeps the example file valid (it is what people copy)', () => {
+  it('keeps the example file valid once its placeholder API address is replaced (it is what people copy)', () => {
     const example = readFileSync(new URL('../../fundbot.config.example.json', import.meta.url), 'utf8');
+    const env = validEnv({ RIVER_CLEANUP_API_KEY: 'svc_proj_Example0000000000000000' });
     const result = parseConfig(example, {
-      env: validEnv({ RIVER_CLEANUP_API_KEY: 'svc_proj_Example0000000000000000' }),
+      env: { ...env, FUNDBOT_API_BASE_URL: 'https://api.crowdfunding.test' },
       source: 'fundbot.config.example.json',
     });
     if (!result.ok) throw new Error(formatConfigProblems(result.problems));
     expect(result.warnings).toEqual([]);
+    // As copied, its placeholder address is refused instead of "running" against nothing.
+    expect(lines(parseConfig(example, { env, source: 'fundbot.config.example.json' }))).toEqual([
+      "api.baseUrl: is a placeholder (api.crowdfunding.example, from the example config): set the address of your platform's Project Data API in api.baseUrl or FUNDBOT_API_BASE_URL",
+    ]);
   });
 });
 
@@ -247,9 +249,9 @@ describe('each configuration problem says where and what to do', () => {
     const [problem] = problemsOf(result);
     expect(problem).toMatchObject({
       code: 'key_format',
-      message: 'SOLAR_KIOSK_API_KEY is not a valid Project API key',
+      message: 'SOLAR_KIOSK_API_KEY ends with a space or line break',
     });
-    expect(problem?.fix).toContain('whitespace');
+    expect(problem?.fix).toContain('a copied space or line break makes the API reject it');
   });
 
   it('duplicate: the same project twice, and one key variable for two projects', () => {
@@ -347,11 +349,11 @@ describe('each configuration problem says where and what to do', () => {
   });
 
   it('required fields: projects must list at least one project with its fields', () => {
-    expect(lines(load({ api: { baseUrl: 'https://api.example' } }))).toEqual([
+    expect(lines(load({ api: { baseUrl: 'https://api.crowdfunding.test' } }))).toEqual([
       'projects: is required (array): add {"linkCaption": "<slug>", "apiKeyEnv": "<VARIABLE>"} for each project to watch',
     ]);
     expect(
-      lines(load({ api: { baseUrl: 'https://api.example' }, projects: [{ linkCaption: 'x' }] })),
+      lines(load({ api: { baseUrl: 'https://api.crowdfunding.test' }, projects: [{ linkCaption: 'x' }] })),
     ).toEqual([
       'projects[0].apiKeyEnv: is required (string): name the variable holding the key, e.g. "SOLAR_KIOSK_API_KEY", and export the key there',
     ]);
@@ -387,7 +389,7 @@ describe('all problems at once', () => {
   it('lists schema, secret and environment problems of every section together', () => {
     const result = load(
       {
-        api: { baseUrl: 'https://api.example', timeoutMs: 5 },
+        api: { baseUrl: 'https://api.crowdfunding.test', timeoutMs: 5 },
         projects: [
           { linkCaption: 'solar-kiosk', apiKeyEnv: 'SOLAR_KIOSK_API_KEY' },
           { linkCaption: 'river cleanup', apiKeyEnv: 'RIVER_CLEANUP_API_KEY' },
@@ -465,5 +467,17 @@ describe('warnings', () => {
       'slack.enabled: SLACK_BOT_TOKEN is set but slack.enabled is false, so that platform stays off: set slack.enabled to true to use it, or unset SLACK_BOT_TOKEN',
       'discord.enabled, slack.enabled: no chat platform is enabled, so notices go nowhere: set discord.enabled or slack.enabled to true',
     ]);
+  });
+});
+
+describe('a password in api.baseUrl', () => {
+  it('is reported once, with the fix for the API (not the store variable)', () => {
+    const result = lines(
+      load(validFile({ api: { baseUrl: 'https://bot:hunter2pass@api.crowdfunding.test' } })),
+    );
+    expect(result).toEqual([
+      'api.baseUrl: holds what looks like a password in a URL; the config file must not contain secrets: remove user:password@ from the URL: the API takes no password, API keys come from projects[].apiKeyEnv',
+    ]);
+    expect(result.join('\n')).not.toContain('hunter2pass');
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatConfigProblems } from '../../src/config/config-problem.js';
 import { resolveStartMode } from '../../src/config/resolve-start-mode.js';
@@ -45,10 +46,56 @@ describe('resolveStartMode', () => {
     expect(start.mode === 'invalid' && start.problems[0]?.code).toBe('invalid_json');
   });
 
-  it('looks for the file at FUNDBOT_CONFIG', () => {
+  it('FUNDBOT_CONFIG naming a missing file is an error, not the demo', () => {
     const fs = filesystem({});
     const start = resolveStartMode({ env: { FUNDBOT_CONFIG: '/config/fundbot.config.json' }, readFile: fs });
-    expect(start.mode).toBe('demo');
     expect(fs.reads).toEqual(['/config/fundbot.config.json']);
+    if (start.mode !== 'invalid') throw new Error(`expected invalid, got ${start.mode}`);
+    expect(formatConfigProblems(start.problems, start.source)).toContain(
+      'env FUNDBOT_CONFIG: names /config/fundbot.config.json, which does not exist: fix the path (or mount the file there), or unset FUNDBOT_CONFIG',
+    );
+  });
+});
+
+describe('in the Docker image (FUNDBOT_CONTAINER set)', () => {
+  it('no config and no tokens is an error that says how to mount a config, not the demo', () => {
+    const start = resolveStartMode({
+      env: { FUNDBOT_CONTAINER: 'docker', FUNDBOT_CONFIG: '/config/fundbot.config.json' },
+      readFile: filesystem({}),
+    });
+    if (start.mode !== 'invalid') throw new Error(`expected invalid, got ${start.mode}`);
+    expect(formatConfigProblems(start.problems, start.source)).toContain(
+      '/config/fundbot.config.json: no config file in the container: mount one: docker run -v "$PWD/fundbot.config.json:/config/fundbot.config.json:ro"',
+    );
+  });
+
+  it('FUNDBOT_HEALTH_HOST sets where the health server listens (the image: 0.0.0.0; elsewhere 127.0.0.1)', () => {
+    const env = { ...validEnv(), FUNDBOT_HEALTH_HOST: '0.0.0.0' };
+    const inImage = resolveStartMode({ env, readFile: withConfig(validFile()) });
+    const elsewhere = resolveStartMode({ env: validEnv(), readFile: withConfig(validFile()) });
+    if (inImage.mode !== 'bot' || elsewhere.mode !== 'bot') throw new Error('expected bot mode');
+    expect(inImage.config.http.host).toBe('0.0.0.0');
+    expect(elsewhere.config.http.host).toBe('127.0.0.1');
+  });
+});
+
+describe('the Dockerfile', () => {
+  const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+
+  it('sets no variable that would override the mounted config, and tells fundbot it runs in a container', () => {
+    expect(runtime).not.toMatch(/^\s*(ENV\s+)?(FUNDBOT_STORE|PORT)=/m);
+    expect(runtime).toMatch(/FUNDBOT_CONTAINER=\S+/);
+    expect(runtime).toMatch(/FUNDBOT_HEALTH_HOST=0\.0\.0\.0/);
+  });
+
+  it('runs compiled JavaScript on an LTS Node with fonts, without tsx', () => {
+    expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:(22|24)-/);
+    expect(runtime).toContain('fonts-dejavu-core');
+    expect(runtime).toContain('CMD ["node", "dist/src/main.js"]');
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
   });
 });

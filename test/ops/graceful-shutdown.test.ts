@@ -32,14 +32,14 @@ function step(
   return Object.assign(s, { finish: () => finish() });
 }
 
-function setup(steps: ShutdownStep[], timeoutMs = 5_000) {
+function setup(steps: ShutdownStep[], totalTimeoutMs = 5_000) {
   const signals = new EventEmitter();
   const clock = new ManualClock();
   const exits: number[] = [];
   const shutdown = installGracefulShutdown({
     signals,
     steps,
-    timeoutMs,
+    totalTimeoutMs,
     logger: silentLogger,
     exit: (code) => exits.push(code),
     clock,
@@ -81,10 +81,30 @@ describe('graceful shutdown', () => {
     expect(exits).toEqual([0]);
   });
 
-  it('bounds each step by the timeout, goes on with the next and exits 1', async () => {
+  it('bounds the steps by the total budget, not per step: two slow steps share 8 s, the rest is given up on', async () => {
+    const journal: string[] = [];
+    const slow = step('stop pollers', journal, 'manual');
+    const hanging = step('stop slack', journal, 'manual');
+    const { signals, clock, exits, shutdown } = setup([slow, hanging, step('close store', journal)], 8_000);
+    signals.emit('SIGTERM');
+    await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1));
+    clock.advance(5_000);
+    slow.finish();
+    await vi.waitFor(() => expect(journal).toContain('start stop slack'));
+    await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1));
+    clock.advance(2_999);
+    expect(journal).not.toContain('start close store');
+    clock.advance(1); // 8 s in total: the hanging step is cut off and nothing is left for the store
+    expect(await shutdown.shutdown('wait')).toBe(1);
+    expect(journal).toEqual(['start stop pollers', 'done stop pollers', 'start stop slack']);
+    expect(exits).toEqual([1]);
+  });
+
+  it('bounds a hanging step by the budget, goes on with the next and exits 1', async () => {
     const journal: string[] = [];
     const hanging = step('stop pollers', journal, 'manual');
-    const { signals, clock, exits, shutdown } = setup([hanging, step('close store', journal)], 5_000);
+    const limited = { ...step('close store', journal), timeoutMs: 1_000 };
+    const { signals, clock, exits, shutdown } = setup([{ ...hanging, timeoutMs: 5_000 }, limited], 8_000);
     signals.emit('SIGINT');
     await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1));
     clock.advance(4_999);

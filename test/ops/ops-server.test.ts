@@ -112,7 +112,7 @@ describe('health monitor', () => {
       ok: false,
       detail: 'no successful poll yet (61 s since start)',
     });
-    monitor.recordPoll('solar-kiosk', true);
+    monitor.recordPoll({ project: 'solar-kiosk', feed: 'fundings', result: 'ok' });
     clock.advance(30_000);
     expect(monitor.report()).toEqual({
       healthy: true,
@@ -121,10 +121,13 @@ describe('health monitor', () => {
         'poll:solar-kiosk': { ok: true, detail: 'last successful poll 30 s ago' },
       },
     });
-    monitor.recordPoll('solar-kiosk', false);
+    monitor.recordPoll({ project: 'solar-kiosk', feed: 'fundings', result: 'error' });
     monitor.recordStore(false, 'SQLITE_IOERR');
     expect(monitor.report().healthy).toBe(false);
     monitor.recordStore(true);
+    expect(monitor.report().checks.store?.ok).toBe(true);
+    expect(monitor.report().healthy).toBe(false); // the only feed still fails
+    monitor.recordPoll({ project: 'solar-kiosk', feed: 'fundings', result: 'ok' });
     expect(monitor.report().healthy).toBe(true);
   });
 });

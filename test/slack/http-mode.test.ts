@@ -253,7 +253,7 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
       () => undefined,
       (e: unknown) => e as Error,
     );
-    expect(error?.message).toContain('FUNDBOT_SLACK_BOT_TOKEN');
+    expect(error?.message).toContain('Slack auth.test failed');
     expect(error?.message).not.toContain('xoxb-wrong');
   });
 });

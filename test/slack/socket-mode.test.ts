@@ -114,7 +114,7 @@ describe('Slack adapter in Socket Mode (real Bolt SocketModeReceiver)', () => {
 
   it('refuses to start without an app token, saying which setting is missing', () => {
     expect(() => createSlackAdapter({ botToken, core: recordingCore(), slackApiUrl: fake.apiUrl })).toThrow(
-      /FUNDBOT_SLACK_APP_TOKEN/,
+      /app-level token \(appToken/,
     );
   });
 });

@@ -74,12 +74,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 
   if (mode === 'socket' && !options.appToken) {
     throw new Error(
-      'Slack Socket Mode needs an app-level token: set FUNDBOT_SLACK_APP_TOKEN (xapp-…, scope connections:write) or use HTTP mode with FUNDBOT_SLACK_SIGNING_SECRET',
+      'Slack Socket Mode needs an app-level token (appToken: xapp-…, scope connections:write), or use HTTP mode with the signing secret',
     );
   }
   if (mode === 'http' && !options.signingSecret) {
     throw new Error(
-      'Slack HTTP mode needs the signing secret: set FUNDBOT_SLACK_SIGNING_SECRET (Basic Information → App Credentials)',
+      'Slack HTTP mode needs the signing secret (signingSecret: Basic Information → App Credentials)',
     );
   }
 
@@ -170,7 +170,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         await app.init();
       } catch (error) {
         throw new Error(
-          'Slack rejected the bot token (auth.test): check FUNDBOT_SLACK_BOT_TOKEN (xoxb-…, from OAuth & Permissions) and that the app is installed',
+          'Slack auth.test failed: the bot token was rejected or Slack could not be reached (see the cause)',
           { cause: error },
         );
       }

@@ -75,7 +75,7 @@ export function createSlackUserLookup(options: {
       } catch (error) {
         options.logger.warn(
           { err: error instanceof Error ? error.message : String(error) },
-          'Slack users.info failed: treating the user as no workspace admin (FUNDBOT_SLACK_ADMINS still applies); check the users:read scope',
+          'Slack users.info failed: treating the user as no workspace admin (slack.admins in the config still applies); check the users:read scope',
         );
         return { displayName: undefined, isWorkspaceAdmin: false, locale: undefined };
       }

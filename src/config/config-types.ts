@@ -1,0 +1,79 @@
+import type { ProjectKey } from '../api/index.js';
+import type { Locale } from '../core/index.js';
+import type { LogLevel } from '../ops/logger.js';
+import type { ConfigProblem } from './config-problem.js';
+import type { ConfigFile } from './schema.js';
+import type { Secret } from './secret.js';
+
+/** One watched project, with its key already parsed (the key object never reveals the secret). */
+export interface ProjectConfig {
+  readonly linkCaption: string;
+  /** Name of the variable the key came from: safe to log. */
+  readonly apiKeyEnv: string;
+  readonly apiKey: ProjectKey;
+  /** Ascending percentages of the goal. */
+  readonly milestones: readonly number[];
+  /** The file the key was read from (`<apiKeyEnv>_FILE`): watched, so a replaced key is used without a restart. */
+  readonly apiKeyFile?: string;
+}
+
+export type DiscordConfig =
+  | { readonly enabled: false }
+  | { readonly enabled: true; readonly token: Secret; readonly applicationId: string | undefined };
+
+export type SlackConfig =
+  | { readonly enabled: false }
+  | {
+      readonly enabled: true;
+      readonly mode: 'socket';
+      readonly botToken: Secret;
+      readonly appToken: Secret;
+      readonly admins: readonly string[];
+    }
+  | {
+      readonly enabled: true;
+      readonly mode: 'http';
+      readonly port: number;
+      readonly botToken: Secret;
+      readonly signingSecret: Secret;
+      readonly admins: readonly string[];
+    };
+
+export interface DigestConfig {
+  readonly enabled: boolean;
+  /** "HH:MM" as configured. */
+  readonly time: string;
+  readonly hour: number;
+  readonly minute: number;
+  readonly timeZone: string;
+  /** node-cron expression for `time` (pass `timeZone` as the cron option). */
+  readonly cron: string;
+}
+
+/**
+ * The validated configuration: the file with defaults, environment overrides
+ * applied and secrets resolved. Secrets are {@link Secret} / ProjectKey objects,
+ * so logging or serialising this object shows variable names, never values.
+ */
+export interface FundbotConfig {
+  /** Path of the file it was read from. */
+  readonly source: string;
+  readonly api: { readonly baseUrl: string; readonly timeoutMs: number };
+  readonly store: { readonly url: string };
+  readonly locale: Locale;
+  readonly logLevel: LogLevel;
+  readonly projects: readonly ProjectConfig[];
+  readonly discord: DiscordConfig;
+  readonly slack: SlackConfig;
+  readonly digest: DigestConfig;
+  /** As in the file, plus `reserveFraction` = reservePct / 100 (what the engine's budget planner takes). */
+  readonly engine: ConfigFile['engine'] & { readonly reserveFraction: number };
+  readonly http: ConfigFile['http'];
+}
+
+export type LoadConfigResult =
+  | { readonly ok: true; readonly config: FundbotConfig; readonly warnings: readonly ConfigProblem[] }
+  | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
+
+/** Reads a UTF-8 text file; throws Node's `ENOENT` error when it does not exist. */
+export type ReadTextFile = (path: string) => string;

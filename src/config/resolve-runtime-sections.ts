@@ -1,0 +1,125 @@
+import type { LogLevel } from '../ops/logger.js';
+import { logLevels } from '../ops/logger.js';
+import type { ConfigProblem } from './config-problem.js';
+import { type Env, envVars, readEnv } from './env-vars.js';
+import type { ConfigFile } from './schema.js';
+
+/*
+ * Resolvers of the runtime sections (log level, API, store, health server): each reads its file
+ * section (undefined when it did not parse) and the environment, records problems, and returns
+ * the resolved value or undefined.
+ */
+
+export function resolveLogLevel(env: Env, configured: LogLevel | undefined, problems: ConfigProblem[]) {
+  const fromEnv = readEnv(env, envVars.logLevel);
+  if (fromEnv === undefined) return configured;
+  const level = fromEnv.trim().toLowerCase();
+  if ((logLevels as readonly string[]).includes(level)) return level as LogLevel;
+  problems.push({
+    code: 'env_invalid',
+    path: `env ${envVars.logLevel}`,
+    message: 'is not a log level',
+    fix: `use one of ${logLevels.join(', ')}, or unset it to use logLevel from the file`,
+  });
+  return undefined;
+}
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function resolveApi(env: Env, section: ConfigFile['api'] | undefined, problems: ConfigProblem[]) {
+  const fromEnv = readEnv(env, envVars.apiBaseUrl);
+  const where = fromEnv !== undefined ? `env ${envVars.apiBaseUrl}` : 'api.baseUrl';
+  const value = fromEnv ?? section?.baseUrl;
+  if (value === undefined) {
+    // Reported even when the section failed to parse only if the failure was not about baseUrl itself.
+    if (section !== undefined) {
+      problems.push({
+        code: 'env_missing',
+        path: 'api.baseUrl',
+        message: 'no API base URL is configured',
+        fix: `set api.baseUrl in the file or ${envVars.apiBaseUrl} to the address of the platform's Project Data API (fundbot does not guess it, since it sends API keys there)`,
+      });
+    }
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push({
+      code: 'invalid_value',
+      path: where,
+      message: 'is not an absolute URL',
+      fix: 'write it with scheme and host, e.g. https://api.example.org',
+    });
+    return undefined;
+  }
+  const problem = (message: string, fix: string) =>
+    problems.push({ code: 'invalid_value', path: where, message, fix });
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    problem('must be an http(s) URL', 'use the https:// address of the API');
+    return undefined;
+  }
+  if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) {
+    problem(
+      'uses plain http to a remote host, which would send the API keys unencrypted',
+      'use https://, or http:// only for localhost (the simulator)',
+    );
+    return undefined;
+  }
+  if (url.hostname === 'example' || url.hostname.endsWith('.example')) {
+    // The example config's address: starting on it would look "running" while polling nothing.
+    problem(
+      `is a placeholder (${url.hostname}, from the example config)`,
+      `set the address of your platform's Project Data API in api.baseUrl or ${envVars.apiBaseUrl}`,
+    );
+    return undefined;
+  }
+  if (url.username !== '' || url.password !== '') {
+    problem(
+      'contains credentials',
+      'remove user:password@ from the URL: the API takes no password, API keys come from projects[].apiKeyEnv',
+    );
+    return undefined;
+  }
+  if (url.search !== '' || url.hash !== '') {
+    problem('has a query or fragment', 'give only scheme, host and optional base path');
+    return undefined;
+  }
+  if (section === undefined) return undefined;
+  return { baseUrl: url.href.replace(/\/+$/, ''), timeoutMs: section.timeoutMs };
+}
+
+export function resolveStore(env: Env, section: ConfigFile['store'] | undefined, problems: ConfigProblem[]) {
+  const fromEnv = readEnv(env, envVars.store);
+  const url = fromEnv ?? section?.url;
+  if (url === undefined) return undefined;
+  if (!/^(memory:|sqlite:\/\/.+|redis:\/\/.+|rediss:\/\/.+)$/.test(url)) {
+    problems.push({
+      code: 'invalid_value',
+      path: fromEnv !== undefined ? `env ${envVars.store}` : 'store.url',
+      message: 'is not a supported store URL',
+      fix: 'use sqlite://./data/fundbot.sqlite (one process), redis://host:6379 (several replicas) or memory: (tests; state is lost on exit)',
+    });
+    return undefined;
+  }
+  return { url };
+}
+
+export function resolveHttp(env: Env, section: ConfigFile['http'] | undefined, problems: ConfigProblem[]) {
+  const host = readEnv(env, envVars.healthHost);
+  const withHost = section && host !== undefined ? { ...section, host } : section;
+  const fromEnv = readEnv(env, envVars.port);
+  if (fromEnv === undefined) return withHost;
+  const port = Number(fromEnv);
+  if (!/^\d+$/.test(fromEnv.trim()) || port < 1 || port > 65_535) {
+    problems.push({
+      code: 'env_invalid',
+      path: `env ${envVars.port}`,
+      message: 'is not a port number',
+      fix: 'set it to a number between 1 and 65535, or unset it to use http.port from the file',
+    });
+    return undefined;
+  }
+  return withHost && { ...withHost, port };
+}

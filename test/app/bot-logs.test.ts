@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningBot, startBot } from '../../src/app/start-bot.js';
+import { parseConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/ops/index.js';
+import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { freePort } from './redis-server.js';
+
+let sim: Simulator | undefined;
+let bot: RunningBot | undefined;
+
+afterEach(async () => {
+  for (const step of bot?.shutdownSteps ?? []) await step.stop();
+  bot = undefined;
+  await sim?.close();
+});
+
+/** The names of every object in a JSON text that appear twice in that object (JSON.parse would hide them). */
+function duplicateKeys(json: string): string[] {
+  const duplicates: string[] = [];
+  const stack: Set<string>[] = [];
+  const pattern = /"((?:[^"\\]|\\.)*)"(\s*:)?|[{}[\]]/g;
+  for (let match = pattern.exec(json); match !== null; match = pattern.exec(json)) {
+    const token = match[0];
+    if (token === '{') stack.push(new Set());
+    else if (token === '}') stack.pop();
+    else if (match[2] !== undefined) {
+      const keys = stack.at(-1);
+      const key = match[1] ?? '';
+      if (keys?.has(key)) duplicates.push(key);
+      keys?.add(key);
+    }
+  }
+  return duplicates;
+}
+
+describe('the bot log', () => {
+  it('has no duplicate keys in a line, no line twice (listening, scope warnings), and /metrics has process metrics', async () => {
+    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+    const key = sim.issueProjectKey(demoLinkCaption, {
+      scopes: ['project:read', 'fundings:read', 'wall:read', 'incentives:read'],
+    });
+    const parsed = parseConfig(
+      JSON.stringify({
+        api: { baseUrl: sim.url },
+        store: { url: 'memory:' },
+        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+        digest: { enabled: false },
+        http: { enabled: true, port: await freePort() },
+      }),
+      { env: { SOLAR_KIOSK_API_KEY: key }, source: 'test.json' },
+    );
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      base: { service: 'fundbot', version: 'logs' },
+      destination: { write: (line: string) => lines.push(line) },
+    });
+    bot = await startBot(parsed.config, logger, 'logs', {
+      engineOptions: {
+        targetIntervalsMs: { fundings: 100, project: 100, wall: 100, blog: 100, incentives: 100 },
+      },
+    });
+    const metricsUrl = `${bot.opsUrl}/metrics`;
+    // Wait until the engine itself met the missing scope (its poll of the blog was refused).
+    const started = Date.now();
+    let metrics = '';
+    while (!/fundbot_polls_total\{[^}]*feed="blog"[^}]*result="forbidden"[^}]*\} [1-9]/.test(metrics)) {
+      if (Date.now() - started > 15_000) throw new Error(`the blog was never polled:\n${lines.join('')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      metrics = await (await fetch(metricsUrl)).text();
+    }
+
+    for (const line of lines) expect(duplicateKeys(line), line).toEqual([]);
+    const messages = lines.map((line) => {
+      const { time: _time, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    });
+    const repeated = messages.filter((m, i) => messages.indexOf(m) !== i);
+    expect(repeated).toEqual([]);
+    const msgs = lines.map((line) => String((JSON.parse(line) as { msg?: unknown }).msg));
+    expect(msgs.filter((m) => m.includes('listening'))).toHaveLength(1);
+    expect(msgs.filter((m) => m.includes('lacks blog:read'))).toHaveLength(1);
+    expect(metrics).toContain('process_cpu_user_seconds_total');
+    expect(metrics).toContain('nodejs_eventloop_lag_seconds');
+  }, 30_000);
+});

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBot } from '../../src/app/start-bot.js';
+import { parseConfig } from '../../src/config/index.js';
+import { silentLogger } from '../../src/ops/index.js';
+import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { freePort } from './redis-server.js';
+
+let sim: Simulator | undefined;
+let slack: FakeSlack | undefined;
+afterEach(async () => {
+  await slack?.close();
+  slack = undefined;
+  await sim?.close();
+});
+
+async function slackConfig(botToken: string) {
+  sim = await startSimulator();
+  const parsed = parseConfig(
+    JSON.stringify({
+      api: { baseUrl: sim.url },
+      store: { url: 'memory:' },
+      projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      slack: { enabled: true, mode: 'socket' },
+      digest: { enabled: false },
+      http: { enabled: false },
+    }),
+    {
+      env: {
+        SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+        SLACK_BOT_TOKEN: botToken,
+        SLACK_APP_TOKEN: 'xapp-1-start-app-token',
+      },
+      source: 'test.json',
+    },
+  );
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.config;
+}
+
+describe('a chat platform failing at start-up', () => {
+  it('Slack not reachable: says so, names no wrong variable, and does not blame the token', async () => {
+    const config = await slackConfig('xoxb-1-start-bot-token');
+    const closed = `http://127.0.0.1:${await freePort()}/api/`;
+    const error = await startBot(config, silentLogger, 'start', { slackApiUrl: closed }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/^could not reach Slack \(ECONNREFUSED\): check DNS, the network/);
+    expect(error?.message).toContain('SLACK_BOT_TOKEN was not checked');
+    expect(error?.message).not.toContain('FUNDBOT_SLACK');
+  }, 30_000);
+
+  it('Slack rejecting the token: names SLACK_BOT_TOKEN and where to get a new one', async () => {
+    const config = await slackConfig('xoxb-1-wrong-bot-token');
+    slack = await startFakeSlack({ botToken: 'xoxb-1-right-bot-token' });
+    const error = await startBot(config, silentLogger, 'start', { slackApiUrl: slack.apiUrl }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(
+      /^Slack rejected SLACK_BOT_TOKEN \(invalid_auth\): put the Bot User OAuth Token/,
+    );
+    expect(error?.message).not.toContain('FUNDBOT_SLACK');
+  }, 30_000);
+});

@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningBot, startBot } from '../../src/app/start-bot.js';
+import { parseConfig } from '../../src/config/index.js';
+import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { recordingLogger, slashCommand } from '../slack/helpers.js';
+import { findRedisServer, freePort, LocalRedis } from './redis-server.js';
+
+const botToken = 'xoxb-1-outage-bot-token';
+const appToken = 'xapp-1-outage-app-token';
+const redisServer = findRedisServer();
+if ('reason' in redisServer) console.warn(`skipping the Redis outage test: ${redisServer.reason}`);
+
+let sim: Simulator | undefined;
+let slack: FakeSlack | undefined;
+let bot: RunningBot | undefined;
+let redis: LocalRedis | undefined;
+
+afterEach(async () => {
+  for (const step of bot?.shutdownSteps ?? []) await step.stop().catch(() => undefined);
+  bot = undefined;
+  await slack?.close();
+  await sim?.close();
+  await redis?.destroy();
+  redis = undefined;
+});
+
+/** Polls `/healthz` every 100 ms until its status is `status`; resolves with the body and the time taken. */
+async function waitForHealth(url: string, status: number, timeoutMs: number) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const response = await fetch(`${url}/healthz`);
+    const body = await response.text();
+    if (response.status === status) return { body, ms: Date.now() - started };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`/healthz did not answer ${status} within ${timeoutMs} ms`);
+}
+
+describe('a Redis store that stops and starts again (real redis-server)', () => {
+  it.skipIf('reason' in redisServer)(
+    'turns /healthz 503 naming the store, logs what to check, recovers on its own, and delivers every notice once',
+    async (ctx) => {
+      if ('reason' in redisServer) return;
+      redis = new LocalRedis(redisServer.path, await freePort());
+      try {
+        await redis.start();
+      } catch (error) {
+        console.warn(`skipping the Redis outage test: redis-server did not start (${String(error)})`);
+        ctx.skip();
+        return;
+      }
+      sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+      slack = await startFakeSlack({
+        botToken,
+        users: [{ id: 'U0ADMIN', team_id: 'T0FAKE', name: 'lead', is_admin: true }],
+      });
+      const parsed = parseConfig(
+        JSON.stringify({
+          api: { baseUrl: sim.url },
+          store: { url: redis.url },
+          projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+          slack: { enabled: true, mode: 'socket' },
+          digest: { enabled: false },
+          http: { enabled: true, port: await freePort() },
+        }),
+        {
+          env: {
+            SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+            SLACK_BOT_TOKEN: botToken,
+            SLACK_APP_TOKEN: appToken,
+          },
+          source: 'test.json',
+        },
+      );
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+      const logger = recordingLogger();
+      bot = await startBot(parsed.config, logger, 'outage', {
+        slackApiUrl: slack.apiUrl,
+        engineOptions: {
+          targetIntervalsMs: { fundings: 200, project: 500, wall: 500, blog: 1_000, incentives: 1_000 },
+        },
+      });
+      const fake = slack;
+      const opsUrl = bot.opsUrl ?? '';
+      const noticesFor = (name: string) =>
+        fake.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.args).includes(name));
+
+      fake.sendSlashCommand(
+        slashCommand({
+          response_url: fake.responseUrl(),
+          command: '/subscribe',
+          text: demoLinkCaption,
+          user_id: 'U0ADMIN',
+        }),
+      );
+      await fake.waitFor(() => fake.responses[0], 'the /subscribe answer', 10_000);
+      sim.project(demoLinkCaption).addSupporter({ displayName: 'Before Outage' });
+      await fake.waitFor(() => noticesFor('Before Outage')[0], 'the notice before the outage', 15_000);
+      await waitForHealth(opsUrl, 200, 10_000);
+
+      // Redis goes away; a supporter arrives meanwhile.
+      await redis.stop();
+      sim.project(demoLinkCaption).addSupporter({ displayName: 'During Outage' });
+      const down = await waitForHealth(opsUrl, 503, 30_000);
+      expect(JSON.parse(down.body).checks.store).toEqual({
+        ok: false,
+        detail: expect.stringContaining(`Redis at 127.0.0.1:${redis.port} fails since`),
+      });
+      const errors = logger.records.filter(
+        (r) => r.level === 'error' && r.msg?.includes('the store does not answer'),
+      );
+      expect(errors).toHaveLength(1);
+      expect(errors[0]?.msg).toContain(`check that Redis at 127.0.0.1:${redis.port} is running`);
+
+      // Redis comes back with its data: health recovers, the waiting supporter is announced once.
+      await redis.start();
+      const up = await waitForHealth(opsUrl, 200, 60_000);
+      await fake.waitFor(
+        () => noticesFor('During Outage')[0],
+        'the notice of the supporter during the outage',
+        60_000,
+      );
+      sim.project(demoLinkCaption).addSupporter({ displayName: 'After Outage' });
+      await fake.waitFor(() => noticesFor('After Outage')[0], 'the notice after the outage', 20_000);
+      // Let a few more cycles run: a duplicate would show up now.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(noticesFor('Before Outage')).toHaveLength(1);
+      expect(noticesFor('During Outage')).toHaveLength(1);
+      expect(noticesFor('After Outage')).toHaveLength(1);
+      expect(logger.records.some((r) => r.msg?.includes('the store answers again'))).toBe(true);
+      console.info(
+        `Redis outage: /healthz 503 after ${down.ms} ms, 200 again ${up.ms} ms after Redis returned`,
+      );
+    },
+    120_000,
+  );
+});

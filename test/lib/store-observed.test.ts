@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  type KeyValueStore,
+  memoryStore,
+  observedStore,
+  StoredValueError,
+  type StoreOutcome,
+  StoreTimeoutError,
+} from '../../src/lib/store.js';
+import { ManualClock } from '../support/manual-clock.js';
+
+/** A store whose operations never settle, like a client waiting for a Redis that is not there. */
+const hangingStore: KeyValueStore = {
+  get: () => new Promise(() => {}),
+  set: () => new Promise(() => {}),
+  delete: () => new Promise(() => {}),
+  close: async () => {},
+};
+
+describe('observedStore', () => {
+  it('fails an operation that does not settle within the timeout, and reports it', async () => {
+    const clock = new ManualClock();
+    const outcomes: StoreOutcome[] = [];
+    const store = observedStore(hangingStore, {
+      clock,
+      timeoutMs: 5_000,
+      onOutcome: (o) => outcomes.push(o),
+    });
+    const pending = store.set('k', 1);
+    const settled = pending.then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    clock.advance(4_999);
+    await Promise.resolve();
+    expect(outcomes).toEqual([]);
+    clock.advance(1);
+    const error = await settled;
+    expect(error).toBeInstanceOf(StoreTimeoutError);
+    expect(String(error)).toContain('within 5000 ms');
+    expect(outcomes).toEqual([expect.objectContaining({ operation: 'set', ok: false, durationMs: 5_000 })]);
+  });
+
+  it('reports successes, and a value failing its schema as answered (a data problem, not an outage)', async () => {
+    const outcomes: StoreOutcome[] = [];
+    const store = observedStore(memoryStore(), { onOutcome: (o) => outcomes.push(o) });
+    await store.set('k', 'text');
+    expect(await store.get('k', z.string())).toBe('text');
+    await expect(store.get('k', z.number())).rejects.toBeInstanceOf(StoredValueError);
+    expect(await store.delete('k')).toBe(true);
+    expect(outcomes.map((o) => `${o.operation}:${o.ok}`)).toEqual([
+      'set:true',
+      'get:true',
+      'get:true',
+      'delete:true',
+    ]);
+  });
+
+  it('passes a failure of the store through unchanged', async () => {
+    const outcomes: StoreOutcome[] = [];
+    const broken: KeyValueStore = {
+      ...hangingStore,
+      get: async () => Promise.reject(new Error('SQLITE_FULL')),
+    };
+    const store = observedStore(broken, { onOutcome: (o) => outcomes.push(o) });
+    await expect(store.get('k', z.string())).rejects.toThrow('SQLITE_FULL');
+    expect(outcomes).toEqual([expect.objectContaining({ operation: 'get', ok: false })]);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { createHealthMonitor } from '../../src/ops/health.js';
+import { createStoreWatch } from '../../src/ops/store-watch.js';
+import { recordingLogger } from '../slack/helpers.js';
+import { ManualClock } from '../support/manual-clock.js';
+
+const project = 'solar-kiosk';
+
+describe('health monitor: poll outcomes', () => {
+  it('turns unhealthy at once when every feed of a project fails, naming it, and recovers with one success', () => {
+    const clock = new ManualClock();
+    const monitor = createHealthMonitor({ clock, projects: [project] });
+    monitor.recordPoll({ project, feed: 'fundings', result: 'ok' });
+    monitor.recordPoll({ project, feed: 'wall', result: 'ok' });
+    monitor.recordPoll({ project, feed: 'fundings', result: 'error' });
+    expect(monitor.report().healthy).toBe(true); // one feed still works
+    clock.advance(3_000);
+    monitor.recordPoll({ project, feed: 'wall', result: 'error' });
+    // A Retry-After wait says nothing about health.
+    monitor.recordPoll({ project, feed: 'blog', result: 'rate_limited' });
+    clock.advance(2_000);
+    const report = monitor.report();
+    expect(report.healthy).toBe(false);
+    expect(report.checks[`poll:${project}`]?.detail).toBe(
+      'every feed fails (error) since 5 s: see the warnings in the log',
+    );
+    monitor.recordPoll({ project, feed: 'wall', result: 'ok' });
+    expect(monitor.report().healthy).toBe(true);
+  });
+
+  it('names a rejected key when every feed answers forbidden', () => {
+    const clock = new ManualClock();
+    const monitor = createHealthMonitor({ clock, projects: [project] });
+    for (const feed of ['project', 'fundings', 'wall'])
+      monitor.recordPoll({ project, feed, result: 'forbidden' });
+    const check = monitor.report().checks[`poll:${project}`];
+    expect(check?.ok).toBe(false);
+    expect(check?.detail).toContain("rejects this project's key on every feed");
+  });
+
+  it('reads the project list on every report (projects enabled after the key check)', () => {
+    const clock = new ManualClock();
+    let projects: string[] = [];
+    const monitor = createHealthMonitor({ clock, projects: () => projects, pollStaleAfterMs: 1_000 });
+    clock.advance(2_000);
+    expect(monitor.report().healthy).toBe(true);
+    projects = [project];
+    expect(monitor.report().checks[`poll:${project}`]?.ok).toBe(false);
+  });
+});
+
+describe('store watch', () => {
+  it('marks the store unhealthy on a failure, logs at error once per minute with what to check, and recovers', () => {
+    const clock = new ManualClock();
+    const logger = recordingLogger();
+    const monitor = createHealthMonitor({ clock, projects: [], storeName: 'Redis at cache:6379' });
+    const watch = createStoreWatch({
+      clock,
+      logger,
+      health: monitor,
+      storeUrl: 'redis://:hunter2-password@cache:6379',
+    });
+    watch.observe({ operation: 'get', ok: true, durationMs: 1 });
+    expect(monitor.report().healthy).toBe(true);
+    for (let second = 0; second < 120; second += 5) {
+      watch.observe({
+        operation: 'set',
+        ok: false,
+        durationMs: 5_000,
+        error: new Error('The client is offline'),
+      });
+      clock.advance(5_000);
+    }
+    const report = monitor.report();
+    expect(report.healthy).toBe(false);
+    expect(report.checks.store?.detail).toBe(
+      'Redis at cache:6379 fails since 120 s: set failed: Error: The client is offline',
+    );
+    const errors = logger.records.filter((r) => r.level === 'error');
+    expect(errors).toHaveLength(2); // at 0 s and at 60 s
+    expect(errors[0]?.msg).toContain('check that Redis at cache:6379 is running and reachable');
+    expect(JSON.stringify(logger.records)).not.toContain('hunter2');
+
+    watch.observe({ operation: 'get', ok: true, durationMs: 1 });
+    expect(monitor.report().healthy).toBe(true);
+    expect(logger.records.at(-1)?.msg).toContain('the store answers again');
+  });
+});
