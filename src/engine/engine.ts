@@ -19,6 +19,7 @@ export type {
   EngineProject,
   FeedName,
   PollOutcome,
+  ProjectPollingStatus,
 } from './engine-options.js';
 
 /**
@@ -70,5 +71,11 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     drainOutbox: () => drainOutbox(ctx, deliver),
     readModel: createReadModel(readModelSource(ctx)),
     metrics: () => ({ ...ctx.counters, requests: { ...ctx.counters.requests } }),
+    status: () =>
+      [...runtimes.values()].map((rt) => ({
+        project: rt.config.linkCaption,
+        paused: rt.paused === null ? null : { reason: rt.paused.reason, since: rt.paused.since },
+        disabledFeeds: [...rt.feeds].filter(([, f]) => f.disabledReason !== undefined).map(([feed]) => feed),
+      })),
   };
 }

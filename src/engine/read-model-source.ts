@@ -1,4 +1,9 @@
-import { FeedDisabledError, LeaseLostError, ProjectNotWatchedError } from '../domain/errors.js';
+import {
+  FeedDisabledError,
+  LeaseLostError,
+  ProjectNotWatchedError,
+  ProjectPausedError,
+} from '../domain/errors.js';
 import { type FeedName, feedTable } from '../domain/feeds.js';
 import type { FeedStatus } from '../domain/read-model.js';
 import type { EngineContext } from './engine-context.js';
@@ -25,7 +30,13 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
     return rt;
   }
 
+  /** While the key is rejected no command request is sent either (it would only be rejected too). */
+  function assertNotPaused(rt: ProjectRuntime): void {
+    if (rt.paused !== null) throw new ProjectPausedError(rt.config.linkCaption, rt.paused.reason);
+  }
+
   function assertRefreshable(rt: ProjectRuntime, feed: FeedName): void {
+    assertNotPaused(rt);
     if (feedOf(rt, feed).disabledReason !== undefined) {
       throw new FeedDisabledError(rt.config.linkCaption, feed, feedTable[feed].scope);
     }
@@ -46,6 +57,7 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
     cachedReward: (project, rewardId) => runtime(project).rewardDetails.get(rewardId) ?? null,
     async fetchReward(project, rewardId) {
       const rt = runtime(project);
+      assertNotPaused(rt);
       const value = await request(ctx, rt, 'command', () => rt.api.incentive(rewardId));
       rt.rewardDetails.set(rewardId, { value, fetchedAt: clock.now() });
       if (rt.rewardDetails.size > MAX_CACHED_REWARDS) {

@@ -6,6 +6,7 @@ import { describeFailure } from './describe-failure.js';
 import type { EngineContext } from './engine-context.js';
 import type { PollOutcome } from './engine-options.js';
 import { pollers } from './feeds/index.js';
+import { isKeyRejection, KEY_RETRY_MS, pauseProject, resumeProject } from './key-pause.js';
 import type { Deliver } from './outbox.js';
 import { drainProject } from './outbox.js';
 import { ensureLease } from './project-lease.js';
@@ -46,6 +47,7 @@ export async function runFeed(ctx: EngineContext, rt: ProjectRuntime, feed: Feed
   try {
     await rt.mutex.run(() => pollers[feed](ctx, rt, feed));
     report('ok');
+    if (rt.paused !== null) resumeProject(ctx, rt);
     if (f.disabledReason !== undefined) turnBackOn(ctx, rt, feed);
     ctx.counters.polls += 1;
     f.lastSuccessAt = clock.now();
@@ -76,8 +78,19 @@ export function handlePollError(
   const lc = rt.config.linkCaption;
   if (error instanceof DeferredError) {
     f.dueAt = Math.max(error.until, clock.now() + 1);
+    if (rt.paused !== null) rt.paused.retryAt = Math.max(rt.paused.retryAt, f.dueAt);
     return;
   }
+  if (isKeyRejection(error)) {
+    pauseProject(ctx, rt, error);
+    return;
+  }
+  // Any other answer to a probe means the key itself was accepted (a scope may still be missing).
+  if (rt.paused !== null && error instanceof ForbiddenError && error.code === 'insufficient_scope') {
+    resumeProject(ctx, rt);
+  }
+  // Anything else at a probe (a 5xx, a timeout) says nothing about the key: probe again later.
+  if (rt.paused !== null) rt.paused.retryAt = clock.now() + KEY_RETRY_MS;
   if (error instanceof RateLimitError) {
     f.dueAt = Math.max(ctx.api.pausedUntil(rt.config.key), clock.now() + 1000);
     noteError(rt, clock.now(), `${feed}: rate limited, waiting until ${new Date(f.dueAt).toISOString()}`);
@@ -124,14 +137,26 @@ function turnBackOn(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName): voi
   ctx.logger.info({ project: rt.config.linkCaption, feed }, message);
 }
 
+/** The cheapest feed that can tell whether a paused project's key works again: the project (one request). */
+function probeFeed(rt: ProjectRuntime): FeedName {
+  if (feedOf(rt, 'project').disabledReason === undefined) return 'project';
+  return feedNames.find((feed) => feedOf(rt, feed).disabledReason === undefined) ?? 'project';
+}
+
 /** Runs the project's due feeds (if this replica holds its lease), then delivers its outbox. */
 export async function runProject(ctx: EngineContext, rt: ProjectRuntime, deliver: Deliver): Promise<void> {
   if (!(await ensureLease(ctx, rt))) return;
   if (rt.state === null) await rt.mutex.run(() => currentState(ctx, rt));
   const now = ctx.clock.now();
-  // A switched-off feed is due for its slow re-check (SCOPE_RECHECK_MS) like any other poll.
-  const due = feedNames.filter((feed) => feedOf(rt, feed).dueAt <= now);
-  for (const feed of due) await runFeed(ctx, rt, feed);
+  if (rt.paused !== null && now >= rt.paused.retryAt) await runFeed(ctx, rt, probeFeed(rt));
+  if (rt.paused === null) {
+    // A switched-off feed is due for its slow re-check (SCOPE_RECHECK_MS) like any other poll.
+    const due = feedNames.filter((feed) => feedOf(rt, feed).dueAt <= now);
+    for (const feed of due) {
+      if (rt.paused !== null) break; // the key was just rejected: the other feeds would be too
+      await runFeed(ctx, rt, feed);
+    }
+  }
   await drainProject(ctx, rt, deliver);
 }
 
@@ -146,7 +171,8 @@ export function nextDueAt(ctx: EngineContext): number {
     }
     next = Math.min(next, rt.leaseUntil - ctx.settings.leaseTtlMs / 3);
     const pausedUntil = ctx.api.pausedUntil(rt.config.key);
-    for (const f of rt.feeds.values()) next = Math.min(next, Math.max(f.dueAt, pausedUntil));
+    if (rt.paused !== null) next = Math.min(next, Math.max(rt.paused.retryAt, pausedUntil));
+    else for (const f of rt.feeds.values()) next = Math.min(next, Math.max(f.dueAt, pausedUntil));
     const head = rt.state?.outbox[0];
     if (head !== undefined) next = Math.min(next, head.nextAttemptAt);
   }
