@@ -37,7 +37,7 @@ describe('a feed switched off for a missing scope', () => {
     h.sim.faults.clear(); // the admin added wall:read to the key
     await runFor(h, 10 * 60_000);
     expect((await wallOf(h))?.disabledReason).toBeUndefined();
-    const backOn = h.logger.records.filter((r) => r.msg.includes('wall feed is back on'));
+    const backOn = h.logger.records.filter((r) => r.msg?.includes('wall feed is back on'));
     expect(backOn).toHaveLength(1);
     expect(backOn[0]?.level).toBe('info');
     const status = await h.engine.readModel.status(lc);

@@ -63,7 +63,7 @@ describe.each([
     h.project.addSupporter({ displayName: 'Back', amount: 3 });
     await runFor(h, 11 * 60_000);
     expect(h.engine.status()[0]?.paused).toBeNull();
-    expect(h.logger.records.some((r) => r.level === 'info' && r.msg.includes('accepted again'))).toBe(true);
+    expect(h.logger.records.some((r) => r.level === 'info' && r.msg?.includes('accepted again'))).toBe(true);
     expect(h.recorder.ofType('supporter').map((s) => s.displayName)).toEqual(['Back']);
   });
 });
