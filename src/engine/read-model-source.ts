@@ -9,6 +9,7 @@ import type { FeedStatus } from '../domain/read-model.js';
 import type { EngineContext } from './engine-context.js';
 import { request } from './feed-request.js';
 import { pollers } from './feeds/index.js';
+import { isKeyRejection, pauseProject } from './key-pause.js';
 import { ensureLease } from './project-lease.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { currentState, loadHistory } from './project-state-store.js';
@@ -58,7 +59,10 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
     async fetchReward(project, rewardId) {
       const rt = runtime(project);
       assertNotPaused(rt);
-      const value = await request(ctx, rt, 'command', () => rt.api.incentive(rewardId));
+      const value = await request(ctx, rt, 'command', () => rt.api.incentive(rewardId)).catch((error) => {
+        if (isKeyRejection(error)) pauseProject(ctx, rt, error);
+        throw error;
+      });
       rt.rewardDetails.set(rewardId, { value, fetchedAt: clock.now() });
       if (rt.rewardDetails.size > MAX_CACHED_REWARDS) {
         const oldest = rt.rewardDetails.keys().next().value;
@@ -74,7 +78,13 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
       const polled = await rt.mutex.run(async () => {
         // Re-checked under the lock: a cycle that just finished may have refreshed it.
         if (isFresh()) return false;
-        await pollers[feed](ctx, rt, 'command');
+        try {
+          await pollers[feed](ctx, rt, 'command');
+        } catch (error) {
+          // A command is the first to hear the key is rejected: pause the project as a poll would.
+          if (isKeyRejection(error)) pauseProject(ctx, rt, error);
+          throw error;
+        }
         return true;
       });
       if (polled) {

@@ -67,3 +67,18 @@ describe.each([
     expect(h.recorder.ofType('supporter').map((s) => s.displayName)).toEqual(['Back']);
   });
 });
+
+describe('a key rejected while answering a command', () => {
+  it('pauses the project too, so the next cycles send nothing until the probe', async () => {
+    h = await startEngineHarness();
+    await step(h);
+    h.sim.faults.unknownError({ status: 401, code: 'invalid_api_key', n: 100_000 });
+    h.clock.advance(1_000); // the cached project is now older than maxAgeMs 0
+    const stale = await h.engine.readModel.project(lc, 0);
+    expect(stale.staleBecause).toBe('the platform refused the API key');
+    expect(h.engine.status()[0]?.paused?.reason).toMatch(/rejected the API key/);
+    const from = h.sim.requests.length;
+    await runFor(h, 9 * 60_000);
+    expect(h.sim.requests.length).toBe(from);
+  });
+});
