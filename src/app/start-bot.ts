@@ -7,7 +7,7 @@ import { createApiClient } from '../api/index.js';
 import { checkProjectKeys, envVars, type FundbotConfig } from '../config/index.js';
 import type { ChannelPoster } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
-import type { EngineOptions } from '../engine/index.js';
+import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
 import { systemRandom } from '../lib/random.js';
 import { observedStore, openStore } from '../lib/store.js';
@@ -67,10 +67,13 @@ export async function startBot(
     mkdirSync(dirname(storeUrl.slice('sqlite://'.length)), { recursive: true });
   }
   let enabledProjects: readonly string[] = [];
+  let engineStatus: () => readonly ProjectPollingStatus[] = () => [];
   const health = createHealthMonitor({
     clock,
     projects: () => enabledProjects,
     storeName: describeStoreTarget(storeUrl).name,
+    // Bound late: the engine is wired after health (health must see the store from the first operation).
+    pausedBecause: (project) => engineStatus().find((s) => s.project === project)?.paused ?? null,
   });
   const storeWatch = createStoreWatch({
     clock,
@@ -193,6 +196,7 @@ export async function startBot(
       poster: slack.poster,
     });
   }
+  engineStatus = () => wiring.engine.status();
   wiring.connectPosters(adapters.map((a) => a.poster));
 
   let ops: OpsServer | undefined;
@@ -226,6 +230,7 @@ export async function startBot(
     ring: keys,
     api,
     logger,
+    onReplaced: (linkCaption) => wiring.engine.keyReplaced(linkCaption),
     ...(overrides.keyFileIntervalMs !== undefined ? { intervalMs: overrides.keyFileIntervalMs } : {}),
   });
 

@@ -12,6 +12,8 @@ export interface KeyFileWatchOptions {
   readonly logger: Logger;
   /** How often each file's mtime is compared (default 5 s): a stat, no API request. */
   readonly intervalMs?: number;
+  /** Told after a new key was swapped in (the engine then re-checks the project at once). */
+  readonly onReplaced?: (linkCaption: string) => void;
 }
 
 /**
@@ -77,6 +79,7 @@ export function watchKeyFiles(options: KeyFileWatchOptions): { stop(): void } {
       return;
     }
     ring.replace(project.apiKey, next);
+    options.onReplaced?.(lc);
     for (const warning of report.warnings) logger.warn(warning);
     logger.info(
       { project: lc, file: path },

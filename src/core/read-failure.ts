@@ -52,6 +52,14 @@ export function explainReadFailure(
   error?: unknown,
 ): string {
   const disabled = disabledFeedOf(error);
+  // The engine stopped polling because the key is rejected (ProjectPausedError): say so, not "not answering".
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === 'project_paused'
+  ) {
+    return t.errors.projectPaused;
+  }
   switch (failure) {
     case 'not-found':
       return notFound;

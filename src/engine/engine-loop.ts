@@ -9,6 +9,8 @@ export interface EngineLoop {
   start(): void;
   /** Resolves after the cycle in flight has finished. */
   stop(): Promise<void>;
+  /** Ends the current sleep early: something became due sooner than planned (an operator action). */
+  wake(): void;
 }
 
 export function engineLoop(
@@ -18,6 +20,7 @@ export function engineLoop(
   const { clock, logger } = ctx;
   let loop: Promise<void> | null = null;
   let abort: AbortController | null = null;
+  let nap: AbortController | null = null;
   return {
     start() {
       if (loop !== null) return;
@@ -41,13 +44,18 @@ export function engineLoop(
           const backoff =
             failedCycles > 0 ? backoffMs(failedCycleBackoff, failedCycles, () => ctx.random.next()) : 0;
           const wait = Math.max(backoff, cycle.nextDueAt() - clock.now());
+          nap = new AbortController();
           try {
-            await clock.sleep(wait, controller.signal);
+            await clock.sleep(wait, AbortSignal.any([controller.signal, nap.signal]));
           } catch {
-            break;
+            if (controller.signal.aborted) break;
+            // Woken early: run the next cycle now.
           }
         }
       })();
+    },
+    wake() {
+      nap?.abort(new Error('woken'));
     },
     async stop() {
       abort?.abort(new Error('engine stopped'));

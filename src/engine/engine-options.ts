@@ -103,4 +103,23 @@ export interface Engine {
   drainOutbox(): Promise<void>;
   readonly readModel: ProjectReadModel;
   metrics(): EngineMetrics;
+  /** Per project, for health checks (no request): is polling paused, and which feeds are off. */
+  status(): readonly ProjectPollingStatus[];
+  /**
+   * The operator replaced this project's key: a paused project is probed and its
+   * switched-off feeds re-checked at once, instead of at the next 10-minute retry.
+   */
+  keyReplaced(linkCaption: string): void;
+}
+
+/** What health needs to know about one project's polling. */
+export interface ProjectPollingStatus {
+  readonly project: string;
+  /**
+   * Set while the platform rejects the project's key (`invalid_api_key`,
+   * `key_project_mismatch`): no feed is polled; the key is tried again every 10 minutes.
+   */
+  readonly paused: { readonly reason: string; readonly since: number } | null;
+  /** Feeds switched off because the key lacks their scope (re-checked every 10 minutes). */
+  readonly disabledFeeds: readonly FeedName[];
 }

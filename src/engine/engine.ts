@@ -19,6 +19,7 @@ export type {
   EngineProject,
   FeedName,
   PollOutcome,
+  ProjectPollingStatus,
 } from './engine-options.js';
 
 /**
@@ -70,5 +71,19 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     drainOutbox: () => drainOutbox(ctx, deliver),
     readModel: createReadModel(readModelSource(ctx)),
     metrics: () => ({ ...ctx.counters, requests: { ...ctx.counters.requests } }),
+    keyReplaced(linkCaption) {
+      const rt = runtimes.get(linkCaption);
+      if (rt === undefined) return;
+      const now = clock.now();
+      if (rt.paused !== null) rt.paused.retryAt = now;
+      for (const f of rt.feeds.values()) if (f.disabledReason !== undefined) f.dueAt = now;
+      loop.wake();
+    },
+    status: () =>
+      [...runtimes.values()].map((rt) => ({
+        project: rt.config.linkCaption,
+        paused: rt.paused === null ? null : { reason: rt.paused.reason, since: rt.paused.since },
+        disabledFeeds: [...rt.feeds].filter(([, f]) => f.disabledReason !== undefined).map(([feed]) => feed),
+      })),
   };
 }

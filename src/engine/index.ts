@@ -17,6 +17,7 @@ export {
   type EngineProject,
   type FeedName,
   type PollOutcome,
+  type ProjectPollingStatus,
 } from './engine.js';
 export { appendHistory, defaultHistoryOptions, type HistoryOptions } from './history.js';
 export { type Lease, memoryLease } from './lease.js';

@@ -98,6 +98,7 @@ export function assessBaseline<T>(
       needsHeal: false,
       newPerPoll: 0,
       lastChangeAt: null,
+      baselineAt: now,
     },
     fresh: [],
     dropped: 0,
@@ -174,6 +175,7 @@ export function assessRead<T>(input: {
         needsHeal: false,
         newPerPoll: state.newPerPoll,
         lastChangeAt: state.lastChangeAt,
+        ...baselineOf(state),
       },
       fresh: [],
       dropped: droppedKeys.size,
@@ -205,11 +207,17 @@ export function assessRead<T>(input: {
       needsHeal: (missedSomething && !heal) || !read.contiguous || !read.reachedNewEnd || orderContradicted,
       newPerPoll,
       lastChangeAt: fresh.length > 0 ? now : state.lastChangeAt,
+      ...baselineOf(state),
     },
     fresh: freshEntries,
     dropped: droppedKeys.size,
     requests,
   };
+}
+
+/** Keeps the baseline time through every later read (states stored before it existed have none). */
+function baselineOf<T>(state: ListState<T>): { baselineAt?: number } {
+  return state.baselineAt !== undefined ? { baselineAt: state.baselineAt } : {};
 }
 
 function minTs<T>(codec: ListItemCodec<T>, items: readonly T[]): number {

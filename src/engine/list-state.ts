@@ -26,6 +26,11 @@ export interface ListState<T> {
   readonly newPerPoll: number;
   /** Epoch ms when a new entry was last seen (null: never since the baseline). */
   readonly lastChangeAt: number | null;
+  /**
+   * Epoch ms of the list's first read (its baseline): "quiet since" for a list with no
+   * change yet. Absent in states stored before it existed (then lastFullReadAt stands in).
+   */
+  readonly baselineAt?: number;
 }
 
 /** The zod schema of a stored {@link ListState} for items of `item`. */
@@ -39,6 +44,7 @@ export function listStateSchema<T>(item: z.ZodType<T>): z.ZodType<ListState<T>> 
     needsHeal: z.boolean(),
     newPerPoll: z.number().nonnegative(),
     lastChangeAt: z.number().nullable(),
+    baselineAt: z.number().optional(),
   }) as z.ZodType<ListState<T>>;
 }
 

@@ -32,6 +32,17 @@ export interface ProjectRuntime {
   readonly recentErrors: { at: number; message: string }[];
   leaseUntil: number;
   leaseRetryAt: number;
+  /** Set while the platform rejects the key: no feed is polled but the probe at `retryAt`. */
+  paused: ProjectPause | null;
+}
+
+/** Why and since when a project's polling is paused (its key was rejected). */
+export interface ProjectPause {
+  readonly reason: string;
+  /** Epoch ms of the first rejection. */
+  readonly since: number;
+  /** Epoch ms of the next probe. */
+  retryAt: number;
 }
 
 /**
@@ -80,6 +91,7 @@ export function createProjectRuntimes(input: {
       recentErrors: [],
       leaseUntil: 0,
       leaseRetryAt: input.now,
+      paused: null,
     });
   }
   return runtimes;

@@ -1,9 +1,15 @@
-import { FeedDisabledError, LeaseLostError, ProjectNotWatchedError } from '../domain/errors.js';
+import {
+  FeedDisabledError,
+  LeaseLostError,
+  ProjectNotWatchedError,
+  ProjectPausedError,
+} from '../domain/errors.js';
 import { type FeedName, feedTable } from '../domain/feeds.js';
 import type { FeedStatus } from '../domain/read-model.js';
 import type { EngineContext } from './engine-context.js';
 import { request } from './feed-request.js';
 import { pollers } from './feeds/index.js';
+import { isKeyRejection, pauseProject } from './key-pause.js';
 import { ensureLease } from './project-lease.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { currentState, loadHistory } from './project-state-store.js';
@@ -25,7 +31,13 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
     return rt;
   }
 
+  /** While the key is rejected no command request is sent either (it would only be rejected too). */
+  function assertNotPaused(rt: ProjectRuntime): void {
+    if (rt.paused !== null) throw new ProjectPausedError(rt.config.linkCaption, rt.paused.reason);
+  }
+
   function assertRefreshable(rt: ProjectRuntime, feed: FeedName): void {
+    assertNotPaused(rt);
     if (feedOf(rt, feed).disabledReason !== undefined) {
       throw new FeedDisabledError(rt.config.linkCaption, feed, feedTable[feed].scope);
     }
@@ -46,7 +58,11 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
     cachedReward: (project, rewardId) => runtime(project).rewardDetails.get(rewardId) ?? null,
     async fetchReward(project, rewardId) {
       const rt = runtime(project);
-      const value = await request(ctx, rt, 'command', () => rt.api.incentive(rewardId));
+      assertNotPaused(rt);
+      const value = await request(ctx, rt, 'command', () => rt.api.incentive(rewardId)).catch((error) => {
+        if (isKeyRejection(error)) pauseProject(ctx, rt, error);
+        throw error;
+      });
       rt.rewardDetails.set(rewardId, { value, fetchedAt: clock.now() });
       if (rt.rewardDetails.size > MAX_CACHED_REWARDS) {
         const oldest = rt.rewardDetails.keys().next().value;
@@ -62,7 +78,13 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
       const polled = await rt.mutex.run(async () => {
         // Re-checked under the lock: a cycle that just finished may have refreshed it.
         if (isFresh()) return false;
-        await pollers[feed](ctx, rt, 'command');
+        try {
+          await pollers[feed](ctx, rt, 'command');
+        } catch (error) {
+          // A command is the first to hear the key is rejected: pause the project as a poll would.
+          if (isKeyRejection(error)) pauseProject(ctx, rt, error);
+          throw error;
+        }
         return true;
       });
       if (polled) {

@@ -1,5 +1,5 @@
 import type { BlogPost, Incentive, IncentiveDetail, Project, RateBudget } from '../api/index.js';
-import { ProjectNotWatchedError } from '../domain/errors.js';
+import { FundbotError, ProjectNotWatchedError } from '../domain/errors.js';
 import type { FeedName } from '../domain/feeds.js';
 import type {
   Cached,
@@ -51,7 +51,9 @@ export interface ReadModelSource {
 
 /** A short reason fit for a channel: a category, never the error's own text (that goes to the log). */
 function reasonOf(error: unknown): string {
-  return error instanceof DeferredError ? error.message : describeFailure(error);
+  // The engine's own errors are written for channels (no host, path or secret); the API's are not.
+  if (error instanceof DeferredError || error instanceof FundbotError) return error.message;
+  return describeFailure(error);
 }
 
 /**

@@ -23,7 +23,9 @@ export function demandOf(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName)
   if (list !== undefined) {
     // Busy lists are polled more often (up to 1.5x); quiet ones (except fundings) slow down to half speed.
     target /= 1 + Math.min(0.5, list.newPerPoll / 2);
-    const quietFor = ctx.clock.now() - (list.lastChangeAt ?? 0);
+    // Quiet since the last new entry, or since the baseline: a list just read for the first
+    // time is not "quiet for ever" (that halved wall and blog polling after every fresh start).
+    const quietFor = ctx.clock.now() - (list.lastChangeAt ?? list.baselineAt ?? list.lastFullReadAt);
     if (feed !== 'fundings' && quietFor > QUIET_AFTER_MS) target *= 2;
   }
   return {

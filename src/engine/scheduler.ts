@@ -6,12 +6,21 @@ import { describeFailure } from './describe-failure.js';
 import type { EngineContext } from './engine-context.js';
 import type { PollOutcome } from './engine-options.js';
 import { pollers } from './feeds/index.js';
+import { isKeyRejection, KEY_RETRY_MS, pauseProject, resumeProject } from './key-pause.js';
 import type { Deliver } from './outbox.js';
 import { drainProject } from './outbox.js';
 import { ensureLease } from './project-lease.js';
 import { feedOf, noteError, type ProjectRuntime } from './project-runtime.js';
 import { currentState } from './project-state-store.js';
 import { replan } from './replan.js';
+
+/**
+ * A feed switched off for a missing scope is re-checked this often, with one
+ * ordinary poll through the gate (so inside the budget and never from the reserve):
+ * at most 144 requests a day per switched-off feed, and the feed comes back on its
+ * own when an admin adds the scope to the key.
+ */
+export const SCOPE_RECHECK_MS = 10 * 60_000;
 
 /** Past this many doublings a failing feed's retry stops growing (5 s × 2^10 ≈ 85 min). */
 const MAX_POLL_BACKOFF_MS = 5_000 * 2 ** 10;
@@ -38,6 +47,8 @@ export async function runFeed(ctx: EngineContext, rt: ProjectRuntime, feed: Feed
   try {
     await rt.mutex.run(() => pollers[feed](ctx, rt, feed));
     report('ok');
+    if (rt.paused !== null) resumeProject(ctx, rt);
+    if (f.disabledReason !== undefined) turnBackOn(ctx, rt, feed);
     ctx.counters.polls += 1;
     f.lastSuccessAt = clock.now();
     f.failures = 0;
@@ -67,8 +78,19 @@ export function handlePollError(
   const lc = rt.config.linkCaption;
   if (error instanceof DeferredError) {
     f.dueAt = Math.max(error.until, clock.now() + 1);
+    if (rt.paused !== null) rt.paused.retryAt = Math.max(rt.paused.retryAt, f.dueAt);
     return;
   }
+  if (isKeyRejection(error)) {
+    pauseProject(ctx, rt, error);
+    return;
+  }
+  // Any other answer to a probe means the key itself was accepted (a scope may still be missing).
+  if (rt.paused !== null && error instanceof ForbiddenError && error.code === 'insufficient_scope') {
+    resumeProject(ctx, rt);
+  }
+  // Anything else at a probe (a 5xx, a timeout) says nothing about the key: probe again later.
+  if (rt.paused !== null) rt.paused.retryAt = clock.now() + KEY_RETRY_MS;
   if (error instanceof RateLimitError) {
     f.dueAt = Math.max(ctx.api.pausedUntil(rt.config.key), clock.now() + 1000);
     noteError(rt, clock.now(), `${feed}: rate limited, waiting until ${new Date(f.dueAt).toISOString()}`);
@@ -76,20 +98,26 @@ export function handlePollError(
     return;
   }
   if (error instanceof ForbiddenError && error.code === 'insufficient_scope') {
+    f.dueAt = clock.now() + SCOPE_RECHECK_MS;
+    // Still off at a re-check: already logged and noted once.
+    if (f.disabledReason !== undefined) return;
     const { scope, offConsequence } = feedTable[feed];
     f.disabledReason = `the key for ${lc} lacks ${scope}: ${offConsequence}`;
-    f.dueAt = Number.POSITIVE_INFINITY;
     noteError(rt, clock.now(), f.disabledReason);
     logger.warn(
       { project: lc, feed },
-      `${f.disabledReason} (create a key with the ${scope} scope to turn them on)`,
+      `${f.disabledReason} (add the ${scope} scope to the key in project administration → API keys; fundbot re-checks every ${SCOPE_RECHECK_MS / 60_000} minutes)`,
     );
     replan(ctx, rt);
     return;
   }
   f.failures += 1;
   const backoff = backoffMs(pollBackoff(f.intervalMs), f.failures, () => ctx.random.next());
-  f.dueAt = Math.max(startedAt, clock.now()) + backoff;
+  // A switched-off feed's re-check that failed otherwise waits for the next re-check, not for a backoff.
+  f.dueAt =
+    f.disabledReason !== undefined
+      ? clock.now() + SCOPE_RECHECK_MS
+      : Math.max(startedAt, clock.now()) + backoff;
   const message = error instanceof Error ? error.message : String(error);
   // /status shows these notes in channels: the category only; the log line below has the details.
   noteError(rt, clock.now(), `${feed}: ${describeFailure(error)}`);
@@ -99,16 +127,36 @@ export function handlePollError(
   );
 }
 
+/** A re-check of a switched-off feed succeeded: the scope was added. One log line, and `/status` shows it on. */
+function turnBackOn(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName): void {
+  const f = feedOf(rt, feed);
+  delete f.disabledReason;
+  const { scope } = feedTable[feed];
+  const message = `the key for ${rt.config.linkCaption} has ${scope} again: the ${feed} feed is back on`;
+  noteError(rt, ctx.clock.now(), message);
+  ctx.logger.info({ project: rt.config.linkCaption, feed }, message);
+}
+
+/** The cheapest feed that can tell whether a paused project's key works again: the project (one request). */
+function probeFeed(rt: ProjectRuntime): FeedName {
+  if (feedOf(rt, 'project').disabledReason === undefined) return 'project';
+  return feedNames.find((feed) => feedOf(rt, feed).disabledReason === undefined) ?? 'project';
+}
+
 /** Runs the project's due feeds (if this replica holds its lease), then delivers its outbox. */
 export async function runProject(ctx: EngineContext, rt: ProjectRuntime, deliver: Deliver): Promise<void> {
   if (!(await ensureLease(ctx, rt))) return;
   if (rt.state === null) await rt.mutex.run(() => currentState(ctx, rt));
   const now = ctx.clock.now();
-  const due = feedNames.filter((feed) => {
-    const f = feedOf(rt, feed);
-    return f.disabledReason === undefined && f.dueAt <= now;
-  });
-  for (const feed of due) await runFeed(ctx, rt, feed);
+  if (rt.paused !== null && now >= rt.paused.retryAt) await runFeed(ctx, rt, probeFeed(rt));
+  if (rt.paused === null) {
+    // A switched-off feed is due for its slow re-check (SCOPE_RECHECK_MS) like any other poll.
+    const due = feedNames.filter((feed) => feedOf(rt, feed).dueAt <= now);
+    for (const feed of due) {
+      if (rt.paused !== null) break; // the key was just rejected: the other feeds would be too
+      await runFeed(ctx, rt, feed);
+    }
+  }
   await drainProject(ctx, rt, deliver);
 }
 
@@ -123,9 +171,8 @@ export function nextDueAt(ctx: EngineContext): number {
     }
     next = Math.min(next, rt.leaseUntil - ctx.settings.leaseTtlMs / 3);
     const pausedUntil = ctx.api.pausedUntil(rt.config.key);
-    for (const f of rt.feeds.values()) {
-      if (f.disabledReason === undefined) next = Math.min(next, Math.max(f.dueAt, pausedUntil));
-    }
+    if (rt.paused !== null) next = Math.min(next, Math.max(rt.paused.retryAt, pausedUntil));
+    else for (const f of rt.feeds.values()) next = Math.min(next, Math.max(f.dueAt, pausedUntil));
     const head = rt.state?.outbox[0];
     if (head !== undefined) next = Math.min(next, head.nextAttemptAt);
   }

@@ -25,6 +25,11 @@ export interface HealthMonitorOptions {
   readonly pollStaleAfterMs?: number;
   /** Names the store in details, e.g. "Redis at cache:6379" (no credentials). */
   readonly storeName?: string;
+  /**
+   * Why the engine paused a project's polling (its key was rejected), or null. Read on
+   * every report: a paused project makes no polls that could tell health about it.
+   */
+  readonly pausedBecause?: (project: string) => { readonly reason: string; readonly since: number } | null;
 }
 
 /** One finished poll, as the engine's `onPoll` reports it. */
@@ -71,6 +76,13 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
   const seconds = (ms: number) => Math.round(ms / 1000);
 
   function projectCheck(project: string, now: number): HealthCheck {
+    const paused = options.pausedBecause?.(project) ?? null;
+    if (paused !== null) {
+      return {
+        ok: false,
+        detail: `${paused.reason}: polling paused for ${seconds(now - paused.since)} s; replace the key in its variable (see the error log)`,
+      };
+    }
     const feeds = latest.get(project);
     const results = feeds ? [...feeds.values()] : [];
     const since = failingSince.get(project);

@@ -20,6 +20,7 @@ import {
   startSimulator,
 } from '../../src/simulator/index.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { type RecordedLog, recordingLogger } from '../support/recording-logger.js';
 
 /** 2026-03-02 10:00:30 UTC. */
 export const t0 = Date.UTC(2026, 2, 2, 10, 0, 30);
@@ -64,34 +65,19 @@ export class RecordingDeliver {
   }
 }
 
-/** A domain Logger that keeps the warn and error messages (and every record, for assertions). */
+/** The shared recording logger, plus the warn and error messages as plain strings. */
 export interface RecordingLogger extends Logger {
-  readonly warnings: string[];
-  readonly records: { level: 'info' | 'warn' | 'error'; fields: object; msg: string }[];
+  readonly records: RecordedLog[];
+  /** Messages of the warn and error records, in order. */
+  readonly warnings: readonly string[];
 }
 
-export function recordingLogger(): RecordingLogger {
-  const warnings: string[] = [];
-  const records: RecordingLogger['records'] = [];
-  const at =
-    (level: 'info' | 'warn' | 'error' | 'debug') =>
-    (obj: object | string, msg?: string): void => {
-      const fields = typeof obj === 'string' ? {} : obj;
-      const text = typeof obj === 'string' ? obj : (msg ?? '');
-      if (level === 'debug') return;
-      records.push({ level, fields, msg: text });
-      if (level !== 'info') warnings.push(text);
-    };
-  const logger: RecordingLogger = {
-    warnings,
-    records,
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return logger;
+function engineLogger(): RecordingLogger {
+  const base = recordingLogger();
+  // A live view: the getter reads the records at each access.
+  return Object.defineProperty(base, 'warnings', {
+    get: () => base.records.filter((r) => r.level === 'warn' || r.level === 'error').map((r) => r.msg ?? ''),
+  }) as RecordingLogger;
 }
 
 export interface EngineHarness {
@@ -140,7 +126,7 @@ export async function startEngineHarness(
   });
   const store = options.store ?? memoryStore();
   const recorder = new RecordingDeliver();
-  const logger = recordingLogger();
+  const logger = engineLogger();
   const newEngine = (overrides: Partial<CreateEngineOptions> = {}) =>
     createEngine({
       api,

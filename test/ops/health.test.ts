@@ -7,6 +7,26 @@ import { ManualClock } from '../support/manual-clock.js';
 const project = 'solar-kiosk';
 
 describe('health monitor: poll outcomes', () => {
+  it('a project the engine paused for a rejected key is unhealthy even though it makes no polls', () => {
+    const clock = new ManualClock();
+    let paused: { reason: string; since: number } | null = null;
+    const monitor = createHealthMonitor({ clock, projects: [project], pausedBecause: () => paused });
+    monitor.recordPoll({ project, feed: 'fundings', result: 'ok' });
+    expect(monitor.report().healthy).toBe(true);
+    paused = {
+      reason: 'the platform rejected the API key (invalid, disabled or deleted)',
+      since: clock.now(),
+    };
+    clock.advance(4_000);
+    const report = monitor.report();
+    expect(report.healthy).toBe(false);
+    expect(report.checks[`poll:${project}`]?.detail).toMatch(
+      /rejected the API key.*paused for 4 s; replace the key/,
+    );
+    paused = null;
+    expect(monitor.report().healthy).toBe(true);
+  });
+
   it('turns unhealthy at once when every feed of a project fails, naming it, and recovers with one success', () => {
     const clock = new ManualClock();
     const monitor = createHealthMonitor({ clock, projects: [project] });

@@ -130,6 +130,8 @@ export interface Catalog {
     readonly notPermitted: string;
     /** A feed the engine switched off because the key lacks `scope` (feed: fundings, wall, blog, project, incentives). */
     readonly feedOff: (feed: string, scope: string) => string;
+    /** The engine paused the project because the platform rejects its key. */
+    readonly projectPaused: string;
     readonly projectNotFound: (project: string) => string;
     readonly digestNotConfigured: string;
     readonly chartNotConfigured: string;

@@ -162,6 +162,8 @@ export const de: Catalog = {
       'Der API-Schlüssel von fundbot darf das nicht lesen. Ein Admin sollte die Scopes des Schlüssels prüfen (siehe /status).',
     feedOff: (feed, scope) =>
       `${feedDataDe[feed] ?? 'Diese Daten'} sind für dieses Projekt abgeschaltet: seinem API-Schlüssel fehlt ${scope}. Ein Admin kann diesen Scope zum Schlüssel hinzufügen.`,
+    projectPaused:
+      'fundbot hat dieses Projekt pausiert: die Plattform lehnt seinen API-Schlüssel ab. Ein Admin muss den Schlüssel ersetzen (Projektverwaltung → API-Schlüssel).',
     projectNotFound: (project) => `Die Plattform kennt das Projekt „${project}“ nicht (oder verbirgt es).`,
     digestNotConfigured: 'Die tägliche Zusammenfassung ist auf diesem Bot nicht eingerichtet.',
     chartNotConfigured: 'Das Finanzierungsdiagramm ist auf diesem Bot nicht verfügbar.',

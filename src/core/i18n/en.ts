@@ -151,6 +151,8 @@ export const en: Catalog = {
       "fundbot's API key may not read this. An admin should check the key's scopes (see /status).",
     feedOff: (feed, scope) =>
       `${feedDataEn[feed] ?? 'This data'} is off for this project: its API key lacks ${scope}. An admin can add that scope to the key.`,
+    projectPaused:
+      'fundbot has paused this project: the platform rejects its API key. An admin must replace the key (project administration → API keys).',
     projectNotFound: (project) => `The platform does not know the project "${project}" (or hides it).`,
     digestNotConfigured: 'The daily digest is not configured on this bot.',
     chartNotConfigured: 'The funding chart is not available on this bot.',

@@ -6,6 +6,7 @@ import type { EngineContext, RequestTag } from '../engine-context.js';
 import { supporterEvents } from '../feed-events.js';
 import type { ListItemCodec } from '../list-order.js';
 import { feedOf, type ProjectRuntime } from '../project-runtime.js';
+import type { ProjectState } from '../project-state.js';
 import { commit, currentState, recordHistory } from '../project-state-store.js';
 import { fetchProjectPart } from './project.js';
 import { readFeedList } from './read-feed-list.js';
@@ -15,6 +16,27 @@ const fundingCodec: ListItemCodec<Funding> = {
   ts: (f) => f.support_timestamp,
   tieId: () => undefined,
 };
+
+/**
+ * Whether the project may be re-read in this fundings poll. Not when its snapshot is
+ * younger than `projectRefreshOnChangeMs` or the project feed is off. A poll's re-read
+ * takes the project feed's next scheduled poll early (and pushes that one interval on),
+ * so it is allowed only while that next poll lies within one interval: however busy the
+ * fundings are, project reads stay at the planned rate (one early read at most). A
+ * command's re-read is paid from the command reserve instead.
+ */
+function mayReadProjectNow(
+  ctx: EngineContext,
+  rt: ProjectRuntime,
+  state: ProjectState,
+  tag: RequestTag,
+): boolean {
+  const now = ctx.clock.now();
+  const projectFeed = feedOf(rt, 'project');
+  if (projectFeed.disabledReason !== undefined) return false;
+  if (now - (state.readAt['project'] ?? 0) < ctx.settings.projectRefreshOnChangeMs) return false;
+  return tag === 'command' || projectFeed.dueAt - now < projectFeed.intervalMs;
+}
 
 /**
  * The fundings feed's poll. New supporters move the total: when the project
@@ -37,12 +59,7 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
   const events: FundbotEvent[] = [];
   const projectFeed = feedOf(rt, 'project');
   let projectAfter: { funding: number; supporters: number } | null = null;
-  const projectAge = now - (state.readAt['project'] ?? 0);
-  if (
-    result.fresh.length > 0 &&
-    projectFeed.disabledReason === undefined &&
-    projectAge >= ctx.settings.projectRefreshOnChangeMs
-  ) {
+  if (result.fresh.length > 0 && mayReadProjectNow(ctx, rt, state, tag)) {
     try {
       const part = await fetchProjectPart(ctx, rt, state, tag === 'command' ? 'command' : 'project');
       state = part.state;
@@ -52,6 +69,8 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
       }
       events.push(...part.events);
       projectFeed.lastSuccessAt = now;
+      // The read is the project feed's next poll, taken early: its schedule moves one interval on.
+      if (tag !== 'command') projectFeed.dueAt += projectFeed.intervalMs;
     } catch (error) {
       if (error instanceof DeferredError) throw error;
       ctx.logger.warn(

@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type EngineHarness, lc, requestsTo, runFor, startEngineHarness, step } from './harness.js';
+
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const wallOf = async (harness: EngineHarness) =>
+  (await harness.engine.readModel.status(lc)).feeds.find((f) => f.feed === 'wall');
+
+describe('a feed switched off for a missing scope', () => {
+  it('is re-checked at most every 10 minutes and comes back on its own when the scope is added', async () => {
+    h = await startEngineHarness();
+    // The platform answers the wall with 403 insufficient_scope until the admin adds wall:read.
+    h.sim.faults.unknownError({
+      path: '/wall',
+      status: 403,
+      code: 'insufficient_scope',
+      description: 'The key lacks wall:read.',
+      n: 1_000,
+    });
+    await step(h);
+    expect((await wallOf(h))?.disabledReason).toBe(
+      'the key for solar-kiosk lacks wall:read: wall notices are off',
+    );
+    const offWarnings = h.logger.warnings.filter((w) => w.includes('lacks wall:read')).length;
+    expect(offWarnings).toBe(1);
+    const wallBefore = requestsTo(h.sim, '/wall');
+    await runFor(h, 35 * 60_000);
+    // 35 minutes off: three re-checks (one every 10 minutes), no more, and no second warning.
+    expect(requestsTo(h.sim, '/wall') - wallBefore).toBe(3);
+    expect(h.logger.warnings.filter((w) => w.includes('lacks wall:read')).length).toBe(1);
+    expect((await wallOf(h))?.disabledReason).toBeDefined();
+
+    h.sim.faults.clear(); // the admin added wall:read to the key
+    await runFor(h, 10 * 60_000);
+    expect((await wallOf(h))?.disabledReason).toBeUndefined();
+    const backOn = h.logger.records.filter((r) => r.msg?.includes('wall feed is back on'));
+    expect(backOn).toHaveLength(1);
+    expect(backOn[0]?.level).toBe('info');
+    const status = await h.engine.readModel.status(lc);
+    expect(status.recentErrors.at(-1)?.message).toContain('back on');
+
+    // Wall notices work again, at the wall's ordinary pace.
+    h.project.addWallPost({ message: 'heard again' });
+    await runFor(h, 5 * 60_000);
+    expect(h.recorder.ofType('wall-post').map((w) => w.message)).toEqual(['heard again']);
+  });
+});

@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../src/core/index.js';
+import { memoryStore } from '../../src/lib/store.js';
+import { allText, buildContext } from '../support/core-fixture.js';
+import { type EngineHarness, initialSupporters, lc, runFor, startEngineHarness, step } from './harness.js';
+
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe.each([
+  { status: 401, code: 'invalid_api_key' },
+  { status: 403, code: 'key_project_mismatch' },
+])('a key rejected mid-run ($status $code)', ({ status, code }) => {
+  it('pauses every feed with one clear error, probes every 10 minutes, and resumes when the key works', async () => {
+    h = await startEngineHarness({ project: { supporters: initialSupporters(5) } });
+    await step(h);
+    expect(h.engine.status()[0]?.paused).toBeNull();
+    h.sim.faults.unknownError({ status, code, description: 'The key was rejected.', n: 100_000 });
+    const pausedAt = h.clock.now();
+    await runFor(h, 2 * 60_000);
+    const paused = h.engine.status()[0]?.paused;
+    expect(paused?.reason).toMatch(/API key/);
+    expect(paused?.since).toBeGreaterThanOrEqual(pausedAt);
+
+    const errors = h.logger.records.filter((r) => r.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.msg).toContain(`polling of ${lc} is paused`);
+    expect(errors[0]?.msg).toContain('project administration → API keys');
+
+    // 35 minutes paused: one probe every 10 minutes, nothing else, and no second error log.
+    const from = h.sim.requests.length;
+    await runFor(h, 35 * 60_000);
+    const probes = h.sim.requests.length - from;
+    expect(probes).toBeGreaterThanOrEqual(3);
+    expect(probes).toBeLessThanOrEqual(4);
+    expect(h.logger.records.filter((r) => r.level === 'error')).toHaveLength(1);
+
+    const statusNow = await h.engine.readModel.status(lc);
+    expect(statusNow.recentErrors.map((e) => e.message).join('\n')).toMatch(/API key.*polling is paused/);
+    // A refresh while paused sends nothing and says why.
+    const before = h.sim.requests.length;
+    await expect(h.engine.readModel.reward(lc, 999, 0)).rejects.toMatchObject({ code: 'project_paused' });
+    const stale = await h.engine.readModel.project(lc, 0);
+    expect(stale.staleBecause).toContain('paused');
+    expect(h.sim.requests.length).toBe(before);
+    const core = createCommandCore({
+      readModel: h.engine.readModel,
+      subscriptions: createSubscriptionStore(memoryStore(), { clock: h.clock }),
+      settings: createSettingsStore(memoryStore()),
+      clock: h.clock,
+      version: '0.1.0-test',
+    });
+    const answer = allText(
+      await core.execute({ name: 'reward', options: { id: 999 }, context: buildContext() }),
+    );
+    expect(answer).toContain('the platform rejects its API key');
+
+    h.sim.faults.clear(); // a working key again
+    h.recorder.clear();
+    h.project.addSupporter({ displayName: 'Back', amount: 3 });
+    await runFor(h, 11 * 60_000);
+    expect(h.engine.status()[0]?.paused).toBeNull();
+    expect(h.logger.records.some((r) => r.level === 'info' && r.msg?.includes('accepted again'))).toBe(true);
+    expect(h.recorder.ofType('supporter').map((s) => s.displayName)).toEqual(['Back']);
+  });
+});
+
+describe('a key rejected while answering a command', () => {
+  it('pauses the project too, so the next cycles send nothing until the probe', async () => {
+    h = await startEngineHarness();
+    await step(h);
+    h.sim.faults.unknownError({ status: 401, code: 'invalid_api_key', n: 100_000 });
+    h.clock.advance(1_000); // the cached project is now older than maxAgeMs 0
+    const stale = await h.engine.readModel.project(lc, 0);
+    expect(stale.staleBecause).toBe('the platform refused the API key');
+    expect(h.engine.status()[0]?.paused?.reason).toMatch(/rejected the API key/);
+    const from = h.sim.requests.length;
+    await runFor(h, 9 * 60_000);
+    expect(h.sim.requests.length).toBe(from);
+  });
+});
