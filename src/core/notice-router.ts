@@ -209,6 +209,12 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
       }
       record = await ledger.beginAttempt(key, record);
     } catch (error) {
+      if (error instanceof ChannelUnavailableError) {
+        // The look found the channel gone: it can neither show the notice nor take it.
+        logger?.warn({ ...log, reason: error.reason }, `${error.message} (notice skipped)`);
+        await ledger.close(key, 'unavailable').catch(() => {});
+        return;
+      }
       await giveUpIfTooLong(key, record, error);
       return;
     }
