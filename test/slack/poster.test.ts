@@ -157,6 +157,19 @@ describe('Slack poster', () => {
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 
+  it('takes apiUrl (SLACK_API_URL) with or without the trailing slash', async () => {
+    const other = createSlackAdapter({
+      mode: 'http',
+      botToken,
+      signingSecret: 'secret',
+      core: recordingCore(),
+      apiUrl: fake.apiUrl.replace(/\/$/, ''),
+      logger: recordingLogger(),
+    });
+    await other.poster.post(channel, notice, 'evt:url');
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+  });
+
   it('refuses a channel of another platform', async () => {
     await expect(adapter.poster.post({ ...channel, platform: 'discord' }, notice, 'evt:1')).rejects.toThrow(
       /poster by platform/,

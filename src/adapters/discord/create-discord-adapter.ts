@@ -81,7 +81,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   const clock = options.clock ?? systemClock;
   const deferAfterMs = options.deferAfterMs ?? 2_000;
   const secrets = [options.token];
-  const apiUrl = options.apiUrl ?? options.restApiUrl;
+  // discord.js appends `/v10/...` to the base: no trailing slash.
+  const apiUrl = (options.apiUrl ?? options.restApiUrl)?.replace(/\/+$/, '');
   const restTimeoutMs = options.restTimeoutMs ?? 15_000;
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],

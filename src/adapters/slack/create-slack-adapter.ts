@@ -100,7 +100,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     );
   }
 
-  const apiUrl = options.apiUrl ?? options.slackApiUrl;
+  // The Web API appends the method name to the base: it must end with a slash.
+  const configuredUrl = options.apiUrl ?? options.slackApiUrl;
+  const apiUrl = configuredUrl?.replace(/\/*$/, '/');
   const clientOptions: webApi.WebClientOptions = {
     ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
     retryConfig: options.retryPolicy ?? botRetryPolicy,
