@@ -12,7 +12,8 @@
  * the outbox's backoff. Figures:
  * - slackInDoubt: deliveries that went into doubt (each resolved by a look);
  * - slackDuplicates: event ids in a channel more than once (target 0);
- * - details: misses, history looks, 429s, fault counts, doubt-to-resolution time.
+ * - slackMisses: (event, channel) pairs never posted (target 0);
+ * - details: history looks, 429s, fault counts, doubt-to-resolution time.
  *
  * Wall time stays low: a "hang" costs the client's timeout (here 100 ms of real
  * time), everything else runs on the virtual clock.
@@ -172,10 +173,10 @@ async function runDay(): Promise<Figures> {
   const figures: Figures = {
     slackInDoubt: inDoubt,
     slackDuplicates: duplicates,
+    slackMisses: misses,
     details: {
       slackDay: {
         deliveries: EVENTS * channels.length,
-        misses,
         faultsInjected: injected,
         restarts,
         historyLooks: history.length,
