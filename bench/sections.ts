@@ -1,6 +1,7 @@
 import { fundingCommandSection } from './funding-command.js';
 import { scaleSection } from './scale.js';
 import type { BenchSection } from './section.js';
+import { slackInDoubtSection } from './slack-in-doubt.js';
 
 /**
  * The sections `npm run bench` runs besides the campaign day. To add figures
@@ -8,4 +9,4 @@ import type { BenchSection } from './section.js';
  * a section here: its `campaign` hooks see the running engine and simulator, and
  * its figures are merged into the final JSON line.
  */
-export const benchSections: BenchSection[] = [scaleSection, fundingCommandSection];
+export const benchSections: BenchSection[] = [scaleSection, fundingCommandSection, slackInDoubtSection];

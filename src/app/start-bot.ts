@@ -183,6 +183,8 @@ export async function startBot(
             botToken: config.slack.botToken.reveal(),
             signingSecret: config.slack.signingSecret.reveal(),
             port: config.slack.port,
+            // Replayed signed requests are refused on every replica.
+            store,
             admins: config.slack.admins,
             core: wiring.core,
             logger,

@@ -132,17 +132,21 @@ export function wireFundbot(options: WireOptions): Wiring {
           ),
       });
     },
-    post: (channel, message, idempotencyKey) => posterFor(channel).post(channel, message, idempotencyKey),
+    post: async (channel, message, idempotencyKey) => {
+      await posterFor(channel).post(channel, message, idempotencyKey);
+    },
   };
 }
 
-/** Counts delivery errors per platform without changing what the poster throws. */
+/** Counts delivery errors per platform without changing what the poster throws or answers. */
 function instrumentPoster(poster: ChannelPoster, metrics: FundbotMetrics): ChannelPoster {
   return {
+    ...poster,
     platform: poster.platform,
+    ...(poster.findPosted ? { findPosted: poster.findPosted.bind(poster) } : {}),
     async post(channel, message, idempotencyKey) {
       try {
-        await poster.post(channel, message, idempotencyKey);
+        return await poster.post(channel, message, idempotencyKey);
       } catch (error) {
         const reason = error instanceof Error ? error.name : 'unknown';
         metrics.recordDeliveryError({ platform: poster.platform, reason });

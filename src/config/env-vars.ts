@@ -28,6 +28,16 @@ export const envVars = {
   slackAppToken: 'SLACK_APP_TOKEN',
   /** Slack signing secret (Basic Information → App Credentials), for HTTP mode. Secret. */
   slackSigningSecret: 'SLACK_SIGNING_SECRET',
+  /**
+   * Overrides `slack.apiUrl`: the Slack Web API base (default https://slack.com/api/), e.g. Slack for government or
+   * an egress proxy; https, or http only to localhost (a local fake). Handed to the Slack adapter's `apiUrl`.
+   */
+  slackApiUrl: 'SLACK_API_URL',
+  /**
+   * Overrides `discord.apiUrl`: the Discord REST base without the version (default https://discord.com/api); https,
+   * or http only to localhost (a local fake). Handed to the Discord adapter's `apiUrl` (discord.js `rest.api`).
+   */
+  discordApiUrl: 'DISCORD_API_URL',
 } as const;
 
 /** The default config path, relative to the working directory. */

@@ -18,6 +18,16 @@ export type {
 export type { CommandCoreDeps, CoreLogger, Freshness } from './command-core-deps.js';
 export { defaultFreshness } from './command-core-deps.js';
 export { createCommandCore, privateError } from './create-command-core.js';
+export {
+  createDeliveryLedger,
+  type DeliveryKey,
+  type DeliveryLedger,
+  type DeliveryLedgerOptions,
+  type DeliveryRecord,
+  type DeliveryState,
+  defaultDeliveryRecordTtlMs,
+} from './delivery-ledger.js';
+export { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 export * from './format.js';
 export type { Catalog } from './i18n/index.js';
 export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
@@ -46,6 +56,7 @@ export type {
   EngineStatus,
   FeedStatus,
   HistoryPoint,
+  PostReceipt,
   ProjectReadModel,
   Subscription,
   SubscriptionStore,

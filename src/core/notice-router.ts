@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { type FundbotEvent, noticeKindOf } from '../domain/events.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
@@ -6,8 +5,15 @@ import { channelKey } from './channel-key.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { CommandCore, Locale } from './command-core.js';
 import type { CoreLogger } from './command-core-deps.js';
+import {
+  createDeliveryLedger,
+  type DeliveryKey,
+  type DeliveryLedger,
+  type DeliveryRecord,
+} from './delivery-ledger.js';
+import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import type { NeutralMessage } from './message.js';
-import type { ChannelPoster, ChannelRef, SubscriptionStore } from './ports.js';
+import type { ChannelPoster, ChannelRef, PostReceipt, SubscriptionStore } from './ports.js';
 import { errorSummary } from './read-failure.js';
 
 /** Options of {@link createNoticeRouter}. */
@@ -17,6 +23,8 @@ export interface NoticeRouterOptions {
   readonly posters: readonly ChannelPoster[];
   /** Where per-(event, channel) deliveries are recorded; shared by all replicas. */
   readonly store: KeyValueStore;
+  /** The ledger over `store` (default: {@link createDeliveryLedger} with this clock and TTL). */
+  readonly ledger?: DeliveryLedger;
   readonly logger?: CoreLogger;
   /** Timestamps of delivery records. Default: the system clock. */
   readonly clock?: Clock;
@@ -30,6 +38,11 @@ export interface NoticeRouterOptions {
   readonly maxChannelRetryMs?: number;
   /** Told about every notice actually posted (for metrics). */
   readonly onPosted?: (event: FundbotEvent, channel: ChannelRef) => void;
+  /**
+   * Told when a delivery in doubt was resolved by looking: `found` (it had landed:
+   * not posted again) or `absent` (posted now). For metrics and the benchmark.
+   */
+  readonly onDoubtResolved?: (event: FundbotEvent, channel: ChannelRef, outcome: 'found' | 'absent') => void;
 }
 
 export interface NoticeRouter {
@@ -59,13 +72,6 @@ export class NoticeDeliveryError extends Error {
   }
 }
 
-const deliveryRecordSchema = z.object({
-  at: z.number(),
-  /** `failing`: retryable failures since `at`; the others are final for this (event, channel). */
-  outcome: z.enum(['posted', 'unavailable', 'failing', 'abandoned']),
-});
-
-const defaultTtlMs = 14 * 24 * 3_600_000;
 const defaultMaxChannelRetryMs = 30 * 60_000;
 
 /** The idempotency key for one event in one channel (adapters hash it to their size limit). */
@@ -73,28 +79,47 @@ export function noticeIdempotencyKey(eventId: string, channel: ChannelRef): stri
   return `${eventId}@${channelKey(channel)}`;
 }
 
+/** Why a channel's delivery must wait for a later retry (never posted blind). */
+class DeliveryWaitError extends Error {
+  override readonly name = 'DeliveryWaitError';
+}
+
 /**
  * Routes engine events to subscribed channels: the outbox's delivery function.
  *
- * Exactly-once per channel as far as the store allows: a delivery is recorded
- * under (event, channel) right after the poster succeeds, and a retry skips
- * recorded channels. The window between a successful post and its record (a
- * crash in between) is narrowed by the idempotency key handed to the poster:
- * Discord's nonce dedupes only for a few minutes, and Slack has none, so a crash
- * in that window followed by a late restart can repeat one notice.
+ * Exactly once per channel, by the {@link DeliveryLedger}: an ATTEMPT is written
+ * before each post and the platform's message id after it. A delivery whose
+ * attempt was never confirmed (crash, timeout, reset connection, 5xx) is in
+ * doubt; it is neither retried nor looked at while the attempt may still land
+ * (`poster.inDoubtSettleMs`), then the poster LOOKS in the channel
+ * (`findPosted`): found, the message id is recorded and nothing is posted; not
+ * there (or the platform dedupes a repeat), it is posted. When the poster cannot
+ * look yet (a rate limit), the event waits: the router throws a
+ * {@link NoticeDeliveryError} and the outbox retries later. An answer that proves
+ * nothing was posted ({@link DeliveryNotPostedError}) clears the attempt.
  *
- * A channel that keeps failing with retryable errors is given up for that event
- * after `maxChannelRetryMs` (logged as an error), so it cannot block the
- * project's later notices in the other channels for longer than that.
+ * Within one process a delivery has a single request in flight: a second
+ * `deliver` of the same event while the first is posting waits for a retry.
+ * Across processes, the engine's lease gives a project's outbox to one replica,
+ * and the settle time covers a request left by a crashed one.
+ *
+ * A channel that keeps failing is given up for that event after
+ * `maxChannelRetryMs` (logged as an error), so it cannot block the project's
+ * later notices in the other channels for longer than that.
  */
 export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
   const { core, subscriptions, store, logger } = options;
   const clock = options.clock ?? systemClock;
-  const ttl = options.deliveryRecordTtlMs ?? defaultTtlMs;
+  const ledger =
+    options.ledger ??
+    createDeliveryLedger(store, {
+      clock,
+      ...(options.deliveryRecordTtlMs !== undefined ? { ttlMs: options.deliveryRecordTtlMs } : {}),
+      prefix: 'notices/delivered/',
+    });
   const maxChannelRetryMs = options.maxChannelRetryMs ?? defaultMaxChannelRetryMs;
   const posters = new Map(options.posters.map((p) => [p.platform, p]));
-  const recordKey = (eventId: string, channel: ChannelRef) =>
-    `notices/delivered/${encodeURIComponent(eventId)}/${channelKey(channel)}`;
+  const inFlight = new Set<string>();
 
   async function deliver(event: FundbotEvent): Promise<void> {
     const kind = noticeKindOf(event);
@@ -103,79 +128,154 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
     const channels = [...new Map(subscribed.map((s) => [channelKey(s.channel), s.channel])).values()];
     // Rendered once per locale, not once per channel.
     const rendered = new Map<Locale, NeutralMessage>();
+    const render = async (channel: ChannelRef) => {
+      const locale = await core.localeFor(channel);
+      let message = rendered.get(locale);
+      if (!message) {
+        message = core.renderNotice(event, locale);
+        rendered.set(locale, message);
+      }
+      return message;
+    };
     const failed: string[] = [];
     let firstFailure: unknown;
 
     await Promise.all(
       channels.map(async (channel) => {
-        const key = channelKey(channel);
-        let posted = false;
-        let failingSince: number | undefined;
+        const flightKey = `${event.id}@${channelKey(channel)}`;
+        if (inFlight.has(flightKey)) {
+          failed.push(channelKey(channel));
+          firstFailure ??= new DeliveryWaitError('a previous attempt is still in flight');
+          return;
+        }
+        inFlight.add(flightKey);
         try {
-          const record = await store.get(recordKey(event.id, channel), deliveryRecordSchema);
-          if (record && record.outcome !== 'failing') return;
-          failingSince = record?.at;
-          const poster = posters.get(channel.platform);
-          if (!poster) {
-            // Retrying cannot help a deployment that does not run this platform's adapter: log and move on.
-            logger?.warn(
-              { eventId: event.id, channel: key, platform: channel.platform },
-              'no poster for this platform: notice skipped (is the adapter configured?)',
-            );
-            return;
-          }
-          const locale = await core.localeFor(channel);
-          let message = rendered.get(locale);
-          if (!message) {
-            message = core.renderNotice(event, locale);
-            rendered.set(locale, message);
-          }
-          await poster.post(channel, message, noticeIdempotencyKey(event.id, channel));
-          posted = true;
-          options.onPosted?.(event, channel);
-          await store.set(recordKey(event.id, channel), { at: clock.now(), outcome: 'posted' }, ttl);
+          await deliverToChannel(event, channel, render);
         } catch (error) {
-          if (posted) {
-            // The notice is out; failing the event now would post it again on the retry.
-            logger?.error(
-              { eventId: event.id, channel: key, ...errorSummary(error) },
-              'notice posted but its delivery record could not be stored: a retry may repeat it',
-            );
-            return;
-          }
-          if (error instanceof ChannelUnavailableError) {
-            logger?.warn(
-              { eventId: event.id, channel: key, reason: error.reason },
-              `${error.message} (notice skipped)`,
-            );
-            await store
-              .set(recordKey(event.id, channel), { at: clock.now(), outcome: 'unavailable' }, ttl)
-              .catch(() => {});
-            return;
-          }
-          const now = clock.now();
-          if (failingSince !== undefined && now - failingSince >= maxChannelRetryMs) {
-            logger?.error(
-              { eventId: event.id, channel: key, failingForMs: now - failingSince, ...errorSummary(error) },
-              'notice given up for this channel after failing too long (later notices go on)',
-            );
-            await store
-              .set(recordKey(event.id, channel), { at: now, outcome: 'abandoned' }, ttl)
-              .catch(() => {});
-            return;
-          }
-          if (failingSince === undefined) {
-            await store
-              .set(recordKey(event.id, channel), { at: now, outcome: 'failing' }, ttl)
-              .catch(() => {});
-          }
-          logger?.warn({ eventId: event.id, channel: key, ...errorSummary(error) }, 'notice delivery failed');
-          failed.push(key);
+          failed.push(channelKey(channel));
           firstFailure ??= error;
+        } finally {
+          inFlight.delete(flightKey);
         }
       }),
     );
     if (failed.length > 0) throw new NoticeDeliveryError(event.id, failed, { cause: firstFailure });
+  }
+
+  /** Resolves when this channel is done with the event; throws when it must be retried later. */
+  async function deliverToChannel(
+    event: FundbotEvent,
+    channel: ChannelRef,
+    render: (channel: ChannelRef) => Promise<NeutralMessage>,
+  ): Promise<void> {
+    const key: DeliveryKey = { id: event.id, channel };
+    const log = { eventId: event.id, channel: channelKey(channel) };
+    let record = await ledger.get(key);
+    if (record && record.state !== 'attempting' && record.state !== 'failing') return;
+    const poster = posters.get(channel.platform);
+    if (!poster) {
+      // Retrying cannot help a deployment that does not run this platform's adapter: log and move on.
+      logger?.warn(
+        { ...log, platform: channel.platform },
+        'no poster for this platform: notice skipped (is the adapter configured?)',
+      );
+      return;
+    }
+    const message = await render(channel);
+    const idempotencyKey = noticeIdempotencyKey(event.id, channel);
+
+    try {
+      if (record?.state === 'attempting') {
+        const startedAt = record.attemptStartedAt ?? record.at;
+        const settleMs = poster.inDoubtSettleMs ?? 0;
+        if (clock.now() < startedAt + settleMs) {
+          throw new DeliveryWaitError(
+            `a previous attempt may still land until ${new Date(startedAt + settleMs).toISOString()}`,
+          );
+        }
+        if (poster.findPosted) {
+          const found = await poster.findPosted(channel, idempotencyKey, startedAt, message);
+          if (found) {
+            await ledger.confirm(key, found.messageId);
+            logger?.warn(
+              { ...log, messageId: found.messageId },
+              'notice in doubt was found in the channel: not posted again',
+            );
+            options.onDoubtResolved?.(event, channel, 'found');
+            return;
+          }
+        }
+        options.onDoubtResolved?.(event, channel, 'absent');
+      }
+      record = await ledger.beginAttempt(key, record);
+    } catch (error) {
+      if (error instanceof ChannelUnavailableError) {
+        // The look found the channel gone: it can neither show the notice nor take it.
+        logger?.warn({ ...log, reason: error.reason }, `${error.message} (notice skipped)`);
+        await ledger.close(key, 'unavailable').catch(() => {});
+        return;
+      }
+      await giveUpIfTooLong(key, record, error);
+      return;
+    }
+
+    let receipt: PostReceipt | undefined;
+    try {
+      receipt = (await poster.post(channel, message, idempotencyKey)) ?? undefined;
+    } catch (error) {
+      if (error instanceof ChannelUnavailableError) {
+        logger?.warn({ ...log, reason: error.reason }, `${error.message} (notice skipped)`);
+        await ledger.close(key, 'unavailable').catch(() => {});
+        return;
+      }
+      if (error instanceof DeliveryNotPostedError) {
+        record = await ledger.clearAttempt(key, record).catch(() => record);
+      } else {
+        logger?.warn(
+          { ...log, ...errorSummary(error) },
+          'notice delivery in doubt: it is looked for in the channel before any repeat',
+        );
+      }
+      await giveUpIfTooLong(key, record, error);
+      return;
+    }
+    options.onPosted?.(event, channel);
+    try {
+      await ledger.confirm(key, receipt?.messageId);
+    } catch (error) {
+      // The attempt stays recorded: a retry finds the message by looking, it does not post blind.
+      logger?.error(
+        { ...log, ...errorSummary(error) },
+        'notice posted but its confirmation could not be stored: a retry will look for it first',
+      );
+      throw error;
+    }
+  }
+
+  /** Rethrows `error` for a retry, or gives the channel up once it has failed for too long. */
+  async function giveUpIfTooLong(key: DeliveryKey, record: DeliveryRecord | undefined, error: unknown) {
+    const now = clock.now();
+    const since = record?.failingSince ?? record?.attemptStartedAt;
+    if (since !== undefined && now - since >= maxChannelRetryMs) {
+      logger?.error(
+        {
+          eventId: key.id,
+          channel: channelKey(key.channel),
+          failingForMs: now - since,
+          ...errorSummary(error),
+        },
+        'notice given up for this channel after failing too long (later notices go on)',
+      );
+      await ledger.close(key, 'abandoned').catch(() => {});
+      return;
+    }
+    if (!(error instanceof DeliveryWaitError)) {
+      logger?.warn(
+        { eventId: key.id, channel: channelKey(key.channel), ...errorSummary(error) },
+        'notice delivery failed',
+      );
+    }
+    throw error;
   }
 
   return { deliver };

@@ -18,13 +18,45 @@ export interface ChannelRef {
   readonly channelId: string;
 }
 
+/** What the platform answered for a posted message. */
+export interface PostReceipt {
+  /** The platform's id of the message: Slack `ts`, Discord message id. */
+  readonly messageId: string;
+}
+
 /**
  * Implemented by each adapter: posts a rendered message into a channel.
  * `idempotencyKey` is derived from the event id (Discord nonce, Slack metadata).
+ *
+ * Errors: {@link ChannelUnavailableError} (final), {@link DeliveryNotPostedError}
+ * (the answer proves nothing was posted); anything else leaves the delivery in
+ * doubt, and the notice router asks {@link ChannelPoster.findPosted} before posting again.
  */
 export interface ChannelPoster {
   readonly platform: ChannelRef['platform'];
-  post(channel: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<void>;
+  /**
+   * How long after an attempt began it may still land in the channel (the post's
+   * own timeout plus a margin). The router neither retries nor looks before: a
+   * look taken earlier could miss a message that arrives a second later. Default 0.
+   */
+  readonly inDoubtSettleMs?: number;
+  // Posters that cannot name the message (the console) resolve with nothing.
+  // biome-ignore lint/suspicious/noConfusingVoidType: adapters without message ids return void
+  post(channel: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<PostReceipt | void>;
+  /**
+   * Resolves a delivery in doubt by looking: the message carrying `idempotencyKey`
+   * posted at or after `attemptStartedAt` (its receipt), or undefined when posting
+   * again cannot duplicate it (it is certainly not there, or the platform dedupes
+   * a repeat). Throws a retryable error when it cannot tell yet (rate limit): the
+   * delivery then waits, it is never posted blind. A poster without this method
+   * declares a repeat harmless.
+   */
+  findPosted?(
+    channel: ChannelRef,
+    idempotencyKey: string,
+    attemptStartedAt: number,
+    message: NeutralMessage,
+  ): Promise<PostReceipt | undefined>;
 }
 
 /** A channel's subscription to one project's notices. */

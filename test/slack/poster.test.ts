@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { botRetryPolicy, createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
-import { ChannelUnavailableError } from '../../src/core/index.js';
+import { ChannelUnavailableError, DeliveryNotPostedError } from '../../src/core/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
@@ -125,40 +125,48 @@ describe('Slack poster', () => {
     },
   );
 
-  it.each(['invalid_auth', 'token_revoked', 'account_inactive'])(
-    'rethrows the token-wide error %s for a retry: fixing the token must not find every notice dropped',
+  it.each(['invalid_auth', 'token_revoked', 'account_inactive', 'msg_too_long'])(
+    'turns the refusal %s into DeliveryNotPostedError: retried later, and not in doubt (Slack posted nothing)',
     async (code) => {
       fake.fail('chat.postMessage', { error: code });
       const error = await adapter.poster.post(channel, notice, 'evt:1').catch((e: unknown) => e);
-      expect(error).not.toBeInstanceOf(ChannelUnavailableError);
-      expect((error as { data?: { error?: string } }).data?.error).toBe(code);
+      expect(error).toBeInstanceOf(DeliveryNotPostedError);
+      expect(((error as Error).cause as { data?: { error?: string } }).data?.error).toBe(code);
     },
   );
 
-  it('rethrows other platform errors unchanged for the outbox to retry', async () => {
-    fake.fail('chat.postMessage', { error: 'msg_too_long' });
-    const error = await adapter.poster.post(channel, notice, 'evt:1').catch((e: unknown) => e);
-    expect(error).not.toBeInstanceOf(ChannelUnavailableError);
-    expect((error as { data?: { error?: string } }).data?.error).toBe('msg_too_long');
-  });
-
-  it('retries a 500 exactly as configured (1 + retries attempts), then fails', async () => {
+  it('leaves a 500 in doubt: no retry by the client (a retried post is the duplicate), the router looks first', async () => {
     fake.fail('chat.postMessage', { status: 500 });
-    await expect(adapter.poster.post(channel, notice, 'evt:1')).rejects.toThrow();
-    expect(fake.callsTo('chat.postMessage')).toHaveLength(3);
+    const error = await adapter.poster.post(channel, notice, 'evt:1').catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(DeliveryNotPostedError);
+    expect(error).toMatchObject({ code: 'slack_webapi_http_error', statusCode: 500 });
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 
-  it('recovers when a 500 is followed by success within the retries', async () => {
-    fake.fail('chat.postMessage', { status: 503 }, 1);
-    await adapter.poster.post(channel, notice, 'evt:1');
-    expect(fake.callsTo('chat.postMessage').map((c) => c.outcome)).toEqual(['http 503', 'ok']);
+  it('answers with the message ts as the receipt', async () => {
+    const receipt = await adapter.poster.post(channel, notice, 'evt:receipt');
+    expect(receipt).toEqual({ messageId: fake.messages.get('C0CHAN')?.[0]?.ts });
   });
 
   it('rejects a rate-limited call at once instead of pausing the client for Retry-After', async () => {
     // With waiting enabled this would sleep 120 s and time the test out.
     fake.fail('chat.postMessage', { status: 429, retryAfterSeconds: 120 });
     const error = await adapter.poster.post(channel, notice, 'evt:1').catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'slack_webapi_rate_limited_error', retryAfter: 120 });
+    expect(error).toBeInstanceOf(DeliveryNotPostedError);
+    expect(error).toMatchObject({ retryAfterMs: 120_000 });
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('takes apiUrl (SLACK_API_URL) with or without the trailing slash', async () => {
+    const other = createSlackAdapter({
+      mode: 'http',
+      botToken,
+      signingSecret: 'secret',
+      core: recordingCore(),
+      apiUrl: fake.apiUrl.replace(/\/$/, ''),
+      logger: recordingLogger(),
+    });
+    await other.poster.post(channel, notice, 'evt:url');
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 

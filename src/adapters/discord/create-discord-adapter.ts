@@ -3,19 +3,17 @@ import {
   type AutocompleteInteraction,
   type ChatInputCommandInteraction,
   Client,
-  DiscordAPIError,
   Events,
   GatewayIntentBits,
   type Interaction,
   type InteractionReplyOptions,
   MessageFlags,
 } from 'discord.js';
-import type { ChannelPoster, ChannelRef, CommandCore, NeutralMessage } from '../../core/index.js';
-import { ChannelUnavailableError } from '../../core/index.js';
+import type { ChannelPoster, CommandCore, NeutralMessage } from '../../core/index.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
+import { createDiscordPoster } from './create-discord-poster.js';
 import { describeError } from './describe-error.js';
-import { nonceFromKey } from './discord-nonce.js';
 import { clip } from './escape-discord.js';
 import {
   contextFromInteraction,
@@ -30,8 +28,16 @@ export interface DiscordAdapterOptions {
   readonly token: string;
   readonly core: CommandCore;
   readonly logger?: DiscordAdapterLogger;
-  /** REST base URL without the version (default Discord's `https://discord.com/api`); tests point it at a fake. */
+  /**
+   * REST base URL without the version (DISCORD_API_URL / `discord.apiUrl`; default
+   * Discord's `https://discord.com/api`); tests point it at a fake. The config
+   * validates it (https, or http only to localhost).
+   */
+  readonly apiUrl?: string;
+  /** @deprecated the former name of {@link apiUrl}. */
   readonly restApiUrl?: string;
+  /** How long Discord dedupes a repeated nonce (default 120 s; see createDiscordPoster). */
+  readonly nonceWindowMs?: number;
   /**
    * Times the deferral and the stop drain. Discord's 3-second deadline is wall-clock
    * time, so this must tick in real time (systemClock, the default) outside tests.
@@ -60,17 +66,6 @@ export interface DiscordAdapter {
   readonly poster: ChannelPoster;
 }
 
-/**
- * Discord's codes for "this channel will not take our messages": retrying cannot
- * help. Unknown Channel means it is gone (or the bot left the server); Missing
- * Access / Missing Permissions mean the bot may not see or post there.
- */
-const unavailableReasons: ReadonlyMap<number | string, ChannelUnavailableError['reason']> = new Map([
-  [10003, 'gone'],
-  [50001, 'no-access'],
-  [50013, 'no-access'],
-]);
-
 const noMentions = { parse: [] } as const;
 
 /**
@@ -84,14 +79,17 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   const clock = options.clock ?? systemClock;
   const deferAfterMs = options.deferAfterMs ?? 2_000;
   const secrets = [options.token];
+  // discord.js appends `/v10/...` to the base: no trailing slash.
+  const apiUrl = (options.apiUrl ?? options.restApiUrl)?.replace(/\/+$/, '');
+  const restTimeoutMs = options.restTimeoutMs ?? 15_000;
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     // Nothing in any message may ping: the client default covers replies, edits,
     // follow-ups and channel posts; each call sets it again to be explicit.
     allowedMentions: noMentions,
     rest: {
-      ...(options.restApiUrl ? { api: options.restApiUrl } : {}),
-      timeout: options.restTimeoutMs ?? 15_000,
+      ...(apiUrl ? { api: apiUrl } : {}),
+      timeout: restTimeoutMs,
       retries: options.restRetries ?? 3,
     },
   });
@@ -249,33 +247,12 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     );
   }
 
-  const poster: ChannelPoster = {
-    platform: 'discord',
-    async post(ref: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<void> {
-      if (ref.platform !== 'discord') {
-        throw new Error(`The Discord poster got a ${ref.platform} channel: check the notice routing`);
-      }
-      try {
-        const channel = await client.channels.fetch(ref.channelId);
-        // Not in this server as far as the subscription knows: never post across servers.
-        if (!channel || ('guildId' in channel && channel.guildId !== ref.workspaceId)) {
-          throw new ChannelUnavailableError(ref, 'gone');
-        }
-        if (!channel.isSendable() || channel.isDMBased()) throw new ChannelUnavailableError(ref, 'no-access');
-        // `private` has no meaning in a channel post: notices are for everyone in it.
-        await channel.send({
-          ...renderEmbed(message),
-          allowedMentions: noMentions,
-          nonce: nonceFromKey(idempotencyKey),
-          enforceNonce: true,
-        });
-      } catch (error) {
-        const reason = error instanceof DiscordAPIError ? unavailableReasons.get(error.code) : undefined;
-        if (reason) throw new ChannelUnavailableError(ref, reason, { cause: error });
-        throw error;
-      }
-    },
-  };
+  const poster = createDiscordPoster({
+    client,
+    clock,
+    restTimeoutMs,
+    ...(options.nonceWindowMs !== undefined ? { nonceWindowMs: options.nonceWindowMs } : {}),
+  });
 
   return {
     poster,

@@ -9,11 +9,21 @@ import { clip } from './escape-mrkdwn.js';
  *   `chat:write.public`: a workspace decides where fundbot speaks by inviting it);
  * - `files:write`: the digest's PNG chart (files.uploadV2);
  * - `users:read`: users.info, to tell workspace admins/owners (who may subscribe and
- *   set the language) and the user's locale.
+ *   set the language) and the user's locale;
+ * - `channels:history`, `groups:history`: conversations.history in public and private
+ *   channels the bot is in, read ONLY to resolve a notice delivery in doubt (did the
+ *   post whose answer was lost land?), never otherwise.
  * Socket Mode additionally needs an app-level token with `connections:write`; that is
  * created under Basic Information → App-Level Tokens, not in the manifest.
  */
-export const slackBotScopes = ['commands', 'chat:write', 'files:write', 'users:read'] as const;
+export const slackBotScopes = [
+  'commands',
+  'chat:write',
+  'files:write',
+  'users:read',
+  'channels:history',
+  'groups:history',
+] as const;
 
 export interface SlackManifestOptions {
   /** HTTP mode: the public base URL (e.g. https://bot.example.com); commands then go to `<base>/slack/events`. Omitted: Socket Mode. */

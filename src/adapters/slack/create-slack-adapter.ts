@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
+import { App, HTTPModuleFunctions, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
 import type { ChannelPoster, CommandCore } from '../../core/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
+import type { KeyValueStore } from '../../lib/store.js';
 import { boltLogger, stderrLogger } from './bolt-logger.js';
-import { createSlackPoster } from './create-slack-poster.js';
+import { createSlackPoster, createSlackPostingClient, defaultPostTimeoutMs } from './create-slack-poster.js';
 import { createSlashCommandHandler } from './handle-slash-command.js';
 import {
   botRetryPolicy,
@@ -13,6 +14,7 @@ import {
   socketConnectionRetryPolicy,
   webApiTimeoutMs,
 } from './retry-policy.js';
+import { createSlackReplayGuard, SlackReplayError } from './slack-replay-guard.js';
 import { createSlackUserLookup } from './slack-user-lookup.js';
 
 export interface SlackAdapterOptions {
@@ -31,8 +33,23 @@ export interface SlackAdapterOptions {
   /** Slack user ids that may administer fundbot besides workspace admins and owners. */
   readonly admins?: readonly string[];
   readonly logger?: Logger;
-  /** Web API base, e.g. a fake's `http://127.0.0.1:PORT/api/` (default https://slack.com/api/). */
+  /**
+   * Web API base (SLACK_API_URL / `slack.apiUrl`), e.g. Slack for government or a
+   * fake's `http://127.0.0.1:PORT/api/` (default https://slack.com/api/). The config
+   * validates it (https, or http only to localhost).
+   */
+  readonly apiUrl?: string;
+  /** @deprecated the former name of {@link apiUrl}. */
   readonly slackApiUrl?: string;
+  /**
+   * http mode: where signatures of verified requests are remembered for 5 minutes, so
+   * a replayed request is refused on every replica. Without it, replays are not checked.
+   */
+  readonly store?: KeyValueStore;
+  /** How long a notice post is given before it is in doubt (default 30 s). */
+  readonly postTimeoutMs?: number;
+  /** Minimum time between two conversations.history looks (default 60 s, Slack's limit). */
+  readonly historyIntervalMs?: number;
   readonly clock?: Clock;
   /** Overrides the bot's Web API retry policy (tests use a fast one). */
   readonly retryPolicy?: webApi.RetryOptions;
@@ -83,8 +100,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     );
   }
 
+  // The Web API appends the method name to the base: it must end with a slash.
+  const configuredUrl = options.apiUrl ?? options.slackApiUrl;
+  const apiUrl = configuredUrl?.replace(/\/*$/, '/');
   const clientOptions: webApi.WebClientOptions = {
-    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
     retryConfig: options.retryPolicy ?? botRetryPolicy,
     rejectRateLimitedCalls,
     timeout: webApiTimeoutMs,
@@ -92,7 +112,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   // The Socket Mode client gets its own options (Bolt passes installerOptions.clientOptions
   // to it): its connection call must retry without end, see socketConnectionRetryPolicy.
   const socketClientOptions: webApi.WebClientOptions = {
-    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
     retryConfig: socketConnectionRetryPolicy,
     timeout: webApiTimeoutMs,
     logger: boltLog,
@@ -105,6 +125,15 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
           endpoints: eventsPath,
           processBeforeResponse: false,
           logger: boltLog,
+          // The verified signature, for the replay check below.
+          customPropertiesExtractor: (req) => ({ slackSignature: req.headers['x-slack-signature'] }),
+          processEventErrorHandler: async (args) => {
+            if ((args.error as { code?: unknown }).code === 'fundbot_slack_replay') {
+              if (!args.response.headersSent) args.response.writeHead(401).end();
+              return false;
+            }
+            return HTTPModuleFunctions.defaultProcessEventErrorHandler(args);
+          },
         })
       : undefined;
 
@@ -131,15 +160,38 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger,
     ...(options.userCacheTtlMs !== undefined ? { ttlMs: options.userCacheTtlMs } : {}),
   });
-  const poster = createSlackPoster(app.client);
+  const poster = createSlackPoster({
+    client: createSlackPostingClient(options.botToken, {
+      ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
+      postTimeoutMs: options.postTimeoutMs ?? defaultPostTimeoutMs,
+      logger: boltLog,
+    }),
+    postTimeoutMs: options.postTimeoutMs ?? defaultPostTimeoutMs,
+    clock,
+    ...(options.historyIntervalMs !== undefined ? { historyIntervalMs: options.historyIntervalMs } : {}),
+  });
   const handle = createSlashCommandHandler({
     core: options.core,
-    postWithAttachment: (channel, message) => poster.post(channel, message, `command:${clock.now()}`),
+    postWithAttachment: async (channel, message) => {
+      await poster.post(channel, message, `command:${clock.now()}`);
+    },
     definitions: options.definitions ?? commandDefinitions,
     users,
     admins: new Set(options.admins ?? []),
     logger,
   });
+
+  const replayGuard = receiver && options.store ? createSlackReplayGuard(options.store, clock) : undefined;
+  if (replayGuard) {
+    // Before every listener: a signed request seen within its window does not run again.
+    app.use(async ({ context, next }) => {
+      const signature = context['slackSignature'];
+      if (typeof signature === 'string' && !(await replayGuard.firstSeen(signature))) {
+        throw new SlackReplayError();
+      }
+      await next();
+    });
+  }
 
   const inFlight = new Set<Promise<void>>();
   app.command(/^\/.+/, async ({ command, ack, respond }) => {
@@ -154,6 +206,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     }
   });
   app.error(async (error) => {
+    if (error instanceof SlackReplayError) {
+      logger.warn({ code: error.code }, error.message);
+      // Rethrown so the receiver answers 401 (see processEventErrorHandler).
+      throw error;
+    }
     logger.error({ err: error.message, code: error.code }, 'Slack event processing failed');
   });
 

@@ -1,8 +1,19 @@
 import { webApi } from '@slack/bolt';
-import type { ChannelPoster, ChannelRef, NeutralMessage } from '../../core/index.js';
-import { ChannelUnavailableError } from '../../core/index.js';
+import {
+  type ChannelPoster,
+  type ChannelRef,
+  ChannelUnavailableError,
+  DeliveryNotPostedError,
+  type NeutralMessage,
+  type PostReceipt,
+} from '../../core/index.js';
+import { type Clock, systemClock } from '../../lib/clock.js';
 import { clip, neutralizePlainText } from './escape-mrkdwn.js';
 import { renderBlocks, renderMrkdwnText } from './render-blocks.js';
+import { createSlackDeliveryLookup, noticeEventType } from './slack-delivery-lookup.js';
+import { createSlackRateGate, type SlackRateGate } from './slack-rate-gate.js';
+
+export { noticeEventType };
 
 /**
  * Slack error codes after which a retry in this channel cannot succeed, mapped to the
@@ -21,37 +32,93 @@ export const unavailableChannelErrors: Readonly<Record<string, 'gone' | 'no-acce
   restricted_action: 'no-access',
 };
 
-/** `event_type` of the metadata every notice carries. */
-export const noticeEventType = 'fundbot_notice';
+/** How long a post is given before it is called in doubt: Slack can take several seconds. */
+export const defaultPostTimeoutMs = 30_000;
+
+export interface SlackPosterOptions {
+  /**
+   * The client that posts: NO retries of its own (a retried post after a timeout or
+   * a 5xx is exactly the duplicate this poster prevents), rate limits rejected at
+   * once, timeout `postTimeoutMs`. See {@link createSlackPostingClient}.
+   */
+  readonly client: webApi.WebClient;
+  /** The timeout the client was given: a post may land until then (plus a margin). */
+  readonly postTimeoutMs?: number;
+  readonly clock?: Clock;
+  /** Minimum time between two history looks (default 60 s: Slack's limit for non-Marketplace apps). */
+  readonly historyIntervalMs?: number;
+}
+
+/** The Web API client for posting notices: see {@link SlackPosterOptions.client}. */
+export function createSlackPostingClient(
+  token: string,
+  options: { slackApiUrl?: string; postTimeoutMs?: number; logger?: webApi.WebClientOptions['logger'] },
+): webApi.WebClient {
+  return new webApi.WebClient(token, {
+    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: options.postTimeoutMs ?? defaultPostTimeoutMs,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+}
 
 /**
- * Posts notices into Slack channels for the outbox.
+ * Posts notices into Slack channels for the outbox, exactly once per (event, channel)
+ * with the notice router's ledger.
  *
- * Slack has no idempotency key for posting, so a retry after a lost response can
- * post twice. Every notice carries `metadata: { event_type: 'fundbot_notice',
- * event_payload: { event_id } }`: after a crash, conversations.history with
- * `include_all_metadata` shows which events already reached a channel (best effort,
- * not atomic; that method is heavily rate limited for non-Marketplace apps).
+ * Slack has no idempotency key for posting. Every notice carries `metadata: {
+ * event_type: 'fundbot_notice', event_payload: { event_id } }`, and a delivery in
+ * doubt (timeout, dropped connection, 5xx, crash) is resolved by `findPosted`: a
+ * look at the channel's history (see createSlackDeliveryLookup), never by posting
+ * again blind. A post is given `postTimeoutMs` (30 s) to finish; the router waits
+ * that long plus a margin (`inDoubtSettleMs`) before it looks or retries.
  *
- * Messages with a PNG attachment (the digest chart) go through files.uploadV2
- * (files.getUploadURLExternal, the upload, files.completeUploadExternal): one message
- * holding the chart with the whole message as its mrkdwn `initial_comment`. File
- * shares cannot carry metadata. A failure before the completion call posts nothing,
- * so the outbox's retry does not duplicate it.
+ * Errors: a channel that cannot take messages → {@link ChannelUnavailableError};
+ * an answer proving nothing was posted (Slack `ok: false`, HTTP 4xx, 429, a
+ * connection never opened) → {@link DeliveryNotPostedError}; anything after the
+ * request may have reached Slack is rethrown as is: in doubt.
  *
- * Errors: a channel that cannot take messages → {@link ChannelUnavailableError}
- * (do not retry); anything else (5xx after the client's short retries, rate limits,
- * network) is rethrown for the outbox to retry later.
+ * Rate limits: a 429's Retry-After is obeyed for every later request of this poster
+ * (posts and looks): nothing is sent to Slack before it ends.
+ *
+ * Messages with a PNG attachment (the digest chart) go through files.uploadV2 (one
+ * message holding the chart with the whole message as its mrkdwn `initial_comment`).
+ * File shares cannot carry metadata, so such a post in doubt cannot be found by a
+ * look; the digest does not go through the notice router.
  */
-export function createSlackPoster(client: webApi.WebClient): ChannelPoster {
+export function createSlackPoster(
+  options: SlackPosterOptions,
+): ChannelPoster & { readonly gate: SlackRateGate } {
+  const { client } = options;
+  const clock = options.clock ?? systemClock;
+  const postTimeoutMs = options.postTimeoutMs ?? defaultPostTimeoutMs;
+  // Slack may still be processing a request the client gave up on: a margin past the timeout.
+  const settleMs = postTimeoutMs + 5_000;
+  const gate = createSlackRateGate(clock);
+  const lookup = createSlackDeliveryLookup({
+    client,
+    clock,
+    gate,
+    settleMs,
+    ...(options.historyIntervalMs !== undefined ? { historyIntervalMs: options.historyIntervalMs } : {}),
+  });
+
   return {
     platform: 'slack',
-    async post(channel: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<void> {
+    inDoubtSettleMs: settleMs,
+    gate,
+    async post(
+      channel: ChannelRef,
+      message: NeutralMessage,
+      idempotencyKey: string,
+    ): Promise<PostReceipt | undefined> {
       if (channel.platform !== 'slack') {
         throw new Error(
           `The Slack poster got a ${channel.platform} channel: the notice router must pick the poster by platform`,
         );
       }
+      gate.check('the notice');
       try {
         if (message.image?.kind === 'attachment') {
           await client.files.uploadV2({
@@ -62,10 +129,10 @@ export function createSlackPoster(client: webApi.WebClient): ChannelPoster {
             alt_text: clip(neutralizePlainText(message.image.alt), 1000),
             initial_comment: renderMrkdwnText(message),
           });
-          return;
+          return undefined;
         }
         const { blocks, text } = renderBlocks(message);
-        await client.chat.postMessage({
+        const answer = await client.chat.postMessage({
           channel: channel.channelId,
           blocks,
           text,
@@ -73,14 +140,70 @@ export function createSlackPoster(client: webApi.WebClient): ChannelPoster {
           unfurl_media: false,
           metadata: { event_type: noticeEventType, event_payload: { event_id: idempotencyKey } },
         });
+        return answer.ts ? { messageId: answer.ts } : undefined;
       } catch (error) {
-        const code = platformErrorCode(error);
-        const reason = code ? unavailableChannelErrors[code] : undefined;
-        if (reason) throw new ChannelUnavailableError(channel, reason, { cause: error });
-        throw error;
+        throw classifySlackError(error, channel, gate);
+      }
+    },
+    async findPosted(channel: ChannelRef, idempotencyKey: string, attemptStartedAt: number) {
+      try {
+        return await lookup.find(channel.channelId, idempotencyKey, attemptStartedAt);
+      } catch (error) {
+        const classified = classifySlackError(error, channel, gate);
+        // A channel that is gone cannot show the message, and cannot take it either.
+        throw classified;
       }
     },
   };
+}
+
+/** Maps a Web API failure to what it proves about the post (see createSlackPoster). */
+function classifySlackError(error: unknown, channel: ChannelRef, gate: SlackRateGate): unknown {
+  if (!(error && typeof error === 'object' && 'code' in error)) return error;
+  switch (error.code) {
+    case webApi.ErrorCode.RateLimitedError: {
+      const retryAfter = (error as webApi.WebAPIRateLimitedError).retryAfter;
+      gate.pause(retryAfter);
+      return new DeliveryNotPostedError(`Slack rate limit: retry after ${retryAfter} s`, retryAfter * 1000, {
+        cause: error,
+      });
+    }
+    case webApi.ErrorCode.PlatformError: {
+      const code = platformErrorCode(error);
+      const reason = code ? unavailableChannelErrors[code] : undefined;
+      if (reason) return new ChannelUnavailableError(channel, reason, { cause: error });
+      return new DeliveryNotPostedError(`Slack refused the call: ${code ?? 'unknown error'}`, undefined, {
+        cause: error,
+      });
+    }
+    case webApi.ErrorCode.HTTPError: {
+      const status = (error as webApi.WebAPIHTTPError).statusCode;
+      // A 5xx can come after Slack processed the post: in doubt. A 4xx refused it.
+      if (status >= 400 && status < 500) {
+        return new DeliveryNotPostedError(`Slack answered HTTP ${status}`, undefined, { cause: error });
+      }
+      return error;
+    }
+    case webApi.ErrorCode.RequestError:
+      // Never connected: nothing was sent. A timeout or reset after sending stays in doubt.
+      return neverConnected(error)
+        ? new DeliveryNotPostedError('Slack could not be reached', undefined, { cause: error })
+        : error;
+    default:
+      return error;
+  }
+}
+
+/** True when the connection was refused or the name did not resolve: the request never left. */
+function neverConnected(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return true;
+    current =
+      (current as { original?: unknown; cause?: unknown }).original ?? (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function platformErrorCode(error: unknown): string | undefined {

@@ -1,6 +1,16 @@
 export { buildSlackAppManifest, type SlackAppManifest, type SlackManifestOptions } from './app-manifest.js';
 export { createSlackAdapter, type SlackAdapter, type SlackAdapterOptions } from './create-slack-adapter.js';
-export { createSlackPoster, noticeEventType, unavailableChannelErrors } from './create-slack-poster.js';
+export {
+  createSlackPoster,
+  createSlackPostingClient,
+  defaultPostTimeoutMs,
+  noticeEventType,
+  type SlackPosterOptions,
+  unavailableChannelErrors,
+} from './create-slack-poster.js';
 export { escapeMrkdwn, neutralizePlainText } from './escape-mrkdwn.js';
 export { renderBlocks, renderMrkdwnText, type SlackRendering, slackLimits } from './render-blocks.js';
 export { botRetryPolicy, socketConnectionRetryPolicy } from './retry-policy.js';
+export { SlackLookupPendingError } from './slack-delivery-lookup.js';
+export type { SlackRateGate } from './slack-rate-gate.js';
+export { replayWindowMs, SlackReplayError } from './slack-replay-guard.js';

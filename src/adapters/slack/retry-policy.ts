@@ -1,7 +1,10 @@
 import type { webApi } from '@slack/bolt';
 
 /**
- * Web API retries for the bot's calls (chat.postMessage, files.*, users.info).
+ * Web API retries for the bot's own calls other than posting notices (users.info,
+ * auth.test). Notices go through a separate client with NO retries (see
+ * createSlackPostingClient): a retried post after a timeout or a 5xx is exactly the
+ * duplicate the delivery ledger prevents.
  *
  * @slack/web-api's default retries 10 times over about 30 minutes, 5xx included.
  * That is wrong for fundbot: a notice stuck for 30 minutes inside one call blocks

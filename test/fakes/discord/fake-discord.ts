@@ -54,7 +54,23 @@ export const channelFaults = {
   unknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
 } as const satisfies Record<string, ChannelFault>;
 
+/**
+ * What Create Message does instead of a plain success, for a number of calls:
+ * the message is created, then the answer is late (`slow`) or the connection is
+ * dropped (`drop`: a crash around the post); or Discord refuses with a 429 asking
+ * to wait (`rateLimit`, per route or `global`), with `Retry-After` and `retry_after`.
+ */
+export type MessageFault =
+  | { readonly afterCreate: 'slow'; readonly delayMs: number }
+  | { readonly afterCreate: 'drop' }
+  | { readonly rateLimit: { readonly retryAfterMs: number; readonly global?: boolean } };
+
 export interface FakeDiscordOptions {
+  /**
+   * How long `enforce_nonce` dedupes a repeat (Discord: a few minutes, undocumented).
+   * Default: forever. 0 turns nonce dedupe off, to test what happens after the window.
+   */
+  readonly nonceWindowMs?: number;
   /** The bot token the fake accepts (`Authorization: Bot <token>`). */
   readonly token?: string;
   readonly applicationId?: string;
@@ -106,6 +122,12 @@ export interface FakeDiscord {
   readonly channelMessages: ReadonlyMap<string, readonly Record<string, unknown>[]>;
   /** Last PUT of application commands per scope: 'global' or the guild id. */
   readonly registeredCommands: ReadonlyMap<string, unknown>;
+  /** Changes how long a nonce dedupes (ms; see FakeDiscordOptions.nonceWindowMs). */
+  setNonceWindowMs(ms: number): void;
+  /** Makes the next `times` Create Message calls (any channel) behave as `fault`. */
+  faultMessages(fault: MessageFault, times?: number): void;
+  /** Epoch ms of every request, in order (for rate-limit timing). */
+  readonly requestTimes: readonly number[];
   /** Makes a channel fail GET and Create Message with Discord's error (undefined heals it). */
   failChannel(channelId: string, fault: ChannelFault | undefined): void;
   /** Makes every interaction callback fail (e.g. 10062 Unknown Interaction), or succeed again with undefined. */
@@ -143,7 +165,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const requests: RecordedRequest[] = [];
   const gatewayReceived: { op: number; d: unknown }[] = [];
   const channelMessages = new Map<string, Record<string, unknown>[]>();
-  const nonces = new Map<string, Record<string, unknown>>();
+  const nonces = new Map<string, { message: Record<string, unknown>; at: number }>();
+  const messageFaults: { fault: MessageFault; remaining: number }[] = [];
+  const requestTimes: number[] = [];
+  let globalLimitUntil = 0;
+  let nonceWindowMs = options.nonceWindowMs ?? Number.POSITIVE_INFINITY;
   const registeredCommands = new Map<string, unknown>();
   const faults = new Map<string, ChannelFault>();
   let callbackFault: ChannelFault | undefined;
@@ -185,6 +211,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const contentType = req.headers['content-type'] ?? '';
     const parsed = await parseBody(raw, contentType);
     const path = decodeURIComponent(url.pathname).replace(/^\/api\/v10/, '');
+    requestTimes.push(Date.now());
     const request: RecordedRequest = {
       method: req.method ?? 'GET',
       path,
@@ -245,15 +272,39 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       if (!known) return send(res, 404, channelFaults.unknownChannel);
       return send(res, 200, channelPayload(known.channel, known.guildId));
     }
+    const listMessages = route('GET', /^\/channels\/(\d+)\/messages$/);
+    if (listMessages) {
+      // Discord: the `limit` messages right after `after`, newest first, without nonces.
+      const after = BigInt(request.query['after'] ?? '0');
+      const limit = Math.min(100, Number(request.query['limit'] ?? 50));
+      const page = (channelMessages.get(listMessages[1] ?? '') ?? [])
+        .filter((m) => BigInt(String(m['id'])) > after)
+        .slice(0, limit)
+        .reverse()
+        .map(({ nonce: _nonce, ...m }) => m);
+      return send(res, 200, page);
+    }
     const createMessage = route('POST', /^\/channels\/(\d+)\/messages$/);
     if (createMessage) {
       const id = createMessage[1] ?? '';
       const fault = faults.get(id) ?? (channelsById.has(id) ? undefined : channelFaults.unknownChannel);
       if (fault) return send(res, fault.status, { message: fault.message, code: fault.code });
+      if (Date.now() < globalLimitUntil) return rateLimited(res, globalLimitUntil - Date.now(), true);
+      const injected = messageFaults[0];
+      if (injected) {
+        injected.remaining -= 1;
+        if (injected.remaining <= 0) messageFaults.shift();
+      }
+      const messageFault = injected?.fault;
+      if (messageFault && 'rateLimit' in messageFault) {
+        const { retryAfterMs, global = false } = messageFault.rateLimit;
+        if (global) globalLimitUntil = Date.now() + retryAfterMs;
+        return rateLimited(res, retryAfterMs, global);
+      }
       // enforce_nonce: the same nonce from the same author returns the message already created.
       const nonceKey = body['enforce_nonce'] === true ? `${id}:${String(body['nonce'])}` : undefined;
       const existing = nonceKey ? nonces.get(nonceKey) : undefined;
-      if (existing) return send(res, 200, existing);
+      if (existing && Date.now() - existing.at < nonceWindowMs) return send(res, 200, existing.message);
       const message = messagePayload({
         id: snowflake(),
         channelId: id,
@@ -262,8 +313,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         body,
         attachments,
       });
-      if (nonceKey) nonces.set(nonceKey, message);
+      if (nonceKey) nonces.set(nonceKey, { message, at: Date.now() });
       channelMessages.set(id, [...(channelMessages.get(id) ?? []), message]);
+      if (messageFault?.afterCreate === 'drop') return void req.socket.destroy();
+      if (messageFault?.afterCreate === 'slow') {
+        await new Promise((resolve) => setTimeout(resolve, messageFault.delayMs));
+        if (req.socket.destroyed) return;
+      }
       return send(res, 200, message);
     }
     const putCommands = route('PUT', /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/);
@@ -388,6 +444,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     gatewayReceived,
     channelMessages,
     registeredCommands,
+    requestTimes,
+    setNonceWindowMs: (ms) => {
+      nonceWindowMs = ms;
+    },
+    faultMessages: (fault, times = 1) => {
+      messageFaults.push({ fault, remaining: times });
+    },
     failChannel: (channelId, fault) => {
       if (fault) faults.set(channelId, fault);
       else faults.delete(channelId);
@@ -425,6 +488,21 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A 429 as Discord sends it: `Retry-After` (seconds) and the body's `retry_after`; global ones say so. */
+function rateLimited(res: ServerResponse, retryAfterMs: number, global: boolean): void {
+  res
+    .writeHead(429, {
+      'content-type': 'application/json',
+      'retry-after': String(retryAfterMs / 1000),
+      ...(global
+        ? { 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' }
+        : { 'x-ratelimit-scope': 'user' }),
+    })
+    .end(
+      JSON.stringify({ message: 'You are being rate limited.', retry_after: retryAfterMs / 1000, global }),
+    );
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -32,7 +32,27 @@ export interface FakeSlackUser {
 export type FakeSlackFailure =
   | { readonly error: string }
   | { readonly status: 429; readonly retryAfterSeconds: number }
-  | { readonly status: 500 | 502 | 503 };
+  | { readonly status: 500 | 502 | 503 }
+  /**
+   * Faults around a post that DID happen (chat.postMessage only): the message is
+   * in the channel, but the answer is late (`slow`), never comes until the client
+   * gives up (`hang`), the connection is dropped (`drop`), or the whole fake is
+   * killed mid-request (`kill`: restart it with `restart()`).
+   */
+  | { readonly afterPost: 'slow'; readonly delayMs: number }
+  | { readonly afterPost: 'hang' | 'drop' | 'kill' }
+  /** The request hangs and NOTHING is posted (chat.postMessage only). */
+  | { readonly beforePost: 'hang' };
+
+/** A message as the fake's channel history holds it. */
+export interface FakeSlackMessage {
+  readonly ts: string;
+  readonly channel: string;
+  readonly user: string;
+  readonly bot_id?: string;
+  readonly text: string;
+  readonly metadata?: { event_type: string; event_payload: Record<string, unknown> };
+}
 
 export interface RecordedCall {
   readonly method: string;
@@ -64,6 +84,15 @@ export interface FakeSlackOptions {
   /** When set, Web API calls with another bot token answer `invalid_auth`. */
   readonly botToken?: string;
   readonly users?: readonly FakeSlackUser[];
+  /** Message timestamps come from this clock (default Date.now), as Slack stamps them on arrival. */
+  readonly now?: () => number;
+  /**
+   * Minimum time between two conversations.history calls (Slack: about 1 a minute for
+   * apps outside the Marketplace); an earlier call gets 429 with Retry-After. Default: no limit.
+   */
+  readonly historyIntervalMs?: number;
+  /** Most messages one conversations.history page returns (Slack: 15 for those apps). Default 15. */
+  readonly historyPageLimit?: number;
 }
 
 export interface FakeSlack {
@@ -72,6 +101,16 @@ export interface FakeSlack {
   /** For WebClient's `slackApiUrl`: `http://127.0.0.1:<port>/api/` */
   readonly apiUrl: string;
   readonly calls: readonly RecordedCall[];
+  /** Every message posted, per channel, oldest first (what a user would see). */
+  readonly messages: ReadonlyMap<string, readonly FakeSlackMessage[]>;
+  /** Adds a message to a channel as another user or bot would (for history tests). */
+  addMessage(message: Omit<FakeSlackMessage, 'ts'>): FakeSlackMessage;
+  /** Event ids (notice metadata) posted more than once in a channel. */
+  duplicateEventIds(channel: string): string[];
+  /** Stops listening and cuts every connection, as a killed process would. */
+  kill(): void;
+  /** Listens again on the same port with the same channels. */
+  restart(): Promise<void>;
   readonly uploads: readonly RecordedUpload[];
   readonly responses: readonly RecordedResponse[];
   readonly acks: readonly RecordedAck[];
@@ -132,8 +171,57 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const pendingUploads = new Map<string, { filename: string; length: number }>();
   const events = new EventEmitter();
   const sockets = new Set<WebSocket>();
-  let ts = 1_700_000_000;
+  const now = options.now ?? (() => Date.now());
+  const messages = new Map<string, FakeSlackMessage[]>();
+  const pageLimit = options.historyPageLimit ?? 15;
+  let lastHistoryAt = Number.NEGATIVE_INFINITY;
+  let lastTsMicros = 0;
   let baseUrl = '';
+  let port = 0;
+
+  /** Slack's ts: seconds.microseconds of arrival, unique per workspace. */
+  function nextTs(): string {
+    lastTsMicros = Math.max(lastTsMicros + 1, now() * 1000);
+    return `${Math.floor(lastTsMicros / 1e6)}.${String(lastTsMicros % 1e6).padStart(6, '0')}`;
+  }
+  function addMessage(message: Omit<FakeSlackMessage, 'ts'>): FakeSlackMessage {
+    const stored = { ...message, ts: nextTs() };
+    messages.set(message.channel, [...(messages.get(message.channel) ?? []), stored]);
+    return stored;
+  }
+  function postMessage(args: Record<string, unknown>): FakeSlackMessage {
+    const metadata = args.metadata as FakeSlackMessage['metadata'] | undefined;
+    return addMessage({
+      channel: String(args.channel),
+      user: botUserId,
+      bot_id: 'B0BOT',
+      text: String(args.text ?? ''),
+      ...(metadata ? { metadata } : {}),
+    });
+  }
+  function history(args: Record<string, unknown>): Record<string, unknown> {
+    const channel = String(args.channel);
+    const oldest = Number(args.oldest ?? 0);
+    const latest = args.latest === undefined ? Number.POSITIVE_INFINITY : Number(args.latest);
+    const limit = Math.min(pageLimit, Number(args.limit ?? 100) || 100);
+    const offset = Number(args.cursor ?? 0) || 0;
+    const inRange = (messages.get(channel) ?? [])
+      .filter((m) => Number(m.ts) > oldest && Number(m.ts) <= latest)
+      .reverse();
+    const page = inRange.slice(offset, offset + limit);
+    const withMetadata = args.include_all_metadata === 'true';
+    const hasMore = inRange.length > offset + limit;
+    return {
+      ok: true,
+      messages: page.map(({ metadata, channel: _c, ...m }) => ({
+        type: 'message',
+        ...m,
+        ...(withMetadata && metadata ? { metadata } : {}),
+      })),
+      has_more: hasMore,
+      response_metadata: { next_cursor: hasMore ? String(offset + limit) : '' },
+    };
+  }
 
   const record = (call: RecordedCall) => {
     calls.push(call);
@@ -152,14 +240,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           user_id: botUserId,
           bot_id: 'B0BOT',
         };
-      case 'chat.postMessage':
-        ts += 1;
+      case 'chat.postMessage': {
+        const message = postMessage(args);
         return {
           ok: true,
           channel: args.channel,
-          ts: `${ts}.000100`,
+          ts: message.ts,
           message: { text: args.text, blocks: args.blocks },
         };
+      }
+      case 'conversations.history':
+        return history(args);
       case 'users.info': {
         const user = users.get(String(args.user));
         if (!user) return { ok: false, error: 'user_not_found' };
@@ -195,10 +286,36 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         : undefined;
     delete args.token;
 
+    if (method === 'conversations.history' && options.historyIntervalMs !== undefined) {
+      const waitMs = lastHistoryAt + options.historyIntervalMs - now();
+      if (waitMs > 0) {
+        record({ method, args, token, outcome: 'http 429' });
+        return sendJson(
+          res,
+          429,
+          { ok: false, error: 'ratelimited' },
+          { 'retry-after': String(Math.ceil(waitMs / 1000)) },
+        );
+      }
+      lastHistoryAt = now();
+    }
     const injected = failures.get(method);
     if (injected && injected.remaining > 0) {
       injected.remaining -= 1;
       const { failure } = injected;
+      if ('afterPost' in failure) {
+        const message = postMessage(args);
+        record({ method, args, token, outcome: `posted, then ${failure.afterPost}` });
+        if (failure.afterPost === 'drop') return req.socket.destroy();
+        if (failure.afterPost === 'kill') return kill();
+        if (failure.afterPost === 'hang') return;
+        await new Promise((resolve) => setTimeout(resolve, 'delayMs' in failure ? failure.delayMs : 0));
+        return sendJson(res, 200, { ok: true, channel: args.channel, ts: message.ts });
+      }
+      if ('beforePost' in failure) {
+        record({ method, args, token, outcome: 'hang, nothing posted' });
+        return;
+      }
       if ('error' in failure) {
         record({ method, args, token, outcome: failure.error });
         return sendJson(res, 200, { ok: false, error: failure.error });
@@ -306,12 +423,38 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  port = (server.address() as AddressInfo).port;
+  baseUrl = `http://127.0.0.1:${port}`;
+
+  function kill(): void {
+    for (const ws of sockets) ws.terminate();
+    server.close();
+    server.closeAllConnections();
+  }
 
   return {
     url: baseUrl,
     apiUrl: `${baseUrl}/api/`,
     calls,
+    messages,
+    addMessage,
+    duplicateEventIds: (channel) => {
+      const seen = new Map<string, number>();
+      for (const m of messages.get(channel) ?? []) {
+        const id = m.metadata?.event_payload['event_id'];
+        if (typeof id === 'string') seen.set(id, (seen.get(id) ?? 0) + 1);
+      }
+      return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+    },
+    kill,
+    restart: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      }),
     uploads,
     responses,
     acks,
@@ -361,7 +504,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       for (const ws of sockets) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
