@@ -161,7 +161,7 @@ export async function startBot(
         core: wiring.core,
         logger,
         clock,
-        ...(overrides.discordRestApiUrl ? { restApiUrl: overrides.discordRestApiUrl } : {}),
+        ...withApiUrl(overrides.discordRestApiUrl ?? config.discord.apiUrl),
       }),
     });
   }
@@ -176,7 +176,7 @@ export async function startBot(
             core: wiring.core,
             logger,
             clock,
-            ...(overrides.slackApiUrl ? { slackApiUrl: overrides.slackApiUrl } : {}),
+            ...withApiUrl(overrides.slackApiUrl ?? config.slack.apiUrl),
           })
         : createSlackAdapter({
             mode: 'http',
@@ -189,7 +189,7 @@ export async function startBot(
             core: wiring.core,
             logger,
             clock,
-            ...(overrides.slackApiUrl ? { slackApiUrl: overrides.slackApiUrl } : {}),
+            ...withApiUrl(overrides.slackApiUrl ?? config.slack.apiUrl),
           });
     adapters.push({
       name: 'slack',
@@ -288,4 +288,9 @@ export async function startBot(
       { name: 'close the health server', stop: async () => ops?.close() },
     ],
   };
+}
+
+/** A platform's base URL option (SLACK_API_URL / DISCORD_API_URL or a test's fake), only when one is set. */
+function withApiUrl(url: string | undefined): { apiUrl?: string } {
+  return url === undefined ? {} : { apiUrl: url };
 }

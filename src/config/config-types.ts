@@ -19,13 +19,21 @@ export interface ProjectConfig {
 
 export type DiscordConfig =
   | { readonly enabled: false }
-  | { readonly enabled: true; readonly token: Secret; readonly applicationId: string | undefined };
+  | {
+      readonly enabled: true;
+      readonly token: Secret;
+      readonly applicationId: string | undefined;
+      /** REST base URL (SLACK_API_URL-style override); undefined = discord.com. */
+      readonly apiUrl: string | undefined;
+    };
 
 export type SlackConfig =
   | { readonly enabled: false }
   | {
       readonly enabled: true;
       readonly mode: 'socket';
+      /** Web API base URL; undefined = slack.com. */
+      readonly apiUrl: string | undefined;
       readonly botToken: Secret;
       readonly appToken: Secret;
       readonly admins: readonly string[];
@@ -33,6 +41,8 @@ export type SlackConfig =
   | {
       readonly enabled: true;
       readonly mode: 'http';
+      /** Web API base URL; undefined = slack.com. */
+      readonly apiUrl: string | undefined;
       readonly port: number;
       readonly botToken: Secret;
       readonly signingSecret: Secret;

@@ -4,6 +4,23 @@ import { type Env, envVars, readEnv } from './env-vars.js';
 import { describeWrappedKey } from './resolve-projects.js';
 import type { ConfigFile } from './schema.js';
 import { Secret } from './secret.js';
+import { baseOf, checkServiceUrl } from './service-url.js';
+
+/** A platform's base URL from its variable or the file; undefined = the platform's own (problems added when invalid). */
+function platformUrl(
+  env: Env,
+  variable: string,
+  fileValue: string | undefined,
+  filePath: string,
+  secrets: string,
+  problems: ConfigProblem[],
+): { ok: boolean; url: string | undefined } {
+  const fromEnv = readEnv(env, variable);
+  const value = fromEnv ?? fileValue;
+  if (value === undefined) return { ok: true, url: undefined };
+  const url = checkServiceUrl(value, fromEnv !== undefined ? `env ${variable}` : filePath, secrets, problems);
+  return url === undefined ? { ok: false, url: undefined } : { ok: true, url: baseOf(url) };
+}
 
 /* Resolvers of the chat platform sections: the file's switches plus the tokens from the environment. */
 
@@ -47,8 +64,16 @@ export function resolveDiscord(
       fix: 'copy the Application ID from the Discord Developer Portal → General Information',
     });
   }
-  if (!ok || token === undefined) return undefined;
-  return { enabled: true, token: new Secret(envVars.discordToken, token), applicationId };
+  const api = platformUrl(
+    env,
+    envVars.discordApiUrl,
+    section.apiUrl,
+    'discord.apiUrl',
+    'the bot token',
+    problems,
+  );
+  if (!ok || !api.ok || token === undefined) return undefined;
+  return { enabled: true, token: new Secret(envVars.discordToken, token), applicationId, apiUrl: api.url };
 }
 
 export function resolveSlack(
@@ -65,6 +90,14 @@ export function resolveSlack(
     return { enabled: false };
   }
   const before = problems.length;
+  const apiUrl = platformUrl(
+    env,
+    envVars.slackApiUrl,
+    section.apiUrl,
+    'slack.apiUrl',
+    'the Slack tokens',
+    problems,
+  ).url;
   const bot = requireToken(
     env,
     envVars.slackBotToken,
@@ -81,7 +114,7 @@ export function resolveSlack(
       problems,
     );
     if (problems.length > before || !bot || !app) return undefined;
-    return { enabled: true, mode: 'socket', botToken: bot, appToken: app, admins: section.admins };
+    return { enabled: true, mode: 'socket', apiUrl, botToken: bot, appToken: app, admins: section.admins };
   }
   const signing = requireToken(
     env,
@@ -102,6 +135,7 @@ export function resolveSlack(
   return {
     enabled: true,
     mode: 'http',
+    apiUrl,
     port: section.port,
     botToken: bot,
     signingSecret: signing,

@@ -3,6 +3,7 @@ import { logLevels } from '../ops/logger.js';
 import type { ConfigProblem } from './config-problem.js';
 import { type Env, envVars, readEnv } from './env-vars.js';
 import type { ConfigFile } from './schema.js';
+import { baseOf, checkServiceUrl } from './service-url.js';
 
 /*
  * Resolvers of the runtime sections (log level, API, store, health server): each reads its file
@@ -24,8 +25,6 @@ export function resolveLogLevel(env: Env, configured: LogLevel | undefined, prob
   return undefined;
 }
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 export function resolveApi(env: Env, section: ConfigFile['api'] | undefined, problems: ConfigProblem[]) {
   const fromEnv = readEnv(env, envVars.apiBaseUrl);
   const where = fromEnv !== undefined ? `env ${envVars.apiBaseUrl}` : 'api.baseUrl';
@@ -42,31 +41,10 @@ export function resolveApi(env: Env, section: ConfigFile['api'] | undefined, pro
     }
     return undefined;
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    problems.push({
-      code: 'invalid_value',
-      path: where,
-      message: 'is not an absolute URL',
-      fix: 'write it with scheme and host, e.g. https://api.example.org',
-    });
-    return undefined;
-  }
+  const url = checkServiceUrl(value, where, 'the API keys', problems);
+  if (url === undefined) return undefined;
   const problem = (message: string, fix: string) =>
     problems.push({ code: 'invalid_value', path: where, message, fix });
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    problem('must be an http(s) URL', 'use the https:// address of the API');
-    return undefined;
-  }
-  if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) {
-    problem(
-      'uses plain http to a remote host, which would send the API keys unencrypted',
-      'use https://, or http:// only for localhost (the simulator)',
-    );
-    return undefined;
-  }
   if (url.hostname === 'example' || url.hostname.endsWith('.example')) {
     // The example config's address: starting on it would look "running" while polling nothing.
     problem(
@@ -75,19 +53,8 @@ export function resolveApi(env: Env, section: ConfigFile['api'] | undefined, pro
     );
     return undefined;
   }
-  if (url.username !== '' || url.password !== '') {
-    problem(
-      'contains credentials',
-      'remove user:password@ from the URL: the API takes no password, API keys come from projects[].apiKeyEnv',
-    );
-    return undefined;
-  }
-  if (url.search !== '' || url.hash !== '') {
-    problem('has a query or fragment', 'give only scheme, host and optional base path');
-    return undefined;
-  }
   if (section === undefined) return undefined;
-  return { baseUrl: url.href.replace(/\/+$/, ''), timeoutMs: section.timeoutMs };
+  return { baseUrl: baseOf(url), timeoutMs: section.timeoutMs };
 }
 
 export function resolveStore(env: Env, section: ConfigFile['store'] | undefined, problems: ConfigProblem[]) {

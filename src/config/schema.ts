@@ -63,10 +63,14 @@ const projectSchema = z.strictObject({
 
 const discordSchema = z.strictObject({
   enabled: z.boolean().default(false),
+  /** Discord's REST base without the version (default https://discord.com/api): an egress proxy or a local fake. */
+  apiUrl: z.string().optional(),
 });
 
 const slackSchema = z.strictObject({
   enabled: z.boolean().default(false),
+  /** Slack's Web API base (default https://slack.com/api/): Slack for government, an egress proxy, a local fake. */
+  apiUrl: z.string().optional(),
   /** socket: outbound WebSocket (no public URL needed); http: Slack calls `port` (needs a public URL). */
   mode: z.enum(['socket', 'http']).default('socket'),
   /** Port of the Slack HTTP receiver (http mode only). */

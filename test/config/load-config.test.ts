@@ -364,7 +364,7 @@ describe('each configuration problem says where and what to do', () => {
       "api.baseUrl: no API base URL is configured: set api.baseUrl in the file or FUNDBOT_API_BASE_URL to the address of the platform's Project Data API (fundbot does not guess it, since it sends API keys there)",
     ]);
     expect(lines(load(validFile({ api: { baseUrl: 'http://api.example.org' } })))).toEqual([
-      'api.baseUrl: uses plain http to a remote host, which would send the API keys unencrypted: use https://, or http:// only for localhost (the simulator)',
+      'api.baseUrl: uses plain http to a remote host, which would send the API keys unencrypted: use https://, or http:// only for localhost (a local fake or the simulator)',
     ]);
     expect(lines(load(validFile(), validEnv({ FUNDBOT_API_BASE_URL: 'not a url' })))).toEqual([
       'env FUNDBOT_API_BASE_URL: is not an absolute URL: write it with scheme and host, e.g. https://api.example.org',
