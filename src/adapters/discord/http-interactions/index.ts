@@ -1,0 +1,8 @@
+/** Discord over HTTP interactions: a signed endpoint instead of the gateway, notices through REST. */
+export {
+  createDiscordHttpAdapter,
+  type DiscordHttpAdapter,
+  type DiscordHttpAdapterOptions,
+  defaultInteractionsPath,
+} from './create-discord-http-adapter.js';
+export { checkDiscordSignature, discordPublicKey } from './verify-signature.js';
