@@ -5,4 +5,5 @@ export {
   type DiscordHttpAdapterOptions,
   defaultInteractionsPath,
 } from './create-discord-http-adapter.js';
+export { interactionsEndpointUrl } from './interactions-endpoint-url.js';
 export { checkDiscordSignature, discordPublicKey } from './verify-signature.js';
