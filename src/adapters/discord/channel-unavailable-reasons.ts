@@ -1,4 +1,4 @@
-import type { ChannelUnavailableError } from '../../core/channel-unavailable-error.js';
+import type { ChannelUnavailableError } from '../../core/index.js';
 
 /**
  * Discord's codes for "this channel will not take our messages": retrying cannot

@@ -6,7 +6,7 @@ import {
   PermissionFlagsBits,
   PermissionsBitField,
 } from 'discord.js';
-import type { CommandContext, CommandInvocation, OptionValue } from '../../core/command-core.js';
+import type { CommandContext, CommandInvocation, OptionValue } from '../../core/index.js';
 import {
   type CommandDefinition,
   commandDefinitions,

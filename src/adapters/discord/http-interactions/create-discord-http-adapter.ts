@@ -1,6 +1,5 @@
 import { REST } from 'discord.js';
-import type { CommandCore } from '../../../core/command-core.js';
-import type { ChannelPoster } from '../../../core/ports.js';
+import type { ChannelPoster, CommandCore } from '../../../core/index.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
 import { type DiscordAdapterLogger, silentLogger } from '../logger.js';
 import { createInteractionHandler } from './handle-interaction.js';

@@ -1,6 +1,5 @@
 import { type APIInteraction, type REST, Routes } from 'discord.js';
-import type { CommandCore } from '../../../core/command-core.js';
-import type { NeutralMessage } from '../../../core/message.js';
+import type { CommandCore, NeutralMessage } from '../../../core/index.js';
 import type { Clock } from '../../../lib/clock.js';
 import { adapterText } from '../adapter-texts.js';
 import { describeError } from '../describe-error.js';

@@ -1,5 +1,5 @@
 import type { APIAttachment, APIEmbed, RawFile } from 'discord.js';
-import type { NeutralMessage } from '../../../core/message.js';
+import type { NeutralMessage } from '../../../core/index.js';
 import { renderEmbed } from '../render-embed.js';
 
 /** Nothing fundbot sends may ping anyone: user text reaches embeds, and mentions there must stay inert. */

@@ -1,7 +1,6 @@
 import { type APIChannel, ChannelType, DiscordAPIError, type REST, Routes } from 'discord.js';
-import { ChannelUnavailableError } from '../../../core/channel-unavailable-error.js';
-import type { NeutralMessage } from '../../../core/message.js';
-import type { ChannelPoster, ChannelRef } from '../../../core/ports.js';
+import type { ChannelPoster, ChannelRef, NeutralMessage } from '../../../core/index.js';
+import { ChannelUnavailableError } from '../../../core/index.js';
 import { unavailableReasons } from '../channel-unavailable-reasons.js';
 import { nonceFromKey } from '../discord-nonce.js';
 import { restMessage } from './rest-message.js';

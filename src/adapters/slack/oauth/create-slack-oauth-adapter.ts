@@ -1,12 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { CommandCore } from '../../../core/command-core.js';
-import type { ChannelPoster, SubscriptionStore } from '../../../core/ports.js';
+import type { ChannelPoster, CommandCore, SubscriptionStore } from '../../../core/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
+import type { Logger } from '../../../domain/logger.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
 import type { KeyValueStore } from '../../../lib/store.js';
-import type { Logger } from '../../../ops/logger.js';
 import { slackBotScopes } from '../app-manifest.js';
 import { boltLogger, stderrLogger } from '../bolt-logger.js';
 import { createSlashCommandHandler } from '../handle-slash-command.js';

@@ -1,8 +1,8 @@
 import { webApi } from '@slack/bolt';
-import { ChannelUnavailableError } from '../../../core/channel-unavailable-error.js';
-import type { ChannelPoster } from '../../../core/ports.js';
+import type { ChannelPoster } from '../../../core/index.js';
+import { ChannelUnavailableError } from '../../../core/index.js';
+import type { Logger } from '../../../domain/logger.js';
 import type { Clock } from '../../../lib/clock.js';
-import type { Logger } from '../../../ops/logger.js';
 import { createSlackPoster } from '../create-slack-poster.js';
 import { createSlackUserLookup, type SlackUserLookup } from '../slack-user-lookup.js';
 import type { EncryptedInstallationStore } from './installation-store.js';
