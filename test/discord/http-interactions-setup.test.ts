@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../commands/register-discord.js';
 import { interactionsEndpointUrl } from '../../src/adapters/discord/http-interactions/index.js';
+import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { signedInteractions } from '../fakes/discord/signed-interactions.js';
+import { RecordingCore } from './recording-core.js';
 
 let fake: FakeDiscord;
 beforeAll(async () => {
@@ -50,5 +53,39 @@ describe('npm run commands:discord for http mode', () => {
       'https://bot.example.com/discord/interactions',
     );
     expect(() => interactionsEndpointUrl('bot.example.com')).toThrow(/absolute https URL/);
+  });
+});
+
+describe('createDiscordAdapter with mode "http"', () => {
+  it('answers interactions on its endpoint and never asks for a gateway', async () => {
+    const discord = signedInteractions(fake);
+    const adapter = createDiscordAdapter({
+      mode: 'http',
+      http: {
+        applicationId: fake.applicationId,
+        publicKey: discord.publicKeyHex,
+        host: '127.0.0.1',
+        port: 0,
+      },
+      token: fake.token,
+      core: new RecordingCore(),
+      restApiUrl: fake.apiUrl,
+      restRetries: 0,
+    });
+    await adapter.start();
+    try {
+      const url = adapter.url ?? '';
+      expect(await discord.post(url, discord.ping())).toEqual({ status: 200, body: { type: 1 } });
+      expect(fake.requests.some((r) => r.path === '/gateway/bot')).toBe(false);
+      expect(fake.gatewayReceived).toEqual([]);
+    } finally {
+      await adapter.stop();
+    }
+  });
+
+  it('says what is missing when http mode lacks the application id and key', () => {
+    expect(() => createDiscordAdapter({ mode: 'http', token: 't', core: new RecordingCore() })).toThrow(
+      /application id and public key/,
+    );
   });
 });

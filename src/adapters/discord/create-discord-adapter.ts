@@ -16,13 +16,16 @@ import type { NeutralMessage } from '../../core/message.js';
 import type { ChannelPoster, ChannelRef } from '../../core/ports.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
+import { unavailableReasons } from './channel-unavailable-reasons.js';
 import { describeError } from './describe-error.js';
 import { nonceFromKey } from './discord-nonce.js';
-import { clip } from './escape-discord.js';
+import { createDiscordHttpAdapter, type DiscordHttpAdapterOptions } from './http-interactions/index.js';
 import {
+  autocompleteChoices,
   contextFromInteraction,
   discordCommandDefinition,
   invocationFromInteraction,
+  suggestsProjects,
 } from './interaction-invocation.js';
 import { type DiscordAdapterLogger, silentLogger } from './logger.js';
 import { type DiscordRendering, renderEmbed } from './render-embed.js';
@@ -51,6 +54,13 @@ export interface DiscordAdapterOptions {
   readonly restRetries?: number;
   /** How long `stop()` waits for commands in flight before closing (default 5 s). */
   readonly drainTimeoutMs?: number;
+  /**
+   * 'gateway' (default): one process holds a gateway session. 'http': Discord posts
+   * signed interactions to an endpoint any replica can answer; no gateway is opened.
+   */
+  readonly mode?: 'gateway' | 'http';
+  /** http mode: the application id, its public key and where to listen. */
+  readonly http?: Pick<DiscordHttpAdapterOptions, 'applicationId' | 'publicKey' | 'port' | 'host' | 'path'>;
 }
 
 export interface DiscordAdapter {
@@ -60,18 +70,9 @@ export interface DiscordAdapter {
   stop(): Promise<void>;
   /** Posts notices into Discord channels. */
   readonly poster: ChannelPoster;
+  /** http mode, once started: the interactions endpoint's local URL. */
+  readonly url?: string | undefined;
 }
-
-/**
- * Discord's codes for "this channel will not take our messages": retrying cannot
- * help. Unknown Channel means it is gone (or the bot left the server); Missing
- * Access / Missing Permissions mean the bot may not see or post there.
- */
-const unavailableReasons: ReadonlyMap<number | string, ChannelUnavailableError['reason']> = new Map([
-  [10003, 'gone'],
-  [50001, 'no-access'],
-  [50013, 'no-access'],
-]);
 
 const noMentions = { parse: [] } as const;
 
@@ -82,6 +83,14 @@ const noMentions = { parse: [] } as const;
  * messages as embeds; its poster delivers notices with an idempotent nonce.
  */
 export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
+  if (options.mode === 'http') {
+    if (!options.http) {
+      throw new Error(
+        'Discord http mode needs the application id and public key (Developer Portal → General Information)',
+      );
+    }
+    return createDiscordHttpAdapter({ ...options, ...options.http });
+  }
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const deferAfterMs = options.deferAfterMs ?? 2_000;
@@ -221,10 +230,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
   async function handleAutocomplete(interaction: AutocompleteInteraction): Promise<void> {
     const focused = interaction.options.getFocused(true);
-    const option = discordCommandDefinition(interaction.commandName)?.options.find(
-      (o) => o.name === focused.name,
-    );
-    if (!interaction.inGuild() || option?.autocomplete !== 'project') {
+    if (!interaction.inGuild() || !suggestsProjects(interaction.commandName, focused.name)) {
       await interaction.respond([]);
       return;
     }
@@ -242,13 +248,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         'autocomplete failed',
       );
     }
-    // Choice names and values are 1-100 characters; Discord shows names as plain text.
-    await interaction.respond(
-      suggestions
-        .filter((s) => s.name.length > 0 && s.value.length > 0 && s.value.length <= 100)
-        .slice(0, 25)
-        .map((s) => ({ name: clip(s.name, 100), value: s.value })),
-    );
+    await interaction.respond(autocompleteChoices(suggestions));
   }
 
   const poster: ChannelPoster = {
