@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSlackOAuthAdapter, type SlackOAuthAdapter } from '../../src/adapters/slack/oauth/index.js';
+import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -21,7 +21,7 @@ const teamTwo = { teamId: 'T0TWO', name: 'Team Two' };
 
 let fake: FakeSlackOAuth;
 let store: KeyValueStore;
-let adapter: SlackOAuthAdapter;
+let adapter: SlackAdapter;
 let core: RecordingCore;
 const logger = recordingLogger();
 const subscriptions = createSubscriptionStore(memoryStore(), { clock: new ManualClock() });
@@ -31,7 +31,9 @@ beforeAll(async () => {
   fake = await startFakeSlackOAuth();
   store = memoryStore();
   core = recordingCore();
-  adapter = createSlackOAuthAdapter({
+  // Through the adapter entry point: mode 'oauth' switches from the single bot token to the install flow.
+  adapter = createSlackAdapter({
+    mode: 'oauth',
     clientId: fake.clientId,
     clientSecret: fake.clientSecret,
     stateSecret: 'state-secret-for-tests',
@@ -48,7 +50,7 @@ beforeAll(async () => {
     drainTimeoutMs: 1_000,
   });
   await adapter.start();
-  base = adapter.url ?? '';
+  base = new URL(adapter.url ?? '').origin;
 });
 afterAll(async () => {
   await adapter?.stop();

@@ -57,8 +57,10 @@ export interface SlackOAuthAdapter {
   stop(): Promise<void>;
   /** Posts with each workspace's own bot token. */
   readonly poster: ChannelPoster;
-  /** Once started: the local base URL (`http://host:port`); Slack needs its public https twin. */
+  /** Once started: the local URL Slack must call (`http://host:port/slack/events`); Slack needs its public https twin. */
   readonly url: string | undefined;
+  /** Once started: where a workspace admin starts the install (`http://host:port/slack/install`). */
+  readonly installUrl: string | undefined;
 }
 
 /**
@@ -168,12 +170,15 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     logger.error({ err: error.message, code: error.code }, 'Slack event processing failed');
   });
 
-  let url: string | undefined;
+  let base: string | undefined;
   let started = false;
   return {
     poster: teams.poster,
     get url() {
-      return url;
+      return base && `${base}${slackOAuthPaths.events}`;
+    },
+    get installUrl() {
+      return base && `${base}${slackOAuthPaths.install}`;
     },
     async start() {
       const server = (await app.start({
@@ -182,10 +187,10 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
       })) as Server;
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      url = `http://${host}:${address.port}`;
+      base = `http://${host}:${address.port}`;
       started = true;
       logger.info(
-        { install: `${url}${slackOAuthPaths.install}` },
+        { install: `${base}${slackOAuthPaths.install}` },
         'Slack OAuth mode: workspaces install fundbot through /slack/install',
       );
     },
@@ -193,7 +198,7 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
       if (started) {
         started = false;
         await app.stop();
-        url = undefined;
+        base = undefined;
       }
       if (inFlight.size === 0) return;
       const drained = new AbortController();
