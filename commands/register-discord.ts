@@ -1,13 +1,19 @@
 /**
  * Registers fundbot's slash commands with Discord.
  *
- *   npm run commands:discord -- [--guild <server id>]
+ *   npm run commands:discord -- [--guild <server id>] [--public-url <https base>]
  *
  * Reads DISCORD_TOKEN and DISCORD_APPLICATION_ID (DISCORD_API_URL overrides the
  * API base, for tests). Global commands can take a while to show up everywhere;
  * `--guild` registers them in one server at once, which suits development.
+ * It also prints the Interactions Endpoint URL for `discord.mode: "http"`
+ * (with `--public-url`, the full URL to paste into the Developer Portal).
  */
 import { pathToFileURL } from 'node:url';
+import {
+  defaultInteractionsPath,
+  interactionsEndpointUrl,
+} from '../src/adapters/discord/http-interactions/index.js';
 import { registerDiscordCommands } from '../src/adapters/discord/register-commands.js';
 
 export interface ScriptIo {
@@ -28,6 +34,15 @@ export async function main(
     problems.push(
       '--guild needs a server id (right-click the server with Developer Mode on → Copy Server ID)',
     );
+  }
+  const publicAt = argv.indexOf('--public-url');
+  let interactionsUrl: string | undefined;
+  if (publicAt >= 0) {
+    try {
+      interactionsUrl = interactionsEndpointUrl(argv[publicAt + 1] ?? '');
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+    }
   }
   const token = env['DISCORD_TOKEN']?.trim();
   if (!token) {
@@ -54,6 +69,11 @@ export async function main(
     });
     const where = result.scope === 'global' ? 'globally' : `in server ${result.scope.guildId}`;
     io.out(`Registered ${result.names.length} Discord commands ${where}: ${result.names.join(', ')}`);
+    io.out(
+      `For discord.mode "http", set Developer Portal → General Information → Interactions Endpoint URL to ${
+        interactionsUrl ?? `https://<your public host>${defaultInteractionsPath}`
+      } (the bot must be running: Discord checks the endpoint when you save it)`,
+    );
     return 0;
   } catch (error) {
     io.err(error instanceof Error ? error.message : String(error));

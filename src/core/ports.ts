@@ -88,4 +88,6 @@ export interface SubscriptionStore {
   forChannel(channel: ChannelRef): Promise<readonly Subscription[]>;
   /** The channels that want this kind of notice of this project. */
   forProject(project: string, kind: NoticeKind): Promise<readonly Subscription[]>;
+  /** Removes every subscription in a server/workspace (the app was uninstalled there); returns how many. */
+  removeWorkspace(workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>): Promise<number>;
 }

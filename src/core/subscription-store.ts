@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type NoticeKind, noticeKinds } from '../domain/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
-import { channelKey } from './channel-key.js';
+import { channelKey, workspaceKey } from './channel-key.js';
 import type { ChannelRef, Subscription, SubscriptionStore } from './ports.js';
 
 export const channelRefSchema = z.object({
@@ -40,6 +40,8 @@ function canonicalKinds(kinds: Iterable<NoticeKind>): NoticeKind[] {
  * - `subscriptions/record/<project>/<channel>`   the {@link Subscription}
  * - `subscriptions/by-project/<project>`        channels with a record for the project
  * - `subscriptions/by-channel/<channel>`        projects with a record for the channel
+ * - `subscriptions/by-workspace/<workspace>`    channels with a record in the server/workspace
+ *   (for removing a workspace at uninstall; one read on subscribe, one or two on unsubscribe)
  *
  * Concurrency: keyv has no transactions or compare-and-set, so every step is a
  * read-modify-write of ONE key, and each step is idempotent. Within one process
@@ -64,6 +66,8 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
     `subscriptions/record/${encodeURIComponent(project)}/${channelKey(channel)}`;
   const projectIndexKey = (project: string) => `subscriptions/by-project/${encodeURIComponent(project)}`;
   const channelIndexKey = (channel: ChannelRef) => `subscriptions/by-channel/${channelKey(channel)}`;
+  const workspaceIndexKey = (workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>) =>
+    `subscriptions/by-workspace/${workspaceKey(workspace)}`;
 
   /** Per-key queues: one read-modify-write at a time per key in this process. */
   const queues = new Map<string, Promise<unknown>>();
@@ -110,6 +114,38 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
   async function setMembership(project: string, channel: ChannelRef, present: boolean): Promise<void> {
     await updateIndex(projectIndexKey(project), projectIndexSchema, toRef(channel), sameChannel, present);
     await updateIndex(channelIndexKey(channel), channelIndexSchema, project, sameString, present);
+    // The workspace lists a channel while the channel has any subscription.
+    const channelInUse =
+      present || ((await store.get(channelIndexKey(channel), channelIndexSchema))?.length ?? 0) > 0;
+    await updateIndex(
+      workspaceIndexKey(channel),
+      projectIndexSchema,
+      toRef(channel),
+      sameChannel,
+      channelInUse,
+    );
+  }
+
+  async function unsubscribe(
+    channel: ChannelRef,
+    project: string,
+    kinds?: readonly NoticeKind[],
+  ): Promise<Subscription | undefined> {
+    const key = recordKey(project, channel);
+    const left = await serialized(key, async () => {
+      const existing = await readRecord(project, channel);
+      const removed = new Set<NoticeKind>(kinds ?? noticeKinds);
+      const remaining = canonicalKinds((existing?.kinds ?? []).filter((k) => !removed.has(k)));
+      if (existing && remaining.length > 0) {
+        const next: Subscription = { ...existing, kinds: remaining };
+        await store.set(key, next);
+        return next;
+      }
+      await store.delete(key);
+      return undefined;
+    });
+    if (!left) await setMembership(project, channel, false);
+    return left;
   }
 
   return {
@@ -138,23 +174,7 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
       return subscription;
     },
 
-    async unsubscribe(channel, project, kinds) {
-      const key = recordKey(project, channel);
-      const left = await serialized(key, async () => {
-        const existing = await readRecord(project, channel);
-        const removed = new Set<NoticeKind>(kinds ?? noticeKinds);
-        const remaining = canonicalKinds((existing?.kinds ?? []).filter((k) => !removed.has(k)));
-        if (existing && remaining.length > 0) {
-          const next: Subscription = { ...existing, kinds: remaining };
-          await store.set(key, next);
-          return next;
-        }
-        await store.delete(key);
-        return undefined;
-      });
-      if (!left) await setMembership(project, channel, false);
-      return left;
-    },
+    unsubscribe,
 
     async forChannel(channel) {
       const projects = (await store.get(channelIndexKey(channel), channelIndexSchema)) ?? [];
@@ -166,6 +186,19 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
       const channels = (await store.get(projectIndexKey(project), projectIndexSchema)) ?? [];
       const records = await Promise.all(channels.map((c) => readRecord(project, c)));
       return records.filter((r): r is Subscription => r?.kinds.includes(kind) === true);
+    },
+
+    async removeWorkspace(workspace) {
+      const channels = (await store.get(workspaceIndexKey(workspace), projectIndexSchema)) ?? [];
+      let removed = 0;
+      for (const channel of channels) {
+        for (const project of (await store.get(channelIndexKey(channel), channelIndexSchema)) ?? []) {
+          await unsubscribe(channel, project);
+          removed += 1;
+        }
+      }
+      await store.delete(workspaceIndexKey(workspace));
+      return removed;
     },
   };
 }

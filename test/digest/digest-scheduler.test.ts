@@ -47,6 +47,9 @@ class FakeSubscriptions implements SubscriptionStore {
   async unsubscribe(): Promise<never> {
     throw new Error('not used by the scheduler');
   }
+  async removeWorkspace(): Promise<never> {
+    throw new Error('not used by the scheduler');
+  }
   async forChannel(ref: ChannelRef) {
     return this.subscriptions.filter((s) => s.channel.channelId === ref.channelId);
   }

@@ -14,11 +14,13 @@ import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
 import { createDiscordPoster } from './create-discord-poster.js';
 import { describeError } from './describe-error.js';
-import { clip } from './escape-discord.js';
+import { createDiscordHttpAdapter, type DiscordHttpAdapterOptions } from './http-interactions/index.js';
 import {
+  autocompleteChoices,
   contextFromInteraction,
   discordCommandDefinition,
   invocationFromInteraction,
+  suggestsProjects,
 } from './interaction-invocation.js';
 import { type DiscordAdapterLogger, silentLogger } from './logger.js';
 import { type DiscordRendering, renderEmbed } from './render-embed.js';
@@ -55,6 +57,13 @@ export interface DiscordAdapterOptions {
   readonly restRetries?: number;
   /** How long `stop()` waits for commands in flight before closing (default 5 s). */
   readonly drainTimeoutMs?: number;
+  /**
+   * 'gateway' (default): one process holds a gateway session. 'http': Discord posts
+   * signed interactions to an endpoint any replica can answer; no gateway is opened.
+   */
+  readonly mode?: 'gateway' | 'http';
+  /** http mode: the application id, its public key and where to listen. */
+  readonly http?: Pick<DiscordHttpAdapterOptions, 'applicationId' | 'publicKey' | 'port' | 'host' | 'path'>;
 }
 
 export interface DiscordAdapter {
@@ -64,6 +73,8 @@ export interface DiscordAdapter {
   stop(): Promise<void>;
   /** Posts notices into Discord channels. */
   readonly poster: ChannelPoster;
+  /** http mode, once started: the interactions endpoint's local URL. */
+  readonly url?: string | undefined;
 }
 
 const noMentions = { parse: [] } as const;
@@ -75,6 +86,14 @@ const noMentions = { parse: [] } as const;
  * messages as embeds; its poster delivers notices with an idempotent nonce.
  */
 export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
+  if (options.mode === 'http') {
+    if (!options.http) {
+      throw new Error(
+        'Discord http mode needs the application id and public key (Developer Portal → General Information)',
+      );
+    }
+    return createDiscordHttpAdapter({ ...options, ...options.http });
+  }
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const deferAfterMs = options.deferAfterMs ?? 2_000;
@@ -217,10 +236,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
   async function handleAutocomplete(interaction: AutocompleteInteraction): Promise<void> {
     const focused = interaction.options.getFocused(true);
-    const option = discordCommandDefinition(interaction.commandName)?.options.find(
-      (o) => o.name === focused.name,
-    );
-    if (!interaction.inGuild() || option?.autocomplete !== 'project') {
+    if (!interaction.inGuild() || !suggestsProjects(interaction.commandName, focused.name)) {
       await interaction.respond([]);
       return;
     }
@@ -238,13 +254,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         'autocomplete failed',
       );
     }
-    // Choice names and values are 1-100 characters; Discord shows names as plain text.
-    await interaction.respond(
-      suggestions
-        .filter((s) => s.name.length > 0 && s.value.length > 0 && s.value.length <= 100)
-        .slice(0, 25)
-        .map((s) => ({ name: clip(s.name, 100), value: s.value })),
-    );
+    await interaction.respond(autocompleteChoices(suggestions));
   }
 
   const poster = createDiscordPoster({

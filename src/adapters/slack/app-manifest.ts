@@ -29,6 +29,11 @@ export interface SlackManifestOptions {
   /** HTTP mode: the public base URL (e.g. https://bot.example.com); commands then go to `<base>/slack/events`. Omitted: Socket Mode. */
   readonly httpBaseUrl?: string;
   readonly appName?: string;
+  /**
+   * Many workspaces (needs `httpBaseUrl`): adds the OAuth redirect URL and the
+   * `app_uninstalled` / `tokens_revoked` events, which tell fundbot to forget a workspace.
+   */
+  readonly oauth?: boolean;
 }
 
 export interface SlackSlashCommandManifest {
@@ -52,8 +57,12 @@ export interface SlackAppManifest {
     readonly bot_user: { readonly display_name: string; readonly always_online: boolean };
     readonly slash_commands: readonly SlackSlashCommandManifest[];
   };
-  readonly oauth_config: { readonly scopes: { readonly bot: readonly string[] } };
+  readonly oauth_config: {
+    readonly scopes: { readonly bot: readonly string[] };
+    readonly redirect_urls?: readonly string[];
+  };
   readonly settings: {
+    readonly event_subscriptions?: { readonly request_url: string; readonly bot_events: readonly string[] };
     readonly org_deploy_enabled: false;
     readonly socket_mode_enabled: boolean;
     readonly token_rotation_enabled: false;
@@ -72,7 +81,13 @@ export function buildSlackAppManifest(
   options: SlackManifestOptions = {},
 ): SlackAppManifest {
   const name = clip(options.appName ?? 'fundbot', limits.name);
-  const requestUrl = options.httpBaseUrl ? eventsUrl(options.httpBaseUrl) : undefined;
+  const requestUrl = options.httpBaseUrl ? publicUrl(options.httpBaseUrl, 'slack/events') : undefined;
+  if (options.oauth && !requestUrl) {
+    throw new Error(
+      '--oauth needs --http <public https URL>: Slack redirects installs and sends events there',
+    );
+  }
+  const oauth = options.oauth && requestUrl;
   return {
     _metadata: { major_version: 1, minor_version: 1 },
     display_information: {
@@ -103,8 +118,19 @@ export function buildSlackAppManifest(
         };
       }),
     },
-    oauth_config: { scopes: { bot: [...slackBotScopes] } },
+    oauth_config: {
+      scopes: { bot: [...slackBotScopes] },
+      ...(oauth ? { redirect_urls: [publicUrl(options.httpBaseUrl ?? '', 'slack/oauth_redirect')] } : {}),
+    },
     settings: {
+      ...(oauth
+        ? {
+            event_subscriptions: {
+              request_url: requestUrl,
+              bot_events: ['app_uninstalled', 'tokens_revoked'],
+            },
+          }
+        : {}),
       org_deploy_enabled: false,
       socket_mode_enabled: requestUrl === undefined,
       token_rotation_enabled: false,
@@ -112,8 +138,8 @@ export function buildSlackAppManifest(
   };
 }
 
-/** `https://bot.example.com` → `https://bot.example.com/slack/events`; only https (Slack requires it). */
-function eventsUrl(base: string): string {
+/** `https://bot.example.com` + `slack/events` → `https://bot.example.com/slack/events`; only https (Slack requires it). */
+function publicUrl(base: string, path: string): string {
   let url: URL;
   try {
     url = new URL(base);
@@ -123,5 +149,5 @@ function eventsUrl(base: string): string {
   if (url.protocol !== 'https:') {
     throw new Error(`Slack only calls https request URLs: use https://… for --http (got ${url.protocol})`);
   }
-  return new URL('slack/events', url.href.endsWith('/') ? url.href : `${url.href}/`).toString();
+  return new URL(path, url.href.endsWith('/') ? url.href : `${url.href}/`).toString();
 }

@@ -8,6 +8,7 @@ import type { KeyValueStore } from '../../lib/store.js';
 import { boltLogger, stderrLogger } from './bolt-logger.js';
 import { createSlackPoster, createSlackPostingClient, defaultPostTimeoutMs } from './create-slack-poster.js';
 import { createSlashCommandHandler } from './handle-slash-command.js';
+import { createSlackOAuthAdapter, type SlackOAuthAdapterOptions } from './oauth/index.js';
 import {
   botRetryPolicy,
   rejectRateLimitedCalls,
@@ -61,6 +62,9 @@ export interface SlackAdapterOptions {
   readonly drainTimeoutMs?: number;
 }
 
+/** Many workspaces: Bolt's OAuth install flow and per-workspace tokens instead of one bot token (./oauth). */
+export type SlackOAuthModeOptions = SlackOAuthAdapterOptions & { readonly mode: 'oauth' };
+
 export interface SlackAdapter {
   /** Checks the bot token (auth.test), then connects (socket) or listens (http). */
   start(): Promise<void>;
@@ -83,7 +87,8 @@ const eventsPath = '/slack/events';
  * Instead every command is acknowledged at once with an empty ack and answered
  * through its response_url. Socket Mode behaves the same (ack by envelope id first).
  */
-export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
+export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthModeOptions): SlackAdapter {
+  if (options.mode === 'oauth') return createSlackOAuthAdapter(options);
   const mode = options.mode ?? 'socket';
   const logger = options.logger ?? stderrLogger;
   const clock = options.clock ?? systemClock;

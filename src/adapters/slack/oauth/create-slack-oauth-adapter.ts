@@ -1,0 +1,212 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
+import type { ChannelPoster, CommandCore, SubscriptionStore } from '../../../core/index.js';
+import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
+import type { Logger } from '../../../domain/logger.js';
+import { type Clock, systemClock } from '../../../lib/clock.js';
+import type { KeyValueStore } from '../../../lib/store.js';
+import { slackBotScopes } from '../app-manifest.js';
+import { boltLogger, stderrLogger } from '../bolt-logger.js';
+import { createSlashCommandHandler } from '../handle-slash-command.js';
+import { botRetryPolicy, rejectRateLimitedCalls, webApiTimeoutMs } from '../retry-policy.js';
+import { createEncryptedInstallationStore } from './installation-store.js';
+import { createTeamClients } from './team-clients.js';
+import { createTokenCipher } from './token-cipher.js';
+
+export const slackOAuthPaths = {
+  events: '/slack/events',
+  install: '/slack/install',
+  redirect: '/slack/oauth_redirect',
+} as const;
+
+export interface SlackOAuthAdapterOptions {
+  /** Basic Information → App Credentials → Client ID (not secret: `slack.clientId` in the config). */
+  readonly clientId: string;
+  /** SLACK_CLIENT_SECRET. */
+  readonly clientSecret: string;
+  /** SLACK_STATE_SECRET: signs the OAuth `state`, so a redirect can only finish an install this app started. */
+  readonly stateSecret: string;
+  /** The signing secret: events and commands arrive over HTTP in this mode. */
+  readonly signingSecret: string;
+  /** 32 bytes (FUNDBOT_ENCRYPTION_KEY, decoded by the composition root): installations are encrypted with it. */
+  readonly encryptionKey: Uint8Array;
+  /** Where installations are kept (fundbot's store: every replica sees every workspace). */
+  readonly store: KeyValueStore;
+  /** To forget a workspace's subscriptions when it uninstalls the app. */
+  readonly subscriptions: Pick<SubscriptionStore, 'removeWorkspace'>;
+  /** Public https base, e.g. https://bot.example.com: sets the redirect URL sent to Slack. */
+  readonly publicUrl?: string;
+  readonly port?: number;
+  readonly host?: string;
+  readonly core: CommandCore;
+  /** Slack user ids that may administer fundbot in any workspace besides its admins and owners. */
+  readonly admins?: readonly string[];
+  readonly logger?: Logger;
+  /** Web API base (default https://slack.com/api/); tests point it at a fake, oauth.v2.access included. */
+  readonly slackApiUrl?: string;
+  readonly clock?: Clock;
+  readonly retryPolicy?: webApi.RetryOptions;
+  readonly definitions?: readonly CommandDefinition[];
+  readonly userCacheTtlMs?: number;
+  readonly drainTimeoutMs?: number;
+}
+
+export interface SlackOAuthAdapter {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Posts with each workspace's own bot token. */
+  readonly poster: ChannelPoster;
+  /** Once started: the local URL Slack must call (`http://host:port/slack/events`); Slack needs its public https twin. */
+  readonly url: string | undefined;
+  /** Once started: where a workspace admin starts the install (`http://host:port/slack/install`). */
+  readonly installUrl: string | undefined;
+}
+
+/**
+ * Slack for many workspaces: Bolt's OAuth install flow (`/slack/install` sends
+ * the admin to Slack, `/slack/oauth_redirect` exchanges the code through
+ * `oauth.v2.access` after checking the signed state against the browser's state
+ * cookie), installations encrypted in fundbot's store, and every request
+ * authorized with the bot token of the workspace it came from. Each workspace's
+ * subscriptions, language and admins are its own because every ChannelRef carries
+ * its team id. `app_uninstalled` or a revoked bot token removes the workspace's
+ * installation and subscriptions.
+ *
+ * Cost: one oauth.v2.access per install; per command or notice one store read
+ * (the installation) and no extra Slack request.
+ */
+export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): SlackOAuthAdapter {
+  const logger = options.logger ?? stderrLogger;
+  const clock = options.clock ?? systemClock;
+  const boltLog = boltLogger(logger);
+  const installations = createEncryptedInstallationStore(
+    options.store,
+    createTokenCipher(options.encryptionKey),
+  );
+  const clientOptions: webApi.WebClientOptions = {
+    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    retryConfig: options.retryPolicy ?? botRetryPolicy,
+    rejectRateLimitedCalls,
+    timeout: webApiTimeoutMs,
+  };
+  const teams = createTeamClients({
+    installations,
+    clientOptions,
+    clock,
+    logger,
+    ...(options.userCacheTtlMs !== undefined ? { userCacheTtlMs: options.userCacheTtlMs } : {}),
+  });
+
+  const receiver = new HTTPReceiver({
+    signingSecret: options.signingSecret,
+    endpoints: slackOAuthPaths.events,
+    // As in single-workspace HTTP mode: ack at once, answer through response_url.
+    processBeforeResponse: false,
+    logger: boltLog,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    stateSecret: options.stateSecret,
+    scopes: [...slackBotScopes],
+    ...(options.publicUrl ? { redirectUri: new URL(slackOAuthPaths.redirect, options.publicUrl).href } : {}),
+    installationStore: {
+      async storeInstallation(installation) {
+        await installations.storeInstallation(installation);
+        logger.info(
+          { teamId: installation.team?.id, enterpriseId: installation.enterprise?.id },
+          'Slack workspace installed fundbot',
+        );
+      },
+      fetchInstallation: (query) => installations.fetchInstallation(query),
+      deleteInstallation: (query) => installations.deleteInstallation(query),
+    },
+    installerOptions: {
+      installPath: slackOAuthPaths.install,
+      redirectUriPath: slackOAuthPaths.redirect,
+      // /slack/install goes straight to Slack's consent screen.
+      directInstall: true,
+      stateVerification: true,
+      clientOptions,
+    },
+  });
+  const app = new App({ receiver, logger: boltLog, logLevel: LogLevel.INFO, clientOptions });
+
+  const handle = createSlashCommandHandler({
+    core: options.core,
+    definitions: options.definitions ?? commandDefinitions,
+    users: teams.users,
+    admins: new Set(options.admins ?? []),
+    logger,
+  });
+  const inFlight = new Set<Promise<void>>();
+  app.command(/^\/.+/, async ({ command, ack, respond }) => {
+    await ack();
+    const run = handle(command, respond);
+    inFlight.add(run);
+    try {
+      await run;
+    } finally {
+      inFlight.delete(run);
+    }
+  });
+
+  async function removeWorkspace(teamId: string | undefined, why: string): Promise<void> {
+    if (!teamId) return;
+    await installations.deleteInstallation({ teamId, isEnterpriseInstall: false, enterpriseId: undefined });
+    teams.forget(teamId);
+    const removed = await options.subscriptions.removeWorkspace({ platform: 'slack', workspaceId: teamId });
+    logger.info(
+      { teamId, subscriptionsRemoved: removed, why },
+      'Slack workspace removed: tokens and subscriptions deleted',
+    );
+  }
+  // Bolt skips authorization for these two events: the token may already be gone.
+  app.event('app_uninstalled', async ({ body }) => removeWorkspace(body.team_id, 'app_uninstalled'));
+  app.event('tokens_revoked', async ({ event, body }) => {
+    // Only the bot token matters: fundbot asks for no user scopes.
+    if ((event.tokens.bot ?? []).length > 0) await removeWorkspace(body.team_id, 'tokens_revoked');
+  });
+  app.error(async (error) => {
+    logger.error({ err: error.message, code: error.code }, 'Slack event processing failed');
+  });
+
+  let base: string | undefined;
+  let started = false;
+  return {
+    poster: teams.poster,
+    get url() {
+      return base && `${base}${slackOAuthPaths.events}`;
+    },
+    get installUrl() {
+      return base && `${base}${slackOAuthPaths.install}`;
+    },
+    async start() {
+      const server = (await app.start({
+        port: options.port ?? 3000,
+        ...(options.host ? { host: options.host } : {}),
+      })) as Server;
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      base = `http://${host}:${address.port}`;
+      started = true;
+      logger.info(
+        { install: `${base}${slackOAuthPaths.install}` },
+        'Slack OAuth mode: workspaces install fundbot through /slack/install',
+      );
+    },
+    async stop() {
+      if (started) {
+        started = false;
+        await app.stop();
+        base = undefined;
+      }
+      if (inFlight.size === 0) return;
+      const drained = new AbortController();
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        clock.sleep(options.drainTimeoutMs ?? 10_000, drained.signal).catch(() => {}),
+      ]);
+      drained.abort();
+    },
+  };
+}

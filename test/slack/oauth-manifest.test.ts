@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { buildSlackAppManifest } from '../../src/adapters/slack/index.js';
+import { commandDefinitions } from '../../src/domain/command-definitions.js';
+
+describe('Slack app manifest for many workspaces (--oauth)', () => {
+  it('adds the redirect URL and the uninstall events next to the request URL', () => {
+    const manifest = buildSlackAppManifest(commandDefinitions, {
+      httpBaseUrl: 'https://bot.example.com/fundbot',
+      oauth: true,
+    });
+    expect(manifest.oauth_config.redirect_urls).toEqual([
+      'https://bot.example.com/fundbot/slack/oauth_redirect',
+    ]);
+    expect(manifest.settings.event_subscriptions).toEqual({
+      request_url: 'https://bot.example.com/fundbot/slack/events',
+      bot_events: ['app_uninstalled', 'tokens_revoked'],
+    });
+    expect(manifest.settings.socket_mode_enabled).toBe(false);
+  });
+
+  it('leaves single-workspace manifests as they were', () => {
+    const manifest = buildSlackAppManifest(commandDefinitions, { httpBaseUrl: 'https://bot.example.com' });
+    expect(manifest.oauth_config).not.toHaveProperty('redirect_urls');
+    expect(manifest.settings).not.toHaveProperty('event_subscriptions');
+  });
+
+  it('refuses --oauth without a public URL, saying why', () => {
+    expect(() => buildSlackAppManifest(commandDefinitions, { oauth: true })).toThrow(/--oauth needs --http/);
+  });
+});
