@@ -38,8 +38,21 @@ export {
   type NoticeRouter,
   type NoticeRouterOptions,
   noticeIdempotencyKey,
+  noticeLedgerPrefix,
 } from './notice-router.js';
 export { estimatePace, type Pace } from './pace.js';
+export { type BatchRecord, batchId } from './pacing/batch-record.js';
+export { createPacedRouter, type PacedRouter, type PacedRouterOptions } from './pacing/paced-router.js';
+export {
+  autoBatchIntervalMs,
+  autoLiveLimit,
+  type ChannelPacing,
+  createPacingSettings,
+  defaultPacing,
+  type PacingMode,
+  type PacingSettings,
+  pacingModes,
+} from './pacing/pacing-settings.js';
 export {
   commandUsage,
   type ParseError,

@@ -21,6 +21,8 @@ export interface NeutralMessage {
   readonly tone?: 'neutral' | 'success' | 'info' | 'warning' | 'error';
   /** A badge shown next to the title, e.g. "supporters only" or "locked". */
   readonly badge?: string;
+  /** The title is shown struck through: a notice taken back (a correction edit). */
+  readonly struck?: boolean;
   /** Only the invoking user sees it (errors, admin confirmations). */
   readonly private?: boolean;
 }

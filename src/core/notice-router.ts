@@ -53,8 +53,11 @@ export interface NoticeRouter {
    * retrying, so the outbox retries the event. Channels that already got the
    * event are skipped on the retry.
    */
-  deliver(event: FundbotEvent): Promise<void>;
+  deliver(event: FundbotEvent, only?: readonly ChannelRef[]): Promise<void>;
 }
+
+/** Where the notice router keeps its delivery ledger in the store (pacing reads it for corrections). */
+export const noticeLedgerPrefix = 'notices/delivered/';
 
 /** Some channels failed with retryable errors; the others were delivered and recorded. */
 export class NoticeDeliveryError extends Error {
@@ -115,15 +118,18 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
     createDeliveryLedger(store, {
       clock,
       ...(options.deliveryRecordTtlMs !== undefined ? { ttlMs: options.deliveryRecordTtlMs } : {}),
-      prefix: 'notices/delivered/',
+      prefix: noticeLedgerPrefix,
     });
   const maxChannelRetryMs = options.maxChannelRetryMs ?? defaultMaxChannelRetryMs;
   const posters = new Map(options.posters.map((p) => [p.platform, p]));
   const inFlight = new Set<string>();
 
-  async function deliver(event: FundbotEvent): Promise<void> {
+  async function deliver(event: FundbotEvent, only?: readonly ChannelRef[]): Promise<void> {
     const kind = noticeKindOf(event);
-    const subscribed = await subscriptions.forProject(event.project, kind);
+    const wanted = only ? new Set(only.map(channelKey)) : undefined;
+    const subscribed = (await subscriptions.forProject(event.project, kind)).filter(
+      (s) => !wanted || wanted.has(channelKey(s.channel)),
+    );
     // One channel can hold only one subscription per project, but be defensive about duplicates.
     const channels = [...new Map(subscribed.map((s) => [channelKey(s.channel), s.channel])).values()];
     // Rendered once per locale, not once per channel.

@@ -51,6 +51,12 @@ export interface ChannelPoster {
    * delivery then waits, it is never posted blind. A poster without this method
    * declares a repeat harmless.
    */
+  /**
+   * Replaces a message this poster posted (a correction, a batch with a name taken
+   * back). Mentions stay off and text stays escaped, as in `post`. Editing to the
+   * same content twice is harmless, so a retried edit needs no ledger.
+   */
+  edit?(channel: ChannelRef, messageId: string, message: NeutralMessage): Promise<void>;
   findPosted?(
     channel: ChannelRef,
     idempotencyKey: string,

@@ -5,6 +5,7 @@ import type { Locale } from './command-core.js';
 import { formatMoney, formatNumber, formatPercent, percentOfGoal, progressBar } from './format.js';
 import { catalogFor } from './i18n/index.js';
 import type { MessageField, NeutralMessage } from './message.js';
+import { renderBatch, renderCorrection } from './pacing/render-paced.js';
 import { projectStatusLabel } from './project-status-label.js';
 
 /**
@@ -23,6 +24,11 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
   const money = (amount: number, currency: string) => formatMoney(amount, currency, locale);
 
   switch (event.type) {
+    case 'notice-batch':
+      return renderBatch(event, locale);
+    case 'support-dropped':
+    case 'post-deleted':
+      return renderCorrection(event, locale);
     case 'supporter': {
       const parts: string[] = [];
       // `?? null`: events stored in an outbox before supporterCount existed lack the field.

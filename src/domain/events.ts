@@ -122,7 +122,61 @@ export interface WatchingEvent extends EventBase {
   readonly supporters: number;
 }
 
+/**
+ * Notices held back by a channel's pacing or quiet hours, posted as ONE message
+ * into ONE channel (`channel`, a channelKey). Its id is derived from the channel
+ * and the batch window, so the delivery ledger posts it exactly once.
+ */
+export interface NoticeBatchEvent extends EventBase {
+  readonly type: 'notice-batch';
+  /** The kind of the held notices (a batch never mixes kinds). */
+  readonly kind: NoticeKind;
+  /** channelKey() of the only channel the batch is for. */
+  readonly channel: string;
+  /** Why it was held: the channel's pacing, or its quiet hours. */
+  readonly reason: 'paced' | 'quiet-hours';
+  /** Epoch ms of the batch window's start ("since 14:05"). */
+  readonly since: number;
+  /** How many supporters / posts the batch stands for (drops already taken out). */
+  readonly count: number;
+  /** Supporter names, wall authors or blog titles, oldest first (plain text, bounded). */
+  readonly names: readonly string[];
+  /** Names taken back after the batch was posted (a failed payment, a deleted post). */
+  readonly withdrawn?: readonly string[];
+  /** The project's supporter_count read with the newest held supporter, or null. */
+  readonly supporterCount: number | null;
+  readonly fundingTotal: number | null;
+  /** The total stated by the channel's previous supporter message, for "(+€310)"; null when unknown. */
+  readonly fundingBefore: number | null;
+  readonly currency: string;
+}
+
+/** A support that left the public list before payout (a failed or cancelled payment). */
+export interface SupportDroppedEvent extends EventBase {
+  readonly type: 'support-dropped';
+  /** The id of the supporter notice that announced it. */
+  readonly originalEventId: string;
+  readonly entryKey: string;
+  readonly displayName: string;
+}
+
+/** A wall post or blog post deleted after it was announced. */
+export interface PostDeletedEvent extends EventBase {
+  readonly type: 'post-deleted';
+  readonly feed: 'wall' | 'blog';
+  readonly originalEventId: string;
+  readonly postId: number;
+  /** The wall post's author or the blog post's title (plain text, bounded). */
+  readonly label: string;
+}
+
+/** Events that take back an earlier notice: they edit it, they never post. */
+export type CorrectionEvent = SupportDroppedEvent | PostDeletedEvent;
+
 export type FundbotEvent =
+  | NoticeBatchEvent
+  | SupportDroppedEvent
+  | PostDeletedEvent
   | SupporterEvent
   | SupporterBurstEvent
   | WallPostEvent
@@ -139,6 +193,12 @@ export type FundbotEventType = FundbotEvent['type'];
 /** Which subscription a notice is routed by. */
 export function noticeKindOf(event: FundbotEvent): NoticeKind {
   switch (event.type) {
+    case 'notice-batch':
+      return event.kind;
+    case 'support-dropped':
+      return 'supporters';
+    case 'post-deleted':
+      return event.feed;
     case 'supporter':
     case 'supporter-burst':
       return 'supporters';
@@ -155,4 +215,9 @@ export function noticeKindOf(event: FundbotEvent): NoticeKind {
     case 'reward-unlocked':
       return 'rewards';
   }
+}
+
+/** Whether the event takes back an earlier notice (see {@link CorrectionEvent}). */
+export function isCorrection(event: FundbotEvent): event is CorrectionEvent {
+  return event.type === 'support-dropped' || event.type === 'post-deleted';
 }

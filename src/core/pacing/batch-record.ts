@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { NoticeBatchEvent, NoticeKind } from '../../domain/events.js';
+import { noticeKinds } from '../../domain/events.js';
+import { channelKey } from '../channel-key.js';
+import type { ChannelRef } from '../ports.js';
+
+/** One held notice inside a batch: enough to count it, name it and take it back. */
+export interface HeldEntry {
+  readonly eventId: string;
+  /** How many supporters / posts the notice stood for (a burst: more than one). */
+  readonly count: number;
+  readonly names: readonly string[];
+}
+
+/**
+ * A batch in the store (`pacing/batch/<id>`): open while its window runs, then
+ * `posted` (kept 14 days so a later drop can edit it). Its id is derived from the
+ * channel and the window, so a restart finds and completes the same batch.
+ */
+export interface BatchRecord {
+  readonly id: string;
+  readonly project: string;
+  readonly kind: NoticeKind;
+  readonly channel: ChannelRef;
+  readonly reason: 'paced' | 'quiet-hours';
+  readonly since: number;
+  /** Epoch ms the batch is posted (the window's end). */
+  readonly due: number;
+  readonly state: 'open' | 'posted';
+  readonly entries: readonly HeldEntry[];
+  readonly withdrawn: readonly string[];
+  readonly supporterCount: number | null;
+  readonly fundingTotal: number | null;
+  readonly fundingBefore: number | null;
+  readonly currency: string;
+}
+
+const channelSchema = z.object({
+  platform: z.enum(['discord', 'slack', 'console']),
+  workspaceId: z.string(),
+  channelId: z.string(),
+});
+
+export const batchRecordSchema = z.object({
+  id: z.string(),
+  project: z.string(),
+  kind: z.enum(noticeKinds),
+  channel: channelSchema,
+  reason: z.enum(['paced', 'quiet-hours']),
+  since: z.number(),
+  due: z.number(),
+  state: z.enum(['open', 'posted']),
+  entries: z.array(z.object({ eventId: z.string(), count: z.number(), names: z.array(z.string()) })),
+  withdrawn: z.array(z.string()),
+  supporterCount: z.number().nullable(),
+  fundingTotal: z.number().nullable(),
+  fundingBefore: z.number().nullable(),
+  currency: z.string(),
+}) as unknown as z.ZodType<BatchRecord>;
+
+/** The batch id: one per (channel, project, kind, window start). */
+export function batchId(channel: ChannelRef, project: string, kind: NoticeKind, since: number): string {
+  return `batch:${channelKey(channel)}:${project}:${kind}:${since}`;
+}
+
+/** The batch as the one notice that is posted (or edited in place after a drop). */
+export function batchEvent(batch: BatchRecord, detectedAt: number): NoticeBatchEvent {
+  return {
+    type: 'notice-batch',
+    id: batch.id,
+    project: batch.project,
+    occurredAt: batch.since,
+    detectedAt,
+    kind: batch.kind,
+    channel: channelKey(batch.channel),
+    reason: batch.reason,
+    since: batch.since,
+    count: batch.entries.reduce((sum, e) => sum + e.count, 0),
+    names: batch.entries.flatMap((e) => e.names),
+    ...(batch.withdrawn.length > 0 ? { withdrawn: batch.withdrawn } : {}),
+    supporterCount: batch.supporterCount,
+    fundingTotal: batch.fundingTotal,
+    fundingBefore: batch.fundingBefore,
+    currency: batch.currency,
+  };
+}

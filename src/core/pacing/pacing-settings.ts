@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import type { NoticeKind } from '../../domain/events.js';
+import type { KeyValueStore } from '../../lib/store.js';
+import { channelKey } from '../channel-key.js';
+import type { ChannelRef } from '../ports.js';
+
+/**
+ * How a channel receives one kind of notice:
+ * - `auto` (the default for supporters): live while the channel got fewer than
+ *   {@link autoLiveLimit} messages of the kind in the last hour, otherwise batched
+ *   every {@link autoBatchIntervalMs};
+ * - `live`: each notice at once; `batched`: one message per interval holding everything
+ *   in between; `hourly`: batched by the hour; `digest`: not posted (the daily digest covers it).
+ */
+export const pacingModes = ['auto', 'live', 'batched', 'hourly', 'digest'] as const;
+export type PacingMode = (typeof pacingModes)[number];
+
+/** `auto`: live while the channel got fewer than this many messages of the kind in the last hour. */
+export const autoLiveLimit = 4;
+/** `auto`: the batch interval once the channel is busy. 6 an hour: at most 144 a day plus the live ones. */
+export const autoBatchIntervalMs = 10 * 60_000;
+/** `batched` without an interval: 5 minutes. */
+export const defaultBatchIntervalMs = 5 * 60_000;
+
+export interface KindPacing {
+  readonly mode: PacingMode;
+  /** The batch interval for `batched` (ms). */
+  readonly intervalMs?: number;
+}
+
+/** Quiet hours in UTC minutes of the day; `end` may be before `start` (over midnight). */
+export interface QuietHours {
+  readonly startMinute: number;
+  readonly endMinute: number;
+}
+
+export interface ChannelPacing {
+  readonly kinds: Readonly<Partial<Record<NoticeKind, KindPacing>>>;
+  readonly quiet?: QuietHours;
+}
+
+/** The pacing of a kind nobody chose: `auto` for supporters, `live` for the rare kinds. */
+export function defaultPacing(kind: NoticeKind): KindPacing {
+  return kind === 'supporters' ? { mode: 'auto' } : { mode: 'live' };
+}
+
+const schema = z.object({
+  kinds: z.record(
+    z.string(),
+    z.object({ mode: z.enum(pacingModes), intervalMs: z.number().int().positive().optional() }),
+  ),
+  quiet: z.object({ startMinute: z.number().int(), endMinute: z.number().int() }).optional(),
+}) as unknown as z.ZodType<ChannelPacing>;
+
+/** Per-channel pacing and quiet hours, one small record (~100 bytes) per channel that set any. */
+export interface PacingSettings {
+  get(channel: ChannelRef): Promise<ChannelPacing>;
+  setKind(channel: ChannelRef, kind: NoticeKind, pacing: KindPacing): Promise<ChannelPacing>;
+  setQuiet(channel: ChannelRef, quiet: QuietHours | undefined): Promise<ChannelPacing>;
+}
+
+/** {@link PacingSettings} on the injected store (key `settings/pacing/<channel>`). */
+export function createPacingSettings(store: KeyValueStore): PacingSettings {
+  const key = (channel: ChannelRef) => `settings/pacing/${channelKey(channel)}`;
+  const get = async (channel: ChannelRef): Promise<ChannelPacing> =>
+    (await store.get(key(channel), schema)) ?? { kinds: {} };
+  return {
+    get,
+    async setKind(channel, kind, pacing) {
+      const current = await get(channel);
+      const next: ChannelPacing = { ...current, kinds: { ...current.kinds, [kind]: pacing } };
+      await store.set(key(channel), next);
+      return next;
+    },
+    async setQuiet(channel, quiet) {
+      const { quiet: _old, ...rest } = await get(channel);
+      const next: ChannelPacing = quiet ? { ...rest, quiet } : rest;
+      await store.set(key(channel), next);
+      return next;
+    },
+  };
+}
+
+/** The quiet-hours window containing `now`, or undefined outside quiet hours. */
+export function quietWindowAt(
+  quiet: QuietHours | undefined,
+  now: number,
+): { start: number; end: number } | undefined {
+  if (!quiet || quiet.startMinute === quiet.endMinute) return undefined;
+  const dayStart = Math.floor(now / 86_400_000) * 86_400_000;
+  for (const offset of [-86_400_000, 0]) {
+    const start = dayStart + offset + quiet.startMinute * 60_000;
+    const length = (((quiet.endMinute - quiet.startMinute) % 1440) + 1440) % 1440;
+    const end = start + length * 60_000;
+    if (now >= start && now < end) return { start, end };
+  }
+  return undefined;
+}
+
+/** Parses "22:00-07:00" into UTC minutes; undefined when malformed. */
+export function parseQuietHours(text: string): QuietHours | undefined {
+  const match = /^\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*$/.exec(text);
+  if (!match) return undefined;
+  const [h1, m1, h2, m2] = match.slice(1).map(Number) as [number, number, number, number];
+  if (h1 > 23 || h2 > 23 || m1 > 59 || m2 > 59) return undefined;
+  return { startMinute: h1 * 60 + m1, endMinute: h2 * 60 + m2 };
+}
+
+/** "22:00-07:00". */
+export function formatQuietHours(quiet: QuietHours): string {
+  const hm = (m: number) =>
+    `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  return `${hm(quiet.startMinute)}-${hm(quiet.endMinute)}`;
+}

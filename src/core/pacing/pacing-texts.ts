@@ -1,0 +1,105 @@
+import type { NoticeKind } from '../../domain/events.js';
+import type { Locale } from '../command-core.js';
+
+/** The words of paced notices, corrections and the /pacing command, per locale. */
+export interface PacingTexts {
+  /** "7 new supporters since 14:05" (count already formatted). */
+  readonly batchTitle: (kind: NoticeKind, count: number, formatted: string, since: string) => string;
+  /** "While quiet hours lasted: ..." prefix for a quiet-hours summary. */
+  readonly quietSummary: string;
+  readonly andMore: (shown: string, more: string) => string;
+  readonly totalWithDelta: (total: string, delta: string | null) => string;
+  readonly supporterCountNow: (count: string) => string;
+  readonly withdrawn: (names: string) => string;
+  /** The reason line of a corrected notice. */
+  readonly reason: (event: 'support-dropped' | 'wall' | 'blog') => string;
+  readonly modes: Readonly<Record<string, string>>;
+  readonly pacingSet: (kind: string, mode: string) => string;
+  readonly pacingTitle: string;
+  readonly quietHours: (range: string) => string;
+  readonly quietOff: string;
+  readonly badPacing: (usage: string) => string;
+}
+
+const en: PacingTexts = {
+  batchTitle: (kind, count, formatted, since) => {
+    const one = count === 1;
+    switch (kind) {
+      case 'supporters':
+        return `🎉 ${formatted} new ${one ? 'supporter' : 'supporters'} since ${since}`;
+      case 'wall':
+        return `💬 ${formatted} new wall ${one ? 'post' : 'posts'} since ${since}`;
+      case 'blog':
+        return `📝 ${formatted} new blog ${one ? 'post' : 'posts'} since ${since}`;
+      default:
+        return `🔔 ${formatted} ${one ? 'notice' : 'notices'} since ${since}`;
+    }
+  },
+  quietSummary: 'Held during quiet hours',
+  andMore: (shown, more) => `${shown} and ${more} more`,
+  totalWithDelta: (total, delta) => (delta ? `total ${total} (+${delta})` : `total ${total}`),
+  supporterCountNow: (count) => `supporter count now ${count}`,
+  withdrawn: (names) => `Withdrawn since: ${names}`,
+  reason: (event) =>
+    event === 'support-dropped'
+      ? 'Withdrawn: the support left the public list (payment not completed).'
+      : event === 'wall'
+        ? 'Withdrawn: the wall post was deleted.'
+        : 'Withdrawn: the blog post was deleted.',
+  modes: {
+    auto: 'auto (live while the channel is quiet, then every 10 minutes)',
+    live: 'live',
+    batched: 'batched',
+    hourly: 'hourly',
+    digest: 'digest only',
+  },
+  pacingSet: (kind, mode) => `${kind}: ${mode}`,
+  pacingTitle: 'Pacing in this channel',
+  quietHours: (range) => `Quiet hours: ${range} UTC`,
+  quietOff: 'Quiet hours: off',
+  badPacing: (usage) => `Usage: ${usage}`,
+};
+
+const de: PacingTexts = {
+  batchTitle: (kind, count, formatted, since) => {
+    const one = count === 1;
+    switch (kind) {
+      case 'supporters':
+        return `🎉 ${formatted} ${one ? 'neue Unterstützung' : 'neue Unterstützungen'} seit ${since}`;
+      case 'wall':
+        return `💬 ${formatted} ${one ? 'neuer Pinnwand-Beitrag' : 'neue Pinnwand-Beiträge'} seit ${since}`;
+      case 'blog':
+        return `📝 ${formatted} ${one ? 'neuer Blogbeitrag' : 'neue Blogbeiträge'} seit ${since}`;
+      default:
+        return `🔔 ${formatted} ${one ? 'Meldung' : 'Meldungen'} seit ${since}`;
+    }
+  },
+  quietSummary: 'Während der Ruhezeit gesammelt',
+  andMore: (shown, more) => `${shown} und ${more} weitere`,
+  totalWithDelta: (total, delta) => (delta ? `gesamt ${total} (+${delta})` : `gesamt ${total}`),
+  supporterCountNow: (count) => `jetzt ${count} Unterstützer*innen`,
+  withdrawn: (names) => `Inzwischen zurückgezogen: ${names}`,
+  reason: (event) =>
+    event === 'support-dropped'
+      ? 'Zurückgezogen: die Unterstützung ist nicht mehr öffentlich gelistet (Zahlung nicht abgeschlossen).'
+      : event === 'wall'
+        ? 'Zurückgezogen: der Pinnwand-Beitrag wurde gelöscht.'
+        : 'Zurückgezogen: der Blogbeitrag wurde gelöscht.',
+  modes: {
+    auto: 'automatisch (live, solange es ruhig ist, sonst alle 10 Minuten)',
+    live: 'live',
+    batched: 'gesammelt',
+    hourly: 'stündlich',
+    digest: 'nur im Tagesbericht',
+  },
+  pacingSet: (kind, mode) => `${kind}: ${mode}`,
+  pacingTitle: 'Takt in diesem Kanal',
+  quietHours: (range) => `Ruhezeit: ${range} UTC`,
+  quietOff: 'Ruhezeit: aus',
+  badPacing: (usage) => `Aufruf: ${usage}`,
+};
+
+/** The pacing texts of a locale. */
+export function pacingTexts(locale: Locale): PacingTexts {
+  return locale === 'de' ? de : en;
+}

@@ -1,0 +1,100 @@
+import type { CorrectionEvent, NoticeBatchEvent } from '../../domain/events.js';
+import { singleLine } from '../../domain/text.js';
+import { limits } from '../../domain/text-limits.js';
+import type { Locale } from '../command-core.js';
+import { formatMoney, formatNumber } from '../format.js';
+import { catalogFor } from '../i18n/index.js';
+import type { NeutralMessage } from '../message.js';
+import { pacingTexts } from './pacing-texts.js';
+
+/** Room for the names of one batch: well inside Slack's 3,000 and Discord's 4,096 characters. */
+const namesBudget = 2_400;
+
+/** "HH:MM" in UTC: quiet hours are set in UTC too, so both read the same. */
+export function clockTime(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(11, 16);
+}
+
+/**
+ * A batch of held notices as one message: "7 new supporters since 14:05", then
+ * every name that fits the budget ("A, B, C and 4 more"), then the figures read
+ * with the newest supporter ("supporter count now 2,260 · total €12,480 (+€310)").
+ */
+export function renderBatch(event: NoticeBatchEvent, locale: Locale): NeutralMessage {
+  const p = pacingTexts(locale);
+  const t = catalogFor(locale);
+  const lines: string[] = [];
+  if (event.reason === 'quiet-hours') lines.push(p.quietSummary);
+  const names = listWithin(
+    event.names.map((n) => singleLine(n, limits.name)),
+    event.count,
+    locale,
+  );
+  if (names) lines.push(names);
+  const figures: string[] = [];
+  if (event.supporterCount !== null) {
+    figures.push(p.supporterCountNow(formatNumber(event.supporterCount, locale)));
+  }
+  if (event.fundingTotal !== null) {
+    const money = (n: number) => formatMoney(n, event.currency, locale);
+    const delta =
+      event.fundingBefore !== null && event.fundingTotal > event.fundingBefore
+        ? money(event.fundingTotal - event.fundingBefore)
+        : null;
+    figures.push(p.totalWithDelta(money(event.fundingTotal), delta));
+  }
+  if (figures.length > 0) lines.push(figures.join(' · '));
+  const withdrawn = (event.withdrawn ?? []).map((n) => singleLine(n, limits.name));
+  if (withdrawn.length > 0) lines.push(p.withdrawn(listWithin(withdrawn, withdrawn.length, locale)));
+  return {
+    title: p.batchTitle(event.kind, event.count, formatNumber(event.count, locale), clockTime(event.since)),
+    ...(lines.length > 0 ? { text: lines.join('\n') } : {}),
+    tone: event.kind === 'supporters' ? 'success' : 'info',
+    footer: t.notices.footer(singleLine(event.project, limits.title)),
+  };
+}
+
+/** Names joined until the budget is spent, the rest counted: "A, B and 4 more". */
+function listWithin(names: readonly string[], total: number, locale: Locale): string {
+  const p = pacingTexts(locale);
+  const shown: string[] = [];
+  let used = 0;
+  for (const name of names) {
+    if (name === '') continue;
+    if (used + name.length + 2 > namesBudget) break;
+    shown.push(name);
+    used += name.length + 2;
+  }
+  if (shown.length === 0) return '';
+  const more = Math.max(0, total - shown.length);
+  return more > 0 ? p.andMore(shown.join(', '), formatNumber(more, locale)) : shown.join(', ');
+}
+
+/**
+ * The edited version of a notice that was taken back: its title struck through
+ * and a short reason, in the channel's language. Names stay plain text.
+ */
+export function renderCorrection(event: CorrectionEvent, locale: Locale): NeutralMessage {
+  const t = catalogFor(locale);
+  const p = pacingTexts(locale);
+  const footer = t.notices.footer(singleLine(event.project, limits.title));
+  if (event.type === 'support-dropped') {
+    return {
+      title: t.notices.supporter(singleLine(event.displayName, limits.name)),
+      struck: true,
+      text: p.reason('support-dropped'),
+      tone: 'neutral',
+      footer,
+    };
+  }
+  return {
+    title:
+      event.feed === 'wall'
+        ? t.notices.wallPost(singleLine(event.label, limits.name))
+        : t.notices.blogPost(singleLine(event.label, limits.title)),
+    struck: true,
+    text: p.reason(event.feed),
+    tone: 'neutral',
+    footer,
+  };
+}
