@@ -5,11 +5,12 @@ import {
   type CommandCore,
   createCommandCore,
   createNoticeRouter,
+  createPacedRouter,
   createSettingsStore,
   createSubscriptionStore,
   type Locale,
   type NeutralMessage,
-  type NoticeRouter,
+  type PacedRouter,
   type SubscriptionStore,
 } from '../core/index.js';
 import { chartPreview, digestPreview } from '../digest/index.js';
@@ -64,7 +65,7 @@ export function wireFundbot(options: WireOptions): Wiring {
   // The core's stores prefix their own keys (subscriptions/, settings/).
   const subscriptions = createSubscriptionStore(store, { clock });
   const settings = createSettingsStore(store);
-  let router: NoticeRouter | undefined;
+  let router: PacedRouter | undefined;
   const milestonesFor = (project: string) =>
     options.projects.find((p) => p.linkCaption === project)?.milestones;
   let posters: readonly ChannelPoster[] = [];
@@ -80,6 +81,8 @@ export function wireFundbot(options: WireOptions): Wiring {
     onPoll: (poll) => {
       metrics.recordPoll({ project: poll.project, feed: poll.feed, result: poll.result }, poll.durationMs);
       options.onPoll?.(poll);
+      // Batches whose window ended go out on the next poll: no timer of their own.
+      void router?.flushDue().catch((error) => logger.warn({ err: String(error) }, 'batch flush failed'));
     },
     deliver: async (event) => {
       if (!router) throw new Error('no chat adapter is connected yet: the event stays in the outbox');
@@ -117,11 +120,12 @@ export function wireFundbot(options: WireOptions): Wiring {
     milestonesFor,
     connectPosters(connected) {
       posters = connected.map((poster) => instrumentPoster(poster, metrics));
-      router = createNoticeRouter({
+      const deliveries = namespaced(store, 'deliveries/');
+      const noticeRouter = createNoticeRouter({
         core,
         subscriptions,
         posters,
-        store: namespaced(store, 'deliveries/'),
+        store: deliveries,
         logger: logger.child({ component: 'notices' }),
         clock,
         // Latency of each posted notice: from the platform's timestamp to the post.
@@ -130,6 +134,15 @@ export function wireFundbot(options: WireOptions): Wiring {
             { kind: noticeKindOf(event), platform: channel.platform },
             clock.now() - event.occurredAt,
           ),
+      });
+      router = createPacedRouter({
+        router: noticeRouter,
+        core,
+        subscriptions,
+        posters,
+        store: deliveries,
+        clock,
+        logger: logger.child({ component: 'pacing' }),
       });
     },
     post: async (channel, message, idempotencyKey) => {
@@ -144,6 +157,7 @@ function instrumentPoster(poster: ChannelPoster, metrics: FundbotMetrics): Chann
     ...poster,
     platform: poster.platform,
     ...(poster.findPosted ? { findPosted: poster.findPosted.bind(poster) } : {}),
+    ...(poster.edit ? { edit: poster.edit.bind(poster) } : {}),
     async post(channel, message, idempotencyKey) {
       try {
         return await poster.post(channel, message, idempotencyKey);

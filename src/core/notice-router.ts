@@ -1,4 +1,4 @@
-import { type FundbotEvent, noticeKindOf } from '../domain/events.js';
+import { type FundbotEvent, isCorrection, noticeKindOf } from '../domain/events.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { channelKey } from './channel-key.js';
@@ -125,6 +125,8 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
   const inFlight = new Set<string>();
 
   async function deliver(event: FundbotEvent, only?: readonly ChannelRef[]): Promise<void> {
+    // A correction edits what was posted (createPacedRouter); it is never posted as a notice.
+    if (isCorrection(event)) return;
     const kind = noticeKindOf(event);
     const wanted = only ? new Set(only.map(channelKey)) : undefined;
     const subscribed = (await subscriptions.forProject(event.project, kind)).filter(

@@ -13,6 +13,13 @@ const TEASER_MAX = 400;
 /** How many names a burst notice lists before "and N more". */
 const BURST_NAMES = 5;
 
+/** The id of a single supporter's notice: also what a drop of that support corrects. */
+export const supporterEventId = (project: string, entryKey: string) => `${project}:supporter:${entryKey}`;
+/** The id of a single wall post's notice. */
+export const wallPostEventId = (project: string, postId: number) => `${project}:wall-post:${postId}`;
+/** The id of a blog post's notice. */
+export const blogPostEventId = (project: string, postId: number) => `${project}:blog-post:${postId}`;
+
 interface Context {
   readonly project: string;
   readonly detectedAt: number;
@@ -59,7 +66,7 @@ export function supporterEvents(
   }
   return fresh.map((f) => ({
     type: 'supporter',
-    id: `${ctx.project}:supporter:${f.key}`,
+    id: supporterEventId(ctx.project, f.key),
     project: ctx.project,
     occurredAt: f.item.support_timestamp * 1000,
     detectedAt: ctx.detectedAt,
@@ -98,7 +105,7 @@ export function wallEvents(
   }
   return fresh.map((f) => ({
     type: 'wall-post',
-    id: `${ctx.project}:wall-post:${f.item.id}`,
+    id: wallPostEventId(ctx.project, f.item.id),
     project: ctx.project,
     occurredAt: f.item.created_timestamp * 1000,
     detectedAt: ctx.detectedAt,
@@ -121,7 +128,7 @@ export function blogEvent(
   const base = projectUrl?.replace(/\/+$/, '') ?? '';
   return {
     type: 'blog-post',
-    id: `${ctx.project}:blog-post:${post.id}`,
+    id: blogPostEventId(ctx.project, post.id),
     project: ctx.project,
     occurredAt: post.release_timestamp * 1000,
     detectedAt: ctx.detectedAt,

@@ -176,7 +176,16 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
     await store.set(heldKey(event.id, channel), id, keepMs);
   }
 
-  async function flushDue(): Promise<void> {
+  // One flush at a time in this process: deliveries and the app's poll hook both call it.
+  let flushing: Promise<void> | undefined;
+  function flushDue(): Promise<void> {
+    flushing ??= flushOnce().finally(() => {
+      flushing = undefined;
+    });
+    return flushing;
+  }
+
+  async function flushOnce(): Promise<void> {
     const now = clock.now();
     const open = await openIds();
     const done: string[] = [];

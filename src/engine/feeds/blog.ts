@@ -1,5 +1,6 @@
 import type { BlogPost, BlogType } from '../../api/index.js';
 import { blogPostKey } from '../../api/index.js';
+import { blogDeletedEvents, droppedEntries } from '../drop-events.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
 import { blogEvent } from '../feed-events.js';
 import type { ListItemCodec } from '../list-order.js';
@@ -40,9 +41,19 @@ export async function pollBlog(ctx: EngineContext, rt: ProjectRuntime, tag: Requ
     fresh.push(entry);
   }
   const url = rt.projectCache?.value.url.main ?? state.project?.snapshot.url.main ?? null;
-  const events = fresh.map((f) =>
-    blogEvent({ project: rt.config.linkCaption, detectedAt: now }, f.item, url),
+  // A post gone from one type's list but still listed under the other was not deleted.
+  const stillListed = new Set([...text.state.entries, ...story.state.entries].map(blogPostKey));
+  const deleted = [
+    ...droppedEntries(state.lists.blogText, text, blogCodec),
+    ...droppedEntries(state.lists.blogStory, story, blogCodec),
+  ].filter(
+    (post, i, all) => !stillListed.has(blogPostKey(post)) && all.findIndex((p) => p.id === post.id) === i,
   );
+  const paidOut = (rt.projectCache?.value ?? state.project?.snapshot)?.process_status === 'payoff';
+  const events = [
+    ...fresh.map((f) => blogEvent({ project: rt.config.linkCaption, detectedAt: now }, f.item, url)),
+    ...blogDeletedEvents({ project: rt.config.linkCaption, detectedAt: now, paidOut }, deleted),
+  ];
   await commit(
     ctx,
     rt,

@@ -2,6 +2,7 @@ import type { Funding } from '../../api/index.js';
 import { fundingKey } from '../../api/index.js';
 import type { FundbotEvent } from '../../domain/events.js';
 import { DeferredError } from '../credential-gate.js';
+import { droppedEntries, supportDroppedEvents } from '../drop-events.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
 import { supporterEvents } from '../feed-events.js';
 import type { ListItemCodec } from '../list-order.js';
@@ -86,6 +87,14 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
       result.fresh,
       ctx.settings.burstThreshold,
       projectAfter,
+    ),
+  );
+  const paidOut = (rt.projectCache?.value ?? state.project?.snapshot)?.process_status === 'payoff';
+  events.push(
+    ...supportDroppedEvents(
+      { project: rt.config.linkCaption, detectedAt: now, paidOut },
+      droppedEntries(state.lists.fundings, result, fundingCodec),
+      fundingKey,
     ),
   );
   await commit(

@@ -1,5 +1,6 @@
 import type { WallPost } from '../../api/index.js';
 import { wallPostKey } from '../../api/index.js';
+import { droppedEntries, wallDeletedEvents } from '../drop-events.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
 import { wallEvents } from '../feed-events.js';
 import type { ListItemCodec } from '../list-order.js';
@@ -28,11 +29,18 @@ export async function pollWall(ctx: EngineContext, rt: ProjectRuntime, tag: Requ
     (offset, limit) => rt.api.wallPage({ limit, offset }),
   );
   const now = ctx.clock.now();
-  const events = wallEvents(
-    { project: rt.config.linkCaption, detectedAt: now },
-    result.fresh,
-    ctx.settings.burstThreshold,
-  );
+  const paidOut = (rt.projectCache?.value ?? state.project?.snapshot)?.process_status === 'payoff';
+  const events = [
+    ...wallEvents(
+      { project: rt.config.linkCaption, detectedAt: now },
+      result.fresh,
+      ctx.settings.burstThreshold,
+    ),
+    ...wallDeletedEvents(
+      { project: rt.config.linkCaption, detectedAt: now, paidOut },
+      droppedEntries(state.lists.wall, result, wallCodec),
+    ),
+  ];
   await commit(
     ctx,
     rt,
