@@ -87,6 +87,16 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
         throw classify(error, ref);
       }
     },
+    async edit(ref: ChannelRef, messageId: string, message: NeutralMessage): Promise<void> {
+      try {
+        // PATCH /channels/{channel}/messages/{message}, mentions off as on a post.
+        await client.rest.patch(Routes.channelMessage(ref.channelId, messageId), {
+          body: { embeds: renderEmbed(message).embeds, allowed_mentions: { parse: [] } },
+        });
+      } catch (error) {
+        throw classify(error, ref);
+      }
+    },
     async findPosted(ref, idempotencyKey, attemptStartedAt, message) {
       // Inside the window a repeat with the same nonce cannot duplicate: posting again IS the check.
       if (clock.now() - attemptStartedAt < nonceWindowMs) return undefined;

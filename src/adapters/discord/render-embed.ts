@@ -61,7 +61,9 @@ export function renderEmbed(message: NeutralMessage): DiscordRendering {
   const files: AttachmentBuilder[] = [];
 
   if (message.title) {
-    embed.title = clip(escapeDiscordMarkdown(message.title), discordLimits.title);
+    const title = clip(escapeDiscordMarkdown(message.title), discordLimits.title - 4);
+    // A correction: the escaped title struck through.
+    embed.title = message.struck ? `~~${title}~~` : title;
     const url = safeHttpUrl(message.titleUrl);
     if (url) embed.url = url;
   }

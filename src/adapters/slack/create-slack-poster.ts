@@ -145,6 +145,16 @@ export function createSlackPoster(
         throw classifySlackError(error, channel, gate);
       }
     },
+    async edit(channel: ChannelRef, messageId: string, message: NeutralMessage): Promise<void> {
+      gate.check('the correction');
+      // The same escaped rendering as a post: hostile text in an edit stays inert.
+      const { blocks, text } = renderBlocks(message);
+      try {
+        await client.chat.update({ channel: channel.channelId, ts: messageId, blocks, text });
+      } catch (error) {
+        throw classifySlackError(error, channel, gate);
+      }
+    },
     async findPosted(channel: ChannelRef, idempotencyKey: string, attemptStartedAt: number) {
       try {
         return await lookup.find(channel.channelId, idempotencyKey, attemptStartedAt);

@@ -66,7 +66,11 @@ export function renderBlocks(message: NeutralMessage): SlackRendering {
   if (message.title) {
     const badge = message.badge ? ` · ${message.badge}` : '';
     const titleUrl = safeHttpUrl(message.titleUrl);
-    if (titleUrl) {
+    if (message.struck) {
+      // A header cannot strike through: a struck, escaped title in a section (a correction).
+      const title = `~${escapeMrkdwn(clip(message.title, 250))}~${badge ? escapeMrkdwn(badge) : ''}`;
+      head.push({ type: 'section', text: mrkdwn(`${mark}${title}`, slackLimits.sectionText) });
+    } else if (titleUrl) {
       // A header cannot link: a bold linked title in a section instead.
       const title = `*${mrkdwnLink(titleUrl, clip(message.title, 250))}*${badge ? escapeMrkdwn(badge) : ''}`;
       head.push({ type: 'section', text: mrkdwn(`${mark}${title}`, slackLimits.sectionText) });

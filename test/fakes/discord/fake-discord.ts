@@ -284,6 +284,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         .map(({ nonce: _nonce, ...m }) => m);
       return send(res, 200, page);
     }
+    const editMessage = route('PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/);
+    if (editMessage) {
+      const list = channelMessages.get(editMessage[1] ?? '') ?? [];
+      const old = list.find((m) => (m as { id?: string }).id === editMessage[2]);
+      if (!old) return send(res, 404, { message: 'Unknown Message', code: 10008 });
+      return send(res, 200, { ...old, ...body });
+    }
     const createMessage = route('POST', /^\/channels\/(\d+)\/messages$/);
     if (createMessage) {
       const id = createMessage[1] ?? '';

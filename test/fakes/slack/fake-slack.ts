@@ -249,6 +249,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           message: { text: args.text, blocks: args.blocks },
         };
       }
+      case 'chat.update':
+        // Recorded in `calls`; the fake keeps the posted message as it was.
+        return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
       case 'conversations.history':
         return history(args);
       case 'users.info': {
