@@ -31,11 +31,13 @@ export {
 } from './notice-router.js';
 export { estimatePace, type Pace } from './pace.js';
 export {
+  commandInvocationText,
   commandUsage,
   type ParseError,
   type ParseResult,
   parseCommandArguments,
   parseCommandLine,
+  parseSubcommandText,
   tokenize,
 } from './parse-command-text.js';
 export { describeParseError, parseErrorMessage } from './parse-error-message.js';

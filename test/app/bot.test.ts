@@ -69,8 +69,8 @@ describe('the configured bot, end to end', () => {
     fake.sendSlashCommand(
       slashCommand({
         response_url: fake.responseUrl(),
-        command: '/subscribe',
-        text: demoLinkCaption,
+        command: '/fundbot',
+        text: `subscribe ${demoLinkCaption}`,
         user_id: 'U0ADMIN',
       }),
     );
@@ -87,7 +87,9 @@ describe('the configured bot, end to end', () => {
     expect(JSON.stringify(notice.args.metadata)).toContain('event_id');
 
     // /funding answers from the engine's cache.
-    fake.sendSlashCommand(slashCommand({ response_url: fake.responseUrl(), command: '/funding', text: '' }));
+    fake.sendSlashCommand(
+      slashCommand({ response_url: fake.responseUrl(), command: '/fundbot', text: 'funding' }),
+    );
     const funding = await fake.waitFor(
       () => fake.responses.find((r) => JSON.stringify(r.body).includes('25,000')),
       'the /funding answer',

@@ -90,27 +90,32 @@ describe('Slack adapter with the real command core', () => {
   }
 
   it('refuses /subscribe to a non-admin privately and subscribes nothing', async () => {
-    const response = await run('/subscribe', 'solar-kiosk', 'U0PLAIN');
+    const response = await run('/fundbot', 'subscribe solar-kiosk', 'U0PLAIN');
     expect(response.body.response_type).toBe('ephemeral');
     expect(await subscriptions.forChannel(channel)).toEqual([]);
   });
 
   it('lets a workspace admin subscribe this channel to the kinds given as free text', async () => {
-    await run('/subscribe', 'solar-kiosk wall blog', 'U0ADMIN');
+    await run('/fundbot', 'subscribe solar-kiosk wall blog', 'U0ADMIN');
     const [subscription] = await subscriptions.forChannel(channel);
     expect(subscription).toMatchObject({ project: 'solar-kiosk', channel, createdBy: 'U0ADMIN' });
     expect([...(subscription?.kinds ?? [])].sort()).toEqual(['blog', 'wall']);
 
-    const listed = await run('/subscriptions', '', 'U0PLAIN');
+    const listed = await run('/fundbot', 'subscriptions', 'U0PLAIN');
     expect(JSON.stringify(listed.body.blocks)).toContain('Solar kiosk');
     // The hostile project title: literal in plain_text (never parsed), escaped in the mrkdwn fallback.
     expect(String(listed.body.text)).toContain('&lt;!channel&gt;');
     expect(String(listed.body.text)).not.toContain('<!channel>');
   });
 
-  it('answers /fundbot-help', async () => {
-    const response = await run('/fundbot-help', '', 'U0PLAIN');
-    expect(Array.isArray(response.body.blocks)).toBe(true);
-    expect(JSON.stringify(response.body.blocks).length).toBeGreaterThan(50);
+  it('answers /fundbot and /fundbot help privately with every subcommand as typed on Slack', async () => {
+    for (const text of ['', 'help']) {
+      const response = await run('/fundbot', text, 'U0PLAIN');
+      expect(response.body.response_type).toBe('ephemeral');
+      const shown = JSON.stringify(response.body.blocks);
+      expect(shown).toContain('/fundbot funding [project]');
+      expect(shown).toContain('/fundbot subscribe <project> [kinds…]');
+      expect(shown).not.toMatch(/"\/funding/);
+    }
   });
 });

@@ -133,6 +133,10 @@ export interface Catalog {
     readonly projectNotFound: (project: string) => string;
     readonly digestNotConfigured: string;
     readonly unknownCommand: (name: string) => string;
+    /** Slack: a command of an old manifest (`/funding`); `usage` is the `/fundbot …` to type instead. */
+    readonly useSlackCommand: (typed: string, usage: string) => string;
+    /** Slack: `/fundbot <word>` where the word is no subcommand; `list` names them all, `help` is how to ask for help. */
+    readonly unknownSubcommand: (word: string, list: string, help: string) => string;
     readonly internal: string;
     readonly missingOption: (option: string, usage: string) => string;
     readonly invalidInteger: (option: string, given: string) => string;

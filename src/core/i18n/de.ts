@@ -165,6 +165,9 @@ export const de: Catalog = {
     projectNotFound: (project) => `Die Plattform kennt das Projekt „${project}“ nicht (oder verbirgt es).`,
     digestNotConfigured: 'Die tägliche Zusammenfassung ist auf diesem Bot nicht eingerichtet.',
     unknownCommand: (name) => `Den Befehl „${name}“ gibt es nicht. Probier /help.`,
+    useSlackCommand: (typed, usage) => `Auf Slack hat fundbot einen Befehl: statt ${typed} tippe ${usage}`,
+    unknownSubcommand: (word, list, help) =>
+      `fundbot hat keinen Unterbefehl „${word}“. Die Unterbefehle sind: ${list}. ${help} erklärt jeden.`,
     internal: 'Bei fundbot ist etwas schiefgegangen; versuch es in einer Minute noch mal.',
     missingOption: (option, usage) => `${option} fehlt. Aufruf: ${usage}`,
     invalidInteger: (option, given) => `${option} muss eine ganze Zahl sein, nicht „${given}“.`,

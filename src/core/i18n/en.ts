@@ -154,6 +154,10 @@ export const en: Catalog = {
     projectNotFound: (project) => `The platform does not know the project "${project}" (or hides it).`,
     digestNotConfigured: 'The daily digest is not configured on this bot.',
     unknownCommand: (name) => `There is no command "${name}". Try /help.`,
+    useSlackCommand: (typed, usage) =>
+      `On Slack, fundbot has one command: instead of ${typed}, type ${usage}`,
+    unknownSubcommand: (word, list, help) =>
+      `fundbot has no subcommand "${word}". The subcommands are: ${list}. ${help} explains each.`,
     internal: 'Something went wrong on fundbot’s side; try again in a minute.',
     missingOption: (option, usage) => `Missing ${option}. Usage: ${usage}`,
     invalidInteger: (option, given) => `${option} must be a whole number, not "${given}".`,
