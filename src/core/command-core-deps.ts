@@ -1,7 +1,7 @@
 import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { NeutralMessage } from './message.js';
-import type { ProjectReadModel, SubscriptionStore } from './ports.js';
+import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
 import type { SettingsStore } from './settings-store.js';
 
 /**
@@ -52,5 +52,11 @@ export interface CommandCoreDeps {
   /** Renders today's digest of a project (src/digest); /digest says "not configured" without it. */
   readonly digestPreview?: (project: string, locale: Locale) => Promise<NeutralMessage>;
   readonly freshness?: Partial<Freshness>;
+  /**
+   * Whether the bot can post in a channel, asked by /subscribe before it stores
+   * anything. Every chat adapter provides one (the composition root routes by
+   * platform); without it (the console) /subscribe cannot check and trusts the channel.
+   */
+  readonly channelAccess?: ChannelAccess;
   readonly logger?: CoreLogger;
 }

@@ -43,6 +43,10 @@ export {
 export { describeParseError, parseErrorMessage } from './parse-error-message.js';
 export type {
   Cached,
+  ChannelAccess,
+  ChannelAccessProblem,
+  ChannelAccessResult,
+  ChannelPermission,
   ChannelPoster,
   ChannelRef,
   EngineStatus,

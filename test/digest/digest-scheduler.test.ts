@@ -40,6 +40,9 @@ class FakeSubscriptions implements SubscriptionStore {
   async unsubscribe(): Promise<never> {
     throw new Error('not used by the scheduler');
   }
+  async claimWatchingAnnouncement(): Promise<never> {
+    throw new Error('not used by the scheduler');
+  }
   async forChannel(ref: ChannelRef) {
     return this.subscriptions.filter((s) => s.channel.channelId === ref.channelId);
   }

@@ -80,6 +80,8 @@ export function createSlashCommandHandler(
       };
       const message = await deps.core.execute({ name: definition.name, options: parsed.options, context });
       await reply(respond, message);
+      // e.g. /fundbot subscribe's public "now watching" after the private confirmation.
+      if (message.followUp) await reply(respond, message.followUp);
     } catch (error) {
       deps.logger.error(
         { err: error instanceof Error ? error.message : String(error), command: command.command },

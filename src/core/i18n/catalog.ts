@@ -93,6 +93,19 @@ export interface Catalog {
     readonly none: string;
     readonly line: (project: string, kinds: string) => string;
     readonly invalidKinds: (invalid: string, valid: string) => string;
+    /** /subscribe refused: the bot is not in the channel (Slack: how to invite it). */
+    readonly notMember: (platform: 'discord' | 'slack' | 'console') => string;
+    /** /subscribe refused: the bot lacks permissions here; `missing` names them when known. */
+    readonly noPermission: (platform: 'discord' | 'slack' | 'console', missing: string | undefined) => string;
+    readonly archived: string;
+    readonly accessUnknown: string;
+    /** Discord's names of the permissions, as its settings show them. */
+    readonly permissionNames: Readonly<
+      Record<
+        'view-channel' | 'send-messages' | 'send-messages-in-threads' | 'embed-links' | 'attach-files',
+        string
+      >
+    >;
   };
   readonly language: {
     readonly setChannel: string;

@@ -110,6 +110,25 @@ export const de: Catalog = {
     none: 'Dieser Kanal hat keine Abos. Ein Admin kann eins mit /subscribe <projekt> anlegen.',
     line: (project, kinds) => `• ${project}: ${kinds}`,
     invalidKinds: (invalid, valid) => `Unbekannte Benachrichtigungsart ${invalid}. Gültig sind: ${valid}.`,
+    notMember: (platform) =>
+      platform === 'slack'
+        ? 'fundbot ist nicht Mitglied dieses Kanals und kann hier daher nichts posten. Lade es mit /invite @fundbot ein und abonniere dann noch einmal.'
+        : 'fundbot kann diesen Kanal nicht sehen. Gib der Rolle des Bots in diesem Kanal „Kanal ansehen“ und „Nachrichten senden“ und abonniere dann noch einmal.',
+    noPermission: (platform, missing) =>
+      platform === 'slack'
+        ? 'Slack lässt fundbot in diesem Kanal nicht posten. Ein Workspace-Admin kann es in den Posting-Einstellungen des Kanals erlauben; dann noch einmal abonnieren.'
+        : `fundbot darf in diesem Kanal nicht posten. Gib der Rolle des Bots in den Berechtigungen dieses Kanals (Kanal bearbeiten → Berechtigungen) ${missing ?? '„Nachrichten senden“'} und abonniere dann noch einmal.`,
+    archived:
+      'Dieser Kanal ist archiviert, fundbot kann hier nicht posten. Hol ihn aus dem Archiv oder abonniere einen anderen Kanal.',
+    accessUnknown:
+      'fundbot konnte nicht prüfen, ob es in diesem Kanal posten darf, daher wurde nichts abonniert. Versuch es in einer Minute noch einmal; klappt es weiter nicht, sollte der Betreiber des Bots dessen Logs ansehen.',
+    permissionNames: {
+      'view-channel': '„Kanal ansehen“',
+      'send-messages': '„Nachrichten senden“',
+      'send-messages-in-threads': '„Nachrichten in Threads senden“',
+      'embed-links': '„Links einbetten“',
+      'attach-files': '„Dateien anhängen“',
+    },
   },
   language: {
     setChannel: 'Dieser Kanal spricht jetzt Deutsch.',

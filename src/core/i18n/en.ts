@@ -102,6 +102,25 @@ export const en: Catalog = {
     none: 'This channel has no subscriptions. An admin can add one with /subscribe <project>.',
     line: (project, kinds) => `• ${project}: ${kinds}`,
     invalidKinds: (invalid, valid) => `Unknown notice kind ${invalid}. Valid kinds: ${valid}.`,
+    notMember: (platform) =>
+      platform === 'slack'
+        ? 'fundbot is not a member of this channel, so it could not post notices here. Invite it with /invite @fundbot, then subscribe again.'
+        : 'fundbot cannot see this channel. Give the bot’s role View Channel and Send Messages in this channel, then subscribe again.',
+    noPermission: (platform, missing) =>
+      platform === 'slack'
+        ? 'Slack does not let fundbot post in this channel. A workspace admin can allow it in the channel’s posting settings, then subscribe again.'
+        : `fundbot may not post in this channel. Give the bot’s role ${missing ?? 'Send Messages'} in this channel’s permissions (Edit Channel → Permissions), then subscribe again.`,
+    archived:
+      'This channel is archived, so fundbot cannot post here. Unarchive it or subscribe another channel.',
+    accessUnknown:
+      'fundbot could not check whether it can post in this channel, so nothing was subscribed. Try again in a minute; if it keeps failing, the bot’s operator should look at its logs.',
+    permissionNames: {
+      'view-channel': 'View Channel',
+      'send-messages': 'Send Messages',
+      'send-messages-in-threads': 'Send Messages in Threads',
+      'embed-links': 'Embed Links',
+      'attach-files': 'Attach Files',
+    },
   },
   language: {
     setChannel: 'This channel now speaks English.',
