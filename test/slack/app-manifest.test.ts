@@ -27,9 +27,11 @@ describe('Slack app manifest', () => {
   it('asks for exactly the bot scopes fundbot uses', () => {
     const manifest = buildSlackAppManifest(commandDefinitions);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([
+      'channels:read',
       'chat:write',
       'commands',
       'files:write',
+      'groups:read',
       'users:read',
     ]);
   });

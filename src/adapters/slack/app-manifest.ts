@@ -8,11 +8,20 @@ import { clip } from './escape-mrkdwn.js';
  *   `chat:write.public`: a workspace decides where fundbot speaks by inviting it);
  * - `files:write`: the digest's PNG chart (files.uploadV2);
  * - `users:read`: users.info, to tell workspace admins/owners (who may subscribe and
- *   set the language) and the user's locale.
+ *   set the language) and the user's locale;
+ * - `channels:read`, `groups:read`: conversations.info on /fundbot subscribe, to check the
+ *   bot is a member of the (public or private) channel before subscribing it.
  * Socket Mode additionally needs an app-level token with `connections:write`; that is
  * created under Basic Information → App-Level Tokens, not in the manifest.
  */
-export const slackBotScopes = ['commands', 'chat:write', 'files:write', 'users:read'] as const;
+export const slackBotScopes = [
+  'commands',
+  'chat:write',
+  'files:write',
+  'users:read',
+  'channels:read',
+  'groups:read',
+] as const;
 
 export interface SlackManifestOptions {
   /** HTTP mode: the public base URL (e.g. https://bot.example.com); commands then go to `<base>/slack/events`. Omitted: Socket Mode. */

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { ChannelPoster, CommandCore } from '../../core/index.js';
+import type { ChannelAccess, ChannelPoster, CommandCore } from '../../core/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
@@ -13,6 +13,7 @@ import {
   socketConnectionRetryPolicy,
   webApiTimeoutMs,
 } from './retry-policy.js';
+import { createSlackChannelAccess } from './slack-channel-access.js';
 import { createSlackUserLookup } from './slack-user-lookup.js';
 
 export interface SlackAdapterOptions {
@@ -51,6 +52,8 @@ export interface SlackAdapter {
   stop(): Promise<void>;
   /** For the outbox: posts notices into Slack channels. Usable without start(). */
   readonly poster: ChannelPoster;
+  /** For /fundbot subscribe: whether the bot can post in a channel (conversations.info). Usable without start(). */
+  readonly channelAccess: ChannelAccess;
   /** http mode, once started: the URL Slack must call (`http://host:port/slack/events`). */
   readonly url: string | undefined;
 }
@@ -160,6 +163,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 
   return {
     poster: createSlackPoster(app.client),
+    channelAccess: createSlackChannelAccess(app.client, logger),
     get url() {
       return url;
     },
