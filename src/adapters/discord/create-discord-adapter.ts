@@ -10,11 +10,18 @@ import {
   type InteractionReplyOptions,
   MessageFlags,
 } from 'discord.js';
-import type { ChannelPoster, ChannelRef, CommandCore, NeutralMessage } from '../../core/index.js';
+import type {
+  ChannelAccess,
+  ChannelPoster,
+  ChannelRef,
+  CommandCore,
+  NeutralMessage,
+} from '../../core/index.js';
 import { ChannelUnavailableError } from '../../core/index.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
 import { describeError } from './describe-error.js';
+import { createDiscordChannelAccess } from './discord-channel-access.js';
 import { nonceFromKey } from './discord-nonce.js';
 import { clip } from './escape-discord.js';
 import {
@@ -58,6 +65,8 @@ export interface DiscordAdapter {
   stop(): Promise<void>;
   /** Posts notices into Discord channels. */
   readonly poster: ChannelPoster;
+  /** For /subscribe: whether the bot may post in a channel (its permissions there). */
+  readonly channelAccess: ChannelAccess;
 }
 
 /**
@@ -163,6 +172,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     const early = await settledWithin(outcome, deferAfterMs);
     if (early) {
       await interaction.reply(replyOptions(early.message));
+      await sendFollowUp(interaction, early.message);
       return;
     }
     // Visibility must be chosen before the answer exists. Admin commands answer
@@ -175,10 +185,20 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     const message = await outcome;
     if ((message.private ?? false) === deferredPrivate) {
       await interaction.editReply({ ...renderEmbed(message), allowedMentions: noMentions });
+      await sendFollowUp(interaction, message);
       return;
     }
     await interaction.followUp(replyOptions(message));
     await interaction.deleteReply();
+    await sendFollowUp(interaction, message);
+  }
+
+  /** The answer's second message, e.g. /subscribe's public "now watching", with its own visibility. */
+  async function sendFollowUp(
+    interaction: ChatInputCommandInteraction,
+    message: NeutralMessage,
+  ): Promise<void> {
+    if (message.followUp) await interaction.followUp(replyOptions(message.followUp));
   }
 
   /** The core's answer, or a private generic error: the core should not throw, but an adapter must not go silent. */
@@ -279,6 +299,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
   return {
     poster,
+    channelAccess: createDiscordChannelAccess(client),
     async start() {
       const abort = new AbortController();
       const ready = once(client, Events.ClientReady, { signal: abort.signal });
