@@ -5,7 +5,7 @@ import { createDiscordAdapter } from '../adapters/discord/index.js';
 import { createSlackAdapter } from '../adapters/slack/index.js';
 import { createApiClient } from '../api/index.js';
 import { checkProjectKeys, type FundbotConfig } from '../config/index.js';
-import type { ChannelPoster } from '../core/index.js';
+import type { ChannelAccess, ChannelPoster } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
@@ -110,8 +110,13 @@ export async function startBot(
     },
   });
 
-  const adapters: { name: string; start(): Promise<void>; stop(): Promise<void>; poster: ChannelPoster }[] =
-    [];
+  const adapters: {
+    name: string;
+    start(): Promise<void>;
+    stop(): Promise<void>;
+    poster: ChannelPoster;
+    channelAccess: ChannelAccess;
+  }[] = [];
   if (config.discord.enabled) {
     adapters.push({
       name: 'discord',
@@ -153,9 +158,11 @@ export async function startBot(
       start: () => slack.start(),
       stop: () => slack.stop(),
       poster: slack.poster,
+      channelAccess: slack.channelAccess,
     });
   }
   wiring.connectPosters(adapters.map((a) => a.poster));
+  for (const adapter of adapters) wiring.connectChannelAccess(adapter.poster.platform, adapter.channelAccess);
 
   let ops: OpsServer | undefined;
   if (config.http.enabled) {

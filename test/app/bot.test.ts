@@ -75,6 +75,8 @@ describe('the configured bot, end to end', () => {
       }),
     );
     await fake.waitFor(() => fake.responses[0], 'the /subscribe answer', 10_000);
+    // The composition root connected Slack's channel access: /subscribe asked before storing.
+    expect(fake.callsTo('conversations.info').map((c) => c.args.channel)).toEqual(['C0CHAN']);
 
     // A supporter arrives on the platform; the notice reaches the channel, carrying its event id.
     sim.project(demoLinkCaption).addSupporter({ displayName: 'Ada E2E' });
