@@ -23,7 +23,10 @@ export function describeParseError(
     case 'not-a-command':
       return t.errors.notACommand;
     case 'unknown-command':
-      return t.errors.unknownCommand(singleLine(error.command, limits.name));
+      return t.errors.unknownCommand(
+        singleLine(error.command, limits.name),
+        commandInvocationText('help', platform),
+      );
     case 'unknown-subcommand':
       return t.errors.unknownSubcommand(
         singleLine(error.subcommand, limits.name),

@@ -160,3 +160,19 @@ describe('/subscribe posts "now watching" once per channel and project', () => {
     expect(answers.filter((a) => a.followUp !== undefined)).toHaveLength(1);
   });
 });
+
+describe('answers name other commands as the platform types them', () => {
+  it('/subscriptions with none: /fundbot subscribe on Slack, /subscribe on Discord', async () => {
+    const f = fixtureWith(accessAnswering({ ok: true }));
+    expect((await f.run('subscriptions', {}, { channel: slackChannel })).text).toContain(
+      'with /fundbot subscribe <project>',
+    );
+    expect((await f.run('subscriptions')).text).toContain('with /subscribe <project>');
+  });
+
+  it('an unknown command points to /fundbot help on Slack', async () => {
+    const f = fixtureWith(accessAnswering({ ok: true }));
+    expect((await f.run('teleport', {}, { channel: slackChannel })).text).toContain('Try /fundbot help.');
+    expect((await f.run('teleport')).text).toContain('Try /help.');
+  });
+});

@@ -8,7 +8,7 @@ import type { WatchedProject } from '../ports.js';
 import { errorSummary } from '../read-failure.js';
 import { findWatched, resolveProject } from '../resolve-project.js';
 import { watchingNotice } from '../watching-notice.js';
-import type { CommandRun } from './command-run.js';
+import { type CommandRun, typedCommand } from './command-run.js';
 
 /**
  * Parses the `kinds` option: space or comma separated, case-insensitive,
@@ -118,7 +118,7 @@ export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMess
   });
   return {
     title: t.subscriptions.title,
-    text: lines.length > 0 ? lines.join('\n') : t.subscriptions.none,
+    text: lines.length > 0 ? lines.join('\n') : t.subscriptions.none(typedCommand(run, 'subscribe')),
     tone: 'info',
   };
 }

@@ -60,7 +60,8 @@ export interface Catalog {
     readonly noneVisible: string;
     readonly lockedMissing: (missing: string) => string;
     readonly lockedUntilGoal: string;
-    readonly andMore: (n: number) => string;
+    /** `command` is how /reward is typed on the platform (`/fundbot reward` on Slack). */
+    readonly andMore: (n: number, command: string) => string;
     readonly idLine: (id: number) => string;
     readonly fieldPrice: string;
     readonly fieldStock: string;
@@ -68,7 +69,8 @@ export interface Catalog {
     readonly available: string;
     readonly freeText: string;
     readonly openReward: string;
-    readonly notFound: (id: number, project: string) => string;
+    /** `command` is how /rewards is typed on the platform. */
+    readonly notFound: (id: number, project: string, command: string) => string;
   };
   readonly supporters: {
     readonly title: (project: string) => string;
@@ -90,7 +92,8 @@ export interface Catalog {
     readonly nothingLeft: string;
     readonly notSubscribed: (project: string) => string;
     readonly title: string;
-    readonly none: string;
+    /** `command` is how /subscribe is typed on the platform. */
+    readonly none: (command: string) => string;
     readonly line: (project: string, kinds: string) => string;
     readonly invalidKinds: (invalid: string, valid: string) => string;
     /** /subscribe refused: the bot is not in the channel (Slack: how to invite it). */
@@ -145,7 +148,8 @@ export interface Catalog {
     readonly feedOff: (feed: string, scope: string) => string;
     readonly projectNotFound: (project: string) => string;
     readonly digestNotConfigured: string;
-    readonly unknownCommand: (name: string) => string;
+    /** `help` is how /help is typed on the platform. */
+    readonly unknownCommand: (name: string, help: string) => string;
     /** Slack: a command of an old manifest (`/funding`); `usage` is the `/fundbot …` to type instead. */
     readonly useSlackCommand: (typed: string, usage: string) => string;
     /** Slack: `/fundbot <word>` where the word is no subcommand; `list` names them all, `help` is how to ask for help. */

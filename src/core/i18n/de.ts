@@ -74,8 +74,8 @@ export const de: Catalog = {
     noneVisible: 'Zurzeit werden keine Dankeschöns angeboten.',
     lockedMissing: (missing) => `🔒 gesperrt: wird freigeschaltet, wenn noch ${missing} zusammenkommen`,
     lockedUntilGoal: '🔒 gesperrt, bis das Finanzierungsziel erreicht ist',
-    andMore: (c) =>
-      n(c, '…und 1 weiteres Dankeschön: /reward <id>', `…und ${c} weitere Dankeschöns: /reward <id>`),
+    andMore: (c, command) =>
+      n(c, `…und 1 weiteres Dankeschön: ${command} <id>`, `…und ${c} weitere Dankeschöns: ${command} <id>`),
     idLine: (id) => `ID ${id}`,
     fieldPrice: 'Preis',
     fieldStock: 'Bestand',
@@ -83,7 +83,8 @@ export const de: Catalog = {
     available: 'verfügbar',
     freeText: 'Freitext',
     openReward: 'Dankeschön öffnen',
-    notFound: (id, project) => `In ${project} gibt es kein Dankeschön ${id}. /rewards zeigt die IDs.`,
+    notFound: (id, project, command) =>
+      `In ${project} gibt es kein Dankeschön ${id}. ${command} zeigt die IDs.`,
   },
   supporters: {
     title: (project) => `Neueste Unterstützer von ${project}`,
@@ -107,7 +108,7 @@ export const de: Catalog = {
     nothingLeft: 'Von diesem Projekt kommt hier nichts mehr an.',
     notSubscribed: (project) => `Dieser Kanal hat ${project} nicht abonniert.`,
     title: 'Abos dieses Kanals',
-    none: 'Dieser Kanal hat keine Abos. Ein Admin kann eins mit /subscribe <projekt> anlegen.',
+    none: (command) => `Dieser Kanal hat keine Abos. Ein Admin kann eins mit ${command} <projekt> anlegen.`,
     line: (project, kinds) => `• ${project}: ${kinds}`,
     invalidKinds: (invalid, valid) => `Unbekannte Benachrichtigungsart ${invalid}. Gültig sind: ${valid}.`,
     notMember: (platform) =>
@@ -183,7 +184,7 @@ export const de: Catalog = {
       `${feedDataDe[feed] ?? 'Diese Daten'} sind für dieses Projekt abgeschaltet: seinem API-Schlüssel fehlt ${scope}. Ein Admin kann diesen Scope zum Schlüssel hinzufügen.`,
     projectNotFound: (project) => `Die Plattform kennt das Projekt „${project}“ nicht (oder verbirgt es).`,
     digestNotConfigured: 'Die tägliche Zusammenfassung ist auf diesem Bot nicht eingerichtet.',
-    unknownCommand: (name) => `Den Befehl „${name}“ gibt es nicht. Probier /help.`,
+    unknownCommand: (name, help) => `Den Befehl „${name}“ gibt es nicht. Probier ${help}.`,
     useSlackCommand: (typed, usage) => `Auf Slack hat fundbot einen Befehl: statt ${typed} tippe ${usage}`,
     unknownSubcommand: (word, list, help) =>
       `fundbot hat keinen Unterbefehl „${word}“. Die Unterbefehle sind: ${list}. ${help} erklärt jeden.`,

@@ -69,7 +69,8 @@ export const en: Catalog = {
     noneVisible: 'No rewards are on offer right now.',
     lockedMissing: (missing) => `🔒 locked: unlocks when ${missing} more is funded`,
     lockedUntilGoal: '🔒 locked until the funding goal is reached',
-    andMore: (c) => n(c, '…and 1 more reward: use /reward <id>', `…and ${c} more rewards: use /reward <id>`),
+    andMore: (c, command) =>
+      n(c, `…and 1 more reward: use ${command} <id>`, `…and ${c} more rewards: use ${command} <id>`),
     idLine: (id) => `ID ${id}`,
     fieldPrice: 'Price',
     fieldStock: 'Stock',
@@ -77,7 +78,7 @@ export const en: Catalog = {
     available: 'available',
     freeText: 'free text',
     openReward: 'Open the reward',
-    notFound: (id, project) => `There is no reward ${id} in ${project}. /rewards lists the ids.`,
+    notFound: (id, project, command) => `There is no reward ${id} in ${project}. ${command} lists the ids.`,
   },
   supporters: {
     title: (project) => `Latest supporters of ${project}`,
@@ -99,7 +100,7 @@ export const en: Catalog = {
     nothingLeft: 'No notices of it are left in this channel.',
     notSubscribed: (project) => `This channel is not subscribed to ${project}.`,
     title: 'Subscriptions of this channel',
-    none: 'This channel has no subscriptions. An admin can add one with /subscribe <project>.',
+    none: (command) => `This channel has no subscriptions. An admin can add one with ${command} <project>.`,
     line: (project, kinds) => `• ${project}: ${kinds}`,
     invalidKinds: (invalid, valid) => `Unknown notice kind ${invalid}. Valid kinds: ${valid}.`,
     notMember: (platform) =>
@@ -172,7 +173,7 @@ export const en: Catalog = {
       `${feedDataEn[feed] ?? 'This data'} is off for this project: its API key lacks ${scope}. An admin can add that scope to the key.`,
     projectNotFound: (project) => `The platform does not know the project "${project}" (or hides it).`,
     digestNotConfigured: 'The daily digest is not configured on this bot.',
-    unknownCommand: (name) => `There is no command "${name}". Try /help.`,
+    unknownCommand: (name, help) => `There is no command "${name}". Try ${help}.`,
     useSlackCommand: (typed, usage) =>
       `On Slack, fundbot has one command: instead of ${typed}, type ${usage}`,
     unknownSubcommand: (word, list, help) =>
