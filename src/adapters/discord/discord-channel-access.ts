@@ -41,7 +41,9 @@ export function createDiscordChannelAccess(client: Client): ChannelAccess {
         return { ok: false, reason: 'unknown' };
       }
       const thread = channel.isThread();
-      if (channel.isThread() && (channel.archived || channel.locked)) return { ok: false, reason: 'archived' };
+      if (channel.isThread() && (channel.archived || channel.locked)) {
+        return { ok: false, reason: 'archived' };
+      }
       const me = channel.guild.members.me ?? (await channel.guild.members.fetchMe());
       const permissions = channel.permissionsFor(me);
       const missing = (thread ? neededInThread : needed)
