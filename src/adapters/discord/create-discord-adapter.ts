@@ -198,7 +198,14 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     interaction: ChatInputCommandInteraction,
     message: NeutralMessage,
   ): Promise<void> {
-    if (message.followUp) await interaction.followUp(replyOptions(message.followUp));
+    if (!message.followUp) return;
+    // The command succeeded and was answered: a lost follow-up is logged, not apologised for.
+    await interaction.followUp(replyOptions(message.followUp)).catch((error: unknown) => {
+      logger.warn(
+        { ...describeError(error, secrets), interactionId: interaction.id },
+        'could not send the answer’s follow-up',
+      );
+    });
   }
 
   /** The core's answer, or a private generic error: the core should not throw, but an adapter must not go silent. */

@@ -80,8 +80,16 @@ export function createSlashCommandHandler(
       };
       const message = await deps.core.execute({ name: definition.name, options: parsed.options, context });
       await reply(respond, message);
-      // e.g. /fundbot subscribe's public "now watching" after the private confirmation.
-      if (message.followUp) await reply(respond, message.followUp);
+      // e.g. /fundbot subscribe's public "now watching" after the private confirmation. Its failure
+      // is logged, not answered with an error: the command itself succeeded and was confirmed.
+      if (message.followUp) {
+        await reply(respond, message.followUp).catch((followUpError: unknown) => {
+          deps.logger.warn(
+            { err: followUpError instanceof Error ? followUpError.message : String(followUpError) },
+            'Slack respond() of the follow-up failed',
+          );
+        });
+      }
     } catch (error) {
       deps.logger.error(
         { err: error instanceof Error ? error.message : String(error), command: command.command },
