@@ -5,7 +5,7 @@ import { createDiscordAdapter } from '../adapters/discord/index.js';
 import { createSlackAdapter } from '../adapters/slack/index.js';
 import { createApiClient } from '../api/index.js';
 import { checkProjectKeys, envVars, type FundbotConfig } from '../config/index.js';
-import type { ChannelPoster } from '../core/index.js';
+import type { ChannelAccess, ChannelPoster } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
@@ -152,6 +152,7 @@ export async function startBot(
     start(): Promise<void>;
     stop(): Promise<void>;
     poster: ChannelPoster;
+    channelAccess: ChannelAccess;
   }[] = [];
   if (config.discord.enabled) {
     adapters.push({
@@ -196,10 +197,12 @@ export async function startBot(
       start: () => slack.start(),
       stop: () => slack.stop(),
       poster: slack.poster,
+      channelAccess: slack.channelAccess,
     });
   }
   engineStatus = () => wiring.engine.status();
   wiring.connectPosters(adapters.map((a) => a.poster));
+  for (const adapter of adapters) wiring.connectChannelAccess(adapter.poster.platform, adapter.channelAccess);
 
   let ops: OpsServer | undefined;
   if (config.http.enabled) {

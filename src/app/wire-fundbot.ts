@@ -1,5 +1,6 @@
 import type { ApiClient, ProjectKey } from '../api/index.js';
 import {
+  type ChannelAccess,
   type ChannelPoster,
   type ChannelRef,
   type CommandCore,
@@ -55,6 +56,8 @@ export interface Wiring {
   /** A project's configured milestones, for the digest. */
   milestonesFor(project: string): readonly number[] | undefined;
   connectPosters(posters: readonly ChannelPoster[]): void;
+  /** The adapter of a platform tells /subscribe whether the bot can post in a channel. */
+  connectChannelAccess(platform: ChannelRef['platform'], access: ChannelAccess): void;
   /** Posts a digest (or any message) to a channel through the poster of its platform. */
   post(channel: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<void>;
 }
@@ -68,6 +71,7 @@ export function wireFundbot(options: WireOptions): Wiring {
   const milestonesFor = (project: string) =>
     options.projects.find((p) => p.linkCaption === project)?.milestones;
   let posters: readonly ChannelPoster[] = [];
+  const channelAccess = new Map<ChannelRef['platform'], ChannelAccess>();
 
   const engine = createEngine({
     api: options.api,
@@ -99,6 +103,11 @@ export function wireFundbot(options: WireOptions): Wiring {
       defaultLocale: options.defaultLocale,
       digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
       fundingChart: chartPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
+      // A platform with no adapter connected (the console) has nothing to check: it can always print.
+      channelAccess: {
+        canPost: (channel) =>
+          channelAccess.get(channel.platform)?.canPost(channel) ?? Promise.resolve({ ok: true }),
+      },
       logger: logger.child({ component: 'core' }),
     }),
   );
@@ -115,6 +124,9 @@ export function wireFundbot(options: WireOptions): Wiring {
     core,
     subscriptions,
     milestonesFor,
+    connectChannelAccess(platform, access) {
+      channelAccess.set(platform, access);
+    },
     connectPosters(connected) {
       posters = connected.map((poster) => instrumentPoster(poster, metrics));
       router = createNoticeRouter({

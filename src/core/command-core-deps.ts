@@ -1,7 +1,7 @@
 import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { NeutralMessage } from './message.js';
-import type { ProjectReadModel, SubscriptionStore } from './ports.js';
+import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
 import type { SettingsStore } from './settings-store.js';
 
 /**
@@ -54,5 +54,11 @@ export interface CommandCoreDeps {
   /** Renders a project's funding chart now (src/digest), as the digest attaches it; /chart needs it. */
   readonly fundingChart?: (project: string, locale: Locale) => Promise<NeutralMessage>;
   readonly freshness?: Partial<Freshness>;
+  /**
+   * Whether the bot can post in a channel, asked by /subscribe before it stores
+   * anything. Every chat adapter provides one (the composition root routes by
+   * platform); without it (the console) /subscribe cannot check and trusts the channel.
+   */
+  readonly channelAccess?: ChannelAccess;
   readonly logger?: CoreLogger;
 }

@@ -41,16 +41,22 @@ export {
 } from './notice-router.js';
 export { estimatePace, type Pace } from './pace.js';
 export {
+  commandInvocationText,
   commandUsage,
   type ParseError,
   type ParseResult,
   parseCommandArguments,
   parseCommandLine,
+  parseSubcommandText,
   tokenize,
 } from './parse-command-text.js';
 export { describeParseError, parseErrorMessage } from './parse-error-message.js';
 export type {
   Cached,
+  ChannelAccess,
+  ChannelAccessProblem,
+  ChannelAccessResult,
+  ChannelPermission,
   ChannelPoster,
   ChannelRef,
   EngineStatus,

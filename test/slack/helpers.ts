@@ -89,8 +89,8 @@ export function slashCommand(
     channel_name: 'campaign',
     user_id: 'U0PLAIN',
     user_name: 'plain.user',
-    command: '/funding',
-    text: '',
+    command: '/fundbot',
+    text: 'funding',
     api_app_id: 'A0FAKE',
     trigger_id: '1.2.3',
   };

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { App, HTTPModuleFunctions, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { ChannelPoster, CommandCore } from '../../core/index.js';
+import type { ChannelAccess, ChannelPoster, CommandCore } from '../../core/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
@@ -15,6 +15,7 @@ import {
   socketConnectionRetryPolicy,
   webApiTimeoutMs,
 } from './retry-policy.js';
+import { createSlackChannelAccess } from './slack-channel-access.js';
 import { createSlackReplayGuard, SlackReplayError } from './slack-replay-guard.js';
 import { createSlackUserLookup } from './slack-user-lookup.js';
 
@@ -72,6 +73,8 @@ export interface SlackAdapter {
   stop(): Promise<void>;
   /** For the outbox: posts notices into Slack channels. Usable without start(). */
   readonly poster: ChannelPoster;
+  /** For /fundbot subscribe: whether the bot can post in a channel (conversations.info). Usable without start(). */
+  readonly channelAccess: ChannelAccess;
   /** http mode, once started: the URL Slack must call (`http://host:port/slack/events`). */
   readonly url: string | undefined;
 }
@@ -224,6 +227,7 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
 
   return {
     poster,
+    channelAccess: createSlackChannelAccess(app.client, logger),
     get url() {
       return url;
     },

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { ChannelPoster, CommandCore, SubscriptionStore } from '../../../core/index.js';
+import type { ChannelAccess, ChannelPoster, CommandCore, SubscriptionStore } from '../../../core/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
 import type { Logger } from '../../../domain/logger.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
@@ -57,6 +57,8 @@ export interface SlackOAuthAdapter {
   stop(): Promise<void>;
   /** Posts with each workspace's own bot token. */
   readonly poster: ChannelPoster;
+  /** For /subscribe: whether the bot is in the channel, asked with that workspace's token. */
+  readonly channelAccess: ChannelAccess;
   /** Once started: the local URL Slack must call (`http://host:port/slack/events`); Slack needs its public https twin. */
   readonly url: string | undefined;
   /** Once started: where a workspace admin starts the install (`http://host:port/slack/install`). */
@@ -174,6 +176,7 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
   let started = false;
   return {
     poster: teams.poster,
+    channelAccess: teams.channelAccess,
     get url() {
       return base && `${base}${slackOAuthPaths.events}`;
     },
