@@ -7,6 +7,7 @@ import { type Clock, systemClock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { boltLogger, stderrLogger } from './bolt-logger.js';
 import { createSlackPoster, createSlackPostingClient, defaultPostTimeoutMs } from './create-slack-poster.js';
+import { drainInFlight } from './drain-in-flight.js';
 import { createSlashCommandHandler } from './handle-slash-command.js';
 import { createSlackOAuthAdapter, type SlackOAuthAdapterOptions } from './oauth/index.js';
 import {
@@ -259,13 +260,7 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
         await app.stop();
         url = undefined;
       }
-      if (inFlight.size === 0) return;
-      const drained = new AbortController();
-      await Promise.race([
-        Promise.allSettled([...inFlight]),
-        clock.sleep(options.drainTimeoutMs ?? 10_000, drained.signal).catch(() => {}),
-      ]);
-      drained.abort();
+      await drainInFlight(inFlight, clock, options.drainTimeoutMs ?? 10_000);
     },
   };
 }

@@ -8,6 +8,7 @@ import { type Clock, systemClock } from '../../../lib/clock.js';
 import type { KeyValueStore } from '../../../lib/store.js';
 import { slackBotScopes } from '../app-manifest.js';
 import { boltLogger, stderrLogger } from '../bolt-logger.js';
+import { drainInFlight } from '../drain-in-flight.js';
 import { createSlashCommandHandler } from '../handle-slash-command.js';
 import { botRetryPolicy, rejectRateLimitedCalls, webApiTimeoutMs } from '../retry-policy.js';
 import { createEncryptedInstallationStore } from './installation-store.js';
@@ -203,13 +204,7 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
         await app.stop();
         base = undefined;
       }
-      if (inFlight.size === 0) return;
-      const drained = new AbortController();
-      await Promise.race([
-        Promise.allSettled([...inFlight]),
-        clock.sleep(options.drainTimeoutMs ?? 10_000, drained.signal).catch(() => {}),
-      ]);
-      drained.abort();
+      await drainInFlight(inFlight, clock, options.drainTimeoutMs ?? 10_000);
     },
   };
 }
