@@ -15,10 +15,14 @@ export async function connectRedis(
   url: string,
   onError: (error: Error) => void,
   random: Random = systemRandom,
+  options: { readonly disableOfflineQueue?: boolean } = {},
 ) {
   const client = createClient({
     url,
+    // The store sets it: a write queued while Redis is away would land minutes after the caller saw it fail.
+    disableOfflineQueue: options.disableOfflineQueue ?? false,
     socket: {
+      connectTimeout: 5_000,
       reconnectStrategy: (retries: number) => backoffMs(redisReconnectBackoff, retries + 1, random.next),
     },
   });
