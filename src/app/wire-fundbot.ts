@@ -2,6 +2,7 @@ import type { ApiClient, ProjectKey } from '../api/index.js';
 import {
   type ChannelPoster,
   type ChannelRef,
+  type Claims,
   type CommandCore,
   createCommandCore,
   createNoticeRouter,
@@ -17,6 +18,7 @@ import {
   createEngine,
   type Engine,
   type EngineOptions,
+  type Lease,
   noticeKindOf,
   type PollOutcome,
 } from '../engine/index.js';
@@ -37,6 +39,11 @@ export interface WireOptions {
   readonly engineOptions?: EngineOptions;
   readonly defaultLocale: Locale;
   readonly digestTimeZone: string;
+  /** Leases of the projects (a redis:// store: the replicas' balanced leases); default in-process. */
+  readonly lease?: Lease;
+  readonly replicaId?: string;
+  /** Once-only delivery claims shared by the replicas; default in-process. */
+  readonly claims?: Claims;
   /** Extra observer of finished polls (health); metrics are recorded here already. */
   readonly onPoll?: (poll: PollOutcome) => void;
 }
@@ -77,6 +84,8 @@ export function wireFundbot(options: WireOptions): Wiring {
     logger: logger.child({ component: 'engine' }),
     projects: options.projects,
     options: options.engineOptions ?? {},
+    ...(options.lease !== undefined ? { lease: options.lease } : {}),
+    ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}),
     onPoll: (poll) => {
       metrics.recordPoll({ project: poll.project, feed: poll.feed, result: poll.result }, poll.durationMs);
       options.onPoll?.(poll);
@@ -122,6 +131,7 @@ export function wireFundbot(options: WireOptions): Wiring {
         subscriptions,
         posters,
         store: namespaced(store, 'deliveries/'),
+        ...(options.claims !== undefined ? { claims: options.claims } : {}),
         logger: logger.child({ component: 'notices' }),
         clock,
         // Latency of each posted notice: from the platform's timestamp to the post.
