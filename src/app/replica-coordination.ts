@@ -10,7 +10,7 @@ import { redisClaims } from '../lib/coordination/redis-claims.js';
 import { connectRedis, type RedisClient } from '../lib/coordination/redis-client.js';
 import { redisLease } from '../lib/coordination/redis-lease.js';
 import { redisReplicaRegistry } from '../lib/coordination/redis-replica-registry.js';
-import { type KeyValueStore, keyvStore } from '../lib/store.js';
+import { type KeyValueStore, keyvStore, type StoreOutcome } from '../lib/store.js';
 
 /** The engine's store is `namespaced(store, 'engine/')` (wire-fundbot): fenced writes must land on the same keys. */
 export const ENGINE_STORE_PREFIX = 'engine/';
@@ -25,6 +25,7 @@ export function balancedEngineLease(
   balancer: Pick<LeaseBalancer, 'held'>,
   lease: Lease,
   encode: (key: string, value: unknown) => Promise<{ key: string; value: string }>,
+  observe?: { readonly clock: Clock; readonly onOutcome: (outcome: StoreOutcome) => void },
 ): EngineLease {
   return {
     async acquire(resource) {
@@ -35,7 +36,21 @@ export function balancedEngineLease(
     async release() {},
     async fencedSet(resource, token, key, value) {
       const entry = await encode(`${ENGINE_STORE_PREFIX}${key}`, value);
-      return lease.fencedSet(resource, token, entry.key, entry.value);
+      const startedAt = observe?.clock.now() ?? 0;
+      // The state write is the store's busiest write: health must see it fail as it saw the plain set fail.
+      try {
+        const written = await lease.fencedSet(resource, token, entry.key, entry.value);
+        observe?.onOutcome({ operation: 'set', ok: true, durationMs: observe.clock.now() - startedAt });
+        return written;
+      } catch (error) {
+        observe?.onOutcome({
+          operation: 'set',
+          ok: false,
+          durationMs: observe.clock.now() - startedAt,
+          error,
+        });
+        throw error;
+      }
     },
   };
 }
@@ -64,6 +79,8 @@ export interface ReplicaCoordination {
   start(onTick?: (report: BalanceReport) => void): void;
   /** Gives every lease back (the others take over at once) and leaves the replica registry. */
   stop(): Promise<void>;
+  /** Closes the connection (after {@link ReplicaCoordination.stop}). */
+  close(): Promise<void>;
 }
 
 export interface ReplicaCoordinationOptions {
@@ -73,6 +90,8 @@ export interface ReplicaCoordinationOptions {
   readonly projects: () => readonly string[];
   readonly ttlMs: number;
   readonly onError: (error: unknown) => void;
+  /** Told the outcome of every fenced state write (the store watch behind `/healthz`). */
+  readonly onStoreOutcome?: (outcome: StoreOutcome) => void;
 }
 
 /**
@@ -85,6 +104,7 @@ export async function connectReplicaCoordination(
 ): Promise<ReplicaCoordination> {
   const client: RedisClient = await connectRedis(options.url, options.onError, undefined, {
     disableOfflineQueue: true,
+    connectWithinMs: 5_000,
   });
   const keyv = new Keyv({
     store: new KeyvRedis(client, {
@@ -115,7 +135,12 @@ export async function connectReplicaCoordination(
     ttlMs: options.ttlMs,
     // Closing the store closes the shared client; the balancer has stopped by then (shutdown order).
     store,
-    engineLease: balancedEngineLease(balancer, lease, (key, value) => encode(key, value)),
+    engineLease: balancedEngineLease(
+      balancer,
+      lease,
+      (key, value) => encode(key, value),
+      options.onStoreOutcome ? { clock: options.clock, onOutcome: options.onStoreOutcome } : undefined,
+    ),
     claims: redisClaims(client, options.replicaId),
     balancer,
     counts,
@@ -133,5 +158,6 @@ export async function connectReplicaCoordination(
       if (loop !== undefined) await loop.catch(options.onError);
       else await balancer.stop().catch(options.onError);
     },
+    close: () => store.close(),
   };
 }

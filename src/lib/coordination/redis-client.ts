@@ -15,7 +15,14 @@ export async function connectRedis(
   url: string,
   onError: (error: Error) => void,
   random: Random = systemRandom,
-  options: { readonly disableOfflineQueue?: boolean } = {},
+  options: {
+    readonly disableOfflineQueue?: boolean;
+    /**
+     * Wait at most this long for the connection, then go on connecting in the background (a Redis absent at
+     * start must not block start-up: health reports it). Default: wait until connected.
+     */
+    readonly connectWithinMs?: number;
+  } = {},
 ) {
   const client = createClient({
     url,
@@ -27,7 +34,20 @@ export async function connectRedis(
     },
   });
   client.on('error', onError);
-  await client.connect();
+  if (options.connectWithinMs === undefined) {
+    await client.connect();
+  } else {
+    let timer: NodeJS.Timeout | undefined;
+    const connecting = client.connect().then(
+      () => undefined,
+      (error: unknown) => onError(error instanceof Error ? error : new Error(String(error))),
+    );
+    await Promise.race([
+      connecting,
+      new Promise((resolve) => (timer = setTimeout(resolve, options.connectWithinMs))),
+    ]);
+    clearTimeout(timer);
+  }
   return client;
 }
 
