@@ -150,7 +150,8 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
       for (const project of projects) {
         // A replica's project taken over later counts from when seen; any other from start-up (a project
         // enabled after the key check was expected from the start).
-        if (!expectedSince.has(project)) expectedSince.set(project, reported && options.replica ? now : startedAt);
+        if (!expectedSince.has(project))
+          expectedSince.set(project, reported && options.replica ? now : startedAt);
         checks[`poll:${project}`] = projectCheck(project, now);
       }
       reported = true;
