@@ -25,6 +25,8 @@ import {
 import { dropRepeatedScopeWarnings } from './drop-repeated-scope-warnings.js';
 import { type ChatPlatform, platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
+import type { ReplicaCoordination } from './replica-coordination.js';
+import { startReplicas } from './start-replicas.js';
 import { watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
 import { wireFundbot } from './wire-fundbot.js';
@@ -68,9 +70,12 @@ export async function startBot(
   }
   let enabledProjects: readonly string[] = [];
   let engineStatus: () => readonly ProjectPollingStatus[] = () => [];
+  // Set on a redis:// store: this replica then polls (and health expects polls of) the projects it holds.
+  let replicas: ReplicaCoordination | undefined;
   const health = createHealthMonitor({
     clock,
-    projects: () => enabledProjects,
+    projects: () => (replicas ? replicas.held().filter((p) => enabledProjects.includes(p)) : enabledProjects),
+    replica: () => (replicas ? { id: replicas.replicaId, holds: replicas.held() } : undefined),
     storeName: describeStoreTarget(storeUrl).name,
     // Bound late: the engine is wired after health (health must see the store from the first operation).
     pausedBecause: (project) => engineStatus().find((s) => s.project === project)?.paused ?? null,
@@ -116,6 +121,16 @@ export async function startBot(
   }
 
   enabledProjects = projects.map((p) => p.linkCaption);
+  // On Redis: leases spread the projects over the replicas; delivery claims keep notices once-only.
+  replicas = await startReplicas({
+    storeUrl,
+    leaseTtlMs: config.store.leaseTtlMs,
+    clock,
+    logger,
+    registry,
+    projects: () => enabledProjects,
+    onStoreOutcome: storeWatch.observe,
+  });
   // Notices a store that went away (or came back) while nothing else touches it: one GET per 10 s.
   const storeProbe = startStoreProbe({ store, clock });
   // A key file replaced while running is swapped in through this ring (see watchKeyFiles).
@@ -131,7 +146,11 @@ export async function startBot(
     metrics,
     version,
     projects: projects.map((p) => ({ linkCaption: p.linkCaption, key: p.apiKey, milestones: p.milestones })),
+    ...(replicas
+      ? { lease: replicas.engineLease, replicaId: replicas.replicaId, claims: replicas.claims }
+      : {}),
     engineOptions: {
+      ...(replicas ? { leaseTtlMs: replicas.ttlMs } : {}),
       reserveShare: config.engine.reserveFraction,
       burstThreshold: config.engine.burstThreshold,
       floodRatio: config.engine.floodRatio,
@@ -222,7 +241,8 @@ export async function startBot(
       // Leave nothing open behind a failed start: the caller (or a test) may go on living.
       for (const a of adapters) await a.stop().catch(() => undefined);
       storeProbe.stop();
-      await Promise.allSettled([api.close(), store.close(), ops?.close()]);
+      await replicas?.stop();
+      await Promise.allSettled([api.close(), store.close(), ops?.close(), replicas?.close()]);
       throw platformStartError(adapter.name, error);
     }
     logger.info({ adapter: adapter.name }, 'chat adapter connected');
@@ -279,13 +299,15 @@ export async function startBot(
       },
       // The cycle in flight finishes its deliveries while the adapters can still post.
       { name: 'stop pollers after the cycle in flight', stop: () => wiring.engine.stop() },
+      // The leases go back at once, so the other replicas take these projects over without waiting a TTL.
+      { name: 'give the project leases back', stop: async () => replicas?.stop() },
       ...adapters.map((a) => ({ name: `stop ${a.name} (commands in flight finish)`, stop: () => a.stop() })),
       { name: 'close the API client', stop: () => api.close() },
       {
         name: 'flush and close the store',
         stop: () => {
           storeProbe.stop();
-          return store.close();
+          return Promise.all([store.close(), replicas?.close()]).then(() => undefined);
         },
       },
       { name: 'close the health server', stop: async () => ops?.close() },

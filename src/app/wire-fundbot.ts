@@ -3,6 +3,7 @@ import {
   type ChannelAccess,
   type ChannelPoster,
   type ChannelRef,
+  type Claims,
   type CommandCore,
   createCommandCore,
   createNoticeRouter,
@@ -18,6 +19,7 @@ import {
   createEngine,
   type Engine,
   type EngineOptions,
+  type Lease,
   noticeKindOf,
   type PollOutcome,
 } from '../engine/index.js';
@@ -38,6 +40,11 @@ export interface WireOptions {
   readonly engineOptions?: EngineOptions;
   readonly defaultLocale: Locale;
   readonly digestTimeZone: string;
+  /** Leases of the projects (a redis:// store: the replicas' balanced leases); default in-process. */
+  readonly lease?: Lease;
+  readonly replicaId?: string;
+  /** Once-only delivery claims shared by the replicas; default in-process. */
+  readonly claims?: Claims;
   /** Extra observer of finished polls (health); metrics are recorded here already. */
   readonly onPoll?: (poll: PollOutcome) => void;
 }
@@ -81,6 +88,8 @@ export function wireFundbot(options: WireOptions): Wiring {
     logger: logger.child({ component: 'engine' }),
     projects: options.projects,
     options: options.engineOptions ?? {},
+    ...(options.lease !== undefined ? { lease: options.lease } : {}),
+    ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}),
     onPoll: (poll) => {
       metrics.recordPoll({ project: poll.project, feed: poll.feed, result: poll.result }, poll.durationMs);
       options.onPoll?.(poll);
@@ -134,6 +143,7 @@ export function wireFundbot(options: WireOptions): Wiring {
         subscriptions,
         posters,
         store: namespaced(store, 'deliveries/'),
+        ...(options.claims !== undefined ? { claims: options.claims } : {}),
         logger: logger.child({ component: 'notices' }),
         clock,
         // Latency of each posted notice: from the platform's timestamp to the post.

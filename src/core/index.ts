@@ -19,12 +19,14 @@ export type { CommandCoreDeps, CoreLogger, Freshness } from './command-core-deps
 export { defaultFreshness } from './command-core-deps.js';
 export { createCommandCore, privateError } from './create-command-core.js';
 export {
+  type Claims,
   createDeliveryLedger,
   type DeliveryKey,
   type DeliveryLedger,
   type DeliveryLedgerOptions,
   type DeliveryRecord,
   type DeliveryState,
+  defaultDeliveryClaimTtlMs,
   defaultDeliveryRecordTtlMs,
 } from './delivery-ledger.js';
 export { DeliveryNotPostedError } from './delivery-not-posted-error.js';
