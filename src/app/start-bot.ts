@@ -113,10 +113,15 @@ export async function startBot(
     })),
     logger,
   });
-  const projects = config.projects.filter((p) => report.enabled.includes(p.linkCaption));
+  // A project whose key was rejected is kept: the engine pauses it (with the reason, in /healthz and
+  // /status) and tries the key again every 10 minutes. Only projects that cannot be read whatever the
+  // key (not found, plan below Pro) are left out; with none left at all, the configuration is wrong.
+  const projects = config.projects.filter(
+    (p) => report.enabled.includes(p.linkCaption) || report.paused.includes(p.linkCaption),
+  );
   if (projects.length === 0) {
     throw new Error(
-      'no project can be read with the configured keys (see the warnings above): fix the keys and start again',
+      'no configured project can be read (see the warnings above): fix projects[].linkCaption or the plan, and start again',
     );
   }
 
