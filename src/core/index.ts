@@ -4,7 +4,14 @@
  * from here; nothing here imports a chat library.
  */
 
-export { htmlToPlainText, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../domain/text.js';
+export {
+  displayName,
+  htmlToPlainText,
+  normalizeWhitespace,
+  safeHttpUrl,
+  shorten,
+  singleLine,
+} from '../domain/text.js';
 export { limits } from '../domain/text-limits.js';
 export { channelKey, workspaceKey } from './channel-key.js';
 export { ChannelUnavailableError } from './channel-unavailable-error.js';

@@ -19,6 +19,8 @@ export interface Catalog {
     readonly supportersOnly: string;
     readonly onlyYou: string;
     readonly none: string;
+    /** Stands for a person whose name shows nothing (only invisible or blank characters). */
+    readonly someone: string;
   };
   readonly units: {
     readonly seconds: (n: number) => string;

@@ -26,6 +26,7 @@ export const de: Catalog = {
     supportersOnly: 'nur für Unterstützer',
     onlyYou: 'nur für dich sichtbar',
     none: 'keine',
+    someone: 'jemand',
   },
   units: {
     seconds: (c) => n(c, `${c} Sekunde`, `${c} Sekunden`),

@@ -26,6 +26,7 @@ export const en: Catalog = {
     supportersOnly: 'supporters only',
     onlyYou: 'only you can see this',
     none: 'none',
+    someone: 'a supporter',
   },
   units: {
     seconds: (c) => n(c, `${c} second`, `${c} seconds`),
