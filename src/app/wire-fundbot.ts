@@ -10,6 +10,7 @@ import {
   type Locale,
   type NeutralMessage,
   type NoticeRouter,
+  type OperationalNote,
   type SubscriptionStore,
 } from '../core/index.js';
 import { chartPreview, digestPreview } from '../digest/index.js';
@@ -39,6 +40,8 @@ export interface WireOptions {
   readonly digestTimeZone: string;
   /** Extra observer of finished polls (health); metrics are recorded here already. */
   readonly onPoll?: (poll: PollOutcome) => void;
+  /** Process-wide causes /status shows (the store failing, API drift), as /healthz names them. */
+  readonly operationalNotes?: () => readonly OperationalNote[];
 }
 
 /**
@@ -100,6 +103,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
       fundingChart: chartPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
       logger: logger.child({ component: 'core' }),
+      ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
     }),
   );
 

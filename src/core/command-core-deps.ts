@@ -37,6 +37,14 @@ export interface CoreLogger {
   error(details: Record<string, unknown>, message: string): void;
 }
 
+/**
+ * A process-wide cause of trouble that `/status` shows beside the project's own, the
+ * same ones `/healthz` names. `detail` is the operator's secret-free technical line.
+ */
+export type OperationalNote =
+  | { readonly cause: 'store-failing'; readonly detail: string }
+  | { readonly cause: 'api-drift'; readonly detail: string };
+
 /** Everything {@link createCommandCore} needs, injected. */
 export interface CommandCoreDeps {
   readonly readModel: ProjectReadModel;
@@ -54,5 +62,7 @@ export interface CommandCoreDeps {
   /** Renders a project's funding chart now (src/digest), as the digest attaches it; /chart needs it. */
   readonly fundingChart?: (project: string, locale: Locale) => Promise<NeutralMessage>;
   readonly freshness?: Partial<Freshness>;
+  /** Read by every /status (no I/O): the store failing, the API description changed. */
+  readonly operationalNotes?: () => readonly OperationalNote[];
   readonly logger?: CoreLogger;
 }

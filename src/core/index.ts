@@ -22,7 +22,7 @@ export type {
   Locale,
   OptionValue,
 } from './command-core.js';
-export type { CommandCoreDeps, CoreLogger, Freshness } from './command-core-deps.js';
+export type { CommandCoreDeps, CoreLogger, Freshness, OperationalNote } from './command-core-deps.js';
 export { defaultFreshness } from './command-core-deps.js';
 export { createCommandCore, privateError } from './create-command-core.js';
 export {

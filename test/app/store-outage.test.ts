@@ -112,6 +112,17 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
       );
       expect(errors).toHaveLength(1);
       expect(errors[0]?.msg).toContain(`check that Redis at 127.0.0.1:${redis.port} is running`);
+      // /status in chat names the same cause, in the channel's language.
+      fake.sendSlashCommand(
+        slashCommand({
+          response_url: fake.responseUrl(),
+          command: '/fundbot-status',
+          text: '',
+          user_id: 'U0ADMIN',
+        }),
+      );
+      const statusAnswer = await fake.waitFor(() => fake.responses[1], 'the /status answer', 15_000);
+      expect(JSON.stringify(statusAnswer.body)).toContain('The store does not answer (Redis at 127.0.0.1');
 
       // Redis comes back with its data: health recovers, the waiting supporter is announced once.
       await redis.start();
