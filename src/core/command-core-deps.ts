@@ -1,3 +1,4 @@
+import type { Logger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { NeutralMessage } from './message.js';
@@ -29,13 +30,10 @@ export const defaultFreshness: Freshness = {
 };
 
 /**
- * The few logger methods the core uses; pino's `logger.warn(obj, msg)` fits as is.
- * Only secret-free details are passed (error names and codes, ids).
+ * The slice of the one {@link Logger} port the core uses. Only secret-free details
+ * are passed (error names and codes, ids).
  */
-export interface CoreLogger {
-  warn(details: Record<string, unknown>, message: string): void;
-  error(details: Record<string, unknown>, message: string): void;
-}
+export type CoreLogger = Pick<Logger, 'warn' | 'error'>;
 
 /**
  * A process-wide cause of trouble that `/status` shows beside the project's own, the

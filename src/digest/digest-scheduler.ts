@@ -8,6 +8,7 @@ import type {
   SubscriptionStore,
 } from '../core/index.js';
 import { channelKey } from '../core/index.js';
+import { type Logger, silentLogger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { buildDigest, type DigestData } from './build-digest.js';
@@ -25,12 +26,8 @@ export interface CronLike {
   ): { destroy(): void | Promise<void> };
 }
 
-/** pino-compatible: `logger.warn({ project }, 'message')`. */
-export interface DigestLogger {
-  info(data: Record<string, unknown>, message: string): void;
-  warn(data: Record<string, unknown>, message: string): void;
-  error(data: Record<string, unknown>, message: string): void;
-}
+/** The slice of the one {@link Logger} port the digest uses. */
+export type DigestLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
 export interface DigestSchedulerOptions {
   readonly readModel: ProjectReadModel;
@@ -85,7 +82,6 @@ type Marker = z.infer<typeof markerSchema>;
 /** Markers only matter for the day they are about; three days covers any time zone and a late restart. */
 const MARKER_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 
-const silentLogger: DigestLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /**
  * Sends each project's daily digest to the channels subscribed to `digest`, at
