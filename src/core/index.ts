@@ -4,6 +4,7 @@
  * from here; nothing here imports a chat library.
  */
 
+export { type Logger, silentLogger } from '../domain/logger.js';
 export {
   displayName,
   htmlToPlainText,
@@ -23,7 +24,6 @@ export type {
   OptionValue,
 } from './command-core.js';
 export type { CommandCoreDeps, CoreLogger, Freshness, OperationalNote } from './command-core-deps.js';
-export { type Logger, silentLogger } from '../domain/logger.js';
 export { defaultFreshness } from './command-core-deps.js';
 export { createCommandCore, privateError } from './create-command-core.js';
 export {
