@@ -82,7 +82,6 @@ type Marker = z.infer<typeof markerSchema>;
 /** Markers only matter for the day they are about; three days covers any time zone and a late restart. */
 const MARKER_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 
-
 /**
  * Sends each project's daily digest to the channels subscribed to `digest`, at
  * `time` in `timeZone`.
