@@ -27,6 +27,20 @@ const seed = 2026;
 const existingSupporters = 500;
 const outageStart = campaignStart + 20 * 60_000;
 const outageEnd = outageStart + 15 * 60_000;
+/**
+ * Supports pending before and collected during the day: each turns successful at `at` and
+ * is listed at its own older support_timestamp, `depth` entries behind the new end. 5,000
+ * deep needs a longer list: the engine's simulator starts with `deepHistory` more supporters
+ * (the engine's cost does not depend on the list's length; the naive poller's does, so its
+ * simulator keeps the original 500).
+ */
+const lateSupports = [
+  { at: campaignStart + 3 * 3_600_000, depth: 30 },
+  { at: campaignStart + 5 * 3_600_000, depth: 200 },
+  { at: campaignStart + 7 * 3_600_000, depth: 700 },
+  { at: campaignStart + 9 * 3_600_000, depth: 5_000 },
+];
+const deepHistory = 5_000;
 
 export interface CampaignOptions {
   readonly listOrder: ListOrder;
@@ -43,12 +57,12 @@ export const defaultCampaign: CampaignOptions = {
   blogPosts: 3,
 };
 
-function projectSeed(): ProjectSeed {
+function projectSeed(extraHistory: number): ProjectSeed {
   const demo = demoProjectSeed(campaignStart);
   return {
     ...demo,
     // 500 supporters before the day: the day ends near 2,000, the size the naive comparison is about.
-    supporters: Array.from({ length: existingSupporters }, (_, i) => ({
+    supporters: Array.from({ length: existingSupporters + extraHistory }, (_, i) => ({
       at: campaignStart - 5 * day + i * 60_000,
       amount: 20,
     })),
@@ -74,7 +88,9 @@ async function startCampaignSimulator(
   options: CampaignOptions,
   shifts: boolean,
 ): Promise<Simulator> {
-  const sim = await startSimulator({ clock, seed, listOrder: options.listOrder, projects: [projectSeed()] });
+  // The engine's run (with shifts) also gets the deep history its 5,000-deep late support needs.
+  const projects = [projectSeed(shifts ? deepHistory : 0)];
+  const sim = await startSimulator({ clock, seed, listOrder: options.listOrder, projects });
   // Position shifts while paging (a supporter arrives and one fails between two pages), 1% of requests fail with a 5xx.
   if (shifts) sim.faults.shiftBetweenPages({ path: '/fundings', insert: 1, remove: 1, n: 100 });
   sim.faults.injectRandom5xx(0.01);
@@ -193,6 +209,18 @@ export async function runCampaignDay(
   ]);
   let restarted = false;
   let restartedAt = -1;
+  /** Late supports' keys -> epoch ms they turned successful. */
+  const late = new Map<string, number>();
+  const turnLate = (): void => {
+    for (const support of lateSupports.slice(late.size)) {
+      if (clock.now() < support.at) return;
+      const fundings = simProject.snapshot().fundings;
+      const behind = fundings[fundings.length - 1 - support.depth];
+      if (behind === undefined) throw new Error(`the list is shorter than ${support.depth}`);
+      const k = simProject.addSupporter({ amount: 25, at: behind.support_timestamp * 1000 });
+      late.set(supportKey(k), clock.now());
+    }
+  };
   while (clock.now() < end) {
     if (!restarted && clock.now() >= outageStart) {
       // A deploy in the launch rush: the process is gone for 15 minutes, then a new one resumes from the store.
@@ -206,12 +234,16 @@ export async function runCampaignDay(
       clock.set(Math.min(engine.nextDueAt(), end));
       scenario.advanceTo(clock.now());
     }
+    turnLate();
     await engine.runDue();
     for (const s of sections) await s.campaign?.tick?.(ctx);
     rss.sample();
   }
   const requests = sim.requests.filter((r) => r.at >= campaignStart && r.at < end);
   const truth = groundTruth(sim, campaignStart, inBaseline);
+  // A late support happened when it turned successful, not at its (older) support_timestamp.
+  for (const [k, at] of late) truth.supporters.set(k, at);
+  const lateLatency: number[] = [];
 
   const counts = new Map<string, number>();
   const latency = { fundings: [] as number[], wall: [] as number[], blog: [] as number[] };
@@ -226,6 +258,10 @@ export async function runCampaignDay(
             ? truth.wall.get(k)
             : truth.blog.get(k);
       if (happened === undefined) continue;
+      if (late.has(k)) {
+        lateLatency.push(at - happened);
+        continue;
+      }
       // What the restarted process caught up on is reported apart: its delay is the outage, not the polling.
       if (at === restartedAt) catchUp.push(at - happened);
       else latency[feed].push(at - happened);
@@ -271,10 +307,13 @@ export async function runCampaignDay(
       wall: summarize(latency.wall),
       blog: summarize(latency.blog),
     },
+    lateSupportersMissed: [...late.keys()].filter((k) => !counts.has(k)).length,
+    lateSupporterLatencyMs: summarize(lateLatency),
     naiveRequests: naive.requests,
     ...extra,
     details: {
       truth: { supporters: truth.supporters.size, wall: truth.wall.size, blog: truth.blog.size },
+      lateSupports: lateSupports.map((l) => l.depth),
       noticesByType: Object.fromEntries(byType),
       requestsByFeed: metrics.requests,
       heals: metrics.heals,

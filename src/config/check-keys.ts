@@ -23,8 +23,13 @@ export type FeatureState = 'on' | 'off' | 'unknown';
 
 export interface ProjectKeyStatus {
   readonly linkCaption: string;
-  /** `disabled`: the key cannot read this project at all (invalid, other project, plan): do not poll it. */
-  readonly status: 'enabled' | 'disabled';
+  /**
+   * `disabled`: the project cannot be read (not found, plan below Pro): do not poll it.
+   * `paused`: its key was rejected (invalid, deleted, of another project): it is kept and the
+   * engine tries the key again every 10 minutes, so a key restored on the platform or replaced
+   * in its file brings the project back without a restart.
+   */
+  readonly status: 'enabled' | 'paused' | 'disabled';
   readonly features: Readonly<Record<ProjectFeature, FeatureState>>;
   /** Human-readable findings for this project (no secrets), each saying what to do. */
   readonly warnings: readonly string[];
@@ -34,6 +39,8 @@ export interface KeyCheckReport {
   readonly projects: readonly ProjectKeyStatus[];
   /** Link captions of the projects to poll. */
   readonly enabled: readonly string[];
+  /** Link captions of the projects whose key was rejected: kept, paused, re-checked by the engine. */
+  readonly paused: readonly string[];
   /** All warnings, in project order: log them at start-up. */
   readonly warnings: readonly string[];
 }
@@ -145,9 +152,13 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
         continue;
       }
       if (outcome.kind === 'disable') {
-        status = 'disabled';
+        status = outcome.keyRejected === true ? 'paused' : 'disabled';
         for (const f of projectFeatures) features[f] = 'off';
-        warnings.push(`${lc} is disabled: ${outcome.reason(project)}`);
+        warnings.push(
+          outcome.keyRejected === true
+            ? `${lc} is paused: ${outcome.reason(project)}; fundbot keeps it and tries the key again every 10 minutes`
+            : `${lc} is disabled: ${outcome.reason(project)}`,
+        );
         break;
       }
       // unverified: keep what is known, say why, and stop probing this project.
@@ -161,6 +172,7 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
   const report: KeyCheckReport = {
     projects: results,
     enabled: results.filter((r) => r.status === 'enabled').map((r) => r.linkCaption),
+    paused: results.filter((r) => r.status === 'paused').map((r) => r.linkCaption),
     warnings: results.flatMap((r) => r.warnings),
   };
   if (logger) {
@@ -174,7 +186,12 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
 type ProbeOutcome =
   | { kind: 'ok'; warning?: string; value?: unknown }
   | { kind: 'missing-scope' }
-  | { kind: 'disable'; reason: (project: KeyCheckProject) => string }
+  | {
+      kind: 'disable';
+      reason: (project: KeyCheckProject) => string;
+      /** The key itself was refused: the project is paused (kept), not disabled. */
+      keyRejected?: boolean;
+    }
   | { kind: 'unverified'; reason: string; unreachable: boolean };
 
 async function runProbe(
@@ -217,12 +234,14 @@ function classify(error: unknown, probe: Probe): ProbeOutcome {
       case 'invalid_token':
         return {
           kind: 'disable',
+          keyRejected: true,
           reason: (p) =>
             `the key in ${p.apiKeyEnv} is invalid or was deleted: create a new Project API key for ${p.linkCaption} (${KEY_PAGE}) and export it in ${p.apiKeyEnv}`,
         };
       case 'key_project_mismatch':
         return {
           kind: 'disable',
+          keyRejected: true,
           reason: (p) =>
             `the key in ${p.apiKeyEnv} belongs to another project: export the key of ${p.linkCaption} there, or fix projects[].linkCaption`,
         };

@@ -38,6 +38,8 @@ const apiSchema = z.strictObject({
 
 const storeSchema = z.strictObject({
   url: z.string().min(1).default(DEFAULT_STORE_URL),
+  /** With a redis:// store: how long a replica's project lease lives without renewal (renewed every third). */
+  leaseTtlMs: z.number().int().min(3_000).max(300_000).default(30_000),
 });
 
 const projectSchema = z.strictObject({

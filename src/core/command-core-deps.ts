@@ -2,7 +2,7 @@ import type { Logger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { NeutralMessage } from './message.js';
-import type { ProjectReadModel, SubscriptionStore } from './ports.js';
+import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
 import type { SettingsStore } from './settings-store.js';
 
 /**
@@ -62,5 +62,11 @@ export interface CommandCoreDeps {
   readonly freshness?: Partial<Freshness>;
   /** Read by every /status (no I/O): the store failing, the API description changed. */
   readonly operationalNotes?: () => readonly OperationalNote[];
+  /**
+   * Whether the bot can post in a channel, asked by /subscribe before it stores
+   * anything. Every chat adapter provides one (the composition root routes by
+   * platform); without it (the console) /subscribe cannot check and trusts the channel.
+   */
+  readonly channelAccess?: ChannelAccess;
   readonly logger?: CoreLogger;
 }

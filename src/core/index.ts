@@ -27,12 +27,14 @@ export type { CommandCoreDeps, CoreLogger, Freshness, OperationalNote } from './
 export { defaultFreshness } from './command-core-deps.js';
 export { createCommandCore, privateError } from './create-command-core.js';
 export {
+  type Claims,
   createDeliveryLedger,
   type DeliveryKey,
   type DeliveryLedger,
   type DeliveryLedgerOptions,
   type DeliveryRecord,
   type DeliveryState,
+  defaultDeliveryClaimTtlMs,
   defaultDeliveryRecordTtlMs,
 } from './delivery-ledger.js';
 export { DeliveryNotPostedError } from './delivery-not-posted-error.js';
@@ -49,16 +51,22 @@ export {
 } from './notice-router.js';
 export { estimatePace, type Pace } from './pace.js';
 export {
+  commandInvocationText,
   commandUsage,
   type ParseError,
   type ParseResult,
   parseCommandArguments,
   parseCommandLine,
+  parseSubcommandText,
   tokenize,
 } from './parse-command-text.js';
 export { describeParseError, parseErrorMessage } from './parse-error-message.js';
 export type {
   Cached,
+  ChannelAccess,
+  ChannelAccessProblem,
+  ChannelAccessResult,
+  ChannelPermission,
   ChannelPoster,
   ChannelRef,
   EngineStatus,

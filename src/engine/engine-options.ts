@@ -41,8 +41,6 @@ export interface EngineOptions {
   /** When new supporters arrive and the project is older than this, it is re-read in the same cycle. Default 45 s. */
   readonly projectRefreshOnChangeMs?: number;
   readonly leaseTtlMs?: number;
-  /** Post one "now watching" summary on the very first run. Default true. */
-  readonly announceWatching?: boolean;
   readonly history?: Partial<HistoryOptions>;
 }
 

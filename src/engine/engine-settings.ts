@@ -10,7 +10,6 @@ export interface EngineSettings {
   readonly healEveryMs: number;
   readonly projectRefreshOnChangeMs: number;
   readonly leaseTtlMs: number;
-  readonly announceWatching: boolean;
   readonly historyOptions: HistoryOptions;
   readonly targets: Readonly<Record<FeedName, number>>;
   readonly listOptions: ListReadOptions;
@@ -27,7 +26,6 @@ export function engineSettings(o: EngineOptions = {}): EngineSettings {
     healEveryMs: o.healEveryMs ?? 24 * 60 * 60_000,
     projectRefreshOnChangeMs: o.projectRefreshOnChangeMs ?? 45_000,
     leaseTtlMs: o.leaseTtlMs ?? 60_000,
-    announceWatching: o.announceWatching ?? true,
     historyOptions: { ...defaultHistoryOptions, ...o.history },
     targets: { ...defaultTargets, ...o.targetIntervalsMs },
     listOptions: {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { freePort } from './redis-server.js';
+import { freePort } from '../support/redis-server.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;

@@ -330,8 +330,9 @@ describe('/status, /help, /digest', () => {
     expect(en.private).toBe(true);
     expect(en.text).toContain('/reward <id> [project]: One reward in detail, with its variations');
     expect(en.text).toContain('/status [project]');
-    const slack = await f.run('fundbot-help', {}, { channel: slackChannel });
-    expect(slack.text).toContain('/fundbot-status [project]');
+    const slack = await f.run('help', {}, { channel: slackChannel });
+    expect(slack.text).toContain('/fundbot status [project]');
+    expect(slack.text).not.toMatch(/^\/status/m);
     await f.settings.setLocale(discordChannel, 'channel', 'de');
     expect((await f.run('help')).text).toContain('Ein Dankeschön im Detail, mit Varianten');
   });

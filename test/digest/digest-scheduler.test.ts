@@ -51,6 +51,9 @@ class FakeSubscriptions implements SubscriptionStore {
   async removeWorkspace(): Promise<never> {
     throw new Error('not used by the scheduler');
   }
+  async claimWatchingAnnouncement(): Promise<never> {
+    throw new Error('not used by the scheduler');
+  }
   async forChannel(ref: ChannelRef) {
     return this.subscriptions.filter((s) => s.channel.channelId === ref.channelId);
   }

@@ -1,7 +1,7 @@
 import type { FundbotEvent } from '../../domain/events.js';
 import { crossedMilestones, defaultMilestones } from '../../domain/milestones.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
-import { milestoneEvents, statusEvents, watchingEvent } from '../feed-events.js';
+import { milestoneEvents, statusEvents } from '../feed-events.js';
 import { request } from '../feed-request.js';
 import type { ProjectRuntime } from '../project-runtime.js';
 import type { ProjectState } from '../project-state.js';
@@ -26,10 +26,8 @@ export async function fetchProjectPart(
     done: state.project?.milestonesDone ?? [],
   });
   const events: FundbotEvent[] = [];
-  if (state.project === null) {
-    if (ctx.settings.announceWatching && !state.watchingAnnounced)
-      events.push(watchingEvent(context, project));
-  } else {
+  // A first read only stores the baseline: "now watching" is posted by the core when a channel subscribes.
+  if (state.project !== null) {
     events.push(...statusEvents(context, state.project.snapshot, project));
     events.push(...milestoneEvents(context, project, milestones.announce));
   }
@@ -37,14 +35,13 @@ export async function fetchProjectPart(
     state: {
       ...state,
       project: { snapshot: project, milestonesDone: milestones.done },
-      watchingAnnounced: state.watchingAnnounced || events.some((e) => e.type === 'watching'),
       readAt: { ...state.readAt, project: now },
     },
     events,
   };
 }
 
-/** The project feed's poll: milestones, status changes, the "now watching" summary and a history point. */
+/** The project feed's poll: milestones, status changes and a history point. */
 export async function pollProject(ctx: EngineContext, rt: ProjectRuntime, tag: RequestTag): Promise<void> {
   const state = await currentState(ctx, rt);
   const part = await fetchProjectPart(ctx, rt, state, tag);
