@@ -5,7 +5,7 @@ import { createDiscordAdapter } from '../adapters/discord/index.js';
 import { createSlackAdapter } from '../adapters/slack/index.js';
 import { createApiClient } from '../api/index.js';
 import { checkProjectKeys, envVars, type FundbotConfig } from '../config/index.js';
-import type { ChannelAccess, ChannelPoster } from '../core/index.js';
+import type { ChannelAccess, ChannelPoster, OperationalNote } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
@@ -27,7 +27,7 @@ import { type ChatPlatform, platformStartError } from './platform-start-error.js
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
 import type { ReplicaCoordination } from './replica-coordination.js';
 import { startReplicas } from './start-replicas.js';
-import { watchApiDrift } from './watch-api-drift.js';
+import { type ApiDriftWatch, watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
 import { wireFundbot } from './wire-fundbot.js';
 
@@ -70,6 +70,7 @@ export async function startBot(
   }
   let enabledProjects: readonly string[] = [];
   let engineStatus: () => readonly ProjectPollingStatus[] = () => [];
+  let drift: ApiDriftWatch | undefined;
   // Set on a redis:// store: this replica then polls (and health expects polls of) the projects it holds.
   let replicas: ReplicaCoordination | undefined;
   const health = createHealthMonitor({
@@ -163,6 +164,15 @@ export async function startBot(
     },
     defaultLocale: config.locale,
     digestTimeZone: config.digest.timeZone,
+    // /status names what /healthz names; drift is bound late (it is watched once the engine runs).
+    operationalNotes: () => {
+      const notes: OperationalNote[] = [];
+      const store = health.report().checks.store;
+      if (store && !store.ok) notes.push({ cause: 'store-failing', detail: store.detail });
+      const driftLine = drift?.statusLine();
+      if (driftLine !== undefined) notes.push({ cause: 'api-drift', detail: driftLine });
+      return notes;
+    },
     onPoll: (poll) => {
       health.recordPoll(poll);
       const key = projects.find((p) => p.linkCaption === poll.project)?.apiKey;
@@ -254,7 +264,7 @@ export async function startBot(
   }
   await wiring.engine.start();
   // /openapi.json at start and once a day: one request, no key budget.
-  const drift = watchApiDrift({ api, store, clock, logger, registry });
+  drift = watchApiDrift({ api, store, clock, logger, registry });
   const keyFiles = watchKeyFiles({
     projects,
     ring: keys,
@@ -292,13 +302,13 @@ export async function startBot(
 
   return {
     opsUrl: ops?.url,
-    apiDriftStatus: () => drift.statusLine(),
+    apiDriftStatus: () => drift?.statusLine(),
     shutdownSteps: [
       {
         name: 'stop the digest schedule, the key file and API drift watches',
         stop: async () => {
           keyFiles.stop();
-          drift.stop();
+          drift?.stop();
           digest?.stop();
         },
       },

@@ -12,6 +12,7 @@ import {
   type Locale,
   type NeutralMessage,
   type NoticeRouter,
+  type OperationalNote,
   type SubscriptionStore,
 } from '../core/index.js';
 import { chartPreview, digestPreview } from '../digest/index.js';
@@ -47,6 +48,8 @@ export interface WireOptions {
   readonly claims?: Claims;
   /** Extra observer of finished polls (health); metrics are recorded here already. */
   readonly onPoll?: (poll: PollOutcome) => void;
+  /** Process-wide causes /status shows (the store failing, API drift), as /healthz names them. */
+  readonly operationalNotes?: () => readonly OperationalNote[];
 }
 
 /**
@@ -118,6 +121,7 @@ export function wireFundbot(options: WireOptions): Wiring {
           channelAccess.get(channel.platform)?.canPost(channel) ?? Promise.resolve({ ok: true }),
       },
       logger: logger.child({ component: 'core' }),
+      ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
     }),
   );
 

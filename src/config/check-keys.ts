@@ -7,6 +7,7 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from '../api/index.js';
+import { type FeedName, feedTable } from '../domain/feeds.js';
 import type { Logger } from '../ops/logger.js';
 
 /** What a project key can feed, each tied to one endpoint and scope. */
@@ -62,45 +63,26 @@ export interface CheckProjectKeysOptions {
 
 interface Probe {
   readonly feature: ProjectFeature;
+  /** The API scope the feature needs, from the one feed table. */
   readonly scope: string;
-  /** What stops working without it, for the warning. */
+  /** What stops working without it, for the warning: the feed table's `offConsequence`. */
   readonly consequence: string;
   readonly run: (project: ProjectApi, signal: AbortSignal | undefined) => Promise<unknown>;
+}
+
+/** A feature's probe: its scope and consequence come from the feed table (src/domain/feeds.ts). */
+function probeOf(feature: ProjectFeature, feed: FeedName, run: Probe['run']): Probe {
+  return { feature, scope: feedTable[feed].scope, consequence: feedTable[feed].offConsequence, run };
 }
 
 // Ordered so that the project itself comes first: an invalid key or a key of another project is
 // recognised on the first request and the remaining probes are skipped.
 const probes: readonly Probe[] = [
-  {
-    feature: 'project',
-    scope: 'project:read',
-    consequence: 'funding figures, milestones and /funding are off',
-    run: (p, signal) => p.get(signal ? { signal } : {}),
-  },
-  {
-    feature: 'supporters',
-    scope: 'fundings:read',
-    consequence: 'supporter notices are off',
-    run: (p, signal) => p.fundingsPage(page(signal)),
-  },
-  {
-    feature: 'wall',
-    scope: 'wall:read',
-    consequence: 'wall notices are off',
-    run: (p, signal) => p.wallPage(page(signal)),
-  },
-  {
-    feature: 'blog',
-    scope: 'blog:read',
-    consequence: 'blog notices are off',
-    run: (p, signal) => p.blogPage(page(signal)),
-  },
-  {
-    feature: 'rewards',
-    scope: 'incentives:read',
-    consequence: 'reward notices (sold out, unlocked) are off',
-    run: (p, signal) => p.incentivesPage(page(signal)),
-  },
+  probeOf('project', 'project', (p, signal) => p.get(signal ? { signal } : {})),
+  probeOf('supporters', 'fundings', (p, signal) => p.fundingsPage(page(signal))),
+  probeOf('wall', 'wall', (p, signal) => p.wallPage(page(signal))),
+  probeOf('blog', 'blog', (p, signal) => p.blogPage(page(signal))),
+  probeOf('rewards', 'incentives', (p, signal) => p.incentivesPage(page(signal))),
 ];
 
 function page(signal: AbortSignal | undefined) {

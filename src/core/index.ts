@@ -4,7 +4,15 @@
  * from here; nothing here imports a chat library.
  */
 
-export { htmlToPlainText, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../domain/text.js';
+export { type Logger, silentLogger } from '../domain/logger.js';
+export {
+  displayName,
+  htmlToPlainText,
+  normalizeWhitespace,
+  safeHttpUrl,
+  shorten,
+  singleLine,
+} from '../domain/text.js';
 export { limits } from '../domain/text-limits.js';
 export { channelKey, workspaceKey } from './channel-key.js';
 export { ChannelUnavailableError } from './channel-unavailable-error.js';
@@ -15,7 +23,7 @@ export type {
   Locale,
   OptionValue,
 } from './command-core.js';
-export type { CommandCoreDeps, CoreLogger, Freshness } from './command-core-deps.js';
+export type { CommandCoreDeps, CoreLogger, Freshness, OperationalNote } from './command-core-deps.js';
 export { defaultFreshness } from './command-core-deps.js';
 export { createCommandCore, privateError } from './create-command-core.js';
 export {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type RunningBot, startBot } from '../../src/app/start-bot.js';
 import { parseConfig } from '../../src/config/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
@@ -115,6 +115,21 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
       );
       expect(errors).toHaveLength(1);
       expect(errors[0]?.msg).toContain(`check that Redis at 127.0.0.1:${redis.port} is running`);
+      // /status in chat names the same cause, in the channel's language.
+      fake.sendSlashCommand(
+        slashCommand({
+          response_url: fake.responseUrl(),
+          command: '/fundbot',
+          text: 'status',
+          user_id: 'U0ADMIN',
+        }),
+      );
+      const statusAnswer = await fake.waitFor(
+        () => fake.responses.find((r) => JSON.stringify(r.body).includes('fundbot status for')),
+        'the /status answer',
+        15_000,
+      );
+      expect(JSON.stringify(statusAnswer.body)).toContain('The store does not answer (Redis at 127.0.0.1');
 
       // Redis comes back with its data: health recovers, the waiting supporter is announced once.
       await redis.start();
@@ -126,8 +141,14 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
       );
       sim.project(demoLinkCaption).addSupporter({ displayName: 'After Outage' });
       await fake.waitFor(() => noticesFor('After Outage')[0], 'the notice after the outage', 20_000);
-      // Let a few more cycles run: a duplicate would show up now.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Let a few more cycles run (counted in polls, not waited for in time): a duplicate would show up now.
+      const fundingsPolls = () =>
+        (sim?.requests ?? []).filter((r) => r.path === `/project/${demoLinkCaption}/fundings`).length;
+      const pollsBefore = fundingsPolls();
+      await vi.waitFor(() => expect(fundingsPolls()).toBeGreaterThanOrEqual(pollsBefore + 4), {
+        timeout: 20_000,
+        interval: 20,
+      });
       expect(noticesFor('Before Outage')).toHaveLength(1);
       expect(noticesFor('During Outage')).toHaveLength(1);
       expect(noticesFor('After Outage')).toHaveLength(1);

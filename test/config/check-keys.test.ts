@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient, parseProjectKey } from '../../src/api/index.js';
 import { checkProjectKeys, type KeyCheckProject } from '../../src/config/check-keys.js';
+import { type FeedName, feedTable } from '../../src/domain/feeds.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import type { ProjectScope } from '../../src/simulator/types.js';
@@ -81,6 +82,29 @@ describe('key check against the simulator', () => {
     expect(report.warnings).toEqual([
       'the key for solar-kiosk lacks wall:read: wall notices are off. To turn them on, create a key with wall:read (project administration → API keys) and put it in SOLAR_KIOSK_API_KEY',
     ]);
+  });
+
+  it('names the scope and what stops from the one feed table, for every feed', async () => {
+    const scopeFaults: [string, FeedName][] = [
+      ['/project/solar-kiosk', 'project'],
+      ['/project/solar-kiosk/fundings', 'fundings'],
+      ['/project/solar-kiosk/wall', 'wall'],
+      ['/project/solar-kiosk/blog', 'blog'],
+      ['/project/solar-kiosk/incentives', 'incentives'],
+    ];
+    for (const [path, feed] of scopeFaults) {
+      sim.faults.unknownError({
+        path: new RegExp(`^${path}$`),
+        status: 403,
+        code: 'insufficient_scope',
+        n: 1,
+      });
+      const report = await checkProjectKeys({ api, projects: [project('solar-kiosk', keyWithout())] });
+      const { scope, offConsequence } = feedTable[feed];
+      expect(report.warnings, feed).toContain(
+        `the key for solar-kiosk lacks ${scope}: ${offConsequence}. To turn them on, create a key with ${scope} (project administration → API keys) and put it in SOLAR_KIOSK_API_KEY`,
+      );
+    }
   });
 
   it('a key of another project pauses the project after one request', async () => {

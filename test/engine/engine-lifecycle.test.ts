@@ -161,7 +161,8 @@ describe('leases and the real-time loop', () => {
   it('start() polls on the clock and stop() ends the loop without leaving a sleeper behind', async () => {
     h = await startEngineHarness();
     await h.engine.start();
-    for (let i = 0; i < 50 && h.clock.pendingSleepers === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    // The loop parks on the clock once the first cycle is done: the clock resolves that event.
+    await h.clock.untilSleepers(1);
     expect(h.clock.pendingSleepers).toBe(1);
     const polled = h.sim.requests.length;
     expect(polled).toBeGreaterThan(0);

@@ -19,6 +19,8 @@ export interface Catalog {
     readonly supportersOnly: string;
     readonly onlyYou: string;
     readonly none: string;
+    /** Stands for a person whose name shows nothing (only invisible or blank characters). */
+    readonly someone: string;
   };
   readonly units: {
     readonly seconds: (n: number) => string;
@@ -127,6 +129,14 @@ export interface Catalog {
     readonly budgetUnknown: string;
     readonly fieldErrors: string;
     readonly noErrors: string;
+    /** Heading of the causes `/healthz` also names: a paused project, a failing store, API drift. */
+    readonly fieldOperation: string;
+    /** The API rejected the project's key: polling is paused until an operator replaces it. */
+    readonly paused: (since: string, reason: string) => string;
+    /** The store does not answer; `detail` is the operator's technical line (English). */
+    readonly storeFailing: (detail: string) => string;
+    /** The platform's API description changed; `detail` names the changes (English). */
+    readonly apiDrift: (detail: string) => string;
     readonly version: (version: string) => string;
     readonly feedNames: Readonly<Record<'project' | 'incentives' | 'fundings' | 'wall' | 'blog', string>>;
   };

@@ -26,6 +26,7 @@ export const de: Catalog = {
     supportersOnly: 'nur für Unterstützer',
     onlyYou: 'nur für dich sichtbar',
     none: 'keine',
+    someone: 'jemand',
   },
   units: {
     seconds: (c) => n(c, `${c} Sekunde`, `${c} Sekunden`),
@@ -149,6 +150,12 @@ export const de: Catalog = {
     budgetUnknown: 'unbekannt bis zur ersten Antwort',
     fieldErrors: 'Letzte Fehler',
     noErrors: 'keine',
+    fieldOperation: 'Betrieb',
+    paused: (since, reason) =>
+      `Abfragen pausiert seit ${since}: ${reason}. Der Betreiber muss den API-Schlüssel dieses Projekts ersetzen; er wird alle 10 Minuten erneut versucht.`,
+    storeFailing: (detail) =>
+      `Der Speicher antwortet nicht (${detail}): neue Meldungen warten, bis er wieder antwortet.`,
+    apiDrift: (detail) => `Die API der Plattform hat sich geändert: ${detail}`,
     version: (version) => `fundbot ${version}`,
     feedNames: {
       project: 'Projekt',

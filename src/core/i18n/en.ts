@@ -26,6 +26,7 @@ export const en: Catalog = {
     supportersOnly: 'supporters only',
     onlyYou: 'only you can see this',
     none: 'none',
+    someone: 'a supporter',
   },
   units: {
     seconds: (c) => n(c, `${c} second`, `${c} seconds`),
@@ -140,6 +141,12 @@ export const en: Catalog = {
     budgetUnknown: 'unknown until the first answer',
     fieldErrors: 'Recent errors',
     noErrors: 'none',
+    fieldOperation: 'Operation',
+    paused: (since, reason) =>
+      `Polling paused since ${since}: ${reason}. The operator must replace this project's API key; it is tried again every 10 minutes.`,
+    storeFailing: (detail) =>
+      `The store does not answer (${detail}): new notices wait until it answers again.`,
+    apiDrift: (detail) => `The platform's API changed: ${detail}`,
     version: (version) => `fundbot ${version}`,
     feedNames: {
       project: 'Project',
