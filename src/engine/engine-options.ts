@@ -34,8 +34,13 @@ export interface EngineOptions {
   readonly windowSize?: number;
   /** Known entries re-read at a list's new end per poll. Default 20. */
   readonly overlap?: number;
-  /** Wanted interval per feed when the budget allows (ms). Default: the feed table's defaultIntervalMs. */
+  /**
+   * Shortest interval per feed (ms), replacing `minIntervalMs` for that feed. Default
+   * none: every feed's interval follows what is left of the budget (see budget-plan.ts).
+   */
   readonly targetIntervalsMs?: Partial<Record<FeedName, number>>;
+  /** Politeness floor: no feed is polled more often than this, however big the plan. Default 1 s. */
+  readonly minIntervalMs?: number;
   /** Re-read each list's window region at least this often. Default one day. */
   readonly healEveryMs?: number;
   /** When new supporters arrive and the project is older than this, it is re-read in the same cycle. Default 45 s. */

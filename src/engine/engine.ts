@@ -36,7 +36,6 @@ export function createEngine(deps: CreateEngineOptions): Engine {
   const runtimes = createProjectRuntimes({
     api: deps.api,
     projects: deps.projects,
-    targets: settings.targets,
     reserveShare: settings.reserveShare,
     now: clock.now(),
   });
