@@ -41,6 +41,11 @@ export interface EngineOptions {
   readonly targetIntervalsMs?: Partial<Record<FeedName, number>>;
   /** Politeness floor: no feed is polled more often than this, however big the plan. Default 1 s. */
   readonly minIntervalMs?: number;
+  /**
+   * Projects polled at the same time (each on its own schedule; a slow request
+   * delays only its own project). Default 32.
+   */
+  readonly maxConcurrentProjects?: number;
   /** Re-read each list's window region at least this often. Default one day. */
   readonly healEveryMs?: number;
   /** When new supporters arrive and the project is older than this, it is re-read in the same cycle. Default 45 s. */
@@ -102,7 +107,11 @@ export interface Engine {
   stop(): Promise<void>;
   /** Epoch ms of the earliest due poll, delivery retry or lease renewal. */
   nextDueAt(): number;
-  /** Runs every poll due at clock.now(), then delivers what the outbox holds. */
+  /**
+   * Runs every poll due at clock.now(), then delivers what the outbox holds; waits for
+   * every project (the real-time loop started by `start()` does not: it runs each
+   * project on its own schedule).
+   */
   runDue(): Promise<void>;
   /** Delivers the outbox of every project (in order per project) until empty or a delivery fails. */
   drainOutbox(): Promise<void>;

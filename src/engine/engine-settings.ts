@@ -16,6 +16,7 @@ export interface EngineSettings {
   readonly targets: Readonly<Partial<Record<FeedName, number>>>;
   /** The shortest interval any feed is polled at when the budget would allow faster. */
   readonly minIntervalMs: number;
+  readonly maxConcurrentProjects: number;
   readonly listOptions: ListReadOptions;
 }
 
@@ -31,6 +32,7 @@ export function engineSettings(o: EngineOptions = {}): EngineSettings {
     historyOptions: { ...defaultHistoryOptions, ...o.history },
     targets: { ...o.targetIntervalsMs },
     minIntervalMs: o.minIntervalMs ?? 1_000,
+    maxConcurrentProjects: o.maxConcurrentProjects ?? 32,
     listOptions: {
       ...defaultListReadOptions,
       ...(o.floodRatio !== undefined ? { floodRatio: o.floodRatio } : {}),
