@@ -46,6 +46,11 @@ export interface EngineOptions {
    * delays only its own project). Default 32.
    */
   readonly maxConcurrentProjects?: number;
+  /**
+   * Read a public project (status `started` on) without a credential while the per-IP
+   * public budget allows, leaving the key's budget to the lists. Default true.
+   */
+  readonly publicReads?: boolean;
   /** Re-read each list's window region at least this often. Default one day. */
   readonly healEveryMs?: number;
   /** When new supporters arrive and the project is older than this, it is re-read in the same cycle. Default 45 s. */
@@ -92,6 +97,8 @@ export interface PollOutcome {
 export interface EngineMetrics {
   readonly requests: Readonly<Record<FeedName | 'command', number>>;
   readonly polls: number;
+  /** Project reads sent without a credential (the per-IP public budget). */
+  readonly publicReads: number;
   readonly eventsEmitted: number;
   readonly eventsDelivered: number;
   readonly deliveryFailures: number;

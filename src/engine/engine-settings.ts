@@ -17,6 +17,7 @@ export interface EngineSettings {
   /** The shortest interval any feed is polled at when the budget would allow faster. */
   readonly minIntervalMs: number;
   readonly maxConcurrentProjects: number;
+  readonly publicReads: boolean;
   readonly listOptions: ListReadOptions;
 }
 
@@ -33,6 +34,7 @@ export function engineSettings(o: EngineOptions = {}): EngineSettings {
     targets: { ...o.targetIntervalsMs },
     minIntervalMs: o.minIntervalMs ?? 1_000,
     maxConcurrentProjects: o.maxConcurrentProjects ?? 32,
+    publicReads: o.publicReads ?? true,
     listOptions: {
       ...defaultListReadOptions,
       ...(o.floodRatio !== undefined ? { floodRatio: o.floodRatio } : {}),
