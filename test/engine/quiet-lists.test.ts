@@ -11,7 +11,9 @@ const intervalOf = async (harness: EngineHarness, feed: string) =>
   (await harness.engine.readModel.status(lc)).feeds.find((f) => f.feed === feed)?.intervalMs;
 
 describe('wall and blog intervals after a fresh start', () => {
-  it('come from the budget by weight (no cap), and the share halves only after two quiet hours', async () => {
+  it('come from the budget by weight (no cap), and the share halves only after two quiet hours', {
+    timeout: 60_000,
+  }, async () => {
     h = await startEngineHarness({
       project: {
         wallPosts: [{ message: 'hello', at: t0 - 60_000 }],
