@@ -161,7 +161,9 @@ describe('leases and the real-time loop', () => {
   it('start() polls on the clock and stop() ends the loop without leaving a sleeper behind', async () => {
     h = await startEngineHarness();
     await h.engine.start();
-    for (let i = 0; i < 50 && h.clock.pendingSleepers === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    // The loop starts the project's run without waiting for it, then sleeps: wait for both.
+    const ready = () => h?.clock.pendingSleepers === 1 && (h?.sim.requests.length ?? 0) > 0;
+    for (let i = 0; i < 100 && !ready(); i++) await new Promise((r) => setTimeout(r, 5));
     expect(h.clock.pendingSleepers).toBe(1);
     const polled = h.sim.requests.length;
     expect(polled).toBeGreaterThan(0);
