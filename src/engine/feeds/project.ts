@@ -2,7 +2,6 @@ import type { FundbotEvent } from '../../domain/events.js';
 import { crossedMilestones, defaultMilestones } from '../../domain/milestones.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
 import { milestoneEvents, statusEvents } from '../feed-events.js';
-import { request } from '../feed-request.js';
 import type { ProjectRuntime } from '../project-runtime.js';
 import type { ProjectState } from '../project-state.js';
 import { commit, currentState, recordHistory } from '../project-state-store.js';
