@@ -30,8 +30,8 @@ describe('each project polls on its own schedule', () => {
     });
     const api = createApiClient({ baseUrl: sim.url, clock });
     const keyOf = (lc: string) => parseProjectKey(sim?.issueProjectKey(lc, { plan: 'pro' }) ?? '');
-    // slow-one's first request takes 3 s of real time (the simulator logs it when answered).
-    sim.faults.slow({ path: '/slow-one', delayMs: 3_000 });
+    // slow-one's first request takes 8 s of real time (the simulator logs it when answered): ample on a loaded machine.
+    sim.faults.slow({ path: '/slow-one', delayMs: 8_000 });
     engine = createEngine({
       api,
       store: memoryStore(),
