@@ -160,6 +160,7 @@ export async function startBot(
       reserveShare: config.engine.reserveFraction,
       burstThreshold: config.engine.burstThreshold,
       floodRatio: config.engine.floodRatio,
+      publicReads: config.engine.publicReads,
       ...overrides.engineOptions,
     },
     defaultLocale: config.locale,

@@ -121,6 +121,11 @@ const engineSchema = z.strictObject({
    * re-baselines silently instead of announcing them.
    */
   floodRatio: z.number().gt(0).max(1).default(0.5),
+  /**
+   * Read a public project (status `started` on) without a credential while the per-IP budget
+   * (1,000 a day) allows, leaving the key's budget to the lists. `false` always uses the key.
+   */
+  publicReads: z.boolean().default(true),
 });
 
 const httpSchema = z.strictObject({

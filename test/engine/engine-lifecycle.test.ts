@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryLease } from '../../src/engine/index.js';
 import { projectStateSchema, stateKeys } from '../../src/engine/project-state.js';
 import {
@@ -161,8 +161,10 @@ describe('leases and the real-time loop', () => {
   it('start() polls on the clock and stop() ends the loop without leaving a sleeper behind', async () => {
     h = await startEngineHarness();
     await h.engine.start();
-    // The loop parks on the clock once the first cycle is done: the clock resolves that event.
+    // The loop starts the project's run without waiting for it, then parks on the clock:
+    // the clock resolves that event, and the run's first request follows it.
     await h.clock.untilSleepers(1);
+    await vi.waitFor(() => expect(h?.sim.requests.length ?? 0).toBeGreaterThan(0));
     expect(h.clock.pendingSleepers).toBe(1);
     const polled = h.sim.requests.length;
     expect(polled).toBeGreaterThan(0);

@@ -2,10 +2,10 @@ import type { FundbotEvent } from '../../domain/events.js';
 import { crossedMilestones, defaultMilestones } from '../../domain/milestones.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
 import { milestoneEvents, statusEvents } from '../feed-events.js';
-import { request } from '../feed-request.js';
 import type { ProjectRuntime } from '../project-runtime.js';
 import type { ProjectState } from '../project-state.js';
 import { commit, currentState, recordHistory } from '../project-state-store.js';
+import { readProject } from '../public-project-read.js';
 
 /** Reads the project (one request); returns the new state part and its events (not yet committed). */
 export async function fetchProjectPart(
@@ -14,7 +14,7 @@ export async function fetchProjectPart(
   state: ProjectState,
   tag: RequestTag,
 ): Promise<{ state: ProjectState; events: FundbotEvent[] }> {
-  const project = await request(ctx, rt, tag, () => rt.api.get());
+  const project = await readProject(ctx, rt, tag, state.project?.snapshot);
   const now = ctx.clock.now();
   rt.projectCache = { value: project, fetchedAt: now };
   const context = { project: rt.config.linkCaption, detectedAt: now, currency: project.currency };
