@@ -27,9 +27,29 @@ const seed = 2026;
 const existingSupporters = 500;
 const outageStart = campaignStart + 20 * 60_000;
 const outageEnd = outageStart + 15 * 60_000;
+/**
+ * Supports pending before and collected during the day: each turns successful at `at` and
+ * is listed at its own older support_timestamp, `depth` entries behind the new end. 5,000
+ * deep needs a longer list: the engine's simulator starts with `deepHistory` more supporters
+ * (the engine's cost does not depend on the list's length; the naive poller's does, so its
+ * simulator keeps the original 500).
+ */
+const lateSupports = [
+  { at: campaignStart + 3 * 3_600_000, depth: 30 },
+  { at: campaignStart + 5 * 3_600_000, depth: 200 },
+  { at: campaignStart + 7 * 3_600_000, depth: 700 },
+  { at: campaignStart + 9 * 3_600_000, depth: 5_000 },
+];
+const deepHistory = 5_000;
 
 export interface CampaignOptions {
   readonly listOrder: ListOrder;
+  /** The key's plan (rate limits). Default Pro. */
+  readonly plan?: 'pro' | 'premium' | 'enterprise';
+  /** Simulated hours from the launch (default 24); a shorter run covers the launch rush only. */
+  readonly hours?: number;
+  /** Also run the naive pollers for comparison (default true). */
+  readonly naive?: boolean;
   readonly supporters: number;
   readonly wallPosts: number;
   readonly blogPosts: number;
@@ -43,12 +63,12 @@ export const defaultCampaign: CampaignOptions = {
   blogPosts: 3,
 };
 
-function projectSeed(): ProjectSeed {
+function projectSeed(extraHistory: number): ProjectSeed {
   const demo = demoProjectSeed(campaignStart);
   return {
     ...demo,
     // 500 supporters before the day: the day ends near 2,000, the size the naive comparison is about.
-    supporters: Array.from({ length: existingSupporters }, (_, i) => ({
+    supporters: Array.from({ length: existingSupporters + extraHistory }, (_, i) => ({
       at: campaignStart - 5 * day + i * 60_000,
       amount: 20,
     })),
@@ -74,7 +94,9 @@ async function startCampaignSimulator(
   options: CampaignOptions,
   shifts: boolean,
 ): Promise<Simulator> {
-  const sim = await startSimulator({ clock, seed, listOrder: options.listOrder, projects: [projectSeed()] });
+  // The engine's run (with shifts) also gets the deep history its 5,000-deep late support needs.
+  const projects = [projectSeed(shifts ? deepHistory : 0)];
+  const sim = await startSimulator({ clock, seed, listOrder: options.listOrder, projects });
   // Position shifts while paging (a supporter arrives and one fails between two pages), 1% of requests fail with a 5xx.
   if (shifts) sim.faults.shiftBetweenPages({ path: '/fundings', insert: 1, remove: 1, n: 100 });
   sim.faults.injectRandom5xx(0.01);
@@ -82,6 +104,8 @@ async function startCampaignSimulator(
 }
 
 interface Truth {
+  /** Every entry key that ever existed (failed supports and removed posts included). */
+  readonly existed: Set<string>;
   /** key -> epoch ms it happened. */
   readonly supporters: Map<string, number>;
   readonly wall: Map<string, number>;
@@ -94,7 +118,7 @@ function supportKey(k: { supportTimestamp: number; userId: number }): string {
 }
 
 function groundTruth(sim: Simulator, start: number, inBaseline: ReadonlySet<string>): Truth {
-  const truth: Truth = { supporters: new Map(), wall: new Map(), blog: new Map() };
+  const truth: Truth = { existed: new Set(), supporters: new Map(), wall: new Map(), blog: new Map() };
   const failed = new Set<string>();
   const removed = new Set<string>();
   for (const h of sim.project(demoLinkCaption).history) {
@@ -116,6 +140,8 @@ function groundTruth(sim: Simulator, start: number, inBaseline: ReadonlySet<stri
     else if (h.type === 'wall-post-removed') removed.add(wallPostKey({ id: h.id }));
     else if (h.type === 'blog-post') truth.blog.set(blogPostKey({ id: h.id }), h.at);
   }
+  for (const m of [truth.supporters, truth.wall, truth.blog]) for (const k of m.keys()) truth.existed.add(k);
+  for (const k of [...failed, ...removed, ...inBaseline]) truth.existed.add(k);
   for (const k of [...failed, ...inBaseline]) truth.supporters.delete(k);
   for (const k of inBaseline) truth.wall.delete(k);
   for (const k of removed) truth.wall.delete(k);
@@ -152,7 +178,7 @@ export async function runCampaignDay(
 ): Promise<Figures> {
   const clock = new ManualClock(campaignStart);
   const sim = await startCampaignSimulator(clock, options, true);
-  const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption, { plan: 'pro' }));
+  const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption, { plan: options.plan ?? 'pro' }));
   const api = virtualClockClient(sim.url, clock);
   const delivered: { event: FundbotEvent; at: number }[] = [];
   const store = memoryStore();
@@ -169,7 +195,7 @@ export async function runCampaignDay(
     });
   let engine = newEngine();
   const scenario = createScenario(sim.project(demoLinkCaption), plan(options));
-  const end = campaignStart + day;
+  const end = campaignStart + Math.round((options.hours ?? 24) * 3_600_000);
   const ctx: CampaignContext = {
     sim,
     clock,
@@ -193,6 +219,18 @@ export async function runCampaignDay(
   ]);
   let restarted = false;
   let restartedAt = -1;
+  /** Late supports' keys -> epoch ms they turned successful. */
+  const late = new Map<string, number>();
+  const turnLate = (): void => {
+    for (const support of lateSupports.slice(late.size)) {
+      if (clock.now() < support.at) return;
+      const fundings = simProject.snapshot().fundings;
+      const behind = fundings[fundings.length - 1 - support.depth];
+      if (behind === undefined) throw new Error(`the list is shorter than ${support.depth}`);
+      const k = simProject.addSupporter({ amount: 25, at: behind.support_timestamp * 1000 });
+      late.set(supportKey(k), clock.now());
+    }
+  };
   while (clock.now() < end) {
     if (!restarted && clock.now() >= outageStart) {
       // A deploy in the launch rush: the process is gone for 15 minutes, then a new one resumes from the store.
@@ -206,19 +244,31 @@ export async function runCampaignDay(
       clock.set(Math.min(engine.nextDueAt(), end));
       scenario.advanceTo(clock.now());
     }
+    turnLate();
     await engine.runDue();
     for (const s of sections) await s.campaign?.tick?.(ctx);
     rss.sample();
   }
   const requests = sim.requests.filter((r) => r.at >= campaignStart && r.at < end);
+  // The budget is a UTC day: measured from the launch to the first midnight (or the end of a shorter run).
+  const midnight = Math.min(end, Math.floor(campaignStart / day + 1) * day);
+  const inUtcDay = requests.filter((r) => r.at < midnight).length;
+  const utcDayShare =
+    (midnight - campaignStart) / (Math.floor(campaignStart / day + 1) * day - campaignStart);
   const truth = groundTruth(sim, campaignStart, inBaseline);
+  // A late support happened when it turned successful, not at its (older) support_timestamp.
+  for (const [k, at] of late) truth.supporters.set(k, at);
+  const lateLatency: number[] = [];
 
   const counts = new Map<string, number>();
   const latency = { fundings: [] as number[], wall: [] as number[], blog: [] as number[] };
   const catchUp: number[] = [];
+  const withRestart = [] as number[];
+  let spurious = 0;
   for (const { event, at } of delivered) {
     for (const { feed, key: k } of announced(event)) {
       counts.set(k, (counts.get(k) ?? 0) + 1);
+      if (!truth.existed.has(k)) spurious += 1;
       const happened =
         feed === 'fundings'
           ? truth.supporters.get(k)
@@ -226,7 +276,12 @@ export async function runCampaignDay(
             ? truth.wall.get(k)
             : truth.blog.get(k);
       if (happened === undefined) continue;
-      // What the restarted process caught up on is reported apart: its delay is the outage, not the polling.
+      if (late.has(k)) {
+        lateLatency.push(at - happened);
+        continue;
+      }
+      if (feed === 'fundings') withRestart.push(at - happened);
+      // What the restarted process caught up on is also reported apart: its delay is the outage, not the polling.
       if (at === restartedAt) catchUp.push(at - happened);
       else latency[feed].push(at - happened);
     }
@@ -247,34 +302,67 @@ export async function runCampaignDay(
   await sim.close();
   rss.sample();
 
-  const naive = await runNaivePoller({
-    start: campaignStart,
-    end,
-    intervalMs: 20_000,
-    // Without the shift fault: its extra supporters would only inflate the naive count.
-    startSimulator: (naiveClock) => startCampaignSimulator(naiveClock, options, false),
-    plan: plan(options),
-    onCycle: () => rss.sample(),
-  });
+  const naiveRun = (firstPageOnly: boolean, intervalMs: number, listIntervalsMs = {}) =>
+    runNaivePoller({
+      start: campaignStart,
+      end,
+      intervalMs,
+      firstPageOnly,
+      listIntervalsMs,
+      // Without the shift fault: its extra supporters would only inflate the naive count.
+      startSimulator: (naiveClock) => startCampaignSimulator(naiveClock, options, false),
+      plan: plan(options),
+      onCycle: () => rss.sample(),
+    });
+  // The fair baseline: a bot reading only the first page of every list at the engine's own
+  // average rates (the run's length over the engine's requests for that feed; blog reads two lists).
+  const averageInterval = (feed: 'project' | 'incentives' | 'fundings' | 'wall' | 'blog') =>
+    Math.max(
+      1_000,
+      ((end - campaignStart) * (feed === 'blog' ? 2 : 1)) / Math.max(1, metrics.requests[feed]),
+    );
+  const engineIntervals = {
+    project: averageInterval('project'),
+    incentives: averageInterval('incentives'),
+    fundings: averageInterval('fundings'),
+    wall: averageInterval('wall'),
+    blog: averageInterval('blog'),
+  };
+  const naive =
+    options.naive === false
+      ? null
+      : {
+          firstPage: await naiveRun(true, 20_000, engineIntervals),
+          fullReread: await naiveRun(false, 20_000),
+        };
 
   const byType = new Map<string, number>();
   for (const { event } of delivered) byType.set(event.type, (byType.get(event.type) ?? 0) + 1);
   return {
     requests: requests.length,
-    budgetPct: Math.round((requests.length / dayLimit) * 1000) / 10,
+    // Share of the launch's UTC day budget (launch to midnight); a shorter run is extrapolated at its pace.
+    budgetPct: Math.round((inUtcDay / utcDayShare / dayLimit) * 1000) / 10,
     http429: requests.filter((r) => r.status === 429).length,
     notices: delivered.length,
     duplicates,
     misses,
+    spurious,
     latencyMs: {
       fundings: summarize(latency.fundings),
       wall: summarize(latency.wall),
       blog: summarize(latency.blog),
     },
-    naiveRequests: naive.requests,
+    lateSupportersMissed: [...late.keys()].filter((k) => !counts.has(k)).length,
+    lateSupporterLatencyMs: summarize(lateLatency),
+    ...(naive === null
+      ? {}
+      : { naiveRequests: naive.firstPage.requests, naiveFullRereadRequests: naive.fullReread.requests }),
+    // Supporter latency with the restart-in-the-rush supporters included.
+    latencyInclRestartMs: { fundings: summarize(withRestart) },
     ...extra,
     details: {
       truth: { supporters: truth.supporters.size, wall: truth.wall.size, blog: truth.blog.size },
+      lateSupports: lateSupports.map((l) => l.depth),
       noticesByType: Object.fromEntries(byType),
       requestsByFeed: metrics.requests,
       heals: metrics.heals,
@@ -289,7 +377,9 @@ export async function runCampaignDay(
         latencyMs: summarize(catchUp),
       },
       listOrder: options.listOrder,
-      naiveSupportersAtEnd: naive.supportersAtEnd,
+      naiveSupportersAtEnd: naive?.fullReread.supportersAtEnd,
+      requestsInUtcDay: inUtcDay,
+      simulatedHours: options.hours ?? 24,
     },
   };
 }

@@ -1,4 +1,5 @@
 import { fundingCommandSection } from './funding-command.js';
+import { plansSection } from './plans.js';
 import { scaleSection } from './scale.js';
 import type { BenchSection } from './section.js';
 import { slackInDoubtSection } from './slack-in-doubt.js';
@@ -9,4 +10,9 @@ import { slackInDoubtSection } from './slack-in-doubt.js';
  * a section here: its `campaign` hooks see the running engine and simulator, and
  * its figures are merged into the final JSON line.
  */
-export const benchSections: BenchSection[] = [scaleSection, fundingCommandSection, slackInDoubtSection];
+export const benchSections: BenchSection[] = [
+  scaleSection,
+  fundingCommandSection,
+  slackInDoubtSection,
+  plansSection,
+];

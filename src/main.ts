@@ -4,6 +4,7 @@
  * - No config file and no chat token: the demo (simulator + terminal).
  * - A config file: the bot, or a list of every configuration problem with what to do.
  */
+import { registerConfiguredSecrets } from './app/register-configured-secrets.js';
 import { startBot } from './app/start-bot.js';
 import { startDemo } from './app/start-demo.js';
 import { readVersion } from './app/version.js';
@@ -40,13 +41,9 @@ async function main(): Promise<void> {
   }
 
   const config = start.config;
-  // Every secret by value, besides the shape-based scrubbing: a signing secret has no recognisable shape.
-  const knownSecrets = [
-    ...(config.discord.enabled ? [config.discord.token.reveal()] : []),
-    ...(config.slack.enabled ? [config.slack.botToken.reveal()] : []),
-    ...(config.slack.enabled && config.slack.mode === 'socket' ? [config.slack.appToken.reveal()] : []),
-    ...(config.slack.enabled && config.slack.mode === 'http' ? [config.slack.signingSecret.reveal()] : []),
-  ];
+  // Every chat secret by value with the one redactor, before the first log line: a signing secret has no
+  // recognisable shape. The API keys are registered by the API client as it uses them.
+  const knownSecrets = registerConfiguredSecrets(config);
   const logger = createLogger({
     level: config.logLevel,
     base: { service: 'fundbot', version },

@@ -5,7 +5,7 @@ import { createDiscordAdapter } from '../adapters/discord/index.js';
 import { createSlackAdapter } from '../adapters/slack/index.js';
 import { createApiClient } from '../api/index.js';
 import { checkProjectKeys, envVars, type FundbotConfig } from '../config/index.js';
-import type { ChannelPoster } from '../core/index.js';
+import type { ChannelAccess, ChannelPoster, OperationalNote } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
@@ -25,7 +25,9 @@ import {
 import { dropRepeatedScopeWarnings } from './drop-repeated-scope-warnings.js';
 import { type ChatPlatform, platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
-import { watchApiDrift } from './watch-api-drift.js';
+import type { ReplicaCoordination } from './replica-coordination.js';
+import { startReplicas } from './start-replicas.js';
+import { type ApiDriftWatch, watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
 import { wireFundbot } from './wire-fundbot.js';
 
@@ -68,9 +70,13 @@ export async function startBot(
   }
   let enabledProjects: readonly string[] = [];
   let engineStatus: () => readonly ProjectPollingStatus[] = () => [];
+  let drift: ApiDriftWatch | undefined;
+  // Set on a redis:// store: this replica then polls (and health expects polls of) the projects it holds.
+  let replicas: ReplicaCoordination | undefined;
   const health = createHealthMonitor({
     clock,
-    projects: () => enabledProjects,
+    projects: () => (replicas ? replicas.held().filter((p) => enabledProjects.includes(p)) : enabledProjects),
+    replica: () => (replicas ? { id: replicas.replicaId, holds: replicas.held() } : undefined),
     storeName: describeStoreTarget(storeUrl).name,
     // Bound late: the engine is wired after health (health must see the store from the first operation).
     pausedBecause: (project) => engineStatus().find((s) => s.project === project)?.paused ?? null,
@@ -108,14 +114,29 @@ export async function startBot(
     })),
     logger,
   });
-  const projects = config.projects.filter((p) => report.enabled.includes(p.linkCaption));
+  // A project whose key was rejected is kept: the engine pauses it (with the reason, in /healthz and
+  // /status) and tries the key again every 10 minutes. Only projects that cannot be read whatever the
+  // key (not found, plan below Pro) are left out; with none left at all, the configuration is wrong.
+  const projects = config.projects.filter(
+    (p) => report.enabled.includes(p.linkCaption) || report.paused.includes(p.linkCaption),
+  );
   if (projects.length === 0) {
     throw new Error(
-      'no project can be read with the configured keys (see the warnings above): fix the keys and start again',
+      'no configured project can be read (see the warnings above): fix projects[].linkCaption or the plan, and start again',
     );
   }
 
   enabledProjects = projects.map((p) => p.linkCaption);
+  // On Redis: leases spread the projects over the replicas; delivery claims keep notices once-only.
+  replicas = await startReplicas({
+    storeUrl,
+    leaseTtlMs: config.store.leaseTtlMs,
+    clock,
+    logger,
+    registry,
+    projects: () => enabledProjects,
+    onStoreOutcome: storeWatch.observe,
+  });
   // Notices a store that went away (or came back) while nothing else touches it: one GET per 10 s.
   const storeProbe = startStoreProbe({ store, clock });
   // A key file replaced while running is swapped in through this ring (see watchKeyFiles).
@@ -131,14 +152,28 @@ export async function startBot(
     metrics,
     version,
     projects: projects.map((p) => ({ linkCaption: p.linkCaption, key: p.apiKey, milestones: p.milestones })),
+    ...(replicas
+      ? { lease: replicas.engineLease, replicaId: replicas.replicaId, claims: replicas.claims }
+      : {}),
     engineOptions: {
+      ...(replicas ? { leaseTtlMs: replicas.ttlMs } : {}),
       reserveShare: config.engine.reserveFraction,
       burstThreshold: config.engine.burstThreshold,
       floodRatio: config.engine.floodRatio,
+      publicReads: config.engine.publicReads,
       ...overrides.engineOptions,
     },
     defaultLocale: config.locale,
     digestTimeZone: config.digest.timeZone,
+    // /status names what /healthz names; drift is bound late (it is watched once the engine runs).
+    operationalNotes: () => {
+      const notes: OperationalNote[] = [];
+      const store = health.report().checks.store;
+      if (store && !store.ok) notes.push({ cause: 'store-failing', detail: store.detail });
+      const driftLine = drift?.statusLine();
+      if (driftLine !== undefined) notes.push({ cause: 'api-drift', detail: driftLine });
+      return notes;
+    },
     onPoll: (poll) => {
       health.recordPoll(poll);
       const key = projects.find((p) => p.linkCaption === poll.project)?.apiKey;
@@ -152,6 +187,7 @@ export async function startBot(
     start(): Promise<void>;
     stop(): Promise<void>;
     poster: ChannelPoster;
+    channelAccess: ChannelAccess;
   }[] = [];
   if (config.discord.enabled) {
     adapters.push({
@@ -196,10 +232,12 @@ export async function startBot(
       start: () => slack.start(),
       stop: () => slack.stop(),
       poster: slack.poster,
+      channelAccess: slack.channelAccess,
     });
   }
   engineStatus = () => wiring.engine.status();
   wiring.connectPosters(adapters.map((a) => a.poster));
+  for (const adapter of adapters) wiring.connectChannelAccess(adapter.poster.platform, adapter.channelAccess);
 
   let ops: OpsServer | undefined;
   if (config.http.enabled) {
@@ -219,14 +257,15 @@ export async function startBot(
       // Leave nothing open behind a failed start: the caller (or a test) may go on living.
       for (const a of adapters) await a.stop().catch(() => undefined);
       storeProbe.stop();
-      await Promise.allSettled([api.close(), store.close(), ops?.close()]);
+      await replicas?.stop();
+      await Promise.allSettled([api.close(), store.close(), ops?.close(), replicas?.close()]);
       throw platformStartError(adapter.name, error);
     }
     logger.info({ adapter: adapter.name }, 'chat adapter connected');
   }
   await wiring.engine.start();
   // /openapi.json at start and once a day: one request, no key budget.
-  const drift = watchApiDrift({ api, store, clock, logger, registry });
+  drift = watchApiDrift({ api, store, clock, logger, registry });
   const keyFiles = watchKeyFiles({
     projects,
     ring: keys,
@@ -264,25 +303,27 @@ export async function startBot(
 
   return {
     opsUrl: ops?.url,
-    apiDriftStatus: () => drift.statusLine(),
+    apiDriftStatus: () => drift?.statusLine(),
     shutdownSteps: [
       {
         name: 'stop the digest schedule, the key file and API drift watches',
         stop: async () => {
           keyFiles.stop();
-          drift.stop();
+          drift?.stop();
           digest?.stop();
         },
       },
       // The cycle in flight finishes its deliveries while the adapters can still post.
       { name: 'stop pollers after the cycle in flight', stop: () => wiring.engine.stop() },
+      // The leases go back at once, so the other replicas take these projects over without waiting a TTL.
+      { name: 'give the project leases back', stop: async () => replicas?.stop() },
       ...adapters.map((a) => ({ name: `stop ${a.name} (commands in flight finish)`, stop: () => a.stop() })),
       { name: 'close the API client', stop: () => api.close() },
       {
         name: 'flush and close the store',
         stop: () => {
           storeProbe.stop();
-          return store.close();
+          return Promise.all([store.close(), replicas?.close()]).then(() => undefined);
         },
       },
       { name: 'close the health server', stop: async () => ops?.close() },

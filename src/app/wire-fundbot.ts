@@ -1,7 +1,9 @@
 import type { ApiClient, ProjectKey } from '../api/index.js';
 import {
+  type ChannelAccess,
   type ChannelPoster,
   type ChannelRef,
+  type Claims,
   type CommandCore,
   createCommandCore,
   createNoticeRouter,
@@ -10,6 +12,7 @@ import {
   createSubscriptionStore,
   type Locale,
   type NeutralMessage,
+  type OperationalNote,
   type PacedRouter,
   type SubscriptionStore,
 } from '../core/index.js';
@@ -18,6 +21,7 @@ import {
   createEngine,
   type Engine,
   type EngineOptions,
+  type Lease,
   noticeKindOf,
   type PollOutcome,
 } from '../engine/index.js';
@@ -38,8 +42,15 @@ export interface WireOptions {
   readonly engineOptions?: EngineOptions;
   readonly defaultLocale: Locale;
   readonly digestTimeZone: string;
+  /** Leases of the projects (a redis:// store: the replicas' balanced leases); default in-process. */
+  readonly lease?: Lease;
+  readonly replicaId?: string;
+  /** Once-only delivery claims shared by the replicas; default in-process. */
+  readonly claims?: Claims;
   /** Extra observer of finished polls (health); metrics are recorded here already. */
   readonly onPoll?: (poll: PollOutcome) => void;
+  /** Process-wide causes /status shows (the store failing, API drift), as /healthz names them. */
+  readonly operationalNotes?: () => readonly OperationalNote[];
 }
 
 /**
@@ -56,6 +67,8 @@ export interface Wiring {
   /** A project's configured milestones, for the digest. */
   milestonesFor(project: string): readonly number[] | undefined;
   connectPosters(posters: readonly ChannelPoster[]): void;
+  /** The adapter of a platform tells /subscribe whether the bot can post in a channel. */
+  connectChannelAccess(platform: ChannelRef['platform'], access: ChannelAccess): void;
   /** Posts a digest (or any message) to a channel through the poster of its platform. */
   post(channel: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<void>;
 }
@@ -69,6 +82,7 @@ export function wireFundbot(options: WireOptions): Wiring {
   const milestonesFor = (project: string) =>
     options.projects.find((p) => p.linkCaption === project)?.milestones;
   let posters: readonly ChannelPoster[] = [];
+  const channelAccess = new Map<ChannelRef['platform'], ChannelAccess>();
 
   const engine = createEngine({
     api: options.api,
@@ -78,6 +92,8 @@ export function wireFundbot(options: WireOptions): Wiring {
     logger: logger.child({ component: 'engine' }),
     projects: options.projects,
     options: options.engineOptions ?? {},
+    ...(options.lease !== undefined ? { lease: options.lease } : {}),
+    ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}),
     onPoll: (poll) => {
       metrics.recordPoll({ project: poll.project, feed: poll.feed, result: poll.result }, poll.durationMs);
       options.onPoll?.(poll);
@@ -102,7 +118,13 @@ export function wireFundbot(options: WireOptions): Wiring {
       defaultLocale: options.defaultLocale,
       digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
       fundingChart: chartPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
+      // A platform with no adapter connected (the console) has nothing to check: it can always print.
+      channelAccess: {
+        canPost: (channel) =>
+          channelAccess.get(channel.platform)?.canPost(channel) ?? Promise.resolve({ ok: true }),
+      },
       logger: logger.child({ component: 'core' }),
+      ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
     }),
   );
 
@@ -118,6 +140,9 @@ export function wireFundbot(options: WireOptions): Wiring {
     core,
     subscriptions,
     milestonesFor,
+    connectChannelAccess(platform, access) {
+      channelAccess.set(platform, access);
+    },
     connectPosters(connected) {
       posters = connected.map((poster) => instrumentPoster(poster, metrics));
       const deliveries = namespaced(store, 'deliveries/');
@@ -126,6 +151,7 @@ export function wireFundbot(options: WireOptions): Wiring {
         subscriptions,
         posters,
         store: deliveries,
+        ...(options.claims !== undefined ? { claims: options.claims } : {}),
         logger: logger.child({ component: 'notices' }),
         clock,
         // Latency of each posted notice: from the platform's timestamp to the post.

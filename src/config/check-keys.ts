@@ -7,6 +7,7 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from '../api/index.js';
+import { type FeedName, feedTable } from '../domain/feeds.js';
 import type { Logger } from '../ops/logger.js';
 
 /** What a project key can feed, each tied to one endpoint and scope. */
@@ -22,8 +23,13 @@ export type FeatureState = 'on' | 'off' | 'unknown';
 
 export interface ProjectKeyStatus {
   readonly linkCaption: string;
-  /** `disabled`: the key cannot read this project at all (invalid, other project, plan): do not poll it. */
-  readonly status: 'enabled' | 'disabled';
+  /**
+   * `disabled`: the project cannot be read (not found, plan below Pro): do not poll it.
+   * `paused`: its key was rejected (invalid, deleted, of another project): it is kept and the
+   * engine tries the key again every 10 minutes, so a key restored on the platform or replaced
+   * in its file brings the project back without a restart.
+   */
+  readonly status: 'enabled' | 'paused' | 'disabled';
   readonly features: Readonly<Record<ProjectFeature, FeatureState>>;
   /** Human-readable findings for this project (no secrets), each saying what to do. */
   readonly warnings: readonly string[];
@@ -33,6 +39,8 @@ export interface KeyCheckReport {
   readonly projects: readonly ProjectKeyStatus[];
   /** Link captions of the projects to poll. */
   readonly enabled: readonly string[];
+  /** Link captions of the projects whose key was rejected: kept, paused, re-checked by the engine. */
+  readonly paused: readonly string[];
   /** All warnings, in project order: log them at start-up. */
   readonly warnings: readonly string[];
 }
@@ -55,45 +63,26 @@ export interface CheckProjectKeysOptions {
 
 interface Probe {
   readonly feature: ProjectFeature;
+  /** The API scope the feature needs, from the one feed table. */
   readonly scope: string;
-  /** What stops working without it, for the warning. */
+  /** What stops working without it, for the warning: the feed table's `offConsequence`. */
   readonly consequence: string;
   readonly run: (project: ProjectApi, signal: AbortSignal | undefined) => Promise<unknown>;
+}
+
+/** A feature's probe: its scope and consequence come from the feed table (src/domain/feeds.ts). */
+function probeOf(feature: ProjectFeature, feed: FeedName, run: Probe['run']): Probe {
+  return { feature, scope: feedTable[feed].scope, consequence: feedTable[feed].offConsequence, run };
 }
 
 // Ordered so that the project itself comes first: an invalid key or a key of another project is
 // recognised on the first request and the remaining probes are skipped.
 const probes: readonly Probe[] = [
-  {
-    feature: 'project',
-    scope: 'project:read',
-    consequence: 'funding figures, milestones and /funding are off',
-    run: (p, signal) => p.get(signal ? { signal } : {}),
-  },
-  {
-    feature: 'supporters',
-    scope: 'fundings:read',
-    consequence: 'supporter notices are off',
-    run: (p, signal) => p.fundingsPage(page(signal)),
-  },
-  {
-    feature: 'wall',
-    scope: 'wall:read',
-    consequence: 'wall notices are off',
-    run: (p, signal) => p.wallPage(page(signal)),
-  },
-  {
-    feature: 'blog',
-    scope: 'blog:read',
-    consequence: 'blog notices are off',
-    run: (p, signal) => p.blogPage(page(signal)),
-  },
-  {
-    feature: 'rewards',
-    scope: 'incentives:read',
-    consequence: 'reward notices (sold out, unlocked) are off',
-    run: (p, signal) => p.incentivesPage(page(signal)),
-  },
+  probeOf('project', 'project', (p, signal) => p.get(signal ? { signal } : {})),
+  probeOf('supporters', 'fundings', (p, signal) => p.fundingsPage(page(signal))),
+  probeOf('wall', 'wall', (p, signal) => p.wallPage(page(signal))),
+  probeOf('blog', 'blog', (p, signal) => p.blogPage(page(signal))),
+  probeOf('rewards', 'incentives', (p, signal) => p.incentivesPage(page(signal))),
 ];
 
 function page(signal: AbortSignal | undefined) {
@@ -163,9 +152,13 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
         continue;
       }
       if (outcome.kind === 'disable') {
-        status = 'disabled';
+        status = outcome.keyRejected === true ? 'paused' : 'disabled';
         for (const f of projectFeatures) features[f] = 'off';
-        warnings.push(`${lc} is disabled: ${outcome.reason(project)}`);
+        warnings.push(
+          outcome.keyRejected === true
+            ? `${lc} is paused: ${outcome.reason(project)}; fundbot keeps it and tries the key again every 10 minutes`
+            : `${lc} is disabled: ${outcome.reason(project)}`,
+        );
         break;
       }
       // unverified: keep what is known, say why, and stop probing this project.
@@ -179,6 +172,7 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
   const report: KeyCheckReport = {
     projects: results,
     enabled: results.filter((r) => r.status === 'enabled').map((r) => r.linkCaption),
+    paused: results.filter((r) => r.status === 'paused').map((r) => r.linkCaption),
     warnings: results.flatMap((r) => r.warnings),
   };
   if (logger) {
@@ -192,7 +186,12 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
 type ProbeOutcome =
   | { kind: 'ok'; warning?: string; value?: unknown }
   | { kind: 'missing-scope' }
-  | { kind: 'disable'; reason: (project: KeyCheckProject) => string }
+  | {
+      kind: 'disable';
+      reason: (project: KeyCheckProject) => string;
+      /** The key itself was refused: the project is paused (kept), not disabled. */
+      keyRejected?: boolean;
+    }
   | { kind: 'unverified'; reason: string; unreachable: boolean };
 
 async function runProbe(
@@ -235,12 +234,14 @@ function classify(error: unknown, probe: Probe): ProbeOutcome {
       case 'invalid_token':
         return {
           kind: 'disable',
+          keyRejected: true,
           reason: (p) =>
             `the key in ${p.apiKeyEnv} is invalid or was deleted: create a new Project API key for ${p.linkCaption} (${KEY_PAGE}) and export it in ${p.apiKeyEnv}`,
         };
       case 'key_project_mismatch':
         return {
           kind: 'disable',
+          keyRejected: true,
           reason: (p) =>
             `the key in ${p.apiKeyEnv} belongs to another project: export the key of ${p.linkCaption} there, or fix projects[].linkCaption`,
         };

@@ -69,7 +69,8 @@ export interface FundbotConfig {
   /** Path of the file it was read from. */
   readonly source: string;
   readonly api: { readonly baseUrl: string; readonly timeoutMs: number };
-  readonly store: { readonly url: string };
+  /** `leaseTtlMs`: with a redis:// store, a project lease's life without renewal (default 30 s). */
+  readonly store: { readonly url: string; readonly leaseTtlMs: number };
   readonly locale: Locale;
   readonly logLevel: LogLevel;
   readonly projects: readonly ProjectConfig[];

@@ -70,7 +70,7 @@ export function resolveStore(env: Env, section: ConfigFile['store'] | undefined,
     });
     return undefined;
   }
-  return { url };
+  return { url, leaseTtlMs: section?.leaseTtlMs ?? 30_000 };
 }
 
 export function resolveHttp(env: Env, section: ConfigFile['http'] | undefined, problems: ConfigProblem[]) {

@@ -38,6 +38,8 @@ const apiSchema = z.strictObject({
 
 const storeSchema = z.strictObject({
   url: z.string().min(1).default(DEFAULT_STORE_URL),
+  /** With a redis:// store: how long a replica's project lease lives without renewal (renewed every third). */
+  leaseTtlMs: z.number().int().min(3_000).max(300_000).default(30_000),
 });
 
 const projectSchema = z.strictObject({
@@ -119,6 +121,11 @@ const engineSchema = z.strictObject({
    * re-baselines silently instead of announcing them.
    */
   floodRatio: z.number().gt(0).max(1).default(0.5),
+  /**
+   * Read a public project (status `started` on) without a credential while the per-IP budget
+   * (1,000 a day) allows, leaving the key's budget to the lists. `false` always uses the key.
+   */
+  publicReads: z.boolean().default(true),
 });
 
 const httpSchema = z.strictObject({

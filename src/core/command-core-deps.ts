@@ -1,7 +1,8 @@
+import type { Logger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { NeutralMessage } from './message.js';
-import type { ProjectReadModel, SubscriptionStore } from './ports.js';
+import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
 import type { SettingsStore } from './settings-store.js';
 
 /**
@@ -29,13 +30,18 @@ export const defaultFreshness: Freshness = {
 };
 
 /**
- * The few logger methods the core uses; pino's `logger.warn(obj, msg)` fits as is.
- * Only secret-free details are passed (error names and codes, ids).
+ * The slice of the one {@link Logger} port the core uses. Only secret-free details
+ * are passed (error names and codes, ids).
  */
-export interface CoreLogger {
-  warn(details: Record<string, unknown>, message: string): void;
-  error(details: Record<string, unknown>, message: string): void;
-}
+export type CoreLogger = Pick<Logger, 'warn' | 'error'>;
+
+/**
+ * A process-wide cause of trouble that `/status` shows beside the project's own, the
+ * same ones `/healthz` names. `detail` is the operator's secret-free technical line.
+ */
+export type OperationalNote =
+  | { readonly cause: 'store-failing'; readonly detail: string }
+  | { readonly cause: 'api-drift'; readonly detail: string };
 
 /** Everything {@link createCommandCore} needs, injected. */
 export interface CommandCoreDeps {
@@ -54,5 +60,13 @@ export interface CommandCoreDeps {
   /** Renders a project's funding chart now (src/digest), as the digest attaches it; /chart needs it. */
   readonly fundingChart?: (project: string, locale: Locale) => Promise<NeutralMessage>;
   readonly freshness?: Partial<Freshness>;
+  /** Read by every /status (no I/O): the store failing, the API description changed. */
+  readonly operationalNotes?: () => readonly OperationalNote[];
+  /**
+   * Whether the bot can post in a channel, asked by /subscribe before it stores
+   * anything. Every chat adapter provides one (the composition root routes by
+   * platform); without it (the console) /subscribe cannot check and trusts the channel.
+   */
+  readonly channelAccess?: ChannelAccess;
   readonly logger?: CoreLogger;
 }

@@ -15,6 +15,7 @@ import { rewardCommand, rewardsCommand } from './commands/rewards.js';
 import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
 import { catalogFor, localeFromTag } from './i18n/index.js';
 import type { NeutralMessage } from './message.js';
+import { commandInvocationText } from './parse-command-text.js';
 import type { ChannelRef } from './ports.js';
 import { errorSummary } from './read-failure.js';
 import { renderNotice } from './render-notice.js';
@@ -91,7 +92,10 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
     if (!definition || !handler) {
       return privateError(
         errorLocale,
-        catalogFor(errorLocale).errors.unknownCommand(singleLine(invocation.name, limits.name)),
+        catalogFor(errorLocale).errors.unknownCommand(
+          singleLine(invocation.name, limits.name),
+          commandInvocationText('help', context.channel.platform),
+        ),
       );
     }
     if (definition.admin && context.canAdminister !== true) {

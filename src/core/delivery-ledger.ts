@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Clock, systemClock } from '../lib/clock.js';
+import { memoryClaims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { channelKey } from './channel-key.js';
 import type { ChannelRef } from './ports.js';
@@ -41,6 +42,20 @@ export interface DeliveryKey {
 }
 
 /**
+ * Once-only claims shared by every replica (the core's port: src/lib/coordination implements it on Redis with
+ * `SET NX PX`, and with an in-process map for one process). True for exactly one caller until the claim
+ * expires or is given back.
+ */
+export interface Claims {
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
+  /** Gives the claim back if this owner still has it. */
+  giveBack(key: string): Promise<void>;
+}
+
+/** 2 minutes: longer than one post with its timeouts takes, short enough that a crashed claimer costs little. */
+export const defaultDeliveryClaimTtlMs = 2 * 60_000;
+
+/**
  * The durable record of every (idempotency id, channel) delivery, shared by all
  * replicas through the injected store: the notice router uses it, the digest can.
  *
@@ -50,6 +65,14 @@ export interface DeliveryKey {
  * store's own TTL, so nothing needs sweeping.
  */
 export interface DeliveryLedger {
+  /**
+   * Claims the delivery for this replica before it reads the record and posts: of two replicas delivering the
+   * same (id, channel) at once, one gets true and the other must wait and retry (by then the record says
+   * posted). One request per delivery (Redis `SET NX PX`, ~80 B until the claim expires or is given back).
+   */
+  claim(key: DeliveryKey): Promise<boolean>;
+  /** Gives the claim back once the record says what happened, so a retry (here or elsewhere) may claim it. */
+  release(key: DeliveryKey): Promise<void>;
   get(key: DeliveryKey): Promise<DeliveryRecord | undefined>;
   /** Before the request: marks the delivery in doubt until confirmed or cleared. */
   beginAttempt(key: DeliveryKey, previous: DeliveryRecord | undefined): Promise<DeliveryRecord>;
@@ -77,6 +100,10 @@ export interface DeliveryLedgerOptions {
   readonly ttlMs?: number;
   /** Key prefix inside the store. Default `delivery/`. */
   readonly prefix?: string;
+  /** Claims shared by the replicas. Default: an in-process map (one process). */
+  readonly claims?: Claims;
+  /** How long an unreleased claim holds (its owner crashed mid-post). Default 2 minutes. */
+  readonly claimTtlMs?: number;
 }
 
 /** A store-backed {@link DeliveryLedger}. */
@@ -89,12 +116,16 @@ export function createDeliveryLedger(
   const prefix = options.prefix ?? 'delivery/';
   const storeKey = ({ id, channel }: DeliveryKey) =>
     `${prefix}${encodeURIComponent(id)}/${channelKey(channel)}`;
+  const claims = options.claims ?? memoryClaims(clock, 'this-process');
+  const claimTtlMs = options.claimTtlMs ?? defaultDeliveryClaimTtlMs;
   const write = async (key: DeliveryKey, record: DeliveryRecord) => {
     await store.set(storeKey(key), dropUndefined(record), ttl);
     return record;
   };
 
   return {
+    claim: (key) => claims.claimOnce(storeKey(key), claimTtlMs),
+    release: (key) => claims.giveBack(storeKey(key)),
     get: async (key) => store.get(storeKey(key), recordSchema),
     beginAttempt: (key, previous) => {
       const now = clock.now();

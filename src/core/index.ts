@@ -4,7 +4,15 @@
  * from here; nothing here imports a chat library.
  */
 
-export { htmlToPlainText, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../domain/text.js';
+export { type Logger, silentLogger } from '../domain/logger.js';
+export {
+  displayName,
+  htmlToPlainText,
+  normalizeWhitespace,
+  safeHttpUrl,
+  shorten,
+  singleLine,
+} from '../domain/text.js';
 export { limits } from '../domain/text-limits.js';
 export { channelKey, workspaceKey } from './channel-key.js';
 export { ChannelUnavailableError } from './channel-unavailable-error.js';
@@ -15,16 +23,18 @@ export type {
   Locale,
   OptionValue,
 } from './command-core.js';
-export type { CommandCoreDeps, CoreLogger, Freshness } from './command-core-deps.js';
+export type { CommandCoreDeps, CoreLogger, Freshness, OperationalNote } from './command-core-deps.js';
 export { defaultFreshness } from './command-core-deps.js';
 export { createCommandCore, privateError } from './create-command-core.js';
 export {
+  type Claims,
   createDeliveryLedger,
   type DeliveryKey,
   type DeliveryLedger,
   type DeliveryLedgerOptions,
   type DeliveryRecord,
   type DeliveryState,
+  defaultDeliveryClaimTtlMs,
   defaultDeliveryRecordTtlMs,
 } from './delivery-ledger.js';
 export { DeliveryNotPostedError } from './delivery-not-posted-error.js';
@@ -54,16 +64,22 @@ export {
   pacingModes,
 } from './pacing/pacing-settings.js';
 export {
+  commandInvocationText,
   commandUsage,
   type ParseError,
   type ParseResult,
   parseCommandArguments,
   parseCommandLine,
+  parseSubcommandText,
   tokenize,
 } from './parse-command-text.js';
 export { describeParseError, parseErrorMessage } from './parse-error-message.js';
 export type {
   Cached,
+  ChannelAccess,
+  ChannelAccessProblem,
+  ChannelAccessResult,
+  ChannelPermission,
   ChannelPoster,
   ChannelRef,
   EngineStatus,

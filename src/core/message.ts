@@ -25,6 +25,13 @@ export interface NeutralMessage {
   readonly struck?: boolean;
   /** Only the invoking user sees it (errors, admin confirmations). */
   readonly private?: boolean;
+  /**
+   * A command answer's second message, sent right after it with its own
+   * visibility: /subscribe's private confirmation is followed by the public
+   * "now watching" summary. Adapters send it as a follow-up to the same command
+   * (Slack respond(), a Discord interaction follow-up); notices never carry one.
+   */
+  readonly followUp?: NeutralMessage;
 }
 
 export interface MessageField {

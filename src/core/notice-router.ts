@@ -6,6 +6,7 @@ import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { CommandCore, Locale } from './command-core.js';
 import type { CoreLogger } from './command-core-deps.js';
 import {
+  type Claims,
   createDeliveryLedger,
   type DeliveryKey,
   type DeliveryLedger,
@@ -23,8 +24,10 @@ export interface NoticeRouterOptions {
   readonly posters: readonly ChannelPoster[];
   /** Where per-(event, channel) deliveries are recorded; shared by all replicas. */
   readonly store: KeyValueStore;
-  /** The ledger over `store` (default: {@link createDeliveryLedger} with this clock and TTL). */
+  /** The ledger over `store` (default: {@link createDeliveryLedger} with this clock, TTL and claims). */
   readonly ledger?: DeliveryLedger;
+  /** Once-only claims shared by the replicas (Redis); default an in-process map. */
+  readonly claims?: Claims;
   readonly logger?: CoreLogger;
   /** Timestamps of delivery records. Default: the system clock. */
   readonly clock?: Clock;
@@ -119,6 +122,7 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
       clock,
       ...(options.deliveryRecordTtlMs !== undefined ? { ttlMs: options.deliveryRecordTtlMs } : {}),
       prefix: noticeLedgerPrefix,
+      ...(options.claims !== undefined ? { claims: options.claims } : {}),
     });
   const maxChannelRetryMs = options.maxChannelRetryMs ?? defaultMaxChannelRetryMs;
   const posters = new Map(options.posters.map((p) => [p.platform, p]));
@@ -177,6 +181,22 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
     render: (channel: ChannelRef) => Promise<NeutralMessage>,
   ): Promise<void> {
     const key: DeliveryKey = { id: event.id, channel };
+    // Another replica posting this very delivery now (a lost lease's last cycle): wait for a retry, which
+    // then finds its record. The claim is given back once the record says what happened.
+    if (!(await ledger.claim(key))) throw new DeliveryWaitError('another replica is delivering it now');
+    try {
+      await deliverClaimed(event, channel, key, render);
+    } finally {
+      await ledger.release(key).catch(() => {});
+    }
+  }
+
+  async function deliverClaimed(
+    event: FundbotEvent,
+    channel: ChannelRef,
+    key: DeliveryKey,
+    render: (channel: ChannelRef) => Promise<NeutralMessage>,
+  ): Promise<void> {
     const log = { eventId: event.id, channel: channelKey(channel) };
     let record = await ledger.get(key);
     if (record && record.state !== 'attempting' && record.state !== 'failing') return;

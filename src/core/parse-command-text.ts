@@ -1,8 +1,9 @@
 import {
   type CommandDefinition,
   commandDefinitions,
-  findCommand,
   type OptionDefinition,
+  slackCommand,
+  slackDefaultSubcommand,
 } from '../domain/command-definitions.js';
 import type { OptionValue } from './command-core.js';
 
@@ -13,6 +14,11 @@ import type { OptionValue } from './command-core.js';
 export type ParseError =
   | { readonly code: 'not-a-command' }
   | { readonly code: 'unknown-command'; readonly command: string }
+  | {
+      readonly code: 'unknown-subcommand';
+      readonly subcommand: string;
+      readonly subcommands: readonly string[];
+    }
   | { readonly code: 'unterminated-quote'; readonly command: string }
   | { readonly code: 'missing-option'; readonly command: string; readonly option: string }
   | {
@@ -159,7 +165,42 @@ export function parseCommandArguments(command: CommandDefinition, text: string):
   return { ok: true, command, options };
 }
 
-/** Parses a whole typed line such as `/reward 12 solar-kiosk` (the slash is optional after the first word). */
+/** Splits off the first word (unquoted) and the text after it; undefined for blank text. */
+function firstWord(text: string): { word: string; rest: string } | undefined {
+  const match = /^\s*(\S+)\s*([\s\S]*)$/u.exec(text);
+  return match ? { word: match[1] as string, rest: match[2] ?? '' } : undefined;
+}
+
+/**
+ * Parses the text of Slack's one command, `/fundbot <subcommand> [values…]`: the
+ * first word picks the definition, the rest is its arguments. Blank text runs
+ * {@link slackDefaultSubcommand} (help); an unknown word is an error naming every
+ * subcommand, so the user sees at once what exists.
+ */
+export function parseSubcommandText(
+  text: string,
+  definitions: readonly CommandDefinition[] = commandDefinitions,
+): ParseResult {
+  const split = firstWord(text) ?? { word: slackDefaultSubcommand, rest: '' };
+  const name = split.word.replace(/^\//, '').toLowerCase();
+  const command = definitions.find((c) => c.name === name);
+  if (!command) {
+    return {
+      ok: false,
+      error: {
+        code: 'unknown-subcommand',
+        subcommand: split.word,
+        subcommands: definitions.map((c) => c.name),
+      },
+    };
+  }
+  return parseCommandArguments(command, split.rest);
+}
+
+/**
+ * Parses a whole typed line such as `/reward 12 solar-kiosk`; Slack's form
+ * `/fundbot reward 12 solar-kiosk` is understood as well.
+ */
 export function parseCommandLine(
   line: string,
   definitions: readonly CommandDefinition[] = commandDefinitions,
@@ -168,20 +209,23 @@ export function parseCommandLine(
   const match = /^\/(\S+)\s*([\s\S]*)$/u.exec(trimmed);
   if (!match) return { ok: false, error: { code: 'not-a-command' } };
   const name = (match[1] as string).toLowerCase();
-  const command =
-    definitions === commandDefinitions
-      ? findCommand(name)
-      : definitions.find((c) => c.name === name || c.slackName === name);
+  if (name === slackCommand.name) return parseSubcommandText(match[2] ?? '', definitions);
+  const command = definitions.find((c) => c.name === name);
   if (!command) return { ok: false, error: { code: 'unknown-command', command: name } };
   return parseCommandArguments(command, match[2] ?? '');
 }
 
-/** "/reward <id> [project]" with the name the platform uses (Slack prefixes some). */
+/** How a user types a command on a platform: `/funding` on Discord and in the console, `/fundbot funding` on Slack. */
+export function commandInvocationText(name: string, platform?: 'discord' | 'slack' | 'console'): string {
+  return platform === 'slack' ? `/${slackCommand.name} ${name}` : `/${name}`;
+}
+
+/** "/reward <id> [project]" as typed on the platform ("/fundbot reward <id> [project]" on Slack). */
 export function commandUsage(command: CommandDefinition, platform?: 'discord' | 'slack' | 'console'): string {
-  const name = platform === 'slack' ? (command.slackName ?? command.name) : command.name;
+  const name = commandInvocationText(command.name, platform);
   const options = command.options.map((o) => {
     const label = o.rest ? `${o.name}…` : o.name;
     return o.required ? `<${label}>` : `[${label}]`;
   });
-  return [`/${name}`, ...options].join(' ');
+  return [name, ...options].join(' ');
 }

@@ -5,7 +5,7 @@ import type { Locale } from './command-core.js';
 import { privateError } from './create-command-core.js';
 import { catalogFor } from './i18n/index.js';
 import type { NeutralMessage } from './message.js';
-import { commandUsage, type ParseError } from './parse-command-text.js';
+import { commandInvocationText, commandUsage, type ParseError } from './parse-command-text.js';
 import type { ChannelRef } from './ports.js';
 
 /** A parse error as one sentence in the given language, with the command's usage where it helps. */
@@ -23,7 +23,16 @@ export function describeParseError(
     case 'not-a-command':
       return t.errors.notACommand;
     case 'unknown-command':
-      return t.errors.unknownCommand(singleLine(error.command, limits.name));
+      return t.errors.unknownCommand(
+        singleLine(error.command, limits.name),
+        commandInvocationText('help', platform),
+      );
+    case 'unknown-subcommand':
+      return t.errors.unknownSubcommand(
+        singleLine(error.subcommand, limits.name),
+        error.subcommands.join(', '),
+        commandInvocationText('help', platform),
+      );
     case 'unterminated-quote':
       return t.errors.unterminatedQuote;
     case 'missing-option':

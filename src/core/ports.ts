@@ -96,4 +96,41 @@ export interface SubscriptionStore {
   forProject(project: string, kind: NoticeKind): Promise<readonly Subscription[]>;
   /** Removes every subscription in a server/workspace (the app was uninstalled there); returns how many. */
   removeWorkspace(workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>): Promise<number>;
+  /**
+   * True the first time it is asked for this channel and project, false ever after
+   * (remembered in the store, also across unsubscribing): the "now watching"
+   * summary is posted once per channel and project.
+   */
+  claimWatchingAnnouncement(channel: ChannelRef, project: string): Promise<boolean>;
+}
+
+/** Why the bot cannot post in a channel. */
+export type ChannelAccessProblem = 'not-member' | 'no-permission' | 'archived' | 'unknown';
+
+/** A permission the bot needs to post notices (Discord names them; Slack has none of these). */
+export type ChannelPermission =
+  | 'view-channel'
+  | 'send-messages'
+  | 'send-messages-in-threads'
+  | 'embed-links'
+  | 'attach-files';
+
+export type ChannelAccessResult =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly reason: ChannelAccessProblem;
+      /** For 'no-permission': what to grant, when the platform says. */
+      readonly missing?: readonly ChannelPermission[];
+    };
+
+/**
+ * Implemented by each chat adapter: whether the bot can post notices in a channel
+ * now (Slack: membership and archive state; Discord: the bot's permissions there).
+ * /subscribe asks before storing anything. One platform request per call at most.
+ * Never throws for a platform's "no": that is a result; it may throw when the
+ * platform cannot be asked (the caller then treats it as 'unknown').
+ */
+export interface ChannelAccess {
+  canPost(channel: ChannelRef): Promise<ChannelAccessResult>;
 }

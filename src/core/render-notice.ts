@@ -1,5 +1,5 @@
 import type { FundbotEvent } from '../domain/events.js';
-import { normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../domain/text.js';
+import { displayName, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../domain/text.js';
 import { limits } from '../domain/text-limits.js';
 import type { Locale } from './command-core.js';
 import { formatMoney, formatNumber, formatPercent, percentOfGoal, progressBar } from './format.js';
@@ -20,7 +20,9 @@ import { projectStatusLabel } from './project-status-label.js';
 export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessage {
   const t = catalogFor(locale);
   const footer = t.notices.footer(singleLine(event.project, limits.title));
-  const name = (raw: string) => singleLine(raw, limits.name);
+  const name = (raw: string) => displayName(raw, limits.name, t.common.someone);
+  // In a list a name that shows nothing is left out and counted in "and N more".
+  const listedName = (raw: string) => displayName(raw, limits.name, '');
   const money = (amount: number, currency: string) => formatMoney(amount, currency, locale);
 
   switch (event.type) {
@@ -43,7 +45,7 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
       };
     }
     case 'supporter-burst': {
-      const names = namesWithMore(event.displayNames.map(name), event.count, locale);
+      const names = namesWithMore(event.displayNames.map(listedName), event.count, locale);
       const lines = [names];
       const figures: string[] = [];
       const count = event.supporterCount ?? null;
@@ -67,7 +69,7 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
       };
     case 'wall-post-burst': {
       // Counted by author, not by post: "By A, B and 2 more" means two more people.
-      const unique = uniqueNames(event.authors.map(name));
+      const unique = uniqueNames(event.authors.map(listedName));
       const authors = namesWithMore(unique, unique.length, locale);
       return {
         title: t.notices.wallPostBurst(event.count, formatNumber(event.count, locale)),

@@ -21,6 +21,7 @@ export const subscriptionSchema = z.object({
 });
 
 const channelIndexSchema = z.array(z.string());
+const announcedSchema = z.object({ at: z.number() });
 const projectIndexSchema = z.array(channelRefSchema);
 
 /** How often an index write is read back and redone when a concurrent writer overwrote it. */
@@ -68,6 +69,9 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
   const channelIndexKey = (channel: ChannelRef) => `subscriptions/by-channel/${channelKey(channel)}`;
   const workspaceIndexKey = (workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>) =>
     `subscriptions/by-workspace/${workspaceKey(workspace)}`;
+  // ~40 bytes per (project, channel) ever subscribed; kept after unsubscribing so a return is not re-announced.
+  const announcedKey = (project: string, channel: ChannelRef) =>
+    `subscriptions/announced/${encodeURIComponent(project)}/${channelKey(channel)}`;
 
   /** Per-key queues: one read-modify-write at a time per key in this process. */
   const queues = new Map<string, Promise<unknown>>();
@@ -149,6 +153,14 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
   }
 
   return {
+    claimWatchingAnnouncement(channel, project) {
+      const key = announcedKey(project, channel);
+      return serialized(key, async () => {
+        if ((await store.get(key, announcedSchema)) !== undefined) return false;
+        await store.set(key, { at: options.clock.now() });
+        return true;
+      });
+    },
     async subscribe(channel, project, kinds, by) {
       const key = recordKey(project, channel);
       const subscription = await serialized(key, async () => {

@@ -1,13 +1,16 @@
 import { schedule as nodeCronSchedule } from 'node-cron';
-import { z } from 'zod';
 import type {
   ChannelRef,
+  DeliveryKey,
+  DeliveryLedger,
+  DeliveryRecord,
   Locale,
   NeutralMessage,
   ProjectReadModel,
   SubscriptionStore,
 } from '../core/index.js';
-import { channelKey } from '../core/index.js';
+import { channelKey, createDeliveryLedger, DeliveryNotPostedError } from '../core/index.js';
+import { type Logger, silentLogger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { buildDigest, type DigestData } from './build-digest.js';
@@ -25,19 +28,15 @@ export interface CronLike {
   ): { destroy(): void | Promise<void> };
 }
 
-/** pino-compatible: `logger.warn({ project }, 'message')`. */
-export interface DigestLogger {
-  info(data: Record<string, unknown>, message: string): void;
-  warn(data: Record<string, unknown>, message: string): void;
-  error(data: Record<string, unknown>, message: string): void;
-}
+/** The slice of the one {@link Logger} port the digest uses. */
+export type DigestLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
 export interface DigestSchedulerOptions {
   readonly readModel: ProjectReadModel;
   readonly subscriptions: SubscriptionStore;
   readonly localeFor: (channel: ChannelRef) => Promise<Locale>;
   readonly post: (channel: ChannelRef, message: NeutralMessage, idempotencyKey: string) => Promise<void>;
-  /** Holds the per-(project, channel, date) delivery markers; share it across restarts. */
+  /** Holds the per-(project, channel, date) delivery records (under `digest/delivery/`); share it across restarts. */
   readonly store: KeyValueStore;
   readonly clock: Clock;
   /** Local time of day, 24-hour `HH:MM`. Default `09:00`. */
@@ -51,7 +50,10 @@ export interface DigestSchedulerOptions {
   readonly logger?: DigestLogger;
   /** Default: node-cron. */
   readonly cron?: CronLike;
-  /** Posting attempts per channel and day before giving up (a deleted channel must not be retried forever). Default 3. */
+  /**
+   * Hourly checks a channel may fail through before the day is given up (a deleted
+   * channel must not be retried forever). Counted from the delivery's first failure. Default 3.
+   */
   readonly maxAttempts?: number;
   readonly chartOptions?: FundingChartOptions;
 }
@@ -74,33 +76,30 @@ export interface DigestScheduler {
   sendMissedOnStart(): Promise<DigestRunReport>;
 }
 
-const markerSchema = z.object({
-  state: z.enum(['sending', 'sent', 'failed']),
-  idempotencyKey: z.string(),
-  attempts: z.number().int().nonnegative(),
-  updatedAt: z.number(),
-});
-type Marker = z.infer<typeof markerSchema>;
+/** Records only matter for the day they are about; three days covers any time zone and a late restart. */
+const RECORD_TTL_MS = 3 * 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
 
-/** Markers only matter for the day they are about; three days covers any time zone and a late restart. */
-const MARKER_TTL_MS = 3 * 24 * 60 * 60 * 1000;
-
-const silentLogger: DigestLogger = { info: () => {}, warn: () => {}, error: () => {} };
+/** States after which the day's digest is done for a channel: posted, or given up. */
+const finished: ReadonlySet<DeliveryRecord['state']> = new Set(['posted', 'unavailable', 'abandoned']);
 
 /**
  * Sends each project's daily digest to the channels subscribed to `digest`, at
  * `time` in `timeZone`.
  *
- * Delivery guarantee, per (project, channel, local date):
- * 1. a `sending` marker with the idempotency key `digest:<project>:<channel>:<date>` is written,
- * 2. the digest is posted with that key,
- * 3. the marker becomes `sent`.
- * A crash between 1 and 3 leaves `sending`, and the next check (the hourly tick or
+ * Delivery guarantee, per (project, channel, local date), recorded in the core's
+ * {@link DeliveryLedger} (the one the notice router uses) under the id
+ * `digest:<project>:<date>` and the channel:
+ * 1. the attempt is recorded (`attempting`),
+ * 2. the digest is posted with the idempotency key `digest:<project>:<channel>:<date>`,
+ * 3. the record becomes `posted`.
+ * A crash between 1 and 3 leaves `attempting` (in doubt), and the next check (the hourly tick or
  * the start-up catch-up, same local day only) posts again with the SAME key, which
  * the adapters pass on (Discord nonce, Slack metadata) so a platform that still
  * remembers it drops the duplicate. So: at least once while the day lasts, and
  * exactly once unless a crash falls between posting and step 3 and the platform
- * has forgotten the key. After `maxAttempts` failed posts the day is given up.
+ * has forgotten the key. A channel still failing `maxAttempts - 1` hours after its
+ * first failure is given up for the day (`abandoned`).
  * With several replicas, run the scheduler on one of them: the store has no
  * compare-and-set, so two replicas checking in the same second could both post
  * (with the same idempotency key).
@@ -118,7 +117,12 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
   const logger = options.logger ?? silentLogger;
   const cron = options.cron ?? { schedule: nodeCronSchedule };
   const maxAttempts = options.maxAttempts ?? 3;
-  const { store, clock } = options;
+  const { clock } = options;
+  const ledger: DeliveryLedger = createDeliveryLedger(options.store, {
+    clock,
+    ttlMs: RECORD_TTL_MS,
+    prefix: 'digest/delivery/',
+  });
 
   let task: { destroy(): void | Promise<void> } | undefined;
   let running: Promise<DigestRunReport> | undefined;
@@ -164,15 +168,16 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
     for (const subscription of await options.subscriptions.forProject(project, 'digest')) {
       const { channel } = subscription;
       const label = `${project} ${channelKey(channel)}`;
-      const key = `digest:${project}:${channelKey(channel)}:${date}`;
-      let marker: Marker | undefined;
+      const idempotencyKey = `digest:${project}:${channelKey(channel)}:${date}`;
+      const delivery: DeliveryKey = { id: `digest:${project}:${date}`, channel };
+      let previous: DeliveryRecord | undefined;
       try {
-        marker = await store.get(key, markerSchema);
+        previous = await ledger.get(delivery);
       } catch (error) {
         failed.push(label);
         logger.error(
           { project, channel: channelKey(channel), error: errorText(error) },
-          'digest: marker unreadable',
+          'digest: delivery record unreadable',
         );
         continue;
       }
@@ -180,7 +185,7 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
         now,
         timeZone,
         minuteOfDay,
-        lastSentDate: marker && marker.state !== 'sending' ? date : undefined,
+        lastSentDate: previous && finished.has(previous.state) ? date : undefined,
         subscribedAt: subscription.kindsAddedAt?.digest ?? subscription.createdAt,
       });
       if (!decision.due) continue;
@@ -195,23 +200,24 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
         ...(milestones ? { milestones } : {}),
       });
 
-      // The idempotency key is the marker key: a retry after a crash reuses it.
-      const attempts = (marker?.attempts ?? 0) + 1;
-      if (marker?.state === 'sending') {
-        logger.info(
-          { project, channel: channelKey(channel), attempts },
-          'digest: retrying an unconfirmed post',
-        );
+      // A retry after a crash or a failure reuses the idempotency key.
+      if (previous?.state === 'attempting') {
+        logger.info({ project, channel: channelKey(channel) }, 'digest: retrying an unconfirmed post');
       }
+      let attempts = 1;
+      let attempt: DeliveryRecord | undefined;
       try {
-        await setMarker(key, { state: 'sending', idempotencyKey: key, attempts, updatedAt: now });
+        attempt = await ledger.beginAttempt(delivery, previous);
+        // Counted in hourly checks since the first failure, which the ledger keeps.
+        if (attempt.failingSince !== undefined)
+          attempts += Math.floor((now - attempt.failingSince) / HOUR_MS);
         const locale = await options.localeFor(channel);
         let message = rendered.get(locale);
         if (!message) {
           message = renderDigest(data, locale, options.chartOptions ?? {});
           rendered.set(locale, message);
         }
-        await options.post(channel, message, key);
+        await options.post(channel, message, idempotencyKey);
       } catch (error) {
         failed.push(label);
         const givingUp = attempts >= maxAttempts;
@@ -221,28 +227,26 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
             ? 'digest: posting failed; giving up for today (check the channel and the bot permissions)'
             : 'digest: posting failed; retrying at the next hourly check',
         );
-        if (givingUp) {
-          await setMarker(key, { state: 'failed', idempotencyKey: key, attempts, updatedAt: now }).catch(
-            () => {},
-          );
-        }
+        // A record the platform proved unposted is no longer in doubt; any other failure stays in doubt.
+        const settle = givingUp
+          ? ledger.close(delivery, 'abandoned')
+          : error instanceof DeliveryNotPostedError
+            ? ledger.clearAttempt(delivery, attempt)
+            : Promise.resolve();
+        await settle.catch(() => {});
         continue;
       }
       try {
-        await setMarker(key, { state: 'sent', idempotencyKey: key, attempts, updatedAt: clock.now() });
+        await ledger.confirm(delivery, undefined);
       } catch (error) {
         // Posted but not confirmed: the next check retries with the same key (see the guarantee above).
         logger.warn(
           { project, channel: channelKey(channel), error: errorText(error) },
-          'digest: posted, marker not saved',
+          'digest: posted, delivery record not saved',
         );
       }
       sent.push(label);
     }
-  }
-
-  function setMarker(key: string, marker: Marker): Promise<void> {
-    return store.set(key, marker, MARKER_TTL_MS);
   }
 
   function runOnce(reason: 'scheduled' | 'manual' | 'startup'): Promise<DigestRunReport> {

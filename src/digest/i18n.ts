@@ -32,6 +32,8 @@ export interface DigestCatalog {
   readonly fieldWall: string;
   readonly wallValue: (count: string, author: string, message: string) => string;
   readonly wallNone: string;
+  /** Stands for a wall post's author whose name shows nothing. */
+  readonly someone: string;
   readonly fieldBlog: string;
   readonly supporterOnlyBadge: string;
   readonly fieldRewardsSold: string;
@@ -82,6 +84,7 @@ const en: DigestCatalog = {
   wallValue: (count, author, message) =>
     `${count === '1' ? '1 new post' : `${count} new posts`}; latest by ${author}: “${message}”`,
   wallNone: 'No new posts.',
+  someone: 'a supporter',
   fieldBlog: 'Blog',
   supporterOnlyBadge: 'supporters only',
   fieldRewardsSold: 'Rewards sold',
@@ -133,6 +136,7 @@ const de: DigestCatalog = {
   wallValue: (count, author, message) =>
     `${count === '1' ? '1 neuer Beitrag' : `${count} neue Beiträge`}; zuletzt von ${author}: „${message}“`,
   wallNone: 'Keine neuen Beiträge.',
+  someone: 'jemand',
   fieldBlog: 'Blog',
   supporterOnlyBadge: 'nur für Unterstützer*innen',
   fieldRewardsSold: 'Verkaufte Dankeschöns',

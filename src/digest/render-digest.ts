@@ -1,5 +1,13 @@
 import type { Locale, MessageField, NeutralMessage } from '../core/index.js';
-import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } from '../core/index.js';
+import {
+  displayName,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+} from '../core/index.js';
+import { limits } from '../domain/text-limits.js';
 import type { DigestData, DigestPace } from './build-digest.js';
 import { chartAttachment } from './chart-attachment.js';
 import { type DigestCatalog, digestText } from './i18n.js';
@@ -145,7 +153,11 @@ export function renderDigest(
     fields.push({
       name: t.fieldWall,
       value: data.wall.latest
-        ? t.wallValue(count, data.wall.latest.author, data.wall.latest.message)
+        ? t.wallValue(
+            count,
+            displayName(data.wall.latest.author, limits.name, t.someone),
+            data.wall.latest.message,
+          )
         : t.wallNone,
     });
   }

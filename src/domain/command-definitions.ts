@@ -1,7 +1,12 @@
 /**
  * The one definition of every slash command. The Discord registration
  * (`npm run commands:discord`), the Slack app manifest (`npm run commands:slack`),
- * the console adapter and the core's argument parser are all generated from it.
+ * the console adapter, the core's argument parser and /help are all generated from it.
+ *
+ * Discord and the console get one slash command per definition (`/funding`). Slack
+ * gets ONE command, {@link slackCommand} (`/fundbot funding`): every app in a
+ * workspace shares Slack's one namespace, Slack reserves some names (/status), and
+ * apps with many commands use one command with subcommands (`/github subscribe …`).
  */
 import { noticeKinds } from './events.js';
 
@@ -20,13 +25,8 @@ export interface OptionDefinition {
 }
 
 export interface CommandDefinition {
-  /** Name on Discord and in the console. */
+  /** Name on Discord and in the console; the subcommand on Slack (`/fundbot <name>`). */
   readonly name: string;
-  /**
-   * Name on Slack where it differs: Slack reserves some names (/status) and all
-   * apps in a workspace share one namespace, so the generic ones get a prefix.
-   */
-  readonly slackName?: string;
   readonly description: LocalizedText;
   readonly options: readonly OptionDefinition[];
   /** Only users who may manage the server or workspace (checked again server-side). */
@@ -131,7 +131,6 @@ export const commandDefinitions: readonly CommandDefinition[] = [
   },
   {
     name: 'chart',
-    slackName: 'fundbot-chart',
     description: {
       en: 'Funding chart: curve, milestones, trend to the goal, supporters per day',
       de: 'Finanzierungsdiagramm: Verlauf, Meilensteine, Trend zum Ziel, Unterstützer*innen pro Tag',
@@ -147,7 +146,6 @@ export const commandDefinitions: readonly CommandDefinition[] = [
   },
   {
     name: 'language',
-    slackName: 'fundbot-language',
     description: {
       en: 'Set the language of this channel (en, de)',
       de: 'Sprache dieses Kanals festlegen (en, de)',
@@ -181,7 +179,6 @@ export const commandDefinitions: readonly CommandDefinition[] = [
   },
   {
     name: 'status',
-    slackName: 'fundbot-status',
     description: {
       en: 'Bot health: last polls, API budget, recent errors',
       de: 'Bot-Zustand: letzte Abfragen, API-Budget, Fehler',
@@ -191,13 +188,24 @@ export const commandDefinitions: readonly CommandDefinition[] = [
   },
   {
     name: 'help',
-    slackName: 'fundbot-help',
     description: { en: 'What fundbot can do', de: 'Was fundbot kann' },
     options: [],
     admin: false,
   },
 ];
 
+/** The one Slack slash command; the definitions above are its subcommands. */
+export const slackCommand = {
+  name: 'fundbot',
+  description: {
+    en: 'Campaign figures, notices and the daily digest: /fundbot help lists the subcommands',
+    de: 'Kampagnenzahlen, Benachrichtigungen und die Tageszusammenfassung: /fundbot help zeigt alles',
+  },
+} as const satisfies { readonly name: string; readonly description: LocalizedText };
+
+/** The subcommand `/fundbot` alone runs on Slack. */
+export const slackDefaultSubcommand = 'help';
+
 export function findCommand(name: string): CommandDefinition | undefined {
-  return commandDefinitions.find((c) => c.name === name || c.slackName === name);
+  return commandDefinitions.find((c) => c.name === name);
 }

@@ -63,4 +63,9 @@ export interface EngineStatus {
     readonly minuteRemaining: number | null;
   };
   readonly recentErrors: readonly { readonly at: number; readonly message: string }[];
+  /**
+   * Set while the engine has paused the project's polling because the API rejected its
+   * key (a short, secret-free reason and since when); null while it polls.
+   */
+  readonly paused: { readonly reason: string; readonly since: number } | null;
 }

@@ -53,16 +53,26 @@ export function htmlToPlainText(html: string): string {
 }
 
 /**
- * Removes control characters (C0 and C1, so no terminal escape survives), zero-width and
- * bidi override/isolate characters (which can reorder what a reader sees), and folds runs
- * of blank space.
+ * Characters that show nothing, or nothing but blank space, yet are not whitespace, so
+ * `trim()` keeps them: C0/C1 controls (no terminal escape survives), the soft hyphen
+ * U+00AD, the combining grapheme joiner U+034F, the Hangul fillers (U+115F, U+1160,
+ * U+3164, U+FFA0), Khmer inherent vowels U+17B4/U+17B5, the Mongolian vowel separator,
+ * zero-width characters and the bidi marks, embeddings, overrides and isolates (which can
+ * reorder what a reader sees), word joiners and invisible operators U+2060-U+206F, the
+ * Braille blank U+2800, the byte-order mark and the tag characters U+E0000-U+E007F.
+ */
+const invisibleCharacters =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u2800\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]|\u034f/gu;
+
+/** Variation selectors only restyle the character before them: alone they show nothing. */
+const variationSelectors = /\p{Variation_Selector}/gu;
+
+/**
+ * Removes the {@link invisibleCharacters} and folds runs of blank space.
  */
 export function normalizeWhitespace(text: string): string {
   return text
-    .replace(
-      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g,
-      '',
-    )
+    .replace(invisibleCharacters, '')
     .replace(/\r\n?/g, '\n')
     .replace(/[ \t\u00a0]+/g, ' ')
     .replace(/ *\n */g, '\n')
@@ -82,6 +92,17 @@ export function shorten(text: string, max: number): string {
 /** One line: for names and titles that must not break a layout. */
 export function singleLine(text: string, max: number): string {
   return shorten(normalizeWhitespace(text).replace(/\s*\n\s*/g, ' '), max);
+}
+
+/**
+ * A person's name from the platform (a supporter, a wall post's author), on one line and
+ * bounded. A name with nothing visible left (only invisible, blank or bidi-control
+ * characters) becomes `placeholder`, the caller's localized "a supporter", so a notice
+ * never shows a blank name. Every place that shows a name goes through here.
+ */
+export function displayName(raw: string, max: number, placeholder: string): string {
+  const name = singleLine(raw, max);
+  return name.replace(variationSelectors, '').trim() === '' ? placeholder : name;
 }
 
 /** Only absolute http(s) URLs survive; anything else (javascript:, data:, relative) becomes undefined. */

@@ -12,7 +12,11 @@ export interface FeedDemand {
   readonly feed: string;
   /** Share of a scarce budget relative to the other feeds. */
   readonly weight: number;
-  /** The interval wanted when the budget is plentiful. */
+  /**
+   * The shortest interval this feed may get: the politeness floor (1 s by default),
+   * or an operator's explicit target interval. Not a wish: the feed gets its weighted
+   * share of the budget and only stops at this floor.
+   */
   readonly targetIntervalMs: number;
   /** Expected requests per poll (1 for an idle list, more while pages are busy, 2 for the two blog lists). */
   readonly requestsPerPoll: number;
@@ -23,9 +27,10 @@ export interface FeedDemand {
  *
  * Spendable = day remaining - reserve (reserveShare of the day limit, kept for
  * slash commands), divided by the time to the reset; also at most
- * (1 - reserveShare) of the minute limit. When the feeds' wishes fit, each gets its
- * target interval. Otherwise the capacity is water-filled by weight: no feed gets
- * more than it wants, the rest is shared by the others. Re-planned after every
+ * (1 - reserveShare) of the minute limit. The whole capacity is water-filled by
+ * weight: every feed gets its weighted share, down to its floor interval (where it
+ * stops for politeness) and what it does not take there is shared by the others. So
+ * a bigger plan buys proportionally lower latency, and the reserve stays untouched. Re-planned after every
  * poll with fresh headers, so overspending early simply slows the rest of the day.
  * With nothing spendable, every feed waits for the reset.
  */

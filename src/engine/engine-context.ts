@@ -16,6 +16,8 @@ export type RequestTag = FeedName | 'command';
 export interface EngineCounters {
   requests: Record<RequestTag, number>;
   polls: number;
+  /** Project reads sent without a credential (the per-IP public budget). */
+  publicReads: number;
   eventsEmitted: number;
   eventsDelivered: number;
   deliveryFailures: number;
@@ -27,6 +29,7 @@ export function emptyCounters(): EngineCounters {
   return {
     requests: { fundings: 0, project: 0, wall: 0, blog: 0, incentives: 0, command: 0 },
     polls: 0,
+    publicReads: 0,
     eventsEmitted: 0,
     eventsDelivered: 0,
     deliveryFailures: 0,

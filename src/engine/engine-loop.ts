@@ -1,60 +1,62 @@
-import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import type { EngineContext } from './engine-context.js';
 
-/** After a failed cycle: 1 s doubling to 60 s, no jitter (one loop per process). */
-const failedCycleBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, jitter: 'none' };
-
-/** The real-time loop: run what is due, sleep until the next due time, until stopped. */
+/** The real-time loop: start what is due, sleep until the next due time or a finished run, until stopped. */
 export interface EngineLoop {
   start(): void;
-  /** Resolves after the cycle in flight has finished. */
+  /** Resolves after every run in flight has finished. */
   stop(): Promise<void>;
-  /** Ends the current sleep early: something became due sooner than planned (an operator action). */
+  /** Ends the current sleep early: something became due sooner than planned (an operator action, a finished run). */
   wake(): void;
 }
 
+/**
+ * Each project runs on its own: the loop only starts due projects (ProjectRuns
+ * bounds how many at once and backs off a failing project alone) and never waits
+ * for a run, so one slow request delays only its own project.
+ */
 export function engineLoop(
   ctx: EngineContext,
-  cycle: { runDue(): Promise<void>; nextDueAt(): number },
+  runs: { startDue(): void; nextDueAt(): number; idle(): Promise<void> },
 ): EngineLoop {
   const { clock, logger } = ctx;
   let loop: Promise<void> | null = null;
   let abort: AbortController | null = null;
   let nap: AbortController | null = null;
+  let wakeRequested = false;
   return {
     start() {
       if (loop !== null) return;
       const controller = new AbortController();
       abort = controller;
       loop = (async () => {
-        let failedCycles = 0;
         while (!controller.signal.aborted) {
+          wakeRequested = false;
           try {
-            await cycle.runDue();
-            failedCycles = 0;
+            runs.startDue();
           } catch (error) {
-            failedCycles += 1;
+            // startDue itself does no I/O; a throw here is a bug: log it and keep the loop alive.
             logger.error(
-              { err: error instanceof Error ? error.message : String(error), failedCycles },
-              'engine cycle failed',
+              { err: error instanceof Error ? error.message : String(error) },
+              'engine loop failed',
             );
           }
           if (controller.signal.aborted) break;
-          // After a failed cycle nothing may be "due" any later than before: back off.
-          const backoff =
-            failedCycles > 0 ? backoffMs(failedCycleBackoff, failedCycles, () => ctx.random.next()) : 0;
-          const wait = Math.max(backoff, cycle.nextDueAt() - clock.now());
+          // A run that finished while starting the others: look again at once.
+          if (wakeRequested) continue;
+          const wait = Math.max(0, runs.nextDueAt() - clock.now());
           nap = new AbortController();
           try {
             await clock.sleep(wait, AbortSignal.any([controller.signal, nap.signal]));
           } catch {
             if (controller.signal.aborted) break;
-            // Woken early: run the next cycle now.
+            // Woken early: start what is due now.
           }
         }
+        await runs.idle();
       })();
     },
     wake() {
+      wakeRequested = true;
       nap?.abort(new Error('woken'));
     },
     async stop() {

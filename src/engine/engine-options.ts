@@ -34,15 +34,28 @@ export interface EngineOptions {
   readonly windowSize?: number;
   /** Known entries re-read at a list's new end per poll. Default 20. */
   readonly overlap?: number;
-  /** Wanted interval per feed when the budget allows (ms). Default: the feed table's defaultIntervalMs. */
+  /**
+   * Shortest interval per feed (ms), replacing `minIntervalMs` for that feed. Default
+   * none: every feed's interval follows what is left of the budget (see budget-plan.ts).
+   */
   readonly targetIntervalsMs?: Partial<Record<FeedName, number>>;
+  /** Politeness floor: no feed is polled more often than this, however big the plan. Default 1 s. */
+  readonly minIntervalMs?: number;
+  /**
+   * Projects polled at the same time (each on its own schedule; a slow request
+   * delays only its own project). Default 32.
+   */
+  readonly maxConcurrentProjects?: number;
+  /**
+   * Read a public project (status `started` on) without a credential while the per-IP
+   * public budget allows, leaving the key's budget to the lists. Default true.
+   */
+  readonly publicReads?: boolean;
   /** Re-read each list's window region at least this often. Default one day. */
   readonly healEveryMs?: number;
   /** When new supporters arrive and the project is older than this, it is re-read in the same cycle. Default 45 s. */
   readonly projectRefreshOnChangeMs?: number;
   readonly leaseTtlMs?: number;
-  /** Post one "now watching" summary on the very first run. Default true. */
-  readonly announceWatching?: boolean;
   readonly history?: Partial<HistoryOptions>;
 }
 
@@ -82,6 +95,8 @@ export interface PollOutcome {
 export interface EngineMetrics {
   readonly requests: Readonly<Record<FeedName | 'command', number>>;
   readonly polls: number;
+  /** Project reads sent without a credential (the per-IP public budget). */
+  readonly publicReads: number;
   readonly eventsEmitted: number;
   readonly eventsDelivered: number;
   readonly deliveryFailures: number;
@@ -97,7 +112,11 @@ export interface Engine {
   stop(): Promise<void>;
   /** Epoch ms of the earliest due poll, delivery retry or lease renewal. */
   nextDueAt(): number;
-  /** Runs every poll due at clock.now(), then delivers what the outbox holds. */
+  /**
+   * Runs every poll due at clock.now(), then delivers what the outbox holds; waits for
+   * every project (the real-time loop started by `start()` does not: it runs each
+   * project on its own schedule).
+   */
   runDue(): Promise<void>;
   /** Delivers the outbox of every project (in order per project) until empty or a delivery fails. */
   drainOutbox(): Promise<void>;

@@ -1,4 +1,4 @@
-import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
+import type { FeedName } from '../domain/feeds.js';
 import type { EngineOptions } from './engine-options.js';
 import { defaultHistoryOptions, type HistoryOptions } from './history.js';
 import { defaultListReadOptions, type ListReadOptions } from './list-assessment.js';
@@ -10,26 +10,29 @@ export interface EngineSettings {
   readonly healEveryMs: number;
   readonly projectRefreshOnChangeMs: number;
   readonly leaseTtlMs: number;
-  readonly announceWatching: boolean;
   readonly historyOptions: HistoryOptions;
-  readonly targets: Readonly<Record<FeedName, number>>;
+  /** Operator-set floor intervals per feed (none by default: the budget decides). */
+  readonly targets: Readonly<Partial<Record<FeedName, number>>>;
+  /** The shortest interval any feed is polled at when the budget would allow faster. */
+  readonly minIntervalMs: number;
+  readonly maxConcurrentProjects: number;
+  readonly publicReads: boolean;
   readonly listOptions: ListReadOptions;
 }
 
-/** Fills in the defaults; the target intervals default to the feed table's. */
+/** Fills in the defaults; no target interval by default (intervals follow the budget down to `minIntervalMs`). */
 export function engineSettings(o: EngineOptions = {}): EngineSettings {
-  const defaultTargets = Object.fromEntries(
-    feedNames.map((feed) => [feed, feedTable[feed].defaultIntervalMs]),
-  ) as Record<FeedName, number>;
   return {
     reserveShare: o.reserveShare ?? 0.15,
     burstThreshold: o.burstThreshold ?? 10,
     healEveryMs: o.healEveryMs ?? 24 * 60 * 60_000,
     projectRefreshOnChangeMs: o.projectRefreshOnChangeMs ?? 45_000,
     leaseTtlMs: o.leaseTtlMs ?? 60_000,
-    announceWatching: o.announceWatching ?? true,
     historyOptions: { ...defaultHistoryOptions, ...o.history },
-    targets: { ...defaultTargets, ...o.targetIntervalsMs },
+    targets: { ...o.targetIntervalsMs },
+    minIntervalMs: o.minIntervalMs ?? 1_000,
+    maxConcurrentProjects: o.maxConcurrentProjects ?? 32,
+    publicReads: o.publicReads ?? true,
     listOptions: {
       ...defaultListReadOptions,
       ...(o.floodRatio !== undefined ? { floodRatio: o.floodRatio } : {}),

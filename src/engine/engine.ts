@@ -6,10 +6,10 @@ import { engineSettings } from './engine-settings.js';
 import { memoryLease } from './lease.js';
 import { drainOutbox } from './outbox.js';
 import { releaseLeases } from './project-lease.js';
+import { ProjectRuns } from './project-runs.js';
 import { createProjectRuntimes } from './project-runtime.js';
 import { createReadModel } from './read-model.js';
 import { readModelSource } from './read-model-source.js';
-import { nextDueAt, runProject } from './scheduler.js';
 
 export type {
   CreateEngineOptions,
@@ -36,7 +36,6 @@ export function createEngine(deps: CreateEngineOptions): Engine {
   const runtimes = createProjectRuntimes({
     api: deps.api,
     projects: deps.projects,
-    targets: settings.targets,
     reserveShare: settings.reserveShare,
     now: clock.now(),
   });
@@ -53,10 +52,12 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     replicaId: deps.replicaId ?? 'replica-1',
     onPoll: deps.onPoll,
   };
-  const runDue = async () => {
-    await Promise.all([...runtimes.values()].map((rt) => runProject(ctx, rt, deliver)));
-  };
-  const loop = engineLoop(ctx, { runDue, nextDueAt: () => nextDueAt(ctx) });
+  // The loop is created below; a finished run wakes it to re-read the next due time.
+  let wake = () => {};
+  const runs = new ProjectRuns(ctx, deliver, settings.maxConcurrentProjects, () => wake());
+  const runDue = () => runs.runAll();
+  const loop = engineLoop(ctx, runs);
+  wake = () => loop.wake();
 
   return {
     async start() {
@@ -66,7 +67,7 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       await loop.stop();
       await releaseLeases(ctx);
     },
-    nextDueAt: () => nextDueAt(ctx),
+    nextDueAt: () => runs.nextDueAt(),
     runDue,
     drainOutbox: () => drainOutbox(ctx, deliver),
     readModel: createReadModel(readModelSource(ctx)),

@@ -209,21 +209,6 @@ export function rewardEvents(ctx: Context, transitions: readonly RewardTransitio
   }));
 }
 
-export function watchingEvent(ctx: Omit<Context, 'currency'>, project: Project): FundbotEvent {
-  return {
-    type: 'watching',
-    id: `${ctx.project}:watching`,
-    project: ctx.project,
-    occurredAt: ctx.detectedAt,
-    detectedAt: ctx.detectedAt,
-    title: singleLine(project.title, 200),
-    funding: project.current_funding,
-    goal: project.funding_threshold,
-    currency: project.currency,
-    supporters: project.supporter_count,
-  };
-}
-
 /** Rewards sold per id, for history points. */
 export function rewardsSold(rewards: readonly Incentive[]): Record<string, number> {
   return Object.fromEntries(rewards.map((r) => [String(r.id), r.quantity_sold]));

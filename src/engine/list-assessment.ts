@@ -1,4 +1,5 @@
 import { compareByTime, type ListItemCodec, type ListOrder, newestFirst } from './list-order.js';
+import { SeenKeys } from './list-seen-keys.js';
 import { type ListState, trimWindow } from './list-state.js';
 
 export interface ListReadOptions {
@@ -10,6 +11,8 @@ export interface ListReadOptions {
   readonly pageSize: number;
   /** Entries kept in the window. Default 500. */
   readonly windowSize: number;
+  /** Pages one read may spend finding entries that appeared below the window. Default 12. */
+  readonly lateSearchPages: number;
   /** Fewer new entries than this never trip the flood guard. Default 50. */
   readonly floodMin: number;
   /** Flood when more than this share of the new-looking entries is not explained by the list growing. Default 0.5. */
@@ -21,6 +24,7 @@ export const defaultListReadOptions: ListReadOptions = {
   pageOverlap: 5,
   pageSize: 100,
   windowSize: 500,
+  lateSearchPages: 12,
   floodMin: 50,
   floodRatio: 0.5,
 };
@@ -43,6 +47,8 @@ export interface ListReadResult<T> {
   readonly requests: number;
   /** Set when the flood guard held `held` new-looking entries and re-baselined instead. */
   readonly flood?: { readonly held: number; readonly reason: string };
+  /** Entries the totals said appeared below the window that the late search could not place. */
+  readonly lateUnfound?: number;
 }
 
 export interface RawRead<T> {
@@ -83,17 +89,19 @@ export function assessBaseline<T>(
   now: number,
   requests: number,
 ): ListReadResult<T> {
+  const window = trimWindow(
+    codec,
+    baseline.items,
+    baseline.wholeList ? 0 : minTs(codec, baseline.items) + 1,
+    options.windowSize,
+  );
   return {
     kind: 'baseline',
     state: {
       order: baseline.order,
       total: baseline.total,
-      ...trimWindow(
-        codec,
-        baseline.items,
-        baseline.wholeList ? 0 : minTs(codec, baseline.items) + 1,
-        options.windowSize,
-      ),
+      ...window,
+      ...belowAccounting(codec, baseline.total, window),
       lastFullReadAt: now,
       needsHeal: false,
       newPerPoll: 0,
@@ -165,12 +173,14 @@ export function assessRead<T>(input: {
 
   const newPerPoll = 0.7 * state.newPerPoll + 0.3 * Math.min(fresh.length, options.pageSize * 10);
   if (floodReason !== undefined) {
+    const rebuilt = trimWindow(codec, collected, minTs(codec, collected) + 1, options.windowSize);
     return {
       kind: healing ? 'heal' : 'incremental',
       state: {
         order: observedOrder,
         total: read.total,
-        ...trimWindow(codec, collected, minTs(codec, collected) + 1, options.windowSize),
+        ...rebuilt,
+        ...belowAccounting(codec, read.total, rebuilt),
         lastFullReadAt: now,
         needsHeal: false,
         newPerPoll: state.newPerPoll,
@@ -197,14 +207,17 @@ export function assessRead<T>(input: {
   const missedSomething = read.total > expectedTotal;
   const kept = state.entries.filter((e) => !droppedKeys.has(codec.key(e)));
   const window = trimWindow(codec, [...kept, ...fresh], state.floorTs, options.windowSize);
+  const needsHeal =
+    (missedSomething && !heal) || !read.contiguous || !read.reachedNewEnd || orderContradicted;
   return {
     kind: healing ? 'heal' : 'incremental',
     state: {
       order: observedOrder,
       total: read.total,
       ...window,
+      ...archiveEvicted(codec, state, [...kept, ...fresh], window.entries, read.total, needsHeal),
       lastFullReadAt: heal ? now : state.lastFullReadAt,
-      needsHeal: (missedSomething && !heal) || !read.contiguous || !read.reachedNewEnd || orderContradicted,
+      needsHeal,
       newPerPoll,
       lastChangeAt: fresh.length > 0 ? now : state.lastChangeAt,
       ...baselineOf(state),
@@ -213,6 +226,58 @@ export function assessRead<T>(input: {
     dropped: droppedKeys.size,
     requests,
   };
+}
+
+/**
+ * A (re)baseline's accounting below the floor: everything there counts as seen, nothing is
+ * owed, and `seen` starts empty from this floor up (after a flood the old keys are suspect).
+ */
+function belowAccounting<T>(
+  codec: ListItemCodec<T>,
+  total: number,
+  window: { entries: readonly T[]; floorTs: number },
+): Pick<ListState<T>, 'seen' | 'seenFrom' | 'belowCount' | 'lateDebt'> {
+  if (codec.packId === undefined) return {};
+  return {
+    seen: '',
+    seenFrom: window.floorTs,
+    belowCount: Math.max(0, total - window.entries.length),
+    lateDebt: 0,
+  };
+}
+
+/**
+ * Adds the keys the window evicted to `seen`, and balances the books: `meta.total` against
+ * the entries accounted for below the floor plus the window. Fewer listed than accounted:
+ * drops below the read region (the count is corrected). More: entries appeared unseen; once
+ * the window region is consistent (no heal pending) they lie below the window and become the
+ * late search's debt.
+ */
+function archiveEvicted<T>(
+  codec: ListItemCodec<T>,
+  state: ListState<T>,
+  before: readonly T[],
+  after: readonly T[],
+  total: number,
+  needsHeal: boolean,
+): Pick<ListState<T>, 'seen' | 'seenFrom' | 'belowCount' | 'lateDebt'> {
+  const packId = codec.packId?.bind(codec);
+  if (packId === undefined) return {};
+  const keptKeys = new Set(after.map((e) => codec.key(e)));
+  const evicted = before.filter((e) => !keptKeys.has(codec.key(e)));
+  let seen = state.seen ?? '';
+  if (evicted.length > 0) {
+    const set = SeenKeys.unpack(seen);
+    for (const e of evicted) set.add(codec.ts(e), packId(e));
+    seen = set.pack();
+  }
+  let belowCount = (state.belowCount ?? Math.max(0, state.total - state.entries.length)) + evicted.length;
+  const gap = total - belowCount - after.length;
+  // Not clamped at 0: a drop the read could not attribute may still sit in the window, and is
+  // counted here again when it is evicted.
+  if (gap < 0) belowCount += gap;
+  const lateDebt = needsHeal ? (state.lateDebt ?? 0) : Math.max(0, gap);
+  return { seen, seenFrom: state.seenFrom ?? state.floorTs, belowCount, lateDebt };
 }
 
 /** Keeps the baseline time through every later read (states stored before it existed have none). */

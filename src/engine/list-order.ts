@@ -9,6 +9,12 @@ export interface ListItemCodec<T> {
   ts(item: T): number;
   /** Tie-breaker within one second (wall and blog ids grow); undefined when the list has none. */
   tieId(item: T): number | undefined;
+  /**
+   * An integer that, with `ts`, identifies the entry exactly (fundings: the user id). When
+   * present, every key evicted from the window is kept (list-seen-keys.ts) and entries that
+   * appear below the window are searched for (list-late-search.ts) instead of assumed seen.
+   */
+  packId?(item: T): number;
 }
 
 /** Compares two entries by time, then id: positive when `a` is newer. */

@@ -12,6 +12,7 @@ import {
   readOldestFirst,
   readWhole,
 } from './list-fetch.js';
+import { searchLateEntries } from './list-late-search.js';
 import type { ListItemCodec, ListOrder } from './list-order.js';
 import { type ListState, makeKnownTest } from './list-state.js';
 
@@ -79,7 +80,13 @@ interface Input<T> {
  *    older than the floor. Entries older than the floor count as seen by
  *    construction, so this region is everything that can still matter; it costs
  *    about windowSize/100 requests, again independent of the list's length.
- * 6. **Flood guard.** When at least `floodMin` entries look new and more than
+ * 6. **Late entries below the window** (codecs with `packId`: fundings). A support that turns
+ *    successful late is listed at its own, older timestamp, possibly thousands deep. The state
+ *    keeps every evicted key (list-seen-keys.ts, ~4 bytes an entry) and counts what lies below
+ *    the floor; when `meta.total` exceeds that count plus the window once the window region is
+ *    consistent, the difference is owed, and list-late-search.ts finds it by a binary search on
+ *    positions (about log2(depth / 100) + 1 pages, at most `lateSearchPages` per read).
+ * 7. **Flood guard.** When at least `floodMin` entries look new and more than
  *    `floodRatio` of them are not explained by the list's growth (keys changed, the
  *    list was reset, a bug), or no known entry can be found within the pages the
  *    growth justifies, the entries are held (not announced), the window is rebuilt
@@ -116,5 +123,24 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     order === 'oldest-first'
       ? await readOldestFirst(fetchPage, codec, options, state.total, firstLimit, boundary, heal)
       : await readNewestFirst(fetchPage, codec, options, state.total, firstLimit, boundary, heal);
-  return assessRead({ state, read, known, codec, options, now: input.now, healing, heal, requests });
+  const assessed = assessRead({
+    state,
+    read,
+    known,
+    codec,
+    options,
+    now: input.now,
+    healing,
+    heal,
+    requests,
+  });
+  if ((assessed.state.lateDebt ?? 0) === 0 || assessed.flood !== undefined) return assessed;
+  const late = await searchLateEntries({ state: assessed.state, fetchPage, codec, options });
+  return {
+    ...assessed,
+    state: late.state,
+    fresh: [...late.found, ...assessed.fresh],
+    requests,
+    ...(late.unfound > 0 ? { lateUnfound: late.unfound } : {}),
+  };
 }

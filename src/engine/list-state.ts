@@ -2,13 +2,16 @@ import { z } from 'zod';
 import { type ListItemCodec, newestFirst } from './list-order.js';
 
 /**
- * What the engine remembers of one list (fundings, wall, one blog type). It is
- * bounded on purpose: a window of the most recent entries plus counts, never
- * every key, so state size and idle-cycle cost do not grow with the list.
+ * What the engine remembers of one list (fundings, wall, one blog type): a window
+ * of the most recent entries plus counts, so idle-cycle cost does not grow with
+ * the list. Lists whose codec has `packId` (fundings) also keep every evicted key,
+ * packed (`seen`, about 4 bytes an entry): supports can turn successful late and
+ * appear below the window.
  *
- * An entry counts as already seen ("known") when its key is in `entries`, or
- * when it is older than `floorTs`: the window always keeps whole seconds, so
- * everything evicted from it is strictly older than the floor.
+ * At the new end, an entry counts as already seen ("known") when its key is in
+ * `entries`, or when it is older than `floorTs`: the window always keeps whole
+ * seconds, so everything evicted from it is strictly older than the floor. Below
+ * the floor, the late search (list-late-search.ts) tells seen from late by `seen`.
  */
 export interface ListState<T> {
   readonly order: 'newest-first' | 'oldest-first' | null;
@@ -31,6 +34,26 @@ export interface ListState<T> {
    * change yet. Absent in states stored before it existed (then lastFullReadAt stands in).
    */
   readonly baselineAt?: number;
+  /**
+   * Lists whose codec has `packId` only: every key evicted below the floor, packed
+   * (list-seen-keys.ts). Below the floor, an entry is known only when it is in here.
+   */
+  readonly seen?: string;
+  /**
+   * Unix seconds: `seen` lists every entry evicted from the window since the first read, so
+   * it is complete only from the first read's floor up. Older entries predate the bot and
+   * count as seen (a support older than the bot's first read that turns successful later
+   * is not announced).
+   */
+  readonly seenFrom?: number;
+  /**
+   * Entries the engine accounts for below the floor: those older than the baseline (never
+   * listed in `seen`) plus those in `seen`, minus drops the totals revealed. `meta.total`
+   * minus this minus the window is how many entries appeared below the window unseen.
+   */
+  readonly belowCount?: number;
+  /** Entries the totals say appeared below the window and the late search has not found yet. */
+  readonly lateDebt?: number;
 }
 
 /** The zod schema of a stored {@link ListState} for items of `item`. */
@@ -45,6 +68,10 @@ export function listStateSchema<T>(item: z.ZodType<T>): z.ZodType<ListState<T>> 
     newPerPoll: z.number().nonnegative(),
     lastChangeAt: z.number().nullable(),
     baselineAt: z.number().optional(),
+    seen: z.string().optional(),
+    seenFrom: z.number().optional(),
+    belowCount: z.number().int().optional(),
+    lateDebt: z.number().int().nonnegative().optional(),
   }) as z.ZodType<ListState<T>>;
 }
 

@@ -1,3 +1,4 @@
+import { LeaseLostError } from '../domain/errors.js';
 import type { FundbotEvent } from '../domain/events.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import type { EngineContext } from './engine-context.js';
@@ -26,6 +27,8 @@ export async function commitOutboxProgress(
   try {
     await commit(ctx, rt, next, []);
   } catch (error) {
+    // Another replica holds the project now: it delivers from the stored outbox; this one stops.
+    if (error instanceof LeaseLostError) return;
     rt.state = next;
     noteError(
       rt,

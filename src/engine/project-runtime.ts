@@ -1,5 +1,5 @@
 import type { ApiClient, Incentive, IncentiveDetail, Project, ProjectApi } from '../api/index.js';
-import { type FeedName, feedNames } from '../domain/feeds.js';
+import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
 import type { Cached, HistoryPoint } from '../domain/read-model.js';
 import { CredentialGate } from './credential-gate.js';
 import type { EngineProject } from './engine-options.js';
@@ -52,7 +52,6 @@ export interface ProjectPause {
 export function createProjectRuntimes(input: {
   readonly api: ApiClient;
   readonly projects: readonly EngineProject[];
-  readonly targets: Readonly<Record<FeedName, number>>;
   readonly reserveShare: number;
   readonly now: number;
 }): Map<string, ProjectRuntime> {
@@ -71,7 +70,8 @@ export function createProjectRuntimes(input: {
     for (const feed of feedNames) {
       feeds.set(feed, {
         dueAt: input.now,
-        intervalMs: input.targets[feed],
+        // Until the first plan (after the first poll): the feed table's documented interval.
+        intervalMs: feedTable[feed].defaultIntervalMs,
         lastSuccessAt: null,
         failures: 0,
         requestsPerPoll: 1,

@@ -1,9 +1,11 @@
+import { LeaseLostError } from '../domain/errors.js';
 import type { FundbotEvent } from '../domain/events.js';
 import type { HistoryPoint } from '../domain/read-model.js';
 import { StoredValueError } from '../lib/store.js';
 import type { EngineContext } from './engine-context.js';
 import { rewardsSold } from './feed-events.js';
 import { appendHistory, historySchema } from './history.js';
+import { leaseLost, leaseResourceOf, leaseTokenOf } from './lease-tenure.js';
 import { noteError, type ProjectRuntime } from './project-runtime.js';
 import {
   emptyProjectState,
@@ -49,6 +51,10 @@ export async function currentState(ctx: EngineContext, rt: ProjectRuntime): Prom
  * The one durable step: seen-state and new outbox entries in a single write.
  * The in-memory copy changes only after the write succeeded, so a failed write
  * behaves exactly like a crash before it.
+ *
+ * The write is fenced: it lands only while this replica's lease token is still the project's current one
+ * (compared atomically in Redis, one script instead of one SET). A replica that paused past its TTL and lost
+ * the project to another throws {@link LeaseLostError} here, forgets the project and writes nothing.
  */
 export async function commit(
   ctx: EngineContext,
@@ -64,7 +70,16 @@ export async function commit(
     lastError: null,
   }));
   const state: ProjectState = { ...next, outbox: [...next.outbox, ...fresh] };
-  await ctx.store.set(stateKeys.state(rt.config.linkCaption), state);
+  const project = rt.config.linkCaption;
+  const token = leaseTokenOf(ctx, rt);
+  const written =
+    token !== undefined &&
+    (await ctx.lease.fencedSet(leaseResourceOf(rt), token, stateKeys.state(project), state, ctx.store));
+  if (!written) {
+    leaseLost(ctx, rt);
+    ctx.logger.warn({ project }, 'lease lost before the state write: another replica polls this project now');
+    throw new LeaseLostError(project);
+  }
   rt.state = state;
   ctx.counters.eventsEmitted += events.length;
 }

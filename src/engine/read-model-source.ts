@@ -107,6 +107,10 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
     },
     budget: (project) => ctx.api.budget(runtime(project).config.key),
     recentErrors: (project) => runtime(project).recentErrors,
+    paused(project) {
+      const { paused } = runtime(project);
+      return paused === null ? null : { reason: paused.reason, since: paused.since };
+    },
     history: (project) => loadHistory(ctx, runtime(project)),
   };
 }

@@ -46,6 +46,8 @@ export interface ReadModelSource {
   feedStatus(project: string): readonly FeedStatus[];
   budget(project: string): RateBudget | undefined;
   recentErrors(project: string): readonly { readonly at: number; readonly message: string }[];
+  /** Why and since when polling is paused (its key was rejected), or null. */
+  paused(project: string): { readonly reason: string; readonly since: number } | null;
   history(project: string): Promise<readonly HistoryPoint[]>;
 }
 
@@ -191,6 +193,7 @@ export function createReadModel(source: ReadModelSource): ProjectReadModel {
           minuteRemaining: budget?.minuteRemaining ?? null,
         },
         recentErrors: [...source.recentErrors(project)],
+        paused: source.paused(project),
       };
     },
   };

@@ -4,7 +4,7 @@ import { assumedBudget } from './credential-gate.js';
 import type { EngineContext } from './engine-context.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 
-/** A list unchanged for this long (other than fundings) is polled at half speed. */
+/** A list unchanged for this long (other than fundings) gets half its share of the budget. */
 const QUIET_AFTER_MS = 2 * 60 * 60_000;
 
 /** What `feed` of `rt` wants from the planner at its current activity. */
@@ -19,19 +19,23 @@ export function demandOf(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName)
         : feed === 'blog'
           ? state?.lists.blogText
           : undefined;
-  let target = ctx.settings.targets[feed];
+  // Activity moves the feed's share of the budget: busy lists get up to 1.5x, lists
+  // quiet for two hours (except fundings) half of it.
+  let activity = 1;
   if (list !== undefined) {
-    // Busy lists are polled more often (up to 1.5x); quiet ones (except fundings) slow down to half speed.
-    target /= 1 + Math.min(0.5, list.newPerPoll / 2);
+    activity = 1 + Math.min(0.5, list.newPerPoll / 2);
     // Quiet since the last new entry, or since the baseline: a list just read for the first
     // time is not "quiet for ever" (that halved wall and blog polling after every fresh start).
     const quietFor = ctx.clock.now() - (list.lastChangeAt ?? list.baselineAt ?? list.lastFullReadAt);
-    if (feed !== 'fundings' && quietFor > QUIET_AFTER_MS) target *= 2;
+    if (feed !== 'fundings' && quietFor > QUIET_AFTER_MS) activity /= 2;
   }
+  // An operator's explicit interval is a floor that follows activity like the share does.
+  const explicit = ctx.settings.targets[feed];
+  const floor = explicit !== undefined ? explicit / activity : ctx.settings.minIntervalMs;
   return {
     feed,
-    weight: feedTable[feed].weight,
-    targetIntervalMs: target,
+    weight: feedTable[feed].weight * activity,
+    targetIntervalMs: Math.max(1, floor),
     requestsPerPoll: Math.max(1, f.requestsPerPoll),
   };
 }

@@ -160,21 +160,14 @@ export async function runProject(ctx: EngineContext, rt: ProjectRuntime, deliver
   await drainProject(ctx, rt, deliver);
 }
 
-/** Epoch ms of the earliest due poll, delivery retry or lease renewal. */
-export function nextDueAt(ctx: EngineContext): number {
-  const { clock } = ctx;
-  let next = Number.POSITIVE_INFINITY;
-  for (const rt of ctx.runtimes.values()) {
-    if (clock.now() >= rt.leaseUntil) {
-      next = Math.min(next, rt.leaseRetryAt);
-      continue;
-    }
-    next = Math.min(next, rt.leaseUntil - ctx.settings.leaseTtlMs / 3);
-    const pausedUntil = ctx.api.pausedUntil(rt.config.key);
-    if (rt.paused !== null) next = Math.min(next, Math.max(rt.paused.retryAt, pausedUntil));
-    else for (const f of rt.feeds.values()) next = Math.min(next, Math.max(f.dueAt, pausedUntil));
-    const head = rt.state?.outbox[0];
-    if (head !== undefined) next = Math.min(next, head.nextAttemptAt);
-  }
-  return Number.isFinite(next) ? next : clock.now() + 60_000;
+/** Epoch ms of `rt`'s earliest due poll, delivery retry or lease renewal. */
+export function projectDueAt(ctx: EngineContext, rt: ProjectRuntime): number {
+  if (ctx.clock.now() >= rt.leaseUntil) return rt.leaseRetryAt;
+  let next = rt.leaseUntil - ctx.settings.leaseTtlMs / 3;
+  const pausedUntil = ctx.api.pausedUntil(rt.config.key);
+  if (rt.paused !== null) next = Math.min(next, Math.max(rt.paused.retryAt, pausedUntil));
+  else for (const f of rt.feeds.values()) next = Math.min(next, Math.max(f.dueAt, pausedUntil));
+  const head = rt.state?.outbox[0];
+  if (head !== undefined) next = Math.min(next, head.nextAttemptAt);
+  return next;
 }

@@ -30,6 +30,11 @@ export interface HealthMonitorOptions {
    * every report: a paused project makes no polls that could tell health about it.
    */
   readonly pausedBecause?: (project: string) => { readonly reason: string; readonly since: number } | null;
+  /**
+   * With several replicas on Redis: this replica's id and the projects whose leases it holds now. `/healthz`
+   * shows them, and `projects` should then return the held ones only (the others are polled elsewhere).
+   */
+  readonly replica?: () => { readonly id: string; readonly holds: readonly string[] } | undefined;
 }
 
 /** One finished poll, as the engine's `onPoll` reports it. */
@@ -69,6 +74,9 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
   const lastSuccess = new Map<string, number>();
   const latest = new Map<string, Map<string, PollResult>>();
   const failingSince = new Map<string, number>();
+  // When each project was first expected here: a project a replica takes over late is not stale on arrival.
+  const expectedSince = new Map<string, number>();
+  let reported = false;
   let storeOk = true;
   let storeDetail = 'no store operation yet';
   let storeFailingSince: number | undefined;
@@ -99,12 +107,12 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
       };
     }
     const last = lastSuccess.get(project);
-    const age = now - (last ?? startedAt);
+    const age = now - (last ?? expectedSince.get(project) ?? startedAt);
     return {
       ok: age <= staleAfter,
       detail:
         last === undefined
-          ? `no successful poll yet (${seconds(age)} s since start)`
+          ? `no successful poll yet (${seconds(age)} s since ${options.replica ? 'start or takeover' : 'start'})`
           : `last successful poll ${seconds(age)} s ago`,
     };
   }
@@ -137,7 +145,23 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
             };
       const checks: Record<string, HealthCheck> = { store };
       const projects = typeof options.projects === 'function' ? options.projects() : options.projects;
-      for (const project of projects) checks[`poll:${project}`] = projectCheck(project, now);
+      for (const project of expectedSince.keys())
+        if (!projects.includes(project)) expectedSince.delete(project);
+      for (const project of projects) {
+        // A replica's project taken over later counts from when seen; any other from start-up (a project
+        // enabled after the key check was expected from the start).
+        if (!expectedSince.has(project))
+          expectedSince.set(project, reported && options.replica ? now : startedAt);
+        checks[`poll:${project}`] = projectCheck(project, now);
+      }
+      reported = true;
+      const replica = options.replica?.();
+      if (replica !== undefined) {
+        checks['replica'] = {
+          ok: true,
+          detail: `replica ${replica.id} holds ${replica.holds.length} project(s): ${replica.holds.join(', ') || 'none'}`,
+        };
+      }
       return { healthy: Object.values(checks).every((c) => c.ok), checks };
     },
   };

@@ -33,6 +33,11 @@ export interface FundbotMetrics {
   ): void;
 }
 
+/** Projects with their own `project` label on the per-project series (the rest are aggregated). */
+export const DEFAULT_MAX_PROJECT_SERIES = 100;
+/** The `project` label of the polls of every project past the cap. */
+export const OTHER_PROJECTS = '_other';
+
 /** The prom-client objects behind {@link FundbotMetrics}, for tests and custom dashboards. */
 export interface MetricHandles {
   readonly polls: Counter<'project' | 'feed' | 'result'>;
@@ -61,8 +66,26 @@ export interface CreatedMetrics extends FundbotMetrics {
  * Process metrics (CPU, memory, event loop) are registered beside these by the composition root
  * (start-bot.ts: `collectDefaultMetrics({ register: registry })`).
  */
-export function createMetrics(registry: Registry, now: () => number = Date.now): CreatedMetrics {
+export function createMetrics(
+  registry: Registry,
+  now: () => number = Date.now,
+  options: { readonly maxProjectSeries?: number } = {},
+): CreatedMetrics {
   const registers = [registry];
+  // Per-project series are capped so /metrics stays small at thousands of projects
+  // (5 feeds x 5 results per project would be 100,000 series at 4,000): the first
+  // projects seen keep their own label, the others share OTHER_PROJECTS. Health
+  // (/healthz) still reports every project.
+  const maxProjectSeries = options.maxProjectSeries ?? DEFAULT_MAX_PROJECT_SERIES;
+  const labelled = new Set<string>();
+  const projectLabel = (project: string): string | undefined => {
+    if (labelled.has(project)) return project;
+    if (labelled.size < maxProjectSeries) {
+      labelled.add(project);
+      return project;
+    }
+    return undefined;
+  };
   const handles: MetricHandles = {
     polls: new Counter({
       name: 'fundbot_polls_total',
@@ -134,17 +157,22 @@ export function createMetrics(registry: Registry, now: () => number = Date.now):
   return {
     handles,
     recordPoll({ project, feed, result }, durationMs) {
-      handles.polls.inc({ project, feed, result });
+      const label = projectLabel(project);
+      handles.polls.inc({ project: label ?? OTHER_PROJECTS, feed, result });
       if (durationMs !== undefined) handles.pollDuration.observe({ feed }, seconds(durationMs));
-      if (result === 'ok') handles.lastSuccessfulPoll.set({ project, feed }, Math.floor(now() / 1000));
+      // A last-success time shared by many projects would hide a stalled one: only labelled projects get one.
+      if (result === 'ok' && label !== undefined)
+        handles.lastSuccessfulPoll.set({ project: label, feed }, Math.floor(now() / 1000));
     },
     recordApiResponse({ endpoint, status, durationMs }) {
       handles.apiRequests.inc({ endpoint, status: String(status) });
       handles.apiRequestDuration.observe({ endpoint }, seconds(durationMs));
     },
     setApiBudget(project, { dayRemaining, minuteRemaining }) {
-      handles.apiBudgetRemaining.set({ project, window: 'day' }, dayRemaining);
-      handles.apiBudgetRemaining.set({ project, window: 'minute' }, minuteRemaining);
+      const label = projectLabel(project);
+      if (label === undefined) return;
+      handles.apiBudgetRemaining.set({ project: label, window: 'day' }, dayRemaining);
+      handles.apiBudgetRemaining.set({ project: label, window: 'minute' }, minuteRemaining);
     },
     recordNotice({ kind, platform }, latencyMs) {
       handles.notices.inc({ kind, platform });

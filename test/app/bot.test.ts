@@ -69,12 +69,14 @@ describe('the configured bot, end to end', () => {
     fake.sendSlashCommand(
       slashCommand({
         response_url: fake.responseUrl(),
-        command: '/subscribe',
-        text: demoLinkCaption,
+        command: '/fundbot',
+        text: `subscribe ${demoLinkCaption}`,
         user_id: 'U0ADMIN',
       }),
     );
     await fake.waitFor(() => fake.responses[0], 'the /subscribe answer', 10_000);
+    // The composition root connected Slack's channel access: /subscribe asked before storing.
+    expect(fake.callsTo('conversations.info').map((c) => c.args.channel)).toEqual(['C0CHAN']);
 
     // A supporter arrives on the platform; the notice reaches the channel, carrying its event id.
     sim.project(demoLinkCaption).addSupporter({ displayName: 'Ada E2E' });
@@ -87,7 +89,9 @@ describe('the configured bot, end to end', () => {
     expect(JSON.stringify(notice.args.metadata)).toContain('event_id');
 
     // /funding answers from the engine's cache.
-    fake.sendSlashCommand(slashCommand({ response_url: fake.responseUrl(), command: '/funding', text: '' }));
+    fake.sendSlashCommand(
+      slashCommand({ response_url: fake.responseUrl(), command: '/fundbot', text: 'funding' }),
+    );
     const funding = await fake.waitFor(
       () => fake.responses.find((r) => JSON.stringify(r.body).includes('25,000')),
       'the /funding answer',

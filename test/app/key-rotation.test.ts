@@ -6,7 +6,7 @@ import { type RunningBot, startBot } from '../../src/app/start-bot.js';
 import { parseConfig } from '../../src/config/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { recordingLogger } from '../slack/helpers.js';
-import { freePort } from './redis-server.js';
+import { freePort } from '../support/redis-server.js';
 
 let sim: Simulator | undefined;
 let bot: RunningBot | undefined;

@@ -4,7 +4,7 @@ import { parseConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
-import { freePort } from './redis-server.js';
+import { freePort } from '../support/redis-server.js';
 
 let sim: Simulator | undefined;
 let slack: FakeSlack | undefined;

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { freePort } from './redis-server.js';
+import { freePort } from '../support/redis-server.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
@@ -79,8 +79,16 @@ function terminate(proc: ChildProcessWithoutNullStreams): Promise<{ code: number
 describe('SIGTERM on the real entry point', () => {
   it('finishes what is in flight and exits 0 well within Docker 10 s', async () => {
     const { proc, output } = await startEntryPoint((d) => `sqlite://${join(d, 'state.sqlite')}`);
-    // Let a few polls run so there is state to flush.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Wait for the engine's first polls (not a fixed time) so there is state to flush.
+    const fromStart = sim?.requests.length ?? 0;
+    await vi.waitFor(
+      () => {
+        const paths = (sim?.requests ?? []).slice(fromStart).map((r) => r.path);
+        expect(paths).toContain(`/project/${demoLinkCaption}/fundings`);
+        expect(paths).toContain(`/project/${demoLinkCaption}`);
+      },
+      { timeout: 15_000, interval: 20 },
+    );
     const { code, ms } = await terminate(proc);
     console.info(`SIGTERM shutdown (SQLite store): exit ${code} after ${ms} ms`);
     expect(code, output()).toBe(0);

@@ -1,27 +1,32 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type RunningBot, startBot } from '../../src/app/start-bot.js';
 import { parseConfig } from '../../src/config/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { recordingLogger, slashCommand } from '../slack/helpers.js';
-import { findRedisServer, freePort, LocalRedis } from './redis-server.js';
+import {
+  freePort,
+  type RedisServer,
+  redisUnavailableReason,
+  startRedisServer,
+} from '../support/redis-server.js';
 
 const botToken = 'xoxb-1-outage-bot-token';
 const appToken = 'xapp-1-outage-app-token';
-const redisServer = findRedisServer();
-if ('reason' in redisServer) console.warn(`skipping the Redis outage test: ${redisServer.reason}`);
+const unavailable = redisUnavailableReason();
+if (unavailable !== undefined) console.warn(`skipping the Redis outage test: ${unavailable}`);
 
 let sim: Simulator | undefined;
 let slack: FakeSlack | undefined;
 let bot: RunningBot | undefined;
-let redis: LocalRedis | undefined;
+let redis: RedisServer | undefined;
 
 afterEach(async () => {
   for (const step of bot?.shutdownSteps ?? []) await step.stop().catch(() => undefined);
   bot = undefined;
   await slack?.close();
   await sim?.close();
-  await redis?.destroy();
+  await redis?.stop();
   redis = undefined;
 });
 
@@ -38,13 +43,11 @@ async function waitForHealth(url: string, status: number, timeoutMs: number) {
 }
 
 describe('a Redis store that stops and starts again (real redis-server)', () => {
-  it.skipIf('reason' in redisServer)(
+  it.skipIf(unavailable !== undefined)(
     'turns /healthz 503 naming the store, logs what to check, recovers on its own, and delivers every notice once',
     async (ctx) => {
-      if ('reason' in redisServer) return;
-      redis = new LocalRedis(redisServer.path, await freePort());
       try {
-        await redis.start();
+        redis = await startRedisServer({ persistence: 'aof' });
       } catch (error) {
         console.warn(`skipping the Redis outage test: redis-server did not start (${String(error)})`);
         ctx.skip();
@@ -89,8 +92,8 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
       fake.sendSlashCommand(
         slashCommand({
           response_url: fake.responseUrl(),
-          command: '/subscribe',
-          text: demoLinkCaption,
+          command: '/fundbot',
+          text: `subscribe ${demoLinkCaption}`,
           user_id: 'U0ADMIN',
         }),
       );
@@ -100,7 +103,7 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
       await waitForHealth(opsUrl, 200, 10_000);
 
       // Redis goes away; a supporter arrives meanwhile.
-      await redis.stop();
+      await redis.halt();
       sim.project(demoLinkCaption).addSupporter({ displayName: 'During Outage' });
       const down = await waitForHealth(opsUrl, 503, 30_000);
       expect(JSON.parse(down.body).checks.store).toEqual({
@@ -112,6 +115,21 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
       );
       expect(errors).toHaveLength(1);
       expect(errors[0]?.msg).toContain(`check that Redis at 127.0.0.1:${redis.port} is running`);
+      // /status in chat names the same cause, in the channel's language.
+      fake.sendSlashCommand(
+        slashCommand({
+          response_url: fake.responseUrl(),
+          command: '/fundbot',
+          text: 'status',
+          user_id: 'U0ADMIN',
+        }),
+      );
+      const statusAnswer = await fake.waitFor(
+        () => fake.responses.find((r) => JSON.stringify(r.body).includes('fundbot status for')),
+        'the /status answer',
+        15_000,
+      );
+      expect(JSON.stringify(statusAnswer.body)).toContain('The store does not answer (Redis at 127.0.0.1');
 
       // Redis comes back with its data: health recovers, the waiting supporter is announced once.
       await redis.start();
@@ -123,8 +141,14 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
       );
       sim.project(demoLinkCaption).addSupporter({ displayName: 'After Outage' });
       await fake.waitFor(() => noticesFor('After Outage')[0], 'the notice after the outage', 20_000);
-      // Let a few more cycles run: a duplicate would show up now.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Let a few more cycles run (counted in polls, not waited for in time): a duplicate would show up now.
+      const fundingsPolls = () =>
+        (sim?.requests ?? []).filter((r) => r.path === `/project/${demoLinkCaption}/fundings`).length;
+      const pollsBefore = fundingsPolls();
+      await vi.waitFor(() => expect(fundingsPolls()).toBeGreaterThanOrEqual(pollsBefore + 4), {
+        timeout: 20_000,
+        interval: 20,
+      });
       expect(noticesFor('Before Outage')).toHaveLength(1);
       expect(noticesFor('During Outage')).toHaveLength(1);
       expect(noticesFor('After Outage')).toHaveLength(1);

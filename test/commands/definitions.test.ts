@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandDefinitions, findCommand } from '../../src/domain/command-definitions.js';
+import { commandDefinitions, findCommand, slackCommand } from '../../src/domain/command-definitions.js';
 
 const languages = ['en', 'de'] as const;
 
@@ -15,14 +15,12 @@ describe('the command definitions', () => {
     }
   });
 
-  it('have unique names on every platform, and Slack never gets its reserved /status or /help', () => {
-    const discordNames = commandDefinitions.map((c) => c.name);
-    const slackNames = commandDefinitions.map((c) => c.slackName ?? c.name);
-    expect(new Set(discordNames).size).toBe(discordNames.length);
-    expect(new Set(slackNames).size).toBe(slackNames.length);
-    expect(slackNames).not.toContain('status');
-    expect(slackNames).not.toContain('help');
-    expect(findCommand('fundbot-status')?.name).toBe('status');
+  it('have unique names; on Slack they are subcommands of the one /fundbot command', () => {
+    const names = commandDefinitions.map((c) => c.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).not.toContain(slackCommand.name);
+    expect(findCommand('status')?.name).toBe('status');
+    for (const lang of languages) expect(slackCommand.description[lang].length).toBeLessThanOrEqual(2000);
   });
 
   it('put required options before optional ones (Discord rejects the reverse)', () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient, parseProjectKey } from '../../src/api/index.js';
 import { checkProjectKeys, type KeyCheckProject } from '../../src/config/check-keys.js';
+import { type FeedName, feedTable } from '../../src/domain/feeds.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import type { ProjectScope } from '../../src/simulator/types.js';
@@ -51,6 +52,7 @@ describe('key check against the simulator', () => {
         },
       ],
       enabled: ['solar-kiosk'],
+      paused: [],
       warnings: [],
     });
     const sent = requestsSince(before);
@@ -82,25 +84,49 @@ describe('key check against the simulator', () => {
     ]);
   });
 
-  it('a key of another project disables the project after one request', async () => {
+  it('names the scope and what stops from the one feed table, for every feed', async () => {
+    const scopeFaults: [string, FeedName][] = [
+      ['/project/solar-kiosk', 'project'],
+      ['/project/solar-kiosk/fundings', 'fundings'],
+      ['/project/solar-kiosk/wall', 'wall'],
+      ['/project/solar-kiosk/blog', 'blog'],
+      ['/project/solar-kiosk/incentives', 'incentives'],
+    ];
+    for (const [path, feed] of scopeFaults) {
+      sim.faults.unknownError({
+        path: new RegExp(`^${path}$`),
+        status: 403,
+        code: 'insufficient_scope',
+        n: 1,
+      });
+      const report = await checkProjectKeys({ api, projects: [project('solar-kiosk', keyWithout())] });
+      const { scope, offConsequence } = feedTable[feed];
+      expect(report.warnings, feed).toContain(
+        `the key for solar-kiosk lacks ${scope}: ${offConsequence}. To turn them on, create a key with ${scope} (project administration → API keys) and put it in SOLAR_KIOSK_API_KEY`,
+      );
+    }
+  });
+
+  it('a key of another project pauses the project after one request', async () => {
     const before = sim.requests.length;
     const riverKey = sim.issueProjectKey('river-cleanup');
     const report = await checkProjectKeys({ api, projects: [project('solar-kiosk', riverKey)] });
-    expect(report.projects[0]?.status).toBe('disabled');
+    expect(report.projects[0]?.status).toBe('paused');
     expect(report.enabled).toEqual([]);
+    expect(report.paused).toEqual(['solar-kiosk']);
     expect(report.warnings).toEqual([
-      'solar-kiosk is disabled: the key in SOLAR_KIOSK_API_KEY belongs to another project: export the key of solar-kiosk there, or fix projects[].linkCaption',
+      'solar-kiosk is paused: the key in SOLAR_KIOSK_API_KEY belongs to another project: export the key of solar-kiosk there, or fix projects[].linkCaption; fundbot keeps it and tries the key again every 10 minutes',
     ]);
     expect(requestsSince(before)).toHaveLength(1);
   });
 
-  it('a revoked key disables the project and says to create a new one', async () => {
+  it('a revoked key pauses the project and says to create a new one', async () => {
     const key = keyWithout();
     sim.revokeKey(key);
     const report = await checkProjectKeys({ api, projects: [project('solar-kiosk', key)] });
-    expect(report.projects[0]?.status).toBe('disabled');
+    expect(report.projects[0]?.status).toBe('paused');
     expect(report.warnings).toEqual([
-      'solar-kiosk is disabled: the key in SOLAR_KIOSK_API_KEY is invalid or was deleted: create a new Project API key for solar-kiosk (project administration → API keys) and export it in SOLAR_KIOSK_API_KEY',
+      'solar-kiosk is paused: the key in SOLAR_KIOSK_API_KEY is invalid or was deleted: create a new Project API key for solar-kiosk (project administration → API keys) and export it in SOLAR_KIOSK_API_KEY; fundbot keeps it and tries the key again every 10 minutes',
     ]);
     expect(report.warnings.join()).not.toContain(key);
   });
@@ -117,7 +143,7 @@ describe('key check against the simulator', () => {
         ),
       ],
     });
-    expect(report.projects.map((p) => p.status)).toEqual(['disabled', 'enabled']);
+    expect(report.projects.map((p) => p.status)).toEqual(['paused', 'enabled']);
     expect(report.projects[1]?.features).toEqual({
       project: 'on',
       supporters: 'on',

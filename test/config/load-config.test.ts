@@ -58,6 +58,7 @@ describe('a valid configuration', () => {
       reserveFraction: 0.15,
       burstThreshold: 10,
       floodRatio: 0.5,
+      publicReads: true,
     });
     expect(config.http).toEqual({ enabled: true, port: 9464, host: '127.0.0.1' });
     expect(config.discord.enabled && config.discord.token.reveal()).toBe(DISCORD_TOKEN);

@@ -257,6 +257,7 @@ describe('/status, /help, /digest', () => {
               { at: t0 - 60_000, message: 'GET /project/solar-kiosk/wall: HTTP 403 insufficient_scope' },
               { at: t0 - 120_000, message: 'HTTP 401 invalid_api_key svc_user_LEAKEDKEY' },
             ],
+            paused: null,
           },
         },
       ],
@@ -272,14 +273,66 @@ describe('/status, /help, /digest', () => {
     expect(JSON.stringify(m)).not.toContain('LEAKEDKEY');
   });
 
+  test('/status names the causes /healthz names, in the channel language: paused key, failing store, API drift', async () => {
+    const t0 = Date.UTC(2026, 0, 1);
+    const f = createCoreFixture({
+      projects: [
+        {
+          project: buildProject(),
+          status: {
+            feeds: [{ feed: 'project', lastSuccessAt: t0 - 20_000, intervalMs: 30_000 }],
+            budget: { dayLimit: null, dayRemaining: null, dayResetAt: null, minuteRemaining: null },
+            recentErrors: [],
+            paused: {
+              reason: 'the API rejects the key (invalid_api_key svc_proj_LEAKEDKEY)',
+              since: t0 - 600_000,
+            },
+          },
+        },
+      ],
+      deps: {
+        operationalNotes: () => [
+          {
+            cause: 'store-failing',
+            detail: 'Redis at cache:6379 fails since 42 s: get failed: ECONNREFUSED',
+          },
+          {
+            cause: 'api-drift',
+            detail: 'the API description changed on 2026-01-01: 1 change (removed field x)',
+          },
+        ],
+      },
+    });
+    const en = await f.run('status');
+    const operation = en.fields?.find((field) => field.name === 'Operation')?.value ?? '';
+    expect(operation).toContain('Polling paused since');
+    expect(operation).toContain("replace this project's API key");
+    expect(operation).toContain('The store does not answer (Redis at cache:6379 fails since 42 s');
+    expect(operation).toContain("The platform's API changed: the API description changed on 2026-01-01");
+    expect(en.tone).toBe('warning');
+    expect(JSON.stringify(en)).not.toContain('LEAKEDKEY');
+    await f.settings.setLocale(discordChannel, 'channel', 'de');
+    const de = await f.run('status');
+    const betrieb = de.fields?.find((field) => field.name === 'Betrieb')?.value ?? '';
+    expect(betrieb).toContain('Abfragen pausiert seit');
+    expect(betrieb).toContain('Der Speicher antwortet nicht');
+    expect(betrieb).toContain('Die API der Plattform hat sich geändert');
+  });
+
+  test('/status without a cause shows no operation field', async () => {
+    const m = await createCoreFixture().run('status');
+    expect(m.fields?.some((field) => field.name === 'Operation')).toBe(false);
+  });
+
   test('/help lists every command with localized descriptions and Slack names on Slack', async () => {
     const f = createCoreFixture();
     const en = await f.run('help');
     expect(en.private).toBe(true);
     expect(en.text).toContain('/reward <id> [project]: One reward in detail, with its variations');
     expect(en.text).toContain('/status [project]');
-    const slack = await f.run('fundbot-help', {}, { channel: slackChannel });
-    expect(slack.text).toContain('/fundbot-status [project]');
+    const slack = await f.run('help', {}, { channel: slackChannel });
+    expect(slack.text).toContain('/fundbot status [project]');
+    expect(slack.text).not.toMatch(/^\/status/m);
     await f.settings.setLocale(discordChannel, 'channel', 'de');
     expect((await f.run('help')).text).toContain('Ein Dankeschön im Detail, mit Varianten');
   });

@@ -21,6 +21,23 @@ describe('/supporters', () => {
     expect(m.text).toBe('• Grace H. (2 minutes ago)\n• Ada L. (2 hours ago)');
   });
 
+  test('a name that shows nothing is listed as the localized placeholder', async () => {
+    const f = createCoreFixture({
+      projects: [
+        {
+          project: buildProject(),
+          supporters: [
+            buildFunding({
+              support_timestamp: t0 / 1000 - 120,
+              user: { id: 1, display_name: '\u3164\u00ad' },
+            }),
+          ],
+        },
+      ],
+    });
+    expect((await f.run('supporters')).text).toBe('• a supporter (2 minutes ago)');
+  });
+
   test('no supporters yet says so', async () => {
     expect((await createCoreFixture().run('supporters')).text).toBe('No public supporters yet.');
   });

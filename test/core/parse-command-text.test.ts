@@ -3,6 +3,7 @@ import {
   commandUsage,
   parseCommandArguments,
   parseCommandLine,
+  parseSubcommandText,
   tokenize,
 } from '../../src/core/parse-command-text.js';
 import { describeParseError } from '../../src/core/parse-error-message.js';
@@ -50,8 +51,8 @@ describe('parseCommandLine', () => {
     });
   });
 
-  test('Slack names are understood', () => {
-    expect(parseCommandLine('/fundbot-status solar-kiosk')).toMatchObject({
+  test('the Slack form /fundbot <subcommand> is understood too', () => {
+    expect(parseCommandLine('/fundbot status solar-kiosk')).toMatchObject({
       ok: true,
       command: { name: 'status' },
       options: { project: 'solar-kiosk' },
@@ -90,7 +91,50 @@ describe('parseCommandArguments (Slack free text)', () => {
   test('usage uses the platform name', () => {
     const status = findCommand('status');
     if (!status) throw new Error('no status command');
-    expect(commandUsage(status, 'slack')).toBe('/fundbot-status [project]');
+    expect(commandUsage(status, 'slack')).toBe('/fundbot status [project]');
     expect(commandUsage(status, 'discord')).toBe('/status [project]');
+  });
+});
+
+describe('parseSubcommandText (Slack: /fundbot <subcommand> …)', () => {
+  test('the first word picks the definition, the rest are its values', () => {
+    expect(parseSubcommandText('funding')).toMatchObject({
+      ok: true,
+      command: { name: 'funding' },
+      options: {},
+    });
+    expect(parseSubcommandText('  subscribe solar-kiosk supporters wall ')).toMatchObject({
+      ok: true,
+      command: { name: 'subscribe' },
+      options: { project: 'solar-kiosk', kinds: 'supporters wall' },
+    });
+    expect(parseSubcommandText('REWARD #7 "tiny farm"')).toMatchObject({
+      ok: true,
+      command: { name: 'reward' },
+      options: { id: 7, project: 'tiny farm' },
+    });
+  });
+
+  test('blank text is help', () => {
+    expect(parseSubcommandText('')).toMatchObject({ ok: true, command: { name: 'help' } });
+    expect(parseSubcommandText('   ')).toMatchObject({ ok: true, command: { name: 'help' } });
+    expect(parseSubcommandText('help')).toMatchObject({ ok: true, command: { name: 'help' } });
+  });
+
+  test('an unknown subcommand names every subcommand, in both languages', () => {
+    const parsed = parseSubcommandText('fundng solar-kiosk');
+    expect(parsed).toMatchObject({ ok: false, error: { code: 'unknown-subcommand', subcommand: 'fundng' } });
+    if (parsed.ok) throw new Error('parsed');
+    const en = describeParseError(parsed.error, 'en', 'slack');
+    expect(en).toContain('"fundng"');
+    for (const name of ['funding', 'rewards', 'subscribe', 'unsubscribe', 'help']) expect(en).toContain(name);
+    expect(en).toContain('/fundbot help');
+    expect(describeParseError(parsed.error, 'de', 'slack')).toMatch(/Unterbefehl „fundng“.*subscribe/);
+  });
+
+  test('errors inside a subcommand show the Slack usage', () => {
+    const parsed = parseSubcommandText('reward');
+    if (parsed.ok) throw new Error('parsed');
+    expect(describeParseError(parsed.error, 'en', 'slack')).toContain('/fundbot reward <id> [project]');
   });
 });

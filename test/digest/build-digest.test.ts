@@ -85,6 +85,18 @@ describe('buildDigest on a scripted ten-day campaign', () => {
     expect(Array.from(data.wall?.latest?.message ?? '').length).toBeLessThanOrEqual(200);
   });
 
+  it("names a wall post's author that shows nothing with the localized placeholder", async () => {
+    const data = await digestOf(campaign());
+    const latest = data.wall?.latest;
+    if (!latest) throw new Error('the campaign fixture has a wall post');
+    const blank: DigestData = {
+      ...data,
+      wall: { ...data.wall!, latest: { ...latest, author: '\u3164\u00ad' } },
+    };
+    expect(fieldValue(renderDigest(blank, 'en'), 'Wall')).toContain('latest by a supporter:');
+    expect(fieldValue(renderDigest(blank, 'de'), 'Pinnwand')).toContain('zuletzt von jemand:');
+  });
+
   it('lists the blog posts of the last 24 hours with the supporter-only flag and never their content', async () => {
     const data = await digestOf(campaign());
     expect(data.blogPosts).toEqual([

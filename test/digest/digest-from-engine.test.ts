@@ -52,7 +52,6 @@ describe('digest from the engine read model', () => {
       random: seededRandom(2),
       projects: [{ linkCaption, key: parseProjectKey(sim.issueProjectKey(linkCaption)) }],
       deliver: async () => {},
-      options: { announceWatching: false },
     });
 
     // Three days, polled every 2 hours: 200 on day one, 150 (one mug) on day two,
@@ -117,7 +116,6 @@ describe('digest from the engine read model', () => {
       random: seededRandom(2),
       projects: [{ linkCaption, key: parseProjectKey(sim.issueProjectKey(linkCaption)) }],
       deliver: async () => {},
-      options: { announceWatching: false },
     });
     for (let hour = 0; hour < 6; hour++) {
       if (hour === 3) {

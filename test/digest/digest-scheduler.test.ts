@@ -1,6 +1,7 @@
 import { getTasks } from 'node-cron';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Locale } from '../../src/core/command-core.js';
+import { createDeliveryLedger } from '../../src/core/delivery-ledger.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import type { ChannelRef, Subscription, SubscriptionStore } from '../../src/core/ports.js';
 import {
@@ -48,6 +49,9 @@ class FakeSubscriptions implements SubscriptionStore {
     throw new Error('not used by the scheduler');
   }
   async removeWorkspace(): Promise<never> {
+    throw new Error('not used by the scheduler');
+  }
+  async claimWatchingAnnouncement(): Promise<never> {
     throw new Error('not used by the scheduler');
   }
   async forChannel(ref: ChannelRef) {
@@ -291,6 +295,29 @@ describe('createDigestScheduler', () => {
     expect(poster.posted).toHaveLength(2);
   });
 
+  it("records each digest in the core's delivery ledger, keyed by (project, channel, local date)", async () => {
+    const { clock, store, poster, subscriptions, scheduler } = setup(berlinNine(10));
+    subscriptions.subscriptions.unshift({
+      project: 'solar-kiosk',
+      channel: broken,
+      kinds: ['digest'],
+      createdBy: 'admin',
+      createdAt: 0,
+    });
+    poster.failing.add('broken');
+    await scheduler({ maxAttempts: 2 }).runNow();
+    const ledger = createDeliveryLedger(store, { prefix: 'digest/delivery/' });
+    const id = 'digest:solar-kiosk:2026-03-10';
+    expect(await ledger.get({ id, channel: general })).toMatchObject({ state: 'posted' });
+    expect(await ledger.get({ id, channel: team })).toMatchObject({ state: 'posted' });
+    // A plain failure may have posted: the record stays in doubt, so the retry reuses the key.
+    expect(await ledger.get({ id, channel: broken })).toMatchObject({ state: 'attempting' });
+    clock.advance(HOUR);
+    await scheduler({ maxAttempts: 2 }).runNow();
+    expect(await ledger.get({ id, channel: broken })).toMatchObject({ state: 'abandoned' });
+    expect(await ledger.get({ id: 'digest:solar-kiosk:2026-03-11', channel: general })).toBeUndefined();
+  });
+
   it('retries a post that was not confirmed before a crash with the same idempotency key', async () => {
     const { clock, store, poster, scheduler } = setup(berlinNine(10));
     // The process "dies" after posting, before the sent marker is written.
@@ -298,7 +325,7 @@ describe('createDigestScheduler', () => {
       ...store,
       get: (key, schema) => store.get(key, schema),
       set: async (key, value, ttl) => {
-        if ((value as { state?: string }).state === 'sent') throw new Error('process killed');
+        if ((value as { state?: string }).state === 'posted') throw new Error('process killed');
         return store.set(key, value, ttl);
       },
     };

@@ -12,8 +12,12 @@ export interface LogLine {
 /** A logger that keeps every line, so tests can check what (and what not) was logged. */
 export function recordingLogger(): DiscordAdapterLogger & { lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const at = (level: string) => (fields: object, message: string) =>
-    void lines.push({ level, fields, message });
+  const at =
+    (level: string) =>
+    (fields: object | string, message = '') =>
+      void lines.push(
+        typeof fields === 'string' ? { level, fields: {}, message: fields } : { level, fields, message },
+      );
   return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 

@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
-  it('the first run stores a baseline and announces only one "now watching" summary', async () => {
+  it('the first run stores a baseline and announces nothing (subscribing a channel posts "now watching")', async () => {
     h = await startEngineHarness({
       listOrder,
       project: {
@@ -31,7 +31,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
     });
     await step(h);
     await runFor(h, 5 * 60_000);
-    expect(h.recorder.events.map((e) => e.type)).toEqual(['watching']);
+    expect(h.recorder.events.map((e) => e.type)).toEqual([]);
   });
 
   it('announces a new supporter, wall post and blog posts once, with number, total and plain text', async () => {
@@ -124,9 +124,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
     h.project.failSupport(keys.at(-1) ?? { supportTimestamp: 0, userId: 0 });
     h.project.failSupport(keys[3] ?? { supportTimestamp: 0, userId: 0 });
     await runFor(h, 2 * 60_000);
-    expect(h.recorder.events.filter((e) => e.type !== 'watching' && e.type !== 'support-dropped')).toEqual(
-      [],
-    );
+    expect(h.recorder.events.filter((e) => e.type !== 'support-dropped')).toEqual([]);
     h.project.addSupporter({ displayName: 'Zoe', amount: 5 });
     await runFor(h, 2 * 60_000);
     const [zoe] = h.recorder.ofType('supporter');

@@ -11,6 +11,7 @@ export const entryCodec: ListItemCodec<Entry> = {
   key: (e) => `e:${e.id}`,
   ts: (e) => e.ts,
   tieId: (e) => e.id,
+  packId: (e) => e.id,
 };
 
 /**

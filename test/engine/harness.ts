@@ -103,6 +103,8 @@ export async function startEngineHarness(
     store?: KeyValueStore;
     engine?: EngineOptions;
     limits?: { perMinute: number; perDay: number };
+    /** The per-IP limits of requests without a credential. */
+    publicLimits?: { perMinute: number; perDay: number };
   } = {},
 ): Promise<EngineHarness> {
   const clock = new ManualClock(t0);
@@ -111,7 +113,10 @@ export async function startEngineHarness(
     seed: 7,
     listOrder: options.listOrder ?? 'newest-first',
     projects: [seed(options.project)],
-    ...(options.limits ? { limits: { pro: options.limits } } : {}),
+    limits: {
+      ...(options.limits ? { pro: options.limits } : {}),
+      ...(options.publicLimits ? { public: options.publicLimits } : {}),
+    },
   });
   const key = parseProjectKey(
     sim.issueProjectKey(lc, { scopes: options.scopes ?? projectScopes, plan: 'pro' }),

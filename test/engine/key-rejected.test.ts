@@ -57,6 +57,12 @@ describe.each([
       await core.execute({ name: 'reward', options: { id: 999 }, context: buildContext() }),
     );
     expect(answer).toContain('the platform rejects its API key');
+    // /status through the real engine and core names the pause, as /healthz does.
+    expect(statusNow.paused?.reason).toMatch(/API key/);
+    const statusAnswer = allText(
+      await core.execute({ name: 'status', options: {}, context: buildContext() }),
+    );
+    expect(statusAnswer).toContain('Polling paused since');
 
     h.sim.faults.clear(); // a working key again
     h.recorder.clear();

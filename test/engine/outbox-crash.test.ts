@@ -73,7 +73,6 @@ beforeAll(async () => {
   h = await startEngineHarness({
     store,
     project: { supporters: [{ at: t0 - 60_000, amount: 100 }] },
-    engine: { announceWatching: false },
   });
   await step(h);
   await h.engine.stop();

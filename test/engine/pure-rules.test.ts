@@ -107,14 +107,36 @@ describe('budget plan', () => {
     expect(plan.get('fundings')).toBeLessThan(plan.get('wall') ?? 0);
   });
 
-  it('gives feeds their target when the budget is plentiful and waits for the reset when spent', () => {
-    const easy = planIntervals({
-      budget,
+  it('derives intervals from the budget: a bigger plan gives proportionally shorter ones, down to the floor', () => {
+    const floor = demands.map((d) => ({ ...d, targetIntervalMs: 1_000 }));
+    const pro = planIntervals({ budget, now, reserveShare: 0.15, demands: floor });
+    const premium = planIntervals({
+      budget: { dayLimit: 50_000, dayRemaining: 50_000, dayResetAt: now + 86_400_000, minuteLimit: 300 },
       now,
       reserveShare: 0.15,
-      demands: demands.map((d) => ({ ...d, targetIntervalMs: 60_000 })),
+      demands: floor,
     });
-    expect(easy.get('fundings')).toBe(60_000);
+    // 5x the day budget: 5x the rate (no cap at a wanted interval).
+    expect((pro.get('fundings') ?? 0) / (premium.get('fundings') ?? 1)).toBeCloseTo(5, 5);
+    // The whole spendable budget is planned, not a fixed figure.
+    const perDay = [...premium.values()].reduce((sum, ms) => sum + 86_400_000 / ms, 0);
+    expect(perDay).toBeCloseTo(42_500, 0);
+    const huge = planIntervals({
+      budget: {
+        dayLimit: 10_000_000,
+        dayRemaining: 10_000_000,
+        dayResetAt: now + 86_400_000,
+        minuteLimit: 100_000,
+      },
+      now,
+      reserveShare: 0.15,
+      demands: floor,
+    });
+    expect(huge.get('fundings')).toBe(1_000);
+    expect(huge.get('wall')).toBe(1_000);
+  });
+
+  it('waits for the reset when the budget is spent down to the reserve', () => {
     const spent = planIntervals({
       budget: { ...budget, dayRemaining: 1_400 },
       now,

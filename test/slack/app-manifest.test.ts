@@ -5,34 +5,35 @@ import { buildSlackAppManifest } from '../../src/adapters/slack/index.js';
 import { commandDefinitions } from '../../src/domain/command-definitions.js';
 
 describe('Slack app manifest', () => {
-  it('lists every command under its Slack name with description and usage hint from the definitions', () => {
+  it('declares exactly one command, /fundbot, whose usage hint lists the subcommands of the definitions', () => {
     const manifest = buildSlackAppManifest(commandDefinitions);
-    const commands = manifest.features.slash_commands;
-    expect(commands.map((c) => c.command)).toEqual(
-      commandDefinitions.map((d) => `/${d.slackName ?? d.name}`),
-    );
-    expect(commands.find((c) => c.command === '/reward')).toEqual({
-      command: '/reward',
-      description: 'One reward in detail, with its variations',
-      usage_hint: '<id> [project]',
-      should_escape: false,
-    });
-    expect(commands.find((c) => c.command === '/subscribe')?.usage_hint).toBe('<project> [kinds…]');
-    // No options, no hint (Slack rejects an empty one).
-    expect(commands.find((c) => c.command === '/fundbot-help')).not.toHaveProperty('usage_hint');
-    // Slack reserves /status: the definitions give it a prefixed name.
-    expect(commands.some((c) => c.command === '/status')).toBe(false);
-    for (const c of commands) expect(c.description.length).toBeLessThanOrEqual(2000);
+    expect(manifest.features.slash_commands).toEqual([
+      {
+        command: '/fundbot',
+        description: 'Campaign figures, notices and the daily digest: /fundbot help lists the subcommands',
+        usage_hint:
+          'funding | rewards | reward | supporters | blog | subscribe | unsubscribe | subscriptions | chart | digest | language | status | help',
+        should_escape: false,
+      },
+    ]);
+    // Generated, not typed twice: a new definition shows up in the hint.
+    const extended = buildSlackAppManifest([
+      ...commandDefinitions,
+      { ...commandDefinitions[0]!, name: 'chart' },
+    ]);
+    expect(extended.features.slash_commands[0]?.usage_hint).toMatch(/ \| help \| chart$/);
   });
 
   it('asks for exactly the bot scopes fundbot uses', () => {
     const manifest = buildSlackAppManifest(commandDefinitions);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([
       'channels:history',
+      'channels:read',
       'chat:write',
       'commands',
       'files:write',
       'groups:history',
+      'groups:read',
       'users:read',
     ]);
   });

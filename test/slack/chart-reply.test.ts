@@ -58,7 +58,7 @@ describe('Slack command replies with a chart', () => {
     await postSignedCommand(
       url,
       signingSecret,
-      slashCommand({ response_url: fake.responseUrl(), command: '/fundbot-chart' }),
+      slashCommand({ response_url: fake.responseUrl(), text: 'chart' }),
     );
     const complete = await fake.waitFor(
       () => fake.callsTo('files.completeUploadExternal')[0],

@@ -6,7 +6,6 @@
 import { createHmac } from 'node:crypto';
 import type { CommandCore, CommandInvocation, Locale } from '../../src/core/command-core.js';
 import type { NeutralMessage } from '../../src/core/message.js';
-import type { Logger } from '../../src/ops/logger.js';
 
 export interface Deferred<T> {
   readonly promise: Promise<T>;
@@ -52,30 +51,7 @@ export function recordingCore(
   };
 }
 
-export interface RecordedLog {
-  readonly level: 'debug' | 'info' | 'warn' | 'error';
-  readonly fields: object | undefined;
-  readonly msg: string | undefined;
-}
-
-export function recordingLogger(records: RecordedLog[] = []): Logger & { records: RecordedLog[] } {
-  const at =
-    (level: RecordedLog['level']) =>
-    (a: object | string, b?: string): void => {
-      records.push(
-        typeof a === 'string' ? { level, fields: undefined, msg: a } : { level, fields: a, msg: b },
-      );
-    };
-  const logger: Logger & { records: RecordedLog[] } = {
-    records,
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return logger;
-}
+export { type RecordedLog, recordingLogger } from '../support/recording-logger.js';
 
 /** The form fields Slack sends for a slash command. */
 export function slashCommand(
@@ -89,8 +65,8 @@ export function slashCommand(
     channel_name: 'campaign',
     user_id: 'U0PLAIN',
     user_name: 'plain.user',
-    command: '/funding',
-    text: '',
+    command: '/fundbot',
+    text: 'funding',
     api_app_id: 'A0FAKE',
     trigger_id: '1.2.3',
   };

@@ -63,7 +63,7 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
     const res = await postSignedCommand(
       url,
       signingSecret,
-      slashCommand({ response_url: responseUrl, text: 'solar-kiosk' }),
+      slashCommand({ response_url: responseUrl, text: 'funding solar-kiosk' }),
     );
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
@@ -90,15 +90,49 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
     });
   });
 
-  it('maps the Slack name of a prefixed command to its canonical name', async () => {
+  it('maps /fundbot <subcommand> to the canonical command, and /fundbot alone to help', async () => {
     await start();
     await postSignedCommand(
       url,
       signingSecret,
-      slashCommand({ response_url: fake.responseUrl(), command: '/fundbot-status' }),
+      slashCommand({ response_url: fake.responseUrl(), text: 'status solar-kiosk' }),
     );
     await fake.waitFor(() => fake.responses[0], 'the respond() call');
-    expect(core.invocations[0]?.name).toBe('status');
+    expect(core.invocations[0]).toMatchObject({ name: 'status', options: { project: 'solar-kiosk' } });
+
+    await postSignedCommand(url, signingSecret, slashCommand({ response_url: fake.responseUrl(), text: '' }));
+    await fake.waitFor(() => fake.responses[1], 'the second respond() call');
+    expect(core.invocations[1]).toMatchObject({ name: 'help', options: {} });
+  });
+
+  it('answers an unknown subcommand privately with the list of subcommands, running nothing', async () => {
+    await start();
+    await postSignedCommand(
+      url,
+      signingSecret,
+      slashCommand({ response_url: fake.responseUrl(), text: 'teleport solar-kiosk' }),
+    );
+    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    expect(response.body.response_type).toBe('ephemeral');
+    const shown = JSON.stringify(response.body.blocks);
+    expect(shown).toContain('teleport');
+    for (const name of ['funding', 'rewards', 'subscribe', 'subscriptions', 'status', 'help'])
+      expect(shown).toContain(name);
+    expect(shown).toContain('/fundbot help');
+    expect(core.invocations).toHaveLength(0);
+  });
+
+  it('tells a user typing a command of an old manifest (/funding) what to type instead', async () => {
+    await start();
+    await postSignedCommand(
+      url,
+      signingSecret,
+      slashCommand({ response_url: fake.responseUrl(), command: '/funding', text: 'solar-kiosk' }),
+    );
+    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    expect(response.body.response_type).toBe('ephemeral');
+    expect(JSON.stringify(response.body.blocks)).toContain('/fundbot funding [project]');
+    expect(core.invocations).toHaveLength(0);
   });
 
   it('rejects a request with a bad signature and runs nothing', async () => {
@@ -165,16 +199,16 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
     await postSignedCommand(
       url,
       signingSecret,
-      slashCommand({ response_url: fake.responseUrl(), command: '/reward', text: '' }),
+      slashCommand({ response_url: fake.responseUrl(), text: 'reward' }),
     );
     const missing = await fake.waitFor(() => fake.responses[0], 'the respond() call');
     expect(missing.body.response_type).toBe('ephemeral');
-    expect(JSON.stringify(missing.body.blocks)).toContain('/reward <id> [project]');
+    expect(JSON.stringify(missing.body.blocks)).toContain('/fundbot reward <id> [project]');
 
     await postSignedCommand(
       url,
       signingSecret,
-      slashCommand({ response_url: fake.responseUrl(), command: '/reward', text: 'abc' }),
+      slashCommand({ response_url: fake.responseUrl(), text: 'reward abc' }),
     );
     const notANumber = await fake.waitFor(() => fake.responses[1], 'the second respond() call');
     expect(notANumber.body.response_type).toBe('ephemeral');

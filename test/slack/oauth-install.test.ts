@@ -64,7 +64,7 @@ async function beginInstall(): Promise<{ state: string; cookie: string }> {
   const consent = new URL(response.headers.get('location') ?? '');
   expect(consent.searchParams.get('client_id')).toBe(fake.clientId);
   expect(consent.searchParams.get('scope')).toBe(
-    'commands,chat:write,files:write,users:read,channels:history,groups:history',
+    'commands,chat:write,files:write,users:read,channels:history,groups:history,channels:read,groups:read',
   );
   const state = consent.searchParams.get('state') ?? '';
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';

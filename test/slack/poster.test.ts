@@ -76,9 +76,10 @@ describe('Slack poster', () => {
     const mrkdwn = JSON.stringify(call?.args.blocks)
       .match(/"type":"mrkdwn","text":"(?:[^"\\]|\\.)*"/g)
       ?.join('\n');
-    for (const received of [String(call?.args.text), mrkdwn ?? '']) {
-      expect(received).not.toMatch(/<[!@]|<https:\/\/evil|\*bold\*|https:\/\/evil|@here/);
-    }
+    expect(mrkdwn).not.toMatch(/<[!@]|<https:\/\/evil|\*bold\*|https:\/\/evil|@here/);
+    // The notification fallback keeps the real characters; with no raw < or > nothing in it can ping or link.
+    expect(String(call?.args.text)).not.toMatch(/[<>]/);
+    expect(String(call?.args.text)).toContain('&lt;https://evil.example|click&gt; *bold*');
     expect(mrkdwn).toContain('<https://platform.example/p|');
   });
 

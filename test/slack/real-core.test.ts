@@ -1,16 +1,19 @@
 /**
  * The adapter with the REAL command core (src/core): the admin gate, the channel
  * reference and the parsed options must reach the core in the shape it relies on.
- * Only the engine's read model is faked (the subscription commands barely read it).
+ * Only the engine's read model is faked; the channel access is the adapter's own
+ * (conversations.info against the fake Slack).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import { createCommandCore } from '../../src/core/index.js';
-import type { ChannelRef, ProjectReadModel, SubscriptionStore } from '../../src/core/ports.js';
+import type { ChannelRef, SubscriptionStore } from '../../src/core/ports.js';
 import { createSettingsStore } from '../../src/core/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { buildProject } from '../support/builders.js';
+import { FakeReadModel } from '../support/fake-read-model.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { postSignedCommand, recordingLogger, slashCommand } from './helpers.js';
 
@@ -18,29 +21,15 @@ const signingSecret = 'real-core-signing-secret';
 const botToken = 'xoxb-1-real-core';
 const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelId: 'C0CHAN' };
 
-/** Only the watched projects are known; any read beyond that fails the test loudly. */
-function watchedOnlyReadModel(): ProjectReadModel {
-  const notUsed = () => Promise.reject(new Error('read model not used by this test'));
-  return {
-    watchedProjects: () => [{ linkCaption: 'solar-kiosk', title: 'Solar kiosk <!channel>' }],
-    project: notUsed,
-    rewards: notUsed,
-    reward: notUsed,
-    recentSupporters: notUsed,
-    recentBlogPosts: notUsed,
-    recentWallPosts: notUsed,
-    history: notUsed,
-    status: notUsed,
-  };
-}
-
 describe('Slack adapter with the real command core', () => {
   let fake: FakeSlack;
   let adapter: SlackAdapter;
   let subscriptions: SubscriptionStore;
   let url: string;
+  let logger: ReturnType<typeof recordingLogger>;
 
   beforeEach(async () => {
+    logger = recordingLogger();
     fake = await startFakeSlack({
       botToken,
       users: [
@@ -50,8 +39,14 @@ describe('Slack adapter with the real command core', () => {
     });
     const clock = new ManualClock();
     subscriptions = createSubscriptionStore(memoryStore(), { clock });
+    const readModel = new FakeReadModel({
+      clock,
+      projects: [{ project: buildProject({ title: 'Solar kiosk <!channel>', link_caption: 'solar-kiosk' }) }],
+    });
     const core = createCommandCore({
-      readModel: watchedOnlyReadModel(),
+      readModel,
+      // The adapter is created after the core (it needs it): its channel access is looked up per call.
+      channelAccess: { canPost: (c) => adapter.channelAccess.canPost(c) },
       subscriptions,
       settings: createSettingsStore(memoryStore()),
       clock,
@@ -66,7 +61,7 @@ describe('Slack adapter with the real command core', () => {
       core,
       slackApiUrl: fake.apiUrl,
       retryPolicy: { retries: 0 },
-      logger: recordingLogger(),
+      logger,
       clock,
     });
     await adapter.start();
@@ -79,38 +74,112 @@ describe('Slack adapter with the real command core', () => {
   });
 
   async function run(command: string, text: string, userId: string) {
-    const before = fake.responses.length;
+    return (await runAll(command, text, userId, 1))[0]!;
+  }
+
+  /** Sends one signed command and waits for `count` respond() calls to its response_url. */
+  async function runAll(command: string, text: string, userId: string, count: number) {
+    const responseUrl = fake.responseUrl();
     const res = await postSignedCommand(
       url,
       signingSecret,
-      slashCommand({ response_url: fake.responseUrl(), command, text, user_id: userId }),
+      slashCommand({ response_url: responseUrl, command, text, user_id: userId }),
     );
     expect(res.status).toBe(200);
-    return fake.waitFor(() => fake.responses[before], `the answer to ${command}`);
+    const mine = () => fake.responses.filter((r) => responseUrl.endsWith(r.id));
+    return fake.waitFor(() => mine().length >= count && mine(), `${count} answers to ${command} ${text}`);
   }
 
   it('refuses /subscribe to a non-admin privately and subscribes nothing', async () => {
-    const response = await run('/subscribe', 'solar-kiosk', 'U0PLAIN');
+    const response = await run('/fundbot', 'subscribe solar-kiosk', 'U0PLAIN');
     expect(response.body.response_type).toBe('ephemeral');
     expect(await subscriptions.forChannel(channel)).toEqual([]);
   });
 
   it('lets a workspace admin subscribe this channel to the kinds given as free text', async () => {
-    await run('/subscribe', 'solar-kiosk wall blog', 'U0ADMIN');
+    await run('/fundbot', 'subscribe solar-kiosk wall blog', 'U0ADMIN');
     const [subscription] = await subscriptions.forChannel(channel);
     expect(subscription).toMatchObject({ project: 'solar-kiosk', channel, createdBy: 'U0ADMIN' });
     expect([...(subscription?.kinds ?? [])].sort()).toEqual(['blog', 'wall']);
 
-    const listed = await run('/subscriptions', '', 'U0PLAIN');
+    const listed = await run('/fundbot', 'subscriptions', 'U0PLAIN');
     expect(JSON.stringify(listed.body.blocks)).toContain('Solar kiosk');
     // The hostile project title: literal in plain_text (never parsed), escaped in the mrkdwn fallback.
     expect(String(listed.body.text)).toContain('&lt;!channel&gt;');
     expect(String(listed.body.text)).not.toContain('<!channel>');
   });
 
-  it('answers /fundbot-help', async () => {
-    const response = await run('/fundbot-help', '', 'U0PLAIN');
-    expect(Array.isArray(response.body.blocks)).toBe(true);
-    expect(JSON.stringify(response.body.blocks).length).toBeGreaterThan(50);
+  it('answers /fundbot and /fundbot help privately with every subcommand as typed on Slack', async () => {
+    for (const text of ['', 'help']) {
+      const response = await run('/fundbot', text, 'U0PLAIN');
+      expect(response.body.response_type).toBe('ephemeral');
+      const shown = JSON.stringify(response.body.blocks);
+      expect(shown).toContain('/fundbot funding [project]');
+      expect(shown).toContain('/fundbot subscribe <project> [kinds…]');
+      expect(shown).not.toMatch(/"\/funding/);
+    }
+  });
+
+  it('answers a signed /fundbot funding in the channel with the project’s figures', async () => {
+    const response = await run('/fundbot', 'funding', 'U0PLAIN');
+    expect(response.body.response_type).toBe('in_channel');
+    expect(JSON.stringify(response.body.blocks)).toMatch(/12,345/);
+  });
+
+  it('subscribes only after conversations.info says the bot is a member, then posts "now watching" once', async () => {
+    const [confirmation, watching] = await runAll(
+      '/fundbot',
+      'subscribe solar-kiosk supporters',
+      'U0ADMIN',
+      2,
+    );
+    expect(fake.callsTo('conversations.info').map((c) => c.args.channel)).toEqual(['C0CHAN']);
+    expect(confirmation?.body.response_type).toBe('ephemeral');
+    expect(watching?.body.response_type).toBe('in_channel');
+    const shown = JSON.stringify(watching?.body.blocks);
+    expect(shown).toContain('fundbot is now watching Solar kiosk');
+    expect(shown).toContain('€12,345 of €20,000');
+    expect(String(watching?.body.text)).toContain('&lt;!channel&gt;');
+
+    // More kinds later: confirmed, no second summary.
+    const before = fake.responses.length;
+    await run('/fundbot', 'subscribe solar-kiosk wall', 'U0ADMIN');
+    await run('/fundbot', 'subscriptions', 'U0PLAIN');
+    expect(fake.responses.slice(before).map((r) => r.body.response_type)).toEqual([
+      'ephemeral',
+      'in_channel',
+    ]);
+    expect(JSON.stringify(fake.responses.slice(before))).not.toContain('now watching');
+    expect((await subscriptions.forChannel(channel))[0]?.kinds).toEqual(['supporters', 'wall']);
+  });
+
+  it.each([
+    ['not a member', { id: 'C0CHAN', isMember: false }, '/invite @fundbot'],
+    [
+      'a private channel it is not in',
+      { id: 'C0CHAN', isPrivate: true, isMember: false },
+      '/invite @fundbot',
+    ],
+    ['archived', { id: 'C0CHAN', isArchived: true }, 'archived'],
+  ])(
+    'refuses /fundbot subscribe when the bot is %s, says how to fix it, stores nothing',
+    async (_l, state, fix) => {
+      fake.setChannel(state);
+      const response = await run('/fundbot', 'subscribe solar-kiosk', 'U0ADMIN');
+      expect(response.body.response_type).toBe('ephemeral');
+      expect(JSON.stringify(response.body.blocks)).toContain(fix);
+      expect(await subscriptions.forChannel(channel)).toEqual([]);
+      // Nothing public followed.
+      await run('/fundbot', 'help', 'U0PLAIN');
+      expect(fake.responses.filter((r) => r.body.response_type === 'in_channel')).toEqual([]);
+    },
+  );
+
+  it('refuses when Slack cannot be asked (missing scope), and logs what to fix', async () => {
+    fake.fail('conversations.info', { error: 'missing_scope' });
+    const response = await run('/fundbot', 'subscribe solar-kiosk', 'U0ADMIN');
+    expect(JSON.stringify(response.body.blocks)).toContain('could not check');
+    expect(await subscriptions.forChannel(channel)).toEqual([]);
+    expect(logger.records.some((r) => JSON.stringify(r.fields).includes('channels:read'))).toBe(true);
   });
 });

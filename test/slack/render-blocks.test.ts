@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeMrkdwn, renderBlocks, renderMrkdwnText, slackLimits } from '../../src/adapters/slack/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import { hostileTexts } from '../../src/simulator/hostile-texts.js';
+import { allHostileTexts } from '../support/hostile-text.js';
 
 /** The brief's fixtures plus the simulator's shared list. */
 const hostile: readonly string[] = [
@@ -18,6 +19,7 @@ const hostile: readonly string[] = [
   '_italic_ ~strike~ `code` ```block```',
   '> fake quote\n>>> fake long quote',
   ...hostileTexts,
+  ...allHostileTexts,
 ];
 
 const trustedUrl = 'https://platform.example/solar-kiosk';
@@ -78,6 +80,30 @@ function assertNoAutolinkOrBroadcast(text: string, context: string): void {
   expect(withoutTrusted, context).not.toMatch(/@(here|channel|everyone)/i);
 }
 
+/** Look-alike characters the fallback once used for `* _ ~ \``. */
+const lookAlikes = /[\u2217\u02cd\u223c\u02cb]/;
+
+function decodeEntities(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/**
+ * The notification fallback: no raw `<` or `>` (every Slack control sequence needs
+ * one), and decoding the three entities gives back exactly what the user wrote, on
+ * one line: no look-alikes, no inserted characters.
+ */
+function assertInertFallback(fallback: string, userText: string): void {
+  expect(fallback, 'fallback').not.toMatch(/[<>]/);
+  expect(fallback, 'fallback').not.toMatch(lookAlikes);
+  expect(fallback.replace(/&(amp|lt|gt);/g, ''), 'fallback: only the three entities').not.toMatch(/&/);
+  const oneLine = userText.replace(/\s+/g, ' ').trim();
+  if (userText.length > 100) {
+    expect(oneLine.startsWith(decodeEntities(fallback).replace(/…$/, ''))).toBe(true);
+    return;
+  }
+  expect(decodeEntities(fallback)).toBe(`${oneLine} — ${oneLine}`);
+}
+
 /**
  * Formatting: the escaped user text holds no mrkdwn formatting character, and once it
  * is replaced by `U`, what is left of a mrkdwn text is exactly our own structure.
@@ -100,7 +126,7 @@ describe('renderBlocks: user text can never mention, link or format', () => {
         if (piece.kind === 'mrkdwn') assertInertMrkdwn(piece.text, `mrkdwn ${piece.text.slice(0, 80)}`);
         else assertNoAutolinkOrBroadcast(piece.text, `${piece.kind} ${piece.text.slice(0, 80)}`);
       }
-      assertInertMrkdwn(rendering.text, 'fallback text');
+      assertInertFallback(rendering.text, text);
       const comment = renderMrkdwnText(hostileMessage(text));
       assertInertMrkdwn(comment, 'file comment');
 
@@ -110,7 +136,6 @@ describe('renderBlocks: user text can never mention, link or format', () => {
         .filter((p) => p.kind === 'mrkdwn')
         .map((p) => structureOf(p.text, text));
       expect(mrkdwnStructures).toEqual(['*U*\nU', '*U*\nU', `<${trustedUrl}|U>`]);
-      expect(structureOf(rendering.text, text)).toBe('U — U');
       expect(structureOf(comment, text).split('\n')).toEqual([
         '*U* · U',
         'U',
@@ -133,6 +158,15 @@ describe('renderBlocks: user text can never mention, link or format', () => {
   it('escapes & first, so an entity a user typed shows as typed instead of becoming a <', () => {
     expect(escapeMrkdwn('&lt;!channel&gt;')).toBe('&amp;lt;!channel&amp;gt;');
     expect(escapeMrkdwn('<@U123> & <!here>')).toBe('&lt;@U123&gt; &amp; &lt;!here&gt;');
+  });
+
+  it('gives the notification fallback the real characters, escaped, never look-alikes', () => {
+    expect(renderBlocks({ title: 'New supporter: kiosk_lover', text: '*solar* ~x~ `y`' }).text).toBe(
+      'New supporter: kiosk_lover — *solar* ~x~ `y`',
+    );
+    expect(
+      renderBlocks({ text: 'Tom & Jerry <3 <!channel> <@U123> <https://evil.example|click>' }).text,
+    ).toBe('Tom &amp; Jerry &lt;3 &lt;!channel&gt; &lt;@U123&gt; &lt;https://evil.example|click&gt;');
   });
 
   it('keeps plain text readable: plain_text objects are not entity-escaped', () => {

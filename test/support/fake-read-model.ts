@@ -75,6 +75,7 @@ const emptyStatus: EngineStatus = {
   feeds: [],
   budget: { dayLimit: null, dayRemaining: null, dayResetAt: null, minuteRemaining: null },
   recentErrors: [],
+  paused: null,
 };
 
 /**

@@ -43,13 +43,20 @@ export class RecordingPoster implements ChannelPoster {
   }
 }
 
-/** A logger fake that keeps what it was told (shape compatible with pino and CoreLogger). */
+/** A logger fake that keeps what it was told (the `warn` and `error` of the Logger port, as CoreLogger). */
 export class RecordingLogger {
   readonly records: { level: 'warn' | 'error'; details: Record<string, unknown>; message: string }[] = [];
-  warn(details: Record<string, unknown>, message: string): void {
-    this.records.push({ level: 'warn', details, message });
+  warn(details: object | string, message?: string): void {
+    this.#record('warn', details, message);
   }
-  error(details: Record<string, unknown>, message: string): void {
-    this.records.push({ level: 'error', details, message });
+  error(details: object | string, message?: string): void {
+    this.#record('error', details, message);
+  }
+  #record(level: 'warn' | 'error', details: object | string, message = ''): void {
+    this.records.push(
+      typeof details === 'string'
+        ? { level, details: {}, message: details }
+        : { level, details: details as Record<string, unknown>, message },
+    );
   }
 }

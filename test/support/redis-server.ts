@@ -19,6 +19,10 @@ export interface RedisServer {
    * persistence it comes back empty, the worst case a lease must survive; with `aof` it replays its log.
    */
   restart(): Promise<void>;
+  /** An outage: stops the server (SIGTERM) but keeps its directory, so {@link start} brings it back (with `aof`, with its data). */
+  halt(): Promise<void>;
+  /** Starts it again after {@link halt}, on the same port and directory. */
+  start(): Promise<void>;
 }
 
 export interface RedisServerOptions {
@@ -49,7 +53,8 @@ export function skipRedisTests(): boolean {
   return reason !== undefined;
 }
 
-async function freePort(): Promise<number> {
+/** A port on 127.0.0.1 that was free a moment ago. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -133,5 +138,10 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       await exited(child);
       await launch();
     },
+    async halt() {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+    start: launch,
   };
 }

@@ -72,6 +72,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       message = privateError('en', 'Something went wrong; try again.');
     }
     if (message) await screen.print(`${renderConsoleMessage(message)}\n\n`);
+    if (message?.followUp) await screen.print(`${renderConsoleMessage(message.followUp)}\n\n`);
     screen.showPrompt();
   }
 

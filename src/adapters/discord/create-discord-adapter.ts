@@ -9,11 +9,12 @@ import {
   type InteractionReplyOptions,
   MessageFlags,
 } from 'discord.js';
-import type { ChannelPoster, CommandCore, NeutralMessage } from '../../core/index.js';
+import type { ChannelAccess, ChannelPoster, CommandCore, NeutralMessage } from '../../core/index.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
 import { createDiscordPoster } from './create-discord-poster.js';
 import { describeError } from './describe-error.js';
+import { createDiscordChannelAccess } from './discord-channel-access.js';
 import { createDiscordHttpAdapter, type DiscordHttpAdapterOptions } from './http-interactions/index.js';
 import {
   autocompleteChoices,
@@ -75,6 +76,8 @@ export interface DiscordAdapter {
   readonly poster: ChannelPoster;
   /** http mode, once started: the interactions endpoint's local URL. */
   readonly url?: string | undefined;
+  /** For /subscribe: whether the bot may post in a channel (its permissions there). */
+  readonly channelAccess: ChannelAccess;
 }
 
 const noMentions = { parse: [] } as const;
@@ -180,6 +183,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     const early = await settledWithin(outcome, deferAfterMs);
     if (early) {
       await interaction.reply(replyOptions(early.message));
+      await sendFollowUp(interaction, early.message);
       return;
     }
     // Visibility must be chosen before the answer exists. Admin commands answer
@@ -192,10 +196,27 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     const message = await outcome;
     if ((message.private ?? false) === deferredPrivate) {
       await interaction.editReply({ ...renderEmbed(message), allowedMentions: noMentions });
+      await sendFollowUp(interaction, message);
       return;
     }
     await interaction.followUp(replyOptions(message));
     await interaction.deleteReply();
+    await sendFollowUp(interaction, message);
+  }
+
+  /** The answer's second message, e.g. /subscribe's public "now watching", with its own visibility. */
+  async function sendFollowUp(
+    interaction: ChatInputCommandInteraction,
+    message: NeutralMessage,
+  ): Promise<void> {
+    if (!message.followUp) return;
+    // The command succeeded and was answered: a lost follow-up is logged, not apologised for.
+    await interaction.followUp(replyOptions(message.followUp)).catch((error: unknown) => {
+      logger.warn(
+        { ...describeError(error, secrets), interactionId: interaction.id },
+        'could not send the answer’s follow-up',
+      );
+    });
   }
 
   /** The core's answer, or a private generic error: the core should not throw, but an adapter must not go silent. */
@@ -266,6 +287,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
   return {
     poster,
+    channelAccess: createDiscordChannelAccess(client),
     async start() {
       const abort = new AbortController();
       const ready = once(client, Events.ClientReady, { signal: abort.signal });

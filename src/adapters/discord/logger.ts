@@ -1,14 +1,6 @@
-/** The slice of a pino-style logger the adapter uses: structured fields first, message second. */
-export interface DiscordAdapterLogger {
-  debug(fields: object, message: string): void;
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-  error(fields: object, message: string): void;
-}
+import type { Logger } from '../../core/index.js';
 
-export const silentLogger: DiscordAdapterLogger = {
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-};
+/** The slice of the one {@link Logger} port the Discord adapter uses. */
+export type DiscordAdapterLogger = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+
+export { silentLogger } from '../../core/index.js';

@@ -1,7 +1,7 @@
 import { DiscordAPIError, REST, Routes } from 'discord.js';
 import { commandDefinitions } from '../../domain/command-definitions.js';
+import { scrubSecrets } from '../../lib/scrub-secrets.js';
 import { buildDiscordCommandPayloads } from './command-payloads.js';
-import { redact } from './describe-error.js';
 
 export interface RegisterDiscordCommandsOptions {
   readonly token: string;
@@ -49,7 +49,7 @@ function explain(error: unknown, options: RegisterDiscordCommandsOptions): strin
     }
     if (error.status === 403 || error.status === 404) {
       return (
-        `Discord refused the command registration (${error.status} ${redact(error.message, [options.token])}): ` +
+        `Discord refused the command registration (${error.status} ${scrubSecrets(error.message, [options.token])}): ` +
         'check that DISCORD_APPLICATION_ID is the id of the app the token belongs to' +
         (options.guildId
           ? ' and that the bot was invited to that server with the applications.commands scope'
@@ -57,9 +57,9 @@ function explain(error: unknown, options: RegisterDiscordCommandsOptions): strin
       );
     }
     if (error.status === 400) {
-      return `Discord rejected the command definitions (400): ${redact(error.message, [options.token])}; check commands/definitions.ts against Discord's limits`;
+      return `Discord rejected the command definitions (400): ${scrubSecrets(error.message, [options.token])}; check commands/definitions.ts against Discord's limits`;
     }
   }
   const message = error instanceof Error ? error.message : String(error);
-  return `Registering Discord commands failed: ${redact(message, [options.token])}; check your network and DISCORD_API_URL`;
+  return `Registering Discord commands failed: ${scrubSecrets(message, [options.token])}; check your network and DISCORD_API_URL`;
 }

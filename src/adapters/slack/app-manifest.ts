@@ -1,5 +1,4 @@
-import { commandUsage } from '../../core/index.js';
-import type { CommandDefinition } from '../../domain/command-definitions.js';
+import { type CommandDefinition, slackCommand } from '../../domain/command-definitions.js';
 import { clip } from './escape-mrkdwn.js';
 
 /**
@@ -13,6 +12,8 @@ import { clip } from './escape-mrkdwn.js';
  * - `channels:history`, `groups:history`: conversations.history in public and private
  *   channels the bot is in, read ONLY to resolve a notice delivery in doubt (did the
  *   post whose answer was lost land?), never otherwise.
+ * - `channels:read`, `groups:read`: conversations.info on /fundbot subscribe, to check the
+ *   bot is a member of the (public or private) channel before subscribing it.
  * Socket Mode additionally needs an app-level token with `connections:write`; that is
  * created under Basic Information → App-Level Tokens, not in the manifest.
  */
@@ -23,6 +24,8 @@ export const slackBotScopes = [
   'users:read',
   'channels:history',
   'groups:history',
+  'channels:read',
+  'groups:read',
 ] as const;
 
 export interface SlackManifestOptions {
@@ -75,6 +78,10 @@ const limits = { name: 35, description: 140, commandDescription: 2000, usageHint
 /**
  * Builds the Slack app manifest from the command definitions (pure). Paste the
  * JSON into api.slack.com/apps → Create New App → From an app manifest.
+ *
+ * It declares ONE slash command, `/fundbot`, whose usage hint lists the
+ * definitions as subcommands (`/fundbot funding`, `/fundbot subscribe …`): Slack
+ * shares one command namespace among all apps of a workspace.
  */
 export function buildSlackAppManifest(
   definitions: readonly CommandDefinition[],
@@ -93,30 +100,29 @@ export function buildSlackAppManifest(
     display_information: {
       name,
       description: clip(
-        'Crowdfunding campaign notices, /funding and a daily digest for your team',
+        'Crowdfunding campaign notices, /fundbot funding and a daily digest for your team',
         limits.description,
       ),
       long_description:
         'fundbot watches a crowdfunding project for you: new supporters, wall posts, blog posts, ' +
         'milestones and sold-out rewards appear in the channels you subscribe, and a daily digest ' +
-        'with a chart sums up the day. Slash commands such as /funding, /rewards and /supporters ' +
+        'with a chart sums up the day. /fundbot funding, /fundbot rewards, /fundbot supporters and more ' +
         'answer from the bot’s cache, so the team sees where the campaign stands without leaving Slack. ' +
         'Only public data reaches a channel: never orders, addresses or supporter-only posts.',
       background_color: '#1d4e89',
     },
     features: {
       bot_user: { display_name: name, always_online: true },
-      slash_commands: definitions.map((definition) => {
-        const hint = commandUsage(definition, 'slack').split(' ').slice(1).join(' ');
-        return {
-          command: `/${definition.slackName ?? definition.name}`,
-          description: clip(definition.description.en, limits.commandDescription),
-          ...(hint ? { usage_hint: clip(hint, limits.usageHint) } : {}),
+      slash_commands: [
+        {
+          command: `/${slackCommand.name}`,
+          description: clip(slackCommand.description.en, limits.commandDescription),
+          usage_hint: clip(definitions.map((definition) => definition.name).join(' | '), limits.usageHint),
           // fundbot reads the text as plain words; Slack's escaping of mentions would only add noise.
           should_escape: false,
           ...(requestUrl ? { url: requestUrl } : {}),
-        };
-      }),
+        },
+      ],
     },
     oauth_config: {
       scopes: { bot: [...slackBotScopes] },

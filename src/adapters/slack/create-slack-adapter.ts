@@ -1,12 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { App, HTTPModuleFunctions, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { ChannelPoster, CommandCore } from '../../core/index.js';
+import type { ChannelAccess, ChannelPoster, CommandCore } from '../../core/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { boltLogger, stderrLogger } from './bolt-logger.js';
 import { createSlackPoster, createSlackPostingClient, defaultPostTimeoutMs } from './create-slack-poster.js';
+import { drainInFlight } from './drain-in-flight.js';
 import { createSlashCommandHandler } from './handle-slash-command.js';
 import { createSlackOAuthAdapter, type SlackOAuthAdapterOptions } from './oauth/index.js';
 import {
@@ -15,6 +16,7 @@ import {
   socketConnectionRetryPolicy,
   webApiTimeoutMs,
 } from './retry-policy.js';
+import { createSlackChannelAccess } from './slack-channel-access.js';
 import { createSlackReplayGuard, SlackReplayError } from './slack-replay-guard.js';
 import { createSlackUserLookup } from './slack-user-lookup.js';
 
@@ -72,6 +74,8 @@ export interface SlackAdapter {
   stop(): Promise<void>;
   /** For the outbox: posts notices into Slack channels. Usable without start(). */
   readonly poster: ChannelPoster;
+  /** For /fundbot subscribe: whether the bot can post in a channel (conversations.info). Usable without start(). */
+  readonly channelAccess: ChannelAccess;
   /** http mode, once started: the URL Slack must call (`http://host:port/slack/events`). */
   readonly url: string | undefined;
 }
@@ -224,6 +228,7 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
 
   return {
     poster,
+    channelAccess: createSlackChannelAccess(app.client, logger),
     get url() {
       return url;
     },
@@ -255,13 +260,7 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
         await app.stop();
         url = undefined;
       }
-      if (inFlight.size === 0) return;
-      const drained = new AbortController();
-      await Promise.race([
-        Promise.allSettled([...inFlight]),
-        clock.sleep(options.drainTimeoutMs ?? 10_000, drained.signal).catch(() => {}),
-      ]);
-      drained.abort();
+      await drainInFlight(inFlight, clock, options.drainTimeoutMs ?? 10_000);
     },
   };
 }

@@ -37,11 +37,20 @@ function defuseLinksAndBroadcasts(text: string): string {
 }
 
 /**
- * For `mrkdwn` text (section fields, link labels, the notification `text`, file comments):
+ * The three entities Slack requires in message text (`&` first, so a typed `&lt;`
+ * shows as typed). Every control sequence of Slack's text (`<!channel>`, `<@U…>`,
+ * `<#C…>`, `<url|label>`) needs a raw `<`, so after this none can be written.
+ */
+export function escapeSlackEntities(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * For `mrkdwn` text shown in a message (section fields, link labels, file comments):
  * nothing a user wrote can become a mention, a link or formatting.
  */
 export function escapeMrkdwn(text: string): string {
-  const entities = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const entities = escapeSlackEntities(text);
   const unformatted = entities.replace(/[*_~`]/g, (c) => lookAlikes[c] ?? c);
   const noQuotes = unformatted.replace(/^(\s*)&gt;/gm, `$1${zeroWidthSpace}&gt;`);
   return defuseLinksAndBroadcasts(noQuotes);

@@ -1,7 +1,13 @@
 import type { RespondFn, SlashCommand } from '@slack/bolt';
 import type { ChannelRef, CommandContext, CommandCore, Locale, NeutralMessage } from '../../core/index.js';
-import { catalogFor, parseCommandArguments, parseErrorMessage } from '../../core/index.js';
-import type { CommandDefinition } from '../../domain/command-definitions.js';
+import {
+  catalogFor,
+  commandUsage,
+  parseErrorMessage,
+  parseSubcommandText,
+  privateError,
+} from '../../core/index.js';
+import { type CommandDefinition, slackCommand } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
 import { renderBlocks } from './render-blocks.js';
 import type { SlackUserLookup } from './slack-user-lookup.js';
@@ -21,13 +27,11 @@ export interface SlashCommandDeps {
   readonly postWithAttachment?: (channel: ChannelRef, message: NeutralMessage) => Promise<void>;
 }
 
-/** The Slack name of a command, with its slash: `/funding`, `/fundbot-status`. */
-export function slackCommandName(definition: CommandDefinition): string {
-  return `/${definition.slackName ?? definition.name}`;
-}
+/** fundbot's one Slack command, with its slash. */
+export const slackCommandName = `/${slackCommand.name}`;
 
 /**
- * Runs one slash command AFTER it was acknowledged: parse `text`, ask Slack who the
+ * Runs one `/fundbot <subcommand> …` AFTER it was acknowledged: parse `text`, ask Slack who the
  * user is, run the core, answer through response_url (valid 30 minutes, so a slow
  * API call cannot make the reply fail the way a late ack would). Never throws: every
  * outcome, including fundbot's own failures, becomes a reply to the user.
@@ -35,8 +39,6 @@ export function slackCommandName(definition: CommandDefinition): string {
 export function createSlashCommandHandler(
   deps: SlashCommandDeps,
 ): (command: SlashCommand, respond: RespondFn) => Promise<void> {
-  const byName = new Map(deps.definitions.map((d) => [slackCommandName(d), d]));
-
   const reply = async (respond: RespondFn, message: NeutralMessage) => {
     const { blocks, text } = renderBlocks(message);
     await respond({ response_type: message.private ? 'ephemeral' : 'in_channel', blocks, text });
@@ -51,16 +53,30 @@ export function createSlashCommandHandler(
     const locale = await deps.core.localeFor(channel).catch((): Locale => 'en');
     const t = catalogFor(locale).errors;
     try {
-      const definition = byName.get(command.command);
-      if (!definition) {
-        await reply(respond, { text: t.unknownCommand(command.command), tone: 'error', private: true });
+      // Another command routed to this app (an old manifest still declaring /funding): say what to type now.
+      if (command.command !== slackCommandName) {
+        const word = command.command.replace(/^\//, '');
+        const known = deps.definitions.find((d) => d.name === word);
+        const message: NeutralMessage = known
+          ? privateError(locale, t.useSlackCommand(command.command, commandUsage(known, 'slack')))
+          : parseErrorMessage(
+              {
+                code: 'unknown-subcommand',
+                subcommand: word,
+                subcommands: deps.definitions.map((d) => d.name),
+              },
+              locale,
+              'slack',
+            );
+        await reply(respond, message);
         return;
       }
-      const parsed = parseCommandArguments(definition, command.text ?? '');
+      const parsed = parseSubcommandText(command.text ?? '', deps.definitions);
       if (!parsed.ok) {
         await reply(respond, parseErrorMessage(parsed.error, locale, 'slack'));
         return;
       }
+      const definition = parsed.command;
       const facts = await deps.users.lookup(command.team_id, command.user_id);
       const context: CommandContext = {
         user: { id: command.user_id, displayName: facts.displayName ?? command.user_name ?? command.user_id },
@@ -74,6 +90,16 @@ export function createSlashCommandHandler(
         return;
       }
       await reply(respond, message);
+      // e.g. /fundbot subscribe's public "now watching" after the private confirmation. Its failure
+      // is logged, not answered with an error: the command itself succeeded and was confirmed.
+      if (message.followUp) {
+        await reply(respond, message.followUp).catch((followUpError: unknown) => {
+          deps.logger.warn(
+            { err: followUpError instanceof Error ? followUpError.message : String(followUpError) },
+            'Slack respond() of the follow-up failed',
+          );
+        });
+      }
     } catch (error) {
       deps.logger.error(
         { err: error instanceof Error ? error.message : String(error), command: command.command },

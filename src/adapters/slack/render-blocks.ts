@@ -2,7 +2,7 @@ import type { types } from '@slack/bolt';
 import type { MessageField, NeutralMessage } from '../../core/index.js';
 import { progressBar } from '../../core/index.js';
 import { safeHttpUrl } from '../../domain/text.js';
-import { clip, escapeMrkdwn, mrkdwnLink, neutralizePlainText } from './escape-mrkdwn.js';
+import { clip, escapeMrkdwn, escapeSlackEntities, mrkdwnLink, neutralizePlainText } from './escape-mrkdwn.js';
 
 /** Block Kit limits (https://docs.slack.dev/reference/block-kit/blocks). */
 export const slackLimits = {
@@ -164,14 +164,25 @@ function joinWithin(parts: readonly string[], separator: string, max: number): s
   return out;
 }
 
-/** One escaped line for notifications and screen readers: the title and the start of the text. */
+/**
+ * One line for notifications and screen readers: the title and the start of the text.
+ *
+ * It carries the real characters ("kiosk_lover", "*solar*"), with only `&`, `<`, `>`
+ * escaped as Slack requires: that alone makes every mention, broadcast and labelled
+ * link inert, since each needs a raw `<`. No look-alikes: with blocks present Slack
+ * shows this text only in notifications and to screen readers, where a look-alike
+ * would be read or shown instead of the name. (`@here` typed as text is no broadcast:
+ * fundbot never sets `link_names` or `parse: full`.)
+ */
 export function fallbackText(message: NeutralMessage): string {
   const summary = [message.title, message.text ?? message.fields?.[0]?.value ?? message.footer]
     .filter((part): part is string => Boolean(part))
     .join(' — ')
     .replace(/\s+/g, ' ')
     .trim();
-  return clip(escapeMrkdwn(clip(summary, slackLimits.fallbackText)), slackLimits.fallbackText * 2) || '…';
+  return (
+    clip(escapeSlackEntities(clip(summary, slackLimits.fallbackText)), slackLimits.fallbackText * 2) || '…'
+  );
 }
 
 /**

@@ -8,6 +8,7 @@ import { CommandRefusal } from '../command-refusal.js';
 import { formatAge, formatMoney, formatNumber } from '../format.js';
 import type { Catalog } from '../i18n/catalog.js';
 import type { NeutralMessage } from '../message.js';
+import { commandInvocationText } from '../parse-command-text.js';
 import type { Cached } from '../ports.js';
 import { classifyReadFailure, errorSummary, explainReadFailure } from '../read-failure.js';
 
@@ -24,6 +25,11 @@ export interface CommandRun {
 }
 
 export type CommandHandler = (run: CommandRun) => Promise<NeutralMessage>;
+
+/** How the user types another command where this one ran: `/rewards`, or `/fundbot rewards` on Slack. */
+export function typedCommand(run: CommandRun, name: string): string {
+  return commandInvocationText(name, run.invocation.context.channel.platform);
+}
 
 /**
  * Reads from the engine; a failure becomes a refusal with a user-facing,

@@ -1,5 +1,5 @@
 import { isGatedPost, publicTeaser } from '../../api/index.js';
-import { htmlToPlainText, shorten, singleLine } from '../../domain/text.js';
+import { displayName, htmlToPlainText, shorten, singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import { formatAge, formatDate } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
@@ -26,7 +26,7 @@ export async function supportersCommand(run: CommandRun): Promise<NeutralMessage
     .slice(0, supportersShown)
     .map((f) =>
       t.supporters.line(
-        singleLine(f.user.display_name, limits.name) || '—',
+        displayName(f.user.display_name, limits.name, t.common.someone),
         formatAge(run.now - f.support_timestamp * 1000, run.locale),
       ),
     );

@@ -1,4 +1,5 @@
 import { commandDefinitions } from '../../domain/command-definitions.js';
+import type { EngineStatus } from '../../domain/read-model.js';
 import { singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import { scrubSecrets } from '../../lib/scrub-secrets.js';
@@ -9,6 +10,9 @@ import type { MessageField, NeutralMessage } from '../message.js';
 import { commandUsage } from '../parse-command-text.js';
 import { resolveProject } from '../resolve-project.js';
 import { type CommandRun, readOrRefuse } from './command-run.js';
+
+/** A drift line names up to three changes; the three operation lines stay under Discord's 1024 per field. */
+const driftLineMax = 300;
 
 /** Error lines shown by /status. */
 const errorsShown = 5;
@@ -52,13 +56,33 @@ export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
     value: errors.length > 0 ? errors.join('\n') : t.status.noErrors,
     inline: false,
   });
-  const stale = status.feeds.some((f) => f.disabledReason !== undefined) || errors.length > 0;
+  const operation = operationLines(run, status.paused);
+  if (operation.length > 0)
+    fields.push({ name: t.status.fieldOperation, value: operation.join('\n'), inline: false });
+  const stale =
+    status.feeds.some((f) => f.disabledReason !== undefined) || errors.length > 0 || operation.length > 0;
   return {
     title: t.status.title(singleLine(watched.title, limits.title)),
     fields,
     footer: t.status.version(singleLine(run.deps.version, limits.name)),
     tone: stale ? 'warning' : 'info',
   };
+}
+
+/** The causes `/healthz` names, in the channel's language: a paused project, a failing store, API drift. */
+function operationLines(run: CommandRun, paused: EngineStatus['paused']): string[] {
+  const { t, locale } = run;
+  const text = (raw: string, max: number = limits.reason) => singleLine(scrubSecrets(raw), max);
+  const lines: string[] = [];
+  if (paused !== null) lines.push(t.status.paused(formatDateTime(paused.since, locale), text(paused.reason)));
+  for (const note of run.deps.operationalNotes?.() ?? []) {
+    lines.push(
+      note.cause === 'store-failing'
+        ? t.status.storeFailing(text(note.detail))
+        : t.status.apiDrift(text(note.detail, driftLineMax)),
+    );
+  }
+  return lines;
 }
 
 /** /help: every command from commands/definitions.ts with its description in the channel's language. */

@@ -14,7 +14,14 @@ import type { MessageField, MessageImage, NeutralMessage } from '../message.js';
 import type { Cached } from '../ports.js';
 import { projectUrl } from '../project-url.js';
 import { resolveProject } from '../resolve-project.js';
-import { type CommandRun, freshnessFooter, money, oldest, readOrRefuse } from './command-run.js';
+import {
+  type CommandRun,
+  freshnessFooter,
+  money,
+  oldest,
+  readOrRefuse,
+  typedCommand,
+} from './command-run.js';
 
 /**
  * Stock in words. `is_available` is the one availability flag (it already
@@ -93,7 +100,11 @@ export async function rewardsCommand(run: CommandRun): Promise<NeutralMessage> {
 
   const hidden = visible.length - shown.length;
   const text =
-    visible.length === 0 ? t.rewards.noneVisible : hidden > 0 ? t.rewards.andMore(hidden) : undefined;
+    visible.length === 0
+      ? t.rewards.noneVisible
+      : hidden > 0
+        ? t.rewards.andMore(hidden, typedCommand(run, 'reward'))
+        : undefined;
   const url = project ? projectUrl(project.value, run.locale) : undefined;
   return {
     title: t.rewards.title(projectTitle),
@@ -144,7 +155,8 @@ export async function rewardCommand(run: CommandRun): Promise<NeutralMessage> {
     );
   }
   const watched = await resolveProject(run);
-  const notFound = (tt: Catalog) => tt.rewards.notFound(id, singleLine(watched.title, limits.title));
+  const notFound = (tt: Catalog) =>
+    tt.rewards.notFound(id, singleLine(watched.title, limits.title), typedCommand(run, 'rewards'));
   const [project, cached] = await Promise.all([
     projectInfo(run, watched.linkCaption),
     readOrRefuse(

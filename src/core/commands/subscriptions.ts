@@ -1,11 +1,14 @@
 import { type NoticeKind, noticeKinds } from '../../domain/events.js';
 import { singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
+import { ensureBotCanPost } from '../check-channel-access.js';
 import { CommandRefusal } from '../command-refusal.js';
 import type { NeutralMessage } from '../message.js';
 import type { WatchedProject } from '../ports.js';
+import { errorSummary } from '../read-failure.js';
 import { findWatched, resolveProject } from '../resolve-project.js';
-import type { CommandRun } from './command-run.js';
+import { watchingNotice } from '../watching-notice.js';
+import { type CommandRun, typedCommand } from './command-run.js';
 
 /**
  * Parses the `kinds` option: space or comma separated, case-insensitive,
@@ -36,17 +39,48 @@ function kindsOrRefuse(run: CommandRun): NoticeKind[] {
   return parsed;
 }
 
-/** /subscribe <project> [kinds]: route notices of a watched project to this channel. */
+/**
+ * /subscribe <project> [kinds]: route notices of a watched project to this channel,
+ * once the bot is known to be able to post here (nothing is stored otherwise).
+ * The first subscription of a channel to a project is followed by a public
+ * "now watching" summary of the project.
+ */
 export async function subscribeCommand(run: CommandRun): Promise<NeutralMessage> {
   const project = await resolveProject(run);
   const kinds = kindsOrRefuse(run);
   const { context } = run.invocation;
+  await ensureBotCanPost(run);
   await run.deps.subscriptions.subscribe(context.channel, project.linkCaption, kinds, context.user.id);
+  const followUp = await watchingFollowUp(run, project.linkCaption);
   return {
     text: run.t.subscriptions.subscribed(singleLine(project.title, limits.title), run.t.common.list(kinds)),
     tone: 'success',
     private: true,
+    ...(followUp ? { followUp } : {}),
   };
+}
+
+/**
+ * The "now watching" summary, the first time this channel subscribes to the project.
+ * The project comes from the read model (no request when the engine read it within
+ * the /funding freshness window, else one); if it cannot be read the summary is
+ * skipped and NOT remembered, so a later /subscribe posts it. Remembered when the
+ * answer is built, so it is posted at most once (a follow-up lost on the way is not retried).
+ */
+async function watchingFollowUp(run: CommandRun, linkCaption: string): Promise<NeutralMessage | undefined> {
+  const { channel } = run.invocation.context;
+  let cached: Awaited<ReturnType<CommandRun['deps']['readModel']['project']>>;
+  try {
+    cached = await run.deps.readModel.project(linkCaption, run.freshness.fundingMs);
+  } catch (error) {
+    run.deps.logger?.warn(
+      { command: run.definition.name, ...errorSummary(error) },
+      'no "now watching" summary: the project could not be read',
+    );
+    return undefined;
+  }
+  if (!(await run.deps.subscriptions.claimWatchingAnnouncement(channel, linkCaption))) return undefined;
+  return { ...watchingNotice(linkCaption, cached.value, run.now, run.locale), private: false };
 }
 
 /** /unsubscribe <project> [kinds]: stop some or all notices of a project in this channel. */
@@ -84,7 +118,7 @@ export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMess
   });
   return {
     title: t.subscriptions.title,
-    text: lines.length > 0 ? lines.join('\n') : t.subscriptions.none,
+    text: lines.length > 0 ? lines.join('\n') : t.subscriptions.none(typedCommand(run, 'subscribe')),
     tone: 'info',
   };
 }

@@ -19,6 +19,8 @@ export interface Catalog {
     readonly supportersOnly: string;
     readonly onlyYou: string;
     readonly none: string;
+    /** Stands for a person whose name shows nothing (only invisible or blank characters). */
+    readonly someone: string;
   };
   readonly units: {
     readonly seconds: (n: number) => string;
@@ -60,7 +62,8 @@ export interface Catalog {
     readonly noneVisible: string;
     readonly lockedMissing: (missing: string) => string;
     readonly lockedUntilGoal: string;
-    readonly andMore: (n: number) => string;
+    /** `command` is how /reward is typed on the platform (`/fundbot reward` on Slack). */
+    readonly andMore: (n: number, command: string) => string;
     readonly idLine: (id: number) => string;
     readonly fieldPrice: string;
     readonly fieldStock: string;
@@ -68,7 +71,8 @@ export interface Catalog {
     readonly available: string;
     readonly freeText: string;
     readonly openReward: string;
-    readonly notFound: (id: number, project: string) => string;
+    /** `command` is how /rewards is typed on the platform. */
+    readonly notFound: (id: number, project: string, command: string) => string;
   };
   readonly supporters: {
     readonly title: (project: string) => string;
@@ -90,9 +94,23 @@ export interface Catalog {
     readonly nothingLeft: string;
     readonly notSubscribed: (project: string) => string;
     readonly title: string;
-    readonly none: string;
+    /** `command` is how /subscribe is typed on the platform. */
+    readonly none: (command: string) => string;
     readonly line: (project: string, kinds: string) => string;
     readonly invalidKinds: (invalid: string, valid: string) => string;
+    /** /subscribe refused: the bot is not in the channel (Slack: how to invite it). */
+    readonly notMember: (platform: 'discord' | 'slack' | 'console') => string;
+    /** /subscribe refused: the bot lacks permissions here; `missing` names them when known. */
+    readonly noPermission: (platform: 'discord' | 'slack' | 'console', missing: string | undefined) => string;
+    readonly archived: string;
+    readonly accessUnknown: string;
+    /** Discord's names of the permissions, as its settings show them. */
+    readonly permissionNames: Readonly<
+      Record<
+        'view-channel' | 'send-messages' | 'send-messages-in-threads' | 'embed-links' | 'attach-files',
+        string
+      >
+    >;
   };
   readonly language: {
     readonly setChannel: string;
@@ -111,6 +129,14 @@ export interface Catalog {
     readonly budgetUnknown: string;
     readonly fieldErrors: string;
     readonly noErrors: string;
+    /** Heading of the causes `/healthz` also names: a paused project, a failing store, API drift. */
+    readonly fieldOperation: string;
+    /** The API rejected the project's key: polling is paused until an operator replaces it. */
+    readonly paused: (since: string, reason: string) => string;
+    /** The store does not answer; `detail` is the operator's technical line (English). */
+    readonly storeFailing: (detail: string) => string;
+    /** The platform's API description changed; `detail` names the changes (English). */
+    readonly apiDrift: (detail: string) => string;
     readonly version: (version: string) => string;
     readonly feedNames: Readonly<Record<'project' | 'incentives' | 'fundings' | 'wall' | 'blog', string>>;
   };
@@ -135,7 +161,12 @@ export interface Catalog {
     readonly projectNotFound: (project: string) => string;
     readonly digestNotConfigured: string;
     readonly chartNotConfigured: string;
-    readonly unknownCommand: (name: string) => string;
+    /** `help` is how /help is typed on the platform. */
+    readonly unknownCommand: (name: string, help: string) => string;
+    /** Slack: a command of an old manifest (`/funding`); `usage` is the `/fundbot …` to type instead. */
+    readonly useSlackCommand: (typed: string, usage: string) => string;
+    /** Slack: `/fundbot <word>` where the word is no subcommand; `list` names them all, `help` is how to ask for help. */
+    readonly unknownSubcommand: (word: string, list: string, help: string) => string;
     readonly internal: string;
     readonly missingOption: (option: string, usage: string) => string;
     readonly invalidInteger: (option: string, given: string) => string;

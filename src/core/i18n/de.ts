@@ -26,6 +26,7 @@ export const de: Catalog = {
     supportersOnly: 'nur für Unterstützer',
     onlyYou: 'nur für dich sichtbar',
     none: 'keine',
+    someone: 'jemand',
   },
   units: {
     seconds: (c) => n(c, `${c} Sekunde`, `${c} Sekunden`),
@@ -74,8 +75,8 @@ export const de: Catalog = {
     noneVisible: 'Zurzeit werden keine Dankeschöns angeboten.',
     lockedMissing: (missing) => `🔒 gesperrt: wird freigeschaltet, wenn noch ${missing} zusammenkommen`,
     lockedUntilGoal: '🔒 gesperrt, bis das Finanzierungsziel erreicht ist',
-    andMore: (c) =>
-      n(c, '…und 1 weiteres Dankeschön: /reward <id>', `…und ${c} weitere Dankeschöns: /reward <id>`),
+    andMore: (c, command) =>
+      n(c, `…und 1 weiteres Dankeschön: ${command} <id>`, `…und ${c} weitere Dankeschöns: ${command} <id>`),
     idLine: (id) => `ID ${id}`,
     fieldPrice: 'Preis',
     fieldStock: 'Bestand',
@@ -83,7 +84,8 @@ export const de: Catalog = {
     available: 'verfügbar',
     freeText: 'Freitext',
     openReward: 'Dankeschön öffnen',
-    notFound: (id, project) => `In ${project} gibt es kein Dankeschön ${id}. /rewards zeigt die IDs.`,
+    notFound: (id, project, command) =>
+      `In ${project} gibt es kein Dankeschön ${id}. ${command} zeigt die IDs.`,
   },
   supporters: {
     title: (project) => `Neueste Unterstützer von ${project}`,
@@ -107,9 +109,28 @@ export const de: Catalog = {
     nothingLeft: 'Von diesem Projekt kommt hier nichts mehr an.',
     notSubscribed: (project) => `Dieser Kanal hat ${project} nicht abonniert.`,
     title: 'Abos dieses Kanals',
-    none: 'Dieser Kanal hat keine Abos. Ein Admin kann eins mit /subscribe <projekt> anlegen.',
+    none: (command) => `Dieser Kanal hat keine Abos. Ein Admin kann eins mit ${command} <projekt> anlegen.`,
     line: (project, kinds) => `• ${project}: ${kinds}`,
     invalidKinds: (invalid, valid) => `Unbekannte Benachrichtigungsart ${invalid}. Gültig sind: ${valid}.`,
+    notMember: (platform) =>
+      platform === 'slack'
+        ? 'fundbot ist nicht Mitglied dieses Kanals und kann hier daher nichts posten. Lade es mit /invite @fundbot ein und abonniere dann noch einmal.'
+        : 'fundbot kann diesen Kanal nicht sehen. Gib der Rolle des Bots in diesem Kanal „Kanal ansehen“ und „Nachrichten senden“ und abonniere dann noch einmal.',
+    noPermission: (platform, missing) =>
+      platform === 'slack'
+        ? 'Slack lässt fundbot in diesem Kanal nicht posten. Ein Workspace-Admin kann es in den Posting-Einstellungen des Kanals erlauben; dann noch einmal abonnieren.'
+        : `fundbot darf in diesem Kanal nicht posten. Gib der Rolle des Bots in den Berechtigungen dieses Kanals (Kanal bearbeiten → Berechtigungen) ${missing ?? '„Nachrichten senden“'} und abonniere dann noch einmal.`,
+    archived:
+      'Dieser Kanal ist archiviert, fundbot kann hier nicht posten. Hol ihn aus dem Archiv oder abonniere einen anderen Kanal.',
+    accessUnknown:
+      'fundbot konnte nicht prüfen, ob es in diesem Kanal posten darf, daher wurde nichts abonniert. Versuch es in einer Minute noch einmal; klappt es weiter nicht, sollte der Betreiber des Bots dessen Logs ansehen.',
+    permissionNames: {
+      'view-channel': '„Kanal ansehen“',
+      'send-messages': '„Nachrichten senden“',
+      'send-messages-in-threads': '„Nachrichten in Threads senden“',
+      'embed-links': '„Links einbetten“',
+      'attach-files': '„Dateien anhängen“',
+    },
   },
   language: {
     setChannel: 'Dieser Kanal spricht jetzt Deutsch.',
@@ -129,6 +150,12 @@ export const de: Catalog = {
     budgetUnknown: 'unbekannt bis zur ersten Antwort',
     fieldErrors: 'Letzte Fehler',
     noErrors: 'keine',
+    fieldOperation: 'Betrieb',
+    paused: (since, reason) =>
+      `Abfragen pausiert seit ${since}: ${reason}. Der Betreiber muss den API-Schlüssel dieses Projekts ersetzen; er wird alle 10 Minuten erneut versucht.`,
+    storeFailing: (detail) =>
+      `Der Speicher antwortet nicht (${detail}): neue Meldungen warten, bis er wieder antwortet.`,
+    apiDrift: (detail) => `Die API der Plattform hat sich geändert: ${detail}`,
     version: (version) => `fundbot ${version}`,
     feedNames: {
       project: 'Projekt',
@@ -167,7 +194,10 @@ export const de: Catalog = {
     projectNotFound: (project) => `Die Plattform kennt das Projekt „${project}“ nicht (oder verbirgt es).`,
     digestNotConfigured: 'Die tägliche Zusammenfassung ist auf diesem Bot nicht eingerichtet.',
     chartNotConfigured: 'Das Finanzierungsdiagramm ist auf diesem Bot nicht verfügbar.',
-    unknownCommand: (name) => `Den Befehl „${name}“ gibt es nicht. Probier /help.`,
+    unknownCommand: (name, help) => `Den Befehl „${name}“ gibt es nicht. Probier ${help}.`,
+    useSlackCommand: (typed, usage) => `Auf Slack hat fundbot einen Befehl: statt ${typed} tippe ${usage}`,
+    unknownSubcommand: (word, list, help) =>
+      `fundbot hat keinen Unterbefehl „${word}“. Die Unterbefehle sind: ${list}. ${help} erklärt jeden.`,
     internal: 'Bei fundbot ist etwas schiefgegangen; versuch es in einer Minute noch mal.',
     missingOption: (option, usage) => `${option} fehlt. Aufruf: ${usage}`,
     invalidInteger: (option, given) => `${option} muss eine ganze Zahl sein, nicht „${given}“.`,

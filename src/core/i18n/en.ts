@@ -26,6 +26,7 @@ export const en: Catalog = {
     supportersOnly: 'supporters only',
     onlyYou: 'only you can see this',
     none: 'none',
+    someone: 'a supporter',
   },
   units: {
     seconds: (c) => n(c, `${c} second`, `${c} seconds`),
@@ -69,7 +70,8 @@ export const en: Catalog = {
     noneVisible: 'No rewards are on offer right now.',
     lockedMissing: (missing) => `🔒 locked: unlocks when ${missing} more is funded`,
     lockedUntilGoal: '🔒 locked until the funding goal is reached',
-    andMore: (c) => n(c, '…and 1 more reward: use /reward <id>', `…and ${c} more rewards: use /reward <id>`),
+    andMore: (c, command) =>
+      n(c, `…and 1 more reward: use ${command} <id>`, `…and ${c} more rewards: use ${command} <id>`),
     idLine: (id) => `ID ${id}`,
     fieldPrice: 'Price',
     fieldStock: 'Stock',
@@ -77,7 +79,7 @@ export const en: Catalog = {
     available: 'available',
     freeText: 'free text',
     openReward: 'Open the reward',
-    notFound: (id, project) => `There is no reward ${id} in ${project}. /rewards lists the ids.`,
+    notFound: (id, project, command) => `There is no reward ${id} in ${project}. ${command} lists the ids.`,
   },
   supporters: {
     title: (project) => `Latest supporters of ${project}`,
@@ -99,9 +101,28 @@ export const en: Catalog = {
     nothingLeft: 'No notices of it are left in this channel.',
     notSubscribed: (project) => `This channel is not subscribed to ${project}.`,
     title: 'Subscriptions of this channel',
-    none: 'This channel has no subscriptions. An admin can add one with /subscribe <project>.',
+    none: (command) => `This channel has no subscriptions. An admin can add one with ${command} <project>.`,
     line: (project, kinds) => `• ${project}: ${kinds}`,
     invalidKinds: (invalid, valid) => `Unknown notice kind ${invalid}. Valid kinds: ${valid}.`,
+    notMember: (platform) =>
+      platform === 'slack'
+        ? 'fundbot is not a member of this channel, so it could not post notices here. Invite it with /invite @fundbot, then subscribe again.'
+        : 'fundbot cannot see this channel. Give the bot’s role View Channel and Send Messages in this channel, then subscribe again.',
+    noPermission: (platform, missing) =>
+      platform === 'slack'
+        ? 'Slack does not let fundbot post in this channel. A workspace admin can allow it in the channel’s posting settings, then subscribe again.'
+        : `fundbot may not post in this channel. Give the bot’s role ${missing ?? 'Send Messages'} in this channel’s permissions (Edit Channel → Permissions), then subscribe again.`,
+    archived:
+      'This channel is archived, so fundbot cannot post here. Unarchive it or subscribe another channel.',
+    accessUnknown:
+      'fundbot could not check whether it can post in this channel, so nothing was subscribed. Try again in a minute; if it keeps failing, the bot’s operator should look at its logs.',
+    permissionNames: {
+      'view-channel': 'View Channel',
+      'send-messages': 'Send Messages',
+      'send-messages-in-threads': 'Send Messages in Threads',
+      'embed-links': 'Embed Links',
+      'attach-files': 'Attach Files',
+    },
   },
   language: {
     setChannel: 'This channel now speaks English.',
@@ -120,6 +141,12 @@ export const en: Catalog = {
     budgetUnknown: 'unknown until the first answer',
     fieldErrors: 'Recent errors',
     noErrors: 'none',
+    fieldOperation: 'Operation',
+    paused: (since, reason) =>
+      `Polling paused since ${since}: ${reason}. The operator must replace this project's API key; it is tried again every 10 minutes.`,
+    storeFailing: (detail) =>
+      `The store does not answer (${detail}): new notices wait until it answers again.`,
+    apiDrift: (detail) => `The platform's API changed: ${detail}`,
     version: (version) => `fundbot ${version}`,
     feedNames: {
       project: 'Project',
@@ -156,7 +183,11 @@ export const en: Catalog = {
     projectNotFound: (project) => `The platform does not know the project "${project}" (or hides it).`,
     digestNotConfigured: 'The daily digest is not configured on this bot.',
     chartNotConfigured: 'The funding chart is not available on this bot.',
-    unknownCommand: (name) => `There is no command "${name}". Try /help.`,
+    unknownCommand: (name, help) => `There is no command "${name}". Try ${help}.`,
+    useSlackCommand: (typed, usage) =>
+      `On Slack, fundbot has one command: instead of ${typed}, type ${usage}`,
+    unknownSubcommand: (word, list, help) =>
+      `fundbot has no subcommand "${word}". The subcommands are: ${list}. ${help} explains each.`,
     internal: 'Something went wrong on fundbot’s side; try again in a minute.',
     missingOption: (option, usage) => `Missing ${option}. Usage: ${usage}`,
     invalidInteger: (option, given) => `${option} must be a whole number, not "${given}".`,

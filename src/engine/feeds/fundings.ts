@@ -16,6 +16,7 @@ const fundingCodec: ListItemCodec<Funding> = {
   key: fundingKey,
   ts: (f) => f.support_timestamp,
   tieId: () => undefined,
+  packId: (f) => f.user.id,
 };
 
 /**

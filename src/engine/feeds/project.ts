@@ -1,11 +1,11 @@
 import type { FundbotEvent } from '../../domain/events.js';
 import { crossedMilestones, defaultMilestones } from '../../domain/milestones.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
-import { milestoneEvents, statusEvents, watchingEvent } from '../feed-events.js';
-import { request } from '../feed-request.js';
+import { milestoneEvents, statusEvents } from '../feed-events.js';
 import type { ProjectRuntime } from '../project-runtime.js';
 import type { ProjectState } from '../project-state.js';
 import { commit, currentState, recordHistory } from '../project-state-store.js';
+import { readProject } from '../public-project-read.js';
 
 /** Reads the project (one request); returns the new state part and its events (not yet committed). */
 export async function fetchProjectPart(
@@ -14,7 +14,7 @@ export async function fetchProjectPart(
   state: ProjectState,
   tag: RequestTag,
 ): Promise<{ state: ProjectState; events: FundbotEvent[] }> {
-  const project = await request(ctx, rt, tag, () => rt.api.get());
+  const project = await readProject(ctx, rt, tag, state.project?.snapshot);
   const now = ctx.clock.now();
   rt.projectCache = { value: project, fetchedAt: now };
   const context = { project: rt.config.linkCaption, detectedAt: now, currency: project.currency };
@@ -26,10 +26,8 @@ export async function fetchProjectPart(
     done: state.project?.milestonesDone ?? [],
   });
   const events: FundbotEvent[] = [];
-  if (state.project === null) {
-    if (ctx.settings.announceWatching && !state.watchingAnnounced)
-      events.push(watchingEvent(context, project));
-  } else {
+  // A first read only stores the baseline: "now watching" is posted by the core when a channel subscribes.
+  if (state.project !== null) {
     events.push(...statusEvents(context, state.project.snapshot, project));
     events.push(...milestoneEvents(context, project, milestones.announce));
   }
@@ -37,14 +35,13 @@ export async function fetchProjectPart(
     state: {
       ...state,
       project: { snapshot: project, milestonesDone: milestones.done },
-      watchingAnnounced: state.watchingAnnounced || events.some((e) => e.type === 'watching'),
       readAt: { ...state.readAt, project: now },
     },
     events,
   };
 }
 
-/** The project feed's poll: milestones, status changes, the "now watching" summary and a history point. */
+/** The project feed's poll: milestones, status changes and a history point. */
 export async function pollProject(ctx: EngineContext, rt: ProjectRuntime, tag: RequestTag): Promise<void> {
   const state = await currentState(ctx, rt);
   const part = await fetchProjectPart(ctx, rt, state, tag);

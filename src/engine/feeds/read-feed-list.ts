@@ -42,6 +42,10 @@ export async function readFeedList<T>(
   if (result.kind === 'heal') ctx.counters.heals += 1;
   const f = feedOf(rt, feed);
   f.requestsPerPoll = 0.8 * f.requestsPerPoll + 0.2 * result.requests;
+  if (result.lateUnfound !== undefined) {
+    const message = `${rt.config.linkCaption} ${listName}: the list grew by ${result.lateUnfound} entries below the window that the late search could not place (older than the first read, or hidden by drops); they are not announced`;
+    ctx.logger.warn({ project: rt.config.linkCaption, feed: listName, unfound: result.lateUnfound }, message);
+  }
   if (result.flood !== undefined) {
     ctx.counters.floodsHeld += result.flood.held;
     const message = `flood guard on ${rt.config.linkCaption} ${listName}: ${result.flood.reason}; held ${result.flood.held} notices and re-baselined`;

@@ -15,15 +15,39 @@ export async function connectRedis(
   url: string,
   onError: (error: Error) => void,
   random: Random = systemRandom,
+  options: {
+    readonly disableOfflineQueue?: boolean;
+    /**
+     * Wait at most this long for the connection, then go on connecting in the background (a Redis absent at
+     * start must not block start-up: health reports it). Default: wait until connected.
+     */
+    readonly connectWithinMs?: number;
+  } = {},
 ) {
   const client = createClient({
     url,
+    // The store sets it: a write queued while Redis is away would land minutes after the caller saw it fail.
+    disableOfflineQueue: options.disableOfflineQueue ?? false,
     socket: {
+      connectTimeout: 5_000,
       reconnectStrategy: (retries: number) => backoffMs(redisReconnectBackoff, retries + 1, random.next),
     },
   });
   client.on('error', onError);
-  await client.connect();
+  if (options.connectWithinMs === undefined) {
+    await client.connect();
+  } else {
+    let timer: NodeJS.Timeout | undefined;
+    const connecting = client.connect().then(
+      () => undefined,
+      (error: unknown) => onError(error instanceof Error ? error : new Error(String(error))),
+    );
+    await Promise.race([
+      connecting,
+      new Promise((resolve) => (timer = setTimeout(resolve, options.connectWithinMs))),
+    ]);
+    clearTimeout(timer);
+  }
   return client;
 }
 

@@ -31,18 +31,45 @@ export function userPayload(user: FakeUser): Record<string, unknown> {
   };
 }
 
+export interface FakePermissionOverwrite {
+  /** A role id (type 0) or a member's user id (type 1). */
+  readonly id: string;
+  readonly type: 0 | 1;
+  readonly allow?: bigint;
+  readonly deny?: bigint;
+}
+
 export interface FakeChannel {
   readonly id: string;
   readonly name: string;
-  /** 0 = text (default). */
+  /** 0 = text (default); 11 = public thread (then `parentId`), sent in GUILD_CREATE's `threads`. */
   readonly type?: number;
+  readonly permissionOverwrites?: readonly FakePermissionOverwrite[];
+  /** Threads: the channel they belong to. */
+  readonly parentId?: string;
+  /** Threads. */
+  readonly archived?: boolean;
+  readonly locked?: boolean;
 }
 
 export interface FakeGuild {
   readonly id: string;
   readonly name: string;
   readonly channels: readonly FakeChannel[];
+  /** The permissions of the bot's own role (default {@link defaultBotPermissions}). */
+  readonly botPermissions?: bigint;
 }
+
+/** View Channel, Send Messages, Embed Links, Attach Files, Read Message History, Send Messages in Threads. */
+export const defaultBotPermissions =
+  (1n << 10n) | (1n << 11n) | (1n << 14n) | (1n << 15n) | (1n << 16n) | (1n << 38n);
+
+/** The id of the bot's managed role in a fake guild (the guild id + 1). */
+export function botRoleId(guild: Pick<FakeGuild, 'id'>): string {
+  return String(BigInt(guild.id) + 1n);
+}
+
+const isThread = (channel: FakeChannel) => channel.type === 10 || channel.type === 11 || channel.type === 12;
 
 export function channelPayload(channel: FakeChannel, guildId: string): Record<string, unknown> {
   return {
@@ -51,13 +78,31 @@ export function channelPayload(channel: FakeChannel, guildId: string): Record<st
     guild_id: guildId,
     name: channel.name,
     position: 0,
-    permission_overwrites: [],
+    permission_overwrites: (channel.permissionOverwrites ?? []).map((o) => ({
+      id: o.id,
+      type: o.type,
+      allow: String(o.allow ?? 0n),
+      deny: String(o.deny ?? 0n),
+    })),
     nsfw: false,
     topic: null,
     last_message_id: null,
-    parent_id: null,
+    parent_id: channel.parentId ?? null,
     rate_limit_per_user: 0,
     flags: 0,
+    ...(isThread(channel)
+      ? {
+          owner_id: '1',
+          member_count: 1,
+          message_count: 0,
+          thread_metadata: {
+            archived: channel.archived ?? false,
+            locked: channel.locked ?? false,
+            auto_archive_duration: 1440,
+            archive_timestamp: new Date().toISOString(),
+          },
+        }
+      : {}),
   };
 }
 
@@ -101,6 +146,17 @@ export function guildCreatePayload(guild: FakeGuild, bot: FakeUser): Record<stri
         mentionable: false,
         flags: 0,
       },
+      {
+        id: botRoleId(guild),
+        name: bot.username,
+        permissions: String(guild.botPermissions ?? defaultBotPermissions),
+        position: 1,
+        color: 0,
+        hoist: false,
+        managed: true,
+        mentionable: false,
+        flags: 0,
+      },
     ],
     emojis: [],
     stickers: [],
@@ -108,9 +164,9 @@ export function guildCreatePayload(guild: FakeGuild, bot: FakeUser): Record<stri
     large: false,
     unavailable: false,
     member_count: 1,
-    members: [memberPayload(bot, 0n)],
-    channels: guild.channels.map((c) => channelPayload(c, guild.id)),
-    threads: [],
+    members: [memberPayload(bot, 0n, null, [botRoleId(guild)])],
+    channels: guild.channels.filter((c) => !isThread(c)).map((c) => channelPayload(c, guild.id)),
+    threads: guild.channels.filter(isThread).map((c) => channelPayload(c, guild.id)),
     presences: [],
     voice_states: [],
     stage_instances: [],
@@ -119,12 +175,17 @@ export function guildCreatePayload(guild: FakeGuild, bot: FakeUser): Record<stri
   };
 }
 
-export function memberPayload(user: FakeUser, permissions: bigint, nick: string | null = null) {
+export function memberPayload(
+  user: FakeUser,
+  permissions: bigint,
+  nick: string | null = null,
+  roles: readonly string[] = [],
+) {
   return {
     user: userPayload(user),
     nick,
     avatar: null,
-    roles: [],
+    roles,
     joined_at: new Date().toISOString(),
     premium_since: null,
     deaf: false,

@@ -6,7 +6,9 @@
  *   on the fake, the bytes arrive there, files.completeUploadExternal shares them;
  * - Socket Mode: apps.connections.open returns a ws:// URL on the fake, which
  *   says `hello`, delivers envelopes and records the acks by envelope_id;
- * - response_url endpoints recording what `respond()` sent.
+ * - response_url endpoints recording what `respond()` sent;
+ * - conversations.info from per-channel state ({@link FakeSlack.setChannel}); a channel
+ *   never set is public with the bot as a member.
  * Every request is recorded; failures can be injected per method.
  */
 import { randomUUID } from 'node:crypto';
@@ -26,6 +28,17 @@ export interface FakeSlackUser {
   readonly deleted?: boolean;
   readonly locale?: string;
   readonly profile?: { readonly display_name?: string; readonly real_name?: string };
+}
+
+/** A conversation as conversations.info reports it to the bot. */
+export interface FakeSlackChannel {
+  readonly id: string;
+  /** Default true. */
+  readonly isMember?: boolean;
+  readonly isArchived?: boolean;
+  /** A private channel the bot is not in is invisible to it: `channel_not_found`. */
+  readonly isPrivate?: boolean;
+  readonly isIm?: boolean;
 }
 
 /** What a method answers instead of success. */
@@ -118,6 +131,7 @@ export interface FakeSlack {
   readonly socketConnections: number;
   callsTo(method: string): readonly RecordedCall[];
   setUser(user: FakeSlackUser): void;
+  setChannel(channel: FakeSlackChannel): void;
   /** Makes `method` fail `times` times (default: until cleared). */
   fail(method: string, failure: FakeSlackFailure, times?: number): void;
   clearFailures(): void;
@@ -163,6 +177,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const teamId = options.teamId ?? 'T0FAKE';
   const botUserId = options.botUserId ?? 'U0BOT';
   const users = new Map<string, FakeSlackUser>((options.users ?? []).map((u) => [u.id, u]));
+  const channels = new Map<string, FakeSlackChannel>();
   const calls: RecordedCall[] = [];
   const uploads: RecordedUpload[] = [];
   const responses: RecordedResponse[] = [];
@@ -270,6 +285,24 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const missing = files.find((f) => !uploads.some((u) => u.fileId === f.id));
         if (missing) return { ok: false, error: 'file_not_found' };
         return { ok: true, files: files.map((f) => ({ id: f.id, title: f.title })) };
+      }
+      case 'conversations.info': {
+        const id = String(args.channel);
+        const channel = channels.get(id) ?? { id };
+        const isMember = channel.isMember ?? true;
+        if (channel.isPrivate && !isMember) return { ok: false, error: 'channel_not_found' };
+        return {
+          ok: true,
+          channel: {
+            id,
+            is_channel: !channel.isPrivate && !channel.isIm,
+            is_group: channel.isPrivate ?? false,
+            is_im: channel.isIm ?? false,
+            is_private: channel.isPrivate ?? false,
+            is_archived: channel.isArchived ?? false,
+            ...(channel.isIm ? {} : { is_member: isMember }),
+          },
+        };
       }
       case 'apps.connections.open':
         return { ok: true, url: `${baseUrl.replace(/^http/, 'ws')}/link/?ticket=${randomUUID()}` };
@@ -467,6 +500,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     callsTo: (method) => calls.filter((c) => c.method === method),
     setUser: (user) => {
       users.set(user.id, user);
+    },
+    setChannel: (channel) => {
+      channels.set(channel.id, channel);
     },
     fail: (method, failure, times = Number.POSITIVE_INFINITY) => {
       failures.set(method, { failure, remaining: times });

@@ -1,9 +1,10 @@
 import { REST } from 'discord.js';
-import type { ChannelPoster, CommandCore } from '../../../core/index.js';
+import type { ChannelAccess, ChannelPoster, CommandCore } from '../../../core/index.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
 import { type DiscordAdapterLogger, silentLogger } from '../logger.js';
 import { createInteractionHandler } from './handle-interaction.js';
 import { type InteractionsServer, startInteractionsServer } from './interactions-server.js';
+import { createRestChannelAccess } from './rest-channel-access.js';
 import { createRestPoster } from './rest-poster.js';
 import { discordPublicKey } from './verify-signature.js';
 
@@ -43,6 +44,8 @@ export interface DiscordHttpAdapter {
   stop(): Promise<void>;
   /** Posts notices through REST with the idempotent nonce. Usable without start(). */
   readonly poster: ChannelPoster;
+  /** For /subscribe: whether the bot can see the channel (one REST request). */
+  readonly channelAccess: ChannelAccess;
   /** Once started: the local URL of the endpoint (the Developer Portal needs its public HTTPS twin). */
   readonly url: string | undefined;
 }
@@ -82,6 +85,7 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
 
   return {
     poster: createRestPoster(rest),
+    channelAccess: createRestChannelAccess(rest),
     get url() {
       return server?.url;
     },

@@ -1,13 +1,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { ChannelPoster, CommandCore, SubscriptionStore } from '../../../core/index.js';
+import type { ChannelAccess, ChannelPoster, CommandCore, SubscriptionStore } from '../../../core/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
 import type { Logger } from '../../../domain/logger.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
 import type { KeyValueStore } from '../../../lib/store.js';
 import { slackBotScopes } from '../app-manifest.js';
 import { boltLogger, stderrLogger } from '../bolt-logger.js';
+import { drainInFlight } from '../drain-in-flight.js';
 import { createSlashCommandHandler } from '../handle-slash-command.js';
 import { botRetryPolicy, rejectRateLimitedCalls, webApiTimeoutMs } from '../retry-policy.js';
 import { createEncryptedInstallationStore } from './installation-store.js';
@@ -57,6 +58,8 @@ export interface SlackOAuthAdapter {
   stop(): Promise<void>;
   /** Posts with each workspace's own bot token. */
   readonly poster: ChannelPoster;
+  /** For /subscribe: whether the bot is in the channel, asked with that workspace's token. */
+  readonly channelAccess: ChannelAccess;
   /** Once started: the local URL Slack must call (`http://host:port/slack/events`); Slack needs its public https twin. */
   readonly url: string | undefined;
   /** Once started: where a workspace admin starts the install (`http://host:port/slack/install`). */
@@ -174,6 +177,7 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
   let started = false;
   return {
     poster: teams.poster,
+    channelAccess: teams.channelAccess,
     get url() {
       return base && `${base}${slackOAuthPaths.events}`;
     },
@@ -200,13 +204,7 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
         await app.stop();
         base = undefined;
       }
-      if (inFlight.size === 0) return;
-      const drained = new AbortController();
-      await Promise.race([
-        Promise.allSettled([...inFlight]),
-        clock.sleep(options.drainTimeoutMs ?? 10_000, drained.signal).catch(() => {}),
-      ]);
-      drained.abort();
+      await drainInFlight(inFlight, clock, options.drainTimeoutMs ?? 10_000);
     },
   };
 }

@@ -1,9 +1,10 @@
 import { webApi } from '@slack/bolt';
-import type { ChannelPoster } from '../../../core/index.js';
+import type { ChannelAccess, ChannelPoster } from '../../../core/index.js';
 import { ChannelUnavailableError } from '../../../core/index.js';
 import type { Logger } from '../../../domain/logger.js';
 import type { Clock } from '../../../lib/clock.js';
 import { createSlackPoster, createSlackPostingClient } from '../create-slack-poster.js';
+import { createSlackChannelAccess } from '../slack-channel-access.js';
 import { createSlackUserLookup, type SlackUserLookup } from '../slack-user-lookup.js';
 import type { EncryptedInstallationStore } from './installation-store.js';
 
@@ -12,6 +13,8 @@ export interface TeamClients {
   readonly poster: ChannelPoster;
   /** users.info with the token of the workspace the command came from. */
   readonly users: SlackUserLookup;
+  /** For /subscribe, with the token of the channel's workspace. */
+  readonly channelAccess: ChannelAccess;
   /** Drops what is kept for a workspace (after an uninstall). */
   forget(teamId: string): void;
 }
@@ -32,7 +35,12 @@ export function createTeamClients(options: {
 }): TeamClients {
   const teams = new Map<
     string,
-    { readonly token: string; readonly poster: ChannelPoster; readonly users: SlackUserLookup }
+    {
+      readonly token: string;
+      readonly poster: ChannelPoster;
+      readonly users: SlackUserLookup;
+      readonly channelAccess: ChannelAccess;
+    }
   >();
 
   async function forTeam(teamId: string) {
@@ -46,6 +54,7 @@ export function createTeamClients(options: {
     const client = new webApi.WebClient(token, options.clientOptions);
     const entry = {
       token,
+      channelAccess: createSlackChannelAccess(client, options.logger),
       // Notices go through a client that never retries on its own (a retried post is a duplicate).
       poster: createSlackPoster({
         client: createSlackPostingClient(token, {
@@ -85,6 +94,14 @@ export function createTeamClients(options: {
         });
         if (!team) return { displayName: undefined, isWorkspaceAdmin: false, locale: undefined };
         return team.users.lookup(teamId, userId);
+      },
+    },
+    channelAccess: {
+      async canPost(channel) {
+        const team = await forTeam(channel.workspaceId);
+        // Not installed in that workspace: inviting the bot there starts with installing the app.
+        if (!team) return { ok: false, reason: 'not-member' };
+        return team.channelAccess.canPost(channel);
       },
     },
     forget: (teamId) => void teams.delete(teamId),

@@ -1,0 +1,62 @@
+import { defaultCampaign, runCampaignDay } from './campaign-day.js';
+import type { BenchSection, Figures } from './section.js';
+import { RssPeak } from './stats.js';
+
+/** The simulator's plans (src/simulator/rate-limiter.ts): requests a day. */
+export const planDayLimits = { pro: 10_000, premium: 50_000, enterprise: 100_000 } as const;
+export type BenchPlan = keyof typeof planDayLimits;
+
+/** The engine's default reserve for commands (engine-settings.ts). */
+const reserveShare = 0.15;
+
+/**
+ * The supporter p95 if ALL the usable key budget (the day limit minus the reserve,
+ * spread over a whole day) went to fundings: one poll every 86,400 s / usable,
+ * an entry waits on average half of that, at the 95th percentile 95% of it.
+ */
+export function physicalLimitP95Ms(plan: BenchPlan): number {
+  const usable = planDayLimits[plan] * (1 - reserveShare);
+  return Math.round((0.95 * 86_400_000) / usable);
+}
+
+/** What `plans.<plan>` holds: the launch-day figures that compare plans. */
+export function planFigures(f: Figures, plan: BenchPlan): Figures {
+  const d = (f['details'] ?? {}) as Figures;
+  return {
+    budgetPct: f['budgetPct'],
+    http429: f['http429'],
+    duplicates: f['duplicates'],
+    misses: f['misses'],
+    spurious: f['spurious'],
+    latencyMs: f['latencyMs'],
+    latencyInclRestartMs: f['latencyInclRestartMs'],
+    physicalLimitP95Ms: physicalLimitP95Ms(plan),
+    simulatedHours: d['simulatedHours'],
+  };
+}
+
+/**
+ * Hours of the launch the bigger plans run for. Their engines poll up to 10x as
+ * often as Pro's, so a whole day each would triple the bench's wall time: they run
+ * the launch rush (with the restart in it) and their budget share is extrapolated
+ * at that pace to the UTC day (`simulatedHours` says so in the JSON line).
+ */
+const bigPlanHours = 2;
+
+/** `plans.premium` and `plans.enterprise` (`plans.pro` is the main campaign day: bench/run.ts adds it). */
+export const plansSection: BenchSection = {
+  name: 'plans',
+  async run() {
+    const plans: Figures = {};
+    for (const plan of ['premium', 'enterprise'] as const) {
+      const figures = await runCampaignDay([], new RssPeak(), {
+        ...defaultCampaign,
+        plan,
+        hours: bigPlanHours,
+        naive: false,
+      });
+      plans[plan] = planFigures(figures, plan);
+    }
+    return { plans };
+  },
+};

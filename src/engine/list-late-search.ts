@@ -1,0 +1,161 @@
+import type { FreshEntry, ListReadOptions } from './list-assessment.js';
+import type { FetchListPage } from './list-fetch.js';
+import type { ListItemCodec, ListOrder } from './list-order.js';
+import { SeenKeys } from './list-seen-keys.js';
+import type { ListState } from './list-state.js';
+
+export interface LateSearchResult<T> {
+  readonly state: ListState<T>;
+  /** Entries found below the window that were never seen, oldest first. */
+  readonly found: readonly FreshEntry<T>[];
+  readonly requests: number;
+  /**
+   * Entries the totals owed that the search could not place (older than the baseline, or
+   * masked by unseen drops): accepted as seen so the search does not repeat every poll.
+   */
+  readonly unfound: number;
+}
+
+interface PositionedPage<T> {
+  /** Oldest first. */
+  readonly items: readonly T[];
+  /** 0-based position of items[0], counted from the list's oldest entry. */
+  readonly start: number;
+  readonly total: number;
+}
+
+/** Reads the entries at positions [start, start + count) counted from the old end, whatever the list's order. */
+async function readPositions<T>(
+  fetchPage: FetchListPage<T>,
+  order: ListOrder,
+  total: number,
+  start: number,
+  count: number,
+): Promise<PositionedPage<T>> {
+  if (order === 'oldest-first') {
+    const page = await fetchPage(start, count);
+    return { items: page.items, start, total: page.total };
+  }
+  // Newest first, a position's offset depends on the total: entries added at the new end since
+  // it was learnt shift it, so a page whose total differs is read again at the corrected offset.
+  let known = total;
+  for (let attempt = 0; ; attempt++) {
+    const offset = Math.max(0, known - start - count);
+    const limit = Math.max(1, Math.min(count, known - start));
+    const page = await fetchPage(offset, limit);
+    if (page.total !== known && attempt === 0) {
+      known = page.total;
+      continue;
+    }
+    const items = [...page.items].reverse();
+    return { items, start: Math.max(0, page.total - offset - items.length), total: page.total };
+  }
+}
+
+/**
+ * Finds the entries that appeared below the window (a support that turned successful
+ * late is listed at its own, older `support_timestamp`), at most `lateSearchPages`
+ * requests per read; what is left is looked for at the next read.
+ *
+ * Soundness: below the floor an entry is new exactly when its (ts, id) is not in the
+ * state's `seen` set (list-seen-keys.ts), so nothing seen is announced again and
+ * nothing unseen is taken for seen. Entries older than the first read (`seenFrom`) were
+ * never listed in `seen`: they sit at the bottom, are counted (`belowCount - seen.size`)
+ * and count as seen.
+ *
+ * Locating: with positions counted from the old end, Δ(e) = position(e) - rank of e in
+ * `seen` grows by one past every unseen entry. The totals say how many are owed (the
+ * state's `lateDebt`); a binary search on Δ reads one page per step, so an entry 100,000
+ * deep is found in about 11 requests, 5,000 deep in about 7. A page also shows drops:
+ * `seen` pairs inside its time span but missing from it are removed, keeping Δ exact.
+ * Shifts during the search only move positions: membership, not position, decides.
+ */
+export async function searchLateEntries<T>(input: {
+  readonly state: ListState<T>;
+  readonly fetchPage: FetchListPage<T>;
+  readonly codec: ListItemCodec<T>;
+  readonly options: ListReadOptions;
+}): Promise<LateSearchResult<T>> {
+  const { codec, options, fetchPage } = input;
+  const packId = codec.packId?.bind(codec);
+  const order = input.state.order;
+  let debt = input.state.lateDebt ?? 0;
+  if (packId === undefined || order === null || debt <= 0) {
+    return { state: input.state, found: [], requests: 0, unfound: 0 };
+  }
+  const seen = SeenKeys.unpack(input.state.seen);
+  const windowKeys = new Set(input.state.entries.map((e) => codec.key(e)));
+  const floorTs = input.state.floorTs;
+  const seenFrom = input.state.seenFrom ?? floorTs;
+  // Below the window and after the first read: where `seen` is complete.
+  const isBelow = (item: T) =>
+    codec.ts(item) < floorTs && codec.ts(item) >= seenFrom && !windowKeys.has(codec.key(item));
+  let belowCount = input.state.belowCount ?? 0;
+  let total = input.state.total;
+  const found: FreshEntry<T>[] = [];
+  let requests = 0;
+  let exhausted = false;
+  const pageSize = options.pageSize;
+  const counted: FetchListPage<T> = (offset, limit) => {
+    requests += 1;
+    return fetchPage(offset, limit);
+  };
+  search: while (debt > 0 && requests < options.lateSearchPages) {
+    let lo = 0;
+    let hi = Math.max(0, total - input.state.entries.length);
+    // Δ just above the bottom: entries older than the baseline are not in `seen`.
+    let deltaLo = belowCount - seen.size;
+    while (lo < hi && requests < options.lateSearchPages) {
+      const start = Math.max(lo, Math.floor((lo + hi) / 2) - Math.floor(pageSize / 2));
+      const page = await readPositions(counted, order, total, start, Math.min(pageSize, hi - start));
+      total = page.total;
+      let changed = false;
+      page.items.forEach((item, index) => {
+        if (!isBelow(item) || seen.has(codec.ts(item), packId(item))) return;
+        seen.add(codec.ts(item), packId(item));
+        belowCount += 1;
+        debt -= 1;
+        found.push({ item, key: codec.key(item), position: page.start + index + 1 });
+        changed = true;
+      });
+      const first = page.items[0];
+      const last = page.items.at(-1);
+      if (first !== undefined && last !== undefined) {
+        const listed = new Set(page.items.map((item) => `${codec.ts(item)}:${packId(item)}`));
+        for (const pair of seen.between(codec.ts(first), codec.ts(last))) {
+          if (!listed.has(`${pair.ts}:${pair.id}`) && seen.delete(pair.ts, pair.id)) changed = true;
+        }
+      }
+      if (changed) continue search;
+      const anchor = page.items.findIndex(isBelow);
+      const anchorItem = page.items[anchor];
+      if (anchorItem === undefined) {
+        // Older than the first read: look higher; at or above the floor: look lower.
+        if (last !== undefined && codec.ts(last) < seenFrom) lo = start + page.items.length;
+        else hi = start;
+        continue;
+      }
+      const delta = page.start + anchor - seen.rank(codec.ts(anchorItem), packId(anchorItem));
+      if (delta > deltaLo) hi = start;
+      else {
+        lo = start + Math.max(1, page.items.length);
+        deltaLo = delta;
+      }
+    }
+    if (lo >= hi) exhausted = true;
+    break;
+  }
+  found.sort((a, b) => a.position - b.position);
+  const unfound = exhausted ? Math.max(0, debt) : 0;
+  return {
+    state: {
+      ...input.state,
+      seen: seen.pack(),
+      belowCount: belowCount + unfound,
+      lateDebt: Math.max(0, debt - unfound),
+    },
+    found,
+    requests,
+    unfound,
+  };
+}

@@ -1,0 +1,101 @@
+import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
+import type { EngineContext } from './engine-context.js';
+import type { Deliver } from './outbox.js';
+import type { ProjectRuntime } from './project-runtime.js';
+import { projectDueAt, runProject } from './scheduler.js';
+
+/** After a failed run of one project: 1 s doubling to 60 s for that project only, spread ±25%. */
+const failedRunBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, jitter: 'spread' };
+
+/**
+ * Runs each project on its own schedule: at most one run per project at a time
+ * (on top of the per-poll mutex, so exactly-once is kept), at most `limit` projects
+ * at once, and a slow request delays only its own project. Costs no request of its
+ * own: it only decides when `runProject` starts.
+ */
+export class ProjectRuns {
+  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #failures = new Map<string, { count: number; retryAt: number }>();
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly deliver: Deliver,
+    private readonly limit: number,
+    /** Called whenever a run ends: the loop re-reads the next due time. */
+    private readonly onSettled: () => void = () => {},
+  ) {}
+
+  /** Projects running now. */
+  get running(): number {
+    return this.#inFlight.size;
+  }
+
+  /** Starts the due projects that are not running, up to the concurrency limit; does not wait for them. */
+  startDue(): void {
+    const now = this.ctx.clock.now();
+    for (const rt of this.ctx.runtimes.values()) {
+      if (this.#inFlight.size >= this.limit) return;
+      if (this.#inFlight.has(rt.config.linkCaption)) continue;
+      if (this.#dueAt(rt) <= now) this.#start(rt, true);
+    }
+  }
+
+  /**
+   * Runs every project that is not running now (due or not: a run only does what
+   * is due), and waits for those and the ones already running. Rejects with the
+   * first failure (each project still backs off on its own).
+   */
+  async runAll(): Promise<void> {
+    const runs: Promise<void>[] = [];
+    for (const rt of this.ctx.runtimes.values()) {
+      runs.push(this.#inFlight.get(rt.config.linkCaption) ?? this.#start(rt, false));
+    }
+    await Promise.all(runs);
+  }
+
+  /** Resolves once no run is in flight (for a clean stop). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight.values()]);
+  }
+
+  /** Epoch ms of the earliest due work of a project that is not running (running ones wake the loop when done). */
+  nextDueAt(): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const rt of this.ctx.runtimes.values()) {
+      if (!this.#inFlight.has(rt.config.linkCaption)) next = Math.min(next, this.#dueAt(rt));
+    }
+    return Number.isFinite(next) ? next : this.ctx.clock.now() + 60_000;
+  }
+
+  #dueAt(rt: ProjectRuntime): number {
+    return Math.max(projectDueAt(this.ctx, rt), this.#failures.get(rt.config.linkCaption)?.retryAt ?? 0);
+  }
+
+  /** `swallow`: the loop logs and backs off; an explicit runAll also rejects. */
+  #start(rt: ProjectRuntime, swallow: boolean): Promise<void> {
+    const lc = rt.config.linkCaption;
+    const run = (async () => {
+      try {
+        await runProject(this.ctx, rt, this.deliver);
+        this.#failures.delete(lc);
+      } catch (error) {
+        const count = (this.#failures.get(lc)?.count ?? 0) + 1;
+        const retryAt =
+          this.ctx.clock.now() + backoffMs(failedRunBackoff, count, () => this.ctx.random.next());
+        this.#failures.set(lc, { count, retryAt });
+        this.ctx.logger.error(
+          { project: lc, err: error instanceof Error ? error.message : String(error), failedRuns: count },
+          'project run failed: retrying with backoff',
+        );
+        if (!swallow) throw error;
+      } finally {
+        this.#inFlight.delete(lc);
+        this.onSettled();
+      }
+    })();
+    this.#inFlight.set(lc, run);
+    // The loop does not await a run; its failure is logged above, never unhandled.
+    run.catch(() => {});
+    return run;
+  }
+}

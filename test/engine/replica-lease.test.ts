@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectReplicaCoordination, type ReplicaCoordination } from '../../src/app/replica-coordination.js';
+import type { FundbotEvent } from '../../src/domain/events.js';
+import { projectStateSchema, stateKeys } from '../../src/engine/project-state.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { namespaced } from '../../src/lib/store.js';
+import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
+import { type EngineHarness, lc, startEngineHarness } from './harness.js';
+
+/** A real-time lease (Redis PX) next to the engine's virtual clock: the engine's view can go stale, as in a pause. */
+const TTL_MS = 1_000;
+
+const supporterNames = (events: readonly FundbotEvent[]) =>
+  events.flatMap((e) => (e.type === 'supporter' ? [e.displayName] : []));
+
+describe.skipIf(skipRedisTests())('project leases on a real redis-server', () => {
+  let server: RedisServer | undefined;
+  let h: EngineHarness | undefined;
+  const replicas: ReplicaCoordination[] = [];
+
+  afterEach(async () => {
+    for (const replica of replicas.splice(0)) await replica.store.close().catch(() => {});
+    await h?.close().catch(() => {});
+    await server?.stop();
+  });
+
+  const replica = async (url: string, id: string) => {
+    const r = await connectReplicaCoordination({
+      url,
+      replicaId: id,
+      clock: systemClock,
+      projects: () => [lc],
+      ttlMs: TTL_MS,
+      onError: () => {},
+    });
+    replicas.push(r);
+    return r;
+  };
+
+  it('a paused replica whose lease expired cannot commit: its write is refused and the successor delivers', async () => {
+    server = await startRedisServer();
+    const a = await replica(server.url, 'replica-a');
+    const b = await replica(server.url, 'replica-b');
+    const engineOptions = { leaseTtlMs: 60_000, targetIntervalsMs: { fundings: 10_000 } };
+    h = await startEngineHarness({ store: namespaced(a.store, 'engine/'), engine: engineOptions });
+    const stored = () => h!.store.get(stateKeys.state(lc), projectStateSchema);
+
+    expect((await a.balancer.tick()).acquired).toEqual([lc]);
+    const engineA = h.newEngine({ lease: a.engineLease, replicaId: 'replica-a' });
+    await engineA.runDue();
+    expect(await stored()).toBeDefined(); // A's fenced commit landed where the keyv store reads
+
+    // A pauses (no balancer tick, no renewal). Its lease runs out in Redis; B takes the project over.
+    let reportB = await b.balancer.tick();
+    while (!reportB.held.has(lc)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      reportB = await b.balancer.tick();
+    }
+    const engineB = h.newEngine({
+      lease: b.engineLease,
+      replicaId: 'replica-b',
+      store: namespaced(b.store, 'engine/'),
+    });
+    await engineB.runDue();
+    const afterB = JSON.stringify(await stored());
+
+    // A wakes up believing (on its own clock) that it still holds the lease, and finds a new supporter.
+    h.project.addSupporter({ displayName: 'Zoe', amount: 5 });
+    h.clock.advance(20_000);
+    const delivered = h.recorder.events.length;
+    await engineA.runDue();
+    expect(h.logger.warnings).toContain(
+      'lease lost before the state write: another replica polls this project now',
+    );
+    expect(h.recorder.events.length).toBe(delivered); // nothing committed, so nothing delivered
+    expect(JSON.stringify(await stored())).toBe(afterB); // B's state untouched
+
+    await b.balancer.tick(); // B renews (it runs its balancer every TTL/3)
+    await engineB.runDue();
+    expect(supporterNames(h.recorder.events.slice(delivered))).toEqual(['Zoe']);
+  });
+});
