@@ -257,7 +257,10 @@ export async function runCampaignDay(
     (midnight - campaignStart) / (Math.floor(campaignStart / day + 1) * day - campaignStart);
   const truth = groundTruth(sim, campaignStart, inBaseline);
   // A late support happened when it turned successful, not at its (older) support_timestamp.
-  for (const [k, at] of late) truth.supporters.set(k, at);
+  for (const [k, at] of late) {
+    truth.supporters.set(k, at);
+    truth.existed.add(k);
+  }
   const lateLatency: number[] = [];
 
   const counts = new Map<string, number>();

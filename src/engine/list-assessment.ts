@@ -13,6 +13,11 @@ export interface ListReadOptions {
   readonly windowSize: number;
   /** Pages one read may spend finding entries that appeared below the window. Default 12. */
   readonly lateSearchPages: number;
+  /**
+   * How often the list below the window is swept by membership (list-late-sweep.ts), for the
+   * one change the totals cannot show: a drop and a late success between two reads. Default 24 h.
+   */
+  readonly lateSweepEveryMs: number;
   /** Fewer new entries than this never trip the flood guard. Default 50. */
   readonly floodMin: number;
   /** Flood when more than this share of the new-looking entries is not explained by the list growing. Default 0.5. */
@@ -25,6 +30,7 @@ export const defaultListReadOptions: ListReadOptions = {
   pageSize: 100,
   windowSize: 500,
   lateSearchPages: 12,
+  lateSweepEveryMs: 24 * 3_600_000,
   floodMin: 50,
   floodRatio: 0.5,
 };
@@ -260,7 +266,7 @@ function archiveEvicted<T>(
   after: readonly T[],
   total: number,
   needsHeal: boolean,
-): Pick<ListState<T>, 'seen' | 'seenFrom' | 'belowCount' | 'lateDebt'> {
+): Pick<ListState<T>, 'seen' | 'seenFrom' | 'belowCount' | 'lateDebt' | 'lateSweepAt' | 'lastSweepAt'> {
   const packId = codec.packId?.bind(codec);
   if (packId === undefined) return {};
   const keptKeys = new Set(after.map((e) => codec.key(e)));
@@ -277,7 +283,15 @@ function archiveEvicted<T>(
   // counted here again when it is evicted.
   if (gap < 0) belowCount += gap;
   const lateDebt = needsHeal ? (state.lateDebt ?? 0) : Math.max(0, gap);
-  return { seen, seenFrom: state.seenFrom ?? state.floorTs, belowCount, lateDebt };
+  return {
+    seen,
+    seenFrom: state.seenFrom ?? state.floorTs,
+    belowCount,
+    lateDebt,
+    // A sweep under way goes on from where it stopped (list-late-sweep.ts).
+    ...(state.lateSweepAt !== undefined ? { lateSweepAt: state.lateSweepAt } : {}),
+    ...(state.lastSweepAt !== undefined ? { lastSweepAt: state.lastSweepAt } : {}),
+  };
 }
 
 /** Keeps the baseline time through every later read (states stored before it existed have none). */

@@ -1,6 +1,8 @@
 import type { FreshEntry, ListReadOptions } from './list-assessment.js';
 import type { FetchListPage } from './list-fetch.js';
-import type { ListItemCodec, ListOrder } from './list-order.js';
+import { sweepBelowWindow } from './list-late-sweep.js';
+import type { ListItemCodec } from './list-order.js';
+import { readPositions } from './list-positions.js';
 import { SeenKeys } from './list-seen-keys.js';
 import type { ListState } from './list-state.js';
 
@@ -14,42 +16,6 @@ export interface LateSearchResult<T> {
    * masked by unseen drops): accepted as seen so the search does not repeat every poll.
    */
   readonly unfound: number;
-}
-
-interface PositionedPage<T> {
-  /** Oldest first. */
-  readonly items: readonly T[];
-  /** 0-based position of items[0], counted from the list's oldest entry. */
-  readonly start: number;
-  readonly total: number;
-}
-
-/** Reads the entries at positions [start, start + count) counted from the old end, whatever the list's order. */
-async function readPositions<T>(
-  fetchPage: FetchListPage<T>,
-  order: ListOrder,
-  total: number,
-  start: number,
-  count: number,
-): Promise<PositionedPage<T>> {
-  if (order === 'oldest-first') {
-    const page = await fetchPage(start, count);
-    return { items: page.items, start, total: page.total };
-  }
-  // Newest first, a position's offset depends on the total: entries added at the new end since
-  // it was learnt shift it, so a page whose total differs is read again at the corrected offset.
-  let known = total;
-  for (let attempt = 0; ; attempt++) {
-    const offset = Math.max(0, known - start - count);
-    const limit = Math.max(1, Math.min(count, known - start));
-    const page = await fetchPage(offset, limit);
-    if (page.total !== known && attempt === 0) {
-      known = page.total;
-      continue;
-    }
-    const items = [...page.items].reverse();
-    return { items, start: Math.max(0, page.total - offset - items.length), total: page.total };
-  }
 }
 
 /**
@@ -75,12 +41,14 @@ export async function searchLateEntries<T>(input: {
   readonly fetchPage: FetchListPage<T>;
   readonly codec: ListItemCodec<T>;
   readonly options: ListReadOptions;
+  readonly now: number;
 }): Promise<LateSearchResult<T>> {
   const { codec, options, fetchPage } = input;
   const packId = codec.packId?.bind(codec);
   const order = input.state.order;
   let debt = input.state.lateDebt ?? 0;
-  if (packId === undefined || order === null || debt <= 0) {
+  const sweeping = input.state.lateSweepAt;
+  if (packId === undefined || order === null || (debt <= 0 && sweeping === undefined)) {
     return { state: input.state, found: [], requests: 0, unfound: 0 };
   }
   const seen = SeenKeys.unpack(input.state.seen);
@@ -100,59 +68,110 @@ export async function searchLateEntries<T>(input: {
     requests += 1;
     return fetchPage(offset, limit);
   };
-  search: while (debt > 0 && requests < options.lateSearchPages) {
-    let lo = 0;
-    let hi = Math.max(0, total - input.state.entries.length);
-    // Δ just above the bottom: entries older than the baseline are not in `seen`.
-    let deltaLo = belowCount - seen.size;
-    while (lo < hi && requests < options.lateSearchPages) {
-      const start = Math.max(lo, Math.floor((lo + hi) / 2) - Math.floor(pageSize / 2));
-      const page = await readPositions(counted, order, total, start, Math.min(pageSize, hi - start));
-      total = page.total;
-      let changed = false;
-      page.items.forEach((item, index) => {
-        if (!isBelow(item) || seen.has(codec.ts(item), packId(item))) return;
-        seen.add(codec.ts(item), packId(item));
-        belowCount += 1;
-        debt -= 1;
-        found.push({ item, key: codec.key(item), position: page.start + index + 1 });
-        changed = true;
-      });
-      const first = page.items[0];
-      const last = page.items.at(-1);
-      if (first !== undefined && last !== undefined) {
-        const listed = new Set(page.items.map((item) => `${codec.ts(item)}:${packId(item)}`));
-        for (const pair of seen.between(codec.ts(first), codec.ts(last))) {
-          if (!listed.has(`${pair.ts}:${pair.id}`) && seen.delete(pair.ts, pair.id)) changed = true;
+  let sweepAt = sweeping;
+  let sweptAll = false;
+  if (sweepAt === undefined) {
+    search: while (debt > 0 && requests < options.lateSearchPages) {
+      let lo = 0;
+      let hi = Math.max(0, total - input.state.entries.length);
+      // Δ just above the bottom: entries older than the baseline are not in `seen` (none once filled).
+      let deltaLo = seenFrom <= 0 ? 0 : belowCount - seen.size;
+      while (lo < hi && requests < options.lateSearchPages) {
+        const start = Math.max(lo, Math.floor((lo + hi) / 2) - Math.floor(pageSize / 2));
+        const page = await readPositions(counted, order, total, start, Math.min(pageSize, hi - start));
+        total = page.total;
+        let changed = false;
+        page.items.forEach((item, index) => {
+          if (!isBelow(item) || seen.has(codec.ts(item), packId(item))) return;
+          seen.add(codec.ts(item), packId(item));
+          belowCount += 1;
+          debt -= 1;
+          found.push({ item, key: codec.key(item), position: page.start + index + 1 });
+          changed = true;
+        });
+        const first = page.items[0];
+        const last = page.items.at(-1);
+        if (first !== undefined && last !== undefined) {
+          const listed = new Set(page.items.map((item) => `${codec.ts(item)}:${packId(item)}`));
+          for (const pair of seen.between(codec.ts(first), codec.ts(last))) {
+            if (!listed.has(`${pair.ts}:${pair.id}`) && seen.delete(pair.ts, pair.id)) changed = true;
+          }
+        }
+        if (changed) continue search;
+        const anchor = page.items.findIndex(isBelow);
+        const anchorItem = page.items[anchor];
+        if (anchorItem === undefined) {
+          // Older than the first read: look higher; at or above the floor: look lower.
+          if (last !== undefined && codec.ts(last) < seenFrom) lo = start + page.items.length;
+          else hi = start;
+          continue;
+        }
+        const delta = page.start + anchor - seen.rank(codec.ts(anchorItem), packId(anchorItem));
+        if (delta > deltaLo) hi = start;
+        else {
+          lo = start + Math.max(1, page.items.length);
+          deltaLo = delta;
         }
       }
-      if (changed) continue search;
-      const anchor = page.items.findIndex(isBelow);
-      const anchorItem = page.items[anchor];
-      if (anchorItem === undefined) {
-        // Older than the first read: look higher; at or above the floor: look lower.
-        if (last !== undefined && codec.ts(last) < seenFrom) lo = start + page.items.length;
-        else hi = start;
-        continue;
-      }
-      const delta = page.start + anchor - seen.rank(codec.ts(anchorItem), packId(anchorItem));
-      if (delta > deltaLo) hi = start;
-      else {
-        lo = start + Math.max(1, page.items.length);
-        deltaLo = delta;
-      }
+      if (lo >= hi) exhausted = true;
+      break;
     }
-    if (lo >= hi) exhausted = true;
-    break;
+    // Exhausted with something still owed: positions were misled (a drop and a late success in
+    // the same stretch). Where `seen` is complete, a sweep by membership settles it.
+    if (exhausted && debt > 0 && seenFrom <= 0) {
+      sweepAt = 0;
+      exhausted = false;
+    }
+  }
+  if (sweepAt !== undefined) {
+    const sweep = await sweepBelowWindow({
+      state: { ...input.state, total },
+      seen,
+      fetchPage: counted,
+      codec,
+      options,
+      from: sweepAt,
+      pages: Math.max(1, options.lateSearchPages - requests),
+      isBelow,
+    });
+    total = sweep.total;
+    found.push(...sweep.found);
+    belowCount += sweep.added;
+    debt = Math.max(0, debt - sweep.added);
+    sweepAt = sweep.at;
+    sweptAll = sweepAt === undefined;
+    if (sweepAt === undefined) {
+      // Read whole below the window: `seen` is now exact there, and so is the count.
+      if (seenFrom <= 0) belowCount = seen.size;
+      exhausted = true;
+    }
   }
   found.sort((a, b) => a.position - b.position);
+  console.log(
+    'late',
+    JSON.stringify({
+      debt0: input.state.lateDebt,
+      debt,
+      found: found.length,
+      exhausted,
+      requests,
+      seenFrom,
+      floorTs,
+      seen: seen.size,
+      belowCount,
+      total,
+    }),
+  );
   const unfound = exhausted ? Math.max(0, debt) : 0;
+  const { lateSweepAt: _done, ...rest } = input.state;
   return {
     state: {
-      ...input.state,
+      ...rest,
       seen: seen.pack(),
       belowCount: belowCount + unfound,
       lateDebt: Math.max(0, debt - unfound),
+      ...(sweepAt !== undefined ? { lateSweepAt: sweepAt } : {}),
+      ...(sweptAll ? { lastSweepAt: input.now } : {}),
     },
     found,
     requests,

@@ -5,6 +5,7 @@ import {
   type ListReadResult,
   type RawRead,
 } from './list-assessment.js';
+import { backfillSeenKeys } from './list-backfill.js';
 import {
   type FetchListPage,
   readBaseline,
@@ -86,6 +87,8 @@ interface Input<T> {
  *    the floor; when `meta.total` exceeds that count plus the window once the window region is
  *    consistent, the difference is owed, and list-late-search.ts finds it by a binary search on
  *    positions (about log2(depth / 100) + 1 pages, at most `lateSearchPages` per read).
+ *    Below the first read's floor `seen` is filled by idle reads, a page each, oldest part
+ *    last (list-backfill.ts): after that a late support is found at any depth.
  * 7. **Flood guard.** When at least `floodMin` entries look new and more than
  *    `floodRatio` of them are not explained by the list's growth (keys changed, the
  *    list was reset, a bug), or no known entry can be found within the pages the
@@ -134,8 +137,41 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     heal,
     requests,
   });
-  if ((assessed.state.lateDebt ?? 0) === 0 || assessed.flood !== undefined) return assessed;
-  const late = await searchLateEntries({ state: assessed.state, fetchPage, codec, options });
+  if (assessed.flood !== undefined) return assessed;
+  const sweepDue =
+    (assessed.state.seenFrom ?? 1) <= 0 &&
+    assessed.state.lateSweepAt === undefined &&
+    input.now - (assessed.state.lastSweepAt ?? assessed.state.baselineAt ?? input.now) >=
+      options.lateSweepEveryMs;
+  if (sweepDue) {
+    // The daily sweep by membership: it starts now and goes on over the next reads.
+    const late = await searchLateEntries({
+      state: { ...assessed.state, lateSweepAt: 0 },
+      fetchPage,
+      codec,
+      options,
+      now: input.now,
+    });
+    return {
+      ...assessed,
+      state: late.state,
+      fresh: [...late.found, ...assessed.fresh],
+      requests,
+      ...(late.unfound > 0 ? { lateUnfound: late.unfound } : {}),
+    };
+  }
+  if ((assessed.state.lateDebt ?? 0) === 0 && assessed.state.lateSweepAt === undefined) {
+    // Idle reads fill `seen` below the first read's floor, a page at a time (list-backfill.ts).
+    if (assessed.fresh.length > 0 || heal || (assessed.state.seenFrom ?? 0) <= 0) return assessed;
+    const filled = await backfillSeenKeys({
+      state: assessed.state,
+      fetchPage,
+      codec,
+      pageSize: options.pageSize,
+    });
+    return { ...assessed, state: filled.state, requests };
+  }
+  const late = await searchLateEntries({ state: assessed.state, fetchPage, codec, options, now: input.now });
   return {
     ...assessed,
     state: late.state,

@@ -42,8 +42,7 @@ export interface ListState<T> {
   /**
    * Unix seconds: `seen` lists every entry evicted from the window since the first read, so
    * it is complete only from the first read's floor up. Older entries predate the bot and
-   * count as seen (a support older than the bot's first read that turns successful later
-   * is not announced).
+   * are filled in by idle reads (list-backfill.ts), lowering this to 0 when done.
    */
   readonly seenFrom?: number;
   /**
@@ -54,6 +53,14 @@ export interface ListState<T> {
   readonly belowCount?: number;
   /** Entries the totals say appeared below the window and the late search has not found yet. */
   readonly lateDebt?: number;
+  /**
+   * Position (from the old end) the late sweep has reached: set when the binary search could
+   * not place what the totals owe (a drop below the window hid the entry's position), then
+   * the list below the window is read by membership, page by page, until the window.
+   */
+  readonly lateSweepAt?: number;
+  /** Epoch ms the last sweep below the window ended (see `lateSweepEveryMs`). */
+  readonly lastSweepAt?: number;
 }
 
 /** The zod schema of a stored {@link ListState} for items of `item`. */
@@ -72,6 +79,8 @@ export function listStateSchema<T>(item: z.ZodType<T>): z.ZodType<ListState<T>> 
     seenFrom: z.number().optional(),
     belowCount: z.number().int().optional(),
     lateDebt: z.number().int().nonnegative().optional(),
+    lateSweepAt: z.number().int().nonnegative().optional(),
+    lastSweepAt: z.number().optional(),
   }) as z.ZodType<ListState<T>>;
 }
 

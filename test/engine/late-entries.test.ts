@@ -8,9 +8,13 @@ import { type Entry, entryCodec, FakeList } from './fake-list.js';
 const orders: ListOrder[] = ['newest-first', 'oldest-first'];
 const options = { ...defaultListReadOptions, windowSize: 200 };
 
-async function poll(list: FakeList, state: ListState<Entry> | undefined) {
-  return readList({ state, fetchPage: list.fetch, codec: entryCodec, options, now: 0 });
+async function poll(list: FakeList, state: ListState<Entry> | undefined, now = 0) {
+  // As the engine does (read-feed-list.ts): the window region is re-read once a day.
+  const heal = state !== undefined && now - state.lastFullReadAt >= 24 * 3_600_000;
+  return readList({ state, fetchPage: list.fetch, codec: entryCodec, options, now, heal });
 }
+
+const aDayLater = 24 * 3_600_000 + 1;
 
 describe.each(orders)('entries that appear below the window (%s)', (order) => {
   it('a late entry 5,000 deep is announced once, within a few requests', async () => {
@@ -34,6 +38,63 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
     expect(result.state.seen?.length ?? 0).toBeLessThan(6300 * 6);
   });
 
+  it('a late entry older than the first read is announced once the seen keys below it are filled', async () => {
+    const list = new FakeList(order);
+    for (let i = 0; i < 5_300; i++) list.add(1000 + i);
+    let state = (await poll(list, undefined)).state;
+    let fillReads = 0;
+    while ((state.seenFrom ?? 0) > 0) {
+      const filling = await poll(list, state);
+      expect(filling.fresh).toEqual([]);
+      state = filling.state;
+      fillReads += 1;
+    }
+    // One page per idle read, once: 5,100 entries below the window in about 57 reads.
+    expect(fillReads).toBeLessThanOrEqual(Math.ceil(5_100 / 90) + 1);
+    const late = list.add(1500);
+    const announced: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await poll(list, state);
+      announced.push(...result.fresh.map((f) => f.item.id));
+      state = result.state;
+    }
+    expect(announced).toEqual([late.id]);
+  });
+
+  it('a late entry whose count a drop below the window cancels is found by the daily sweep', async () => {
+    const list = new FakeList(order);
+    for (let i = 0; i < 3_000; i++) list.add(1000 + i);
+    let state = (await poll(list, undefined)).state;
+    while ((state.seenFrom ?? 0) > 0) state = (await poll(list, state)).state;
+    // A support 2,000 deep fails while one 1,000 deep turns successful: meta.total does not move.
+    const victim = list.entries[1000];
+    if (victim === undefined) throw new Error('list too short');
+    list.remove(victim.id);
+    const late = list.add(list.entries[2000]?.ts ?? 0);
+    // One new entry at the new end too, so the window's books are looked at.
+    const fresh = list.add(9_000);
+    const announced: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await poll(list, state);
+      announced.push(...result.fresh.map((f) => f.item.id));
+      state = result.state;
+    }
+    // The totals cannot show it: only the new end's entry is announced...
+    expect(announced).toEqual([fresh.id]);
+    // ...until the daily sweep by membership reads below the window (3,000 entries: 3 reads).
+    let sweepRequests = 0;
+    for (let i = 0; i < 4; i++) {
+      const result = await poll(list, state, aDayLater);
+      announced.push(...result.fresh.map((f) => f.item.id));
+      sweepRequests += result.requests - 1;
+      state = result.state;
+    }
+    expect(announced.sort()).toEqual([fresh.id, late.id].sort());
+    // The sweep (about 3,000 / 95 pages) and that day's heal of the window region.
+    expect(sweepRequests).toBeLessThanOrEqual(Math.ceil(3_000 / 95) + 5);
+    expect(state.lastSweepAt).toBe(aDayLater);
+  });
+
   it('late entries at any depth, with drops and shifts, are announced exactly once (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -52,8 +113,8 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
           let ts = 1000;
           for (let i = 0; i < initial; i++) list.add(ts++);
           let state = (await poll(list, undefined)).state;
-          // Entries older than the first read were never seen: a late one there is out of reach by design.
-          const firstFloor = state.floorTs;
+          // Idle reads fill the seen keys below the first read's floor (list-backfill.ts).
+          while ((state.seenFrom ?? 0) > 0) state = (await poll(list, state)).state;
           const announced = new Map<string, number>();
           const added = new Set<string>();
           const removed = new Set<string>();
@@ -63,14 +124,12 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
           };
           for (const [index, round] of rounds.entries()) {
             for (let i = 0; i < round.adds; i++) note(list.add(ts++));
-            // A drop below the read region and a late entry that meet in one balancing of the counts
-            // cancel out (a stated limit): drops come two polls after late entries, once those are found.
-            if (index % 3 === 0) {
-              for (const depth of round.lateDepths) {
-                const lowest = Math.max(firstFloor, 1000);
-                note(list.add(lowest + Math.floor(depth * (ts - lowest))));
-              }
-            } else if (index % 3 === 2) {
+            // Late entries and drops below the read region in the same round too: their counts cancel
+            // out, and the sweep by membership (list-late-sweep.ts) finds the entry.
+            if (index % 2 === 0) {
+              for (const depth of round.lateDepths) note(list.add(1000 + Math.floor(depth * (ts - 1000))));
+            }
+            if (index % 3 !== 1) {
               for (let i = 0; i < round.deepDrops && list.entries.length > 0; i++) {
                 const victim = list.entries[Math.floor(list.entries.length / 3)];
                 if (victim) {
@@ -88,8 +147,10 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
             record(result.fresh);
             state = result.state;
           }
-          for (let i = 0; i < 6; i++) {
-            const result = await poll(list, state);
+          for (let i = 0; i < 10; i++) {
+            // A day later: the daily heal (window region) and sweep (below it) settle what drops
+            // and late entries hid from the totals.
+            const result = await poll(list, state, aDayLater);
             record(result.fresh);
             state = result.state;
           }
