@@ -1,237 +1,351 @@
 /**
- * `npm run bench:replicas`: three replica processes (replica.ts) share one real redis-server (AOF, fsync always)
- * and 30 projects on the simulator. Mid-run one replica is SIGKILLed and later started again (new id, as a new
- * process would get), another is frozen (SIGSTOP) past its TTL and woken, then Redis is killed and restarted. Prints ONE JSON line:
+ * `npm run bench:replicas`: three REAL replicas (the entry point `src/main.ts`, each its own process, as
+ * `npm start` runs it) on one real redis-server (AOF, fsync always), 30 projects on one simulator (each with its
+ * own key), one Slack fake in this process that every replica posts to, one channel subscribed to every project
+ * through the real slash command (signed HTTP requests to the replicas in turn). Supporters arrive over the
+ * whole run. Mid-run one replica is SIGKILLed and started again later, another is frozen (SIGSTOP) past its
+ * lease TTL and woken, and Redis is killed and restarted once (AOF). `--built` runs `dist/src/main.js` (what the
+ * Docker image runs; `npm run build` first) instead of `src/main.ts` under tsx.
+ * Progress goes to stderr; stdout gets ONE JSON line at the end:
  *
- * - `failoverMs`: the longest a killed replica's project went unpolled (its last poll before the kill to the
- *   first poll by another replica). Target: at most TTL + one balancer tick (TTL/3) + one poll interval.
- * - `spread`: projects per replica at the end (target: none above fair share + 1).
- * - `redisRestartLost`: projects whose last commit acknowledged before the Redis crash was gone after it (0).
- * - `staleCommitsAccepted`: commits accepted with a token older than one already accepted for the project (0),
- *   including those of a replica frozen with SIGSTOP past its TTL and woken up again.
- *
- * `duplicates` and `misses` (of deliveries) are not measured: the replicas here poll and commit a stand-in
- * state, they do not run the engine; the lead wires the balancer into the engine.
+ * - `duplicates`: event ids posted more than once in the channel (0);
+ * - `misses`: supporters added during the run whose notice never reached the channel (0);
+ * - `failoverMs`: the longest one of the killed replica's projects went unpolled (simulator request log, per
+ *   project key). Target: at most `leaseTtlMs` + one poll interval;
+ * - `spread`: projects per replica at the end, from each replica's `/healthz` (none above ceil(30/3));
+ * - `redisRestartLost`: durable keys (state, subscriptions, delivery records) present just before the Redis
+ *   crash and gone after it (0);
+ * - `sizing`: CPU and RSS per replica while each held 10 projects, with the request rate they served.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { connectRedis, type RedisClient } from '../../src/lib/coordination/redis-client.js';
-import { redisLease } from '../../src/lib/coordination/redis-lease.js';
+import { type ChannelRef, createPacingSettings, createSubscriptionStore } from '../../src/core/index.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { connectRedis } from '../../src/lib/coordination/redis-client.js';
+import { namespaced, openStore } from '../../src/lib/store.js';
 import { startSimulator } from '../../src/simulator/index.js';
-import { redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
-import { type PollLine, stateKey } from './protocol.js';
+import { startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
+import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
+import { freePort, redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
+import {
+  type ArrivedSupporter,
+  allPolledSince,
+  burstCount,
+  eventIdOf,
+  longestUnpolledMs,
+  medianFundingsIntervalMs,
+  missedSupporters,
+} from './ground-truth.js';
+import {
+  heldProjects,
+  type ProcessSample,
+  type ReplicaProcess,
+  sampleProcess,
+  startReplicaProcess,
+} from './replica-process.js';
 
 const projectCount = 30;
-const ttlMs = 3_000;
-const pollMs = 1_000;
-const replicaScript = fileURLToPath(new URL('./replica.ts', import.meta.url));
+const replicaCount = 3;
+/** The shortest lease the config allows: failover within seconds keeps the run short. Production: 30 s. */
+const leaseTtlMs = 3_000;
+/**
+ * Per key, a minute budget that gives the fundings feed about a 2 s interval (the planner spends 85 % of it,
+ * 8/14 of that on fundings), so the run sees many polls; the day budget does not bind.
+ */
+const perMinute = 60;
+/** One supporter somewhere every 250 ms: each project gets one about every 7.5 s. */
+const arrivalEveryMs = 250;
+const sizingWindowMs = 20_000;
+/** `--built`: run `dist/src/main.js` (build it first with `npm run build`) instead of src/main.ts under tsx. */
+const entry = process.argv.includes('--built') ? 'built' : 'tsx';
+const botToken = 'xoxb-bench-replicas';
+const signingSecret = 'bench-replicas-signing-secret';
+const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelId: 'C0CHAN' };
+
+const log = (message: string) =>
+  process.stderr.write(`bench:replicas ${new Date().toISOString().slice(11, 23)} ${message}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until `check` holds, checking every 100 ms; throws with `what` after `timeoutMs`. */
-async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`bench:replicas: timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  while (
+    !(await Promise.resolve()
+      .then(check)
+      .catch(() => false))
+  ) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
   }
 }
 
 async function main(): Promise<void> {
   const unavailable = redisUnavailableReason();
   if (unavailable !== undefined) {
-    console.warn(`bench:replicas skipped: ${unavailable}`);
+    log(`skipped: ${unavailable}`);
     return;
   }
+  const started = Date.now();
   const redis = await startRedisServer({ persistence: 'aof' });
   const projects = Array.from({ length: projectCount }, (_, i) => `project-${String(i).padStart(2, '0')}`);
   const sim = await startSimulator({
     seed: 12,
     projects: projects.map((linkCaption) => ({ linkCaption, title: linkCaption, currency: 'EUR' })),
+    limits: { pro: { perMinute, perDay: 1_000_000 } },
+  });
+  const slack = await startFakeSlack({
+    botToken,
+    users: [{ id: 'U0ADMIN', team_id: channel.workspaceId, name: 'lead', is_admin: true }],
   });
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-replicas-'));
-  const keysFile = join(dir, 'keys.json');
-  writeFileSync(
-    keysFile,
-    JSON.stringify(Object.fromEntries(projects.map((p) => [p, sim.issueProjectKey(p)]))),
+  const keyEnv = (project: string) => `${project.toUpperCase().replaceAll('-', '_')}_API_KEY`;
+  const env: Record<string, string> = {
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    LOG_LEVEL: 'info',
+  };
+  for (const project of projects) env[keyEnv(project)] = sim.issueProjectKey(project);
+
+  // One config file per slot (its own health and Slack ports); a restarted slot reuses its file.
+  const slots = await Promise.all(
+    Array.from({ length: replicaCount }, async (_, i) => {
+      const opsPort = await freePort();
+      const slackPort = await freePort();
+      const configPath = join(dir, `replica-${i + 1}.json`);
+      writeFileSync(
+        configPath,
+        JSON.stringify({
+          api: { baseUrl: sim.url },
+          store: { url: redis.url, leaseTtlMs },
+          projects: projects.map((linkCaption) => ({ linkCaption, apiKeyEnv: keyEnv(linkCaption) })),
+          slack: { enabled: true, mode: 'http', port: slackPort },
+          digest: { enabled: false },
+          // Every read on the project's key: the per-IP public budget is shared by all replicas on this host.
+          engine: { publicReads: false },
+          http: { enabled: true, port: opsPort },
+        }),
+      );
+      return { name: `r${i + 1}`, configPath, opsPort, slackPort, logPath: join(dir, `r${i + 1}.log`) };
+    }),
   );
+  const startSlot = (i: number) => startReplicaProcess({ ...slots[i]!, env, entry });
 
-  const lines: PollLine[] = [];
-  const children = new Map<string, ChildProcess>();
-  const startReplica = (id: string) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        replicaScript,
-        '--id',
-        id,
-        '--redis',
-        redis.url,
-        '--sim',
-        sim.url,
-        '--keys',
-        keysFile,
-      ].concat(['--ttl', String(ttlMs), '--poll', String(pollMs)]),
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+  // The bench's own view of the bot's store (same keyv namespace) and a raw client for the restart check.
+  const store = await openStore(redis.url);
+  const raw = await connectRedis(redis.url, () => {});
+  const subscriptions = createSubscriptionStore(store, { clock: systemClock });
+  let replicas: ReplicaProcess[] = [];
+  const arrived: ArrivedSupporter[] = [];
+  let arrivals: NodeJS.Timeout | undefined;
+  let keepLogs = process.argv.includes('--keep-logs');
+  const readHolds = () => Promise.all(replicas.map((r) => heldProjects(r)));
+  const evenSpread = async () => {
+    const holds = await readHolds();
+    return (
+      new Set(holds.flat()).size === projectCount &&
+      holds.flat().length === projectCount &&
+      holds.every((h) => h.length === projectCount / replicaCount)
     );
-    createInterface({ input: child.stdout! }).on('line', (line) => lines.push(JSON.parse(line) as PollLine));
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.once('exit', (code, signal) => {
-      if (code !== 0 && code !== null && signal === null)
-        process.stderr.write(`replica ${id} exited ${code}: ${stderr}\n`);
-    });
-    children.set(id, child);
-  };
-
-  /** True once `project` was polled after `since` (by another replica than `not`, if given). */
-  const polledSince = (project: string, since: number, not?: string) =>
-    lines.some((l) => l.project === project && l.replica !== not && l.polledAt > since);
-  /** The longest any of `affected` went unpolled around `at`: last poll before it to the first one after. */
-  const longestGap = (affected: readonly string[], at: number, not?: string) =>
-    Math.max(
-      ...affected.map((project) => {
-        const before = lines.filter((l) => l.project === project && l.polledAt <= at);
-        const after = lines.filter((l) => l.project === project && l.replica !== not && l.polledAt > at);
-        return Math.min(...after.map((l) => l.polledAt)) - Math.max(...before.map((l) => l.polledAt));
-      }),
-    );
-
-  let observer: RedisClient = await connectRedis(redis.url, () => {});
-  const holders = async () => {
-    const found = await redisLease(observer).holders(projects);
-    return new Map([...found].map(([project, holder]) => [project, holder.holder]));
-  };
-  const counts = async (ids: readonly string[]) => {
-    const held = [...(await holders()).values()];
-    return ids.map((id) => held.filter((holder) => holder === id).length);
-  };
-  const settled = async (ids: readonly string[]) => {
-    const perReplica = await counts(ids);
-    const sum = perReplica.reduce((a, b) => a + b, 0);
-    return sum === projectCount && Math.max(...perReplica) <= projectCount / ids.length + 1;
   };
 
   try {
-    for (const id of ['r1', 'r2', 'r3']) startReplica(id);
-    await until('three replicas to share 30 projects', () => settled(['r1', 'r2', 'r3']));
-    await new Promise((resolve) => setTimeout(resolve, 2 * pollMs));
+    // An operator's choice, seeded in the bot's store (there is no pacing command yet): supporter notices
+    // live, each its own message, instead of `auto` batching a busy channel every 10 minutes.
+    await createPacingSettings(namespaced(store, 'deliveries/')).setKind(channel, 'supporters', {
+      mode: 'live',
+    });
+    log(`starting ${replicaCount} replicas (src/main.ts) on ${redis.url}, lease TTL ${leaseTtlMs} ms`);
+    replicas = await Promise.all(slots.map((_, i) => startSlot(i)));
+    log(`replicas running after ${Math.round((Date.now() - started) / 1000)} s`);
 
-    // SIGKILL r2: no release, no goodbye. Its projects wait for their leases to expire.
-    const orphaned = [...(await holders())]
-      .filter(([, holder]) => holder === 'r2')
-      .map(([project]) => project);
+    // An admin subscribes the channel to every project with the real command, each request to the next replica.
+    for (const [i, project] of projects.entries()) {
+      const response = await postSignedCommand(
+        `http://127.0.0.1:${slots[i % replicaCount]!.slackPort}/slack/events`,
+        signingSecret,
+        slashCommand({
+          response_url: slack.responseUrl(),
+          text: `subscribe ${project}`,
+          user_id: 'U0ADMIN',
+          channel_id: channel.channelId,
+          team_id: channel.workspaceId,
+        }),
+      );
+      if (!response.ok) throw new Error(`subscribe ${project}: HTTP ${response.status}`);
+    }
+    await until('the channel to be subscribed to all 30 projects', async () => {
+      const found = await Promise.all(projects.map((p) => subscriptions.forProject(p, 'supporters')));
+      return found.every((list) => list.length === 1);
+    });
+    await until('an even spread (10 projects per replica)', evenSpread);
+    // Every project polled (and its baseline committed) by its settled holder before the first supporter.
+    const settledAt = Date.now();
+    await until('a fundings poll of every project after the spread settled', () =>
+      allPolledSince(sim.requests, projects, settledAt + 2_500, '/fundings'),
+    );
+    log(`spread settled and baselines read after ${Math.round((Date.now() - started) / 1000)} s`);
+
+    let next = 0;
+    arrivals = setInterval(() => {
+      const project = projects[(next * 7) % projectCount]!; // 7 is coprime with 30: every project in turn
+      next += 1;
+      const key = sim.project(project).addSupporter({});
+      arrived.push({
+        project,
+        entryKey: `funding:${key.supportTimestamp}:${key.userId}`,
+        supportTimestamp: key.supportTimestamp,
+      });
+    }, arrivalEveryMs);
+
+    // Sizing: CPU and memory per replica while each holds 10 projects and supporters arrive.
+    const windowStart = Date.now();
+    const before = await Promise.all(replicas.map(sampleProcess));
+    await sleep(sizingWindowMs);
+    const after = await Promise.all(replicas.map(sampleProcess));
+    const pollIntervalMs = medianFundingsIntervalMs(sim.requests, projects, windowStart, Date.now());
+    const sizing = sizingFigures(before, after);
+    log(`sizing: ${JSON.stringify(sizing)}; fundings interval ${pollIntervalMs} ms`);
+
+    // SIGKILL r2: no goodbye, no lease given back. Its projects wait for their leases to expire.
+    const orphaned = await heldProjects(replicas[1]!);
     const killedAt = Date.now();
-    children.get('r2')!.kill('SIGKILL');
-    children.delete('r2');
-    await until("the killed replica's projects to be polled again", () =>
-      orphaned.every((project) => polledSince(project, killedAt, 'r2')),
+    replicas[1]!.child.kill('SIGKILL');
+    await until("the killed replica's projects to be polled by the others", () =>
+      allPolledSince(sim.requests, orphaned, killedAt + 100),
     );
-    const failoverMs = longestGap(orphaned, killedAt, 'r2');
+    const failoverMs = longestUnpolledMs(sim.requests, orphaned, killedAt + 100, Date.now());
+    log(`killed r2 (${orphaned.length} projects): taken over, longest unpolled ${failoverMs} ms`);
 
-    // r2 comes back as a new process: it takes its share again after the others' grace period.
-    await new Promise((resolve) => setTimeout(resolve, 2 * pollMs));
-    startReplica('r2-restarted');
-    const live = ['r1', 'r3', 'r2-restarted'];
-    await until('the restarted replica to take its share', () => settled(live));
+    // The slot comes back as a new process (new replica id) and takes its share after the others' grace.
+    await sleep(5_000);
+    replicas[1] = await startSlot(1);
+    await until('the restarted replica to take its share', evenSpread, 45_000);
+    log(`r2 restarted and holds its share after ${Math.round((Date.now() - started) / 1000)} s`);
 
-    // r1 freezes (SIGSTOP: a GC pause, a suspended VM) past its TTL, then wakes up. Its leases were taken
-    // meanwhile; whatever it had in flight must be refused by the fence (staleCommitsAccepted stays 0).
-    const frozen = [...(await holders())].filter(([, holder]) => holder === 'r1').map(([project]) => project);
+    // r3 freezes (SIGSTOP: a long GC pause, a suspended VM) past its TTL while supporters arrive, then wakes
+    // with its in-memory state and whatever it had in flight: the fence and the delivery claims must keep
+    // every notice once-only (duplicates) and none lost (misses).
+    const frozen = await heldProjects(replicas[2]!);
     const frozenAt = Date.now();
-    children.get('r1')!.kill('SIGSTOP');
+    replicas[2]!.child.kill('SIGSTOP');
     await until("the frozen replica's projects to be polled by the others", () =>
-      frozen.every((project) => polledSince(project, frozenAt, 'r1')),
+      allPolledSince(sim.requests, frozen, frozenAt + 100),
     );
-    const pausedFailoverMs = longestGap(frozen, frozenAt, 'r1');
-    children.get('r1')!.kill('SIGCONT');
-    await until('the woken replica to take its share again', () => settled(live));
+    const pausedFailoverMs = longestUnpolledMs(sim.requests, frozen, frozenAt + 100, Date.now());
+    await sleep(leaseTtlMs);
+    replicas[2]!.child.kill('SIGCONT');
+    log(`froze r3 (${frozen.length} projects): taken over, longest unpolled ${pausedFailoverMs} ms; woken`);
+    await until('the woken replica to take its share again', evenSpread, 45_000);
+    await sleep(3_000);
 
-    // Redis crashes (SIGKILL) and comes back from its AOF.
+    // Redis crashes (SIGKILL) and comes back from its AOF. Durable keys just before must all be there after.
+    const durable = await durableKeys(raw);
     const crashedAt = Date.now();
-    const lastAcked = new Map<string, number>();
-    for (const line of lines) {
-      if (line.commit === 'written' && line.committedAt < crashedAt) {
-        lastAcked.set(line.project, Math.max(lastAcked.get(line.project) ?? 0, line.polledAt));
-      }
-    }
     await redis.restart();
-    observer.destroy();
-    // A fresh connection reads the restored state before the replicas' reconnect backoff lets them write over it.
-    observer = await connectRedis(redis.url, () => {});
-    let redisRestartLost = 0;
-    for (const project of projects) {
-      const stored = await observer.get(stateKey(project));
-      const at = stored === null ? 0 : (JSON.parse(stored) as { at: number }).at;
-      if (at < (lastAcked.get(project) ?? 0)) redisRestartLost++;
-    }
     const restartedAt = Date.now();
-    await until('every project to be polled after the Redis restart', () =>
-      projects.every((project) => lines.some((l) => l.project === project && l.polledAt > restartedAt)),
+    let redisRestartLost = 0;
+    for (const key of durable) if ((await raw.exists(key)) === 0) redisRestartLost += 1;
+    await until('every project to be polled again after the Redis restart', () =>
+      allPolledSince(sim.requests, projects, restartedAt),
     );
-    const redisRestartGapMs = longestGap(projects, crashedAt);
-    await until('the spread to settle after the Redis restart', () => settled(live));
-    const spread = (await counts(live)).sort((a, b) => b - a);
+    const redisRestartGapMs = longestUnpolledMs(sim.requests, projects, crashedAt, Date.now());
+    log(`Redis restarted: ${durable.length} durable keys checked, longest unpolled ${redisRestartGapMs} ms`);
+    await until('an even spread after the Redis restart', evenSpread, 45_000);
+    await sleep(10_000);
 
-    // Fencing: per project, accepted commits in acknowledgement order never go back to an older token.
-    let staleCommitsAccepted = 0;
-    for (const project of projects) {
-      let highest = 0;
-      const written = lines.filter((l) => l.project === project && l.commit === 'written');
-      for (const line of written.sort((a, b) => a.committedAt - b.committedAt)) {
-        if (line.token < highest) staleCommitsAccepted++;
-        highest = Math.max(highest, line.token);
-      }
-    }
+    // The last supporters arrive; every notice has until the drain timeout to reach the channel.
+    clearInterval(arrivals);
+    arrivals = undefined;
+    const lastArrivalAt = Date.now();
+    const posted = () =>
+      (slack.messages.get(channel.channelId) ?? []).flatMap((m) => {
+        const id = m.metadata?.event_payload['event_id'];
+        return typeof id === 'string' ? [eventIdOf(id)] : [];
+      });
+    await until(
+      'every supporter notice',
+      () => missedSupporters(arrived, posted()).length === 0,
+      30_000,
+    ).catch((error: unknown) => log(String(error)));
+    const deliveredWithinMs = Date.now() - lastArrivalAt;
+    const spread = (await readHolds()).map((h) => h.length).sort((a, b) => b - a);
+    const missed = missedSupporters(arrived, posted());
     const figures = {
-      replicas: 3,
+      replicas: replicaCount,
       projects: projectCount,
+      leaseTtlMs,
+      duplicates: slack.duplicateEventIds(channel.channelId).length,
+      misses: missed.length,
       failoverMs,
+      failoverTargetMs: leaseTtlMs + pollIntervalMs,
       spread,
       redisRestartLost,
-      staleCommitsAccepted,
+      sizing,
       details: {
-        ttlMs,
-        tickMs: Math.floor(ttlMs / 3),
-        pollMs,
-        // Worst case: the last poll up to one poll before the kill, the lease renewed just before it, the takeover
-        // tick up to one tick after expiry (an acquired project is polled at once).
-        failoverBoundMs: ttlMs + Math.floor(ttlMs / 3) + pollMs,
+        supporters: arrived.length,
+        noticesPosted: posted().length,
+        burstNotices: burstCount(posted()),
+        pollIntervalMs,
+        lastNoticeAfterLastArrivalMs: deliveredWithinMs,
         pausedFailoverMs,
         redisRestartGapMs,
-        polls: lines.length,
-        commitsRefused: lines.filter((l) => l.commit === 'refused').length,
-        commitsFailed: lines.filter((l) => l.commit === 'failed').length,
+        entry: entry === 'built' ? 'node dist/src/main.js' : 'node --import tsx src/main.ts',
+        durableKeysChecked: durable.length,
+        missedExamples: missed
+          .slice(0, 5)
+          .map((s) => `${s.project} ${s.entryKey} ${new Date(s.supportTimestamp * 1000).toISOString()}`),
+        wallSeconds: Math.round((Date.now() - started) / 1000),
       },
     };
+    // The replicas' logs are kept when a target is missed: they say what each did when.
+    keepLogs ||= figures.duplicates > 0 || figures.misses > 0 || redisRestartLost > 0;
     process.stdout.write(`${JSON.stringify(figures)}\n`);
+  } catch (error) {
+    keepLogs = true;
+    for (const replica of replicas)
+      log(`--- ${replica.name} log tail ---\n${replica.output().slice(-4_000)}`);
+    throw error;
   } finally {
-    await Promise.all(
-      [...children.values()].map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGCONT'); // a frozen replica would not act on SIGTERM
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
-    observer.destroy();
+    if (arrivals) clearInterval(arrivals);
+    await Promise.all(replicas.map((r) => r.stop()));
+    raw.destroy();
+    await store.close().catch(() => {});
+    await slack.close();
     await sim.close();
     await redis.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (keepLogs) log(`replica logs kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Per-replica CPU (% of one core), RSS and API request rate over the window, averaged over the replicas. */
+function sizingFigures(before: readonly ProcessSample[], after: readonly ProcessSample[]) {
+  const each = after.map((a, i) => {
+    const b = before[i]!;
+    const seconds = (a.at - b.at) / 1000;
+    return {
+      cpuPct: ((a.cpuSeconds - b.cpuSeconds) / seconds) * 100,
+      rssMb: a.rssBytes / 1_048_576,
+      requestsPerSec: (a.apiRequests - b.apiRequests) / seconds,
+    };
+  });
+  const mean = (pick: (e: (typeof each)[number]) => number) =>
+    Math.round((each.reduce((s, e) => s + pick(e), 0) / each.length) * 10) / 10;
+  return {
+    projectsPerReplica: projectCount / replicaCount,
+    cpuPctPerReplica: mean((e) => e.cpuPct),
+    rssMbPerReplica: mean((e) => e.rssMb),
+    apiRequestsPerSecPerReplica: mean((e) => e.requestsPerSec),
+  };
+}
+
+/** Keys that must survive a Redis crash: without expiry (state, subscriptions) or living long (delivery records). */
+async function durableKeys(raw: Awaited<ReturnType<typeof connectRedis>>): Promise<string[]> {
+  const keys = await raw.keys('fundbot:*');
+  const ttls = await Promise.all(keys.map((key) => raw.pTTL(key)));
+  return keys.filter((_, i) => ttls[i] === -1 || (ttls[i] ?? 0) > 3_600_000);
 }
 
 await main();

@@ -13,6 +13,24 @@ export function leaseTokenOf(ctx: EngineContext, rt: ProjectRuntime): number | u
 }
 
 /**
+ * The token for a state write. When this replica's own note of the lease ran out during the poll (a poll
+ * slower than 2/3 of the TTL: a slow API, a loaded host), the lease is asked again instead of the project being
+ * given up: the same token back means the same tenure (the balancer, or this engine, renewed it meanwhile), so
+ * the state in memory is still the truth. Undefined when the tenure ended; Redis still compares the token.
+ * Cost: nothing on the common path; one `acquire` (no request with the balancer) after a slow poll.
+ */
+export async function commitTokenOf(ctx: EngineContext, rt: ProjectRuntime): Promise<number | undefined> {
+  const current = leaseTokenOf(ctx, rt);
+  const tenure = leaseTokens.get(rt);
+  if (current !== undefined || tenure === undefined) return current;
+  const askedAt = ctx.clock.now();
+  const grant = await ctx.lease.acquire(leaseResourceOf(rt), ctx.replicaId, ctx.settings.leaseTtlMs);
+  if (grant?.token !== tenure) return undefined;
+  rt.leaseUntil = askedAt + ctx.settings.leaseTtlMs;
+  return tenure;
+}
+
+/**
  * Forgets a project whose fenced write was refused: another replica holds it now. Its in-memory state goes
  * (the successor writes the stored one) and the lease is asked again after a third of the TTL.
  */

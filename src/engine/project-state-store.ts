@@ -5,7 +5,7 @@ import { StoredValueError } from '../lib/store.js';
 import type { EngineContext } from './engine-context.js';
 import { rewardsSold } from './feed-events.js';
 import { appendHistory, historySchema } from './history.js';
-import { leaseLost, leaseResourceOf, leaseTokenOf } from './lease-tenure.js';
+import { commitTokenOf, leaseLost, leaseResourceOf } from './lease-tenure.js';
 import { noteError, type ProjectRuntime } from './project-runtime.js';
 import {
   emptyProjectState,
@@ -71,7 +71,7 @@ export async function commit(
   }));
   const state: ProjectState = { ...next, outbox: [...next.outbox, ...fresh] };
   const project = rt.config.linkCaption;
-  const token = leaseTokenOf(ctx, rt);
+  const token = await commitTokenOf(ctx, rt);
   const written =
     token !== undefined &&
     (await ctx.lease.fencedSet(leaseResourceOf(rt), token, stateKeys.state(project), state, ctx.store));

@@ -79,4 +79,30 @@ describe.skipIf(skipRedisTests())('project leases on a real redis-server', () =>
     await engineB.runDue();
     expect(supporterNames(h.recorder.events.slice(delivered))).toEqual(['Zoe']);
   });
+  it("a poll that outlasts the engine's own view of the lease still commits while the balancer renewed it", async () => {
+    // Found by bench:replicas on a loaded host: a fundings poll slower than 2/3 of the TTL made the engine give up
+    // a project its balancer still held ("lease lost before the state write"), dropping the poll's work.
+    server = await startRedisServer();
+    const a = await replica(server.url, 'replica-a');
+    const engineOptions = { leaseTtlMs: 60_000, targetIntervalsMs: { fundings: 10_000 } };
+    h = await startEngineHarness({ store: namespaced(a.store, 'engine/'), engine: engineOptions });
+    expect((await a.balancer.tick()).acquired).toEqual([lc]);
+    const engine = h.newEngine({ lease: a.engineLease, replicaId: 'replica-a' });
+    await engine.runDue();
+
+    h.project.addSupporter({ displayName: 'Slow Sam', amount: 5 });
+    h.clock.advance(30_000); // fundings due (its interval follows the budget, at least 10 s)
+    h.sim.faults.slow({ path: '/fundings', delayMs: 400, n: 1 });
+    const run = engine.runDue();
+    // While the request hangs, the engine's clock passes the lease it noted; the balancer renews in Redis.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    h.clock.advance(60_000);
+    await a.balancer.tick();
+    await run;
+
+    expect(h.logger.warnings).not.toContain(
+      'lease lost before the state write: another replica polls this project now',
+    );
+    expect(supporterNames(h.recorder.events)).toContain('Slow Sam');
+  });
 });
