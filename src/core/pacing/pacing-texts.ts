@@ -9,7 +9,9 @@ export interface PacingTexts {
   readonly quietSummary: string;
   readonly andMore: (shown: string, more: string) => string;
   readonly totalWithDelta: (total: string, delta: string | null) => string;
-  readonly supporterCountNow: (count: string) => string;
+  readonly supporterCount: (count: string) => string;
+  /** "as of 14:09": when a batch's figures were read. */
+  readonly asOf: (time: string) => string;
   readonly withdrawn: (names: string) => string;
   /** The reason line of a corrected notice. */
   readonly reason: (event: 'support-dropped' | 'wall' | 'blog') => string;
@@ -32,7 +34,8 @@ const en: PacingTexts = {
   quietSummary: 'Held during quiet hours',
   andMore: (shown, more) => `${shown} and ${more} more`,
   totalWithDelta: (total, delta) => (delta ? `total ${total} (+${delta})` : `total ${total}`),
-  supporterCountNow: (count) => `supporter count now ${count}`,
+  supporterCount: (count) => `supporter count ${count}`,
+  asOf: (time) => `as of ${time}`,
   withdrawn: (names) => `Withdrawn since: ${names}`,
   reason: (event) =>
     event === 'support-dropped'
@@ -59,7 +62,8 @@ const de: PacingTexts = {
   quietSummary: 'Während der Ruhezeit gesammelt',
   andMore: (shown, more) => `${shown} und ${more} weitere`,
   totalWithDelta: (total, delta) => (delta ? `gesamt ${total} (+${delta})` : `gesamt ${total}`),
-  supporterCountNow: (count) => `jetzt ${count} Unterstützer*innen`,
+  supporterCount: (count) => `${count} Unterstützer*innen`,
+  asOf: (time) => `Stand ${time}`,
   withdrawn: (names) => `Inzwischen zurückgezogen: ${names}`,
   reason: (event) =>
     event === 'support-dropped'
