@@ -40,7 +40,7 @@ import type { BatchRecord } from '../src/core/pacing/batch-record.js';
 import { type FundbotEvent, noticeKindOf, noticeKinds } from '../src/domain/events.js';
 import type { Engine } from '../src/engine/index.js';
 import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
-import type { BenchSection, CampaignContext, Figures } from './section.js';
+import type { BenchSection, CampaignContext } from './section.js';
 
 const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0LAUNCH', channelId: 'C0TEAM' };
 
