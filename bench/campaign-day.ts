@@ -191,6 +191,7 @@ export async function runCampaignDay(
       projects: [{ linkCaption: demoLinkCaption, key }],
       deliver: async (event) => {
         delivered.push({ event, at: clock.now() });
+        for (const s of sections) await s.campaign?.delivered?.(event, ctx);
       },
     });
   let engine = newEngine();
@@ -364,6 +365,7 @@ export async function runCampaignDay(
     latencyInclRestartMs: { fundings: summarize(withRestart) },
     ...extra,
     details: {
+      ...(extra['details'] as Figures | undefined),
       truth: { supporters: truth.supporters.size, wall: truth.wall.size, blog: truth.blog.size },
       lateSupports: lateSupports.map((l) => l.depth),
       noticesByType: Object.fromEntries(byType),

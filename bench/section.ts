@@ -1,4 +1,5 @@
 import type { ApiClient, ProjectKey } from '../src/api/index.js';
+import type { FundbotEvent } from '../src/domain/events.js';
 import type { Engine } from '../src/engine/index.js';
 import type { Simulator } from '../src/simulator/index.js';
 import type { ManualClock } from '../test/support/manual-clock.js';
@@ -31,6 +32,8 @@ export interface BenchSection {
   readonly campaign?: {
     setup?(ctx: CampaignContext): Promise<void> | void;
     tick?(ctx: CampaignContext): Promise<void> | void;
+    /** Every event the engine delivers, as it delivers it (inside the engine step, on the same clock). */
+    delivered?(event: FundbotEvent, ctx: CampaignContext): Promise<void> | void;
     figures?(ctx: CampaignContext): Promise<Figures> | Figures;
   };
   run?(): Promise<Figures>;

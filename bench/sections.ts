@@ -1,4 +1,5 @@
 import { fundingCommandSection } from './funding-command.js';
+import { pacingDaySection } from './pacing-day.js';
 import { plansSection } from './plans.js';
 import { scaleSection } from './scale.js';
 import type { BenchSection } from './section.js';
@@ -14,5 +15,6 @@ export const benchSections: BenchSection[] = [
   scaleSection,
   fundingCommandSection,
   slackInDoubtSection,
+  pacingDaySection,
   plansSection,
 ];

@@ -8,6 +8,7 @@ import {
   createCommandCore,
   createNoticeRouter,
   createPacedRouter,
+  createPacingSettings,
   createSettingsStore,
   createSubscriptionStore,
   type Locale,
@@ -78,6 +79,8 @@ export function wireFundbot(options: WireOptions): Wiring {
   // The core's stores prefix their own keys (subscriptions/, settings/).
   const subscriptions = createSubscriptionStore(store, { clock });
   const settings = createSettingsStore(store);
+  // Written by /pacing and /quiet, read by the paced router: one record per channel that set any.
+  const pacing = createPacingSettings(store);
   let router: PacedRouter | undefined;
   const milestonesFor = (project: string) =>
     options.projects.find((p) => p.linkCaption === project)?.milestones;
@@ -119,6 +122,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
       fundingChart: chartPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
       // A platform with no adapter connected (the console) has nothing to check: it can always print.
+      pacing,
       channelAccess: {
         canPost: (channel) =>
           channelAccess.get(channel.platform)?.canPost(channel) ?? Promise.resolve({ ok: true }),
@@ -167,6 +171,7 @@ export function wireFundbot(options: WireOptions): Wiring {
         subscriptions,
         posters,
         store: deliveries,
+        settings: pacing,
         clock,
         logger: logger.child({ component: 'pacing' }),
       });

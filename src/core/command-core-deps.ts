@@ -2,6 +2,7 @@ import type { Logger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { NeutralMessage } from './message.js';
+import type { PacingSettings } from './pacing/pacing-settings.js';
 import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
 import type { SettingsStore } from './settings-store.js';
 
@@ -68,5 +69,11 @@ export interface CommandCoreDeps {
    * platform); without it (the console) /subscribe cannot check and trusts the channel.
    */
   readonly channelAccess?: ChannelAccess;
+  /**
+   * Each channel's pacing and quiet hours, set by /pacing and /quiet and shown by
+   * /subscriptions: the same store the paced router reads. Without it those two
+   * commands say pacing is not set up, and /subscriptions lists kinds only.
+   */
+  readonly pacing?: PacingSettings;
   readonly logger?: CoreLogger;
 }

@@ -11,6 +11,7 @@ import type { CommandHandler, CommandRun } from './commands/command-run.js';
 import { blogCommand, supportersCommand } from './commands/feeds.js';
 import { fundingCommand } from './commands/funding.js';
 import { digestCommand, helpCommand, statusCommand } from './commands/info.js';
+import { pacingCommand, quietCommand } from './commands/pacing.js';
 import { rewardCommand, rewardsCommand } from './commands/rewards.js';
 import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
 import { catalogFor, localeFromTag } from './i18n/index.js';
@@ -31,6 +32,8 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   subscribe: subscribeCommand,
   unsubscribe: unsubscribeCommand,
   subscriptions: subscriptionsCommand,
+  pacing: pacingCommand,
+  quiet: quietCommand,
   language: languageCommand,
   digest: digestCommand,
   status: statusCommand,

@@ -9,6 +9,7 @@
  * apps with many commands use one command with subcommands (`/github subscribe …`).
  */
 import { noticeKinds } from './events.js';
+import { batchMinutesRange, pacedKinds, pacingModes } from './pacing-modes.js';
 
 export type OptionType = 'string' | 'integer' | 'boolean';
 
@@ -128,6 +129,67 @@ export const commandDefinitions: readonly CommandDefinition[] = [
     description: { en: 'What this channel is subscribed to', de: 'Was dieser Kanal abonniert hat' },
     options: [],
     admin: false,
+  },
+  {
+    name: 'pacing',
+    description: {
+      en: 'How often a kind of notice is posted here: auto, live, batched, hourly or digest only',
+      de: 'Wie oft eine Art von Benachrichtigung hier kommt: auto, live, gesammelt, stündlich, nur Bericht',
+    },
+    options: [
+      {
+        name: 'kind',
+        description: { en: 'Notice kind, or all', de: 'Art der Benachrichtigung, oder all' },
+        type: 'string',
+        required: true,
+        choices: [...pacedKinds, 'all'].map((k) => ({ name: k, value: k })),
+      },
+      {
+        name: 'mode',
+        description: {
+          en: 'auto (default), live, batched, hourly or digest (only in the daily digest)',
+          de: 'auto (Standard), live, batched (gesammelt), hourly (stündlich) oder digest (nur Tagesbericht)',
+        },
+        type: 'string',
+        required: true,
+        choices: pacingModes.map((m) => ({ name: m, value: m })),
+      },
+      {
+        name: 'minutes',
+        description: {
+          en: `batched only: minutes per message, ${batchMinutesRange.min}-${batchMinutesRange.max} (default 5)`,
+          de: `nur batched: Minuten pro Nachricht, ${batchMinutesRange.min}-${batchMinutesRange.max} (Standard 5)`,
+        },
+        type: 'integer',
+        required: false,
+      },
+    ],
+    admin: true,
+  },
+  {
+    name: 'quiet',
+    description: {
+      en: 'Quiet hours here: notices are held and posted as one summary when they end',
+      de: 'Ruhezeit hier: Benachrichtigungen werden gesammelt und danach als eine Nachricht gepostet',
+    },
+    options: [
+      {
+        name: 'hours',
+        description: { en: 'From-to, e.g. 22:00-07:00; or off', de: 'Von-bis, z. B. 22:00-07:00; oder off' },
+        type: 'string',
+        required: true,
+      },
+      {
+        name: 'timezone',
+        description: {
+          en: 'Time zone of those hours, e.g. Europe/Berlin (default UTC)',
+          de: 'Zeitzone dieser Uhrzeiten, z. B. Europe/Berlin (Standard UTC)',
+        },
+        type: 'string',
+        required: false,
+      },
+    ],
+    admin: true,
   },
   {
     name: 'chart',

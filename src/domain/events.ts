@@ -145,6 +145,11 @@ export interface NoticeBatchEvent extends EventBase {
   readonly withdrawn?: readonly string[];
   /** The project's supporter_count read with the newest held supporter, or null. */
   readonly supporterCount: number | null;
+  /**
+   * Epoch ms the count and total were read (the newest held supporter's cycle): the
+   * batch is posted up to a window later, so it says "as of 14:09", never "now".
+   */
+  readonly countedAt?: number;
   readonly fundingTotal: number | null;
   /** The total stated by the channel's previous supporter message, for "(+€310)"; null when unknown. */
   readonly fundingBefore: number | null;

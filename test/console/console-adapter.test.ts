@@ -53,7 +53,7 @@ describe('console adapter', () => {
     );
     const reward = text.indexOf('Sunny mug');
     const subscribed = text.indexOf('This channel now gets wall and blog notices of Solar Kiosk.');
-    const listed = text.indexOf('• Solar Kiosk: wall and blog');
+    const listed = text.indexOf('• Solar Kiosk: wall (live) and blog (live)');
     expect(reward).toBeGreaterThanOrEqual(0);
     expect(subscribed).toBeGreaterThan(reward);
     expect(listed).toBeGreaterThan(subscribed);

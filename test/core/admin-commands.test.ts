@@ -119,7 +119,9 @@ describe('/subscribe and /unsubscribe', () => {
       { canAdminister: true },
     );
     const m = await f.run('subscriptions');
-    expect(m.text).toBe('• Tiny Farm: blog\n• Solar Kiosk: supporters and milestones');
+    expect(m.text).toBe(
+      '• Tiny Farm: blog (live)\n• Solar Kiosk: supporters (auto) and milestones (live)\nQuiet hours: off',
+    );
   });
 });
 

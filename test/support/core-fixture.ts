@@ -2,6 +2,7 @@ import type { CommandContext, CommandCore, OptionValue } from '../../src/core/co
 import type { CommandCoreDeps } from '../../src/core/command-core-deps.js';
 import { createCommandCore } from '../../src/core/create-command-core.js';
 import type { NeutralMessage } from '../../src/core/message.js';
+import { createPacingSettings } from '../../src/core/pacing/pacing-settings.js';
 import type { ChannelRef, SubscriptionStore } from '../../src/core/ports.js';
 import { createSettingsStore, type SettingsStore } from '../../src/core/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
@@ -54,6 +55,7 @@ export function createCoreFixture(
     settings,
     clock,
     version: '0.1.0-test',
+    pacing: createPacingSettings(store),
     ...options.deps,
   });
   return {

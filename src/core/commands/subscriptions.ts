@@ -1,14 +1,17 @@
 import { type NoticeKind, noticeKinds } from '../../domain/events.js';
+import { type PacedKind, pacedKinds } from '../../domain/pacing-modes.js';
 import { singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import { ensureBotCanPost } from '../check-channel-access.js';
 import { CommandRefusal } from '../command-refusal.js';
 import type { NeutralMessage } from '../message.js';
+import { formatQuietHours } from '../pacing/pacing-settings.js';
 import type { WatchedProject } from '../ports.js';
 import { errorSummary } from '../read-failure.js';
 import { findWatched, resolveProject } from '../resolve-project.js';
 import { watchingNotice } from '../watching-notice.js';
 import { type CommandRun, typedCommand } from './command-run.js';
+import { describePacing, pacingOf } from './pacing.js';
 
 /**
  * Parses the `kinds` option: space or comma separated, case-insensitive,
@@ -107,18 +110,34 @@ export async function unsubscribeCommand(run: CommandRun): Promise<NeutralMessag
   return { text: lines.join('\n'), tone: 'success', private: true };
 }
 
-/** /subscriptions: what this channel gets. */
+/**
+ * /subscriptions: what this channel gets, each kind with its pacing ("supporters (auto)"),
+ * and the channel's quiet hours. Cost: the subscription list and one pacing record read.
+ */
 export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMessage> {
   const { t } = run;
-  const subscriptions = await run.deps.subscriptions.forChannel(run.invocation.context.channel);
+  const { channel } = run.invocation.context;
+  const subscriptions = await run.deps.subscriptions.forChannel(channel);
+  const pacing = await run.deps.pacing?.get(channel);
+  const kindText = (kind: NoticeKind) =>
+    pacing && isPacedKind(kind)
+      ? t.pacing.kindWithMode(kind, describePacing(t, pacingOf(pacing, kind)))
+      : kind;
   const watched: readonly WatchedProject[] = run.deps.readModel.watchedProjects();
   const lines = subscriptions.slice(0, limits.fields).map((s) => {
     const title = findWatched(watched, s.project)?.title ?? s.project;
-    return t.subscriptions.line(singleLine(title, limits.title), t.common.list(s.kinds));
+    return t.subscriptions.line(singleLine(title, limits.title), t.common.list(s.kinds.map(kindText)));
   });
+  if (lines.length > 0 && pacing) {
+    lines.push(pacing.quiet ? t.pacing.quietLine(formatQuietHours(pacing.quiet)) : t.pacing.quietNone);
+  }
   return {
     title: t.subscriptions.title,
     text: lines.length > 0 ? lines.join('\n') : t.subscriptions.none(typedCommand(run, 'subscribe')),
     tone: 'info',
   };
+}
+
+function isPacedKind(kind: NoticeKind): kind is PacedKind {
+  return (pacedKinds as readonly string[]).includes(kind);
 }

@@ -112,6 +112,27 @@ export interface Catalog {
       >
     >;
   };
+  /** /pacing and /quiet, and the pacing lines of /subscriptions. */
+  readonly pacing: {
+    /** A mode as /subscriptions shows it; `minutes` is the batch interval of `batched`. */
+    readonly mode: (mode: 'auto' | 'live' | 'batched' | 'hourly' | 'digest', minutes: number) => string;
+    /** What the mode does, said once when it is set. */
+    readonly explain: (mode: 'auto' | 'live' | 'batched' | 'hourly' | 'digest', minutes: string) => string;
+    readonly set: (kinds: string, mode: string) => string;
+    /** "supporters (auto)" in /subscriptions. */
+    readonly kindWithMode: (kind: string, mode: string) => string;
+    readonly quietSet: (range: string) => string;
+    readonly quietCleared: string;
+    readonly quietLine: (range: string) => string;
+    readonly quietNone: string;
+    /** `usage` is how to type /pacing here, with an example. */
+    readonly minutesOnlyForBatched: (given: string, usage: string) => string;
+    readonly invalidMinutes: (given: string, min: string, max: string) => string;
+    readonly invalidHours: (given: string, example: string) => string;
+    readonly invalidTimeZone: (given: string, example: string) => string;
+    readonly emptyQuiet: (example: string) => string;
+    readonly notConfigured: string;
+  };
   readonly language: {
     readonly setChannel: string;
     readonly setWorkspace: string;

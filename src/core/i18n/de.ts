@@ -132,6 +132,40 @@ export const de: Catalog = {
       'attach-files': '„Dateien anhängen“',
     },
   },
+  pacing: {
+    mode: (mode, minutes) =>
+      ({
+        auto: 'automatisch',
+        live: 'live',
+        batched: `gesammelt alle ${minutes} Min.`,
+        hourly: 'stündlich',
+        digest: 'nur im Tagesbericht',
+      })[mode],
+    explain: (mode, minutes) =>
+      ({
+        auto: 'jede Meldung sofort, solange es im Kanal ruhig ist (weniger als 4 Nachrichten dieser Art in der letzten Stunde), dann eine Nachricht alle 10 Minuten mit allem dazwischen',
+        live: 'jede Meldung sofort',
+        batched: `eine Nachricht alle ${minutes} Minuten mit allem dazwischen`,
+        hourly: 'eine Nachricht pro Stunde mit allem dazwischen',
+        digest: 'hier nicht gepostet; der Tagesbericht zählt sie',
+      })[mode],
+    set: (kinds, mode) => `✅ ${kinds} in diesem Kanal: ${mode}.`,
+    kindWithMode: (kind, mode) => `${kind} (${mode})`,
+    quietSet: (range) =>
+      `✅ Ruhezeit ${range}: Meldungen werden dann gesammelt und an ihrem Ende als eine Nachricht pro Art gepostet.`,
+    quietCleared: '✅ Ruhezeit aus: Meldungen folgen zu jeder Stunde ihrem Takt.',
+    quietLine: (range) => `Ruhezeit: ${range}`,
+    quietNone: 'Ruhezeit: aus',
+    minutesOnlyForBatched: (given, usage) =>
+      `Minuten gibt es nur bei batched (angegeben: ${given}). Tippe zum Beispiel: ${usage}`,
+    invalidMinutes: (given, min, max) => `„${given}“ Minuten gehen nicht: erlaubt sind ${min} bis ${max}.`,
+    invalidHours: (given, example) =>
+      `„${given}“ ist keine Zeitspanne. Gib Beginn und Ende als HH:MM-HH:MM an, zum Beispiel ${example}, oder off.`,
+    invalidTimeZone: (given, example) =>
+      `„${given}“ ist keine bekannte Zeitzone. Nimm einen Namen wie Europe/Berlin oder America/New_York, zum Beispiel ${example}.`,
+    emptyQuiet: (example) => `Die Ruhezeit braucht Beginn und Ende, zum Beispiel ${example}.`,
+    notConfigured: 'Der Takt ist in dieser fundbot-Instanz nicht eingerichtet; frag ihren Betreiber.',
+  },
   language: {
     setChannel: 'Dieser Kanal spricht jetzt Deutsch.',
     setWorkspace:

@@ -124,6 +124,40 @@ export const en: Catalog = {
       'attach-files': 'Attach Files',
     },
   },
+  pacing: {
+    mode: (mode, minutes) =>
+      ({
+        auto: 'auto',
+        live: 'live',
+        batched: `batched every ${minutes} min`,
+        hourly: 'hourly',
+        digest: 'digest only',
+      })[mode],
+    explain: (mode, minutes) =>
+      ({
+        auto: 'each notice at once while the channel is calm (fewer than 4 messages of the kind in the last hour), then one message per 10 minutes with everything in between',
+        live: 'each notice at once',
+        batched: `one message every ${minutes} minutes with everything in between`,
+        hourly: 'one message an hour with everything in between',
+        digest: 'not posted here; the daily digest counts them',
+      })[mode],
+    set: (kinds, mode) => `✅ ${kinds} in this channel: ${mode}.`,
+    kindWithMode: (kind, mode) => `${kind} (${mode})`,
+    quietSet: (range) =>
+      `✅ Quiet hours ${range}: notices are held then and posted as one summary per kind when they end.`,
+    quietCleared: '✅ Quiet hours are off: notices follow their pacing at any hour.',
+    quietLine: (range) => `Quiet hours: ${range}`,
+    quietNone: 'Quiet hours: off',
+    minutesOnlyForBatched: (given, usage) =>
+      `Minutes apply to batched only (you gave ${given}). Type for example: ${usage}`,
+    invalidMinutes: (given, min, max) => `"${given}" minutes is not possible: give ${min} to ${max}.`,
+    invalidHours: (given, example) =>
+      `"${given}" is not a time range. Type the start and end as HH:MM-HH:MM, for example ${example}, or off.`,
+    invalidTimeZone: (given, example) =>
+      `"${given}" is not a time zone fundbot knows. Use a name like Europe/Berlin or America/New_York, for example ${example}.`,
+    emptyQuiet: (example) => `Quiet hours need a start and an end, for example ${example}.`,
+    notConfigured: 'Pacing is not set up in this fundbot instance; ask its operator.',
+  },
   language: {
     setChannel: 'This channel now speaks English.',
     setWorkspace: 'The whole server/workspace now speaks English (channels with their own setting keep it).',

@@ -10,6 +10,8 @@ export interface HeldEntry {
   /** How many supporters / posts the notice stood for (a burst: more than one). */
   readonly count: number;
   readonly names: readonly string[];
+  /** A burst's entry keys, so a drop of one of its supporters finds it. */
+  readonly keys?: readonly string[];
 }
 
 /**
@@ -30,6 +32,8 @@ export interface BatchRecord {
   readonly entries: readonly HeldEntry[];
   readonly withdrawn: readonly string[];
   readonly supporterCount: number | null;
+  /** When `supporterCount` and `fundingTotal` were read (absent while neither is known). */
+  readonly countedAt?: number;
   readonly fundingTotal: number | null;
   readonly fundingBefore: number | null;
   readonly currency: string;
@@ -50,9 +54,17 @@ export const batchRecordSchema = z.object({
   since: z.number(),
   due: z.number(),
   state: z.enum(['open', 'posted']),
-  entries: z.array(z.object({ eventId: z.string(), count: z.number(), names: z.array(z.string()) })),
+  entries: z.array(
+    z.object({
+      eventId: z.string(),
+      count: z.number(),
+      names: z.array(z.string()),
+      keys: z.array(z.string()).optional(),
+    }),
+  ),
   withdrawn: z.array(z.string()),
   supporterCount: z.number().nullable(),
+  countedAt: z.number().optional(),
   fundingTotal: z.number().nullable(),
   fundingBefore: z.number().nullable(),
   currency: z.string(),
@@ -79,6 +91,7 @@ export function batchEvent(batch: BatchRecord, detectedAt: number): NoticeBatchE
     names: batch.entries.flatMap((e) => e.names),
     ...(batch.withdrawn.length > 0 ? { withdrawn: batch.withdrawn } : {}),
     supporterCount: batch.supporterCount,
+    ...(batch.countedAt !== undefined ? { countedAt: batch.countedAt } : {}),
     fundingTotal: batch.fundingTotal,
     fundingBefore: batch.fundingBefore,
     currency: batch.currency,

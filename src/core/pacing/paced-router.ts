@@ -76,6 +76,9 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
   const openKey = 'pacing/open';
   const batchKey = (id: string) => `pacing/batch/${id}`;
   const heldKey = (eventId: string, channel: ChannelRef) => `pacing/held/${eventId}@${channelKey(channel)}`;
+  /** A supporter held inside a burst: found by its entry key, as its drop names it. */
+  const heldMemberKey = (project: string, entryKey: string, channel: ChannelRef) =>
+    `pacing/held-member/${project}/${entryKey}@${channelKey(channel)}`;
   const recentKey = (channel: ChannelRef, kind: NoticeKind) => `pacing/recent/${channelKey(channel)}/${kind}`;
   const totalKey = (channel: ChannelRef, project: string) => `pacing/total/${channelKey(channel)}/${project}`;
   const correctedKey = (id: string, channel: ChannelRef) => `pacing/corrected/${id}@${channelKey(channel)}`;
@@ -163,6 +166,10 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
             supporterCount: event.supporterCount ?? base.supporterCount,
             fundingTotal: event.fundingTotal ?? base.fundingTotal,
             currency: event.currency || base.currency,
+            // The figures are as of the cycle that read them (only the newest supporter of a cycle has them).
+            ...(event.supporterCount !== null || event.fundingTotal !== null
+              ? { countedAt: event.detectedAt }
+              : {}),
           }
         : {};
     const batch: BatchRecord = base.entries.some((e) => e.eventId === event.id)
@@ -172,6 +179,12 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
     if (!existing) {
       const open = await openIds();
       if (!open.includes(id)) await store.set(openKey, [...open, id]);
+    }
+    if (event.type === 'supporter-burst') {
+      // A drop names the one supporter, not the burst: each member is findable (~100 bytes each).
+      for (const key of event.entryKeys ?? []) {
+        await store.set(heldMemberKey(event.project, key, channel), id, keepMs);
+      }
     }
     await store.set(heldKey(event.id, channel), id, keepMs);
   }
@@ -254,12 +267,20 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
       options.onCorrected?.(event, channel, 'edited');
       return;
     }
-    const heldIn = await store.get(heldKey(event.originalEventId, channel), z.string());
+    const heldIn =
+      (await store.get(heldKey(event.originalEventId, channel), z.string())) ??
+      (event.type === 'support-dropped'
+        ? await store.get(heldMemberKey(event.project, event.entryKey, channel), z.string())
+        : undefined);
     const batch = heldIn ? await loadBatch(heldIn) : undefined;
-    const entry = batch?.entries.find((e) => e.eventId === event.originalEventId);
+    const entry =
+      batch?.entries.find((e) => e.eventId === event.originalEventId) ??
+      (event.type === 'support-dropped'
+        ? batch?.entries.find((e) => e.keys?.includes(event.entryKey))
+        : undefined);
     if (!batch || !entry) return; // never announced in this channel: nothing to take back
     const name = event.type === 'support-dropped' ? event.displayName : event.label;
-    const entries = batch.entries.filter((e) => e !== entry);
+    const entries = batch.entries.flatMap((e) => (e === entry ? withoutOne(e, event) : [e]));
     const posted = batch.state === 'posted';
     const next: BatchRecord = {
       ...batch,
@@ -313,12 +334,31 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
   return { deliver, flushDue };
 }
 
+/** The entry with the dropped supporter taken out: a burst loses one, a single notice goes. */
+function withoutOne(entry: HeldEntry, event: CorrectionEvent): HeldEntry[] {
+  if (event.type !== 'support-dropped' || !entry.keys || entry.count <= 1) return [];
+  const at = entry.names.indexOf(event.displayName);
+  return [
+    {
+      eventId: entry.eventId,
+      count: entry.count - 1,
+      names: at < 0 ? entry.names : entry.names.filter((_, i) => i !== at),
+      keys: entry.keys.filter((k) => k !== event.entryKey),
+    },
+  ];
+}
+
 function heldEntry(event: FundbotEvent): HeldEntry {
   switch (event.type) {
     case 'supporter':
       return { eventId: event.id, count: 1, names: [event.displayName] };
     case 'supporter-burst':
-      return { eventId: event.id, count: event.count, names: [...event.displayNames] };
+      return {
+        eventId: event.id,
+        count: event.count,
+        names: [...event.displayNames],
+        ...(event.entryKeys ? { keys: [...event.entryKeys] } : {}),
+      };
     case 'wall-post':
       return { eventId: event.id, count: 1, names: [event.author] };
     case 'wall-post-burst':

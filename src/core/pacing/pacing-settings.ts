@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import type { NoticeKind } from '../../domain/events.js';
+import { type PacingMode, pacingModes } from '../../domain/pacing-modes.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { channelKey } from '../channel-key.js';
 import type { ChannelRef } from '../ports.js';
 
-/**
+export { type PacedKind, type PacingMode, pacedKinds, pacingModes } from '../../domain/pacing-modes.js';
+
+/*
  * How a channel receives one kind of notice:
  * - `auto` (the default for supporters): live while the channel got fewer than
  *   {@link autoLiveLimit} messages of the kind in the last hour, otherwise batched
@@ -12,8 +15,6 @@ import type { ChannelRef } from '../ports.js';
  * - `live`: each notice at once; `batched`: one message per interval holding everything
  *   in between; `hourly`: batched by the hour; `digest`: not posted (the daily digest covers it).
  */
-export const pacingModes = ['auto', 'live', 'batched', 'hourly', 'digest'] as const;
-export type PacingMode = (typeof pacingModes)[number];
 
 /** `auto`: live while the channel got fewer than this many messages of the kind in the last hour. */
 export const autoLiveLimit = 4;
@@ -28,10 +29,15 @@ export interface KindPacing {
   readonly intervalMs?: number;
 }
 
-/** Quiet hours in UTC minutes of the day; `end` may be before `start` (over midnight). */
+/**
+ * Quiet hours in minutes of the day on the clock of `timeZone` (UTC when absent);
+ * `end` may be before `start` (over midnight).
+ */
 export interface QuietHours {
   readonly startMinute: number;
   readonly endMinute: number;
+  /** An IANA time zone ("Europe/Berlin"); absent means UTC. */
+  readonly timeZone?: string;
 }
 
 export interface ChannelPacing {
@@ -49,7 +55,13 @@ const schema = z.object({
     z.string(),
     z.object({ mode: z.enum(pacingModes), intervalMs: z.number().int().positive().optional() }),
   ),
-  quiet: z.object({ startMinute: z.number().int(), endMinute: z.number().int() }).optional(),
+  quiet: z
+    .object({
+      startMinute: z.number().int(),
+      endMinute: z.number().int(),
+      timeZone: z.string().optional(),
+    })
+    .optional(),
 }) as unknown as z.ZodType<ChannelPacing>;
 
 /** Per-channel pacing and quiet hours, one small record (~100 bytes) per channel that set any. */
@@ -81,34 +93,77 @@ export function createPacingSettings(store: KeyValueStore): PacingSettings {
   };
 }
 
-/** The quiet-hours window containing `now`, or undefined outside quiet hours. */
+const dayMs = 86_400_000;
+const minuteMs = 60_000;
+
+/**
+ * The quiet-hours window containing `now`, or undefined outside quiet hours. The
+ * window's start is the same for every moment inside it (it names the held batch),
+ * so it is found from the minute of the day on the zone's clock; on the night a
+ * zone changes to or from summer time the window is an hour longer or shorter.
+ */
 export function quietWindowAt(
   quiet: QuietHours | undefined,
   now: number,
 ): { start: number; end: number } | undefined {
   if (!quiet || quiet.startMinute === quiet.endMinute) return undefined;
-  const dayStart = Math.floor(now / 86_400_000) * 86_400_000;
-  for (const offset of [-86_400_000, 0]) {
-    const start = dayStart + offset + quiet.startMinute * 60_000;
-    const length = (((quiet.endMinute - quiet.startMinute) % 1440) + 1440) % 1440;
-    const end = start + length * 60_000;
-    if (now >= start && now < end) return { start, end };
-  }
-  return undefined;
+  const length = (((quiet.endMinute - quiet.startMinute) % 1440) + 1440) % 1440;
+  const minuteStart = Math.floor(now / minuteMs) * minuteMs;
+  const minuteOfDay = localMinuteOfDay(minuteStart, quiet.timeZone ?? 'UTC');
+  const elapsed = (((minuteOfDay - quiet.startMinute) % 1440) + 1440) % 1440;
+  if (elapsed >= length) return undefined;
+  const start = minuteStart - elapsed * minuteMs;
+  return { start, end: start + length * minuteMs };
 }
 
-/** Parses "22:00-07:00" into UTC minutes; undefined when malformed. */
-export function parseQuietHours(text: string): QuietHours | undefined {
-  const match = /^\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*$/.exec(text);
+const minuteFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The minute of the day (0-1439) that the clocks of `timeZone` show at `epochMs`. */
+function localMinuteOfDay(epochMs: number, timeZone: string): number {
+  if (timeZone === 'UTC') return Math.floor((epochMs % dayMs) / minuteMs);
+  let format = minuteFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    minuteFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(epochMs);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return (part('hour') % 24) * 60 + part('minute');
+}
+
+/** The IANA name of a time zone as Intl spells it ("europe/berlin" → "Europe/Berlin"), or undefined if unknown. */
+export function canonicalTimeZone(name: string): string | undefined {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > 64) return undefined;
+  try {
+    return new Intl.DateTimeFormat('en-GB', { timeZone: trimmed }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses "22:00-07:00" (also "22-7", "22:00–07:00") into minutes of the day; undefined when malformed. */
+export function parseQuietHours(text: string): Pick<QuietHours, 'startMinute' | 'endMinute'> | undefined {
+  const match = /^\s*(\d{1,2})(?::(\d{2}))?\s*[-–—]\s*(\d{1,2})(?::(\d{2}))?\s*$/u.exec(text);
   if (!match) return undefined;
-  const [h1, m1, h2, m2] = match.slice(1).map(Number) as [number, number, number, number];
+  const [h1, m1, h2, m2] = [match[1], match[2] ?? '0', match[3], match[4] ?? '0'].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   if (h1 > 23 || h2 > 23 || m1 > 59 || m2 > 59) return undefined;
   return { startMinute: h1 * 60 + m1, endMinute: h2 * 60 + m2 };
 }
 
-/** "22:00-07:00". */
+/** "22:00-07:00 Europe/Berlin" (or "… UTC"). */
 export function formatQuietHours(quiet: QuietHours): string {
   const hm = (m: number) =>
     `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-  return `${hm(quiet.startMinute)}-${hm(quiet.endMinute)}`;
+  return `${hm(quiet.startMinute)}-${hm(quiet.endMinute)} ${quiet.timeZone ?? 'UTC'}`;
 }

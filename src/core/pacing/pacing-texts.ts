@@ -1,7 +1,7 @@
 import type { NoticeKind } from '../../domain/events.js';
 import type { Locale } from '../command-core.js';
 
-/** The words of paced notices, corrections and the /pacing command, per locale. */
+/** The words of paced notices and corrections, per locale (the /pacing and /quiet answers are in the catalog). */
 export interface PacingTexts {
   /** "7 new supporters since 14:05" (count already formatted). */
   readonly batchTitle: (kind: NoticeKind, count: number, formatted: string, since: string) => string;
@@ -9,16 +9,12 @@ export interface PacingTexts {
   readonly quietSummary: string;
   readonly andMore: (shown: string, more: string) => string;
   readonly totalWithDelta: (total: string, delta: string | null) => string;
-  readonly supporterCountNow: (count: string) => string;
+  readonly supporterCount: (count: string) => string;
+  /** "as of 14:09": when a batch's figures were read. */
+  readonly asOf: (time: string) => string;
   readonly withdrawn: (names: string) => string;
   /** The reason line of a corrected notice. */
   readonly reason: (event: 'support-dropped' | 'wall' | 'blog') => string;
-  readonly modes: Readonly<Record<string, string>>;
-  readonly pacingSet: (kind: string, mode: string) => string;
-  readonly pacingTitle: string;
-  readonly quietHours: (range: string) => string;
-  readonly quietOff: string;
-  readonly badPacing: (usage: string) => string;
 }
 
 const en: PacingTexts = {
@@ -38,7 +34,8 @@ const en: PacingTexts = {
   quietSummary: 'Held during quiet hours',
   andMore: (shown, more) => `${shown} and ${more} more`,
   totalWithDelta: (total, delta) => (delta ? `total ${total} (+${delta})` : `total ${total}`),
-  supporterCountNow: (count) => `supporter count now ${count}`,
+  supporterCount: (count) => `supporter count ${count}`,
+  asOf: (time) => `as of ${time}`,
   withdrawn: (names) => `Withdrawn since: ${names}`,
   reason: (event) =>
     event === 'support-dropped'
@@ -46,18 +43,6 @@ const en: PacingTexts = {
       : event === 'wall'
         ? 'Withdrawn: the wall post was deleted.'
         : 'Withdrawn: the blog post was deleted.',
-  modes: {
-    auto: 'auto (live while the channel is quiet, then every 10 minutes)',
-    live: 'live',
-    batched: 'batched',
-    hourly: 'hourly',
-    digest: 'digest only',
-  },
-  pacingSet: (kind, mode) => `${kind}: ${mode}`,
-  pacingTitle: 'Pacing in this channel',
-  quietHours: (range) => `Quiet hours: ${range} UTC`,
-  quietOff: 'Quiet hours: off',
-  badPacing: (usage) => `Usage: ${usage}`,
 };
 
 const de: PacingTexts = {
@@ -77,7 +62,8 @@ const de: PacingTexts = {
   quietSummary: 'Während der Ruhezeit gesammelt',
   andMore: (shown, more) => `${shown} und ${more} weitere`,
   totalWithDelta: (total, delta) => (delta ? `gesamt ${total} (+${delta})` : `gesamt ${total}`),
-  supporterCountNow: (count) => `jetzt ${count} Unterstützer*innen`,
+  supporterCount: (count) => `${count} Unterstützer*innen`,
+  asOf: (time) => `Stand ${time}`,
   withdrawn: (names) => `Inzwischen zurückgezogen: ${names}`,
   reason: (event) =>
     event === 'support-dropped'
@@ -85,18 +71,6 @@ const de: PacingTexts = {
       : event === 'wall'
         ? 'Zurückgezogen: der Pinnwand-Beitrag wurde gelöscht.'
         : 'Zurückgezogen: der Blogbeitrag wurde gelöscht.',
-  modes: {
-    auto: 'automatisch (live, solange es ruhig ist, sonst alle 10 Minuten)',
-    live: 'live',
-    batched: 'gesammelt',
-    hourly: 'stündlich',
-    digest: 'nur im Tagesbericht',
-  },
-  pacingSet: (kind, mode) => `${kind}: ${mode}`,
-  pacingTitle: 'Takt in diesem Kanal',
-  quietHours: (range) => `Ruhezeit: ${range} UTC`,
-  quietOff: 'Ruhezeit: aus',
-  badPacing: (usage) => `Aufruf: ${usage}`,
 };
 
 /** The pacing texts of a locale. */

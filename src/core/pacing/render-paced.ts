@@ -18,7 +18,7 @@ export function clockTime(epochMs: number): string {
 /**
  * A batch of held notices as one message: "7 new supporters since 14:05", then
  * every name that fits the budget ("A, B, C and 4 more"), then the figures read
- * with the newest supporter ("supporter count now 2,260 · total €12,480 (+€310)").
+ * with the newest supporter and their time ("as of 14:09: supporter count 2,260 · total €12,480 (+€310)").
  */
 export function renderBatch(event: NoticeBatchEvent, locale: Locale): NeutralMessage {
   const p = pacingTexts(locale);
@@ -33,7 +33,7 @@ export function renderBatch(event: NoticeBatchEvent, locale: Locale): NeutralMes
   if (names) lines.push(names);
   const figures: string[] = [];
   if (event.supporterCount !== null) {
-    figures.push(p.supporterCountNow(formatNumber(event.supporterCount, locale)));
+    figures.push(p.supporterCount(formatNumber(event.supporterCount, locale)));
   }
   if (event.fundingTotal !== null) {
     const money = (n: number) => formatMoney(n, event.currency, locale);
@@ -43,7 +43,11 @@ export function renderBatch(event: NoticeBatchEvent, locale: Locale): NeutralMes
         : null;
     figures.push(p.totalWithDelta(money(event.fundingTotal), delta));
   }
-  if (figures.length > 0) lines.push(figures.join(' · '));
+  if (figures.length > 0) {
+    // Read with the newest held supporter, posted up to a window later: said with its time, never "now".
+    const asOf = event.countedAt !== undefined ? `${p.asOf(clockTime(event.countedAt))}: ` : '';
+    lines.push(`${asOf}${figures.join(' · ')}`);
+  }
   const withdrawn = (event.withdrawn ?? []).map((n) => singleLine(n, limits.name));
   if (withdrawn.length > 0) lines.push(p.withdrawn(listWithin(withdrawn, withdrawn.length, locale)));
   return {
