@@ -79,9 +79,5 @@ export async function backfillSeenKeys<T>(input: {
   // Entries sharing the page's lowest second may continue below it: that second stays unfilled
   // and is read again by the next page (unless a whole page shares one second: then it moves on).
   const nextSeenFrom = page.start === 0 ? 0 : lowest + 1 < seenFrom ? lowest + 1 : lowest;
-  console.log(
-    'fill',
-    JSON.stringify({ seenFrom, nextSeenFrom, unfilled, start: page.start, n: page.items.length, requests }),
-  );
   return { state: { ...state, seen: seen.pack(), seenFrom: nextSeenFrom }, requests };
 }

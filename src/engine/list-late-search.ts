@@ -147,21 +147,6 @@ export async function searchLateEntries<T>(input: {
     }
   }
   found.sort((a, b) => a.position - b.position);
-  console.log(
-    'late',
-    JSON.stringify({
-      debt0: input.state.lateDebt,
-      debt,
-      found: found.length,
-      exhausted,
-      requests,
-      seenFrom,
-      floorTs,
-      seen: seen.size,
-      belowCount,
-      total,
-    }),
-  );
   const unfound = exhausted ? Math.max(0, debt) : 0;
   const { lateSweepAt: _done, ...rest } = input.state;
   return {
