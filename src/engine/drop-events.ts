@@ -1,4 +1,4 @@
-import type { BlogPost, Funding, WallPost } from '../api/index.js';
+import { type BlogPost, type Funding, fundingKey, type WallPost } from '../api/index.js';
 import type { FundbotEvent } from '../domain/events.js';
 import { singleLine } from '../domain/text.js';
 import { blogPostEventId, supporterEventId, wallPostEventId } from './feed-events.js';
@@ -48,6 +48,22 @@ export function supportDroppedEvents(
     entryKey: key(f),
     displayName: singleLine(f.user.display_name, NAME_MAX),
   }));
+}
+
+/**
+ * Supports found dropped below the window (list-late-search.ts): only their (second, user id)
+ * pair is kept there, so the event carries no name; the correction shows the localized
+ * placeholder in its struck title.
+ */
+export function supportDroppedBelowEvents(
+  ctx: Context,
+  pairs: readonly { readonly ts: number; readonly id: number }[],
+): FundbotEvent[] {
+  return supportDroppedEvents(
+    ctx,
+    pairs.map((pair) => ({ support_timestamp: pair.ts, user: { id: pair.id, display_name: '' } }) as Funding),
+    fundingKey,
+  );
 }
 
 /** Deleted wall posts: their notices are corrected (the author's display name only). */

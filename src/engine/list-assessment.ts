@@ -55,6 +55,8 @@ export interface ListReadResult<T> {
   readonly flood?: { readonly held: number; readonly reason: string };
   /** Entries the totals said appeared below the window that the late search could not place. */
   readonly lateUnfound?: number;
+  /** Entries found dropped below the window (their (ts, id) pair only: names are not kept there). */
+  readonly droppedBelow?: readonly { readonly ts: number; readonly id: number }[];
 }
 
 export interface RawRead<T> {
@@ -266,7 +268,10 @@ function archiveEvicted<T>(
   after: readonly T[],
   total: number,
   needsHeal: boolean,
-): Pick<ListState<T>, 'seen' | 'seenFrom' | 'belowCount' | 'lateDebt' | 'lateSweepAt' | 'lastSweepAt'> {
+): Pick<
+  ListState<T>,
+  'seen' | 'seenFrom' | 'belowCount' | 'lateDebt' | 'lateSweepAt' | 'lastSweepAt' | 'dropDebt'
+> {
   const packId = codec.packId?.bind(codec);
   if (packId === undefined) return {};
   const keptKeys = new Set(after.map((e) => codec.key(e)));
@@ -282,6 +287,9 @@ function archiveEvicted<T>(
   // Not clamped at 0: a drop the read could not attribute may still sit in the window, and is
   // counted here again when it is evicted.
   if (gap < 0) belowCount += gap;
+  // Where `seen` is complete, a drop below the window can be placed and its notice taken back.
+  const filled = (state.seenFrom ?? state.floorTs) <= 0;
+  const dropDebt = (state.dropDebt ?? 0) + (gap < 0 && filled && !needsHeal ? -gap : 0);
   const lateDebt = needsHeal ? (state.lateDebt ?? 0) : Math.max(0, gap);
   return {
     seen,
@@ -291,6 +299,7 @@ function archiveEvicted<T>(
     // A sweep under way goes on from where it stopped (list-late-sweep.ts).
     ...(state.lateSweepAt !== undefined ? { lateSweepAt: state.lateSweepAt } : {}),
     ...(state.lastSweepAt !== undefined ? { lastSweepAt: state.lastSweepAt } : {}),
+    ...(dropDebt > 0 ? { dropDebt } : {}),
   };
 }
 

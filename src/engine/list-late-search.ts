@@ -16,6 +16,8 @@ export interface LateSearchResult<T> {
    * masked by unseen drops): accepted as seen so the search does not repeat every poll.
    */
   readonly unfound: number;
+  /** Pairs of `seen` found no longer listed: supports that dropped out below the window. */
+  readonly droppedBelow: readonly { readonly ts: number; readonly id: number }[];
 }
 
 /**
@@ -47,9 +49,11 @@ export async function searchLateEntries<T>(input: {
   const packId = codec.packId?.bind(codec);
   const order = input.state.order;
   let debt = input.state.lateDebt ?? 0;
+  let dropDebt = input.state.dropDebt ?? 0;
+  const droppedBelow: { ts: number; id: number }[] = [];
   const sweeping = input.state.lateSweepAt;
-  if (packId === undefined || order === null || (debt <= 0 && sweeping === undefined)) {
-    return { state: input.state, found: [], requests: 0, unfound: 0 };
+  if (packId === undefined || order === null || (debt <= 0 && dropDebt <= 0 && sweeping === undefined)) {
+    return { state: input.state, found: [], requests: 0, unfound: 0, droppedBelow };
   }
   const seen = SeenKeys.unpack(input.state.seen);
   const windowKeys = new Set(input.state.entries.map((e) => codec.key(e)));
@@ -71,7 +75,7 @@ export async function searchLateEntries<T>(input: {
   let sweepAt = sweeping;
   let sweptAll = false;
   if (sweepAt === undefined) {
-    search: while (debt > 0 && requests < options.lateSearchPages) {
+    search: while ((debt > 0 || dropDebt > 0) && requests < options.lateSearchPages) {
       let lo = 0;
       let hi = Math.max(0, total - input.state.entries.length);
       // Δ just above the bottom: entries older than the baseline are not in `seen` (none once filled).
@@ -94,7 +98,11 @@ export async function searchLateEntries<T>(input: {
         if (first !== undefined && last !== undefined) {
           const listed = new Set(page.items.map((item) => `${codec.ts(item)}:${packId(item)}`));
           for (const pair of seen.between(codec.ts(first), codec.ts(last))) {
-            if (!listed.has(`${pair.ts}:${pair.id}`) && seen.delete(pair.ts, pair.id)) changed = true;
+            if (!listed.has(`${pair.ts}:${pair.id}`) && seen.delete(pair.ts, pair.id)) {
+              droppedBelow.push(pair);
+              dropDebt = Math.max(0, dropDebt - 1);
+              changed = true;
+            }
           }
         }
         if (changed) continue search;
@@ -107,7 +115,8 @@ export async function searchLateEntries<T>(input: {
           continue;
         }
         const delta = page.start + anchor - seen.rank(codec.ts(anchorItem), packId(anchorItem));
-        if (delta > deltaLo) hi = start;
+        // A late entry below raises Δ, a drop (a pair still in `seen`) lowers it.
+        if (delta !== deltaLo) hi = start;
         else {
           lo = start + Math.max(1, page.items.length);
           deltaLo = delta;
@@ -136,6 +145,8 @@ export async function searchLateEntries<T>(input: {
     });
     total = sweep.total;
     found.push(...sweep.found);
+    droppedBelow.push(...sweep.dropped);
+    dropDebt = Math.max(0, dropDebt - sweep.dropped.length);
     belowCount += sweep.added;
     debt = Math.max(0, debt - sweep.added);
     sweepAt = sweep.at;
@@ -148,7 +159,10 @@ export async function searchLateEntries<T>(input: {
   }
   found.sort((a, b) => a.position - b.position);
   const unfound = exhausted ? Math.max(0, debt) : 0;
-  const { lateSweepAt: _done, ...rest } = input.state;
+  // Drops not placed (they sat in the window, or were hidden by a late entry) are not looked for
+  // again: the count was corrected when the totals showed them; the daily sweep still finds them.
+  if (exhausted) dropDebt = 0;
+  const { lateSweepAt: _done, dropDebt: _placed, ...rest } = input.state;
   return {
     state: {
       ...rest,
@@ -157,9 +171,11 @@ export async function searchLateEntries<T>(input: {
       lateDebt: Math.max(0, debt - unfound),
       ...(sweepAt !== undefined ? { lateSweepAt: sweepAt } : {}),
       ...(sweptAll ? { lastSweepAt: input.now } : {}),
+      ...(dropDebt > 0 ? { dropDebt } : {}),
     },
     found,
     requests,
     unfound,
+    droppedBelow,
   };
 }

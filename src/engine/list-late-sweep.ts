@@ -12,6 +12,8 @@ export interface SweepProgress<T> {
   readonly found: readonly FreshEntry<T>[];
   /** Entries added to `seen` (each one pays off one owed entry). */
   readonly added: number;
+  /** Pairs removed from `seen`: no longer listed. */
+  readonly dropped: readonly { readonly ts: number; readonly id: number }[];
 }
 
 /**
@@ -38,12 +40,13 @@ export async function sweepBelowWindow<T>(input: {
   const { state, seen, codec, options, isBelow } = input;
   const packId = codec.packId?.bind(codec);
   if (packId === undefined || state.order === null) {
-    return { at: undefined, total: state.total, found: [], added: 0 };
+    return { at: undefined, total: state.total, found: [], added: 0, dropped: [] };
   }
   let total = state.total;
   let at = input.from;
   const found: FreshEntry<T>[] = [];
   let added = 0;
+  const dropped: { ts: number; id: number }[] = [];
   const end = () => Math.max(0, total - state.entries.length);
   for (let read = 0; read < input.pages && at < end(); read++) {
     const page = await readPositions(
@@ -64,11 +67,11 @@ export async function sweepBelowWindow<T>(input: {
     if (first === undefined || last === undefined) break;
     const listed = new Set(page.items.map((item) => `${codec.ts(item)}:${packId(item)}`));
     for (const pair of seen.between(codec.ts(first), codec.ts(last))) {
-      if (!listed.has(`${pair.ts}:${pair.id}`)) seen.delete(pair.ts, pair.id);
+      if (!listed.has(`${pair.ts}:${pair.id}`) && seen.delete(pair.ts, pair.id)) dropped.push(pair);
     }
     const step =
       page.items.length > options.pageOverlap ? page.items.length - options.pageOverlap : page.items.length;
     at = page.start + step;
   }
-  return { at: at < end() ? at : undefined, total, found, added };
+  return { at: at < end() ? at : undefined, total, found, added, dropped };
 }

@@ -158,9 +158,11 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
       fresh: [...late.found, ...assessed.fresh],
       requests,
       ...(late.unfound > 0 ? { lateUnfound: late.unfound } : {}),
+      ...(late.droppedBelow.length > 0 ? { droppedBelow: late.droppedBelow } : {}),
     };
   }
-  if ((assessed.state.lateDebt ?? 0) === 0 && assessed.state.lateSweepAt === undefined) {
+  const owed = (assessed.state.lateDebt ?? 0) + (assessed.state.dropDebt ?? 0);
+  if (owed === 0 && assessed.state.lateSweepAt === undefined) {
     // Idle reads fill `seen` below the first read's floor, a page at a time (list-backfill.ts).
     if (assessed.fresh.length > 0 || heal || (assessed.state.seenFrom ?? 0) <= 0) return assessed;
     const filled = await backfillSeenKeys({
@@ -178,5 +180,6 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     fresh: [...late.found, ...assessed.fresh],
     requests,
     ...(late.unfound > 0 ? { lateUnfound: late.unfound } : {}),
+    ...(late.droppedBelow.length > 0 ? { droppedBelow: late.droppedBelow } : {}),
   };
 }

@@ -59,6 +59,11 @@ export interface ListState<T> {
    * the list below the window is read by membership, page by page, until the window.
    */
   readonly lateSweepAt?: number;
+  /**
+   * Drops the totals showed below the window that the search has not placed yet: placing one
+   * (its pair is in `seen` but no longer listed) is what lets the engine take its notice back.
+   */
+  readonly dropDebt?: number;
   /** Epoch ms the last sweep below the window ended (see `lateSweepEveryMs`). */
   readonly lastSweepAt?: number;
 }
@@ -81,6 +86,7 @@ export function listStateSchema<T>(item: z.ZodType<T>): z.ZodType<ListState<T>> 
     lateDebt: z.number().int().nonnegative().optional(),
     lateSweepAt: z.number().int().nonnegative().optional(),
     lastSweepAt: z.number().optional(),
+    dropDebt: z.number().int().nonnegative().optional(),
   }) as z.ZodType<ListState<T>>;
 }
 

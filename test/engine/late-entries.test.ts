@@ -91,8 +91,30 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
     }
     expect(announced.sort()).toEqual([fresh.id, late.id].sort());
     // The sweep (about 3,000 / 95 pages) and that day's heal of the window region.
-    expect(sweepRequests).toBeLessThanOrEqual(Math.ceil(3_000 / 95) + 5);
+    expect(sweepRequests).toBeLessThanOrEqual(Math.ceil(3_000 / 95) + 8);
     expect(state.lastSweepAt).toBe(aDayLater);
+  });
+
+  it('a support that drops out far below the window is placed, so its notice can be taken back', async () => {
+    const list = new FakeList(order);
+    for (let i = 0; i < 3_000; i++) list.add(1000 + i);
+    let state = (await poll(list, undefined)).state;
+    while ((state.seenFrom ?? 0) > 0) state = (await poll(list, state)).state;
+    const victim = list.entries[1_200];
+    if (victim === undefined) throw new Error('list too short');
+    list.remove(victim.id);
+    const dropped: { ts: number; id: number }[] = [];
+    let requests = 0;
+    for (let i = 0; i < 2; i++) {
+      const result = await poll(list, state);
+      dropped.push(...(result.droppedBelow ?? []));
+      requests += result.requests;
+      state = result.state;
+    }
+    expect(dropped).toEqual([{ ts: victim.ts, id: entryCodec.packId?.(victim) }]);
+    // A binary search on positions: a few pages, not a read of the 2,500 entries below the window.
+    expect(requests).toBeLessThanOrEqual(2 + 12);
+    expect(state.dropDebt ?? 0).toBe(0);
   });
 
   it('late entries at any depth, with drops and shifts, are announced exactly once (property)', async () => {

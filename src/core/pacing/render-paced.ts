@@ -1,5 +1,5 @@
 import type { CorrectionEvent, NoticeBatchEvent } from '../../domain/events.js';
-import { singleLine } from '../../domain/text.js';
+import { displayName, singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import type { Locale } from '../command-core.js';
 import { formatMoney, formatNumber } from '../format.js';
@@ -84,7 +84,8 @@ export function renderCorrection(event: CorrectionEvent, locale: Locale): Neutra
   const footer = t.notices.footer(singleLine(event.project, limits.title));
   if (event.type === 'support-dropped') {
     return {
-      title: t.notices.supporter(singleLine(event.displayName, limits.name)),
+      // Drops found below the window carry no name (the engine keeps only keys there).
+      title: t.notices.supporter(displayName(event.displayName, limits.name, t.common.someone)),
       struck: true,
       text: p.reason('support-dropped'),
       tone: 'neutral',

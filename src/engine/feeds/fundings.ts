@@ -2,7 +2,7 @@ import type { Funding } from '../../api/index.js';
 import { fundingKey } from '../../api/index.js';
 import type { FundbotEvent } from '../../domain/events.js';
 import { DeferredError } from '../credential-gate.js';
-import { droppedEntries, supportDroppedEvents } from '../drop-events.js';
+import { droppedEntries, supportDroppedBelowEvents, supportDroppedEvents } from '../drop-events.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
 import { supporterEvents } from '../feed-events.js';
 import type { ListItemCodec } from '../list-order.js';
@@ -96,6 +96,10 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
       { project: rt.config.linkCaption, detectedAt: now, paidOut },
       droppedEntries(state.lists.fundings, result, fundingCodec),
       fundingKey,
+    ),
+    ...supportDroppedBelowEvents(
+      { project: rt.config.linkCaption, detectedAt: now, paidOut },
+      result.droppedBelow ?? [],
     ),
   );
   await commit(
