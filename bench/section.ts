@@ -1,5 +1,6 @@
 import type { ApiClient, ProjectKey } from '../src/api/index.js';
 import type { Engine } from '../src/engine/index.js';
+import type { KeyValueStore } from '../src/lib/store.js';
 import type { Simulator } from '../src/simulator/index.js';
 import type { ManualClock } from '../test/support/manual-clock.js';
 
@@ -29,6 +30,8 @@ export interface CampaignContext {
 export interface BenchSection {
   readonly name: string;
   readonly campaign?: {
+    /** Wraps the engine's store before the day starts (to record what is written). */
+    wrapStore?(store: KeyValueStore): KeyValueStore;
     setup?(ctx: CampaignContext): Promise<void> | void;
     tick?(ctx: CampaignContext): Promise<void> | void;
     figures?(ctx: CampaignContext): Promise<Figures> | Figures;
