@@ -32,9 +32,23 @@ export function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-/** A digest of a value's JSON: tells "unchanged since written" without keeping the text. */
-export function digestOf(text: string): string {
-  return createHash('sha1').update(text).digest('base64');
+/**
+ * A digest of a value's JSON with object keys sorted: tells "unchanged since written" without
+ * keeping the text, whatever order the keys came in (the public and the keyed project read
+ * list the same fields in different orders).
+ */
+export function digestOf(value: unknown): string {
+  return createHash('sha1').update(JSON.stringify(value, sortedKeys)).digest('base64');
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((k) => [k, record[k]]),
+  );
 }
 
 /** Which of a part's two store keys holds its current value. */

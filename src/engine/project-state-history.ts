@@ -42,9 +42,7 @@ async function readHistory(ctx: EngineContext, rt: ProjectRuntime): Promise<Hist
     }),
   );
   historyLayouts.set(rt, {
-    collections: new Map([
-      [COLLECTION, refs.map((r, i) => ({ ...r, digest: digestOf(JSON.stringify(chunks[i])) }))],
-    ]),
+    collections: new Map([[COLLECTION, refs.map((r, i) => ({ ...r, digest: digestOf(chunks[i]) }))]]),
     stale: false,
   });
   return chunks.flat();

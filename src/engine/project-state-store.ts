@@ -65,7 +65,7 @@ async function readCollection(
       return value;
     }),
   );
-  return { values, stored: refs.map((r, i) => ({ ...r, digest: digestOf(JSON.stringify(values[i])) })) };
+  return { values, stored: refs.map((r, i) => ({ ...r, digest: digestOf(values[i]) })) };
 }
 
 /** Reads what a head references: every collection, and the seen keys through their index. */

@@ -35,7 +35,7 @@ export function planCollection(
   collection: string,
   values: readonly unknown[],
 ): { writes: PlannedWrite[]; refs: string; stored: StoredChunk[] } {
-  const digests = values.map((v) => digestOf(JSON.stringify(v)));
+  const digests = values.map((v) => digestOf(v));
   const plan = planChunks(layout.collections.get(collection) ?? [], digests);
   const writes = plan.writes.map((w) => ({
     key: stateKeys.chunk(linkCaption, collection, w),
