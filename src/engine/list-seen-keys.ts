@@ -9,7 +9,8 @@
  * Stored packed: pairs sorted by (second, id), each as a varint second delta and
  * a varint id, base64. A busy list's deltas are 0-2 s (1 byte) and user ids below
  * 2^21 take 3 bytes: about 4 bytes a supporter, so 100,000 supporters cost about
- * 400 KB packed (530 KB base64) in the list's state. No false positives: a miss
+ * 400 KB packed (530 KB base64), stored in chunks of about 256 keys (project-state-layout.ts),
+ * so a change rewrites one chunk. No false positives: a miss
  * cannot come from this set.
  */
 export class SeenKeys {
