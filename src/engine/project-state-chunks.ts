@@ -33,12 +33,32 @@ export function fnv1a(text: string): number {
 }
 
 /**
- * A digest of a value's JSON with object keys sorted: tells "unchanged since written" without
- * keeping the text, whatever order the keys came in (the public and the keyed project read
- * list the same fields in different orders).
+ * A digest of a value's JSON: tells "unchanged since written" without keeping the text.
+ * Plain JSON (native, fast) for lists, whose items always come in one key order; a single
+ * object (a project or reward snapshot) is digested with its keys sorted, because the public
+ * and the keyed project read list the same fields in different orders.
  */
 export function digestOf(value: unknown): string {
-  return createHash('sha1').update(JSON.stringify(value, sortedKeys)).digest('base64');
+  const text = Array.isArray(value)
+    ? `[${value.map(itemJson).join(',')}]`
+    : JSON.stringify(value, sortedKeys);
+  return createHash('sha1').update(text).digest('base64');
+}
+
+/**
+ * Each item's JSON, remembered per object: a window's kept entries are the same objects poll
+ * after poll (state objects are never mutated), so a commit serializes only what is new; the
+ * text equals JSON.stringify's, so a digest of a chunk read back from the store matches.
+ */
+const itemTexts = new WeakMap<object, string>();
+function itemJson(item: unknown): string {
+  if (item === null || typeof item !== 'object') return JSON.stringify(item) ?? 'null';
+  let text = itemTexts.get(item);
+  if (text === undefined) {
+    text = JSON.stringify(item);
+    itemTexts.set(item, text);
+  }
+  return text;
 }
 
 function sortedKeys(_key: string, value: unknown): unknown {
