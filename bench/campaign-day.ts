@@ -181,7 +181,7 @@ export async function runCampaignDay(
   const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption, { plan: options.plan ?? 'pro' }));
   const api = virtualClockClient(sim.url, clock);
   const delivered: { event: FundbotEvent; at: number }[] = [];
-  const store = memoryStore();
+  const store = sections.reduce((inner, s) => s.campaign?.wrapStore?.(inner) ?? inner, memoryStore());
   const newEngine = () =>
     createEngine({
       api,

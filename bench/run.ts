@@ -76,6 +76,8 @@ function print(f: Figures): void {
     row('state at 1k supporters', `${d['stateMb1k']} MB`),
     row('idle cycle CPU at 100k', `${f['idleCycleCpuMs100k']} ms`, 'independent of length'),
     row('idle cycle CPU at 1k', `${d['idleCycleCpuMs1k']} ms`),
+    row('store bytes per idle poll (100k)', `${f['storeBytesPerIdlePoll']} B`, '<= 4096 B'),
+    row('store bytes per day (per project)', `${mb(Number(f['storeBytesPerDay']))} MB`, '<= 50 MB'),
     row('peak RSS', `${f['peakRssMb']} MB`),
     '',
     `  ground truth: ${JSON.stringify(d['truth'])}; notices by type: ${JSON.stringify(d['noticesByType'])}`,
@@ -98,6 +100,10 @@ function planRows(plans: Record<string, Figures> | undefined): string[] {
     const text = `${sec(l['fundings']?.p95)} ${p['budgetPct']}% 429:${p['http429']} dup:${p['duplicates']} miss:${p['misses']}`;
     return row(`${plan}: supporter p95, budget`, text, targets[plan] ?? '');
   });
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1_048_576).toFixed(1);
 }
 
 function sec(ms: number | undefined): string {

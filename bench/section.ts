@@ -1,6 +1,7 @@
 import type { ApiClient, ProjectKey } from '../src/api/index.js';
 import type { FundbotEvent } from '../src/domain/events.js';
 import type { Engine } from '../src/engine/index.js';
+import type { KeyValueStore } from '../src/lib/store.js';
 import type { Simulator } from '../src/simulator/index.js';
 import type { ManualClock } from '../test/support/manual-clock.js';
 
@@ -30,6 +31,8 @@ export interface CampaignContext {
 export interface BenchSection {
   readonly name: string;
   readonly campaign?: {
+    /** Wraps the engine's store before the day starts (to record what is written). */
+    wrapStore?(store: KeyValueStore): KeyValueStore;
     setup?(ctx: CampaignContext): Promise<void> | void;
     tick?(ctx: CampaignContext): Promise<void> | void;
     /** Every event the engine delivers, as it delivers it (inside the engine step, on the same clock). */

@@ -4,6 +4,7 @@ import { plansSection } from './plans.js';
 import { scaleSection } from './scale.js';
 import type { BenchSection } from './section.js';
 import { slackInDoubtSection } from './slack-in-doubt.js';
+import { storeBytesSection } from './store-bytes.js';
 
 /**
  * The sections `npm run bench` runs besides the campaign day. To add figures
@@ -13,6 +14,7 @@ import { slackInDoubtSection } from './slack-in-doubt.js';
  */
 export const benchSections: BenchSection[] = [
   scaleSection,
+  storeBytesSection,
   fundingCommandSection,
   slackInDoubtSection,
   pacingDaySection,

@@ -11,6 +11,7 @@ import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
 import { systemRandom } from '../lib/random.js';
 import { observedStore, openStore } from '../lib/store.js';
+import { startStoreSweep } from '../lib/store-sweep.js';
 import {
   createHealthMonitor,
   createMetrics,
@@ -139,6 +140,15 @@ export async function startBot(
   });
   // Notices a store that went away (or came back) while nothing else touches it: one GET per 10 s.
   const storeProbe = startStoreProbe({ store, clock });
+  // SQLite keeps expired rows (delivery records after 14 days) until read: swept hourly, bounded.
+  const storeSweep = startStoreSweep({
+    store,
+    clock,
+    onSweep: ({ deleted, scanned }) => {
+      if (deleted > 0) logger.info({ deleted, scanned }, 'deleted expired store values');
+    },
+    onError: (error) => logger.warn({ err: String(error) }, 'store sweep failed: the next hour tries again'),
+  });
   // A key file replaced while running is swapped in through this ring (see watchKeyFiles).
   const keys = new KeyRing();
   const engineApi = withReplaceableKeys(api, keys);
@@ -257,6 +267,7 @@ export async function startBot(
       // Leave nothing open behind a failed start: the caller (or a test) may go on living.
       for (const a of adapters) await a.stop().catch(() => undefined);
       storeProbe.stop();
+      storeSweep.stop();
       await replicas?.stop();
       await Promise.allSettled([api.close(), store.close(), ops?.close(), replicas?.close()]);
       throw platformStartError(adapter.name, error);
@@ -323,6 +334,7 @@ export async function startBot(
         name: 'flush and close the store',
         stop: () => {
           storeProbe.stop();
+          storeSweep.stop();
           return Promise.all([store.close(), replicas?.close()]).then(() => undefined);
         },
       },

@@ -9,7 +9,8 @@
  * Stored packed: pairs sorted by (second, id), each as a varint second delta and
  * a varint id, base64. A busy list's deltas are 0-2 s (1 byte) and user ids below
  * 2^21 take 3 bytes: about 4 bytes a supporter, so 100,000 supporters cost about
- * 400 KB packed (530 KB base64) in the list's state. No false positives: a miss
+ * 400 KB packed (530 KB base64), stored in chunks of about 256 keys (project-state-layout.ts),
+ * so a change rewrites one chunk. No false positives: a miss
  * cannot come from this set.
  */
 export class SeenKeys {
@@ -41,7 +42,42 @@ export class SeenKeys {
     return set;
   }
 
+  /**
+   * The set as packed chunks (each packed like {@link SeenKeys.pack}, deltas from 0), cut by
+   * content: after a pair whose hash is 0 modulo `averageSize`. A new key or a late one
+   * changes only the chunk it lands in, so storing the set costs one small chunk a change
+   * instead of the whole set (project-state-store.ts). Concatenated in order they are the set.
+   */
+  packChunks(averageSize: number): string[] {
+    const chunks: string[] = [];
+    let from = 0;
+    for (let i = 0; i < this.#ts.length; i++) {
+      const boundary = pairHash(this.#ts[i] ?? 0, this.#id[i] ?? 0) % averageSize === 0;
+      if (boundary || i + 1 - from >= 4 * averageSize) {
+        chunks.push(this.#packRange(from, i + 1));
+        from = i + 1;
+      }
+    }
+    if (from < this.#ts.length) chunks.push(this.#packRange(from, this.#ts.length));
+    return chunks;
+  }
+
+  /** The set whose {@link SeenKeys.packChunks} were `chunks` (in order). */
+  static unpackChunks(chunks: readonly string[]): SeenKeys {
+    const set = new SeenKeys();
+    for (const chunk of chunks) {
+      const part = SeenKeys.unpack(chunk);
+      set.#ts.push(...part.#ts);
+      set.#id.push(...part.#id);
+    }
+    return set;
+  }
+
   pack(): string {
+    return this.#packRange(0, this.#ts.length);
+  }
+
+  #packRange(from: number, to: number): string {
     const out: number[] = [];
     const varint = (n: number): void => {
       let value = n;
@@ -52,7 +88,7 @@ export class SeenKeys {
       out.push(value);
     };
     let previous = 0;
-    for (let i = 0; i < this.#ts.length; i++) {
+    for (let i = from; i < to; i++) {
       const ts = this.#ts[i] ?? 0;
       varint(ts - previous);
       varint(this.#id[i] ?? 0);
@@ -107,4 +143,11 @@ export class SeenKeys {
     }
     return pairs;
   }
+}
+
+/** A cheap integer hash of a pair (chunk boundaries): spreads sequential seconds and ids evenly. */
+function pairHash(ts: number, id: number): number {
+  let h = Math.imul(ts ^ 0x9e3779b9, 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13) ^ id, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }

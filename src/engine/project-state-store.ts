@@ -1,29 +1,138 @@
-import { LeaseLostError } from '../domain/errors.js';
+import { z } from 'zod';
 import type { FundbotEvent } from '../domain/events.js';
-import type { HistoryPoint } from '../domain/read-model.js';
-import { StoredValueError } from '../lib/store.js';
+import { type KeyValueStore, StoredValueError } from '../lib/store.js';
 import type { EngineContext } from './engine-context.js';
-import { rewardsSold } from './feed-events.js';
-import { appendHistory, historySchema } from './history.js';
-import { commitTokenOf, leaseLost, leaseResourceOf } from './lease-tenure.js';
 import { noteError, type ProjectRuntime } from './project-runtime.js';
 import {
   emptyProjectState,
+  type ListFeed,
+  listFeeds,
   type OutboxEntry,
   type ProjectState,
   projectStateSchema,
   stateKeys,
 } from './project-state.js';
+import { decodeRefs, digestOf, encodeRefs, type StoredChunk } from './project-state-chunks.js';
+import {
+  joinState,
+  type StateHead,
+  seenChunks,
+  seenIndexOf,
+  seenOf,
+  splitState,
+  stateHeadSchema,
+} from './project-state-layout.js';
+import {
+  type ChunkedLayout,
+  emptyLayout,
+  type PlannedWrite,
+  planCollection,
+  writeCommit,
+} from './project-state-writes.js';
+
+export { loadHistory, recordHistory } from './project-state-history.js';
+
+/** What the store holds of a project's state, as its stored head says (one per project runtime). */
+interface StateLayout extends ChunkedLayout {
+  /** Per list, the packed seen keys as last committed: unchanged keys are not re-chunked. */
+  readonly seen: Map<ListFeed, string>;
+  /** A single-value state from before the split is stored: deleted after the first head is written. */
+  legacy: boolean;
+}
+
+const layouts = new WeakMap<ProjectRuntime, StateLayout>();
+
+const chunkValue = z.unknown();
+
+/** Reads the chunks of a collection, in order; a missing one makes the state unreadable. */
+async function readCollection(
+  store: KeyValueStore,
+  linkCaption: string,
+  collection: string,
+  refsText: string,
+): Promise<{ values: unknown[]; stored: StoredChunk[] }> {
+  let refs: ReturnType<typeof decodeRefs>;
+  try {
+    refs = decodeRefs(refsText);
+  } catch (error) {
+    throw new StoredValueError(collection, String(error));
+  }
+  const values = await Promise.all(
+    refs.map(async (ref) => {
+      const key = stateKeys.chunk(linkCaption, collection, ref);
+      const value = await store.get(key, chunkValue);
+      if (value === undefined) throw new StoredValueError(key, 'a chunk the head references is missing');
+      return value;
+    }),
+  );
+  return { values, stored: refs.map((r, i) => ({ ...r, digest: digestOf(values[i]) })) };
+}
+
+/** Reads what a head references: every collection, and the seen keys through their index. */
+async function readHead(
+  store: KeyValueStore,
+  linkCaption: string,
+  head: StateHead,
+): Promise<{ chunks: Map<string, unknown[]>; layout: StateLayout }> {
+  const layout: StateLayout = { ...emptyLayout(), seen: new Map(), legacy: false };
+  const chunks = new Map<string, unknown[]>();
+  await Promise.all(
+    Object.entries(head.chunks).map(async ([collection, refs]) => {
+      const read = await readCollection(store, linkCaption, collection, refs);
+      chunks.set(collection, read.values);
+      layout.collections.set(collection, read.stored);
+    }),
+  );
+  for (const feed of listFeeds) {
+    const index = chunks.get(seenIndexOf(feed));
+    if (index === undefined) continue;
+    const refs = index[0];
+    if (typeof refs !== 'string') throw new StoredValueError(seenIndexOf(feed), 'not a list of chunks');
+    const seen = await readCollection(store, linkCaption, seenOf(feed), refs);
+    if (seen.values.some((v) => typeof v !== 'string')) {
+      throw new StoredValueError(seenOf(feed), 'a seen-key chunk is not packed text');
+    }
+    chunks.set(seenOf(feed), seen.values);
+    layout.collections.set(seenOf(feed), seen.stored);
+  }
+  return { chunks, layout };
+}
+
+/** Reads the stored state: the head and its chunks, or a single-value state from before the split. */
+async function readState(
+  store: KeyValueStore,
+  linkCaption: string,
+): Promise<{ state: ProjectState; layout: StateLayout }> {
+  const head = await store.get(stateKeys.head(linkCaption), stateHeadSchema);
+  if (head === undefined) {
+    // Migration: a state stored as one value is read once; the first commit writes it split.
+    const legacy = await store.get(stateKeys.state(linkCaption), projectStateSchema);
+    const layout: StateLayout = { ...emptyLayout(), seen: new Map(), legacy: legacy !== undefined };
+    return { state: legacy ?? emptyProjectState(), layout };
+  }
+  const { chunks, layout } = await readHead(store, linkCaption, head);
+  const parsed = joinState(head, chunks);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new StoredValueError(stateKeys.head(linkCaption), issues);
+  }
+  for (const feed of listFeeds) {
+    const seen = parsed.data.lists[feed]?.seen;
+    if (seen !== undefined) layout.seen.set(feed, seen);
+  }
+  return { state: parsed.data, layout };
+}
 
 /**
- * Loads the project's stored state (one value: seen-state and outbox). An unreadable
- * value re-baselines instead of turning into hundreds of notices. Costs one store read.
+ * Loads the project's stored state (head, then its chunks in parallel). An unreadable
+ * state re-baselines instead of turning into hundreds of notices. Costs one store read for
+ * the head and one per chunk (about 40 for a project with a full window and 10,000 supporters).
  */
 export async function loadState(ctx: EngineContext, rt: ProjectRuntime): Promise<ProjectState> {
   try {
-    rt.state =
-      (await ctx.store.get(stateKeys.state(rt.config.linkCaption), projectStateSchema)) ??
-      emptyProjectState();
+    const { state, layout } = await readState(ctx.store, rt.config.linkCaption);
+    rt.state = state;
+    layouts.set(rt, layout);
   } catch (error) {
     if (!(error instanceof StoredValueError)) throw error;
     // A corrupt or foreign state must not turn into hundreds of notices: start again from a baseline.
@@ -33,6 +142,8 @@ export async function loadState(ctx: EngineContext, rt: ProjectRuntime): Promise
     );
     noteError(rt, ctx.clock.now(), `stored state unreadable, re-baselined: ${error.issues}`);
     rt.state = emptyProjectState();
+    // What is stored is unknown: every chunk is written afresh, into slots the stored head may not reference.
+    layouts.set(rt, { ...emptyLayout(), seen: new Map(), legacy: false, stale: true });
   }
   const snapshot = rt.state.project?.snapshot;
   const readAt = rt.state.readAt['project'];
@@ -42,19 +153,111 @@ export async function loadState(ctx: EngineContext, rt: ProjectRuntime): Promise
   return rt.state;
 }
 
+/**
+ * The state a project's store holds (what a restart would load), for tools and tests;
+ * undefined when nothing is stored. Throws {@link StoredValueError} when it is unreadable.
+ */
+export async function readStoredState(
+  store: KeyValueStore,
+  linkCaption: string,
+): Promise<ProjectState | undefined> {
+  const hasHead = (await store.get(stateKeys.head(linkCaption), stateHeadSchema)) !== undefined;
+  const hasLegacy = hasHead || (await store.get(stateKeys.state(linkCaption), z.unknown())) !== undefined;
+  return hasHead || hasLegacy ? (await readState(store, linkCaption)).state : undefined;
+}
+
 /** The in-memory state, loaded on first use. */
 export async function currentState(ctx: EngineContext, rt: ProjectRuntime): Promise<ProjectState> {
   return rt.state ?? loadState(ctx, rt);
 }
 
 /**
- * The one durable step: seen-state and new outbox entries in a single write.
- * The in-memory copy changes only after the write succeeded, so a failed write
+ * The layout to plan a commit against. After a failed write the stored head is read again
+ * (one small read): whether the failed head write landed or not, the next commit then
+ * writes only into slots the head actually stored does not reference.
+ */
+async function layoutFor(ctx: EngineContext, rt: ProjectRuntime): Promise<StateLayout> {
+  const known = layouts.get(rt);
+  if (known !== undefined && !known.stale) return known;
+  const project = rt.config.linkCaption;
+  // A store that cannot answer fails the commit (writing blind could hit a referenced slot); a head
+  // that does not parse is already unreadable, so nothing a reader could use is at risk.
+  const head = await ctx.store.get(stateKeys.head(project), stateHeadSchema).catch((error: unknown) => {
+    if (error instanceof StoredValueError) return undefined;
+    throw error;
+  });
+  const layout: StateLayout = { ...emptyLayout(), seen: new Map(), legacy: known?.legacy ?? false };
+  if (head === undefined) return layout;
+  for (const [collection, refs] of Object.entries(head.chunks)) {
+    layout.collections.set(
+      collection,
+      decodeRefs(refs).map((r) => ({ ...r, digest: undefined })),
+    );
+  }
+  for (const feed of listFeeds) {
+    const index = head.chunks[seenIndexOf(feed)];
+    if (index === undefined) continue;
+    const [ref] = decodeRefs(index);
+    const refs = ref && (await ctx.store.get(stateKeys.chunk(project, seenIndexOf(feed), ref), z.string()));
+    const seen = decodeRefs(typeof refs === 'string' ? refs : '').map((r) => ({ ...r, digest: undefined }));
+    layout.collections.set(seenOf(feed), seen);
+  }
+  return layout;
+}
+
+/**
+ * Plans a commit: the chunks whose content changed and the head. Seen keys are re-chunked
+ * only when they changed since the last commit (the packed text differs).
+ */
+function planState(
+  project: string,
+  layout: StateLayout,
+  state: ProjectState,
+): { writes: PlannedWrite[]; head: StateHead; next: StateLayout } {
+  const { head, chunks } = splitState(state);
+  const next: StateLayout = { ...emptyLayout(), seen: new Map(), legacy: false };
+  const refs: Record<string, string> = {};
+  const writes: PlannedWrite[] = [];
+  const plan = (collection: string, values: readonly unknown[]) => {
+    const p = planCollection(project, layout, collection, values);
+    writes.push(...p.writes);
+    next.collections.set(collection, p.stored);
+    return p.refs;
+  };
+  for (const [collection, values] of chunks) {
+    if (values.length > 0) refs[collection] = plan(collection, values);
+  }
+  for (const feed of listFeeds) {
+    const seen = state.lists[feed]?.seen;
+    if (seen === undefined) continue;
+    next.seen.set(feed, seen);
+    const storedSeen = layout.collections.get(seenOf(feed));
+    const storedIndex = layout.collections.get(seenIndexOf(feed));
+    if (layout.seen.get(feed) === seen && storedSeen !== undefined && storedIndex !== undefined) {
+      // Unchanged since the last commit: the index and its chunks stay as stored.
+      next.collections.set(seenOf(feed), storedSeen);
+      next.collections.set(seenIndexOf(feed), storedIndex);
+      refs[seenIndexOf(feed)] = encodeRefs(storedIndex);
+      continue;
+    }
+    refs[seenIndexOf(feed)] = plan(seenIndexOf(feed), [plan(seenOf(feed), seenChunks(seen))]);
+  }
+  return { writes, head: { ...head, chunks: refs }, next };
+}
+
+/**
+ * The one durable step: seen-state and new outbox entries in one commit. The chunks that
+ * changed are written first, each into the slot the stored head does not reference, then
+ * the head, which makes them current: a crash (kill -9) between any two writes leaves the
+ * stored head on the previous commit's chunks, so a restart sees exactly the previous
+ * commit and re-derives the same events from the same cursors (docs/architecture.md,
+ * "Project state"). An idle poll writes the head only (about 1.5 KB).
+ * The in-memory copy changes only after the head write succeeded, so a failed commit
  * behaves exactly like a crash before it.
  *
- * The write is fenced: it lands only while this replica's lease token is still the project's current one
- * (compared atomically in Redis, one script instead of one SET). A replica that paused past its TTL and lost
- * the project to another throws {@link LeaseLostError} here, forgets the project and writes nothing.
+ * Every write is fenced: it lands only while this replica's lease token is still the project's
+ * current one (compared atomically in Redis). A replica that paused past its TTL and lost the
+ * project to another throws {@link LeaseLostError} here, forgets the project and writes nothing more.
  */
 export async function commit(
   ctx: EngineContext,
@@ -71,45 +274,14 @@ export async function commit(
   }));
   const state: ProjectState = { ...next, outbox: [...next.outbox, ...fresh] };
   const project = rt.config.linkCaption;
-  const token = await commitTokenOf(ctx, rt);
-  const written =
-    token !== undefined &&
-    (await ctx.lease.fencedSet(leaseResourceOf(rt), token, stateKeys.state(project), state, ctx.store));
-  if (!written) {
-    leaseLost(ctx, rt);
-    ctx.logger.warn({ project }, 'lease lost before the state write: another replica polls this project now');
-    throw new LeaseLostError(project);
+  const layout = await layoutFor(ctx, rt);
+  const plan = planState(project, layout, state);
+  await writeCommit(ctx, rt, layout, plan.writes, { key: stateKeys.head(project), value: plan.head });
+  layouts.set(rt, plan.next);
+  if (layout.legacy) {
+    // The head supersedes it; a failed delete only leaves a value nothing reads any more.
+    await ctx.store.delete(stateKeys.state(project)).catch(() => false);
   }
   rt.state = state;
   ctx.counters.eventsEmitted += events.length;
-}
-
-/** Appends a funding snapshot to the project's history (a store write only when appendHistory keeps it). */
-export async function recordHistory(ctx: EngineContext, rt: ProjectRuntime, at: number): Promise<void> {
-  const project = rt.projectCache?.value;
-  if (project === undefined) return;
-  if (rt.history === null) {
-    rt.history =
-      (await ctx.store.get(stateKeys.history(rt.config.linkCaption), historySchema).catch(() => undefined)) ??
-      [];
-  }
-  const sold = rt.rewardsCache
-    ? rewardsSold(rt.rewardsCache.value)
-    : Object.fromEntries(Object.entries(rt.state?.rewards ?? {}).map(([id, f]) => [id, f.sold]));
-  const next = appendHistory(
-    rt.history,
-    { at, funding: project.current_funding, supporters: project.supporter_count, rewardsSold: sold },
-    ctx.settings.historyOptions,
-  );
-  if (next === null) return;
-  rt.history = next;
-  await ctx.store.set(stateKeys.history(rt.config.linkCaption), next);
-}
-
-/** The history for a command (an unreadable one throws: the command says so). */
-export async function loadHistory(ctx: EngineContext, rt: ProjectRuntime): Promise<readonly HistoryPoint[]> {
-  if (rt.history === null) {
-    rt.history = (await ctx.store.get(stateKeys.history(rt.config.linkCaption), historySchema)) ?? [];
-  }
-  return rt.history;
 }

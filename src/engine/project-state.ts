@@ -27,11 +27,13 @@ export interface OutboxEntry {
 }
 
 /**
- * Everything durable about one project, stored as ONE value: the seen-state of
- * every feed and the outbox live together, so an event enters the outbox in the
- * same single-key write that marks its entry seen (keyv has no transactions).
- * Bounded: windows of recent entries, flags per reward, no list grows with the
- * project.
+ * Everything durable about one project: the seen-state of every feed and the outbox.
+ * In memory it is one value; in the store it is split into a small head and chunks
+ * (project-state-layout.ts) and committed as a whole: chunks first, into slots the
+ * stored head does not reference, then the head, so an event enters the outbox in
+ * the same commit that marks its entry seen although keyv has no transactions.
+ * Bounded: windows of recent entries, flags per reward; only the seen keys grow with
+ * the list, and they are stored in chunks.
  */
 export interface ProjectState {
   readonly version: 1;
@@ -109,8 +111,17 @@ export const projectStateSchema: z.ZodType<ProjectState> = z.object({
   outbox: z.array(outboxEntrySchema),
 }) as z.ZodType<ProjectState>;
 
-/** Store keys, namespaced per project. */
+/** Store keys, namespaced per project (the state's layout: project-state-layout.ts). */
 export const stateKeys = {
+  /** The state as one value, as stored before the state was split: read once, to migrate. */
   state: (linkCaption: string) => `engine/${linkCaption}/state`,
+  /** The small value every commit writes last: cursors, counters and where the chunks are. */
+  head: (linkCaption: string) => `engine/${linkCaption}/head`,
+  /** One chunk of a collection, in one of its two slots (`entries/fundings/3a`). */
+  chunk: (linkCaption: string, collection: string, ref: { id: number; slot: 'a' | 'b' }) =>
+    `engine/${linkCaption}/${collection}/${ref.id}${ref.slot}`,
+  /** The funding history as one value, as stored before it was chunked: read once, to migrate. */
   history: (linkCaption: string) => `engine/${linkCaption}/history`,
+  /** Where the history's chunks are (collection `history`). */
+  historyIndex: (linkCaption: string) => `engine/${linkCaption}/history-index`,
 };

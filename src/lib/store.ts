@@ -17,8 +17,21 @@ export interface KeyValueStore {
   get<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined>;
   set(key: string, value: unknown, ttlMs?: number): Promise<void>;
   delete(key: string): Promise<boolean>;
+  /**
+   * Deletes expired values in the next slice of the store (stores that expire values by
+   * themselves, like Redis, do not have it). See src/lib/store-sweep.ts.
+   */
+  sweepExpired?(now: number): Promise<SweepSlice>;
   /** Releases connections and file handles. */
   close(): Promise<void>;
+}
+
+/** What one {@link KeyValueStore.sweepExpired} call did. */
+export interface SweepSlice {
+  readonly scanned: number;
+  readonly deleted: number;
+  /** True when the slice reached the end of the store (the next call starts at its beginning). */
+  readonly wrapped: boolean;
 }
 
 export class StoredValueError extends Error {
@@ -146,7 +159,44 @@ export function observedStore(inner: KeyValueStore, options: ObservedStoreOption
     get: (key, schema) => run('get', () => inner.get(key, schema)),
     set: (key, value, ttlMs) => run('set', () => inner.set(key, value, ttlMs)),
     delete: (key) => run('delete', () => inner.delete(key)),
+    ...(inner.sweepExpired ? { sweepExpired: inner.sweepExpired.bind(inner) } : {}),
     close: () => inner.close(),
+  };
+}
+
+/** Rows one sweep slice reads: bounds the time one statement holds the SQLite file. */
+export const SWEEP_SLICE_ROWS = 5_000;
+
+/**
+ * keyv deletes an expired SQLite row only when it is read again; a delivery record nobody
+ * reads stays forever. This deletes them, one slice of rows (by rowid, from where the last
+ * slice stopped) per call: a row is expired when keyv's serialized value carries an `expires`
+ * at or before `now` (the text test skips the JSON parse of rows without one).
+ */
+function sqliteSweeper(sqlite: KeyvSqlite, table: string): (now: number) => Promise<SweepSlice> {
+  let after = 0;
+  return async (now) => {
+    const window = `SELECT rowid FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${SWEEP_SLICE_ROWS}`;
+    const [bounds] = (await sqlite.query(
+      `SELECT count(*) AS n, max(rowid) AS last FROM (${window})`,
+      after,
+    )) as { n: number; last: number | null }[];
+    const scanned = bounds?.n ?? 0;
+    const last = bounds?.last ?? null;
+    if (scanned === 0 || last === null) {
+      after = 0;
+      return { scanned: 0, deleted: 0, wrapped: true };
+    }
+    const deleted = (await sqlite.query(
+      `DELETE FROM ${table} WHERE rowid > ? AND rowid <= ? AND instr(value, '"expires":') > 0
+         AND (CASE WHEN json_valid(value) THEN json_extract(value, '$.expires') END) <= ? RETURNING rowid`,
+      after,
+      last,
+      now,
+    )) as unknown[];
+    const wrapped = scanned < SWEEP_SLICE_ROWS;
+    after = wrapped ? 0 : last;
+    return { scanned, deleted: deleted.length, wrapped };
   };
 }
 
@@ -162,7 +212,8 @@ export async function openStore(url: string): Promise<KeyValueStore> {
   // like an empty store and the engine would announce everything again. throwOnErrors makes it fail.
   if (url.startsWith('sqlite://')) {
     const sqlite = new KeyvSqlite({ uri: url, table: 'fundbot', busyTimeout: 5000 });
-    return keyvStore(new Keyv({ store: sqlite, namespace: 'fundbot', throwOnErrors: true }));
+    const store = keyvStore(new Keyv({ store: sqlite, namespace: 'fundbot', throwOnErrors: true }));
+    return { ...store, sweepExpired: sqliteSweeper(sqlite, 'fundbot') };
   }
   if (url.startsWith('redis://') || url.startsWith('rediss://')) {
     // Loaded lazily: a single-process install never opens a Redis client.

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryLease } from '../../src/engine/index.js';
-import { projectStateSchema, stateKeys } from '../../src/engine/project-state.js';
+import { stateKeys } from '../../src/engine/project-state.js';
+import { readStoredState } from '../../src/engine/project-state-store.js';
 import {
   announcedSupporterKeys,
   type EngineHarness,
@@ -58,10 +59,12 @@ describe.each(listOrders)('restarts (%s)', (listOrder) => {
     h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(300) } });
     await step(h);
     // Simulate a changed key format: every stored key stops matching.
-    const state = await h.store.get(stateKeys.state(lc), projectStateSchema);
+    const state = await readStoredState(h.store, lc);
     const fundings = state?.lists.fundings;
     if (!state || !fundings) throw new Error('no stored state');
     const changed = fundings.entries.map((f) => ({ ...f, user: { ...f.user, id: f.user.id + 1_000_000 } }));
+    // Stored back as a single value (the layout before the split): loading migrates it.
+    await h.store.delete(stateKeys.head(lc));
     await h.store.set(stateKeys.state(lc), {
       ...state,
       lists: { ...state.lists, fundings: { ...fundings, entries: changed } },

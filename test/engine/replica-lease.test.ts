@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectReplicaCoordination, type ReplicaCoordination } from '../../src/app/replica-coordination.js';
 import type { FundbotEvent } from '../../src/domain/events.js';
-import { projectStateSchema, stateKeys } from '../../src/engine/project-state.js';
+import { readStoredState } from '../../src/engine/project-state-store.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { namespaced } from '../../src/lib/store.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
@@ -43,7 +43,7 @@ describe.skipIf(skipRedisTests())('project leases on a real redis-server', () =>
     const b = await replica(server.url, 'replica-b');
     const engineOptions = { leaseTtlMs: 60_000, targetIntervalsMs: { fundings: 10_000 } };
     h = await startEngineHarness({ store: namespaced(a.store, 'engine/'), engine: engineOptions });
-    const stored = () => h!.store.get(stateKeys.state(lc), projectStateSchema);
+    const stored = () => readStoredState(h!.store, lc);
 
     expect((await a.balancer.tick()).acquired).toEqual([lc]);
     const engineA = h.newEngine({ lease: a.engineLease, replicaId: 'replica-a' });
