@@ -35,6 +35,8 @@ export interface ChatAdapterOptions {
   /** A test's fakes, else the configured DISCORD_API_URL / SLACK_API_URL. */
   readonly discordApiUrl: string | undefined;
   readonly slackApiUrl: string | undefined;
+  /** Discord's deferral delay (default 2 s of Discord's 3). */
+  readonly discordDeferAfterMs?: number;
 }
 
 /** The configured chat platforms' adapters, not started yet. */
@@ -62,6 +64,8 @@ function discordAdapter(
   const { logger, clock, core, replicas } = options;
   const token = discord.token.reveal();
   const apiUrl = withApiUrl(options.discordApiUrl);
+  const defer =
+    options.discordDeferAfterMs !== undefined ? { deferAfterMs: options.discordDeferAfterMs } : {};
   if (discord.mode === 'http') {
     const adapter = createDiscordAdapter({
       mode: 'http',
@@ -70,6 +74,7 @@ function discordAdapter(
       logger,
       clock,
       ...apiUrl,
+      ...defer,
       http: { applicationId: discord.applicationId, publicKey: discord.publicKey, port: discord.port },
     });
     return {
@@ -90,7 +95,7 @@ function discordAdapter(
       stop: () => adapter.stop(),
     };
   }
-  const gatewayAdapter = () => createDiscordAdapter({ token, core, logger, clock, ...apiUrl });
+  const gatewayAdapter = () => createDiscordAdapter({ token, core, logger, clock, ...apiUrl, ...defer });
   if (!replicas) return gatewayAdapter();
   // Several replicas: one session for the fleet, opened by the lease holder; notices go out through REST
   // from whichever replica polls the project (only the holder has the gateway's channel cache).

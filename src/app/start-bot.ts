@@ -43,6 +43,8 @@ export interface RunningBot {
 export interface BotOverrides {
   readonly discordRestApiUrl?: string;
   readonly slackApiUrl?: string;
+  /** How long a Discord command may run before it is deferred (default 2 s; tests force the deferral with 0). */
+  readonly discordDeferAfterMs?: number;
   readonly engineOptions?: EngineOptions;
   /** How often key files are checked for a change (default 5 s). */
   readonly keyFileIntervalMs?: number;
@@ -192,6 +194,9 @@ export async function startBot(
     discordApiUrl:
       overrides.discordRestApiUrl ?? (config.discord.enabled ? config.discord.apiUrl : undefined),
     slackApiUrl: overrides.slackApiUrl ?? (config.slack.enabled ? config.slack.apiUrl : undefined),
+    ...(overrides.discordDeferAfterMs !== undefined
+      ? { discordDeferAfterMs: overrides.discordDeferAfterMs }
+      : {}),
   });
   engineStatus = () => wiring.engine.status();
   wiring.connectPosters(adapters.map((a) => a.poster));
