@@ -22,10 +22,22 @@ function severable(lease: Lease): Lease & { sever(): void } {
     sever: () => {
       severed = true;
     },
-    acquire: async (...args) => (guard(), lease.acquire(...args)),
-    release: async (...args) => (guard(), lease.release(...args)),
-    fencedSet: async (...args) => (guard(), lease.fencedSet(...args)),
-    holders: async (...args) => (guard(), lease.holders(...args)),
+    acquire: async (...args) => {
+      guard();
+      return lease.acquire(...args);
+    },
+    release: async (...args) => {
+      guard();
+      return lease.release(...args);
+    },
+    fencedSet: async (...args) => {
+      guard();
+      return lease.fencedSet(...args);
+    },
+    holders: async (...args) => {
+      guard();
+      return lease.holders(...args);
+    },
   };
 }
 
