@@ -1,3 +1,4 @@
+import { Gauge, type Registry } from 'prom-client';
 import {
   createDiscordAdapter,
   createDiscordRestPosting,
@@ -32,6 +33,8 @@ export interface ChatAdapterOptions {
   readonly clock: Clock;
   /** Set on a redis:// store: then the Discord gateway opens only on the holder of its lease. */
   readonly replicas: ReplicaCoordination | undefined;
+  /** For `fundbot_discord_gateway_held` (replicas in gateway mode). */
+  readonly registry: Registry;
   /** A test's fakes, else the configured DISCORD_API_URL / SLACK_API_URL. */
   readonly discordApiUrl: string | undefined;
   readonly slackApiUrl: string | undefined;
@@ -110,6 +113,14 @@ function discordAdapter(
       const session = gatewayAdapter();
       await session.start();
       return session;
+    },
+  });
+  new Gauge({
+    name: 'fundbot_discord_gateway_held',
+    help: '1 while this replica holds the discord-gateway lease and its session is open (summed over replicas: 1).',
+    registers: [options.registry],
+    collect() {
+      this.set(gateway.connected() ? 1 : 0);
     },
   });
   return {

@@ -191,6 +191,7 @@ export async function startBot(
     logger,
     clock,
     replicas,
+    registry,
     discordApiUrl:
       overrides.discordRestApiUrl ?? (config.discord.enabled ? config.discord.apiUrl : undefined),
     slackApiUrl: overrides.slackApiUrl ?? (config.slack.enabled ? config.slack.apiUrl : undefined),
