@@ -33,17 +33,20 @@ export interface LeasedGateway {
 
 /**
  * Discord's gateway on several replicas: only the holder of the "discord-gateway" lease opens a
- * session (two sessions with one token would both receive every command and answer it twice). Every
- * replica tries to acquire (the holder: to renew) every TTL/3; a replica that cannot renew closes its
- * session before the lease can expire in Redis, so two sessions overlap at most for a login's duration.
+ * session (two sessions with one token would both receive every command and answer it twice). The
+ * holder renews every TTL/3, the others try to acquire every TTL/10; a holder that cannot renew closes
+ * its session before the lease can expire in Redis, so two sessions never overlap.
  *
- * Takeover: after a clean stop at the next tick of another replica (≤ TTL/3); after a crash (kill -9)
- * once the lease expires, ≤ TTL + TTL/3, plus the login. Cost: one acquire script per replica and
- * TTL/3 (3 a minute per replica at the default 30 s), one lease key (~60 B) and its token counter.
+ * Takeover: after a clean stop at the next try of another replica (≤ TTL/10); after a crash (kill -9)
+ * once the lease expires, ≤ TTL + TTL/10, plus the login. Cost: one acquire script per holder and TTL/3
+ * (6 a minute at the default 30 s), per standby one per TTL/10 (20 a minute); one lease key (~60 B)
+ * and its token counter (~40 B).
  */
 export function leasedGateway(options: LeasedGatewayOptions): LeasedGateway {
   const { lease, holder, ttlMs, clock, logger } = options;
   const intervalMs = Math.max(1, Math.floor(ttlMs / 3));
+  // A standby looks more often than the holder renews: a dead holder's session is replaced soon after its lease ends.
+  const standbyMs = Math.max(1, Math.floor(ttlMs / 10));
   const running = new AbortController();
   let session: GatewaySession | undefined;
   let renewedAt = Number.NEGATIVE_INFINITY;
@@ -104,7 +107,7 @@ export function leasedGateway(options: LeasedGatewayOptions): LeasedGateway {
       if (!session) logger.info({ replica: holder }, 'discord gateway held by another replica: standing by');
       loop = (async () => {
         while (!running.signal.aborted) {
-          await clock.sleep(intervalMs, running.signal).catch(() => undefined);
+          await clock.sleep(session ? intervalMs : standbyMs, running.signal).catch(() => undefined);
           if (running.signal.aborted) break;
           await tick(false).catch(() => undefined);
         }

@@ -80,11 +80,12 @@ describe.skipIf(skipRedisTests())('discord gateway mode with two replicas on one
     expect(await gatewayHeld(first)).toBe(1);
     expect(await gatewayHeld(second)).toBe(0);
 
-    // The holder stops cleanly: it gives the lease back, and the standby connects at its next tick (TTL/3).
+    // The holder stops cleanly: it gives the lease back, and the standby connects at its next try (TTL/10).
     const stoppedAt = Date.now();
     await stop(bots.shift());
     await until('the standby replica to open the gateway', () => identifies(fake) === 2);
-    expect(Date.now() - stoppedAt).toBeLessThan(3_000);
+    // Well inside the TTL (3 s): the lease was given back, not left to expire.
+    expect(Date.now() - stoppedAt).toBeLessThan(2_500);
     expect(fake.requests.filter((r) => r.path === '/gateway/bot')).toHaveLength(2);
     expect(await gatewayHeld(second)).toBe(1);
   }, 60_000);
