@@ -3,11 +3,12 @@
  *
  *   npm run commands:discord -- [--guild <server id>] [--public-url <https base>]
  *
- * Reads DISCORD_TOKEN and DISCORD_APPLICATION_ID (DISCORD_API_URL overrides the
- * API base, for tests). Global commands can take a while to show up everywhere;
- * `--guild` registers them in one server at once, which suits development.
- * It also prints the Interactions Endpoint URL for `discord.mode: "http"`
- * (with `--public-url`, the full URL to paste into the Developer Portal).
+ * Reads DISCORD_TOKEN and DISCORD_APPLICATION_ID (or `discord.applicationId` from the
+ * config file; DISCORD_API_URL overrides the API base, for tests). Global commands can
+ * take a while to show up everywhere; `--guild` registers them in one server at once,
+ * which suits development. It also prints the Interactions Endpoint URL to paste into
+ * the Developer Portal for `discord.mode: "http"`, built from `--public-url`, else
+ * FUNDBOT_PUBLIC_URL, else the config file's `publicUrl`.
  */
 import { pathToFileURL } from 'node:url';
 import {
@@ -15,6 +16,7 @@ import {
   interactionsEndpointUrl,
 } from '../src/adapters/discord/http-interactions/index.js';
 import { registerDiscordCommands } from '../src/adapters/discord/register-commands.js';
+import { configPath, envVars, type ReadTextFile, readTextFileSync } from '../src/config/index.js';
 
 export interface ScriptIo {
   readonly out: (line: string) => void;
@@ -26,7 +28,9 @@ export async function main(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
   io: ScriptIo = { out: console.log, err: console.error },
+  readFile: ReadTextFile = readTextFileSync,
 ): Promise<number> {
+  const file = discordSettingsOf(readFile, configPath(env));
   const problems: string[] = [];
   const guildAt = argv.indexOf('--guild');
   const guildId = guildAt >= 0 ? argv[guildAt + 1] : undefined;
@@ -36,10 +40,12 @@ export async function main(
     );
   }
   const publicAt = argv.indexOf('--public-url');
+  const publicUrl =
+    publicAt >= 0 ? (argv[publicAt + 1] ?? '') : env[envVars.publicUrl]?.trim() || file.publicUrl;
   let interactionsUrl: string | undefined;
-  if (publicAt >= 0) {
+  if (publicUrl !== undefined) {
     try {
-      interactionsUrl = interactionsEndpointUrl(argv[publicAt + 1] ?? '');
+      interactionsUrl = interactionsEndpointUrl(publicUrl);
     } catch (error) {
       problems.push(error instanceof Error ? error.message : String(error));
     }
@@ -50,7 +56,7 @@ export async function main(
       'DISCORD_TOKEN is not set: copy the bot token from the Developer Portal (your app → Bot → Reset Token)',
     );
   }
-  const applicationId = env['DISCORD_APPLICATION_ID']?.trim();
+  const applicationId = env['DISCORD_APPLICATION_ID']?.trim() || file.applicationId;
   if (!applicationId?.match(/^\d{15,25}$/)) {
     problems.push(
       'DISCORD_APPLICATION_ID is not set to a numeric id: copy the Application ID from the Developer Portal (your app → General Information)',
@@ -69,9 +75,15 @@ export async function main(
     });
     const where = result.scope === 'global' ? 'globally' : `in server ${result.scope.guildId}`;
     io.out(`Registered ${result.names.length} Discord commands ${where}: ${result.names.join(', ')}`);
+    if (file.mode !== 'http') {
+      io.out(
+        'discord.mode is "gateway": leave the Interactions Endpoint URL empty (with one set, Discord sends the commands there instead of to the gateway)',
+      );
+    }
     io.out(
       `For discord.mode "http", set Developer Portal → General Information → Interactions Endpoint URL to ${
-        interactionsUrl ?? `https://<your public host>${defaultInteractionsPath}`
+        interactionsUrl ??
+        `https://<your public host>${defaultInteractionsPath} (set ${envVars.publicUrl} or publicUrl to print the whole URL)`
       } (the bot must be running: Discord checks the endpoint when you save it)`,
     );
     return 0;
@@ -79,6 +91,31 @@ export async function main(
     io.err(error instanceof Error ? error.message : String(error));
     return 1;
   }
+}
+
+/** The few settings this script takes from the config file, leniently: it may not exist or be incomplete. */
+function discordSettingsOf(
+  readFile: ReadTextFile,
+  path: string,
+): { mode?: string; applicationId?: string; publicUrl?: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFile(path).replace(/^\uFEFF/, ''));
+  } catch {
+    return {};
+  }
+  const record = (value: unknown): Record<string, unknown> =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const discord = record(record(raw)['discord']);
+  const settings: { mode?: string; applicationId?: string; publicUrl?: string } = {};
+  const mode = text(discord['mode']);
+  const applicationId = text(discord['applicationId']);
+  const publicUrl = text(record(raw)['publicUrl']);
+  if (mode) settings.mode = mode;
+  if (applicationId) settings.applicationId = applicationId;
+  if (publicUrl) settings.publicUrl = publicUrl;
+  return settings;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -70,6 +70,11 @@ export interface ReplicaCoordination {
   /** The keyv store on the same connection as the leases. */
   readonly store: KeyValueStore;
   readonly engineLease: EngineLease;
+  /**
+   * Leases for one-per-fleet jobs (the Discord gateway session), on a key space of their own
+   * (`fundbot:singleton:`) so no project slug can collide with them.
+   */
+  readonly singletons: Lease;
   readonly claims: Claims;
   readonly balancer: LeaseBalancer;
   readonly counts: LeaseCounts;
@@ -141,6 +146,7 @@ export async function connectReplicaCoordination(
       (key, value) => encode(key, value),
       options.onStoreOutcome ? { clock: options.clock, onOutcome: options.onStoreOutcome } : undefined,
     ),
+    singletons: redisLease(client, { prefix: 'fundbot:singleton:' }),
     claims: redisClaims(client, options.replicaId),
     balancer,
     counts,

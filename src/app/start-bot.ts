@@ -1,11 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createDiscordAdapter } from '../adapters/discord/index.js';
-import { createSlackAdapter } from '../adapters/slack/index.js';
 import { createApiClient } from '../api/index.js';
 import { checkProjectKeys, envVars, type FundbotConfig } from '../config/index.js';
-import type { ChannelAccess, ChannelPoster, OperationalNote } from '../core/index.js';
+import type { OperationalNote } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
@@ -23,8 +21,9 @@ import {
   startOpsServer,
   startStoreProbe,
 } from '../ops/index.js';
+import { createChatAdapters } from './chat-adapters.js';
 import { dropRepeatedScopeWarnings } from './drop-repeated-scope-warnings.js';
-import { type ChatPlatform, platformStartError } from './platform-start-error.js';
+import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
 import type { ReplicaCoordination } from './replica-coordination.js';
 import { startReplicas } from './start-replicas.js';
@@ -45,6 +44,8 @@ export interface RunningBot {
 export interface BotOverrides {
   readonly discordRestApiUrl?: string;
   readonly slackApiUrl?: string;
+  /** How long a Discord command may run before it is deferred (default 2 s; tests force the deferral with 0). */
+  readonly discordDeferAfterMs?: number;
   readonly engineOptions?: EngineOptions;
   /** How often key files are checked for a change (default 5 s). */
   readonly keyFileIntervalMs?: number;
@@ -192,59 +193,22 @@ export async function startBot(
     },
   });
 
-  const adapters: {
-    name: ChatPlatform;
-    start(): Promise<void>;
-    stop(): Promise<void>;
-    poster: ChannelPoster;
-    channelAccess: ChannelAccess;
-  }[] = [];
-  if (config.discord.enabled) {
-    adapters.push({
-      name: 'discord',
-      ...createDiscordAdapter({
-        token: config.discord.token.reveal(),
-        core: wiring.core,
-        logger,
-        clock,
-        ...withApiUrl(overrides.discordRestApiUrl ?? config.discord.apiUrl),
-      }),
-    });
-  }
-  if (config.slack.enabled) {
-    const slack =
-      config.slack.mode === 'socket'
-        ? createSlackAdapter({
-            mode: 'socket',
-            botToken: config.slack.botToken.reveal(),
-            appToken: config.slack.appToken.reveal(),
-            admins: config.slack.admins,
-            core: wiring.core,
-            logger,
-            clock,
-            ...withApiUrl(overrides.slackApiUrl ?? config.slack.apiUrl),
-          })
-        : createSlackAdapter({
-            mode: 'http',
-            botToken: config.slack.botToken.reveal(),
-            signingSecret: config.slack.signingSecret.reveal(),
-            port: config.slack.port,
-            // Replayed signed requests are refused on every replica.
-            store,
-            admins: config.slack.admins,
-            core: wiring.core,
-            logger,
-            clock,
-            ...withApiUrl(overrides.slackApiUrl ?? config.slack.apiUrl),
-          });
-    adapters.push({
-      name: 'slack',
-      start: () => slack.start(),
-      stop: () => slack.stop(),
-      poster: slack.poster,
-      channelAccess: slack.channelAccess,
-    });
-  }
+  const adapters = createChatAdapters({
+    config,
+    core: wiring.core,
+    subscriptions: wiring.subscriptions,
+    store,
+    logger,
+    clock,
+    replicas,
+    registry,
+    discordApiUrl:
+      overrides.discordRestApiUrl ?? (config.discord.enabled ? config.discord.apiUrl : undefined),
+    slackApiUrl: overrides.slackApiUrl ?? (config.slack.enabled ? config.slack.apiUrl : undefined),
+    ...(overrides.discordDeferAfterMs !== undefined
+      ? { discordDeferAfterMs: overrides.discordDeferAfterMs }
+      : {}),
+  });
   engineStatus = () => wiring.engine.status();
   wiring.connectPosters(adapters.map((a) => a.poster));
   for (const adapter of adapters) wiring.connectChannelAccess(adapter.poster.platform, adapter.channelAccess);
@@ -341,9 +305,4 @@ export async function startBot(
       { name: 'close the health server', stop: async () => ops?.close() },
     ],
   };
-}
-
-/** A platform's base URL option (SLACK_API_URL / DISCORD_API_URL or a test's fake), only when one is set. */
-function withApiUrl(url: string | undefined): { apiUrl?: string } {
-  return url === undefined ? {} : { apiUrl: url };
 }

@@ -21,9 +21,22 @@ export type DiscordConfig =
   | { readonly enabled: false }
   | {
       readonly enabled: true;
+      /** Commands over the gateway (one session; on Redis only the "gateway" lease holder connects). */
+      readonly mode: 'gateway';
       readonly token: Secret;
       readonly applicationId: string | undefined;
       /** REST base URL (SLACK_API_URL-style override); undefined = discord.com. */
+      readonly apiUrl: string | undefined;
+    }
+  | {
+      readonly enabled: true;
+      /** Commands as signed HTTP interactions on `port`; no gateway; notices through REST. */
+      readonly mode: 'http';
+      readonly token: Secret;
+      readonly applicationId: string;
+      /** 64 hex characters, checked. */
+      readonly publicKey: string;
+      readonly port: number;
       readonly apiUrl: string | undefined;
     };
 
@@ -46,6 +59,20 @@ export type SlackConfig =
       readonly port: number;
       readonly botToken: Secret;
       readonly signingSecret: Secret;
+      readonly admins: readonly string[];
+    }
+  | {
+      readonly enabled: true;
+      /** Many workspaces: the OAuth install flow over HTTP on `port`, a bot token per installed workspace. */
+      readonly mode: 'oauth';
+      readonly apiUrl: string | undefined;
+      readonly port: number;
+      readonly clientId: string;
+      readonly clientSecret: Secret;
+      readonly stateSecret: Secret;
+      readonly signingSecret: Secret;
+      /** FUNDBOT_ENCRYPTION_KEY, checked to be 32 bytes in base64. */
+      readonly encryptionKey: Secret;
       readonly admins: readonly string[];
     };
 
@@ -71,6 +98,8 @@ export interface FundbotConfig {
   readonly api: { readonly baseUrl: string; readonly timeoutMs: number };
   /** `leaseTtlMs`: with a redis:// store, a project lease's life without renewal (default 30 s). */
   readonly store: { readonly url: string; readonly leaseTtlMs: number };
+  /** `publicUrl` / FUNDBOT_PUBLIC_URL: the https base Discord and Slack call; undefined when not configured. */
+  readonly publicUrl: string | undefined;
   readonly locale: Locale;
   readonly logLevel: LogLevel;
   readonly projects: readonly ProjectConfig[];

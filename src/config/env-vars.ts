@@ -20,14 +20,24 @@ export const envVars = {
   container: 'FUNDBOT_CONTAINER',
   /** Discord bot token (Developer Portal → your app → Bot → Reset Token). Secret. */
   discordToken: 'DISCORD_TOKEN',
-  /** Discord application id (General Information → Application ID); used to register commands. */
+  /** Discord application id (General Information → Application ID); registers commands; http mode's webhooks. */
   discordApplicationId: 'DISCORD_APPLICATION_ID',
+  /** Overrides `discord.publicKey`: the application's Ed25519 public key (64 hex), for `discord.mode` http. Not secret. */
+  discordPublicKey: 'DISCORD_PUBLIC_KEY',
+  /** Overrides `publicUrl`: the https base under which Discord and Slack reach fundbot. Not secret. */
+  publicUrl: 'FUNDBOT_PUBLIC_URL',
   /** Slack bot token `xoxb-…` (OAuth & Permissions). Secret. */
   slackBotToken: 'SLACK_BOT_TOKEN',
   /** Slack app-level token `xapp-…` with connections:write, for Socket Mode. Secret. */
   slackAppToken: 'SLACK_APP_TOKEN',
   /** Slack signing secret (Basic Information → App Credentials), for HTTP mode. Secret. */
   slackSigningSecret: 'SLACK_SIGNING_SECRET',
+  /** Slack client secret (Basic Information → App Credentials), for the OAuth install flow (`slack.clientId`). Secret. */
+  slackClientSecret: 'SLACK_CLIENT_SECRET',
+  /** Any long random string: signs the OAuth `state` so a redirect only finishes an install fundbot started. Secret. */
+  slackStateSecret: 'SLACK_STATE_SECRET',
+  /** 32 random bytes in base64 (`openssl rand -base64 32`): encrypts the Slack installations at rest. Secret. */
+  encryptionKey: 'FUNDBOT_ENCRYPTION_KEY',
   /**
    * Overrides `slack.apiUrl`: the Slack Web API base (default https://slack.com/api/), e.g. Slack for government or
    * an egress proxy; https, or http only to localhost (a local fake). Handed to the Slack adapter's `apiUrl`.

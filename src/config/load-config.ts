@@ -5,9 +5,16 @@ import type { FundbotConfig, LoadConfigResult, ReadTextFile } from './config-typ
 import { DEFAULT_CONFIG_PATH, type Env, envVars, readEnv } from './env-vars.js';
 import { findSecretsInFile, isRecord, issuesToProblems } from './file-problems.js';
 import { locateJsonError } from './locate-json-error.js';
-import { resolveDiscord, resolveSlack } from './resolve-chat-platforms.js';
+import { resolveSlack } from './resolve-chat-platforms.js';
+import { resolveDiscord } from './resolve-discord.js';
 import { resolveProjects } from './resolve-projects.js';
-import { resolveApi, resolveHttp, resolveLogLevel, resolveStore } from './resolve-runtime-sections.js';
+import {
+  resolveApi,
+  resolveHttp,
+  resolveLogLevel,
+  resolvePublicUrl,
+  resolveStore,
+} from './resolve-runtime-sections.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 import { expandSecretFiles } from './secret-files.js';
 
@@ -138,7 +145,18 @@ export function parseConfig(
   const store = resolveStore(env, section('store'), problems);
   const http = resolveHttp(env, section('http'), problems);
   const projects = resolveProjects(env, file['projects'], problems);
-  const discord = resolveDiscord(env, section('discord'), problems, warnings);
+  const publicUrl = resolvePublicUrl(
+    env,
+    typeof file['publicUrl'] === 'string' ? file['publicUrl'] : undefined,
+    problems,
+  );
+  const discord = resolveDiscord(
+    env,
+    section('discord'),
+    { http, slack: section('slack') },
+    problems,
+    warnings,
+  );
   const slack = resolveSlack(env, section('slack'), http, problems, warnings);
   const digest = section('digest');
 
@@ -160,7 +178,7 @@ export function parseConfig(
     };
   }
   // Every resolver succeeded when no problem was recorded; the checks keep the types honest.
-  if (!api || !store || !http || !projects || !discord || !slack || !digest || !logLevel) {
+  if (!api || !store || !http || !projects || !discord || !slack || !digest || !logLevel || !publicUrl.ok) {
     throw new Error('internal: configuration resolved without problems but incompletely');
   }
   const [hour, minute] = digest.time.split(':').map(Number) as [number, number];
@@ -168,6 +186,7 @@ export function parseConfig(
     source,
     api,
     store,
+    publicUrl: publicUrl.url,
     locale: parsed.data.locale,
     logLevel,
     projects,

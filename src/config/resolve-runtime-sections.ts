@@ -90,3 +90,21 @@ export function resolveHttp(env: Env, section: ConfigFile['http'] | undefined, p
   }
   return withHost && { ...withHost, port };
 }
+
+/**
+ * `publicUrl` or FUNDBOT_PUBLIC_URL: the https base Discord and Slack call (behind a reverse proxy). https only,
+ * or http to this machine for local trials; no credentials, query or fragment. Undefined when not set.
+ */
+export function resolvePublicUrl(
+  env: Env,
+  fileValue: string | undefined,
+  problems: ConfigProblem[],
+): { ok: boolean; url: string | undefined } {
+  const fromEnv = readEnv(env, envVars.publicUrl);
+  const value = fromEnv ?? fileValue;
+  if (value === undefined) return { ok: true, url: undefined };
+  const where = fromEnv !== undefined ? `env ${envVars.publicUrl}` : 'publicUrl';
+  const url = checkServiceUrl(value, where, 'the install redirect and interactions', problems);
+  if (url === undefined) return { ok: false, url: undefined };
+  return { ok: true, url: baseOf(url) };
+}

@@ -20,7 +20,13 @@ export type StartMode =
   | { readonly mode: 'bot'; readonly config: FundbotConfig; readonly warnings: readonly ConfigProblem[] }
   | { readonly mode: 'invalid'; readonly source: string; readonly problems: readonly ConfigProblem[] };
 
-const PLATFORM_TOKENS = [envVars.discordToken, envVars.slackBotToken, envVars.slackAppToken] as const;
+/** Any of these set means "run the bot" (the client secret: Slack for many workspaces, which has no bot token). */
+const PLATFORM_TOKENS = [
+  envVars.discordToken,
+  envVars.slackBotToken,
+  envVars.slackAppToken,
+  envVars.slackClientSecret,
+] as const;
 
 /**
  * Decides between demo and bot mode. A missing config file means "demo" only

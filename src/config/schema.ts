@@ -67,6 +67,17 @@ const discordSchema = z.strictObject({
   enabled: z.boolean().default(false),
   /** Discord's REST base without the version (default https://discord.com/api): an egress proxy or a local fake. */
   apiUrl: z.string().optional(),
+  /**
+   * gateway: one WebSocket session receives the commands (on a redis:// store only the holder of the "gateway"
+   * lease opens it); http: Discord posts signed interactions to `port` (any replica answers, no gateway).
+   */
+  mode: z.enum(['gateway', 'http']).default('gateway'),
+  /** Developer Portal → General Information → Application ID. `DISCORD_APPLICATION_ID` overrides it. */
+  applicationId: z.string().optional(),
+  /** Developer Portal → General Information → Public Key (64 hex; not a secret). `DISCORD_PUBLIC_KEY` overrides it. */
+  publicKey: z.string().optional(),
+  /** Port of the interactions endpoint (http mode only), on all interfaces; its own port, not the ops server's. */
+  port: port.default(3001),
 });
 
 const slackSchema = z.strictObject({
@@ -77,6 +88,11 @@ const slackSchema = z.strictObject({
   mode: z.enum(['socket', 'http']).default('socket'),
   /** Port of the Slack HTTP receiver (http mode only). */
   port: port.default(3000),
+  /**
+   * Basic Information → App Credentials → Client ID (not a secret). Set, Slack runs for many workspaces: the OAuth
+   * install flow (`/slack/install`) with SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and FUNDBOT_ENCRYPTION_KEY.
+   */
+  clientId: z.string().optional(),
   /** Slack user ids (U…/W…) allowed to run admin commands besides workspace admins. */
   admins: z
     .array(
@@ -140,6 +156,12 @@ const httpSchema = z.strictObject({
 export const configFileSchema = z.strictObject({
   api: apiSchema.prefault({}),
   store: storeSchema.prefault({}),
+  /**
+   * The https base under which Discord and Slack reach fundbot (a reverse proxy in front of discord.port and
+   * slack.port). `FUNDBOT_PUBLIC_URL` overrides it. Used for the Slack OAuth redirect and printed by
+   * `npm run commands:discord` as the Interactions Endpoint URL.
+   */
+  publicUrl: z.string().optional(),
   /** Default language of notices and replies. */
   locale: locale.default('en'),
   logLevel: z.enum(logLevels).default('info'),

@@ -11,6 +11,8 @@ const NOT_SECRET: ReadonlySet<string> = new Set([
   envVars.healthHost,
   envVars.container,
   envVars.discordApplicationId,
+  envVars.discordPublicKey,
+  envVars.publicUrl,
 ]);
 
 /** The suffix of a variable naming a file that holds the secret (Docker and Kubernetes secrets). */

@@ -35,6 +35,7 @@ describe("the Discord adapter's error summaries use the one redactor", () => {
       slack: { enabled: false },
       discord: {
         enabled: true,
+        mode: 'gateway',
         token: new Secret('DISCORD_TOKEN', 'plain-discord-test-token-without-any-shape'),
         applicationId: undefined,
         apiUrl: undefined,

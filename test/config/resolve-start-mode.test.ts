@@ -17,7 +17,7 @@ describe('resolveStartMode', () => {
     expect(start).toEqual({
       mode: 'demo',
       reason:
-        'no config file at ./fundbot.config.json and no chat platform token (DISCORD_TOKEN, SLACK_BOT_TOKEN, SLACK_APP_TOKEN): starting the local demo',
+        'no config file at ./fundbot.config.json and no chat platform token (DISCORD_TOKEN, SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SLACK_CLIENT_SECRET): starting the local demo',
     });
   });
 

@@ -29,7 +29,11 @@ describe('secrets from *_FILE variables (Docker and Kubernetes secrets)', () => 
     if (!result.ok) throw new Error(formatConfigProblems(result.problems));
     const solar = result.config.projects.find((p) => p.linkCaption === 'solar-kiosk');
     expect(solar?.apiKeyFile).toBe('/run/secrets/solar');
-    expect(result.config.slack.enabled && result.config.slack.botToken.reveal()).toBe(SLACK_BOT_TOKEN);
+    expect(
+      result.config.slack.enabled &&
+        result.config.slack.mode !== 'oauth' &&
+        result.config.slack.botToken.reveal(),
+    ).toBe(SLACK_BOT_TOKEN);
     expect(result.config.discord.enabled && result.config.discord.token.reveal()).toBe(DISCORD_TOKEN);
   });
 

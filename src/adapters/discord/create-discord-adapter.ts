@@ -95,7 +95,9 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         'Discord http mode needs the application id and public key (Developer Portal → General Information)',
       );
     }
-    return createDiscordHttpAdapter({ ...options, ...options.http });
+    // The http adapter names the REST base `restApiUrl`: DISCORD_API_URL must reach it too.
+    const restApiUrl = options.apiUrl ?? options.restApiUrl;
+    return createDiscordHttpAdapter({ ...options, ...options.http, ...(restApiUrl ? { restApiUrl } : {}) });
   }
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;

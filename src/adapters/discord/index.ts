@@ -6,6 +6,11 @@ export {
 } from './create-discord-adapter.js';
 export { nonceFromKey } from './discord-nonce.js';
 export { clip, escapeDiscordMarkdown, neutralizeDiscordText } from './escape-discord.js';
-export { interactionsEndpointUrl } from './http-interactions/index.js';
+export {
+  createDiscordRestPosting,
+  type DiscordRestPosting,
+  defaultInteractionsPath,
+  interactionsEndpointUrl,
+} from './http-interactions/index.js';
 export type { DiscordAdapterLogger } from './logger.js';
 export { type DiscordRendering, discordLimits, renderEmbed } from './render-embed.js';

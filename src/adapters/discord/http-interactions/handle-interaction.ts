@@ -153,6 +153,8 @@ export function createInteractionHandler(
     outcome: Promise<NeutralMessage>,
     ms: number,
   ): Promise<{ message: NeutralMessage } | undefined> {
+    // 0 means "always defer": a fast answer would otherwise win the race (tests of the deferred path).
+    if (ms <= 0) return undefined;
     const timer = new AbortController();
     try {
       return await Promise.race([

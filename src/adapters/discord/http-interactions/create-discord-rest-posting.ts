@@ -1,0 +1,42 @@
+import { REST } from 'discord.js';
+import type { ChannelAccess, ChannelPoster } from '../../../core/index.js';
+import { createRestChannelAccess } from './rest-channel-access.js';
+import { createRestPoster } from './rest-poster.js';
+
+export interface DiscordRestPostingOptions {
+  /** The bot token (DISCORD_TOKEN). Never logged. */
+  readonly token: string;
+  /** REST base URL without the version (default Discord's `https://discord.com/api`). */
+  readonly apiUrl?: string;
+  readonly restTimeoutMs?: number;
+  readonly restRetries?: number;
+}
+
+export interface DiscordRestPosting {
+  readonly poster: ChannelPoster;
+  readonly channelAccess: ChannelAccess;
+  /** Stops the REST client's sweeper timers. */
+  close(): void;
+}
+
+/**
+ * Notices and /subscribe's channel check through Discord's REST API alone, with the
+ * same nonce rule as every Discord poster. For replicas in gateway mode: only the
+ * holder of the gateway lease has a session (and a channel cache), but every replica
+ * posts the notices of the projects it polls. Cost: as {@link createRestPoster}.
+ */
+export function createDiscordRestPosting(options: DiscordRestPostingOptions): DiscordRestPosting {
+  const rest = new REST({
+    ...(options.apiUrl ? { api: options.apiUrl.replace(/\/+$/, '') } : {}),
+    timeout: options.restTimeoutMs ?? 15_000,
+    retries: options.restRetries ?? 3,
+  }).setToken(options.token);
+  return {
+    poster: createRestPoster(rest),
+    channelAccess: createRestChannelAccess(rest),
+    close() {
+      rest.clearHashSweeper();
+      rest.clearHandlerSweeper();
+    },
+  };
+}

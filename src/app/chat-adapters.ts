@@ -1,0 +1,192 @@
+import { Gauge, type Registry } from 'prom-client';
+import {
+  createDiscordAdapter,
+  createDiscordRestPosting,
+  defaultInteractionsPath,
+} from '../adapters/discord/index.js';
+import { createSlackAdapter, encryptionKeyFromBase64 } from '../adapters/slack/index.js';
+import type { DiscordConfig, FundbotConfig, SlackConfig } from '../config/index.js';
+import type { ChannelAccess, ChannelPoster, CommandCore, SubscriptionStore } from '../core/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { KeyValueStore } from '../lib/store.js';
+import type { Logger } from '../ops/index.js';
+import { leasedGateway } from './leased-gateway.js';
+import type { ChatPlatform } from './platform-start-error.js';
+import type { ReplicaCoordination } from './replica-coordination.js';
+
+/** One chat platform as start-bot runs it: started after the engine is wired, stopped in the shutdown order. */
+export interface ChatAdapter {
+  readonly name: ChatPlatform;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  readonly poster: ChannelPoster;
+  readonly channelAccess: ChannelAccess;
+}
+
+export interface ChatAdapterOptions {
+  readonly config: Pick<FundbotConfig, 'discord' | 'slack' | 'publicUrl'>;
+  readonly core: CommandCore;
+  readonly subscriptions: SubscriptionStore;
+  /** The observed store: Slack's replay guard and installations live in it. */
+  readonly store: KeyValueStore;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** Set on a redis:// store: then the Discord gateway opens only on the holder of its lease. */
+  readonly replicas: ReplicaCoordination | undefined;
+  /** For `fundbot_discord_gateway_held` (replicas in gateway mode). */
+  readonly registry: Registry;
+  /** A test's fakes, else the configured DISCORD_API_URL / SLACK_API_URL. */
+  readonly discordApiUrl: string | undefined;
+  readonly slackApiUrl: string | undefined;
+  /** Discord's deferral delay (default 2 s of Discord's 3). */
+  readonly discordDeferAfterMs?: number;
+}
+
+/** The configured chat platforms' adapters, not started yet. */
+export function createChatAdapters(options: ChatAdapterOptions): ChatAdapter[] {
+  const adapters: ChatAdapter[] = [];
+  const { discord, slack } = options.config;
+  if (discord.enabled) adapters.push({ name: 'discord', ...discordAdapter(discord, options) });
+  if (slack.enabled) {
+    const adapter = slackAdapter(slack, options);
+    adapters.push({
+      name: 'slack',
+      start: () => adapter.start(),
+      stop: () => adapter.stop(),
+      poster: adapter.poster,
+      channelAccess: adapter.channelAccess,
+    });
+  }
+  return adapters;
+}
+
+function discordAdapter(
+  discord: Extract<DiscordConfig, { enabled: true }>,
+  options: ChatAdapterOptions,
+): Omit<ChatAdapter, 'name'> {
+  const { logger, clock, core, replicas } = options;
+  const token = discord.token.reveal();
+  const apiUrl = withApiUrl(options.discordApiUrl);
+  const defer =
+    options.discordDeferAfterMs !== undefined ? { deferAfterMs: options.discordDeferAfterMs } : {};
+  if (discord.mode === 'http') {
+    const adapter = createDiscordAdapter({
+      mode: 'http',
+      token,
+      core,
+      logger,
+      clock,
+      ...apiUrl,
+      ...defer,
+      http: { applicationId: discord.applicationId, publicKey: discord.publicKey, port: discord.port },
+    });
+    return {
+      poster: adapter.poster,
+      channelAccess: adapter.channelAccess,
+      async start() {
+        await adapter.start();
+        logger.info(
+          {
+            listening: adapter.url,
+            interactionsEndpointUrl: options.config.publicUrl
+              ? `${options.config.publicUrl}${defaultInteractionsPath}`
+              : `https://<your public host>${defaultInteractionsPath} (set publicUrl or FUNDBOT_PUBLIC_URL)`,
+          },
+          'discord http interactions mode: no gateway session; set the Interactions Endpoint URL in the Developer Portal',
+        );
+      },
+      stop: () => adapter.stop(),
+    };
+  }
+  const gatewayAdapter = () => createDiscordAdapter({ token, core, logger, clock, ...apiUrl, ...defer });
+  if (!replicas) return gatewayAdapter();
+  // Several replicas: one session for the fleet, opened by the lease holder; notices go out through REST
+  // from whichever replica polls the project (only the holder has the gateway's channel cache).
+  const rest = createDiscordRestPosting({ token, ...apiUrl });
+  const gateway = leasedGateway({
+    lease: replicas.singletons,
+    holder: replicas.replicaId,
+    ttlMs: replicas.ttlMs,
+    clock,
+    logger,
+    async connect() {
+      const session = gatewayAdapter();
+      await session.start();
+      return session;
+    },
+  });
+  new Gauge({
+    name: 'fundbot_discord_gateway_held',
+    help: '1 while this replica holds the discord-gateway lease and its session is open (summed over replicas: 1).',
+    registers: [options.registry],
+    collect() {
+      this.set(gateway.connected() ? 1 : 0);
+    },
+  });
+  return {
+    poster: rest.poster,
+    channelAccess: rest.channelAccess,
+    start: () => gateway.start(),
+    async stop() {
+      await gateway.stop();
+      rest.close();
+    },
+  };
+}
+
+function slackAdapter(slack: Extract<SlackConfig, { enabled: true }>, options: ChatAdapterOptions) {
+  const { logger, clock, core, store } = options;
+  const apiUrl = withApiUrl(options.slackApiUrl);
+  switch (slack.mode) {
+    case 'socket':
+      return createSlackAdapter({
+        mode: 'socket',
+        botToken: slack.botToken.reveal(),
+        appToken: slack.appToken.reveal(),
+        admins: slack.admins,
+        core,
+        logger,
+        clock,
+        ...apiUrl,
+      });
+    case 'http':
+      return createSlackAdapter({
+        mode: 'http',
+        botToken: slack.botToken.reveal(),
+        signingSecret: slack.signingSecret.reveal(),
+        port: slack.port,
+        // Replayed signed requests are refused on every replica.
+        store,
+        admins: slack.admins,
+        core,
+        logger,
+        clock,
+        ...apiUrl,
+      });
+    case 'oauth':
+      return createSlackAdapter({
+        mode: 'oauth',
+        clientId: slack.clientId,
+        clientSecret: slack.clientSecret.reveal(),
+        stateSecret: slack.stateSecret.reveal(),
+        signingSecret: slack.signingSecret.reveal(),
+        encryptionKey: encryptionKeyFromBase64(slack.encryptionKey.reveal()),
+        // Every replica sees every workspace's installation; an uninstall removes its subscriptions.
+        store,
+        subscriptions: options.subscriptions,
+        ...(options.config.publicUrl ? { publicUrl: options.config.publicUrl } : {}),
+        port: slack.port,
+        admins: slack.admins,
+        core,
+        logger,
+        clock,
+        // The Web API appends the method name to the base: it must end with a slash.
+        ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl.replace(/\/*$/, '/') } : {}),
+      });
+  }
+}
+
+/** A platform's base URL option (SLACK_API_URL / DISCORD_API_URL or a test's fake), only when one is set. */
+function withApiUrl(url: string | undefined): { apiUrl?: string } {
+  return url === undefined ? {} : { apiUrl: url };
+}

@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningBot, startBot } from '../../src/app/start-bot.js';
+import { parseConfig } from '../../src/config/index.js';
+import { silentLogger } from '../../src/ops/index.js';
+import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { signedInteractions } from '../fakes/discord/signed-interactions.js';
+import { freePort } from '../support/redis-server.js';
+
+let sim: Simulator | undefined;
+let discord: FakeDiscord | undefined;
+let bot: RunningBot | undefined;
+
+afterEach(async () => {
+  for (const step of bot?.shutdownSteps ?? []) await step.stop();
+  bot = undefined;
+  await discord?.close();
+  await sim?.close();
+});
+
+describe('discord.mode "http" through startBot', () => {
+  it('answers a signed PING, refuses a bad signature with 401, defers /funding and completes it through the webhook, and never opens a gateway', async () => {
+    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+    discord = await startFakeDiscord();
+    const fake = discord;
+    const signed = signedInteractions(fake);
+    const port = await freePort();
+    const parsed = parseConfig(
+      JSON.stringify({
+        api: { baseUrl: sim.url },
+        store: { url: 'memory:' },
+        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+        discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port },
+        digest: { enabled: false },
+        http: { enabled: false },
+      }),
+      {
+        env: {
+          SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+          DISCORD_TOKEN: fake.token,
+          DISCORD_PUBLIC_KEY: signed.publicKeyHex,
+          DISCORD_API_URL: fake.apiUrl,
+        },
+        source: 'test.json',
+      },
+    );
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+
+    // The configured DISCORD_API_URL, not an override: the composition root must hand it to the http adapter.
+    bot = await startBot(parsed.config, silentLogger, 'e2e', {
+      discordDeferAfterMs: 0,
+      engineOptions: {
+        targetIntervalsMs: { fundings: 200, project: 200, wall: 500, blog: 1_000, incentives: 1_000 },
+      },
+    });
+    const url = `http://127.0.0.1:${port}/discord/interactions`;
+
+    expect(await signed.post(url, signed.ping())).toEqual({ status: 200, body: { type: 1 } });
+    for (const signing of [{ kind: 'other-key' }, { kind: 'tampered' }, { kind: 'none' }] as const) {
+      expect((await signed.post(url, signed.ping(), signing)).status).toBe(401);
+    }
+
+    // /funding: deferred at once (type 5), then the answer replaces the placeholder through the webhook.
+    const interaction = signed.chatInput({
+      command: 'funding',
+      options: [{ name: 'project', value: demoLinkCaption }],
+    });
+    const deferred = await signed.post(url, interaction);
+    // Public (no ephemeral flag): /funding answers in the channel.
+    expect(deferred).toEqual({ status: 200, body: { type: 5, data: {} } });
+    const completion = await fake.waitForRequest(
+      (r) =>
+        r.method === 'PATCH' &&
+        r.path === `/webhooks/${fake.applicationId}/${interaction.token}/messages/@original`,
+      10_000,
+    );
+    const embed = (completion.body as { embeds?: { title?: string; description?: string }[] }).embeds?.[0];
+    expect(embed?.title).toBe('Solar Kiosk for Every Neighbourhood');
+    expect(completion.headers.authorization).toBeUndefined();
+
+    expect(fake.gatewayReceived).toEqual([]);
+    expect(fake.requests.some((r) => r.path === '/gateway/bot')).toBe(false);
+  }, 40_000);
+});
