@@ -1,10 +1,9 @@
 import { isPubliclyVisible, isSoldOut } from '../api/index.js';
 import type { HistoryPoint, Locale, ProjectReadModel } from '../core/index.js';
-import { percentOfGoal } from '../core/index.js';
+import { localTime, percentOfGoal } from '../core/index.js';
 import { defaultMilestones } from '../domain/milestones.js';
 import { htmlToPlainText, safeHttpUrl, singleLine } from '../domain/text.js';
 import { downsampleSeries, type SeriesPoint } from './downsample-series.js';
-import { localTime } from './local-time.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

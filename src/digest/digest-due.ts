@@ -1,4 +1,4 @@
-import { localTime } from './local-time.js';
+import { localTime } from '../core/index.js';
 
 export interface DigestDueInput {
   /** Epoch ms (the injected clock's now). */

@@ -9,13 +9,18 @@ import type {
   ProjectReadModel,
   SubscriptionStore,
 } from '../core/index.js';
-import { channelKey, createDeliveryLedger, DeliveryNotPostedError } from '../core/index.js';
+import {
+  assertTimeZone,
+  channelKey,
+  createDeliveryLedger,
+  DeliveryNotPostedError,
+  parseTimeOfDay,
+} from '../core/index.js';
 import { type Logger, silentLogger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { buildDigest, type DigestData } from './build-digest.js';
 import { digestDue } from './digest-due.js';
-import { assertTimeZone, parseTimeOfDay } from './local-time.js';
 import { renderDigest } from './render-digest.js';
 import type { FundingChartOptions } from './render-funding-chart.js';
 

@@ -6,12 +6,13 @@ import {
   formatMoney,
   formatNumber,
   formatPercent,
+  formatTime,
+  localTime,
 } from '../core/index.js';
 import { limits } from '../domain/text-limits.js';
 import type { DigestData, DigestPace } from './build-digest.js';
 import { chartAttachment } from './chart-attachment.js';
 import { type DigestCatalog, digestText } from './i18n.js';
-import { formatTime, localTime } from './local-time.js';
 import type { FundingChartOptions } from './render-funding-chart.js';
 
 /** List fields show this many entries, then "… and N more": chat fields have length limits. */

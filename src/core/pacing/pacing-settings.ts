@@ -3,6 +3,7 @@ import type { NoticeKind } from '../../domain/events.js';
 import { type PacingMode, pacingModes } from '../../domain/pacing-modes.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { channelKey } from '../channel-key.js';
+import { localTime } from '../local-time.js';
 import type { ChannelRef } from '../ports.js';
 
 export { type PacedKind, type PacingMode, pacedKinds, pacingModes } from '../../domain/pacing-modes.js';
@@ -93,7 +94,6 @@ export function createPacingSettings(store: KeyValueStore): PacingSettings {
   };
 }
 
-const dayMs = 86_400_000;
 const minuteMs = 60_000;
 
 /**
@@ -109,31 +109,11 @@ export function quietWindowAt(
   if (!quiet || quiet.startMinute === quiet.endMinute) return undefined;
   const length = (((quiet.endMinute - quiet.startMinute) % 1440) + 1440) % 1440;
   const minuteStart = Math.floor(now / minuteMs) * minuteMs;
-  const minuteOfDay = localMinuteOfDay(minuteStart, quiet.timeZone ?? 'UTC');
+  const { minuteOfDay } = localTime(minuteStart, quiet.timeZone ?? 'UTC');
   const elapsed = (((minuteOfDay - quiet.startMinute) % 1440) + 1440) % 1440;
   if (elapsed >= length) return undefined;
   const start = minuteStart - elapsed * minuteMs;
   return { start, end: start + length * minuteMs };
-}
-
-const minuteFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The minute of the day (0-1439) that the clocks of `timeZone` show at `epochMs`. */
-function localMinuteOfDay(epochMs: number, timeZone: string): number {
-  if (timeZone === 'UTC') return Math.floor((epochMs % dayMs) / minuteMs);
-  let format = minuteFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    minuteFormats.set(timeZone, format);
-  }
-  const parts = format.formatToParts(epochMs);
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return (part('hour') % 24) * 60 + part('minute');
 }
 
 /** The IANA name of a time zone as Intl spells it ("europe/berlin" → "Europe/Berlin"), or undefined if unknown. */
