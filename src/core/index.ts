@@ -89,6 +89,7 @@ export type {
   ProjectReadModel,
   Subscription,
   SubscriptionStore,
+  ThreadTarget,
   WatchedProject,
 } from './ports.js';
 export { classifyReadFailure, type ReadFailure } from './read-failure.js';
