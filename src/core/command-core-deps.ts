@@ -2,6 +2,7 @@ import type { Logger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { NeutralMessage } from './message.js';
+import type { DailyThreadSettings } from './pacing/daily-thread-settings.js';
 import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
 import type { SettingsStore } from './settings-store.js';
 
@@ -68,5 +69,7 @@ export interface CommandCoreDeps {
    * platform); without it (the console) /subscribe cannot check and trusts the channel.
    */
   readonly channelAccess?: ChannelAccess;
+  /** The daily-thread setting /thread changes (the same store the paced router reads). */
+  readonly dailyThreads?: DailyThreadSettings;
   readonly logger?: CoreLogger;
 }

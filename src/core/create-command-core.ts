@@ -13,6 +13,7 @@ import { fundingCommand } from './commands/funding.js';
 import { digestCommand, helpCommand, statusCommand } from './commands/info.js';
 import { rewardCommand, rewardsCommand } from './commands/rewards.js';
 import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
+import { threadCommand } from './commands/thread.js';
 import { catalogFor, localeFromTag } from './i18n/index.js';
 import type { NeutralMessage } from './message.js';
 import { commandInvocationText } from './parse-command-text.js';
@@ -31,6 +32,7 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   subscribe: subscribeCommand,
   unsubscribe: unsubscribeCommand,
   subscriptions: subscriptionsCommand,
+  thread: threadCommand,
   language: languageCommand,
   digest: digestCommand,
   status: statusCommand,

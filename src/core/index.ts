@@ -52,6 +52,10 @@ export {
 } from './notice-router.js';
 export { estimatePace, type Pace } from './pace.js';
 export { type BatchRecord, batchId } from './pacing/batch-record.js';
+export {
+  createDailyThreadSettings,
+  type DailyThreadSettings,
+} from './pacing/daily-thread-settings.js';
 export { createPacedRouter, type PacedRouter, type PacedRouterOptions } from './pacing/paced-router.js';
 export {
   autoBatchIntervalMs,
