@@ -5,6 +5,7 @@ import { createDailyThreadSettings } from '../../src/core/pacing/daily-thread-se
 import { createPacedRouter } from '../../src/core/pacing/paced-router.js';
 import { createPacingSettings } from '../../src/core/pacing/pacing-settings.js';
 import type { ChannelPoster, ChannelRef, PostReceipt, ThreadTarget } from '../../src/core/ports.js';
+import type { SupportDroppedEvent } from '../../src/domain/events.js';
 import { allText, createCoreFixture } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
 
@@ -204,5 +205,37 @@ describe('daily thread', () => {
     await f.paced.deliver(buildEvent.supporter({ id: 'k2', displayName: 'Bob', detectedAt: f.clock.now() }));
     expect(f.poster.inChannel).toHaveLength(2);
     expect(f.poster.inThread).toHaveLength(1);
+  });
+
+  test('a support that drops out is taken out of the day once: its reply edited, the parent counts one less', async () => {
+    const f = await setup();
+    for (const id of ['k1', 'k2', 'k3']) {
+      await f.paced.deliver(
+        buildEvent.supporter({ id, displayName: id, supporterCount: 10, detectedAt: f.clock.now() }),
+      );
+    }
+    f.clock.advance(minute);
+    await f.paced.flushDue();
+    const drop: SupportDroppedEvent = {
+      type: 'support-dropped',
+      id: 'drop:k2',
+      project: 'solar-kiosk',
+      occurredAt: f.clock.now(),
+      detectedAt: f.clock.now(),
+      originalEventId: 'k2',
+      entryKey: 'k2',
+      displayName: 'k2',
+    };
+    await f.paced.deliver(drop);
+    await f.restart().deliver(drop); // retried after a restart: subtracted once
+    const reply = f.poster.inThread[1]!;
+    expect(f.poster.edits.some((e) => e.messageId === `t-${f.poster.inChannel[0]!.id}/${reply.id}`)).toBe(
+      true,
+    );
+    f.clock.advance(minute);
+    await f.paced.flushDue();
+    const last = f.poster.edits[f.poster.edits.length - 1]!;
+    expect(last.messageId).toBe(f.poster.inChannel[0]!.id);
+    expect(allText(last.message)).toContain('2 new supporters today');
   });
 });

@@ -34,6 +34,8 @@ export interface DailyThreadRecord {
   readonly currency: string;
   /** The latest counted notices' ids, so a retried notice is counted once. */
   readonly counted: readonly string[];
+  /** Supporter notices taken back (support dropped) and subtracted, so a retried drop subtracts once. */
+  readonly withdrawn?: readonly string[];
 }
 
 const channelSchema = z.object({
@@ -54,6 +56,7 @@ export const dailyThreadRecordSchema = z.object({
   fundingTotal: z.number().nullable(),
   currency: z.string(),
   counted: z.array(z.string()),
+  withdrawn: z.array(z.string()).optional(),
 }) as unknown as z.ZodType<DailyThreadRecord>;
 
 /** The figures the parent shows; an edit is due when they differ from what was last shown. */
@@ -106,6 +109,26 @@ export function countIn(record: DailyThreadRecord, notice: ThreadNotice): DailyT
     fundingTotal: notice.fundingTotal ?? record.fundingTotal,
     currency: notice.currency || record.currency,
     counted: [...record.counted, notice.id].slice(-countedKept),
+  };
+}
+
+/**
+ * The record with a dropped support taken out of the day's count, when the notice
+ * that announced it (`announcedIn`: its own id, or the batch it went out in) was
+ * counted here; unchanged otherwise or when it was taken out before.
+ */
+export function withdrawFrom(
+  record: DailyThreadRecord,
+  originalEventId: string,
+  announcedIn: readonly string[],
+): DailyThreadRecord {
+  const withdrawn = record.withdrawn ?? [];
+  if (withdrawn.includes(originalEventId)) return record;
+  if (!record.counted.some((id) => id === originalEventId || announcedIn.includes(id))) return record;
+  return {
+    ...record,
+    count: Math.max(0, record.count - 1),
+    withdrawn: [...withdrawn, originalEventId].slice(-countedKept),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SupportDroppedEvent } from '../../domain/events.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { channelKey } from '../channel-key.js';
@@ -19,6 +20,7 @@ import {
   sameFigures,
   shownFiguresSchema,
   type ThreadNotice,
+  withdrawFrom,
 } from './daily-thread-record.js';
 import type { DailyThreadSettings } from './daily-thread-settings.js';
 import { dailyThreadTexts } from './daily-thread-texts.js';
@@ -60,6 +62,12 @@ export interface DailyThreads {
   deliver(notice: ThreadNotice, channels: readonly ChannelRef[], at: number): Promise<void>;
   /** Edits the parents whose figures changed since they were shown: at most one edit each. */
   flush(): Promise<void>;
+  /**
+   * A support announced in a thread dropped out: the day's count goes down by one
+   * (the next flush edits the parent). Looks at today's and yesterday's thread of
+   * the channel; `announcedIn` names the batch that carried it, if any.
+   */
+  withdraw(event: SupportDroppedEvent, channel: ChannelRef, announcedIn: readonly string[]): Promise<void>;
 }
 
 /**
@@ -206,6 +214,20 @@ export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
         }
       }
       if (failed.length > 0) throw new NoticeDeliveryError(notice.id, failed, { cause: firstFailure });
+    },
+
+    async withdraw(event, channel, announcedIn) {
+      const now = clock.now();
+      const days = new Set([localDate(now, timeZone), localDate(now - dayMs, timeZone)]);
+      for (const date of days) {
+        const key = recordKey(event.project, date, channel);
+        await locked(key, async () => {
+          const record = await store.get(key, dailyThreadRecordSchema);
+          if (!record) return;
+          const next = withdrawFrom(record, event.originalEventId, announcedIn);
+          if (next !== record) await store.set(key, next, keepMs);
+        });
+      }
     },
 
     async flush() {

@@ -275,6 +275,7 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
     if (record?.state === 'posted' && record.messageId) {
       if (!poster?.edit) return;
       await poster.edit(channel, record.messageId, core.renderNotice(event, locale));
+      if (event.type === 'support-dropped') await threads.withdraw(event, channel, []);
       await store.set(mark, clock.now(), keepMs);
       options.onCorrected?.(event, channel, 'edited');
       return;
@@ -302,6 +303,7 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
       }
     }
     await saveBatch(next);
+    if (posted && event.type === 'support-dropped') await threads.withdraw(event, channel, [batch.id]);
     await store.set(mark, clock.now(), keepMs);
     options.onCorrected?.(event, channel, posted ? 'edited' : 'unheld');
   }
