@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { ChannelUnavailableError } from '../../src/core/channel-unavailable-error.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import { createNoticeRouter } from '../../src/core/notice-router.js';
 import { createDailyThreadSettings } from '../../src/core/pacing/daily-thread-settings.js';
@@ -237,5 +238,20 @@ describe('daily thread', () => {
     const last = f.poster.edits[f.poster.edits.length - 1]!;
     expect(last.messageId).toBe(f.poster.inChannel[0]!.id);
     expect(allText(last.message)).toContain('2 new supporters today');
+  });
+
+  test('a channel where the bot may not open threads gets its notices in the channel, not held back', async () => {
+    const f = await setup();
+    f.poster.startThread = async () => {
+      throw new ChannelUnavailableError(d1, 'no-access');
+    };
+    await f.paced.deliver(buildEvent.supporter({ id: 'k1', displayName: 'Ada', detectedAt: f.clock.now() }));
+    await f.paced.deliver(buildEvent.supporter({ id: 'k2', displayName: 'Bob', detectedAt: f.clock.now() }));
+    expect(f.poster.inThread).toHaveLength(0);
+    expect(f.poster.inChannel.map((p) => p.message.title)).toEqual([
+      '🎉 Supporters on Jan 1, 2026',
+      '🎉 New supporter: Ada',
+      '🎉 New supporter: Bob',
+    ]);
   });
 });

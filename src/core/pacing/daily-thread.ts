@@ -3,6 +3,7 @@ import type { SupportDroppedEvent } from '../../domain/events.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { channelKey } from '../channel-key.js';
+import { ChannelUnavailableError } from '../channel-unavailable-error.js';
 import type { CommandCore } from '../command-core.js';
 import type { CoreLogger } from '../command-core-deps.js';
 import type { DeliveryLedger } from '../delivery-ledger.js';
@@ -148,13 +149,24 @@ export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
       const parent = current.parentMessageId as string;
       const poster = posters.get(record.channel.platform);
       const locale = await core.localeFor(record.channel);
-      const thread: ThreadTarget = poster?.startThread
-        ? await poster.startThread(
+      let thread: ThreadTarget = { parentMessageId: parent };
+      if (poster?.startThread) {
+        try {
+          thread = await poster.startThread(
             record.channel,
             parent,
             dailyThreadTexts(locale).threadName(record.project, record.date),
-          )
-        : { parentMessageId: parent };
+          );
+        } catch (error) {
+          // A missing right to open threads must not hold the project's notices back: they go to the channel.
+          if (!(error instanceof ChannelUnavailableError)) throw error;
+          logger?.warn(
+            { channel: channelKey(record.channel), reason: error.reason },
+            'cannot open the daily thread here (on Discord grant Create Public Threads and Send Messages in Threads): the notice goes to the channel',
+          );
+          return undefined;
+        }
+      }
       current = { ...current, thread };
       await store.set(key, current, keepMs);
     }
