@@ -153,4 +153,24 @@ describe('Slack daily thread', () => {
     expect(fake.callsTo('conversations.history')).toHaveLength(0);
     expect(inChannel()).toHaveLength(1);
   });
+
+  it('a parent whose answer was lost is found in the channel history after a restart: one parent, the replies under it', async () => {
+    let paced = startBot();
+    fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
+    const ada = supporter('k1', 'Ada', 1);
+    await expect(paced.deliver(ada)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    expect(inChannel()).toHaveLength(1);
+    expect(replies()).toHaveLength(0);
+
+    await adapter.stop();
+    paced = startBot();
+    f.clock.advance(settleMs);
+    await paced.deliver(ada);
+    await paced.deliver(supporter('k2', 'Bob', 2));
+    expect(inChannel()).toHaveLength(1);
+    expect(fake.callsTo('conversations.history')).toHaveLength(1);
+    const parentTs = inChannel()[0]!.ts;
+    expect(replies().map((m) => m.thread_ts)).toEqual([parentTs, parentTs]);
+    expect(fake.duplicateEventIds(channel.channelId)).toEqual([]);
+  });
 });

@@ -87,7 +87,8 @@ export interface DailyThreads {
  * Start Thread on Discord), one reply per notice, and at most one edit per parent per
  * `editIntervalMs` while figures change. Store: per channel and day one record (~2 KB,
  * rewritten per notice) and one ~100-byte "shown" record; one read of the setting per
- * supporter notice and channel.
+ * supporter notice and channel; per flush one read of the open list and two per parent
+ * of the day (none when no channel uses the thread).
  */
 export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
   const { router, ledger, posters, core, store, settings, logger } = options;
