@@ -6,6 +6,7 @@ import {
   type Claims,
   type CommandCore,
   createCommandCore,
+  createDailyThreadSettings,
   createNoticeRouter,
   createPacedRouter,
   createPacingSettings,
@@ -81,6 +82,8 @@ export function wireFundbot(options: WireOptions): Wiring {
   const settings = createSettingsStore(store);
   // Written by /pacing and /quiet, read by the paced router: one record per channel that set any.
   const pacing = createPacingSettings(store);
+  // /thread writes it, the paced router reads it: one key per channel that turned it on.
+  const dailyThreads = createDailyThreadSettings(store);
   let router: PacedRouter | undefined;
   const milestonesFor = (project: string) =>
     options.projects.find((p) => p.linkCaption === project)?.milestones;
@@ -127,6 +130,7 @@ export function wireFundbot(options: WireOptions): Wiring {
         canPost: (channel) =>
           channelAccess.get(channel.platform)?.canPost(channel) ?? Promise.resolve({ ok: true }),
       },
+      dailyThreads,
       logger: logger.child({ component: 'core' }),
       ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
     }),
@@ -174,6 +178,14 @@ export function wireFundbot(options: WireOptions): Wiring {
         settings: pacing,
         clock,
         logger: logger.child({ component: 'pacing' }),
+        dailyThread: {
+          settings: dailyThreads,
+          // The day of the daily thread is the digest's day.
+          timeZone: options.digestTimeZone,
+          // The bar's goal from the engine's cache (the project is re-read far more often than 6 h).
+          goalOf: async (project) =>
+            (await engine.readModel.project(project, 6 * 3_600_000)).value.funding_threshold,
+        },
       });
     },
     post: async (channel, message, idempotencyKey) => {
@@ -189,9 +201,10 @@ function instrumentPoster(poster: ChannelPoster, metrics: FundbotMetrics): Chann
     platform: poster.platform,
     ...(poster.findPosted ? { findPosted: poster.findPosted.bind(poster) } : {}),
     ...(poster.edit ? { edit: poster.edit.bind(poster) } : {}),
-    async post(channel, message, idempotencyKey) {
+    ...(poster.startThread ? { startThread: poster.startThread.bind(poster) } : {}),
+    async post(channel, message, idempotencyKey, thread) {
       try {
-        return await poster.post(channel, message, idempotencyKey);
+        return await poster.post(channel, message, idempotencyKey, thread);
       } catch (error) {
         const reason = error instanceof Error ? error.name : 'unknown';
         metrics.recordDeliveryError({ platform: poster.platform, reason });

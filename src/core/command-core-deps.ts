@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { NeutralMessage } from './message.js';
 import type { PacingSettings } from './pacing/pacing-settings.js';
+import type { DailyThreadSettings } from './pacing/daily-thread-settings.js';
 import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
 import type { SettingsStore } from './settings-store.js';
 
@@ -75,5 +76,7 @@ export interface CommandCoreDeps {
    * commands say pacing is not set up, and /subscriptions lists kinds only.
    */
   readonly pacing?: PacingSettings;
+  /** The daily-thread setting /thread changes (the same store the paced router reads). */
+  readonly dailyThreads?: DailyThreadSettings;
   readonly logger?: CoreLogger;
 }

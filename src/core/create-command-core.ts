@@ -14,6 +14,7 @@ import { digestCommand, helpCommand, statusCommand } from './commands/info.js';
 import { pacingCommand, quietCommand } from './commands/pacing.js';
 import { rewardCommand, rewardsCommand } from './commands/rewards.js';
 import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
+import { threadCommand } from './commands/thread.js';
 import { catalogFor, localeFromTag } from './i18n/index.js';
 import type { NeutralMessage } from './message.js';
 import { commandInvocationText } from './parse-command-text.js';
@@ -34,6 +35,7 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   subscriptions: subscriptionsCommand,
   pacing: pacingCommand,
   quiet: quietCommand,
+  thread: threadCommand,
   language: languageCommand,
   digest: digestCommand,
   status: statusCommand,

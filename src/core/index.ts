@@ -53,6 +53,10 @@ export {
 } from './notice-router.js';
 export { estimatePace, type Pace } from './pace.js';
 export { type BatchRecord, batchId } from './pacing/batch-record.js';
+export {
+  createDailyThreadSettings,
+  type DailyThreadSettings,
+} from './pacing/daily-thread-settings.js';
 export { createPacedRouter, type PacedRouter, type PacedRouterOptions } from './pacing/paced-router.js';
 export {
   autoBatchIntervalMs,
@@ -90,6 +94,7 @@ export type {
   ProjectReadModel,
   Subscription,
   SubscriptionStore,
+  ThreadTarget,
   WatchedProject,
 } from './ports.js';
 export { classifyReadFailure, type ReadFailure } from './read-failure.js';

@@ -14,7 +14,7 @@ import {
 } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import type { NeutralMessage } from './message.js';
-import type { ChannelPoster, ChannelRef, PostReceipt, SubscriptionStore } from './ports.js';
+import type { ChannelPoster, ChannelRef, PostReceipt, SubscriptionStore, ThreadTarget } from './ports.js';
 import { errorSummary } from './read-failure.js';
 
 /** Options of {@link createNoticeRouter}. */
@@ -54,9 +54,14 @@ export interface NoticeRouter {
    * every channel got it (or is permanently unavailable); throws a
    * {@link NoticeDeliveryError} when some channel failed in a way worth
    * retrying, so the outbox retries the event. Channels that already got the
-   * event are skipped on the retry.
+   * event are skipped on the retry. `threads` (by channelKey) posts the event as
+   * a reply in that thread of the channel (the daily thread).
    */
-  deliver(event: FundbotEvent, only?: readonly ChannelRef[]): Promise<void>;
+  deliver(
+    event: FundbotEvent,
+    only?: readonly ChannelRef[],
+    threads?: ReadonlyMap<string, ThreadTarget>,
+  ): Promise<void>;
 }
 
 /** Where the notice router keeps its delivery ledger in the store (pacing reads it for corrections). */
@@ -128,7 +133,11 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
   const posters = new Map(options.posters.map((p) => [p.platform, p]));
   const inFlight = new Set<string>();
 
-  async function deliver(event: FundbotEvent, only?: readonly ChannelRef[]): Promise<void> {
+  async function deliver(
+    event: FundbotEvent,
+    only?: readonly ChannelRef[],
+    threads?: ReadonlyMap<string, ThreadTarget>,
+  ): Promise<void> {
     // A correction edits what was posted (createPacedRouter); it is never posted as a notice.
     if (isCorrection(event)) return;
     const kind = noticeKindOf(event);
@@ -162,7 +171,7 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
         }
         inFlight.add(flightKey);
         try {
-          await deliverToChannel(event, channel, render);
+          await deliverToChannel(event, channel, render, threads?.get(channelKey(channel)));
         } catch (error) {
           failed.push(channelKey(channel));
           firstFailure ??= error;
@@ -179,13 +188,14 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
     event: FundbotEvent,
     channel: ChannelRef,
     render: (channel: ChannelRef) => Promise<NeutralMessage>,
+    thread: ThreadTarget | undefined,
   ): Promise<void> {
     const key: DeliveryKey = { id: event.id, channel };
     // Another replica posting this very delivery now (a lost lease's last cycle): wait for a retry, which
     // then finds its record. The claim is given back once the record says what happened.
     if (!(await ledger.claim(key))) throw new DeliveryWaitError('another replica is delivering it now');
     try {
-      await deliverClaimed(event, channel, key, render);
+      await deliverClaimed(event, channel, key, render, thread);
     } finally {
       await ledger.release(key).catch(() => {});
     }
@@ -196,6 +206,7 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
     channel: ChannelRef,
     key: DeliveryKey,
     render: (channel: ChannelRef) => Promise<NeutralMessage>,
+    thread: ThreadTarget | undefined,
   ): Promise<void> {
     const log = { eventId: event.id, channel: channelKey(channel) };
     let record = await ledger.get(key);
@@ -222,7 +233,7 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
           );
         }
         if (poster.findPosted) {
-          const found = await poster.findPosted(channel, idempotencyKey, startedAt, message);
+          const found = await poster.findPosted(channel, idempotencyKey, startedAt, message, thread);
           if (found) {
             await ledger.confirm(key, found.messageId);
             logger?.warn(
@@ -249,7 +260,7 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
 
     let receipt: PostReceipt | undefined;
     try {
-      receipt = (await poster.post(channel, message, idempotencyKey)) ?? undefined;
+      receipt = (await poster.post(channel, message, idempotencyKey, thread)) ?? undefined;
     } catch (error) {
       if (error instanceof ChannelUnavailableError) {
         logger?.warn({ ...log, reason: error.reason }, `${error.message} (notice skipped)`);

@@ -20,8 +20,24 @@ export interface ChannelRef {
 
 /** What the platform answered for a posted message. */
 export interface PostReceipt {
-  /** The platform's id of the message: Slack `ts`, Discord message id. */
+  /**
+   * The platform's id of the message: Slack `ts`, Discord message id. Opaque to the
+   * core: an adapter may qualify it (Discord: `<thread id>/<message id>` for a reply in
+   * a thread, which lives in the thread's own channel), and `edit` takes it back as is.
+   */
   readonly messageId: string;
+}
+
+/**
+ * A thread inside a channel that a message goes into instead of the channel itself
+ * (the daily thread). Its ids come from the store, so a restarted process posts into
+ * the same thread.
+ */
+export interface ThreadTarget {
+  /** The thread's parent message in the channel: Slack `thread_ts`, Discord message id. */
+  readonly parentMessageId: string;
+  /** Discord: the thread's own channel id (a thread started on a message shares its id). */
+  readonly threadId?: string;
 }
 
 /**
@@ -41,8 +57,20 @@ export interface ChannelPoster {
    */
   readonly inDoubtSettleMs?: number;
   // Posters that cannot name the message (the console) resolve with nothing.
-  // biome-ignore lint/suspicious/noConfusingVoidType: adapters without message ids return void
-  post(channel: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<PostReceipt | void>;
+  post(
+    channel: ChannelRef,
+    message: NeutralMessage,
+    idempotencyKey: string,
+    /** Post as a reply in this thread of the channel (posters without threads post in the channel). */
+    thread?: ThreadTarget,
+    // biome-ignore lint/suspicious/noConfusingVoidType: adapters without message ids return void
+  ): Promise<PostReceipt | void>;
+  /**
+   * Opens the thread of a posted message (Discord: Start Thread from Message; Slack
+   * needs none, a reply names its parent). Idempotent: a thread that already exists
+   * on the message is returned, so a restart never opens a second one.
+   */
+  startThread?(channel: ChannelRef, parentMessageId: string, name: string): Promise<ThreadTarget>;
   /**
    * Resolves a delivery in doubt by looking: the message carrying `idempotencyKey`
    * posted at or after `attemptStartedAt` (its receipt), or undefined when posting
@@ -62,6 +90,8 @@ export interface ChannelPoster {
     idempotencyKey: string,
     attemptStartedAt: number,
     message: NeutralMessage,
+    /** Where the post went: the look reads the thread's replies, not the channel. */
+    thread?: ThreadTarget,
   ): Promise<PostReceipt | undefined>;
 }
 

@@ -5,6 +5,7 @@ import type { Locale } from './command-core.js';
 import { formatMoney, formatNumber, formatPercent, percentOfGoal, progressBar } from './format.js';
 import { catalogFor } from './i18n/index.js';
 import type { MessageField, NeutralMessage } from './message.js';
+import { renderDailyThread } from './pacing/daily-thread-render.js';
 import { renderBatch, renderCorrection } from './pacing/render-paced.js';
 import { projectStatusLabel } from './project-status-label.js';
 
@@ -28,6 +29,8 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
   switch (event.type) {
     case 'notice-batch':
       return renderBatch(event, locale);
+    case 'daily-thread':
+      return renderDailyThread(event, locale);
     case 'support-dropped':
     case 'post-deleted':
       return renderCorrection(event, locale);

@@ -58,6 +58,28 @@ const kindsOption: OptionDefinition = {
   rest: true,
 };
 
+/** /thread on|off: this channel's supporter notices in one thread a day (issue 11, item 2). */
+const threadCommand: CommandDefinition = {
+  name: 'thread',
+  description: {
+    en: 'Supporter notices in one thread a day, under one message with the running total',
+    de: 'Unterstützungen in einem Thread pro Tag, unter einer Nachricht mit dem laufenden Stand',
+  },
+  options: [
+    {
+      name: 'mode',
+      description: { en: 'on or off', de: 'an (on) oder aus (off)' },
+      type: 'string',
+      required: true,
+      choices: [
+        { name: 'on', value: 'on' },
+        { name: 'off', value: 'off' },
+      ],
+    },
+  ],
+  admin: true,
+};
+
 export const commandDefinitions: readonly CommandDefinition[] = [
   {
     name: 'funding',
@@ -130,6 +152,7 @@ export const commandDefinitions: readonly CommandDefinition[] = [
     options: [],
     admin: false,
   },
+  threadCommand,
   {
     name: 'pacing',
     description: {

@@ -156,6 +156,31 @@ export interface NoticeBatchEvent extends EventBase {
   readonly currency: string;
 }
 
+/**
+ * The parent message of a channel's daily thread (`/thread on`): one a day per
+ * project and channel, posted with the day's first supporter notice and edited in
+ * place as the thread grows. Its id is `thread-parent:{project}:{date}:{channel}`,
+ * so the delivery ledger posts it exactly once; edits render the same event with
+ * newer figures.
+ */
+export interface DailyThreadEvent extends EventBase {
+  readonly type: 'daily-thread';
+  /** channelKey() of the only channel the parent is for. */
+  readonly channel: string;
+  /** The project's local day, YYYY-MM-DD. */
+  readonly date: string;
+  /** Supporters announced in the thread so far today (drops already taken out). */
+  readonly count: number;
+  /** The names of the latest reply (plain text, untrusted, bounded by the renderer). */
+  readonly latest: readonly string[];
+  /** The project's supporter_count read with the newest supporter, or null. */
+  readonly supporterCount: number | null;
+  readonly fundingTotal: number | null;
+  /** The funding goal, for the progress bar; null when unknown or none. */
+  readonly goal: number | null;
+  readonly currency: string;
+}
+
 /** A support that left the public list before payout (a failed or cancelled payment). */
 export interface SupportDroppedEvent extends EventBase {
   readonly type: 'support-dropped';
@@ -180,6 +205,7 @@ export type CorrectionEvent = SupportDroppedEvent | PostDeletedEvent;
 
 export type FundbotEvent =
   | NoticeBatchEvent
+  | DailyThreadEvent
   | SupportDroppedEvent
   | PostDeletedEvent
   | SupporterEvent
@@ -200,6 +226,8 @@ export function noticeKindOf(event: FundbotEvent): NoticeKind {
   switch (event.type) {
     case 'notice-batch':
       return event.kind;
+    case 'daily-thread':
+      return 'supporters';
     case 'support-dropped':
       return 'supporters';
     case 'post-deleted':

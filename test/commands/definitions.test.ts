@@ -33,6 +33,6 @@ describe('the command definitions', () => {
 
   it('mark exactly the channel-changing commands as admin-only', () => {
     const admin = commandDefinitions.filter((c) => c.admin).map((c) => c.name);
-    expect(admin.sort()).toEqual(['language', 'pacing', 'quiet', 'subscribe', 'unsubscribe']);
+    expect(admin.sort()).toEqual(['language', 'pacing', 'quiet', 'subscribe', 'thread', 'unsubscribe']);
   });
 });

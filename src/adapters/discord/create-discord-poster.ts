@@ -6,6 +6,7 @@ import {
   DeliveryNotPostedError,
   type NeutralMessage,
   type PostReceipt,
+  type ThreadTarget,
 } from '../../core/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { nonceFromKey } from './discord-nonce.js';
@@ -40,6 +41,24 @@ export interface DiscordPosterOptions {
 const lookMarginMs = 60_000;
 /** Pages of 100 messages read per look (after the attempt start). */
 const maxLookPages = 3;
+/** Discord: "A thread has already been created for this message". */
+const threadAlreadyExists = 160004;
+/** Thread names are at most 100 characters. */
+const maxThreadName = 100;
+
+/** The channel a post goes to: the thread's own channel for a reply. */
+function targetChannelId(ref: ChannelRef, thread: ThreadTarget | undefined): string {
+  return thread ? (thread.threadId ?? thread.parentMessageId) : ref.channelId;
+}
+
+/**
+ * A message's id as the ledger keeps it: a reply in a thread lives in the thread's
+ * channel, so its id carries that channel (`<thread id>/<message id>`) and `edit`
+ * finds it again. Ids in the channel itself stay bare.
+ */
+function qualifiedId(ref: ChannelRef, channelId: string, messageId: string): string {
+  return channelId === ref.channelId ? messageId : `${channelId}/${messageId}`;
+}
 
 /**
  * Posts notices into Discord channels: an embed with a nonce derived from the
@@ -64,14 +83,24 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
   return {
     platform: 'discord',
     inDoubtSettleMs: options.restTimeoutMs + 5_000,
-    async post(ref: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<PostReceipt> {
+    async post(
+      ref: ChannelRef,
+      message: NeutralMessage,
+      idempotencyKey: string,
+      thread?: ThreadTarget,
+    ): Promise<PostReceipt> {
       if (ref.platform !== 'discord') {
         throw new Error(`The Discord poster got a ${ref.platform} channel: check the notice routing`);
       }
+      const target = targetChannelId(ref, thread);
       try {
-        const channel = await client.channels.fetch(ref.channelId);
+        const channel = await client.channels.fetch(target);
         // Not in this server as far as the subscription knows: never post across servers.
         if (!channel || ('guildId' in channel && channel.guildId !== ref.workspaceId)) {
+          throw new ChannelUnavailableError(ref, 'gone');
+        }
+        // A reply goes only into a thread of the subscribed channel.
+        if (thread && !(channel.isThread() && channel.parentId === ref.channelId)) {
           throw new ChannelUnavailableError(ref, 'gone');
         }
         if (!channel.isSendable() || channel.isDMBased()) throw new ChannelUnavailableError(ref, 'no-access');
@@ -82,24 +111,43 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
           nonce: nonceFromKey(idempotencyKey),
           enforceNonce: true,
         });
-        return { messageId: sent.id };
+        return { messageId: qualifiedId(ref, target, sent.id) };
       } catch (error) {
         throw classify(error, ref);
       }
     },
     async edit(ref: ChannelRef, messageId: string, message: NeutralMessage): Promise<void> {
+      const [channelId, id] = messageId.includes('/')
+        ? (messageId.split('/', 2) as [string, string])
+        : [ref.channelId, messageId];
       try {
         // PATCH /channels/{channel}/messages/{message}, mentions off as on a post.
-        await client.rest.patch(Routes.channelMessage(ref.channelId, messageId), {
+        await client.rest.patch(Routes.channelMessage(channelId, id), {
           body: { embeds: renderEmbed(message).embeds, allowed_mentions: { parse: [] } },
         });
       } catch (error) {
         throw classify(error, ref);
       }
     },
-    async findPosted(ref, idempotencyKey, attemptStartedAt, message) {
+    async startThread(ref, parentMessageId, name) {
+      try {
+        // POST /channels/{channel}/messages/{message}/threads: the thread takes the message's id.
+        const thread = (await client.rest.post(Routes.threads(ref.channelId, parentMessageId), {
+          body: { name: name.slice(0, maxThreadName) || 'fundbot', auto_archive_duration: 1440 },
+        })) as { id: string };
+        return { parentMessageId, threadId: thread.id };
+      } catch (error) {
+        // Opened before (a restart between opening it and storing its id): the same thread.
+        if (error instanceof DiscordAPIError && error.code === threadAlreadyExists) {
+          return { parentMessageId, threadId: parentMessageId };
+        }
+        throw classify(error, ref);
+      }
+    },
+    async findPosted(ref, idempotencyKey, attemptStartedAt, message, thread) {
       // Inside the window a repeat with the same nonce cannot duplicate: posting again IS the check.
       if (clock.now() - attemptStartedAt < nonceWindowMs) return undefined;
+      const target = targetChannelId(ref, thread);
       const nonce = nonceFromKey(idempotencyKey);
       const wanted = embedSignature(renderEmbed(message).embeds[0]);
       const me = client.user?.id;
@@ -109,7 +157,7 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
       try {
         for (let page = 0; page < maxLookPages; page += 1) {
           const query = new URLSearchParams({ after, limit: '100' });
-          const messages = (await client.rest.get(Routes.channelMessages(ref.channelId), { query })) as {
+          const messages = (await client.rest.get(Routes.channelMessages(target), { query })) as {
             id: string;
             nonce?: string | number;
             author?: { id?: string };
@@ -120,7 +168,7 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
               m.author?.id === me &&
               (String(m.nonce ?? '') === nonce || embedSignature(m.embeds?.[0]) === wanted),
           );
-          if (hit) return { messageId: hit.id };
+          if (hit) return { messageId: qualifiedId(ref, target, hit.id) };
           if (messages.length < 100) return undefined;
           // Newest first: continue after the newest of this page.
           after = messages.reduce((max, m) => (BigInt(m.id) > BigInt(max) ? m.id : max), after);
@@ -129,7 +177,7 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
         throw classify(error, ref);
       }
       throw new Error(
-        `more than ${maxLookPages * 100} messages in Discord channel ${ref.channelId} since the attempt: the look continues on the next retry`,
+        `more than ${maxLookPages * 100} messages in Discord channel ${target} since the attempt: the look continues on the next retry`,
       );
     },
   };

@@ -6,6 +6,7 @@ import {
   DeliveryNotPostedError,
   type NeutralMessage,
   type PostReceipt,
+  type ThreadTarget,
 } from '../../core/index.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { clip, neutralizePlainText } from './escape-mrkdwn.js';
@@ -112,6 +113,7 @@ export function createSlackPoster(
       channel: ChannelRef,
       message: NeutralMessage,
       idempotencyKey: string,
+      thread?: ThreadTarget,
     ): Promise<PostReceipt | undefined> {
       if (channel.platform !== 'slack') {
         throw new Error(
@@ -134,6 +136,8 @@ export function createSlackPoster(
         const { blocks, text } = renderBlocks(message);
         const answer = await client.chat.postMessage({
           channel: channel.channelId,
+          // A reply in the daily thread: its parent's ts. Never broadcast to the channel.
+          ...(thread ? { thread_ts: thread.parentMessageId } : {}),
           blocks,
           text,
           unfurl_links: false,
@@ -155,9 +159,20 @@ export function createSlackPoster(
         throw classifySlackError(error, channel, gate);
       }
     },
-    async findPosted(channel: ChannelRef, idempotencyKey: string, attemptStartedAt: number) {
+    async findPosted(
+      channel: ChannelRef,
+      idempotencyKey: string,
+      attemptStartedAt: number,
+      _message?: NeutralMessage,
+      thread?: ThreadTarget,
+    ) {
       try {
-        return await lookup.find(channel.channelId, idempotencyKey, attemptStartedAt);
+        return await lookup.find(
+          channel.channelId,
+          idempotencyKey,
+          attemptStartedAt,
+          thread?.parentMessageId,
+        );
       } catch (error) {
         const classified = classifySlackError(error, channel, gate);
         // A channel that is gone cannot show the message, and cannot take it either.

@@ -33,6 +33,8 @@ interface ChannelView {
   covered?: { from: number; to: number };
   /** An unfinished look (more pages than one call returns). */
   continuation?: { cursor: string; oldest: string; latest: string; takenAt: number } | undefined;
+  /** A thread's replies (conversations.replies of this parent `ts`) instead of the channel's history. */
+  readonly threadTs?: string;
 }
 
 /** Thrown while a delivery in doubt waits for the next allowed look: the outbox retries it. */
@@ -42,6 +44,7 @@ export class SlackLookupPendingError extends Error {
 
 /**
  * Resolves Slack deliveries in doubt by looking at the channel: conversations.history
+ * (conversations.replies for a reply in a thread, same limits)
  * since the attempt began (minus a clock margin), with `include_all_metadata`, the
  * bot's own messages only (its `bot_id`/user from auth.test), searched for the
  * notice's idempotency key in the metadata every notice carries.
@@ -67,11 +70,13 @@ export function createSlackDeliveryLookup(options: SlackDeliveryLookupOptions) {
   let nextLookAt = 0;
   let identity: Promise<{ botId?: string; userId?: string }> | undefined;
 
-  const viewOf = (channelId: string) => {
-    let view = views.get(channelId);
+  // A thread is looked at apart from its channel: history does not show replies.
+  const viewOf = (channelId: string, threadTs: string | undefined) => {
+    const id = threadTs ? `${channelId}/${threadTs}` : channelId;
+    let view = views.get(id);
     if (!view) {
-      view = { found: new Map(), pending: new Map() };
-      views.set(channelId, view);
+      view = { found: new Map(), pending: new Map(), ...(threadTs ? { threadTs } : {}) };
+      views.set(id, view);
     }
     return view;
   };
@@ -112,7 +117,7 @@ export function createSlackDeliveryLookup(options: SlackDeliveryLookupOptions) {
     gate.check('a look at the channel history');
     nextLookAt = now + intervalMs;
     const me = await botIdentity();
-    const page = await client.conversations.history({
+    const query = {
       channel: channelId,
       oldest,
       latest,
@@ -120,10 +125,14 @@ export function createSlackDeliveryLookup(options: SlackDeliveryLookupOptions) {
       limit: pageSize,
       include_all_metadata: true,
       ...(continuing ? { cursor: continuing.cursor } : {}),
-    });
+    };
+    const page = view.threadTs
+      ? await client.conversations.replies({ ...query, ts: view.threadTs })
+      : await client.conversations.history(query);
     let lowest = Number(latest) * 1000;
     for (const m of page.messages ?? []) {
-      if (m.ts) lowest = Math.min(lowest, Number(m.ts) * 1000);
+      // conversations.replies starts every page with the parent: it says nothing about the span.
+      if (m.ts && m.ts !== view.threadTs) lowest = Math.min(lowest, Number(m.ts) * 1000);
       const mine = (me.botId && m.bot_id === me.botId) || (me.userId && m.user === me.userId);
       const metadata = m.metadata as
         | { event_type?: string; event_payload?: Record<string, unknown> }
@@ -145,12 +154,18 @@ export function createSlackDeliveryLookup(options: SlackDeliveryLookupOptions) {
 
   return {
     /**
-     * The receipt of the notice carrying `key` in the channel, or undefined when it
+     * The receipt of the notice carrying `key` in the channel (or in the thread of
+     * `threadTs`, by conversations.replies), or undefined when it
      * is certainly not there. Throws {@link SlackLookupPendingError} (or the rate
      * gate's error) while it cannot tell yet.
      */
-    async find(channelId: string, key: string, attemptStartedAt: number): Promise<PostReceipt | undefined> {
-      const view = viewOf(channelId);
+    async find(
+      channelId: string,
+      key: string,
+      attemptStartedAt: number,
+      threadTs?: string,
+    ): Promise<PostReceipt | undefined> {
+      const view = viewOf(channelId, threadTs);
       view.pending.set(key, Math.min(view.pending.get(key) ?? attemptStartedAt, attemptStartedAt));
       let answer = decide(view, key, attemptStartedAt);
       if (answer === undefined && clock.now() >= nextLookAt) {

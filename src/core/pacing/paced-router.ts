@@ -16,6 +16,8 @@ import { NoticeDeliveryError, type NoticeRouter, noticeLedgerPrefix } from '../n
 import type { ChannelPoster, ChannelRef, SubscriptionStore } from '../ports.js';
 import { errorSummary } from '../read-failure.js';
 import { type BatchRecord, batchEvent, batchId, batchRecordSchema, type HeldEntry } from './batch-record.js';
+import { createDailyThreads, type DailyThreadOptions } from './daily-thread.js';
+import { createDailyThreadSettings } from './daily-thread-settings.js';
 import {
   autoBatchIntervalMs,
   autoLiveLimit,
@@ -46,6 +48,10 @@ export interface PacedRouterOptions {
   readonly onCorrected?: (event: CorrectionEvent, channel: ChannelRef, how: 'edited' | 'unheld') => void;
   /** Told about every batch posted. */
   readonly onBatchPosted?: (batch: BatchRecord) => void;
+  /** The daily thread (`/thread on`): its setting (default on this store), time zone, goal source. */
+  readonly dailyThread?: Partial<
+    Pick<DailyThreadOptions, 'settings' | 'timeZone' | 'goalOf' | 'editIntervalMs'>
+  >;
 }
 
 /** A {@link NoticeRouter} that paces, holds and corrects; `flushDue` posts batches whose window ended. */
@@ -73,6 +79,17 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
   const settings = options.settings ?? createPacingSettings(store);
   const ledger = options.ledger ?? createDeliveryLedger(store, { clock, prefix: noticeLedgerPrefix });
   const posters = new Map(options.posters.map((p) => [p.platform, p]));
+  const threads = createDailyThreads({
+    router,
+    ledger,
+    posters,
+    core,
+    store,
+    clock,
+    ...options.dailyThread,
+    settings: options.dailyThread?.settings ?? createDailyThreadSettings(store),
+    ...(logger ? { logger } : {}),
+  });
   const openKey = 'pacing/open';
   const batchKey = (id: string) => `pacing/batch/${id}`;
   const heldKey = (eventId: string, channel: ChannelRef) => `pacing/held/${eventId}@${channelKey(channel)}`;
@@ -214,7 +231,13 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
         continue;
       }
       try {
-        await router.deliver(batchEvent(batch, now), [batch.channel]);
+        const event = batchEvent(batch, now);
+        if (batch.kind === 'supporters' && (await threads.threaded([batch.channel])).size > 0) {
+          // Stamped with the window's end, so a retry after midnight lands in the same day's thread.
+          await threads.deliver(event, [batch.channel], batch.due);
+        } else {
+          await router.deliver(event, [batch.channel]);
+        }
       } catch (error) {
         logger?.warn(
           { batch: id, ...errorSummary(error) },
@@ -237,6 +260,8 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
         latest.filter((id) => !done.includes(id)),
       );
     }
+    // The daily threads' parents catch up with their replies: at most one edit each per flush.
+    await threads.flush();
   }
 
   async function correct(event: CorrectionEvent): Promise<void> {
@@ -263,6 +288,7 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
     if (record?.state === 'posted' && record.messageId) {
       if (!poster?.edit) return;
       await poster.edit(channel, record.messageId, core.renderNotice(event, locale));
+      if (event.type === 'support-dropped') await threads.withdraw(event, channel, []);
       await store.set(mark, clock.now(), keepMs);
       options.onCorrected?.(event, channel, 'edited');
       return;
@@ -298,6 +324,7 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
       }
     }
     await saveBatch(next);
+    if (posted && event.type === 'support-dropped') await threads.withdraw(event, channel, [batch.id]);
     await store.set(mark, clock.now(), keepMs);
     options.onCorrected?.(event, channel, posted ? 'edited' : 'unheld');
   }
@@ -324,7 +351,20 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
       // Counted before posting: a retried post is still one message.
       if ((await ledger.get({ id: event.id, channel })) === undefined) await notePosted(channel, kind);
     }
-    await router.deliver(event, live);
+    const isSupporter = event.type === 'supporter' || event.type === 'supporter-burst';
+    const threaded = isSupporter ? await threads.threaded(live) : new Set<string>();
+    const inChannel = live.filter((c) => !threaded.has(channelKey(c)));
+    const inThread = live.filter((c) => threaded.has(channelKey(c)));
+    // Both go out even when one fails: the outbox's retry then skips what was posted.
+    const outcomes = await Promise.allSettled([
+      inThread.length > 0 && isSupporter ? threads.deliver(event, inThread, event.detectedAt) : undefined,
+      inChannel.length > 0 ? router.deliver(event, inChannel) : undefined,
+    ]);
+    const rejected = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    if (rejected.length > 0) {
+      const failed = rejected.flatMap((e) => (e instanceof NoticeDeliveryError ? e.failedChannels : []));
+      throw new NoticeDeliveryError(event.id, failed, { cause: rejected[0] });
+    }
     if ((event.type === 'supporter' || event.type === 'supporter-burst') && event.fundingTotal !== null) {
       for (const channel of live)
         await store.set(totalKey(channel, event.project), event.fundingTotal, keepMs);

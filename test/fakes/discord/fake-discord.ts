@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import {
   channelPayload,
+  type FakeChannel,
   type FakeGuild,
   type FakeUser,
   guildCreatePayload,
@@ -19,6 +20,11 @@ import {
  * needs (HELLO, heartbeat ACK, READY, GUILD_CREATE) and can push interactions.
  * Point a client at it with `rest: { api: fake.apiUrl }`: the client finds the
  * gateway through `GET /gateway/bot`.
+ *
+ * Threads: Start Thread from Message (`POST /channels/{id}/messages/{mid}/threads`)
+ * opens a public thread whose id is the message's, as Discord does; a second start on
+ * the same message answers 160004. The thread is then a channel of its own: GET,
+ * Create Message, list and PATCH work on it.
  */
 
 export interface RecordedFile {
@@ -180,7 +186,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   }>();
   const sequences = new WeakMap<WebSocket, number>();
 
-  const channelsById = new Map(
+  // Threads started through the API join the guilds' channels here.
+  const channelsById = new Map<string, { channel: FakeChannel; guildId: string }>(
     guilds.flatMap((g) => g.channels.map((c) => [c.id, { channel: c, guildId: g.id }] as const)),
   );
 
@@ -271,6 +278,31 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       const known = channelsById.get(id);
       if (!known) return send(res, 404, channelFaults.unknownChannel);
       return send(res, 200, channelPayload(known.channel, known.guildId));
+    }
+    const startThread = route('POST', /^\/channels\/(\d+)\/messages\/(\d+)\/threads$/);
+    if (startThread) {
+      const [, parentId = '', messageId = ''] = startThread;
+      const parent = channelsById.get(parentId);
+      if (!parent) return send(res, 404, channelFaults.unknownChannel);
+      const fault = faults.get(parentId);
+      if (fault) return send(res, fault.status, { message: fault.message, code: fault.code });
+      if (!(channelMessages.get(parentId) ?? []).some((m) => m['id'] === messageId)) {
+        return send(res, 404, { message: 'Unknown Message', code: 10008 });
+      }
+      if (channelsById.has(messageId)) {
+        return send(res, 400, {
+          message: 'A thread has already been created for this message',
+          code: 160004,
+        });
+      }
+      const thread: FakeChannel = {
+        id: messageId,
+        name: String(body['name'] ?? ''),
+        type: 11,
+        parentId,
+      };
+      channelsById.set(messageId, { channel: thread, guildId: parent.guildId });
+      return send(res, 201, channelPayload(thread, parent.guildId));
     }
     const listMessages = route('GET', /^\/channels\/(\d+)\/messages$/);
     if (listMessages) {

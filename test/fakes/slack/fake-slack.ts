@@ -8,7 +8,9 @@
  *   says `hello`, delivers envelopes and records the acks by envelope_id;
  * - response_url endpoints recording what `respond()` sent;
  * - conversations.info from per-channel state ({@link FakeSlack.setChannel}); a channel
- *   never set is public with the bot as a member.
+ *   never set is public with the bot as a member;
+ * - threads: chat.postMessage with `thread_ts` posts a reply, which conversations.history
+ *   leaves out (as Slack does) and conversations.replies returns after its parent.
  * Every request is recorded; failures can be injected per method.
  */
 import { randomUUID } from 'node:crypto';
@@ -64,6 +66,8 @@ export interface FakeSlackMessage {
   readonly user: string;
   readonly bot_id?: string;
   readonly text: string;
+  /** A reply's parent `ts` (a parent with replies does not carry it in this fake). */
+  readonly thread_ts?: string;
   readonly metadata?: { event_type: string; event_payload: Record<string, unknown> };
 }
 
@@ -100,8 +104,9 @@ export interface FakeSlackOptions {
   /** Message timestamps come from this clock (default Date.now), as Slack stamps them on arrival. */
   readonly now?: () => number;
   /**
-   * Minimum time between two conversations.history calls (Slack: about 1 a minute for
-   * apps outside the Marketplace); an earlier call gets 429 with Retry-After. Default: no limit.
+   * Minimum time between two conversations.history calls, and between two
+   * conversations.replies calls (Slack: about 1 a minute each for apps outside the
+   * Marketplace); an earlier call gets 429 with Retry-After. Default: no limit.
    */
   readonly historyIntervalMs?: number;
   /** Most messages one conversations.history page returns (Slack: 15 for those apps). Default 15. */
@@ -189,7 +194,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const now = options.now ?? (() => Date.now());
   const messages = new Map<string, FakeSlackMessage[]>();
   const pageLimit = options.historyPageLimit ?? 15;
-  let lastHistoryAt = Number.NEGATIVE_INFINITY;
+  const lastLookAt = new Map<string, number>();
   let lastTsMicros = 0;
   let baseUrl = '';
   let port = 0;
@@ -211,8 +216,37 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       user: botUserId,
       bot_id: 'B0BOT',
       text: String(args.text ?? ''),
+      ...(typeof args.thread_ts === 'string' ? { thread_ts: args.thread_ts } : {}),
       ...(metadata ? { metadata } : {}),
     });
+  }
+  /** A message as the Web API lists it: metadata only when asked for. */
+  const listed =
+    (withMetadata: boolean) =>
+    ({ metadata, channel: _c, ...m }: FakeSlackMessage) => ({
+      type: 'message',
+      ...m,
+      ...(withMetadata && metadata ? { metadata } : {}),
+    });
+  /** conversations.replies: the parent, then its replies in the range, oldest first. */
+  function replies(args: Record<string, unknown>): Record<string, unknown> {
+    const all = messages.get(String(args.channel)) ?? [];
+    const ts = String(args.ts);
+    const parent = all.find((m) => m.ts === ts);
+    if (!parent) return { ok: false, error: 'thread_not_found' };
+    const oldest = Number(args.oldest ?? 0);
+    const latest = args.latest === undefined ? Number.POSITIVE_INFINITY : Number(args.latest);
+    const limit = Math.min(pageLimit, Number(args.limit ?? 100) || 100);
+    const offset = Number(args.cursor ?? 0) || 0;
+    const inRange = all.filter((m) => m.thread_ts === ts && Number(m.ts) > oldest && Number(m.ts) <= latest);
+    const page = inRange.slice(offset, offset + limit);
+    const hasMore = inRange.length > offset + limit;
+    return {
+      ok: true,
+      messages: [parent, ...page].map(listed(args.include_all_metadata === 'true')),
+      has_more: hasMore,
+      response_metadata: { next_cursor: hasMore ? String(offset + limit) : '' },
+    };
   }
   function history(args: Record<string, unknown>): Record<string, unknown> {
     const channel = String(args.channel);
@@ -220,19 +254,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const latest = args.latest === undefined ? Number.POSITIVE_INFINITY : Number(args.latest);
     const limit = Math.min(pageLimit, Number(args.limit ?? 100) || 100);
     const offset = Number(args.cursor ?? 0) || 0;
+    // Replies live in their thread: the channel's history does not show them.
     const inRange = (messages.get(channel) ?? [])
-      .filter((m) => Number(m.ts) > oldest && Number(m.ts) <= latest)
+      .filter((m) => m.thread_ts === undefined && Number(m.ts) > oldest && Number(m.ts) <= latest)
       .reverse();
     const page = inRange.slice(offset, offset + limit);
     const withMetadata = args.include_all_metadata === 'true';
     const hasMore = inRange.length > offset + limit;
     return {
       ok: true,
-      messages: page.map(({ metadata, channel: _c, ...m }) => ({
-        type: 'message',
-        ...m,
-        ...(withMetadata && metadata ? { metadata } : {}),
-      })),
+      messages: page.map(listed(withMetadata)),
       has_more: hasMore,
       response_metadata: { next_cursor: hasMore ? String(offset + limit) : '' },
     };
@@ -269,6 +300,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
       case 'conversations.history':
         return history(args);
+      case 'conversations.replies':
+        return replies(args);
       case 'users.info': {
         const user = users.get(String(args.user));
         if (!user) return { ok: false, error: 'user_not_found' };
@@ -322,8 +355,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         : undefined;
     delete args.token;
 
-    if (method === 'conversations.history' && options.historyIntervalMs !== undefined) {
-      const waitMs = lastHistoryAt + options.historyIntervalMs - now();
+    const isLook = method === 'conversations.history' || method === 'conversations.replies';
+    if (isLook && options.historyIntervalMs !== undefined) {
+      const waitMs = (lastLookAt.get(method) ?? Number.NEGATIVE_INFINITY) + options.historyIntervalMs - now();
       if (waitMs > 0) {
         record({ method, args, token, outcome: 'http 429' });
         return sendJson(
@@ -333,7 +367,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           { 'retry-after': String(Math.ceil(waitMs / 1000)) },
         );
       }
-      lastHistoryAt = now();
+      lastLookAt.set(method, now());
     }
     const injected = failures.get(method);
     if (injected && injected.remaining > 0) {

@@ -1,0 +1,109 @@
+/**
+ * The daily thread end to end: the configured bot polls the simulator, an admin turns
+ * the thread on with `/fundbot thread on` over Socket Mode, and new supporters on the
+ * platform reach the fake Slack as replies under one parent message of the day.
+ */
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningBot, startBot } from '../../src/app/start-bot.js';
+import { parseConfig } from '../../src/config/index.js';
+import { silentLogger } from '../../src/ops/index.js';
+import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { slashCommand } from '../slack/helpers.js';
+import { hostileTexts } from '../support/hostile-text.js';
+
+const botToken = 'xoxb-1-e2e-bot-token';
+const appToken = 'xapp-1-e2e-app-token';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+let sim: Simulator | undefined;
+let slack: FakeSlack | undefined;
+let bot: RunningBot | undefined;
+
+afterEach(async () => {
+  for (const step of bot?.shutdownSteps ?? []) await step.stop();
+  bot = undefined;
+  await slack?.close();
+  await sim?.close();
+});
+
+describe('the daily thread, end to end on the simulator', () => {
+  it('/fundbot thread on: supporters from the platform become replies under one parent of the day, names inert', async () => {
+    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+    slack = await startFakeSlack({
+      botToken,
+      users: [{ id: 'U0ADMIN', team_id: 'T0FAKE', name: 'lead', is_admin: true }],
+    });
+    const parsed = parseConfig(
+      JSON.stringify({
+        api: { baseUrl: sim.url },
+        store: { url: 'memory:' },
+        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+        slack: { enabled: true, mode: 'socket' },
+        digest: { enabled: false },
+        http: { enabled: true, port: await freePort() },
+      }),
+      {
+        env: {
+          SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+          SLACK_BOT_TOKEN: botToken,
+          SLACK_APP_TOKEN: appToken,
+        },
+        source: 'test.json',
+      },
+    );
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    bot = await startBot(parsed.config, silentLogger, 'e2e', {
+      slackApiUrl: slack.apiUrl,
+      engineOptions: {
+        targetIntervalsMs: { fundings: 200, project: 200, wall: 500, blog: 1_000, incentives: 1_000 },
+      },
+    });
+    const fake = slack;
+    const run = async (text: string, answer: string) => {
+      fake.sendSlashCommand(
+        slashCommand({ response_url: fake.responseUrl(), command: '/fundbot', text, user_id: 'U0ADMIN' }),
+      );
+      return fake.waitFor(
+        () => fake.responses.find((r) => JSON.stringify(r.body).includes(answer)),
+        `the answer to /fundbot ${text}`,
+        10_000,
+      );
+    };
+    await run(`subscribe ${demoLinkCaption} supporters`, 'Solar');
+    const on = await run('thread on', 'Daily thread on');
+    expect(on.body['response_type']).not.toBe('in_channel');
+
+    // The parent names the latest supporter too: replies are the posts with a thread_ts.
+    const replies = () => fake.callsTo('chat.postMessage').filter((c) => c.args['thread_ts'] !== undefined);
+    sim.project(demoLinkCaption).addSupporter({ displayName: 'Ada Thread' });
+    const first = await fake.waitFor(
+      () => replies().find((c) => JSON.stringify(c.args).includes('Ada Thread')),
+      'the first reply',
+      15_000,
+    );
+    sim.project(demoLinkCaption).addSupporter({ displayName: hostileTexts.slackChannel });
+    const second = await fake.waitFor(
+      () => replies().find((c) => JSON.stringify(c.args).includes('&lt;!channel&gt;')),
+      'the hostile reply',
+      15_000,
+    );
+    const parents = fake.callsTo('chat.postMessage').filter((c) => c.args['thread_ts'] === undefined);
+    expect(parents).toHaveLength(1);
+    expect(String(parents[0]?.args['text'])).toContain('Supporters on');
+    const parentTs = (fake.messages.get('C0CHAN') ?? []).find((m) => m.thread_ts === undefined)?.ts;
+    expect(first.args['thread_ts']).toBe(parentTs);
+    expect(second.args['thread_ts']).toBe(parentTs);
+    expect(String(second.args['text'])).not.toContain('<!channel>');
+    expect(fake.duplicateEventIds('C0CHAN')).toEqual([]);
+  }, 40_000);
+});
