@@ -226,7 +226,7 @@ describe('retries', () => {
     const s = await server((_req, res, index) => {
       if (index > 0) json(res, 200, aList([aWallPost(1)]));
     });
-    const page = await client(s.url, { timeoutMs: 100, random: fixed(0) })
+    const page = await client(s.url, { timeoutMs: 1_000, random: fixed(0) })
       .project('p', key)
       .wallPage();
     expect(page.items).toHaveLength(1);
