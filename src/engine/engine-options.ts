@@ -1,4 +1,4 @@
-import type { ApiClient, ProjectKey } from '../api/index.js';
+import type { ApiClient, ProjectKey, UserKey } from '../api/index.js';
 import type { FundbotEvent } from '../domain/events.js';
 import type { FeedName } from '../domain/feeds.js';
 import type { Logger } from '../domain/logger.js';
@@ -82,6 +82,13 @@ export interface CreateEngineOptions {
   readonly replicaId?: string;
   /** Told about every finished poll of a feed: for metrics and health (must not throw). */
   readonly onPoll?: (poll: PollOutcome) => void;
+  /**
+   * A User API key (`project:read`): `/user/me/projects` is read on the user key's own
+   * budget (at most 90% of it) as a change signal; a project whose supporter count or
+   * funding moved has its fundings polled at once, and a covered project's own fundings
+   * polling slows down. Off when absent.
+   */
+  readonly userKey?: UserKey;
 }
 
 /** One finished poll of one feed; `skipped` = deferred by a Retry-After wait or a lost lease. */
@@ -102,6 +109,9 @@ export interface EngineMetrics {
   readonly deliveryFailures: number;
   readonly floodsHeld: number;
   readonly heals: number;
+  /** `/user/me/projects` reads on the User API key, and the fundings polls they asked for (0 without a user key). */
+  readonly userReads: number;
+  readonly userSignals: number;
 }
 
 /** The event engine: poller, scheduler, outbox and read model. See src/engine/index.ts. */

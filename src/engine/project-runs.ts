@@ -1,7 +1,7 @@
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import type { EngineContext } from './engine-context.js';
 import type { Deliver } from './outbox.js';
-import type { ProjectRuntime } from './project-runtime.js';
+import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { projectDueAt, runProject } from './scheduler.js';
 
 /** After a failed run of one project: 1 s doubling to 60 s for that project only, spread ±25%. */
@@ -51,6 +51,22 @@ export class ProjectRuns {
       runs.push(this.#inFlight.get(rt.config.linkCaption) ?? this.#start(rt, false));
     }
     await Promise.all(runs);
+  }
+
+  /**
+   * A change signal (the User API key's `/user/me/projects`) says the project's
+   * fundings moved: its fundings feed is due now. Only schedules the poll, which goes
+   * through the key's gate like any other; a paused project or a switched-off feed
+   * ignores it. Returns whether anything was moved forward.
+   */
+  pollFundingsNow(linkCaption: string): boolean {
+    const rt = this.ctx.runtimes.get(linkCaption);
+    if (rt === undefined || rt.paused !== null) return false;
+    const f = feedOf(rt, 'fundings');
+    const now = this.ctx.clock.now();
+    if (f.disabledReason !== undefined || f.dueAt <= now) return false;
+    f.dueAt = now;
+    return true;
   }
 
   /** Resolves once no run is in flight (for a clean stop). */
