@@ -265,7 +265,10 @@ export async function runCampaignDay(
   // Each budget on its own: the key's, the per-IP public one (1,000/day) and the User key's (5,000/day).
   const dayShareOf = (credential: 'project' | 'none' | 'user', limit: number) =>
     Math.round(
-      (requests.filter((r) => r.at < midnight && r.credential === credential).length / utcDayShare / limit) *
+      // A 5xx fault replaces the answer before authentication (logged as 'none'): no budget counts it.
+      (requests.filter((r) => r.at < midnight && r.status < 500 && r.credential === credential).length /
+        utcDayShare /
+        limit) *
         1000,
     ) / 10;
   const truth = groundTruth(sim, campaignStart, inBaseline);

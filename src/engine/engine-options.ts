@@ -16,6 +16,12 @@ export interface EngineProject {
   readonly key: ProjectKey;
   /** Percentages of the goal to announce. Default 25/50/75/100/150/200. */
   readonly milestones?: readonly number[];
+  /**
+   * Held until this settles (e.g. the project's own start-up key check): `true` starts
+   * polling, `false` drops the project (it cannot be read). Other projects do not wait
+   * for it. Absent: polled at once.
+   */
+  readonly ready?: Promise<boolean>;
 }
 
 export interface EngineOptions {

@@ -95,6 +95,11 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     },
   });
   wake = () => loop.wake();
+  for (const project of deps.projects) {
+    if (project.ready !== undefined) {
+      runs.holdUntil(project.linkCaption, project.ready, (lc) => runtimes.delete(lc));
+    }
+  }
 
   return {
     async start() {

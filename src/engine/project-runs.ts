@@ -16,6 +16,8 @@ const failedRunBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, jitter: 
 export class ProjectRuns {
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #failures = new Map<string, { count: number; retryAt: number }>();
+  /** Projects waiting for their `ready` promise (their start-up key check): never started. */
+  readonly #held = new Set<string>();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -24,6 +26,26 @@ export class ProjectRuns {
     /** Called whenever a run ends: the loop re-reads the next due time. */
     private readonly onSettled: () => void = () => {},
   ) {}
+
+  /**
+   * Holds `linkCaption` until `ready` settles: `true` releases it (due at once), `false`
+   * drops it (`drop` removes its runtime), a rejection releases it (an unverified check
+   * must not stop polling). Only that project waits: the others run meanwhile.
+   */
+  holdUntil(linkCaption: string, ready: Promise<boolean>, drop: (linkCaption: string) => void): void {
+    this.#held.add(linkCaption);
+    ready.then(
+      (ok) => {
+        this.#held.delete(linkCaption);
+        if (!ok) drop(linkCaption);
+        this.onSettled();
+      },
+      () => {
+        this.#held.delete(linkCaption);
+        this.onSettled();
+      },
+    );
+  }
 
   /** Projects running now. */
   get running(): number {
@@ -35,7 +57,7 @@ export class ProjectRuns {
     const now = this.ctx.clock.now();
     for (const rt of this.ctx.runtimes.values()) {
       if (this.#inFlight.size >= this.limit) return;
-      if (this.#inFlight.has(rt.config.linkCaption)) continue;
+      if (this.#inFlight.has(rt.config.linkCaption) || this.#held.has(rt.config.linkCaption)) continue;
       if (this.#dueAt(rt) <= now) this.#start(rt, true);
     }
   }
@@ -48,6 +70,7 @@ export class ProjectRuns {
   async runAll(): Promise<void> {
     const runs: Promise<void>[] = [];
     for (const rt of this.ctx.runtimes.values()) {
+      if (this.#held.has(rt.config.linkCaption)) continue;
       runs.push(this.#inFlight.get(rt.config.linkCaption) ?? this.#start(rt, false));
     }
     await Promise.all(runs);
@@ -78,7 +101,8 @@ export class ProjectRuns {
   nextDueAt(): number {
     let next = Number.POSITIVE_INFINITY;
     for (const rt of this.ctx.runtimes.values()) {
-      if (!this.#inFlight.has(rt.config.linkCaption)) next = Math.min(next, this.#dueAt(rt));
+      const lc = rt.config.linkCaption;
+      if (!this.#inFlight.has(lc) && !this.#held.has(lc)) next = Math.min(next, this.#dueAt(rt));
     }
     return Number.isFinite(next) ? next : this.ctx.clock.now() + 60_000;
   }
