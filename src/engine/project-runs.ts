@@ -52,13 +52,25 @@ export class ProjectRuns {
     return this.#inFlight.size;
   }
 
-  /** Starts the due projects that are not running, up to the concurrency limit; does not wait for them. */
+  /**
+   * Starts the due projects that are not running, longest overdue first, up to the
+   * concurrency limit; does not wait for them. Longest overdue first: with hundreds of
+   * projects the ones not polled yet at start-up (due since the start) go before the
+   * re-polls of those already running, instead of waiting behind them in config order.
+   */
   startDue(): void {
+    if (this.#inFlight.size >= this.limit) return;
     const now = this.ctx.clock.now();
+    const due: { rt: ProjectRuntime; at: number }[] = [];
     for (const rt of this.ctx.runtimes.values()) {
-      if (this.#inFlight.size >= this.limit) return;
       if (this.#inFlight.has(rt.config.linkCaption) || this.#held.has(rt.config.linkCaption)) continue;
-      if (this.#dueAt(rt) <= now) this.#start(rt, true);
+      const at = this.#dueAt(rt);
+      if (at <= now) due.push({ rt, at });
+    }
+    due.sort((a, b) => a.at - b.at);
+    for (const { rt } of due) {
+      if (this.#inFlight.size >= this.limit) return;
+      this.#start(rt, true);
     }
   }
 
