@@ -125,6 +125,7 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       const now = clock.now();
       if (rt.paused !== null) rt.paused.retryAt = now;
       for (const f of rt.feeds.values()) if (f.disabledReason !== undefined) f.dueAt = now;
+      runs.invalidate(linkCaption);
       loop.wake();
     },
     status: () =>
