@@ -1,4 +1,4 @@
-import { parseProjectKey } from '../src/api/index.js';
+import { parseProjectKey, parseUserKey } from '../src/api/index.js';
 import { blogPostKey, fundingKey, wallPostKey } from '../src/api/stable-keys.js';
 import { createEngine, type FundbotEvent } from '../src/engine/index.js';
 import { seededRandom } from '../src/lib/random.js';
@@ -50,6 +50,8 @@ export interface CampaignOptions {
   readonly hours?: number;
   /** Also run the naive pollers for comparison (default true). */
   readonly naive?: boolean;
+  /** Give the engine the project owner's User API key as a change signal (default false). */
+  readonly userKey?: boolean;
   readonly supporters: number;
   readonly wallPosts: number;
   readonly blogPosts: number;
@@ -179,6 +181,10 @@ export async function runCampaignDay(
   const clock = new ManualClock(campaignStart);
   const sim = await startCampaignSimulator(clock, options, true);
   const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption, { plan: options.plan ?? 'pro' }));
+  const userKey =
+    options.userKey === true
+      ? parseUserKey(sim.issueUserKey(sim.project(demoLinkCaption).ownerId))
+      : undefined;
   const api = virtualClockClient(sim.url, clock);
   const delivered: { event: FundbotEvent; at: number }[] = [];
   const store = sections.reduce((inner, s) => s.campaign?.wrapStore?.(inner) ?? inner, memoryStore());
@@ -189,6 +195,7 @@ export async function runCampaignDay(
       clock,
       random: seededRandom(2),
       projects: [{ linkCaption: demoLinkCaption, key }],
+      ...(userKey !== undefined ? { userKey } : {}),
       deliver: async (event) => {
         delivered.push({ event, at: clock.now() });
         for (const s of sections) await s.campaign?.delivered?.(event, ctx);
@@ -256,6 +263,15 @@ export async function runCampaignDay(
   const inUtcDay = requests.filter((r) => r.at < midnight).length;
   const utcDayShare =
     (midnight - campaignStart) / (Math.floor(campaignStart / day + 1) * day - campaignStart);
+  // Each budget on its own: the key's, the per-IP public one (1,000/day) and the User key's (5,000/day).
+  const dayShareOf = (credential: 'project' | 'none' | 'user', limit: number) =>
+    Math.round(
+      // A 5xx fault replaces the answer before authentication (logged as 'none'): no budget counts it.
+      (requests.filter((r) => r.at < midnight && r.status < 500 && r.credential === credential).length /
+        utcDayShare /
+        limit) *
+        1000,
+    ) / 10;
   const truth = groundTruth(sim, campaignStart, inBaseline);
   // A late support happened when it turned successful, not at its (older) support_timestamp.
   for (const [k, at] of late) {
@@ -346,6 +362,11 @@ export async function runCampaignDay(
     requests: requests.length,
     // Share of the launch's UTC day budget (launch to midnight); a shorter run is extrapolated at its pace.
     budgetPct: Math.round((inUtcDay / utcDayShare / dayLimit) * 1000) / 10,
+    budgetPctByCredential: {
+      key: dayShareOf('project', dayLimit),
+      public: dayShareOf('none', 1_000),
+      ...(userKey !== undefined ? { user: dayShareOf('user', 5_000) } : {}),
+    },
     http429: requests.filter((r) => r.status === 429).length,
     notices: delivered.length,
     duplicates,
@@ -370,6 +391,7 @@ export async function runCampaignDay(
       lateSupports: lateSupports.map((l) => l.depth),
       noticesByType: Object.fromEntries(byType),
       requestsByFeed: metrics.requests,
+      userSignal: { reads: metrics.userReads, signals: metrics.userSignals },
       heals: metrics.heals,
       http5xx: requests.filter((r) => r.status >= 500).length,
       shiftsApplied,

@@ -24,6 +24,8 @@ export function planFigures(f: Figures, plan: BenchPlan): Figures {
   const d = (f['details'] ?? {}) as Figures;
   return {
     budgetPct: f['budgetPct'],
+    // Each budget on its own: the key's, the per-IP public one and (with a User key) the user's.
+    budgetPctByCredential: f['budgetPctByCredential'],
     http429: f['http429'],
     duplicates: f['duplicates'],
     misses: f['misses'],
@@ -43,11 +45,25 @@ export function planFigures(f: Figures, plan: BenchPlan): Figures {
  */
 const bigPlanHours = 2;
 
-/** `plans.premium` and `plans.enterprise` (`plans.pro` is the main campaign day: bench/run.ts adds it). */
+/**
+ * `plans.premium` and `plans.enterprise` (`plans.pro` is the main campaign day: bench/run.ts
+ * adds it), and `plans.proWithUserKey`: the whole Pro launch day again with the owner's User
+ * API key as a change signal (target supporter p95 <= 12 s, each budget <= 90%).
+ */
 export const plansSection: BenchSection = {
   name: 'plans',
   async run() {
     const plans: Figures = {};
+    const withUserKey = await runCampaignDay([], new RssPeak(), {
+      ...defaultCampaign,
+      plan: 'pro',
+      naive: false,
+      userKey: true,
+    });
+    plans['proWithUserKey'] = {
+      ...planFigures(withUserKey, 'pro'),
+      userSignal: (withUserKey['details'] as Figures | undefined)?.['userSignal'],
+    };
     for (const plan of ['premium', 'enterprise'] as const) {
       const figures = await runCampaignDay([], new RssPeak(), {
         ...defaultCampaign,

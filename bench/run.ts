@@ -92,6 +92,7 @@ function print(f: Figures): void {
 function planRows(plans: Record<string, Figures> | undefined): string[] {
   const targets: Record<string, string> = {
     pro: 'p95 <= 13 s',
+    proWithUserKey: 'p95 <= 12 s',
     premium: 'p95 <= 3 s',
     enterprise: 'p95 <= 2 s',
   };

@@ -1,7 +1,12 @@
-import { parseProjectKey } from '../src/api/index.js';
-import { createEngine } from '../src/engine/index.js';
-import { seededRandom } from '../src/lib/random.js';
+import { fork } from 'node:child_process';
+import { createApiClient, parseProjectKey } from '../src/api/index.js';
+import { startKeyChecks } from '../src/app/start-key-checks.js';
+import type { ProjectConfig } from '../src/config/index.js';
+import { createEngine, type FeedName } from '../src/engine/index.js';
+import { systemClock } from '../src/lib/clock.js';
+import { seededRandom, systemRandom } from '../src/lib/random.js';
 import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
+import { silentLogger } from '../src/ops/index.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { ManualClock } from '../test/support/manual-clock.js';
 import type { BenchSection } from './section.js';
@@ -92,16 +97,133 @@ export async function measureScale(supporters: number): Promise<{ stateMb: numbe
   return { stateMb, idleCycleCpuMs: Math.round(percentile(samples, 50) * 100) / 100 };
 }
 
-/** State size and idle-cycle CPU at 100,000 supporters, with 1,000 for comparison. */
+/** What `scale` holds in the JSON line. */
+export interface ManyProjectsFigures {
+  readonly projects: number;
+  /** From the start (key checks included) until every feed of every project was polled once. */
+  readonly firstPollAllMs: number;
+  /** CPU of this process over a steady window, in % of one core. */
+  readonly cpuPct: number;
+  /** Peak resident set size of this process. */
+  readonly rssMb: number;
+}
+
+const steadyWindowMs = 30_000;
+const settleMs = 10_000;
+
+/**
+ * `count` projects in this process, each with its own key, started the way the bot
+ * starts them (startKeyChecks: 16 checks at once with their own timeout, each
+ * project's first poll after its own check) on the REAL clock, against the
+ * simulator in a child process behind a proxy that holds 1% of requests for 5 s.
+ * CPU is process.cpuUsage() over a steady window after the start; the simulator's
+ * CPU is in the child and not counted.
+ */
+export async function measureManyProjects(count: number): Promise<ManyProjectsFigures & { details: object }> {
+  const child = fork(new URL('./scale-sim-child.ts', import.meta.url), [String(count)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<{ url: string; keys: string[] }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { url: string; keys: string[] }));
+    child.once('exit', (code) => reject(new Error(`the simulator process exited (${code})`)));
+  });
+  const api = createApiClient({
+    baseUrl: ready.url,
+    clock: systemClock,
+    random: systemRandom,
+    maxRateLimitRetries: 0,
+  });
+  const projects: ProjectConfig[] = ready.keys.map((raw, i) => ({
+    linkCaption: `project-${i}`,
+    apiKeyEnv: `PROJECT_${i}_API_KEY`,
+    apiKey: parseProjectKey(raw),
+    milestones: [],
+  }));
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 250);
+  const polled = new Map<string, Set<FeedName>>();
+  let allPolledAt = 0;
+  let fullyPolled = 0;
+  let markAllPolled: () => void = () => {};
+  const allPolled = new Promise<void>((resolve) => {
+    markAllPolled = resolve;
+  });
+  const started = Date.now();
+  const checks = startKeyChecks({ api, projects, logger: silentLogger });
+  const checksDone = checks.report.then(() => Date.now());
+  const engine = createEngine({
+    api,
+    store: memoryStore(),
+    clock: systemClock,
+    random: systemRandom,
+    projects: projects.map((p) => ({
+      linkCaption: p.linkCaption,
+      key: p.apiKey,
+      ready: checks.ready(p.linkCaption),
+    })),
+    deliver: async () => {},
+    onPoll: (poll) => {
+      if (poll.result !== 'ok') return;
+      const feeds = polled.get(poll.project) ?? new Set<FeedName>();
+      polled.set(poll.project, feeds);
+      const before = feeds.size;
+      feeds.add(poll.feed);
+      if (before < 5 && feeds.size === 5) fullyPolled += 1;
+      if (before < 5 && fullyPolled === count) {
+        allPolledAt = Date.now();
+        markAllPolled();
+      }
+    },
+  });
+  await engine.start();
+  const deadline = new Promise<void>((resolve) => setTimeout(resolve, 120_000));
+  await Promise.race([allPolled, deadline]);
+  const checksDoneAt = await checksDone;
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const cpuBefore = process.cpuUsage();
+  const windowStart = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, steadyWindowMs));
+  const cpu = process.cpuUsage(cpuBefore);
+  const windowMs = performance.now() - windowStart;
+  const polls = engine.metrics().polls;
+  clearInterval(sampler);
+  await engine.stop();
+  await api.close();
+  const stats = await new Promise<{ requests: number; slowed: number }>((resolve) => {
+    child.once('message', (m) => resolve(m as { requests: number; slowed: number }));
+    child.send('stats');
+  });
+  child.disconnect();
+  return {
+    projects: count,
+    firstPollAllMs: allPolledAt === 0 ? -1 : allPolledAt - started,
+    cpuPct: Math.round(((cpu.user + cpu.system) / 1000 / windowMs) * 1000) / 10,
+    rssMb: Math.round(peakRss / 104_857.6) / 10,
+    details: {
+      keyChecksDoneMs: checksDoneAt - started,
+      projectsFullyPolled: [...polled.values()].filter((f) => f.size === 5).length,
+      polls,
+      simRequests: stats.requests,
+      slowedRequests: stats.slowed,
+    },
+  };
+}
+
+/** State size and idle-cycle CPU at 100,000 supporters, with 1,000 for comparison; 1,000 projects in one process. */
 export const scaleSection: BenchSection = {
   name: 'scale',
   async run() {
     const small = await measureScale(1_000);
     const big = await measureScale(100_000);
+    const { details: many, ...scale } = await measureManyProjects(1_000);
     return {
       stateMb100k: big.stateMb,
       idleCycleCpuMs100k: big.idleCycleCpuMs,
-      details: { stateMb1k: small.stateMb, idleCycleCpuMs1k: small.idleCycleCpuMs },
+      scale,
+      details: { stateMb1k: small.stateMb, idleCycleCpuMs1k: small.idleCycleCpuMs, scaleRun: many },
     };
   },
 };

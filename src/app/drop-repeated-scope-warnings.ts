@@ -1,4 +1,4 @@
-import type { KeyCheckReport } from '../config/index.js';
+import type { ProjectKeyStatus } from '../config/index.js';
 import type { Logger } from '../ops/index.js';
 
 /** The engine's feed names of the key check's features. */
@@ -14,22 +14,30 @@ const feedOfFeature: Readonly<Record<string, string>> = {
  * A logger for the engine that leaves out its "the key lacks <scope>" warning for a
  * feed the start-up key check already reported off (with the variable to fix), so
  * the operator reads each missing scope once. Every other line passes unchanged.
+ * `report.projects` may still grow (the checks run while projects already poll): it
+ * is read at each warning.
  */
-export function dropRepeatedScopeWarnings(logger: Logger, report: KeyCheckReport): Logger {
-  const reported = new Set(
-    report.projects.flatMap((p) =>
-      Object.entries(p.features)
-        .filter(([, state]) => state === 'off')
-        .map(([feature]) => `${p.linkCaption}/${feedOfFeature[feature] ?? feature}`),
-    ),
-  );
-  if (reported.size === 0) return logger;
+export function dropRepeatedScopeWarnings(
+  logger: Logger,
+  report: { readonly projects: readonly ProjectKeyStatus[] },
+): Logger {
+  const reported = new Set<string>();
+  let seen = 0;
+  const refresh = (): ReadonlySet<string> => {
+    for (; seen < report.projects.length; seen++) {
+      const p = report.projects[seen] as ProjectKeyStatus;
+      for (const [feature, state] of Object.entries(p.features)) {
+        if (state === 'off') reported.add(`${p.linkCaption}/${feedOfFeature[feature] ?? feature}`);
+      }
+    }
+    return reported;
+  };
   const wrap = (inner: Logger): Logger => ({
     debug: inner.debug.bind(inner),
     info: inner.info.bind(inner),
     error: inner.error.bind(inner),
     warn: ((a: object | string, b?: string) => {
-      if (typeof a === 'object' && isScopeWarning(a, b, reported)) return;
+      if (typeof a === 'object' && isScopeWarning(a, b, refresh())) return;
       if (typeof a === 'string') inner.warn(a);
       else inner.warn(a, b);
     }) as Logger['warn'],

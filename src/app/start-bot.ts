@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApiClient } from '../api/index.js';
-import { checkProjectKeys, envVars, type FundbotConfig } from '../config/index.js';
+import { envVars, type FundbotConfig } from '../config/index.js';
 import type { OperationalNote } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
@@ -26,6 +26,7 @@ import { dropRepeatedScopeWarnings } from './drop-repeated-scope-warnings.js';
 import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
 import type { ReplicaCoordination } from './replica-coordination.js';
+import { startKeyChecks } from './start-key-checks.js';
 import { startReplicas } from './start-replicas.js';
 import { type ApiDriftWatch, watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
@@ -55,8 +56,9 @@ export interface BotOverrides {
  * The real bot: one process serving the configured projects on Discord and/or
  * Slack, with durable state in the configured store.
  *
- * API cost at start: at most 5 requests per project for the key check; then
- * the engine's budget planner decides.
+ * API cost at start: at most 5 requests per project for the key check (16 projects
+ * at once, each project's first poll waits only for its own check); then the
+ * engine's budget planner decides.
  */
 export async function startBot(
   config: FundbotConfig,
@@ -107,27 +109,12 @@ export async function startBot(
     onResponse: (info) => metrics.recordApiResponse(info),
   });
 
-  const report = await checkProjectKeys({
-    api,
-    projects: config.projects.map((p) => ({
-      linkCaption: p.linkCaption,
-      apiKeyEnv: p.apiKeyEnv,
-      apiKey: p.apiKey,
-    })),
-    logger,
-  });
+  // The checks run while everything else starts; each project's first poll waits only for its own.
   // A project whose key was rejected is kept: the engine pauses it (with the reason, in /healthz and
   // /status) and tries the key again every 10 minutes. Only projects that cannot be read whatever the
-  // key (not found, plan below Pro) are left out; with none left at all, the configuration is wrong.
-  const projects = config.projects.filter(
-    (p) => report.enabled.includes(p.linkCaption) || report.paused.includes(p.linkCaption),
-  );
-  if (projects.length === 0) {
-    throw new Error(
-      'no configured project can be read (see the warnings above): fix projects[].linkCaption or the plan, and start again',
-    );
-  }
-
+  // key (not found, plan below Pro) are dropped; with none left at all, the configuration is wrong.
+  const checks = startKeyChecks({ api, projects: config.projects, logger });
+  const projects = config.projects;
   enabledProjects = projects.map((p) => p.linkCaption);
   // On Redis: leases spread the projects over the replicas; delivery claims keep notices once-only.
   replicas = await startReplicas({
@@ -159,10 +146,16 @@ export async function startBot(
     clock,
     random: systemRandom,
     // The key check already named each missing scope with the variable to fix: once is enough.
-    logger: dropRepeatedScopeWarnings(logger, report),
+    logger: dropRepeatedScopeWarnings(logger, { projects: checks.done }),
     metrics,
     version,
-    projects: projects.map((p) => ({ linkCaption: p.linkCaption, key: p.apiKey, milestones: p.milestones })),
+    projects: projects.map((p) => ({
+      linkCaption: p.linkCaption,
+      key: p.apiKey,
+      milestones: p.milestones,
+      ready: checks.ready(p.linkCaption),
+    })),
+    ...(config.api.userKey !== undefined ? { userKey: config.api.userKey } : {}),
     ...(replicas
       ? { lease: replicas.engineLease, replicaId: replicas.replicaId, claims: replicas.claims }
       : {}),
@@ -261,7 +254,7 @@ export async function startBot(
       clock,
       time: config.digest.time,
       timeZone: config.digest.timeZone,
-      projects: () => projects.map((p) => p.linkCaption),
+      projects: () => enabledProjects,
       milestonesFor: wiring.milestonesFor,
       logger,
     });
@@ -270,39 +263,49 @@ export async function startBot(
       .sendMissedOnStart()
       .catch((error: unknown) => logger.error({ err: error }, 'missed digest check failed'));
   }
+  const shutdownSteps: ShutdownStep[] = [
+    {
+      name: 'stop the digest schedule, the key file and API drift watches',
+      stop: async () => {
+        keyFiles.stop();
+        drift?.stop();
+        digest?.stop();
+      },
+    },
+    // The cycle in flight finishes its deliveries while the adapters can still post.
+    { name: 'stop pollers after the cycle in flight', stop: () => wiring.engine.stop() },
+    // The leases go back at once, so the other replicas take these projects over without waiting a TTL.
+    { name: 'give the project leases back', stop: async () => replicas?.stop() },
+    ...adapters.map((a) => ({ name: `stop ${a.name} (commands in flight finish)`, stop: () => a.stop() })),
+    { name: 'close the API client', stop: () => api.close() },
+    {
+      name: 'flush and close the store',
+      stop: () => {
+        storeProbe.stop();
+        storeSweep.stop();
+        return Promise.all([store.close(), replicas?.close()]).then(() => undefined);
+      },
+    },
+    { name: 'close the health server', stop: async () => ops?.close() },
+  ];
+  const report = await checks.report;
+  const readable = new Set([...report.enabled, ...report.paused]);
+  enabledProjects = projects.map((p) => p.linkCaption).filter((lc) => readable.has(lc));
+  if (enabledProjects.length === 0) {
+    for (const step of shutdownSteps) await step.stop().catch(() => undefined);
+    throw new Error(
+      'no configured project can be read (see the warnings above): fix projects[].linkCaption or the plan, and start again',
+    );
+  }
   logger.info(
     // `version` is on every line already (the logger's base): a second one would make the JSON invalid for strict parsers.
-    { projects: projects.map((p) => p.linkCaption), adapters: adapters.map((a) => a.name) },
+    { projects: enabledProjects, adapters: adapters.map((a) => a.name) },
     'fundbot is running',
   );
 
   return {
     opsUrl: ops?.url,
     apiDriftStatus: () => drift?.statusLine(),
-    shutdownSteps: [
-      {
-        name: 'stop the digest schedule, the key file and API drift watches',
-        stop: async () => {
-          keyFiles.stop();
-          drift?.stop();
-          digest?.stop();
-        },
-      },
-      // The cycle in flight finishes its deliveries while the adapters can still post.
-      { name: 'stop pollers after the cycle in flight', stop: () => wiring.engine.stop() },
-      // The leases go back at once, so the other replicas take these projects over without waiting a TTL.
-      { name: 'give the project leases back', stop: async () => replicas?.stop() },
-      ...adapters.map((a) => ({ name: `stop ${a.name} (commands in flight finish)`, stop: () => a.stop() })),
-      { name: 'close the API client', stop: () => api.close() },
-      {
-        name: 'flush and close the store',
-        stop: () => {
-          storeProbe.stop();
-          storeSweep.stop();
-          return Promise.all([store.close(), replicas?.close()]).then(() => undefined);
-        },
-      },
-      { name: 'close the health server', stop: async () => ops?.close() },
-    ],
+    shutdownSteps,
   };
 }

@@ -1,4 +1,4 @@
-import type { ApiClient, ProjectKey } from '../api/index.js';
+import type { ApiClient, ProjectKey, UserKey } from '../api/index.js';
 import {
   type ChannelAccess,
   type ChannelPoster,
@@ -40,7 +40,15 @@ export interface WireOptions {
   readonly logger: Logger;
   readonly metrics: FundbotMetrics;
   readonly version: string;
-  readonly projects: readonly { linkCaption: string; key: ProjectKey; milestones?: readonly number[] }[];
+  readonly projects: readonly {
+    linkCaption: string;
+    key: ProjectKey;
+    milestones?: readonly number[];
+    /** The project's own start-up key check: polling waits for it only (see startKeyChecks). */
+    ready?: Promise<boolean>;
+  }[];
+  /** The optional User API key used as a change signal (engine `userKey`). */
+  readonly userKey?: UserKey;
   readonly engineOptions?: EngineOptions;
   readonly defaultLocale: Locale;
   readonly digestTimeZone: string;
@@ -97,6 +105,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     random: options.random,
     logger: logger.child({ component: 'engine' }),
     projects: options.projects,
+    ...(options.userKey !== undefined ? { userKey: options.userKey } : {}),
     options: options.engineOptions ?? {},
     ...(options.lease !== undefined ? { lease: options.lease } : {}),
     ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}),

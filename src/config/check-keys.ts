@@ -59,7 +59,24 @@ export interface CheckProjectKeysOptions {
   readonly logger?: Logger;
   /** Aborts the probes still running (e.g. a start-up deadline); they count as unverified. */
   readonly signal?: AbortSignal;
+  /**
+   * Projects checked at the same time. Default {@link KEY_CHECK_CONCURRENCY}: with hundreds of
+   * projects the checks run side by side, yet never more than this many requests at once.
+   */
+  readonly concurrency?: number;
+  /**
+   * A project's check stops after this long (its own timeout, shorter than a request's): a slow
+   * answer leaves that project unverified, polling starts anyway. Default {@link KEY_CHECK_TIMEOUT_MS}.
+   */
+  readonly timeoutMs?: number;
+  /** Told as soon as each project's check is done (in completion order), before the whole report. */
+  readonly onChecked?: (status: ProjectKeyStatus) => void;
 }
+
+/** Projects whose keys are checked at once at start-up: at most this many requests in flight. */
+export const KEY_CHECK_CONCURRENCY = 16;
+/** A project's whole check (up to 5 requests) gives up after this long; the engine then finds out itself. */
+export const KEY_CHECK_TIMEOUT_MS = 3_000;
 
 interface Probe {
   readonly feature: ProjectFeature;
@@ -105,69 +122,27 @@ const KEY_PAGE = 'project administration → API keys';
  * Never throws for an API answer; a bug (TypeError…) still throws.
  */
 export async function checkProjectKeys(options: CheckProjectKeysOptions): Promise<KeyCheckReport> {
-  const { api, logger, signal } = options;
-  const results: ProjectKeyStatus[] = [];
-  let unreachable = false;
-
-  for (const project of options.projects) {
-    const features: Record<ProjectFeature, FeatureState> = {
-      project: 'unknown',
-      supporters: 'unknown',
-      wall: 'unknown',
-      blog: 'unknown',
-      rewards: 'unknown',
-    };
-    const warnings: string[] = [];
-    const lc = project.linkCaption;
-    let status: ProjectKeyStatus['status'] = 'enabled';
-
-    if (unreachable) {
-      warnings.push(`${lc}: key not checked because the API was unreachable; polling starts anyway`);
-      results.push({ linkCaption: lc, status, features, warnings });
-      continue;
+  const { api, logger } = options;
+  const results: ProjectKeyStatus[] = new Array(options.projects.length);
+  const shared = { unreachable: false };
+  const timeoutMs = options.timeoutMs ?? KEY_CHECK_TIMEOUT_MS;
+  let next = 0;
+  // A small pool of workers, each taking the next project: bounded concurrency, config order kept in the report.
+  const worker = async () => {
+    for (let i = next++; i < options.projects.length; i = next++) {
+      const project = options.projects[i] as KeyCheckProject;
+      const own = AbortSignal.timeout(timeoutMs);
+      const signal = options.signal ? AbortSignal.any([options.signal, own]) : own;
+      const status = await checkOne(api, project, signal, shared);
+      results[i] = status;
+      options.onChecked?.(status);
     }
-
-    const client = api.project(lc, project.apiKey);
-    for (const probe of probes) {
-      if (signal?.aborted) {
-        warnings.push(`${lc}: key check aborted before ${probe.scope} was verified; polling starts anyway`);
-        break;
-      }
-      const outcome = await runProbe(probe, client, signal);
-      if (outcome.kind === 'ok') {
-        features[probe.feature] = 'on';
-        if (outcome.warning) warnings.push(`${lc}: ${outcome.warning}`);
-        if (probe.feature === 'project' && isPublicView(outcome.value)) {
-          warnings.push(
-            `the key for ${lc} gets only the public view of the project (no process_status): it seems to lack project:read, so the paid-out notice and the campaign dates are off. Create a key with project:read (${KEY_PAGE}) and put it in ${project.apiKeyEnv}`,
-          );
-        }
-        continue;
-      }
-      if (outcome.kind === 'missing-scope') {
-        features[probe.feature] = 'off';
-        warnings.push(
-          `the key for ${lc} lacks ${probe.scope}: ${probe.consequence}. To turn them on, create a key with ${probe.scope} (${KEY_PAGE}) and put it in ${project.apiKeyEnv}`,
-        );
-        continue;
-      }
-      if (outcome.kind === 'disable') {
-        status = outcome.keyRejected === true ? 'paused' : 'disabled';
-        for (const f of projectFeatures) features[f] = 'off';
-        warnings.push(
-          outcome.keyRejected === true
-            ? `${lc} is paused: ${outcome.reason(project)}; fundbot keeps it and tries the key again every 10 minutes`
-            : `${lc} is disabled: ${outcome.reason(project)}`,
-        );
-        break;
-      }
-      // unverified: keep what is known, say why, and stop probing this project.
-      warnings.push(`${lc}: ${outcome.reason}; polling starts anyway and the engine retries`);
-      if (outcome.unreachable) unreachable = true;
-      break;
-    }
-    results.push({ linkCaption: lc, status, features, warnings });
-  }
+  };
+  const workers = Math.max(
+    1,
+    Math.min(options.concurrency ?? KEY_CHECK_CONCURRENCY, options.projects.length),
+  );
+  await Promise.all(Array.from({ length: workers }, worker));
 
   const report: KeyCheckReport = {
     projects: results,
@@ -181,6 +156,71 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
       logger.info({ project: r.linkCaption, status: r.status, features: r.features }, 'key check');
   }
   return report;
+}
+
+/** Checks one project's key, probe after probe (the project first); `shared.unreachable` stops the others. */
+async function checkOne(
+  api: ApiClient,
+  project: KeyCheckProject,
+  signal: AbortSignal,
+  shared: { unreachable: boolean },
+): Promise<ProjectKeyStatus> {
+  const features: Record<ProjectFeature, FeatureState> = {
+    project: 'unknown',
+    supporters: 'unknown',
+    wall: 'unknown',
+    blog: 'unknown',
+    rewards: 'unknown',
+  };
+  const warnings: string[] = [];
+  const lc = project.linkCaption;
+  let status: ProjectKeyStatus['status'] = 'enabled';
+
+  if (shared.unreachable) {
+    warnings.push(`${lc}: key not checked because the API was unreachable; polling starts anyway`);
+    return { linkCaption: lc, status, features, warnings };
+  }
+
+  const client = api.project(lc, project.apiKey);
+  for (const probe of probes) {
+    if (signal.aborted) {
+      warnings.push(`${lc}: key check aborted before ${probe.scope} was verified; polling starts anyway`);
+      break;
+    }
+    const outcome = await runProbe(probe, client, signal);
+    if (outcome.kind === 'ok') {
+      features[probe.feature] = 'on';
+      if (outcome.warning) warnings.push(`${lc}: ${outcome.warning}`);
+      if (probe.feature === 'project' && isPublicView(outcome.value)) {
+        warnings.push(
+          `the key for ${lc} gets only the public view of the project (no process_status): it seems to lack project:read, so the paid-out notice and the campaign dates are off. Create a key with project:read (${KEY_PAGE}) and put it in ${project.apiKeyEnv}`,
+        );
+      }
+      continue;
+    }
+    if (outcome.kind === 'missing-scope') {
+      features[probe.feature] = 'off';
+      warnings.push(
+        `the key for ${lc} lacks ${probe.scope}: ${probe.consequence}. To turn them on, create a key with ${probe.scope} (${KEY_PAGE}) and put it in ${project.apiKeyEnv}`,
+      );
+      continue;
+    }
+    if (outcome.kind === 'disable') {
+      status = outcome.keyRejected === true ? 'paused' : 'disabled';
+      for (const f of projectFeatures) features[f] = 'off';
+      warnings.push(
+        outcome.keyRejected === true
+          ? `${lc} is paused: ${outcome.reason(project)}; fundbot keeps it and tries the key again every 10 minutes`
+          : `${lc} is disabled: ${outcome.reason(project)}`,
+      );
+      break;
+    }
+    // unverified: keep what is known, say why, and stop probing this project.
+    warnings.push(`${lc}: ${outcome.reason}; polling starts anyway and the engine retries`);
+    if (outcome.unreachable) shared.unreachable = true;
+    break;
+  }
+  return { linkCaption: lc, status, features, warnings };
 }
 
 type ProbeOutcome =

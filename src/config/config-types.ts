@@ -1,4 +1,4 @@
-import type { ProjectKey } from '../api/index.js';
+import type { ProjectKey, UserKey } from '../api/index.js';
 import type { Locale } from '../core/index.js';
 import type { LogLevel } from '../ops/logger.js';
 import type { ConfigProblem } from './config-problem.js';
@@ -95,7 +95,8 @@ export interface DigestConfig {
 export interface FundbotConfig {
   /** Path of the file it was read from. */
   readonly source: string;
-  readonly api: { readonly baseUrl: string; readonly timeoutMs: number };
+  /** `userKey`: the User API key used as a change signal (FUNDBOT_USER_KEY), absent when unset or switched off. */
+  readonly api: { readonly baseUrl: string; readonly timeoutMs: number; readonly userKey?: UserKey };
   /** `leaseTtlMs`: with a redis:// store, a project lease's life without renewal (default 30 s). */
   readonly store: { readonly url: string; readonly leaseTtlMs: number };
   /** `publicUrl` / FUNDBOT_PUBLIC_URL: the https base Discord and Slack call; undefined when not configured. */

@@ -10,6 +10,8 @@ export const envVars = {
   store: 'FUNDBOT_STORE',
   /** Overrides `api.baseUrl`. */
   apiBaseUrl: 'FUNDBOT_API_BASE_URL',
+  /** Optional User API key `svc_user_…` with project:read: a change signal for every own project. Secret. */
+  userKey: 'FUNDBOT_USER_KEY',
   /** Overrides `logLevel`. */
   logLevel: 'LOG_LEVEL',
   /** Overrides `http.port` (health and metrics). */

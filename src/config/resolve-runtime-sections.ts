@@ -1,3 +1,4 @@
+import { ApiKeyFormatError, parseUserKey, USER_KEY_PREFIX, type UserKey } from '../api/index.js';
 import type { LogLevel } from '../ops/logger.js';
 import { logLevels } from '../ops/logger.js';
 import type { ConfigProblem } from './config-problem.js';
@@ -54,7 +55,28 @@ export function resolveApi(env: Env, section: ConfigFile['api'] | undefined, pro
     return undefined;
   }
   if (section === undefined) return undefined;
-  return { baseUrl: baseOf(url), timeoutMs: section.timeoutMs };
+  const userKey = resolveUserKey(env, section.userKey, problems);
+  if (userKey === null) return undefined;
+  return { baseUrl: baseOf(url), timeoutMs: section.timeoutMs, ...(userKey ? { userKey } : {}) };
+}
+
+/** FUNDBOT_USER_KEY when set and not switched off (`api.userKey: false`); null after a problem. */
+function resolveUserKey(env: Env, enabled: boolean, problems: ConfigProblem[]): UserKey | undefined | null {
+  const raw = readEnv(env, envVars.userKey);
+  if (raw === undefined || !enabled) return undefined;
+  try {
+    return parseUserKey(raw.trim());
+  } catch (error) {
+    // The format error never contains the value.
+    const reason = error instanceof ApiKeyFormatError ? error.message : 'is not a User API key';
+    problems.push({
+      code: 'env_invalid',
+      path: `env ${envVars.userKey}`,
+      message: reason,
+      fix: `set it to a User API key (${USER_KEY_PREFIX}…, account settings → API and integrations, scope project:read), unset it, or set api.userKey to false`,
+    });
+    return null;
+  }
 }
 
 export function resolveStore(env: Env, section: ConfigFile['store'] | undefined, problems: ConfigProblem[]) {

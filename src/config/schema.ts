@@ -34,6 +34,11 @@ const apiSchema = z.strictObject({
   baseUrl: z.string().optional(),
   /** Per-request timeout. */
   timeoutMs: z.number().int().min(1_000).max(120_000).default(10_000),
+  /**
+   * Use a User API key (FUNDBOT_USER_KEY, or its _FILE twin) as a change signal when one is set.
+   * `false` is the off switch: the key is then ignored even when set. No key: off either way.
+   */
+  userKey: z.boolean().default(true),
 });
 
 const storeSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import type { ApiClient, ProjectKey } from '../api/index.js';
+import type { ApiClient, ProjectKey, UserKey } from '../api/index.js';
 import type { FundbotEvent } from '../domain/events.js';
 import type { FeedName } from '../domain/feeds.js';
 import type { Logger } from '../domain/logger.js';
@@ -16,6 +16,12 @@ export interface EngineProject {
   readonly key: ProjectKey;
   /** Percentages of the goal to announce. Default 25/50/75/100/150/200. */
   readonly milestones?: readonly number[];
+  /**
+   * Held until this settles (e.g. the project's own start-up key check): `true` starts
+   * polling, `false` drops the project (it cannot be read). Other projects do not wait
+   * for it. Absent: polled at once.
+   */
+  readonly ready?: Promise<boolean>;
 }
 
 export interface EngineOptions {
@@ -82,6 +88,13 @@ export interface CreateEngineOptions {
   readonly replicaId?: string;
   /** Told about every finished poll of a feed: for metrics and health (must not throw). */
   readonly onPoll?: (poll: PollOutcome) => void;
+  /**
+   * A User API key (`project:read`): `/user/me/projects` is read on the user key's own
+   * budget (at most 90% of it) as a change signal; a project whose supporter count or
+   * funding moved has its fundings polled at once, and a covered project's own fundings
+   * polling slows down. Off when absent.
+   */
+  readonly userKey?: UserKey;
 }
 
 /** One finished poll of one feed; `skipped` = deferred by a Retry-After wait or a lost lease. */
@@ -102,6 +115,9 @@ export interface EngineMetrics {
   readonly deliveryFailures: number;
   readonly floodsHeld: number;
   readonly heals: number;
+  /** `/user/me/projects` reads on the User API key, and the fundings polls they asked for (0 without a user key). */
+  readonly userReads: number;
+  readonly userSignals: number;
 }
 
 /** The event engine: poller, scheduler, outbox and read model. See src/engine/index.ts. */

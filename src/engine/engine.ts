@@ -10,6 +10,7 @@ import { ProjectRuns } from './project-runs.js';
 import { createProjectRuntimes } from './project-runtime.js';
 import { createReadModel } from './read-model.js';
 import { readModelSource } from './read-model-source.js';
+import { UserSignal, type UserSignalTarget } from './user-signal.js';
 
 export type {
   CreateEngineOptions,
@@ -39,25 +40,66 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     reserveShare: settings.reserveShare,
     now: clock.now(),
   });
+  const logger = deps.logger ?? silentLogger;
+  const userSignal =
+    deps.userKey === undefined
+      ? undefined
+      : new UserSignal({
+          api: deps.api,
+          key: deps.userKey,
+          clock,
+          random: deps.random,
+          logger: logger.child({ component: 'user-signal' }),
+          minIntervalMs: settings.minIntervalMs,
+        });
   const ctx: EngineContext = {
     api: deps.api,
     store: deps.store,
     clock,
     random: deps.random,
-    logger: deps.logger ?? silentLogger,
+    logger,
     settings,
     counters: emptyCounters(),
     runtimes,
     lease: deps.lease ?? memoryLease(clock),
     replicaId: deps.replicaId ?? 'replica-1',
     onPoll: deps.onPoll,
+    ...(userSignal !== undefined ? { userSignal } : {}),
   };
   // The loop is created below; a finished run wakes it to re-read the next due time.
   let wake = () => {};
   const runs = new ProjectRuns(ctx, deliver, settings.maxConcurrentProjects, () => wake());
-  const runDue = () => runs.runAll();
-  const loop = engineLoop(ctx, runs);
+  const signalTarget: UserSignalTarget = {
+    watched: () => runtimes.keys(),
+    // Only schedules the fundings poll (through the key's gate, like any poll): never a notice itself.
+    moved: (linkCaption) => {
+      if (runs.pollFundingsNow(linkCaption)) wake();
+    },
+  };
+  const runDue = async () => {
+    await userSignal?.runIfDue(signalTarget);
+    await runs.runAll();
+  };
+  // The user read runs beside the projects: its own single flight, never awaited by the loop.
+  const loop = engineLoop(ctx, {
+    startDue() {
+      if (userSignal !== undefined && clock.now() >= userSignal.dueAt) {
+        void userSignal.runIfDue(signalTarget).then(() => wake());
+      }
+      runs.startDue();
+    },
+    nextDueAt: () => Math.min(runs.nextDueAt(), userSignal?.dueAt ?? Number.POSITIVE_INFINITY),
+    idle: async () => {
+      await userSignal?.idle();
+      await runs.idle();
+    },
+  });
   wake = () => loop.wake();
+  for (const project of deps.projects) {
+    if (project.ready !== undefined) {
+      runs.holdUntil(project.linkCaption, project.ready, (lc) => runtimes.delete(lc));
+    }
+  }
 
   return {
     async start() {
@@ -67,17 +109,23 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       await loop.stop();
       await releaseLeases(ctx);
     },
-    nextDueAt: () => runs.nextDueAt(),
+    nextDueAt: () => Math.min(runs.nextDueAt(), userSignal?.dueAt ?? Number.POSITIVE_INFINITY),
     runDue,
     drainOutbox: () => drainOutbox(ctx, deliver),
     readModel: createReadModel(readModelSource(ctx)),
-    metrics: () => ({ ...ctx.counters, requests: { ...ctx.counters.requests } }),
+    metrics: () => ({
+      ...ctx.counters,
+      requests: { ...ctx.counters.requests },
+      userReads: userSignal?.counts.reads ?? 0,
+      userSignals: userSignal?.counts.signals ?? 0,
+    }),
     keyReplaced(linkCaption) {
       const rt = runtimes.get(linkCaption);
       if (rt === undefined) return;
       const now = clock.now();
       if (rt.paused !== null) rt.paused.retryAt = now;
       for (const f of rt.feeds.values()) if (f.disabledReason !== undefined) f.dueAt = now;
+      runs.invalidate(linkCaption);
       loop.wake();
     },
     status: () =>

@@ -171,6 +171,8 @@ describe('key check when the API is unreachable', () => {
           project('solar-kiosk', 'svc_proj_offlineKey0000000001'),
           project('river-cleanup', 'svc_proj_offlineKey0000000002', 'RIVER_KEY'),
         ],
+        // One at a time: the project checked after the failure is not probed at all.
+        concurrency: 1,
       });
       expect(report.enabled).toEqual(['solar-kiosk', 'river-cleanup']);
       expect(report.projects.map((p) => Object.values(p.features))).toEqual([

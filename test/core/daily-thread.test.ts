@@ -89,9 +89,7 @@ describe('daily thread', () => {
     expect(f.poster.inChannel).toHaveLength(1);
     const parent = f.poster.inChannel[0]!;
     expect(parent.message.title).toBe('🎉 Supporters on Jan 1, 2026');
-    expect(allText(parent.message)).toContain(
-      '1 new supporter today · supporter count 101 · total €10,100',
-    );
+    expect(allText(parent.message)).toContain('1 new supporter today · supporter count 101 · total €10,100');
     expect(parent.message.progress?.goal).toBe(20_000);
     expect(f.poster.threadsStarted).toEqual([
       { parent: parent.id, name: 'Supporters 2026-01-01 · solar-kiosk' },
@@ -115,9 +113,7 @@ describe('daily thread', () => {
     expect(f.poster.edits).toHaveLength(2);
     const edited = f.poster.edits[1]!;
     expect(edited.messageId).toBe(parent.id);
-    expect(allText(edited.message)).toContain(
-      '4 new supporters today · supporter count 104 · total €10,400',
-    );
+    expect(allText(edited.message)).toContain('4 new supporters today · supporter count 104 · total €10,400');
     expect(allText(edited.message)).toContain('Latest: Fan 4');
 
     // Other kinds stay in the channel.

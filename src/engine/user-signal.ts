@@ -1,0 +1,223 @@
+import {
+  type ApiClient,
+  ApiError,
+  RateLimitError,
+  UnauthorizedError,
+  type UserApi,
+  type UserKey,
+} from '../api/index.js';
+import type { Logger } from '../domain/logger.js';
+import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
+import type { Clock } from '../lib/clock.js';
+import type { Random } from '../lib/random.js';
+import { planIntervals } from './budget-plan.js';
+import { CredentialGate, DeferredError } from './credential-gate.js';
+
+/**
+ * Share of the user key's day and minute budget left unused: the signal spends at
+ * most 90% of it (4,500 of the spec's 5,000 a day), never more.
+ */
+export const USER_SIGNAL_RESERVE_SHARE = 0.1;
+
+/** The spec's User API key limits (Limits section), assumed until the first response reports the real ones. */
+const assumedUserBudget = (now: number) => ({
+  dayLimit: 5_000,
+  dayRemaining: 5_000,
+  dayResetAt: Math.floor(now / 86_400_000 + 1) * 86_400_000,
+  minuteLimit: 60,
+  minuteRemaining: 60,
+  minuteResetAt: now + 60_000,
+});
+
+/** Largest page `/user/me/projects` serves (spec, Pagination). */
+const PAGE_LIMIT = 100;
+
+/** A failed read retries after 5 s doubling to the key-retry time; a rejected key waits 10 minutes. */
+const failedReadBackoff: BackoffPolicy = { baseMs: 5_000, maxMs: 10 * 60_000, jitter: 'spread' };
+const KEY_REJECTED_RETRY_MS = 10 * 60_000;
+
+/** After this many failed reads in a row the signal no longer covers any project (their own polling takes over). */
+const COVERAGE_LOST_AFTER_FAILURES = 3;
+
+/** What the signal reports to: the engine. */
+export interface UserSignalTarget {
+  /** The link captions the engine polls (only these are compared). */
+  watched(): Iterable<string>;
+  /**
+   * A watched project's `supporter_count` or `current_funding` moved: poll its
+   * fundings feed now. Only schedules a poll: never makes a notice itself.
+   */
+  moved(linkCaption: string): void;
+}
+
+export interface UserSignalOptions {
+  readonly api: ApiClient;
+  readonly key: UserKey;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly logger: Logger;
+  /** No read more often than this (politeness floor, as for the feeds). Default 1 s. */
+  readonly minIntervalMs?: number;
+}
+
+/** What the signal knows about one own project at its last read. */
+interface Seen {
+  readonly supporters: number;
+  readonly funding: number;
+}
+
+/**
+ * A change signal from a User API key: reads `GET /user/me/projects` (every own
+ * and team project's `supporter_count` and `current_funding`, up to 100 a page)
+ * on the user key's own budget and tells the engine which watched project moved.
+ *
+ * Budget: its own {@link CredentialGate} on the user key's `X-RateLimit-*` figures
+ * (the transport reads them per key) keeps {@link USER_SIGNAL_RESERVE_SHARE} of the
+ * day and the minute untouched; the interval is what is left of the day spread
+ * to its reset (budget-plan.ts), times the pages a read takes. Costs no project
+ * key request itself; each moved project costs one fundings poll on its own key,
+ * which that key's planner accounts for after the poll (it re-plans from headers).
+ */
+export class UserSignal {
+  readonly #user: UserApi;
+  readonly #gate = new CredentialGate(USER_SIGNAL_RESERVE_SHARE);
+  readonly #seen = new Map<string, Seen>();
+  /** Watched projects present in the last complete read (lower-cased link captions). */
+  #covered = new Set<string>();
+  #dueAt: number;
+  #pages = 1;
+  #failures = 0;
+  #inFlight: Promise<void> | null = null;
+  #reads = 0;
+  #signals = 0;
+
+  constructor(private readonly options: UserSignalOptions) {
+    this.#user = options.api.user(options.key);
+    this.#dueAt = options.clock.now();
+  }
+
+  /** Epoch ms of the next read (never earlier than the key's Retry-After pause); none while one runs. */
+  get dueAt(): number {
+    if (this.#inFlight !== null) return Number.POSITIVE_INFINITY;
+    return Math.max(this.#dueAt, this.options.api.pausedUntil(this.options.key));
+  }
+
+  /** True while the last read listed `linkCaption` (its own fundings polling may slow down). */
+  covers(linkCaption: string): boolean {
+    return this.#covered.has(linkCaption.toLowerCase());
+  }
+
+  /** Reads made and fundings polls asked for, for metrics. */
+  get counts(): { readonly reads: number; readonly signals: number } {
+    return { reads: this.#reads, signals: this.#signals };
+  }
+
+  /** Starts a read if one is due and none is running; resolves when it is done. Never rejects. */
+  runIfDue(target: UserSignalTarget): Promise<void> {
+    if (this.#inFlight !== null) return this.#inFlight;
+    if (this.options.clock.now() < this.dueAt) return Promise.resolve();
+    const run = this.#read(target).finally(() => {
+      this.#inFlight = null;
+    });
+    this.#inFlight = run;
+    return run;
+  }
+
+  /** Resolves once no read is running. */
+  async idle(): Promise<void> {
+    await this.#inFlight;
+  }
+
+  async #read(target: UserSignalTarget): Promise<void> {
+    const { clock, key, api } = this.options;
+    const watched = new Map<string, string>();
+    for (const lc of target.watched()) watched.set(lc.toLowerCase(), lc);
+    const listed = new Set<string>();
+    let pages = 0;
+    try {
+      let offset = 0;
+      for (;;) {
+        this.#gate.check(clock.now(), api.budget(key), 'poll', api.pausedUntil(key));
+        this.#gate.sent();
+        this.#reads += 1;
+        pages += 1;
+        const page = await this.#user.projectsPage({ limit: PAGE_LIMIT, offset });
+        for (const p of page.items) {
+          const lower = p.link_caption.toLowerCase();
+          const lc = watched.get(lower);
+          if (lc === undefined) continue;
+          listed.add(lower);
+          const now: Seen = { supporters: p.supporter_count, funding: p.current_funding };
+          const before = this.#seen.get(lower);
+          this.#seen.set(lower, now);
+          // The first sight is a baseline: the project's own polling already covers what came before.
+          if (
+            before !== undefined &&
+            (before.supporters !== now.supporters || before.funding !== now.funding)
+          ) {
+            this.#signals += 1;
+            target.moved(lc);
+          }
+        }
+        offset += page.items.length;
+        if (page.items.length === 0 || offset >= page.meta.total) break;
+      }
+      this.#covered = listed;
+      this.#pages = Math.max(1, pages);
+      this.#failures = 0;
+      this.#dueAt = clock.now() + this.#intervalMs();
+    } catch (error) {
+      this.#failed(error);
+    }
+  }
+
+  /** What is left of the user key's day, spread to its reset, at this many pages a read. */
+  #intervalMs(): number {
+    const { api, key, clock } = this.options;
+    const now = clock.now();
+    const plan = planIntervals({
+      budget: api.budget(key) ?? assumedUserBudget(now),
+      now,
+      reserveShare: USER_SIGNAL_RESERVE_SHARE,
+      demands: [
+        {
+          feed: 'user',
+          weight: 1,
+          targetIntervalMs: this.options.minIntervalMs ?? 1_000,
+          requestsPerPoll: this.#pages,
+        },
+      ],
+    });
+    return plan.get('user') ?? 60_000;
+  }
+
+  #failed(error: unknown): void {
+    const { clock, logger, api, key } = this.options;
+    const now = clock.now();
+    if (error instanceof DeferredError) {
+      this.#dueAt = Math.max(error.until, now + 1);
+      return;
+    }
+    this.#failures += 1;
+    if (this.#failures >= COVERAGE_LOST_AFTER_FAILURES) this.#covered = new Set();
+    if (error instanceof RateLimitError) {
+      this.#dueAt = Math.max(api.pausedUntil(key), now + 1_000);
+      logger.warn({ retryAfterMs: error.retryAfterMs }, 'user key rate limited: obeying Retry-After');
+      return;
+    }
+    if (error instanceof UnauthorizedError || (error instanceof ApiError && error.status === 403)) {
+      this.#covered = new Set();
+      this.#dueAt = now + KEY_REJECTED_RETRY_MS;
+      logger.error(
+        { code: error instanceof ApiError ? error.code : undefined },
+        'the User API key was refused (it needs project:read): every project keeps its own polling; create a User key with project:read (account settings → API and integrations) and set FUNDBOT_USER_KEY, or switch it off with api.userKey: false. Retrying in 10 minutes',
+      );
+      return;
+    }
+    this.#dueAt = now + backoffMs(failedReadBackoff, this.#failures, () => this.options.random.next());
+    logger.warn(
+      { failures: this.#failures, err: error instanceof Error ? error.message : String(error) },
+      'user key read of /user/me/projects failed: retrying with backoff',
+    );
+  }
+}
