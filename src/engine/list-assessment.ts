@@ -55,6 +55,12 @@ export interface ListReadResult<T> {
   readonly flood?: { readonly held: number; readonly reason: string };
   /** Entries the totals said appeared below the window that the late search could not place. */
   readonly lateUnfound?: number;
+  /**
+   * Requests of this read that were not the poll itself (the fill of `seen`, the late search and
+   * sweeps below the window): spent from the budget, but kept out of the feed's per-poll cost so a
+   * one-off search does not stretch the feed's interval for the polls after it.
+   */
+  readonly oneOffRequests?: number;
   /** Entries found dropped below the window (their (ts, id) pair only: names are not kept there). */
   readonly droppedBelow?: readonly { readonly ts: number; readonly id: number }[];
 }

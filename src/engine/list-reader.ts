@@ -138,6 +138,8 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     requests,
   });
   if (assessed.flood !== undefined) return assessed;
+  // What follows (fill, late search, sweeps) is a one-off spend, not the cost of a poll.
+  const pollRequests = requests;
   const sweepDue =
     (assessed.state.seenFrom ?? 1) <= 0 &&
     assessed.state.lateSweepAt === undefined &&
@@ -157,6 +159,7 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
       state: late.state,
       fresh: [...late.found, ...assessed.fresh],
       requests,
+      oneOffRequests: requests - pollRequests,
       ...(late.unfound > 0 ? { lateUnfound: late.unfound } : {}),
       ...(late.droppedBelow.length > 0 ? { droppedBelow: late.droppedBelow } : {}),
     };
@@ -171,7 +174,7 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
       codec,
       pageSize: options.pageSize,
     });
-    return { ...assessed, state: filled.state, requests };
+    return { ...assessed, state: filled.state, requests, oneOffRequests: requests - pollRequests };
   }
   const late = await searchLateEntries({ state: assessed.state, fetchPage, codec, options, now: input.now });
   return {
@@ -179,6 +182,7 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     state: late.state,
     fresh: [...late.found, ...assessed.fresh],
     requests,
+    oneOffRequests: requests - pollRequests,
     ...(late.unfound > 0 ? { lateUnfound: late.unfound } : {}),
     ...(late.droppedBelow.length > 0 ? { droppedBelow: late.droppedBelow } : {}),
   };

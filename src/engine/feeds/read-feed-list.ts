@@ -41,7 +41,7 @@ export async function readFeedList<T>(
   });
   if (result.kind === 'heal') ctx.counters.heals += 1;
   const f = feedOf(rt, feed);
-  f.requestsPerPoll = 0.8 * f.requestsPerPoll + 0.2 * result.requests;
+  f.requestsPerPoll = 0.8 * f.requestsPerPoll + 0.2 * (result.requests - (result.oneOffRequests ?? 0));
   if (result.lateUnfound !== undefined) {
     const message = `${rt.config.linkCaption} ${listName}: the list grew by ${result.lateUnfound} entries below the window that the late search could not place (older than the first read, or hidden by drops); they are not announced`;
     ctx.logger.warn({ project: rt.config.linkCaption, feed: listName, unfound: result.lateUnfound }, message);
