@@ -44,6 +44,8 @@ export async function searchLateEntries<T>(input: {
   readonly codec: ListItemCodec<T>;
   readonly options: ListReadOptions;
   readonly now: number;
+  /** This read re-read the whole window region: a drop not placed below is not in the window either. */
+  readonly healed?: boolean;
 }): Promise<LateSearchResult<T>> {
   const { codec, options, fetchPage } = input;
   const packId = codec.packId?.bind(codec);
@@ -74,6 +76,8 @@ export async function searchLateEntries<T>(input: {
   };
   let sweepAt = sweeping;
   let sweptAll = false;
+  /** The sweep read everything below the window: belowCount is `seen`'s size, nothing to restore. */
+  let exactBelow = false;
   if (sweepAt === undefined) {
     search: while ((debt > 0 || dropDebt > 0) && requests < options.lateSearchPages) {
       let lo = 0;
@@ -100,7 +104,10 @@ export async function searchLateEntries<T>(input: {
           for (const pair of seen.between(codec.ts(first), codec.ts(last))) {
             if (!listed.has(`${pair.ts}:${pair.id}`) && seen.delete(pair.ts, pair.id)) {
               droppedBelow.push(pair);
-              dropDebt = Math.max(0, dropDebt - 1);
+              // A drop the totals showed was already taken off belowCount; one they did not show
+              // (a late entry cancelled it) is taken off now.
+              if (dropDebt > 0) dropDebt -= 1;
+              else belowCount -= 1;
               changed = true;
             }
           }
@@ -146,6 +153,8 @@ export async function searchLateEntries<T>(input: {
     total = sweep.total;
     found.push(...sweep.found);
     droppedBelow.push(...sweep.dropped);
+    // As in the search: drops beyond the debt were not taken off belowCount yet.
+    belowCount -= Math.max(0, sweep.dropped.length - dropDebt);
     dropDebt = Math.max(0, dropDebt - sweep.dropped.length);
     belowCount += sweep.added;
     debt = Math.max(0, debt - sweep.added);
@@ -153,21 +162,30 @@ export async function searchLateEntries<T>(input: {
     sweptAll = sweepAt === undefined;
     if (sweepAt === undefined) {
       // Read whole below the window: `seen` is now exact there, and so is the count.
-      if (seenFrom <= 0) belowCount = seen.size;
+      if (seenFrom <= 0) {
+        belowCount = seen.size;
+        exactBelow = true;
+      }
       exhausted = true;
     }
   }
   found.sort((a, b) => a.position - b.position);
   const unfound = exhausted ? Math.max(0, debt) : 0;
-  // Drops not placed (they sat in the window, or were hidden by a late entry) are not looked for
-  // again: the count was corrected when the totals showed them; the daily sweep still finds them.
+  // Drops not placed below the window most likely sit in the window region under this read (a
+  // support a few pages down that failed): unless this read was a heal already, the next read
+  // re-reads the window region (windowSize / pageSize requests, once) and attributes them by name.
+  // Until then they are counted back where they are (archiveEvicted subtracted them below).
+  const healForDrops = exhausted && dropDebt > 0 && input.healed !== true ? dropDebt : 0;
+  // Not placed after a heal either (hidden by a late entry): not looked for again; the count was
+  // corrected when the totals showed them, and the daily sweep still finds them.
   if (exhausted) dropDebt = 0;
   const { lateSweepAt: _done, dropDebt: _placed, ...rest } = input.state;
   return {
     state: {
       ...rest,
       seen: seen.pack(),
-      belowCount: belowCount + unfound,
+      belowCount: belowCount + unfound + (exactBelow ? 0 : healForDrops),
+      needsHeal: input.state.needsHeal || healForDrops > 0,
       lateDebt: Math.max(0, debt - unfound),
       ...(sweepAt !== undefined ? { lateSweepAt: sweepAt } : {}),
       ...(sweptAll ? { lastSweepAt: input.now } : {}),

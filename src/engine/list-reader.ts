@@ -153,6 +153,7 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
       codec,
       options,
       now: input.now,
+      healed: heal,
     });
     return {
       ...assessed,
@@ -176,7 +177,14 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     });
     return { ...assessed, state: filled.state, requests, oneOffRequests: requests - pollRequests };
   }
-  const late = await searchLateEntries({ state: assessed.state, fetchPage, codec, options, now: input.now });
+  const late = await searchLateEntries({
+    state: assessed.state,
+    fetchPage,
+    codec,
+    options,
+    now: input.now,
+    healed: heal,
+  });
   return {
     ...assessed,
     state: late.state,

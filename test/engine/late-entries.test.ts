@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ListOrder } from '../../src/engine/list-order.js';
+import { droppedEntries } from '../../src/engine/drop-events.js';
 import { defaultListReadOptions, readList } from '../../src/engine/list-reader.js';
 import type { ListState } from '../../src/engine/list-state.js';
 import { type Entry, entryCodec, FakeList } from './fake-list.js';
@@ -115,6 +116,39 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
     // A binary search on positions: a few pages, not a read of the 2,500 entries below the window.
     expect(requests).toBeLessThanOrEqual(2 + 12);
     expect(state.dropDebt ?? 0).toBe(0);
+  });
+
+  it('a support that drops out in the window region under an idle read is attributed by name at the next read', async () => {
+    const list = new FakeList(order);
+    for (let i = 0; i < 3_000; i++) list.add(1000 + i);
+    let state = (await poll(list, undefined)).state;
+    while ((state.seenFrom ?? 0) > 0) state = (await poll(list, state)).state;
+    // New supporters fill the window to its 200 entries, then a quiet spell: reads look at the new end only.
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 30; i++) list.add(5000 + round * 30 + i);
+      state = (await poll(list, state)).state;
+    }
+    for (let i = 0; i < 3; i++) state = (await poll(list, state)).state;
+    expect(state.entries.length).toBe(200);
+    // 150 from the new end: inside the window, far under what an idle read looks at.
+    const victim = list.entries[list.entries.length - 150];
+    if (victim === undefined) throw new Error('list too short');
+    list.remove(victim.id);
+    const attributed: Entry[] = [];
+    const placedBelow: { ts: number; id: number }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const result = await poll(list, state);
+      attributed.push(...droppedEntries(state, result, entryCodec));
+      placedBelow.push(...(result.droppedBelow ?? []));
+      state = result.state;
+    }
+    expect(attributed.map((e) => e.id)).toEqual([victim.id]);
+    expect(placedBelow).toEqual([]);
+    // The books balance again: nothing owed, nothing taken for late, no heal pending.
+    expect(state.dropDebt ?? 0).toBe(0);
+    expect(state.lateDebt ?? 0).toBe(0);
+    expect(state.needsHeal).toBe(false);
+    expect((state.belowCount ?? 0) + state.entries.length).toBe(list.entries.length);
   });
 
   it('late entries at any depth, with drops and shifts, are announced exactly once (property)', async () => {
