@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ListOrder } from '../../src/engine/list-order.js';
 import { droppedEntries } from '../../src/engine/drop-events.js';
+import type { ListOrder } from '../../src/engine/list-order.js';
 import { defaultListReadOptions, readList } from '../../src/engine/list-reader.js';
 import type { ListState } from '../../src/engine/list-state.js';
 import { type Entry, entryCodec, FakeList } from './fake-list.js';
