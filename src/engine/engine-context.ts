@@ -52,6 +52,4 @@ export interface EngineContext {
   readonly replicaId: string;
   /** Told about every finished poll (metrics, health); must not throw. */
   readonly onPoll: ((poll: PollOutcome) => void) | undefined;
-  /** The User API key's change signal, when configured: which projects it covers (see user-signal.ts). */
-  readonly userSignal?: { covers(linkCaption: string): boolean };
 }

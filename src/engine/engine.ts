@@ -64,7 +64,6 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     lease: deps.lease ?? memoryLease(clock),
     replicaId: deps.replicaId ?? 'replica-1',
     onPoll: deps.onPoll,
-    ...(userSignal !== undefined ? { userSignal } : {}),
   };
   // The loop is created below; a finished run wakes it to re-read the next due time.
   let wake = () => {};

@@ -36,9 +36,6 @@ const PAGE_LIMIT = 100;
 const failedReadBackoff: BackoffPolicy = { baseMs: 5_000, maxMs: 10 * 60_000, jitter: 'spread' };
 const KEY_REJECTED_RETRY_MS = 10 * 60_000;
 
-/** After this many failed reads in a row the signal no longer covers any project (their own polling takes over). */
-const COVERAGE_LOST_AFTER_FAILURES = 3;
-
 /** What the signal reports to: the engine. */
 export interface UserSignalTarget {
   /** The link captions the engine polls (only these are compared). */
@@ -82,8 +79,6 @@ export class UserSignal {
   readonly #user: UserApi;
   readonly #gate = new CredentialGate(USER_SIGNAL_RESERVE_SHARE);
   readonly #seen = new Map<string, Seen>();
-  /** Watched projects present in the last complete read (lower-cased link captions). */
-  #covered = new Set<string>();
   #dueAt: number;
   #pages = 1;
   #failures = 0;
@@ -100,11 +95,6 @@ export class UserSignal {
   get dueAt(): number {
     if (this.#inFlight !== null) return Number.POSITIVE_INFINITY;
     return Math.max(this.#dueAt, this.options.api.pausedUntil(this.options.key));
-  }
-
-  /** True while the last read listed `linkCaption` (its own fundings polling may slow down). */
-  covers(linkCaption: string): boolean {
-    return this.#covered.has(linkCaption.toLowerCase());
   }
 
   /** Reads made and fundings polls asked for, for metrics. */
@@ -132,7 +122,6 @@ export class UserSignal {
     const { clock, key, api } = this.options;
     const watched = new Map<string, string>();
     for (const lc of target.watched()) watched.set(lc.toLowerCase(), lc);
-    const listed = new Set<string>();
     let pages = 0;
     try {
       let offset = 0;
@@ -146,7 +135,6 @@ export class UserSignal {
           const lower = p.link_caption.toLowerCase();
           const lc = watched.get(lower);
           if (lc === undefined) continue;
-          listed.add(lower);
           const now: Seen = { supporters: p.supporter_count, funding: p.current_funding };
           const before = this.#seen.get(lower);
           this.#seen.set(lower, now);
@@ -162,7 +150,6 @@ export class UserSignal {
         offset += page.items.length;
         if (page.items.length === 0 || offset >= page.meta.total) break;
       }
-      this.#covered = listed;
       this.#pages = Math.max(1, pages);
       this.#failures = 0;
       this.#dueAt = clock.now() + this.#intervalMs();
@@ -199,14 +186,12 @@ export class UserSignal {
       return;
     }
     this.#failures += 1;
-    if (this.#failures >= COVERAGE_LOST_AFTER_FAILURES) this.#covered = new Set();
     if (error instanceof RateLimitError) {
       this.#dueAt = Math.max(api.pausedUntil(key), now + 1_000);
       logger.warn({ retryAfterMs: error.retryAfterMs }, 'user key rate limited: obeying Retry-After');
       return;
     }
     if (error instanceof UnauthorizedError || (error instanceof ApiError && error.status === 403)) {
-      this.#covered = new Set();
       this.#dueAt = now + KEY_REJECTED_RETRY_MS;
       logger.error(
         { code: error instanceof ApiError ? error.code : undefined },
