@@ -264,11 +264,15 @@ export async function runCampaignDay(
   const utcDayShare =
     (midnight - campaignStart) / (Math.floor(campaignStart / day + 1) * day - campaignStart);
   // Each budget on its own: the key's, the per-IP public one (1,000/day) and the User key's (5,000/day).
+  // The key's and the User key's planners spread what is left of the day to its end, so a shorter
+  // run's pace is extrapolated to the day. The public budget is spent first and greedily up to its
+  // reserve, then the key takes over (public-project-read.ts): extrapolating that pace would
+  // overstate it, so it is the share of the day's limit the run really used.
   const dayShareOf = (credential: 'project' | 'none' | 'user', limit: number) =>
     Math.round(
       // A 5xx fault replaces the answer before authentication (logged as 'none'): no budget counts it.
       (requests.filter((r) => r.at < midnight && r.status < 500 && r.credential === credential).length /
-        utcDayShare /
+        (credential === 'none' ? 1 : utcDayShare) /
         limit) *
         1000,
     ) / 10;

@@ -7,12 +7,17 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSimulator } from '../src/simulator/index.js';
+import { shiftedToAfterMidnight } from './shifted-clock.js';
 
 const count = Number(process.argv[2] ?? 1000);
+/** The parent's clock shift (bench/scale.ts: the run starts just after a UTC midnight). */
+const offsetMs = Number(process.argv[3] ?? 0);
+const clock = shiftedToAfterMidnight(offsetMs);
 const slowShare = 0.01;
 const slowMs = 5_000;
-const now = Date.now();
+const now = clock.now();
 const sim = await startSimulator({
+  clock,
   seed: 14,
   projects: Array.from({ length: count }, (_, i) => ({
     linkCaption: `project-${i}`,
@@ -44,7 +49,14 @@ await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 const { port } = proxy.address() as AddressInfo;
 process.send?.({ url: `http://127.0.0.1:${port}`, keys });
 process.on('message', (message) => {
-  if (message === 'stats') process.send?.({ requests: sim.requests.length, slowed });
+  if (message === 'stats') {
+    const cpu = process.cpuUsage();
+    process.send?.({
+      requests: sim.requests.length,
+      slowed,
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    });
+  }
 });
 process.on('disconnect', () => {
   proxy.close();

@@ -3,13 +3,13 @@ import { createApiClient, parseProjectKey } from '../src/api/index.js';
 import { startKeyChecks } from '../src/app/start-key-checks.js';
 import type { ProjectConfig } from '../src/config/index.js';
 import { createEngine, type FeedName } from '../src/engine/index.js';
-import { systemClock } from '../src/lib/clock.js';
 import { seededRandom, systemRandom } from '../src/lib/random.js';
 import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
 import { silentLogger } from '../src/ops/index.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { ManualClock } from '../test/support/manual-clock.js';
 import type { BenchSection } from './section.js';
+import { shiftedToAfterMidnight } from './shifted-clock.js';
 import { percentile } from './stats.js';
 import { virtualClockClient } from './virtual-clock-client.js';
 
@@ -110,6 +110,13 @@ export interface ManyProjectsFigures {
 
 const steadyWindowMs = 30_000;
 const settleMs = 10_000;
+/** The run starts this long after a UTC midnight (both processes' clocks are shifted there). */
+const afterMidnightMs = 10_000;
+
+function offsetToAfterMidnight(): number {
+  const now = Date.now();
+  return Math.floor(now / 86_400_000 + 1) * 86_400_000 + afterMidnightMs - now;
+}
 
 /**
  * `count` projects in this process, each with its own key, started the way the bot
@@ -120,7 +127,9 @@ const settleMs = 10_000;
  * CPU is in the child and not counted.
  */
 export async function measureManyProjects(count: number): Promise<ManyProjectsFigures & { details: object }> {
-  const child = fork(new URL('./scale-sim-child.ts', import.meta.url), [String(count)], {
+  const offsetMs = offsetToAfterMidnight();
+  const clock = shiftedToAfterMidnight(offsetMs);
+  const child = fork(new URL('./scale-sim-child.ts', import.meta.url), [String(count), String(offsetMs)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -130,7 +139,7 @@ export async function measureManyProjects(count: number): Promise<ManyProjectsFi
   });
   const api = createApiClient({
     baseUrl: ready.url,
-    clock: systemClock,
+    clock,
     random: systemRandom,
     maxRateLimitRetries: 0,
   });
@@ -157,7 +166,7 @@ export async function measureManyProjects(count: number): Promise<ManyProjectsFi
   const engine = createEngine({
     api,
     store: memoryStore(),
-    clock: systemClock,
+    clock,
     random: systemRandom,
     projects: projects.map((p) => ({
       linkCaption: p.linkCaption,
@@ -192,8 +201,8 @@ export async function measureManyProjects(count: number): Promise<ManyProjectsFi
   clearInterval(sampler);
   await engine.stop();
   await api.close();
-  const stats = await new Promise<{ requests: number; slowed: number }>((resolve) => {
-    child.once('message', (m) => resolve(m as { requests: number; slowed: number }));
+  const stats = await new Promise<{ requests: number; slowed: number; cpuMs: number }>((resolve) => {
+    child.once('message', (m) => resolve(m as { requests: number; slowed: number; cpuMs: number }));
     child.send('stats');
   });
   child.disconnect();
@@ -208,6 +217,7 @@ export async function measureManyProjects(count: number): Promise<ManyProjectsFi
       polls,
       simRequests: stats.requests,
       slowedRequests: stats.slowed,
+      simulatorCpuMs: stats.cpuMs,
     },
   };
 }
