@@ -44,7 +44,11 @@ export class HttpTransport {
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#target = {
       // One Agent: keep-alive connections pooled per origin and reused by every request of this client.
-      dispatcher: options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 16 }),
+      // The callers bound how many requests run at once (48 projects polling, 64 key checks at start,
+      // commands): the pool only caps the total. A slow answer holds its connection until it comes,
+      // so a small pool made 1% of slow requests stall everybody (16 connections: the first poll of
+      // 1,000 projects took 37 s; 128: 13 s, bench `scale`).
+      dispatcher: options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 128 }),
       origin: base.origin,
       basePath: base.pathname.replace(/\/+$/, ''),
       timeoutMs: options.timeoutMs,

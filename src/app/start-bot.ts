@@ -56,7 +56,7 @@ export interface BotOverrides {
  * The real bot: one process serving the configured projects on Discord and/or
  * Slack, with durable state in the configured store.
  *
- * API cost at start: at most 5 requests per project for the key check (16 projects
+ * API cost at start: at most 5 requests per project for the key check (64 projects
  * at once, each project's first poll waits only for its own check); then the
  * engine's budget planner decides.
  */

@@ -18,7 +18,7 @@ export interface RunningKeyChecks {
 }
 
 /**
- * Starts the key checks of every project with bounded concurrency (16 at once) and a
+ * Starts the key checks of every project with bounded concurrency (64 at once) and a
  * timeout of their own (3 s per project), without waiting for them: a project's first
  * poll waits only for its own check, so 1,000 projects with a few slow answers start
  * polling within seconds instead of after every check in turn.

@@ -49,7 +49,8 @@ export interface EngineOptions {
   readonly minIntervalMs?: number;
   /**
    * Projects polled at the same time (each on its own schedule; a slow request
-   * delays only its own project). Default 32.
+   * delays only its own project). Default 48: with 1,000 projects and 1% of requests
+   * slow, every project's first poll within 15 s of start (bench `scale`).
    */
   readonly maxConcurrentProjects?: number;
   /**

@@ -31,7 +31,7 @@ export function engineSettings(o: EngineOptions = {}): EngineSettings {
     historyOptions: { ...defaultHistoryOptions, ...o.history },
     targets: { ...o.targetIntervalsMs },
     minIntervalMs: o.minIntervalMs ?? 1_000,
-    maxConcurrentProjects: o.maxConcurrentProjects ?? 32,
+    maxConcurrentProjects: o.maxConcurrentProjects ?? 48,
     publicReads: o.publicReads ?? true,
     listOptions: {
       ...defaultListReadOptions,

@@ -64,7 +64,7 @@ function counting(inner: ApiClient): { api: ApiClient; maxInFlight: () => number
 }
 
 describe('key checks of many projects at start-up', () => {
-  it('run side by side but never more than 16 requests at once, and tell each project as it is done', async () => {
+  it('run side by side but never more requests at once than KEY_CHECK_CONCURRENCY, and tell each project as it is done', async () => {
     const { api: counted, maxInFlight } = counting(api);
     const order: string[] = [];
     const report = await checkProjectKeys({
