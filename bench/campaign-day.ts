@@ -202,6 +202,7 @@ export async function runCampaignDay(
       },
     });
   let engine = newEngine();
+  let inBaseline: ReadonlySet<string> = new Set<string>();
   const scenario = createScenario(sim.project(demoLinkCaption), plan(options));
   const end = campaignStart + Math.round((options.hours ?? 24) * 3_600_000);
   const ctx: CampaignContext = {
@@ -215,13 +216,16 @@ export async function runCampaignDay(
     key,
     start: campaignStart,
     end,
+    get inBaseline() {
+      return inBaseline;
+    },
   };
   for (const s of sections) await s.campaign?.setup?.(ctx);
 
   // The first run (baseline) happens at the launch, before the scenario starts. What it saw is not news.
   await engine.runDue();
   const simProject = sim.project(demoLinkCaption);
-  const inBaseline = new Set([
+  inBaseline = new Set([
     ...simProject.activeSupportKeys().map((k) => supportKey(k)),
     ...simProject.wallPostIds().map((id) => wallPostKey({ id })),
   ]);

@@ -83,8 +83,6 @@ interface DayState {
   readonly simCountAt: Map<number, number>;
   readonly posted: PostedSupporters[];
   readonly postedById: Map<string, PostedSupporters>;
-  /** Keys of supporters active before the launch (not news). */
-  readonly before: Set<string>;
   /** Keys the engine announced, with when (for the drops among them). */
   readonly announced: Map<string, number>;
   wrongFacts: number;
@@ -235,7 +233,6 @@ function createPacingDaySection(): BenchSection {
           simCountAt: new Map(),
           posted: [],
           postedById: new Map(),
-          before: new Set(ctx.sim.project(ctx.linkCaption).activeSupportKeys().map(supportKey)),
           announced: new Map(),
           wrongFacts: 0,
           factsChecked: 0,
@@ -266,21 +263,49 @@ function createPacingDaySection(): BenchSection {
       figures(ctx) {
         const s = current(ctx);
         const project = ctx.sim.project(ctx.linkCaption);
+        // The day's truth as the bot could last see it: a support that failed after the last
+        // fundings read (a page shift at the day's final read) can be corrected only at the next.
+        const lastReadAt = Math.max(
+          ...ctx.sim.requests.filter((r) => r.path.includes('/fundings')).map((r) => r.at),
+        );
+        const failed = project.history.filter((h) => h.type === 'support-failed' && h.at >= ctx.start);
+        const failedUnseen = failed.filter((h) => h.at >= lastReadAt);
         const truth = new Set(
-          project
-            .activeSupportKeys()
+          [
+            ...project.activeSupportKeys(),
+            ...failedUnseen.flatMap((h) => (h.type === 'support-failed' ? [h.key] : [])),
+          ]
             .map(supportKey)
-            .filter((k) => !s.before.has(k)),
+            .filter((k) => !ctx.inBaseline.has(k)),
         );
         const standing = new Map<string, number>();
         for (const m of s.posted) for (const k of m.keys) standing.set(k, (standing.get(k) ?? 0) + 1);
         let duplicates = 0;
         for (const n of standing.values()) duplicates += Math.max(0, n - 1);
-        const misses = [...truth].filter((k) => !standing.has(k)).length;
-        const spurious = [...standing.keys()].filter((k) => !truth.has(k)).length;
-        const failed = project.history.filter((h) => h.type === 'support-failed' && h.at >= ctx.start);
+        const missedKeys = [...truth].filter((k) => !standing.has(k));
+        const misses = missedKeys.length;
+        const missed = missedKeys.slice(0, 5).map((k) => ({
+          key: k,
+          announcedAt: s.announced.get(k),
+          history: project.history
+            .filter(
+              (h) => 'key' in h && supportKey(h.key as { supportTimestamp: number; userId: number }) === k,
+            )
+            .map((h) => ({ type: h.type, at: h.at })),
+          dropEvents: [...s.events.values()].filter((e) => e.type === 'support-dropped' && e.entryKey === k)
+            .length,
+        }));
+        const spuriousKeys = [...standing.keys()].filter((k) => !truth.has(k));
+        const spurious = spuriousKeys.length;
+        // For each name still standing that should not: when it was announced and when it failed.
+        const uncorrected = spuriousKeys.slice(0, 5).map((k) => {
+          const failedAt = project.history.find(
+            (h) => h.type === 'support-failed' && supportKey(h.key) === k,
+          )?.at;
+          return { key: k, announcedAt: s.announced.get(k), failedAt };
+        });
         const drops = failed.filter((h) => {
-          if (h.type !== 'support-failed') return false;
+          if (h.type !== 'support-failed' || h.at >= lastReadAt) return false;
           const at = s.announced.get(supportKey(h.key));
           return at !== undefined && at <= h.at;
         }).length;
@@ -303,7 +328,10 @@ function createPacingDaySection(): BenchSection {
               correctionsEdited: s.corrections.edited,
               correctionsUnheld: s.corrections.unheld,
               dropsInDay: failed.length,
+              dropsAfterLastRead: failedUnseen.length,
               spuriousKeys: spurious,
+              uncorrected,
+              missed,
               factsChecked: s.factsChecked,
               factsUnchecked: s.factsUnchecked,
               restarts: s.restarts,

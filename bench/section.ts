@@ -19,6 +19,8 @@ export interface CampaignContext {
   /** Epoch ms of the first and last moment of the simulated day. */
   readonly start: number;
   readonly end: number;
+  /** Keys of the supporters and wall posts the engine's first read (the baseline) saw: not news. */
+  readonly inBaseline: ReadonlySet<string>;
 }
 
 /**
