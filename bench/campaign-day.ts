@@ -368,8 +368,10 @@ export async function runCampaignDay(
   for (const { event } of delivered) byType.set(event.type, (byType.get(event.type) ?? 0) + 1);
   return {
     requests: requests.length,
-    // Share of the launch's UTC day budget (launch to midnight); a shorter run is extrapolated at its pace.
-    budgetPct: Math.round((inUtcDay / utcDayShare / dayLimit) * 1000) / 10,
+    // Share of the key's budget over the launch's UTC day (launch to midnight; a shorter run is
+    // extrapolated at its pace). Requests without the key (public reads, the User key) spend their
+    // own budgets, each given beside it; they used to be added here, over the key's limit.
+    budgetPct: dayShareOf('project', dayLimit),
     budgetPctByCredential: {
       key: dayShareOf('project', dayLimit),
       public: dayShareOf('none', 1_000),

@@ -48,7 +48,8 @@ function print(f: Figures): void {
     '',
     row('figure', 'value', 'target'),
     row('API requests (engine)', f['requests']),
-    row('share of the day budget', `${f['budgetPct']} %`, '<= 90 %'),
+    row('share of the key day budget', `${f['budgetPct']} %`, '<= 90 %'),
+    row('share of each budget', budgetsText(f['budgetPctByCredential']), 'each <= 90 %'),
     row('HTTP 429', f['http429'], '0'),
     row('notices delivered', f['notices']),
     row('duplicates', f['duplicates'], '0'),
@@ -98,7 +99,7 @@ function planRows(plans: Record<string, Figures> | undefined): string[] {
   };
   return Object.entries(plans ?? {}).map(([plan, p]) => {
     const l = (p['latencyMs'] as Record<string, { p95: number }> | undefined) ?? {};
-    const text = `${sec(l['fundings']?.p95)} ${p['budgetPct']}% 429:${p['http429']} dup:${p['duplicates']} miss:${p['misses']}`;
+    const text = `${sec(l['fundings']?.p95)} ${budgetsText(p['budgetPctByCredential'])} 429:${p['http429']} dup:${p['duplicates']} miss:${p['misses']}`;
     return row(`${plan}: supporter p95, budget`, text, targets[plan] ?? '');
   });
 }
@@ -116,4 +117,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   print(figures);
   const { details: _details, ...json } = figures;
   process.stdout.write(`${JSON.stringify(json)}\n`);
+}
+
+/** `key 85% public 85%`: each credential's share of its own day budget. */
+function budgetsText(shares: unknown): string {
+  return Object.entries((shares as Record<string, number> | undefined) ?? {})
+    .map(([credential, pct]) => `${credential} ${pct}%`)
+    .join(' ');
 }
