@@ -102,7 +102,7 @@ function discordAdapter(
   if (!replicas) return gatewayAdapter();
   // Several replicas: one session for the fleet, opened by the lease holder; notices go out through REST
   // from whichever replica polls the project (only the holder has the gateway's channel cache).
-  const rest = createDiscordRestPosting({ token, ...apiUrl });
+  const rest = createDiscordRestPosting({ token, clock, ...apiUrl });
   const gateway = leasedGateway({
     lease: replicas.singletons,
     holder: replicas.replicaId,

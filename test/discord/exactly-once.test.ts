@@ -9,8 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDiscordAdapter, type DiscordAdapter } from '../../src/adapters/discord/index.js';
+import { createDiscordAdapter, createDiscordRestPosting } from '../../src/adapters/discord/index.js';
 import {
+  type ChannelPoster,
   type ChannelRef,
   createNoticeRouter,
   createSubscriptionStore,
@@ -33,17 +34,19 @@ const restTimeoutMs = 300;
 const settleMs = restTimeoutMs + 5_000;
 const nonceWindowMs = 120_000;
 
-describe('Discord: exactly one message per event around slow answers and crashes', () => {
-  let dir: string;
-  let clock: ManualClock;
-  let fake: FakeDiscord;
-  let store: KeyValueStore;
-  let adapter: DiscordAdapter;
-  let router: NoticeRouter;
+/** A Discord poster as the bot runs it, and how to stop it. */
+interface RunningPoster {
+  readonly poster: ChannelPoster;
+  stop(): Promise<void>;
+}
 
-  async function startBot(): Promise<void> {
-    store = await openStore(`sqlite://${join(dir, 'state.sqlite')}`);
-    adapter = createDiscordAdapter({
+/**
+ * The gateway adapter's poster, and the REST-only one (HTTP interactions mode, replicas
+ * without the gateway): the same guarantee from both.
+ */
+const posters = {
+  gateway: async (fake: FakeDiscord, clock: ManualClock): Promise<RunningPoster> => {
+    const adapter = createDiscordAdapter({
       token: fake.token,
       core: new RecordingCore(),
       logger: recordingLogger(),
@@ -55,88 +58,118 @@ describe('Discord: exactly one message per event around slow answers and crashes
       drainTimeoutMs: 100,
     });
     await adapter.start();
-    router = createNoticeRouter({
-      core: {
-        renderNotice: (event) => ({ title: 'New supporter', text: event.id }),
-        localeFor: async () => 'en',
-      },
-      subscriptions: createSubscriptionStore(store, { clock }),
-      posters: [adapter.poster],
-      store,
+    return { poster: adapter.poster, stop: () => adapter.stop() };
+  },
+  rest: async (fake: FakeDiscord, clock: ManualClock): Promise<RunningPoster> => {
+    const posting = createDiscordRestPosting({
+      token: fake.token,
+      apiUrl: fake.apiUrl,
+      restRetries: 0,
+      restTimeoutMs,
       clock,
     });
-  }
+    return { poster: posting.poster, stop: async () => posting.close() };
+  },
+} as const;
 
-  async function restartBot(): Promise<void> {
-    await adapter.stop();
-    await store.close();
-    await startBot();
-  }
+describe.each(Object.keys(posters) as (keyof typeof posters)[])(
+  'Discord (%s poster): exactly one message per event around slow answers and crashes',
+  (kind) => {
+    let dir: string;
+    let clock: ManualClock;
+    let fake: FakeDiscord;
+    let store: KeyValueStore;
+    let adapter: RunningPoster;
+    let router: NoticeRouter;
 
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fundbot-discord-once-'));
-    clock = new ManualClock(Date.now());
-    fake = await startFakeDiscord();
-    await startBot();
-    await createSubscriptionStore(store, { clock }).subscribe(campaign, 'solar-kiosk', ['supporters'], 'U');
-  });
+    async function startBot(): Promise<void> {
+      store = await openStore(`sqlite://${join(dir, 'state.sqlite')}`);
+      adapter = await posters[kind](fake, clock);
+      router = createNoticeRouter({
+        core: {
+          renderNotice: (event) => ({ title: 'New supporter', text: event.id }),
+          localeFor: async () => 'en',
+        },
+        subscriptions: createSubscriptionStore(store, { clock }),
+        posters: [adapter.poster],
+        store,
+        clock,
+      });
+    }
 
-  afterEach(async () => {
-    await adapter.stop();
-    await store.close();
-    await fake.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+    async function restartBot(): Promise<void> {
+      await adapter.stop();
+      await store.close();
+      await startBot();
+    }
 
-  const inChannel = () => fake.channelMessages.get(campaign.channelId) ?? [];
-  const creates = () =>
-    fake.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${campaign.channelId}/messages`);
+    beforeEach(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'fundbot-discord-once-'));
+      clock = new ManualClock(Date.now());
+      fake = await startFakeDiscord();
+      await startBot();
+      await createSubscriptionStore(store, { clock }).subscribe(campaign, 'solar-kiosk', ['supporters'], 'U');
+    });
 
-  it('a slow answer (past the REST timeout) is retried with the same nonce inside the window: one message', async () => {
-    fake.faultMessages({ afterCreate: 'slow', delayMs: 1_500 });
-    const event = buildEvent.supporter();
-    await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
-    expect(inChannel()).toHaveLength(1);
-    // Not while the first attempt may still land.
-    await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
-    expect(creates()).toHaveLength(1);
+    afterEach(async () => {
+      await adapter.stop();
+      await store.close();
+      await fake.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-    clock.advance(settleMs);
-    await router.deliver(event);
-    expect(creates()).toHaveLength(2);
-    expect(new Set(creates().map((r) => (r.body as { nonce: string }).nonce)).size).toBe(1);
-    expect(inChannel()).toHaveLength(1);
-  });
+    const inChannel = () => fake.channelMessages.get(campaign.channelId) ?? [];
+    const creates = () =>
+      fake.requests.filter(
+        (r) => r.method === 'POST' && r.path === `/channels/${campaign.channelId}/messages`,
+      );
 
-  it('a crash right after the post, restart on the same SQLite file after the nonce window: found by reading, not posted', async () => {
-    fake.faultMessages({ afterCreate: 'drop' });
-    const event = buildEvent.supporter();
-    await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
-    await restartBot();
-    // Past the window, Discord would create a second message for the same nonce.
-    fake.setNonceWindowMs(0);
-    clock.advance(nonceWindowMs + settleMs);
-    await router.deliver(event);
-    await router.deliver(event);
-    expect(creates()).toHaveLength(1);
-    expect(inChannel()).toHaveLength(1);
-    const looks = fake.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/messages'));
-    expect(looks).toHaveLength(1);
-    expect(BigInt(looks[0]?.query['after'] ?? '0')).toBeLessThan(BigInt(String(inChannel()[0]?.['id'])));
-  });
+    it('a slow answer (past the REST timeout) is retried with the same nonce inside the window: one message', async () => {
+      fake.faultMessages({ afterCreate: 'slow', delayMs: 1_500 });
+      const event = buildEvent.supporter();
+      await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+      expect(inChannel()).toHaveLength(1);
+      // Not while the first attempt may still land.
+      await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+      expect(creates()).toHaveLength(1);
 
-  it('after the window, an attempt that never landed is posted once when the look shows it absent', async () => {
-    fake.failChannel(campaign.channelId, { status: 502, code: 0, message: 'Bad Gateway' });
-    const event = buildEvent.supporter();
-    await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
-    fake.failChannel(campaign.channelId, undefined);
-    fake.setNonceWindowMs(0);
-    await restartBot();
-    clock.advance(nonceWindowMs + settleMs);
-    await router.deliver(event);
-    expect(inChannel()).toHaveLength(1);
-  });
-});
+      clock.advance(settleMs);
+      await router.deliver(event);
+      expect(creates()).toHaveLength(2);
+      expect(new Set(creates().map((r) => (r.body as { nonce: string }).nonce)).size).toBe(1);
+      expect(inChannel()).toHaveLength(1);
+    });
+
+    it('a crash right after the post, restart on the same SQLite file after the nonce window: found by reading, not posted', async () => {
+      fake.faultMessages({ afterCreate: 'drop' });
+      const event = buildEvent.supporter();
+      await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+      await restartBot();
+      // Past the window, Discord would create a second message for the same nonce.
+      fake.setNonceWindowMs(0);
+      clock.advance(nonceWindowMs + settleMs);
+      await router.deliver(event);
+      await router.deliver(event);
+      expect(creates()).toHaveLength(1);
+      expect(inChannel()).toHaveLength(1);
+      const looks = fake.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/messages'));
+      expect(looks).toHaveLength(1);
+      expect(BigInt(looks[0]?.query['after'] ?? '0')).toBeLessThan(BigInt(String(inChannel()[0]?.['id'])));
+    });
+
+    it('after the window, an attempt that never landed is posted once when the look shows it absent', async () => {
+      fake.failChannel(campaign.channelId, { status: 502, code: 0, message: 'Bad Gateway' });
+      const event = buildEvent.supporter();
+      await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+      fake.failChannel(campaign.channelId, undefined);
+      fake.setNonceWindowMs(0);
+      await restartBot();
+      clock.advance(nonceWindowMs + settleMs);
+      await router.deliver(event);
+      expect(inChannel()).toHaveLength(1);
+    });
+  },
+);
 
 describe("Discord: the platform's rate-limit waits are obeyed", () => {
   it('no request on the route before a per-route 429 ends, none at all before a global one ends', async () => {

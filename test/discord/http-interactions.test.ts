@@ -277,6 +277,33 @@ describe('Discord HTTP mode: notices through REST', () => {
     ).toHaveLength(1);
   });
 
+  it('names each message, so a correction edits it and the daily thread opens on it, mentions off', async () => {
+    const poster = adapter.poster;
+    const receipt = await poster.post(channel, { title: 'New supporter', text: 'Eve' }, 'event-50');
+    const posted = fake.channelMessages.get(channel.channelId)?.at(-1);
+    expect(receipt?.messageId).toBe(posted?.['id']);
+    const messageId = receipt?.messageId ?? '';
+    await poster.edit?.(channel, messageId, {
+      title: 'Withdrawn @everyone',
+      text: '[x](https://evil.example)',
+    });
+    const patch = await fake.waitForRequest(
+      (r) => r.method === 'PATCH' && r.path === `/channels/${channel.channelId}/messages/${messageId}`,
+    );
+    expect(patch.body).toMatchObject({ allowed_mentions: { parse: [] } });
+    // The daily thread: opened on the message, the same thread when opened again (a restart).
+    const thread = await poster.startThread?.(channel, messageId, 'Solar Kiosk today');
+    expect(thread).toEqual({ parentMessageId: messageId, threadId: messageId });
+    expect(await poster.startThread?.(channel, messageId, 'Solar Kiosk today')).toEqual(thread);
+    const reply = await poster.post(channel, { text: 'Ann' }, 'event-51', thread);
+    const inThread = fake.channelMessages.get(messageId)?.at(-1);
+    expect(reply?.messageId).toBe(`${messageId}/${String(inThread?.['id'])}`);
+    await poster.edit?.(channel, reply?.messageId ?? '', { text: 'Ann (withdrawn)' });
+    await fake.waitForRequest(
+      (r) => r.method === 'PATCH' && r.path === `/channels/${messageId}/messages/${String(inThread?.['id'])}`,
+    );
+  });
+
   it('never posts into a channel of another server', async () => {
     await expect(
       adapter.poster.post({ ...channel, workspaceId: '999999999999999999' }, { text: 'x' }, 'event-43'),

@@ -263,6 +263,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     }
     if (!authorized) return send(res, 401, { message: '401: Unauthorized', code: 0 });
 
+    if (route('GET', /^\/users\/@me$/)) return send(res, 200, botUser);
     if (route('GET', /^\/gateway\/bot$/)) {
       return send(res, 200, {
         url: gatewayUrl,

@@ -1,5 +1,6 @@
 import { REST } from 'discord.js';
 import type { ChannelAccess, ChannelPoster } from '../../../core/index.js';
+import type { Clock } from '../../../lib/clock.js';
 import { createRestChannelAccess } from './rest-channel-access.js';
 import { createRestPoster } from './rest-poster.js';
 
@@ -10,6 +11,8 @@ export interface DiscordRestPostingOptions {
   readonly apiUrl?: string;
   readonly restTimeoutMs?: number;
   readonly restRetries?: number;
+  /** Time for the in-doubt rules (the nonce window). */
+  readonly clock: Clock;
 }
 
 export interface DiscordRestPosting {
@@ -26,13 +29,14 @@ export interface DiscordRestPosting {
  * posts the notices of the projects it polls. Cost: as {@link createRestPoster}.
  */
 export function createDiscordRestPosting(options: DiscordRestPostingOptions): DiscordRestPosting {
+  const restTimeoutMs = options.restTimeoutMs ?? 15_000;
   const rest = new REST({
     ...(options.apiUrl ? { api: options.apiUrl.replace(/\/+$/, '') } : {}),
-    timeout: options.restTimeoutMs ?? 15_000,
+    timeout: restTimeoutMs,
     retries: options.restRetries ?? 3,
   }).setToken(options.token);
   return {
-    poster: createRestPoster(rest),
+    poster: createRestPoster({ rest, clock: options.clock, restTimeoutMs }),
     channelAccess: createRestChannelAccess(rest),
     close() {
       rest.clearHashSweeper();
