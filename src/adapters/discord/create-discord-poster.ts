@@ -10,7 +10,9 @@ import {
 import type { Clock } from '../../lib/clock.js';
 import { nonceFromKey } from './discord-nonce.js';
 import {
+  assertDiscordChannel,
   classifyDiscordError,
+  discordInDoubtSettleMs,
   discordRestDelivery,
   qualifiedId,
   targetChannelId,
@@ -51,16 +53,14 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
 
   return {
     platform: 'discord',
-    inDoubtSettleMs: options.restTimeoutMs + 5_000,
+    inDoubtSettleMs: discordInDoubtSettleMs(options.restTimeoutMs),
     async post(
       ref: ChannelRef,
       message: NeutralMessage,
       idempotencyKey: string,
       thread?: ThreadTarget,
     ): Promise<PostReceipt> {
-      if (ref.platform !== 'discord') {
-        throw new Error(`The Discord poster got a ${ref.platform} channel: check the notice routing`);
-      }
+      assertDiscordChannel(ref);
       const target = targetChannelId(ref, thread);
       try {
         const channel = await client.channels.fetch(target);

@@ -20,6 +20,18 @@ const threadAlreadyExists = 160004;
 /** Thread names are at most 100 characters. */
 const maxThreadName = 100;
 
+/** A post may land until the REST timeout: the router waits that long plus this margin before it looks. */
+export function discordInDoubtSettleMs(restTimeoutMs: number): number {
+  return restTimeoutMs + 5_000;
+}
+
+/** A Discord poster takes Discord channels only: anything else is a routing bug. */
+export function assertDiscordChannel(ref: ChannelRef): void {
+  if (ref.platform !== 'discord') {
+    throw new Error(`The Discord poster got a ${ref.platform} channel: check the notice routing`);
+  }
+}
+
 /** The channel a post goes to: the thread's own channel for a reply. */
 export function targetChannelId(ref: ChannelRef, thread: ThreadTarget | undefined): string {
   return thread ? (thread.threadId ?? thread.parentMessageId) : ref.channelId;

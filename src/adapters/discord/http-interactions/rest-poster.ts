@@ -10,7 +10,9 @@ import { ChannelUnavailableError } from '../../../core/index.js';
 import type { Clock } from '../../../lib/clock.js';
 import { nonceFromKey } from '../discord-nonce.js';
 import {
+  assertDiscordChannel,
   classifyDiscordError,
+  discordInDoubtSettleMs,
   discordRestDelivery,
   qualifiedId,
   targetChannelId,
@@ -82,16 +84,14 @@ export function createRestPoster(options: RestPosterOptions): ChannelPoster {
 
   return {
     platform: 'discord',
-    inDoubtSettleMs: options.restTimeoutMs + 5_000,
+    inDoubtSettleMs: discordInDoubtSettleMs(options.restTimeoutMs),
     async post(
       ref: ChannelRef,
       message: NeutralMessage,
       idempotencyKey: string,
       thread?: ThreadTarget,
     ): Promise<PostReceipt> {
-      if (ref.platform !== 'discord') {
-        throw new Error(`The Discord poster got a ${ref.platform} channel: check the notice routing`);
-      }
+      assertDiscordChannel(ref);
       const target = targetChannelId(ref, thread);
       try {
         const channel = await channelFacts(target);
