@@ -104,7 +104,7 @@ export interface ManyProjectsFigures {
   readonly firstPollAllMs: number;
   /** CPU of this process over a steady window, in % of one core. */
   readonly cpuPct: number;
-  /** Peak resident set size of this process. */
+  /** Peak resident set size of the process serving the projects (a fresh one in the bench). */
   readonly rssMb: number;
 }
 
@@ -222,13 +222,27 @@ export async function measureManyProjects(count: number): Promise<ManyProjectsFi
   };
 }
 
+/** {@link measureManyProjects} in a fresh process (bench/scale-bot-child.ts). */
+async function inFreshProcess(count: number): Promise<ManyProjectsFigures & { details: object }> {
+  const child = fork(new URL('./scale-bot-child.ts', import.meta.url), [String(count)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve(m as ManyProjectsFigures & { details: object }));
+    child.once('exit', (code) =>
+      reject(new Error(`the 1,000-project run exited (${code}) before reporting`)),
+    );
+  });
+}
+
 /** State size and idle-cycle CPU at 100,000 supporters, with 1,000 for comparison; 1,000 projects in one process. */
 export const scaleSection: BenchSection = {
   name: 'scale',
   async run() {
     const small = await measureScale(1_000);
     const big = await measureScale(100_000);
-    const { details: many, ...scale } = await measureManyProjects(1_000);
+    const { details: many, ...scale } = await inFreshProcess(1_000);
     return {
       stateMb100k: big.stateMb,
       idleCycleCpuMs100k: big.idleCycleCpuMs,
