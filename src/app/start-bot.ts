@@ -22,7 +22,6 @@ import {
   startStoreProbe,
 } from '../ops/index.js';
 import { createChatAdapters } from './chat-adapters.js';
-import { dropRepeatedScopeWarnings } from './drop-repeated-scope-warnings.js';
 import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
 import type { ReplicaCoordination } from './replica-coordination.js';
@@ -56,7 +55,7 @@ export interface BotOverrides {
  * The real bot: one process serving the configured projects on Discord and/or
  * Slack, with durable state in the configured store.
  *
- * API cost at start: at most 5 requests per project for the key check (64 projects
+ * API cost at start: 1 request per project for the key check (64 projects
  * at once, each project's first poll waits only for its own check); then the
  * engine's budget planner decides.
  */
@@ -145,8 +144,8 @@ export async function startBot(
     store,
     clock,
     random: systemRandom,
-    // The key check already named each missing scope with the variable to fix: once is enough.
-    logger: dropRepeatedScopeWarnings(logger, { projects: checks.done }),
+    // Each feed's first poll checks its scope and warns once (the key check reads only the project).
+    logger,
     metrics,
     version,
     projects: projects.map((p) => ({

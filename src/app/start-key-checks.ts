@@ -23,7 +23,7 @@ export interface RunningKeyChecks {
  * poll waits only for its own check, so 1,000 projects with a few slow answers start
  * polling within seconds instead of after every check in turn.
  *
- * Cost: as checkProjectKeys, at most 5 requests per project (one `limit=1` read per feed).
+ * Cost: as checkProjectKeys, 1 request per project (the project read).
  */
 export function startKeyChecks(input: {
   readonly api: ApiClient;

@@ -19,7 +19,7 @@ export interface KeyFileWatchOptions {
 /**
  * Picks up a replaced key file (`<apiKeyEnv>_FILE`, a Docker or Kubernetes secret)
  * without a restart: on a change the new key is validated (format, then the
- * start-up key check: at most 5 requests) and swapped in only when the API
+ * start-up key check: 1 request) and swapped in only when the API
  * accepts it for that project; otherwise the old key stays and an error says why.
  * Polls the file's stat instead of fs.watch because Kubernetes replaces secrets by
  * swapping a symlink, which fs.watch loses track of.

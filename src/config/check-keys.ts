@@ -79,7 +79,7 @@ export interface CheckProjectKeysOptions {
  * 1% of requests slow 16 workers took 31 s to check them all (64: 7-10 s, bench `scale`).
  */
 export const KEY_CHECK_CONCURRENCY = 64;
-/** A project's whole check (up to 5 requests) gives up after this long; the engine then finds out itself. */
+/** A project's check (one request) gives up after this long; the engine then finds out itself. */
 export const KEY_CHECK_TIMEOUT_MS = 3_000;
 
 interface Probe {
@@ -96,32 +96,27 @@ function probeOf(feature: ProjectFeature, feed: FeedName, run: Probe['run']): Pr
   return { feature, scope: feedTable[feed].scope, consequence: feedTable[feed].offConsequence, run };
 }
 
-// Ordered so that the project itself comes first: an invalid key or a key of another project is
-// recognised on the first request and the remaining probes are skipped.
-const probes: readonly Probe[] = [
-  probeOf('project', 'project', (p, signal) => p.get(signal ? { signal } : {})),
-  probeOf('supporters', 'fundings', (p, signal) => p.fundingsPage(page(signal))),
-  probeOf('wall', 'wall', (p, signal) => p.wallPage(page(signal))),
-  probeOf('blog', 'blog', (p, signal) => p.blogPage(page(signal))),
-  probeOf('rewards', 'incentives', (p, signal) => p.incentivesPage(page(signal))),
-];
-
-function page(signal: AbortSignal | undefined) {
-  return signal ? { limit: 1, signal } : { limit: 1 };
-}
+/**
+ * The project read is the whole check: it tells an invalid key, a key of another project,
+ * an unknown project, a plan below Pro and a key without project:read (the public view).
+ * The lists' scopes are not probed: each feed's first poll, right after, is that check
+ * (a missing scope turns the feed off with a warning saying what to do, and it is
+ * re-checked every 10 minutes: src/engine/scheduler.ts). Probing them here too cost 4
+ * requests per project on top of the first poll: at 1,000 projects with 1% of the
+ * requests slow, the first poll of all came 16 s after start instead of 10 (bench scale).
+ */
+const probes: readonly Probe[] = [probeOf('project', 'project', (p, signal) => p.get(signal ? { signal } : {}))];
 
 const KEY_PAGE = 'project administration → API keys';
 
 /**
- * Verifies each project's key once at start-up by reading one entry of each feed
- * (`limit=1`) and tells which features work.
+ * Verifies each project's key once at start-up by reading the project with it, and
+ * tells whether the project can be polled. The lists' features stay `unknown` here:
+ * each feed's first poll checks its own scope (see `probes`).
  *
- * Cost: at most 5 requests per project (project, fundings, wall, blog, incentives),
- * plus whatever retries the API client makes on a 5xx or 429. Fewer when the first
- * answer already disables the project (invalid key, key of another project, plan
- * below Pro) or the API is unreachable: after a network failure the remaining
- * projects are not probed at all, since the engine retries anyway. Orders and
- * subscribers are never probed: fundbot does not read personal data.
+ * Cost: 1 request per project, plus whatever retries the API client makes on a 5xx or
+ * 429; none for the projects after a network failure (the engine retries anyway).
+ * Orders and subscribers are never read: fundbot does not read personal data.
  *
  * Never throws for an API answer; a bug (TypeError…) still throws.
  */
