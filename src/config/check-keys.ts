@@ -105,7 +105,9 @@ function probeOf(feature: ProjectFeature, feed: FeedName, run: Probe['run']): Pr
  * requests per project on top of the first poll: at 1,000 projects with 1% of the
  * requests slow, the first poll of all came 16 s after start instead of 10 (bench scale).
  */
-const probes: readonly Probe[] = [probeOf('project', 'project', (p, signal) => p.get(signal ? { signal } : {}))];
+const probes: readonly Probe[] = [
+  probeOf('project', 'project', (p, signal) => p.get(signal ? { signal } : {})),
+];
 
 const KEY_PAGE = 'project administration → API keys';
 
