@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { type ChannelRef, createPacingSettings, createSubscriptionStore } from '../../src/core/index.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { connectRedis } from '../../src/lib/coordination/redis-client.js';
-import { namespaced, openStore } from '../../src/lib/store.js';
+import { openStore } from '../../src/lib/store.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
@@ -151,11 +151,6 @@ async function main(): Promise<void> {
   };
 
   try {
-    // An operator's choice, seeded in the bot's store (there is no pacing command yet): supporter notices
-    // live, each its own message, instead of `auto` batching a busy channel every 10 minutes.
-    await createPacingSettings(namespaced(store, 'deliveries/')).setKind(channel, 'supporters', {
-      mode: 'live',
-    });
     log(`starting ${replicaCount} replicas (src/main.ts) on ${redis.url}, lease TTL ${leaseTtlMs} ms`);
     replicas = await Promise.all(slots.map((_, i) => startSlot(i)));
     log(`replicas running after ${Math.round((Date.now() - started) / 1000)} s`);
@@ -175,6 +170,24 @@ async function main(): Promise<void> {
       );
       if (!response.ok) throw new Error(`subscribe ${project}: HTTP ${response.status}`);
     }
+    // The admin's choice with the real command: supporter notices live, each its own message, instead
+    // of `auto` batching a busy channel into 10-minute windows (the drain below waits 30 s).
+    const pacing = await postSignedCommand(
+      `http://127.0.0.1:${slots[0]!.slackPort}/slack/events`,
+      signingSecret,
+      slashCommand({
+        response_url: slack.responseUrl(),
+        text: 'pacing supporters live',
+        user_id: 'U0ADMIN',
+        channel_id: channel.channelId,
+        team_id: channel.workspaceId,
+      }),
+    );
+    if (!pacing.ok) throw new Error(`pacing supporters live: HTTP ${pacing.status}`);
+    await until('supporters paced live in the channel', async () => {
+      const chosen = await createPacingSettings(store).get(channel);
+      return chosen.kinds.supporters?.mode === 'live';
+    });
     await until('the channel to be subscribed to all 30 projects', async () => {
       const found = await Promise.all(projects.map((p) => subscriptions.forProject(p, 'supporters')));
       return found.every((list) => list.length === 1);
