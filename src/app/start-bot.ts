@@ -24,9 +24,8 @@ import {
 import { createChatAdapters } from './chat-adapters.js';
 import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
-import type { ReplicaCoordination } from './replica-coordination.js';
 import { startKeyChecks } from './start-key-checks.js';
-import { startReplicas } from './start-replicas.js';
+import { type StartedReplicas, startReplicas } from './start-replicas.js';
 import { type ApiDriftWatch, watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
 import { wireFundbot } from './wire-fundbot.js';
@@ -75,7 +74,7 @@ export async function startBot(
   let engineStatus: () => readonly ProjectPollingStatus[] = () => [];
   let drift: ApiDriftWatch | undefined;
   // Set on a redis:// store: this replica then polls (and health expects polls of) the projects it holds.
-  let replicas: ReplicaCoordination | undefined;
+  let replicas: StartedReplicas | undefined;
   const health = createHealthMonitor({
     clock,
     projects: () => (replicas ? replicas.held().filter((p) => enabledProjects.includes(p)) : enabledProjects),
@@ -202,6 +201,10 @@ export async function startBot(
       : {}),
   });
   engineStatus = () => wiring.engine.status();
+  // A project the balancer just took over (its holder died or left) is polled at once, not a third of a TTL later.
+  replicas?.whenAcquired((projects) => {
+    for (const project of projects) wiring.engine.leaseGranted(project);
+  });
   wiring.connectPosters(adapters.map((a) => a.poster));
   for (const adapter of adapters) wiring.connectChannelAccess(adapter.poster.platform, adapter.channelAccess);
 

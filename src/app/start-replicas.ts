@@ -37,7 +37,13 @@ export interface StartReplicasOptions {
  * (acquired, released) and `fundbot_lease_failovers_total` (projects another replica took from this one:
  * it paused past the TTL, lost Redis, or Redis restarted). Summed over replicas they give the fleet's view.
  */
-export async function startReplicas(options: StartReplicasOptions): Promise<ReplicaCoordination | undefined> {
+/** The replica's coordination, and who to tell when the balancer takes projects over. */
+export interface StartedReplicas extends ReplicaCoordination {
+  /** `listener` is told the projects each balancer tick acquired (the engine starts their runs at once). */
+  whenAcquired(listener: (projects: readonly string[]) => void): void;
+}
+
+export async function startReplicas(options: StartReplicasOptions): Promise<StartedReplicas | undefined> {
   if (!isSharedStore(options.storeUrl)) return undefined;
   const { logger } = options;
   let lastErrorLogAt = Number.NEGATIVE_INFINITY;
@@ -78,8 +84,12 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Repl
     help: 'Projects another replica took over from this one (it paused past the lease TTL or lost Redis).',
     registers,
   });
+  const acquiredListeners: ((projects: readonly string[]) => void)[] = [];
   const onTick = (report: BalanceReport) => {
-    if (report.acquired.length > 0) changes.inc({ change: 'acquired' }, report.acquired.length);
+    if (report.acquired.length > 0) {
+      changes.inc({ change: 'acquired' }, report.acquired.length);
+      for (const listener of acquiredListeners) listener(report.acquired);
+    }
     if (report.released.length > 0) changes.inc({ change: 'released' }, report.released.length);
     if (report.lost.length > 0) {
       failovers.inc(report.lost.length);
@@ -101,5 +111,9 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Repl
   await coordination.balancer.tick().then(onTick, () => undefined);
   coordination.start(onTick);
   logger.info({ replica: coordination.replicaId, leaseTtlMs: options.leaseTtlMs }, 'replica joined');
-  return coordination;
+  return Object.assign(coordination, {
+    whenAcquired(listener: (projects: readonly string[]) => void) {
+      acquiredListeners.push(listener);
+    },
+  });
 }

@@ -127,6 +127,13 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       runs.invalidate(linkCaption);
       loop.wake();
     },
+    leaseGranted(linkCaption) {
+      const rt = runtimes.get(linkCaption);
+      if (rt === undefined) return;
+      rt.leaseRetryAt = clock.now();
+      runs.invalidate(linkCaption);
+      loop.wake();
+    },
     status: () =>
       [...runtimes.values()].map((rt) => ({
         project: rt.config.linkCaption,
