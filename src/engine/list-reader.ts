@@ -145,28 +145,8 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     assessed.state.lateSweepAt === undefined &&
     input.now - (assessed.state.lastSweepAt ?? assessed.state.baselineAt ?? input.now) >=
       options.lateSweepEveryMs;
-  if (sweepDue) {
-    // The daily sweep by membership: it starts now and goes on over the next reads.
-    const late = await searchLateEntries({
-      state: { ...assessed.state, lateSweepAt: 0 },
-      fetchPage,
-      codec,
-      options,
-      now: input.now,
-      healed: heal,
-    });
-    return {
-      ...assessed,
-      state: late.state,
-      fresh: [...late.found, ...assessed.fresh],
-      requests,
-      oneOffRequests: requests - pollRequests,
-      ...(late.unfound > 0 ? { lateUnfound: late.unfound } : {}),
-      ...(late.droppedBelow.length > 0 ? { droppedBelow: late.droppedBelow } : {}),
-    };
-  }
   const owed = (assessed.state.lateDebt ?? 0) + (assessed.state.dropDebt ?? 0);
-  if (owed === 0 && assessed.state.lateSweepAt === undefined) {
+  if (!sweepDue && owed === 0 && assessed.state.lateSweepAt === undefined) {
     // Idle reads fill `seen` below the first read's floor, a page at a time (list-backfill.ts).
     if (assessed.fresh.length > 0 || heal || (assessed.state.seenFrom ?? 0) <= 0) return assessed;
     const filled = await backfillSeenKeys({
@@ -177,8 +157,9 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     });
     return { ...assessed, state: filled.state, requests, oneOffRequests: requests - pollRequests };
   }
+  // Something owed: the late search; or the daily sweep by membership, which starts now and goes on over the next reads.
   const late = await searchLateEntries({
-    state: assessed.state,
+    state: sweepDue ? { ...assessed.state, lateSweepAt: 0 } : assessed.state,
     fetchPage,
     codec,
     options,
