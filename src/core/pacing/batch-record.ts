@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { NoticeBatchEvent, NoticeKind } from '../../domain/events.js';
+import type { CorrectionEvent, FundbotEvent, NoticeBatchEvent, NoticeKind } from '../../domain/events.js';
 import { noticeKinds } from '../../domain/events.js';
 import { channelKey } from '../channel-key.js';
 import type { ChannelRef } from '../ports.js';
@@ -96,4 +96,41 @@ export function batchEvent(batch: BatchRecord, detectedAt: number): NoticeBatchE
     fundingBefore: batch.fundingBefore,
     currency: batch.currency,
   };
+}
+
+/** The entry with the dropped supporter taken out: a burst loses one, a single notice goes. */
+export function withoutOne(entry: HeldEntry, event: CorrectionEvent): HeldEntry[] {
+  if (event.type !== 'support-dropped' || !entry.keys || entry.count <= 1) return [];
+  const at = entry.names.indexOf(event.displayName);
+  return [
+    {
+      eventId: entry.eventId,
+      count: entry.count - 1,
+      names: at < 0 ? entry.names : entry.names.filter((_, i) => i !== at),
+      keys: entry.keys.filter((k) => k !== event.entryKey),
+    },
+  ];
+}
+
+/** What a batch keeps of a notice it holds: its count and the names it shows. */
+export function heldEntry(event: FundbotEvent): HeldEntry {
+  switch (event.type) {
+    case 'supporter':
+      return { eventId: event.id, count: 1, names: [event.displayName] };
+    case 'supporter-burst':
+      return {
+        eventId: event.id,
+        count: event.count,
+        names: [...event.displayNames],
+        ...(event.entryKeys ? { keys: [...event.entryKeys] } : {}),
+      };
+    case 'wall-post':
+      return { eventId: event.id, count: 1, names: [event.author] };
+    case 'wall-post-burst':
+      return { eventId: event.id, count: event.count, names: [...event.authors] };
+    case 'blog-post':
+      return { eventId: event.id, count: 1, names: [event.title] };
+    default:
+      return { eventId: event.id, count: 1, names: [] };
+  }
 }

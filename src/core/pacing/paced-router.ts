@@ -15,7 +15,14 @@ import { createDeliveryLedger, type DeliveryLedger } from '../delivery-ledger.js
 import { NoticeDeliveryError, type NoticeRouter, noticeLedgerPrefix } from '../notice-router.js';
 import type { ChannelPoster, ChannelRef, SubscriptionStore } from '../ports.js';
 import { errorSummary } from '../read-failure.js';
-import { type BatchRecord, batchEvent, batchId, batchRecordSchema, type HeldEntry } from './batch-record.js';
+import {
+  type BatchRecord,
+  batchEvent,
+  batchId,
+  batchRecordSchema,
+  heldEntry,
+  withoutOne,
+} from './batch-record.js';
 import { createDailyThreads, type DailyThreadOptions } from './daily-thread.js';
 import { createDailyThreadSettings } from './daily-thread-settings.js';
 import {
@@ -372,40 +379,4 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
   }
 
   return { deliver, flushDue };
-}
-
-/** The entry with the dropped supporter taken out: a burst loses one, a single notice goes. */
-function withoutOne(entry: HeldEntry, event: CorrectionEvent): HeldEntry[] {
-  if (event.type !== 'support-dropped' || !entry.keys || entry.count <= 1) return [];
-  const at = entry.names.indexOf(event.displayName);
-  return [
-    {
-      eventId: entry.eventId,
-      count: entry.count - 1,
-      names: at < 0 ? entry.names : entry.names.filter((_, i) => i !== at),
-      keys: entry.keys.filter((k) => k !== event.entryKey),
-    },
-  ];
-}
-
-function heldEntry(event: FundbotEvent): HeldEntry {
-  switch (event.type) {
-    case 'supporter':
-      return { eventId: event.id, count: 1, names: [event.displayName] };
-    case 'supporter-burst':
-      return {
-        eventId: event.id,
-        count: event.count,
-        names: [...event.displayNames],
-        ...(event.entryKeys ? { keys: [...event.entryKeys] } : {}),
-      };
-    case 'wall-post':
-      return { eventId: event.id, count: 1, names: [event.author] };
-    case 'wall-post-burst':
-      return { eventId: event.id, count: event.count, names: [...event.authors] };
-    case 'blog-post':
-      return { eventId: event.id, count: 1, names: [event.title] };
-    default:
-      return { eventId: event.id, count: 1, names: [] };
-  }
 }
