@@ -3,15 +3,13 @@ import { createApiClient, parseProjectKey } from '../src/api/index.js';
 import { startKeyChecks } from '../src/app/start-key-checks.js';
 import type { ProjectConfig } from '../src/config/index.js';
 import { createEngine, type FeedName } from '../src/engine/index.js';
-import { seededRandom, systemRandom } from '../src/lib/random.js';
+import { systemRandom } from '../src/lib/random.js';
 import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
 import { silentLogger } from '../src/ops/index.js';
-import { startSimulator } from '../src/simulator/index.js';
-import { ManualClock } from '../test/support/manual-clock.js';
+import { startBigProject } from './big-project.js';
 import type { BenchSection } from './section.js';
 import { shiftedToAfterMidnight } from './shifted-clock.js';
 import { percentile } from './stats.js';
-import { virtualClockClient } from './virtual-clock-client.js';
 
 /** Remembers the serialized size of the latest value under each key: the state "as stored". */
 function sizeRecordingStore(inner: KeyValueStore): KeyValueStore & { bytes(): number } {
@@ -38,50 +36,8 @@ function sizeRecordingStore(inner: KeyValueStore): KeyValueStore & { bytes(): nu
  * includes the in-process simulator, whose pages cost O(limit), not O(list).
  */
 export async function measureScale(supporters: number): Promise<{ stateMb: number; idleCycleCpuMs: number }> {
-  const start = Date.UTC(2026, 2, 3, 9, 0, 0);
-  const clock = new ManualClock(start);
-  const lc = 'big-project';
-  const sim = await startSimulator({
-    clock,
-    seed: 9,
-    projects: [
-      {
-        linkCaption: lc,
-        title: 'Big project',
-        currency: 'EUR',
-        fundingThreshold: 1_000_000,
-        ownerId: 1,
-        supporters: Array.from({ length: supporters }, (_, i) => ({
-          at: start - 30 * 86_400_000 + i * 20_000,
-          amount: 10,
-        })),
-        wallPosts: Array.from({ length: 300 }, (_, i) => ({
-          message: `post ${i}`,
-          at: start - 86_400_000 + i * 1_000,
-        })),
-      },
-    ],
-  });
-  const key = parseProjectKey(sim.issueProjectKey(lc));
-  const api = virtualClockClient(sim.url, clock);
   const store = sizeRecordingStore(memoryStore());
-  const engine = createEngine({
-    api,
-    store,
-    clock,
-    random: seededRandom(2),
-    projects: [{ linkCaption: lc, key }],
-    deliver: async () => {},
-  });
-  await engine.runDue();
-  const project = sim.project(lc);
-  // Activity fills the windows to their bound.
-  for (let round = 0; round < 12; round++) {
-    for (let i = 0; i < 60; i++) project.addSupporter({ amount: 10, at: clock.now() - 60_000 + i * 100 });
-    project.addWallPost({ message: `more ${round}` });
-    clock.advance(3_600_000);
-    await engine.runDue();
-  }
+  const { clock, engine, close } = await startBigProject({ supporters, seed: 9, store });
   const samples: number[] = [];
   for (let i = 0; i < 7; i++) {
     clock.advance(3_600_000); // every feed is due; nothing is new
@@ -91,9 +47,7 @@ export async function measureScale(supporters: number): Promise<{ stateMb: numbe
     samples.push((used.user + used.system) / 1000);
   }
   const stateMb = Math.round((store.bytes() / 1_048_576) * 1000) / 1000;
-  await engine.stop();
-  await api.close();
-  await sim.close();
+  await close();
   return { stateMb, idleCycleCpuMs: Math.round(percentile(samples, 50) * 100) / 100 };
 }
 

@@ -1,11 +1,6 @@
-import { parseProjectKey } from '../src/api/index.js';
-import { createEngine } from '../src/engine/index.js';
-import { seededRandom } from '../src/lib/random.js';
 import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
-import { startSimulator } from '../src/simulator/index.js';
-import { ManualClock } from '../test/support/manual-clock.js';
+import { startBigProject } from './big-project.js';
 import type { BenchSection } from './section.js';
-import { virtualClockClient } from './virtual-clock-client.js';
 
 /** A store that counts what is written through it: bytes as JSON, per key shape, and the largest value. */
 export interface ByteCountingStore extends KeyValueStore {
@@ -60,49 +55,13 @@ export function byteCountingStore(inner: KeyValueStore): ByteCountingStore {
 export async function measureIdlePollBytes(
   supporters: number,
 ): Promise<{ bytesPerIdlePoll: number; idlePolls: number; largestValue: number }> {
-  const start = Date.UTC(2026, 2, 3, 9, 0, 0);
-  const clock = new ManualClock(start);
-  const lc = 'big-project';
-  const sim = await startSimulator({
-    clock,
-    seed: 11,
-    projects: [
-      {
-        linkCaption: lc,
-        title: 'Big project',
-        currency: 'EUR',
-        fundingThreshold: 1_000_000,
-        ownerId: 1,
-        supporters: Array.from({ length: supporters }, (_, i) => ({
-          at: start - 30 * 86_400_000 + i * 20_000,
-          amount: 10,
-        })),
-        wallPosts: Array.from({ length: 300 }, (_, i) => ({
-          message: `post ${i}`,
-          at: start - 86_400_000 + i * 1_000,
-        })),
-      },
-    ],
-  });
-  const key = parseProjectKey(sim.issueProjectKey(lc, { plan: 'enterprise' }));
-  const api = virtualClockClient(sim.url, clock);
   const store = byteCountingStore(memoryStore());
-  const engine = createEngine({
-    api,
+  const { clock, sim, engine, close } = await startBigProject({
+    supporters,
+    seed: 11,
+    plan: 'enterprise',
     store,
-    clock,
-    random: seededRandom(2),
-    projects: [{ linkCaption: lc, key }],
-    deliver: async () => {},
   });
-  await engine.runDue();
-  const project = sim.project(lc);
-  for (let round = 0; round < 12; round++) {
-    for (let i = 0; i < 60; i++) project.addSupporter({ amount: 10, at: clock.now() - 60_000 + i * 100 });
-    project.addWallPost({ message: `more ${round}` });
-    clock.advance(3_600_000);
-    await engine.runDue();
-  }
   // Two idle hours settle what the activity left (moving averages, the last history point).
   for (let i = 0; i < 2; i++) {
     clock.advance(3_600_000);
@@ -117,9 +76,7 @@ export async function measureIdlePollBytes(
   }
   const idlePolls = sim.requests.length - requestsBefore;
   const bytesPerIdlePoll = Math.round(store.written() / Math.max(1, idlePolls));
-  await engine.stop();
-  await api.close();
-  await sim.close();
+  await close();
   return { bytesPerIdlePoll, idlePolls, largestValue };
 }
 
