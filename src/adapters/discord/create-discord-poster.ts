@@ -1,22 +1,7 @@
 import type { Client } from 'discord.js';
-import {
-  type ChannelPoster,
-  type ChannelRef,
-  ChannelUnavailableError,
-  type NeutralMessage,
-  type PostReceipt,
-  type ThreadTarget,
-} from '../../core/index.js';
+import { type ChannelPoster, ChannelUnavailableError } from '../../core/index.js';
 import type { Clock } from '../../lib/clock.js';
-import { nonceFromKey } from './discord-nonce.js';
-import {
-  assertDiscordChannel,
-  classifyDiscordError,
-  discordInDoubtSettleMs,
-  discordRestDelivery,
-  qualifiedId,
-  targetChannelId,
-} from './discord-rest-delivery.js';
+import { discordInDoubtSettleMs, discordPost, discordRestDelivery } from './discord-rest-delivery.js';
 import { noMentions } from './http-interactions/rest-message.js';
 import { renderEmbed } from './render-embed.js';
 
@@ -54,37 +39,26 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
   return {
     platform: 'discord',
     inDoubtSettleMs: discordInDoubtSettleMs(options.restTimeoutMs),
-    async post(
-      ref: ChannelRef,
-      message: NeutralMessage,
-      idempotencyKey: string,
-      thread?: ThreadTarget,
-    ): Promise<PostReceipt> {
-      assertDiscordChannel(ref);
-      const target = targetChannelId(ref, thread);
-      try {
-        const channel = await client.channels.fetch(target);
-        // Not in this server as far as the subscription knows: never post across servers.
-        if (!channel || ('guildId' in channel && channel.guildId !== ref.workspaceId)) {
-          throw new ChannelUnavailableError(ref, 'gone');
-        }
-        // A reply goes only into a thread of the subscribed channel.
-        if (thread && !(channel.isThread() && channel.parentId === ref.channelId)) {
-          throw new ChannelUnavailableError(ref, 'gone');
-        }
-        if (!channel.isSendable() || channel.isDMBased()) throw new ChannelUnavailableError(ref, 'no-access');
-        // `private` has no meaning in a channel post: notices are for everyone in it.
-        const sent = await channel.send({
-          ...renderEmbed(message),
-          allowedMentions: noMentions,
-          nonce: nonceFromKey(idempotencyKey),
-          enforceNonce: true,
-        });
-        return { messageId: qualifiedId(ref, target, sent.id) };
-      } catch (error) {
-        throw classifyDiscordError(error, ref);
+    post: discordPost(async (target, ref, message, nonce, thread) => {
+      const channel = await client.channels.fetch(target);
+      // Not in this server as far as the subscription knows: never post across servers.
+      if (!channel || ('guildId' in channel && channel.guildId !== ref.workspaceId)) {
+        throw new ChannelUnavailableError(ref, 'gone');
       }
-    },
+      // A reply goes only into a thread of the subscribed channel.
+      if (thread && !(channel.isThread() && channel.parentId === ref.channelId)) {
+        throw new ChannelUnavailableError(ref, 'gone');
+      }
+      if (!channel.isSendable() || channel.isDMBased()) throw new ChannelUnavailableError(ref, 'no-access');
+      // `private` has no meaning in a channel post: notices are for everyone in it.
+      const sent = await channel.send({
+        ...renderEmbed(message),
+        allowedMentions: noMentions,
+        nonce,
+        enforceNonce: true,
+      });
+      return sent.id;
+    }),
     ...discordRestDelivery({
       rest: client.rest,
       clock,

@@ -4,6 +4,7 @@ import {
   type ChannelRef,
   ChannelUnavailableError,
   DeliveryNotPostedError,
+  type NeutralMessage,
   type ThreadTarget,
 } from '../../core/index.js';
 import type { Clock } from '../../lib/clock.js';
@@ -25,15 +26,37 @@ export function discordInDoubtSettleMs(restTimeoutMs: number): number {
   return restTimeoutMs + 5_000;
 }
 
-/** A Discord poster takes Discord channels only: anything else is a routing bug. */
-export function assertDiscordChannel(ref: ChannelRef): void {
-  if (ref.platform !== 'discord') {
-    throw new Error(`The Discord poster got a ${ref.platform} channel: check the notice routing`);
-  }
+/**
+ * A Discord poster's `post` around the part that differs between posters (`send`: check the
+ * target channel, create the message with the nonce, return its id): only Discord channels (anything
+ * else is a routing bug), a reply goes to the thread's own channel, its id qualified for `edit`, and
+ * every failure classified by what it proves about the post.
+ */
+export function discordPost(
+  send: (
+    target: string,
+    ref: ChannelRef,
+    message: NeutralMessage,
+    nonce: string,
+    thread?: ThreadTarget,
+  ) => Promise<string>,
+): ChannelPoster['post'] {
+  return async (ref, message, idempotencyKey, thread) => {
+    if (ref.platform !== 'discord') {
+      throw new Error(`The Discord poster got a ${ref.platform} channel: check the notice routing`);
+    }
+    const target = targetChannelId(ref, thread);
+    try {
+      const id = await send(target, ref, message, nonceFromKey(idempotencyKey), thread);
+      return { messageId: qualifiedId(ref, target, id) };
+    } catch (error) {
+      throw classifyDiscordError(error, ref);
+    }
+  };
 }
 
 /** The channel a post goes to: the thread's own channel for a reply. */
-export function targetChannelId(ref: ChannelRef, thread: ThreadTarget | undefined): string {
+function targetChannelId(ref: ChannelRef, thread: ThreadTarget | undefined): string {
   return thread ? (thread.threadId ?? thread.parentMessageId) : ref.channelId;
 }
 
@@ -42,7 +65,7 @@ export function targetChannelId(ref: ChannelRef, thread: ThreadTarget | undefine
  * channel, so its id carries that channel (`<thread id>/<message id>`) and `edit`
  * finds it again. Ids in the channel itself stay bare.
  */
-export function qualifiedId(ref: ChannelRef, channelId: string, messageId: string): string {
+function qualifiedId(ref: ChannelRef, channelId: string, messageId: string): string {
   return channelId === ref.channelId ? messageId : `${channelId}/${messageId}`;
 }
 
@@ -154,7 +177,7 @@ function embedSignature(embed: unknown): string | undefined {
 }
 
 /** Maps a discord.js failure to what it proves about a post: gone, refused before anything was created, or in doubt. */
-export function classifyDiscordError(error: unknown, ref: ChannelRef): unknown {
+function classifyDiscordError(error: unknown, ref: ChannelRef): unknown {
   if (error instanceof ChannelUnavailableError) return error;
   if (error instanceof RateLimitError) {
     return new DeliveryNotPostedError(

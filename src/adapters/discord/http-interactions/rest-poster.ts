@@ -1,22 +1,8 @@
 import { type APIChannel, type APIMessage, ChannelType, type REST, Routes } from 'discord.js';
-import type {
-  ChannelPoster,
-  ChannelRef,
-  NeutralMessage,
-  PostReceipt,
-  ThreadTarget,
-} from '../../../core/index.js';
+import type { ChannelPoster } from '../../../core/index.js';
 import { ChannelUnavailableError } from '../../../core/index.js';
 import type { Clock } from '../../../lib/clock.js';
-import { nonceFromKey } from '../discord-nonce.js';
-import {
-  assertDiscordChannel,
-  classifyDiscordError,
-  discordInDoubtSettleMs,
-  discordRestDelivery,
-  qualifiedId,
-  targetChannelId,
-} from '../discord-rest-delivery.js';
+import { discordInDoubtSettleMs, discordPost, discordRestDelivery } from '../discord-rest-delivery.js';
 import { restMessage } from './rest-message.js';
 
 /** Guild channel types a bot can post messages into (text, voice and stage chat, announcements, threads). */
@@ -85,31 +71,20 @@ export function createRestPoster(options: RestPosterOptions): ChannelPoster {
   return {
     platform: 'discord',
     inDoubtSettleMs: discordInDoubtSettleMs(options.restTimeoutMs),
-    async post(
-      ref: ChannelRef,
-      message: NeutralMessage,
-      idempotencyKey: string,
-      thread?: ThreadTarget,
-    ): Promise<PostReceipt> {
-      assertDiscordChannel(ref);
-      const target = targetChannelId(ref, thread);
-      try {
-        const channel = await channelFacts(target);
-        // Not in this server as far as the subscription knows: never post across servers.
-        if (channel.guildId !== ref.workspaceId) throw new ChannelUnavailableError(ref, 'gone');
-        // A reply goes only into a thread of the subscribed channel.
-        if (thread && channel.parentId !== ref.channelId) throw new ChannelUnavailableError(ref, 'gone');
-        if (!sendableTypes.has(channel.type)) throw new ChannelUnavailableError(ref, 'no-access');
-        const { body, files } = restMessage(message);
-        const sent = (await rest.post(Routes.channelMessages(target), {
-          body: { ...body, nonce: nonceFromKey(idempotencyKey), enforce_nonce: true },
-          files,
-        })) as APIMessage;
-        return { messageId: qualifiedId(ref, target, sent.id) };
-      } catch (error) {
-        throw classifyDiscordError(error, ref);
-      }
-    },
+    post: discordPost(async (target, ref, message, nonce, thread) => {
+      const channel = await channelFacts(target);
+      // Not in this server as far as the subscription knows: never post across servers.
+      if (channel.guildId !== ref.workspaceId) throw new ChannelUnavailableError(ref, 'gone');
+      // A reply goes only into a thread of the subscribed channel.
+      if (thread && channel.parentId !== ref.channelId) throw new ChannelUnavailableError(ref, 'gone');
+      if (!sendableTypes.has(channel.type)) throw new ChannelUnavailableError(ref, 'no-access');
+      const { body, files } = restMessage(message);
+      const sent = (await rest.post(Routes.channelMessages(target), {
+        body: { ...body, nonce, enforce_nonce: true },
+        files,
+      })) as APIMessage;
+      return sent.id;
+    }),
     ...discordRestDelivery({
       rest,
       clock: options.clock,
