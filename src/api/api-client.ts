@@ -5,6 +5,7 @@ import { type Random, systemRandom } from '../lib/random.js';
 import { type SecretRedactor, secretRedactor } from '../lib/secret-redactor.js';
 import type { ProjectKey, UserKey } from './credentials.js';
 import { endpoints } from './endpoints.js';
+import { DEFAULT_HEDGE_BURST, DEFAULT_HEDGE_SHARE } from './hedge-policy.js';
 import { HttpTransport, type ResponseInfo } from './http-transport.js';
 import { createProjectApi, type ProjectApi, type PublicProjectApi } from './project-api.js';
 import type { RateBudget } from './rate-budget.js';
@@ -37,6 +38,14 @@ export interface ApiClientOptions {
   /** An undici Agent or Pool. Default: an own keep-alive Agent, closed by close(). A passed one is not closed. */
   dispatcher?: Dispatcher;
   userAgent?: string;
+  /**
+   * Copies of slow GETs (see HedgePolicy): a GET unanswered after `afterMs` (real time, or
+   * twice the recent p95 when the API is slow overall) gets a second copy and the first
+   * answer wins; copies are at most `maxShare` (default 2 %) of the last minute's requests
+   * plus `burst` (default 10), never from a credential's last tenth of its budget.
+   * Default: off (every request is sent once).
+   */
+  hedge?: { readonly afterMs: number; readonly maxShare?: number; readonly burst?: number };
   /** Metrics hook, called once per attempt. Receives no credential. Exceptions are ignored. */
   onResponse?: (info: ResponseInfo) => void;
   /**
@@ -89,6 +98,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     dispatcher: options.dispatcher,
     userAgent: options.userAgent ?? 'fundbot-api-client',
     onResponse: options.onResponse,
+    hedge: options.hedge && {
+      afterMs: options.hedge.afterMs,
+      maxShare: options.hedge.maxShare ?? DEFAULT_HEDGE_SHARE,
+      burst: options.hedge.burst ?? DEFAULT_HEDGE_BURST,
+    },
     redactor: options.redactor ?? secretRedactor,
   });
 

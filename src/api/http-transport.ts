@@ -4,6 +4,8 @@ import { type ApiKey, revealSecret } from './credentials.js';
 import { decodeResponse } from './decode-response.js';
 import type { EndpointSpec } from './endpoints.js';
 import type { RequestContext } from './errors.js';
+import { HedgePolicy } from './hedge-policy.js';
+import { hedgedAttempt } from './hedged-attempt.js';
 import { parseRateBudget, type RateBudget } from './rate-budget.js';
 import { RetryAfterPauses, retryAfterMsOf } from './retry-after-pauses.js';
 import { RetryPolicy } from './retry-policy.js';
@@ -31,6 +33,8 @@ export class HttpTransport {
   readonly #budgets = new Map<string, RateBudget>();
   readonly #pauses: RetryAfterPauses;
   readonly #retries: RetryPolicy;
+  /** Undefined: no copies of slow GETs (createApiClient's `hedge`). */
+  readonly #hedges: HedgePolicy | undefined;
   #closed = false;
 
   constructor(options: TransportOptions) {
@@ -57,6 +61,7 @@ export class HttpTransport {
     };
     this.#pauses = new RetryAfterPauses(options.clock, options.maxRetryAfterMs);
     this.#retries = new RetryPolicy(options);
+    this.#hedges = options.hedge === undefined ? undefined : new HedgePolicy(options.hedge);
   }
 
   budget(key: ApiKey | undefined): RateBudget | undefined {
@@ -98,13 +103,11 @@ export class HttpTransport {
     let rateLimited = 0;
     for (let attempt = 1; ; attempt++) {
       await this.#pauses.waitWhilePaused(credId, context, signal);
-      const started = performance.now();
       let response: RawResponse;
       try {
-        response = await sendAttempt(this.#target, request, secret);
+        response = await this.#exchange(request, secret, context, credId, attempt);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        this.#report(context, endpoint, 0, started, attempt);
         const failure = networkErrorFrom(error, context, redactor, this.#options.timeoutMs);
         if (this.#retries.mayRetry(endpoint, failures)) {
           await this.#retries.waitBeforeRetry(++failures, signal);
@@ -112,7 +115,6 @@ export class HttpTransport {
         }
         throw failure;
       }
-      this.#report(context, endpoint, response.status, started, attempt);
       const receivedAt = clock.now();
       const budget = parseRateBudget(response.headers, receivedAt);
       if (budget) this.#budgets.set(credId, budget);
@@ -139,12 +141,53 @@ export class HttpTransport {
     }
   }
 
+  /**
+   * One attempt on the wire, with its copy when it is a GET that stays unanswered
+   * (HedgePolicy: a small share of the requests, never from a credential's last tenth).
+   * Each copy is reported to the metrics hook on its own: each costs budget.
+   */
+  #exchange(
+    request: TransportRequest<unknown>,
+    secret: string | undefined,
+    context: RequestContext,
+    credId: string,
+    attempt: number,
+  ): Promise<RawResponse> {
+    const hedges = this.#hedges;
+    const once = async (own: AbortSignal | undefined, hedge: boolean): Promise<RawResponse> => {
+      const caller = request.signal;
+      const signal = own === undefined ? caller : caller ? AbortSignal.any([caller, own]) : own;
+      const started = performance.now();
+      hedges?.onSent(hedge);
+      try {
+        const response = await sendAttempt(this.#target, { ...request, signal }, secret);
+        const durationMs = performance.now() - started;
+        hedges?.onAnswered(durationMs);
+        this.#report(context, request.endpoint, response.status, durationMs, attempt, hedge);
+        return response;
+      } catch (error) {
+        this.#report(context, request.endpoint, 0, performance.now() - started, attempt, hedge);
+        throw error;
+      }
+    };
+    if (hedges === undefined || !request.endpoint.idempotent || hedges.delayMs >= this.#options.timeoutMs) {
+      return once(undefined, false);
+    }
+    const { clock } = this.#options;
+    return hedgedAttempt(once, hedges.delayMs, () => {
+      const now = clock.now();
+      if (this.#closed || this.#pauses.pausedUntil(credId) > now) return false;
+      return hedges.mayCopy(this.#budgets.get(credId), now);
+    });
+  }
+
   #report(
     context: RequestContext,
     endpoint: EndpointSpec,
     status: number,
-    started: number,
+    durationMs: number,
     attempt: number,
+    hedge: boolean,
   ): void {
     const hook = this.#options.onResponse;
     if (!hook) return;
@@ -154,9 +197,10 @@ export class HttpTransport {
         path: endpoint.template,
         endpoint: endpoint.id,
         status,
-        durationMs: performance.now() - started,
+        durationMs,
         credential: context.credential,
         attempt,
+        hedge,
       });
     } catch {
       // A broken metrics hook must not break polling.

@@ -32,6 +32,12 @@ export {
   UnauthorizedError,
   ValidationError,
 } from './errors.js';
+export {
+  DEFAULT_HEDGE_AFTER_MS,
+  DEFAULT_HEDGE_BURST,
+  DEFAULT_HEDGE_SHARE,
+  type HedgeSettings,
+} from './hedge-policy.js';
 export type { ResponseInfo } from './http-transport.js';
 export {
   type ApiDriftCheck,

@@ -5,6 +5,7 @@ import type { Random } from '../lib/random.js';
 import type { SecretRedactor } from '../lib/secret-redactor.js';
 import type { ApiKey } from './credentials.js';
 import type { CredentialKind, EndpointSpec } from './endpoints.js';
+import type { HedgeSettings } from './hedge-policy.js';
 import type { RateBudget } from './rate-budget.js';
 
 /** What the metrics hook receives per attempt. Never the key. */
@@ -20,6 +21,8 @@ export interface ResponseInfo {
   readonly credential: CredentialKind;
   /** 1 for the first attempt. */
   readonly attempt: number;
+  /** This is the copy of a slow GET (HedgePolicy); the other copy of the attempt is reported too. */
+  readonly hedge: boolean;
 }
 
 export interface TransportOptions {
@@ -36,6 +39,8 @@ export interface TransportOptions {
   readonly dispatcher: Dispatcher | undefined;
   readonly userAgent: string;
   readonly onResponse: ((info: ResponseInfo) => void) | undefined;
+  /** Copies of slow GETs; undefined: none. */
+  readonly hedge: HedgeSettings | undefined;
   /** Removes keys from server text and error causes; the transport registers each key it sends with. */
   readonly redactor: SecretRedactor;
 }

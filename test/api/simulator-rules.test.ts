@@ -45,6 +45,7 @@ describe('authentication errors', () => {
       dispatcher: undefined,
       userAgent: 'test',
       onResponse: undefined,
+      hedge: undefined,
       redactor: new SecretRedactor(),
     });
     try {

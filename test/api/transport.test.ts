@@ -279,6 +279,7 @@ describe('retries', () => {
       dispatcher: undefined,
       userAgent: 'test',
       onResponse: undefined,
+      hedge: undefined,
       redactor: new SecretRedactor(),
     });
     cleanups.push(() => transport.close());
@@ -454,6 +455,7 @@ describe('transport', () => {
         status: 500,
         credential: 'project',
         attempt: 1,
+        hedge: false,
       },
       {
         method: 'GET',
@@ -462,6 +464,7 @@ describe('transport', () => {
         status: 200,
         credential: 'project',
         attempt: 2,
+        hedge: false,
       },
     ]);
     expect(infos.every((i) => i.durationMs >= 0)).toBe(true);
