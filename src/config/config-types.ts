@@ -96,7 +96,13 @@ export interface FundbotConfig {
   /** Path of the file it was read from. */
   readonly source: string;
   /** `userKey`: the User API key used as a change signal (FUNDBOT_USER_KEY), absent when unset or switched off. */
-  readonly api: { readonly baseUrl: string; readonly timeoutMs: number; readonly userKey?: UserKey };
+  readonly api: {
+    readonly baseUrl: string;
+    readonly timeoutMs: number;
+    /** Copies of slow GETs after this many ms; 0: off. */
+    readonly hedgeAfterMs: number;
+    readonly userKey?: UserKey;
+  };
   /** `leaseTtlMs`: with a redis:// store, a project lease's life without renewal (default 30 s). */
   readonly store: { readonly url: string; readonly leaseTtlMs: number };
   /** `publicUrl` / FUNDBOT_PUBLIC_URL: the https base Discord and Slack call; undefined when not configured. */

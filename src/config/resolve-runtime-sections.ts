@@ -57,7 +57,12 @@ export function resolveApi(env: Env, section: ConfigFile['api'] | undefined, pro
   if (section === undefined) return undefined;
   const userKey = resolveUserKey(env, section.userKey, problems);
   if (userKey === null) return undefined;
-  return { baseUrl: baseOf(url), timeoutMs: section.timeoutMs, ...(userKey ? { userKey } : {}) };
+  return {
+    baseUrl: baseOf(url),
+    timeoutMs: section.timeoutMs,
+    hedgeAfterMs: section.hedgeAfterMs,
+    ...(userKey ? { userKey } : {}),
+  };
 }
 
 /** FUNDBOT_USER_KEY when set and not switched off (`api.userKey: false`); null after a problem. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_HEDGE_AFTER_MS } from '../api/index.js';
 import { defaultMilestones } from '../domain/milestones.js';
 import { logLevels } from '../ops/logger.js';
 
@@ -34,6 +35,11 @@ const apiSchema = z.strictObject({
   baseUrl: z.string().optional(),
   /** Per-request timeout. */
   timeoutMs: z.number().int().min(1_000).max(120_000).default(10_000),
+  /**
+   * A GET unanswered after this long gets a second copy, and the first answer wins (at most
+   * 2 % of the requests plus 10 a minute; never from a key's last tenth of budget). 0: off.
+   */
+  hedgeAfterMs: z.number().int().min(0).max(60_000).default(DEFAULT_HEDGE_AFTER_MS),
   /**
    * Use a User API key (FUNDBOT_USER_KEY, or its _FILE twin) as a change signal when one is set.
    * `false` is the off switch: the key is then ignored even when set. No key: off either way.

@@ -45,7 +45,11 @@ describe('a valid configuration', () => {
     if (!result.ok) throw new Error(formatConfigProblems(result.problems));
     const { config } = result;
     expect(config.source).toBe('./fundbot.config.json');
-    expect(config.api).toEqual({ baseUrl: 'https://api.crowdfunding.test', timeoutMs: 10_000 });
+    expect(config.api).toEqual({
+      baseUrl: 'https://api.crowdfunding.test',
+      timeoutMs: 10_000,
+      hedgeAfterMs: 1_500,
+    });
     expect(config.store.url).toBe('sqlite://./data/fundbot.sqlite');
     expect(config.locale).toBe('en');
     expect(config.logLevel).toBe('info');
