@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { createApiClient, parseProjectKey } from '../src/api/index.js';
+import { createApiClient, DEFAULT_HEDGE_AFTER_MS, parseProjectKey } from '../src/api/index.js';
 import { startKeyChecks } from '../src/app/start-key-checks.js';
 import type { ProjectConfig } from '../src/config/index.js';
 import { createEngine, type FeedName } from '../src/engine/index.js';
@@ -91,11 +91,17 @@ export async function measureManyProjects(count: number): Promise<ManyProjectsFi
     child.once('message', (m) => resolve(m as { url: string; keys: string[] }));
     child.once('exit', (code) => reject(new Error(`the simulator process exited (${code})`)));
   });
+  // Copies of slow GETs, as the bot sends them by default (api.hedgeAfterMs): what the tail costs in requests.
+  let copiesSent = 0;
   const api = createApiClient({
     baseUrl: ready.url,
     clock,
     random: systemRandom,
     maxRateLimitRetries: 0,
+    hedge: { afterMs: DEFAULT_HEDGE_AFTER_MS },
+    onResponse: (info) => {
+      if (info.hedge) copiesSent += 1;
+    },
   });
   const projects: ProjectConfig[] = ready.keys.map((raw, i) => ({
     linkCaption: `project-${i}`,
@@ -171,6 +177,7 @@ export async function measureManyProjects(count: number): Promise<ManyProjectsFi
       polls,
       simRequests: stats.requests,
       slowedRequests: stats.slowed,
+      copiesOfSlowRequests: copiesSent,
       simulatorCpuMs: stats.cpuMs,
     },
   };
