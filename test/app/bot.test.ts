@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningBot, startBot } from '../../src/app/start-bot.js';
 import { parseConfig } from '../../src/config/index.js';
@@ -6,19 +5,10 @@ import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { slashCommand } from '../slack/helpers.js';
+import { freePort } from '../support/redis-server.js';
 
 const botToken = 'xoxb-1-e2e-bot-token';
 const appToken = 'xapp-1-e2e-app-token';
-
-/** A port that was free a moment ago (the config rightly refuses port 0). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 let sim: Simulator | undefined;
 let slack: FakeSlack | undefined;

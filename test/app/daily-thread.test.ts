@@ -3,7 +3,6 @@
  * the thread on with `/fundbot thread on` over Socket Mode, and new supporters on the
  * platform reach the fake Slack as replies under one parent message of the day.
  */
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningBot, startBot } from '../../src/app/start-bot.js';
 import { parseConfig } from '../../src/config/index.js';
@@ -12,18 +11,10 @@ import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simul
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { slashCommand } from '../slack/helpers.js';
 import { hostileTexts } from '../support/hostile-text.js';
+import { freePort } from '../support/redis-server.js';
 
 const botToken = 'xoxb-1-e2e-bot-token';
 const appToken = 'xapp-1-e2e-app-token';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 let sim: Simulator | undefined;
 let slack: FakeSlack | undefined;

@@ -1,9 +1,9 @@
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningBot, startBot } from '../../src/app/start-bot.js';
 import { parseConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { freePort } from '../support/redis-server.js';
 
 let sim: Simulator | undefined;
 let bot: RunningBot | undefined;
@@ -13,16 +13,6 @@ afterEach(async () => {
   bot = undefined;
   await sim?.close();
 });
-
-/** A port that was free a moment ago (the config rightly refuses port 0). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 async function startBotWith(api: Record<string, unknown>): Promise<RunningBot> {
   if (sim === undefined) throw new Error('start the simulator first');
