@@ -48,18 +48,19 @@ async function server(handler: TinyHandler): Promise<TinyServer & { cancelled: P
 const hold = (_res: ServerResponse) => {};
 
 const clock = new ManualClock();
+/** A client without retries (a failed attempt is final), so each test sees exactly the copies sent. */
 function client(
   baseUrl: string,
-  hedge: { afterMs: number; maxShare?: number },
-  infos: ResponseInfo[] = [],
+  hedge: { afterMs: number; maxShare?: number; burst?: number },
+  options: { readonly timeoutMs?: number; readonly infos?: ResponseInfo[] } = {},
 ): ApiClient {
   const c = createApiClient({
     baseUrl,
     clock,
     hedge,
-    timeoutMs: 2_000,
+    timeoutMs: options.timeoutMs ?? 2_000,
     maxRetries: 0,
-    onResponse: (info) => infos.push(info),
+    onResponse: (info) => options.infos?.push(info),
   });
   cleanups.push(() => c.close());
   return c;
@@ -79,7 +80,7 @@ describe('hedged GETs: a copy of a slow request, the first answer wins', () => {
     const s = await server((_req, res, index) =>
       index === 0 ? hold(res) : json(res, 200, aProjectResponse(), budgetHeaders(100)),
     );
-    const project = await client(s.url, { afterMs: 50 }, infos).project('solar-kiosk', key).get();
+    const project = await client(s.url, { afterMs: 50 }, { infos }).project('solar-kiosk', key).get();
     expect(project.link_caption).toBe('solar-kiosk');
     expect(s.requests.map((r) => r.url)).toEqual(['/project/solar-kiosk', '/project/solar-kiosk']);
     // The copy carries the same credential: it is the same request.
@@ -104,14 +105,7 @@ describe('hedged GETs: a copy of a slow request, the first answer wins', () => {
     const s = await server((_req, res, index) =>
       index === 0 ? json(res, 200, aProjectResponse(), budgetHeaders(12)) : hold(res),
     );
-    const api = createApiClient({
-      baseUrl: s.url,
-      clock,
-      hedge: { afterMs: 50 },
-      timeoutMs: 500,
-      maxRetries: 0,
-    });
-    cleanups.push(() => api.close());
+    const api = client(s.url, { afterMs: 50 }, { timeoutMs: 500 });
     await api.project('solar-kiosk', key).get(); // 12 of 120 left: the last tenth
     await expect(api.project('solar-kiosk', key).get()).rejects.toBeInstanceOf(ApiTimeoutError);
     expect(s.requests).toHaveLength(2);
@@ -121,14 +115,7 @@ describe('hedged GETs: a copy of a slow request, the first answer wins', () => {
     const s = await server((_req, res, index) =>
       index === 1 ? json(res, 200, aProjectResponse(), budgetHeaders(100)) : hold(res),
     );
-    const api = createApiClient({
-      baseUrl: s.url,
-      clock,
-      hedge: { afterMs: 50, maxShare: 0, burst: 1 },
-      timeoutMs: 500,
-      maxRetries: 0,
-    });
-    cleanups.push(() => api.close());
+    const api = client(s.url, { afterMs: 50, maxShare: 0, burst: 1 }, { timeoutMs: 500 });
     await api.project('solar-kiosk', key).get(); // held, then answered by its copy (the one copy of the burst)
     await expect(api.project('solar-kiosk', key).get()).rejects.toBeInstanceOf(ApiTimeoutError);
     expect(s.requests).toHaveLength(3);
@@ -136,14 +123,7 @@ describe('hedged GETs: a copy of a slow request, the first answer wins', () => {
 
   it('when both copies fail, the error is the first copy error (what the retry policy always saw)', async () => {
     const s = await server((_req, res) => hold(res));
-    const api = createApiClient({
-      baseUrl: s.url,
-      clock,
-      hedge: { afterMs: 50 },
-      timeoutMs: 300,
-      maxRetries: 0,
-    });
-    cleanups.push(() => api.close());
+    const api = client(s.url, { afterMs: 50 }, { timeoutMs: 300 });
     await expect(api.project('solar-kiosk', key).get()).rejects.toBeInstanceOf(ApiTimeoutError);
     expect(s.requests).toHaveLength(2);
   });
