@@ -1,0 +1,75 @@
+/**
+ * What the fake Discord's guilds hold: their channels, the threads started through
+ * the API, the messages created in each, and the nonces Create Message dedupes on.
+ */
+import type { FakeChannel, FakeGuild } from './fake-discord-payloads.js';
+
+export const defaultGuild: FakeGuild = {
+  id: '100000000000000001',
+  name: 'Fund Guild',
+  channels: [{ id: '200000000000000001', name: 'campaign' }],
+};
+
+type StoredMessage = Record<string, unknown>;
+
+export interface KnownChannel {
+  readonly channel: FakeChannel;
+  readonly guildId: string;
+}
+
+export interface ChannelStore {
+  /** Messages created per channel, oldest first (after nonce dedupe). */
+  readonly channelMessages: ReadonlyMap<string, readonly StoredMessage[]>;
+  channel(channelId: string): KnownChannel | undefined;
+  /** A thread becomes a channel of its own, in its parent's guild. */
+  addThread(thread: FakeChannel, guildId: string): void;
+  findMessage(channelId: string, messageId: string): StoredMessage | undefined;
+  /** Discord's page: the `limit` messages right after `after`, newest first, without nonces. */
+  messagesAfter(channelId: string, after: bigint, limit: number): StoredMessage[];
+  addMessage(channelId: string, message: StoredMessage): void;
+  /** The message an earlier Create Message with this nonce key made, while the window lasts. */
+  messageForNonce(nonceKey: string): StoredMessage | undefined;
+  rememberNonce(nonceKey: string, message: StoredMessage): void;
+  setNonceWindowMs(ms: number): void;
+}
+
+/** `nonceWindowMs`: how long a nonce dedupes (Infinity: forever, 0: never). */
+export function createChannelStore(guilds: readonly FakeGuild[], nonceWindowMs: number): ChannelStore {
+  const channelMessages = new Map<string, StoredMessage[]>();
+  const nonces = new Map<string, { message: StoredMessage; at: number }>();
+  let windowMs = nonceWindowMs;
+
+  // Threads started through the API join the guilds' channels here.
+  const channelsById = new Map<string, KnownChannel>(
+    guilds.flatMap((g) => g.channels.map((c) => [c.id, { channel: c, guildId: g.id }] as const)),
+  );
+
+  return {
+    channelMessages,
+    channel: (channelId) => channelsById.get(channelId),
+    addThread: (thread, guildId) => {
+      channelsById.set(thread.id, { channel: thread, guildId });
+    },
+    findMessage: (channelId, messageId) =>
+      (channelMessages.get(channelId) ?? []).find((m) => m['id'] === messageId),
+    messagesAfter: (channelId, after, limit) =>
+      (channelMessages.get(channelId) ?? [])
+        .filter((m) => BigInt(String(m['id'])) > after)
+        .slice(0, limit)
+        .reverse()
+        .map(({ nonce: _nonce, ...m }) => m),
+    addMessage: (channelId, message) => {
+      channelMessages.set(channelId, [...(channelMessages.get(channelId) ?? []), message]);
+    },
+    messageForNonce: (nonceKey) => {
+      const existing = nonces.get(nonceKey);
+      return existing && Date.now() - existing.at < windowMs ? existing.message : undefined;
+    },
+    rememberNonce: (nonceKey, message) => {
+      nonces.set(nonceKey, { message, at: Date.now() });
+    },
+    setNonceWindowMs: (ms) => {
+      windowMs = ms;
+    },
+  };
+}

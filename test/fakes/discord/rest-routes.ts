@@ -1,0 +1,188 @@
+/**
+ * The fake Discord's REST API under `/api/v10`: the routes discord.js and fundbot
+ * call (gateway discovery, channels, messages, threads, commands, interaction
+ * callbacks and webhooks), each recorded before it is answered.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ChannelStore, defaultGuild } from './channel-store.js';
+import {
+  channelPayload,
+  type FakeChannel,
+  type FakeUser,
+  messagePayload,
+  snowflake,
+} from './fake-discord-payloads.js';
+import { channelFaults, type FaultSwitches } from './faults.js';
+import { send, sendFault, sendRateLimited } from './json-replies.js';
+import { readRecordedRequest } from './recorded-request.js';
+import type { RequestLog } from './request-log.js';
+
+export interface RestRouteDeps {
+  readonly apiUrl: string;
+  readonly gatewayUrl: string;
+  /** The bot token the routes accept (`Authorization: Bot <token>`). */
+  readonly token: string;
+  readonly applicationId: string;
+  readonly botUser: FakeUser;
+  readonly log: RequestLog;
+  readonly faults: FaultSwitches;
+  readonly store: ChannelStore;
+  /** Last PUT of application commands per scope: 'global' or the guild id. */
+  readonly registeredCommands: Map<string, unknown>;
+}
+
+/** The HTTP request listener; an exception in a route answers 500. */
+export function createRestHandler(deps: RestRouteDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void handle(deps, req, res).catch((error: unknown) => {
+      send(res, 500, { message: String(error), code: 0 });
+    });
+  };
+}
+
+async function handle(deps: RestRouteDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { applicationId, botUser, faults, store } = deps;
+  const request = await readRecordedRequest(req, deps.apiUrl);
+  deps.log.record(request);
+  const { path } = request;
+  const authorized = req.headers.authorization === `Bot ${deps.token}`;
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const attachments = request.files.map((f) => ({ filename: f.filename, size: f.data.length }));
+  const route = (method: string, pattern: RegExp) => (req.method === method ? path.match(pattern) : null);
+
+  // Interaction callbacks and webhook routes authenticate by the token in the path.
+  if (route('POST', /^\/interactions\/(\d+)\/([^/]+)\/callback$/)) {
+    if (faults.interactionCallbackFault) return sendFault(res, faults.interactionCallbackFault);
+    res.writeHead(204).end();
+    return;
+  }
+  const webhookMessage =
+    route('PATCH', /^\/webhooks\/(\d+)\/[^/]+\/messages\/(@original|\d+)$/) ??
+    route('POST', /^\/webhooks\/(\d+)\/[^/]+$/);
+  if (route('DELETE', /^\/webhooks\/\d+\/[^/]+\/messages\/(@original|\d+)$/)) {
+    res.writeHead(204).end();
+    return;
+  }
+  if (webhookMessage && faults.webhookEditFault && req.method === 'PATCH') {
+    return sendFault(res, faults.webhookEditFault);
+  }
+  if (webhookMessage) {
+    const messageId = webhookMessage[2];
+    const message = messagePayload({
+      id: messageId && messageId !== '@original' ? messageId : snowflake(),
+      channelId: defaultGuild.channels[0]?.id ?? '0',
+      author: botUser,
+      body,
+      attachments,
+      webhookId: webhookMessage[1],
+    });
+    return send(res, 200, message);
+  }
+  if (!authorized) return send(res, 401, { message: '401: Unauthorized', code: 0 });
+
+  if (route('GET', /^\/users\/@me$/)) return send(res, 200, botUser);
+  // discord.js has no gateway URL option: it connects where this answer points.
+  if (route('GET', /^\/gateway\/bot$/)) {
+    return send(res, 200, {
+      url: deps.gatewayUrl,
+      shards: 1,
+      session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 },
+    });
+  }
+  const channelGet = route('GET', /^\/channels\/(\d+)$/);
+  if (channelGet) {
+    const id = channelGet[1] ?? '';
+    const fault = faults.channelFault(id);
+    if (fault) return sendFault(res, fault);
+    const known = store.channel(id);
+    if (!known) return send(res, 404, channelFaults.unknownChannel);
+    return send(res, 200, channelPayload(known.channel, known.guildId));
+  }
+  // Start Thread from Message: the thread takes the message's id, as on Discord, and
+  // becomes a channel of its own; a second start on the same message answers 160004.
+  const startThread = route('POST', /^\/channels\/(\d+)\/messages\/(\d+)\/threads$/);
+  if (startThread) {
+    const [, parentId = '', messageId = ''] = startThread;
+    const parent = store.channel(parentId);
+    if (!parent) return send(res, 404, channelFaults.unknownChannel);
+    const fault = faults.channelFault(parentId);
+    if (fault) return sendFault(res, fault);
+    if (!store.findMessage(parentId, messageId)) {
+      return send(res, 404, { message: 'Unknown Message', code: 10008 });
+    }
+    if (store.channel(messageId)) {
+      return send(res, 400, {
+        message: 'A thread has already been created for this message',
+        code: 160004,
+      });
+    }
+    const thread: FakeChannel = {
+      id: messageId,
+      name: String(body['name'] ?? ''),
+      type: 11,
+      parentId,
+    };
+    store.addThread(thread, parent.guildId);
+    return send(res, 201, channelPayload(thread, parent.guildId));
+  }
+  const listMessages = route('GET', /^\/channels\/(\d+)\/messages$/);
+  if (listMessages) {
+    const after = BigInt(request.query['after'] ?? '0');
+    const limit = Math.min(100, Number(request.query['limit'] ?? 50));
+    return send(res, 200, store.messagesAfter(listMessages[1] ?? '', after, limit));
+  }
+  const editMessage = route('PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/);
+  if (editMessage) {
+    const old = store.findMessage(editMessage[1] ?? '', editMessage[2] ?? '');
+    if (!old) return send(res, 404, { message: 'Unknown Message', code: 10008 });
+    return send(res, 200, { ...old, ...body });
+  }
+  const createMessage = route('POST', /^\/channels\/(\d+)\/messages$/);
+  if (createMessage) {
+    const id = createMessage[1] ?? '';
+    const fault = faults.channelFault(id) ?? (store.channel(id) ? undefined : channelFaults.unknownChannel);
+    if (fault) return sendFault(res, fault);
+    const globalWaitMs = faults.globalLimitRemainingMs();
+    if (globalWaitMs > 0) return sendRateLimited(res, globalWaitMs, true);
+    const messageFault = faults.takeMessageFault();
+    if (messageFault && 'rateLimit' in messageFault) {
+      const { retryAfterMs, global = false } = messageFault.rateLimit;
+      if (global) faults.startGlobalLimit(retryAfterMs);
+      return sendRateLimited(res, retryAfterMs, global);
+    }
+    // enforce_nonce: the same nonce from the same author returns the message already created.
+    const nonceKey = body['enforce_nonce'] === true ? `${id}:${String(body['nonce'])}` : undefined;
+    const existing = nonceKey ? store.messageForNonce(nonceKey) : undefined;
+    if (existing) return send(res, 200, existing);
+    const message = messagePayload({
+      id: snowflake(),
+      channelId: id,
+      guildId: store.channel(id)?.guildId,
+      author: botUser,
+      body,
+      attachments,
+    });
+    if (nonceKey) store.rememberNonce(nonceKey, message);
+    store.addMessage(id, message);
+    if (messageFault?.afterCreate === 'drop') return void req.socket.destroy();
+    if (messageFault?.afterCreate === 'slow') {
+      await new Promise((resolve) => setTimeout(resolve, messageFault.delayMs));
+      if (req.socket.destroyed) return;
+    }
+    return send(res, 200, message);
+  }
+  const putCommands = route('PUT', /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/);
+  if (putCommands) {
+    if (putCommands[1] !== applicationId) return send(res, 403, { message: 'Missing Access', code: 50001 });
+    const commands = Array.isArray(request.body) ? (request.body as Record<string, unknown>[]) : [];
+    const stored = commands.map((c) => ({
+      ...c,
+      id: snowflake(),
+      application_id: applicationId,
+      version: '1',
+    }));
+    deps.registeredCommands.set(putCommands[2] ?? 'global', stored);
+    return send(res, 200, stored);
+  }
+  send(res, 404, { message: '404: Not Found', code: 0 });
+}
