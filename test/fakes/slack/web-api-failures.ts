@@ -1,0 +1,41 @@
+/** Failures a test injects per Web API method on the fake Slack, each for a number of calls. */
+
+/** What a method answers instead of success. */
+export type FakeSlackFailure =
+  | { readonly error: string }
+  | { readonly status: 429; readonly retryAfterSeconds: number }
+  | { readonly status: 500 | 502 | 503 }
+  /**
+   * Faults around a post that DID happen (chat.postMessage only): the message is
+   * in the channel, but the answer is late (`slow`), never comes until the client
+   * gives up (`hang`), the connection is dropped (`drop`), or the whole fake is
+   * killed mid-request (`kill`: restart it with `restart()`).
+   */
+  | { readonly afterPost: 'slow'; readonly delayMs: number }
+  | { readonly afterPost: 'hang' | 'drop' | 'kill' }
+  /** The request hangs and NOTHING is posted (chat.postMessage only). */
+  | { readonly beforePost: 'hang' };
+
+export interface WebApiFailures {
+  /** Makes `method` fail `times` times (a new failure replaces the method's old one). */
+  fail(method: string, failure: FakeSlackFailure, times: number): void;
+  clear(): void;
+  /** Counts one call of `method` against its failure: the failure it gets, if any is left. */
+  take(method: string): FakeSlackFailure | undefined;
+}
+
+export function createWebApiFailures(): WebApiFailures {
+  const failures = new Map<string, { failure: FakeSlackFailure; remaining: number }>();
+  return {
+    fail: (method, failure, times) => {
+      failures.set(method, { failure, remaining: times });
+    },
+    clear: () => failures.clear(),
+    take: (method) => {
+      const injected = failures.get(method);
+      if (!injected || injected.remaining <= 0) return undefined;
+      injected.remaining -= 1;
+      return injected.failure;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The fake Slack's Web API methods and their successful answers (or Slack's
+ * `ok: false` errors); unknown methods answer `unknown_method`. Authentication,
+ * rate limits and injected failures come before this, in `web-api-endpoint.ts`.
+ */
+import type { FileUploads } from './file-uploads.js';
+import type { MessageStore } from './message-store.js';
+import type { SocketMode } from './socket-mode.js';
+import type { WorkspaceDirectory } from './workspace-directory.js';
+
+export interface WebApiMethodDeps {
+  readonly teamId: string;
+  readonly botUserId: string;
+  readonly messages: MessageStore;
+  readonly directory: WorkspaceDirectory;
+  readonly files: FileUploads;
+  readonly socketMode: SocketMode;
+}
+
+export type WebApiMethods = (method: string, args: Record<string, unknown>) => Record<string, unknown>;
+
+export function createWebApiMethods(deps: WebApiMethodDeps): WebApiMethods {
+  const { teamId, botUserId, messages, directory, files, socketMode } = deps;
+  return (method, args) => {
+    switch (method) {
+      case 'auth.test':
+        return {
+          ok: true,
+          url: 'https://fake.slack.example/',
+          team: 'Fake',
+          user: 'fundbot',
+          team_id: teamId,
+          user_id: botUserId,
+          bot_id: 'B0BOT',
+        };
+      case 'chat.postMessage': {
+        const message = messages.postMessage(args);
+        return {
+          ok: true,
+          channel: args.channel,
+          ts: message.ts,
+          message: { text: args.text, blocks: args.blocks },
+        };
+      }
+      case 'chat.update':
+        // Recorded in `calls`; the fake keeps the posted message as it was.
+        return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
+      case 'conversations.history':
+        return messages.history(args);
+      case 'conversations.replies':
+        return messages.replies(args);
+      case 'users.info':
+        return directory.usersInfo(args);
+      case 'files.getUploadURLExternal':
+        return files.getUploadURLExternal(args);
+      case 'files.completeUploadExternal':
+        return files.completeUploadExternal(args);
+      case 'conversations.info':
+        return directory.conversationsInfo(args);
+      case 'apps.connections.open':
+        return { ok: true, url: socketMode.connectionUrl() };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The fake Slack workspace's users and conversations, as users.info and
+ * conversations.info report them to the bot. A channel never set is public with
+ * the bot as a member.
+ */
+
+export interface FakeSlackUser {
+  readonly id: string;
+  readonly team_id: string;
+  readonly name: string;
+  readonly real_name?: string;
+  readonly is_admin?: boolean;
+  readonly is_owner?: boolean;
+  readonly is_restricted?: boolean;
+  readonly deleted?: boolean;
+  readonly locale?: string;
+  readonly profile?: { readonly display_name?: string; readonly real_name?: string };
+}
+
+/** A conversation as conversations.info reports it to the bot. */
+export interface FakeSlackChannel {
+  readonly id: string;
+  /** Default true. */
+  readonly isMember?: boolean;
+  readonly isArchived?: boolean;
+  /** A private channel the bot is not in is invisible to it: `channel_not_found`. */
+  readonly isPrivate?: boolean;
+  readonly isIm?: boolean;
+}
+
+export interface WorkspaceDirectory {
+  setUser(user: FakeSlackUser): void;
+  setChannel(channel: FakeSlackChannel): void;
+  /** users.info's answer; the locale only with `include_locale`. */
+  usersInfo(args: Record<string, unknown>): Record<string, unknown>;
+  conversationsInfo(args: Record<string, unknown>): Record<string, unknown>;
+}
+
+export function createWorkspaceDirectory(initialUsers: readonly FakeSlackUser[]): WorkspaceDirectory {
+  const users = new Map<string, FakeSlackUser>(initialUsers.map((u) => [u.id, u]));
+  const channels = new Map<string, FakeSlackChannel>();
+
+  return {
+    setUser: (user) => {
+      users.set(user.id, user);
+    },
+    setChannel: (channel) => {
+      channels.set(channel.id, channel);
+    },
+    usersInfo: (args) => {
+      const user = users.get(String(args.user));
+      if (!user) return { ok: false, error: 'user_not_found' };
+      const { locale, ...rest } = user;
+      return { ok: true, user: args.include_locale === 'true' && locale ? { ...rest, locale } : rest };
+    },
+    conversationsInfo: (args) => {
+      const id = String(args.channel);
+      const channel = channels.get(id) ?? { id };
+      const isMember = channel.isMember ?? true;
+      if (channel.isPrivate && !isMember) return { ok: false, error: 'channel_not_found' };
+      return {
+        ok: true,
+        channel: {
+          id,
+          is_channel: !channel.isPrivate && !channel.isIm,
+          is_group: channel.isPrivate ?? false,
+          is_im: channel.isIm ?? false,
+          is_private: channel.isPrivate ?? false,
+          is_archived: channel.isArchived ?? false,
+          ...(channel.isIm ? {} : { is_member: isMember }),
+        },
+      };
+    },
+  };
+}
