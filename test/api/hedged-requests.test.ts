@@ -7,7 +7,6 @@ import {
   type ApiClient,
   ApiTimeoutError,
   createApiClient,
-  parseProjectKey,
   parseUserKey,
   type ResponseInfo,
 } from '../../src/api/index.js';
@@ -21,12 +20,9 @@ import {
   type TinyHandler,
   type TinyServer,
 } from './helpers/tiny-server.js';
+import { cleanups, closeAll, key } from './helpers/transport-setup.js';
 
-const key = parseProjectKey('svc_proj_HedgeTestKeyValue0042');
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+afterEach(closeAll);
 
 /** A server that answers with `handler`, and tells when a held request was given up by the client. */
 async function server(handler: TinyHandler): Promise<TinyServer & { cancelled: Promise<number> }> {
