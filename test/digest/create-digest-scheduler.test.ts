@@ -1,181 +1,22 @@
 import { getTasks } from 'node-cron';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Locale } from '../../src/core/command-core.js';
 import { createDeliveryLedger } from '../../src/core/delivery-ledger.js';
-import type { NeutralMessage } from '../../src/core/message.js';
-import type { ChannelRef, Subscription, SubscriptionStore } from '../../src/core/ports.js';
+import type { CronLike } from '../../src/digest/index.js';
+import type { KeyValueStore } from '../../src/lib/store.js';
+import { missingScope } from '../support/fake-read-model.js';
+import { DAY, HOUR } from './campaign-fixtures.js';
 import {
-  type CronLike,
-  createDigestScheduler,
-  type DigestScheduler,
-  type DigestSchedulerOptions,
-  digestDue,
-} from '../../src/digest/index.js';
-import type { NoticeKind } from '../../src/domain/events.js';
-import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
-import { FakeReadModel, missingScope } from '../support/fake-read-model.js';
-import { ManualClock } from '../support/manual-clock.js';
-import { DAY, HOUR, scriptedCampaign } from './campaign-fixtures.js';
+  berlinNine,
+  broken,
+  channel,
+  general,
+  MINUTE,
+  setup,
+  stopSchedulers,
+  team,
+} from './helpers/scheduler-setup.js';
 
-const MINUTE = 60_000;
-const channel = (channelId: string, platform: ChannelRef['platform'] = 'discord'): ChannelRef => ({
-  platform,
-  workspaceId: 'guild-1',
-  channelId,
-});
-const general = channel('general');
-const team = channel('team', 'slack');
-const broken = channel('broken');
-
-/** Subscriptions held in memory, answering forProject like the core's store. */
-class FakeSubscriptions implements SubscriptionStore {
-  readonly subscriptions: Subscription[] = [];
-
-  add(project: string, channel: ChannelRef, kinds: readonly NoticeKind[] = ['digest'], at = 0): this {
-    this.subscriptions.push({
-      project,
-      channel,
-      kinds,
-      createdBy: 'admin',
-      createdAt: 0,
-      kindsAddedAt: Object.fromEntries(kinds.map((k) => [k, at])),
-    });
-    return this;
-  }
-  async subscribe(): Promise<never> {
-    throw new Error('not used by the scheduler');
-  }
-  async unsubscribe(): Promise<never> {
-    throw new Error('not used by the scheduler');
-  }
-  async removeWorkspace(): Promise<never> {
-    throw new Error('not used by the scheduler');
-  }
-  async claimWatchingAnnouncement(): Promise<never> {
-    throw new Error('not used by the scheduler');
-  }
-  async forChannel(ref: ChannelRef) {
-    return this.subscriptions.filter((s) => s.channel.channelId === ref.channelId);
-  }
-  async forProject(project: string, kind: NoticeKind) {
-    return this.subscriptions.filter((s) => s.project === project && s.kinds.includes(kind));
-  }
-}
-
-interface Posted {
-  readonly channel: string;
-  readonly message: NeutralMessage;
-  readonly key: string;
-  readonly at: number;
-}
-
-/** Records every post; channels in `failing` throw like a deleted channel would. */
-class RecordingPoster {
-  readonly posted: Posted[] = [];
-  readonly attempts: string[] = [];
-  readonly failing = new Set<string>();
-  constructor(private readonly clock: ManualClock) {}
-  post = async (ref: ChannelRef, message: NeutralMessage, key: string): Promise<void> => {
-    this.attempts.push(ref.channelId);
-    if (this.failing.has(ref.channelId)) throw new Error(`Missing Access to ${ref.channelId}`);
-    this.posted.push({ channel: ref.channelId, message, key, at: this.clock.now() });
-  };
-  channels(): string[] {
-    return this.posted.map((p) => p.channel);
-  }
-}
-
-// Europe/Berlin is UTC+1 in winter: 09:00 local = 08:00 UTC.
-const berlinNine = (day: number) => Date.UTC(2026, 2, day, 8, 0);
-
-interface Setup {
-  clock: ManualClock;
-  store: KeyValueStore;
-  poster: RecordingPoster;
-  subscriptions: FakeSubscriptions;
-  readModel: FakeReadModel;
-  scheduler: (overrides?: Partial<DigestSchedulerOptions>) => DigestScheduler;
-}
-
-const schedulers: DigestScheduler[] = [];
-afterEach(async () => {
-  await Promise.all(schedulers.splice(0).map((s) => s.stop()));
-});
-
-function setup(startMs: number): Setup {
-  const clock = new ManualClock(startMs);
-  const store = memoryStore();
-  const poster = new RecordingPoster(clock);
-  const subscriptions = new FakeSubscriptions().add('solar-kiosk', general).add('solar-kiosk', team);
-  const readModel = new FakeReadModel({ clock }).addProject(scriptedCampaign(berlinNine(10)));
-  const locales: Record<string, Locale> = { team: 'de' };
-  return {
-    clock,
-    store,
-    poster,
-    subscriptions,
-    readModel,
-    scheduler: (overrides = {}) => {
-      const scheduler = createDigestScheduler({
-        readModel,
-        subscriptions,
-        localeFor: async (ref) => locales[ref.channelId] ?? 'en',
-        post: poster.post,
-        store,
-        clock,
-        time: '09:00',
-        timeZone: 'Europe/Berlin',
-        projects: () => ['solar-kiosk'],
-        // These tests are about delivery, not pixels: a small chart keeps the suite fast.
-        chartOptions: { scale: 0.25, text: 'none' },
-        ...overrides,
-      });
-      schedulers.push(scheduler);
-      return scheduler;
-    },
-  };
-}
-
-describe('digestDue', () => {
-  const due = (now: number, time: number, lastSentDate?: string) =>
-    digestDue({ now, timeZone: 'Europe/Berlin', minuteOfDay: time, lastSentDate });
-
-  it('is due from the configured local time, not the UTC time', () => {
-    expect(due(berlinNine(10) - MINUTE, 9 * 60)).toEqual({ due: false, date: '2026-03-10' });
-    expect(due(berlinNine(10), 9 * 60)).toEqual({ due: true, date: '2026-03-10' });
-  });
-
-  it('is not due again on the day it was sent, and due again the next day', () => {
-    expect(due(berlinNine(10) + 5 * HOUR, 9 * 60, '2026-03-10').due).toBe(false);
-    expect(due(berlinNine(11), 9 * 60, '2026-03-10').due).toBe(true);
-  });
-
-  it('follows the DST switch: 09:00 is 08:00 UTC before and 07:00 UTC after 29 March', () => {
-    expect(due(Date.UTC(2026, 2, 28, 7, 59), 9 * 60).due).toBe(false);
-    expect(due(Date.UTC(2026, 2, 28, 8, 0), 9 * 60).due).toBe(true);
-    expect(due(Date.UTC(2026, 2, 29, 6, 59), 9 * 60).due).toBe(false);
-    expect(due(Date.UTC(2026, 2, 29, 7, 0), 9 * 60).due).toBe(true);
-  });
-
-  it('fires a time inside the skipped DST hour at the first minute after it', () => {
-    // 02:30 does not exist in Berlin on 29 March 2026: 01:59 CET is followed by 03:00 CEST.
-    expect(due(Date.UTC(2026, 2, 29, 0, 59), 2 * 60 + 30).due).toBe(false);
-    expect(due(Date.UTC(2026, 2, 29, 1, 0), 2 * 60 + 30)).toEqual({ due: true, date: '2026-03-29' });
-  });
-
-  it('is not due on the day of a subscription made after the time, and due the next day', () => {
-    const base = { timeZone: 'Europe/Berlin', minuteOfDay: 9 * 60, lastSentDate: undefined };
-    const subscribedAt = berlinNine(10) + 6 * HOUR;
-    expect(digestDue({ ...base, now: berlinNine(10) + 7 * HOUR, subscribedAt }).due).toBe(false);
-    expect(digestDue({ ...base, now: berlinNine(11), subscribedAt }).due).toBe(true);
-    expect(digestDue({ ...base, now: berlinNine(10), subscribedAt: berlinNine(10) - MINUTE }).due).toBe(true);
-  });
-
-  it('counts the local date, which differs from the UTC date late in the evening', () => {
-    // 23:30 UTC on 9 March is 00:30 on 10 March in Berlin.
-    expect(due(Date.UTC(2026, 2, 9, 23, 30), 0).date).toBe('2026-03-10');
-  });
-});
+afterEach(stopSchedulers);
 
 describe('createDigestScheduler', () => {
   it('sends nothing before the local time and the digest to every subscribed channel at it', async () => {
