@@ -1,5 +1,5 @@
 import { parseProjectKey, parseUserKey } from '../src/api/index.js';
-import { blogPostKey, fundingKey, wallPostKey } from '../src/api/stable-keys.js';
+import { wallPostKey } from '../src/api/stable-keys.js';
 import { createEngine, type FundbotEvent } from '../src/engine/index.js';
 import { seededRandom } from '../src/lib/random.js';
 import { memoryStore } from '../src/lib/store.js';
@@ -15,6 +15,7 @@ import {
   startSimulator,
 } from '../src/simulator/index.js';
 import { ManualClock } from '../test/support/manual-clock.js';
+import { scoreDeliveries, supportKey } from './campaign-truth.js';
 import { runNaivePoller } from './naive-poller.js';
 import type { BenchSection, CampaignContext, Figures } from './section.js';
 import { type RssPeak, summarize } from './stats.js';
@@ -103,69 +104,6 @@ async function startCampaignSimulator(
   if (shifts) sim.faults.shiftBetweenPages({ path: '/fundings', insert: 1, remove: 1, n: 100 });
   sim.faults.injectRandom5xx(0.01);
   return sim;
-}
-
-interface Truth {
-  /** Every entry key that ever existed (failed supports and removed posts included). */
-  readonly existed: Set<string>;
-  /** key -> epoch ms it happened. */
-  readonly supporters: Map<string, number>;
-  readonly wall: Map<string, number>;
-  readonly blog: Map<string, number>;
-}
-
-/** Every public supporter, wall post and blog post of the day still there at its end. */
-function supportKey(k: { supportTimestamp: number; userId: number }): string {
-  return fundingKey({ support_timestamp: k.supportTimestamp, user: { id: k.userId, display_name: '' } });
-}
-
-function groundTruth(sim: Simulator, start: number, inBaseline: ReadonlySet<string>): Truth {
-  const truth: Truth = { existed: new Set(), supporters: new Map(), wall: new Map(), blog: new Map() };
-  const failed = new Set<string>();
-  const removed = new Set<string>();
-  for (const h of sim.project(demoLinkCaption).history) {
-    if (h.at < start) continue;
-    if (h.type === 'supporter') {
-      const key = fundingKey({
-        support_timestamp: h.key.supportTimestamp,
-        user: { id: h.key.userId, display_name: '' },
-      });
-      truth.supporters.set(key, h.at);
-    } else if (h.type === 'support-failed') {
-      failed.add(
-        fundingKey({
-          support_timestamp: h.key.supportTimestamp,
-          user: { id: h.key.userId, display_name: '' },
-        }),
-      );
-    } else if (h.type === 'wall-post') truth.wall.set(wallPostKey({ id: h.id }), h.at);
-    else if (h.type === 'wall-post-removed') removed.add(wallPostKey({ id: h.id }));
-    else if (h.type === 'blog-post') truth.blog.set(blogPostKey({ id: h.id }), h.at);
-  }
-  for (const m of [truth.supporters, truth.wall, truth.blog]) for (const k of m.keys()) truth.existed.add(k);
-  for (const k of [...failed, ...removed, ...inBaseline]) truth.existed.add(k);
-  for (const k of [...failed, ...inBaseline]) truth.supporters.delete(k);
-  for (const k of inBaseline) truth.wall.delete(k);
-  for (const k of removed) truth.wall.delete(k);
-  return truth;
-}
-
-/** Entry keys an event announces, with the feed they belong to. */
-function announced(event: FundbotEvent): { feed: 'fundings' | 'wall' | 'blog'; key: string }[] {
-  switch (event.type) {
-    case 'supporter':
-      return [{ feed: 'fundings', key: event.entryKey ?? event.id }];
-    case 'supporter-burst':
-      return (event.entryKeys ?? []).map((key) => ({ feed: 'fundings' as const, key }));
-    case 'wall-post':
-      return [{ feed: 'wall', key: wallPostKey({ id: event.postId }) }];
-    case 'wall-post-burst':
-      return (event.postIds ?? []).map((id) => ({ feed: 'wall' as const, key: wallPostKey({ id }) }));
-    case 'blog-post':
-      return [{ feed: 'blog', key: blogPostKey({ id: event.postId }) }];
-    default:
-      return [];
-  }
 }
 
 /**
@@ -280,45 +218,8 @@ export async function runCampaignDay(
         limit) *
         1000,
     ) / 10;
-  const truth = groundTruth(sim, campaignStart, inBaseline);
-  // A late support happened when it turned successful, not at its (older) support_timestamp.
-  for (const [k, at] of late) {
-    truth.supporters.set(k, at);
-    truth.existed.add(k);
-  }
-  const lateLatency: number[] = [];
-
-  const counts = new Map<string, number>();
-  const latency = { fundings: [] as number[], wall: [] as number[], blog: [] as number[] };
-  const catchUp: number[] = [];
-  const withRestart = [] as number[];
-  let spurious = 0;
-  for (const { event, at } of delivered) {
-    for (const { feed, key: k } of announced(event)) {
-      counts.set(k, (counts.get(k) ?? 0) + 1);
-      if (!truth.existed.has(k)) spurious += 1;
-      const happened =
-        feed === 'fundings'
-          ? truth.supporters.get(k)
-          : feed === 'wall'
-            ? truth.wall.get(k)
-            : truth.blog.get(k);
-      if (happened === undefined) continue;
-      if (late.has(k)) {
-        lateLatency.push(at - happened);
-        continue;
-      }
-      if (feed === 'fundings') withRestart.push(at - happened);
-      // What the restarted process caught up on is also reported apart: its delay is the outage, not the polling.
-      if (at === restartedAt) catchUp.push(at - happened);
-      else latency[feed].push(at - happened);
-    }
-  }
-  let duplicates = 0;
-  for (const n of counts.values()) duplicates += Math.max(0, n - 1);
-  const missed = [...truth.supporters.keys(), ...truth.wall.keys(), ...truth.blog.keys()].filter(
-    (k) => !counts.has(k),
-  );
+  const { truth, counts, latency, lateLatency, catchUp, withRestart, spurious, duplicates, missed } =
+    scoreDeliveries({ sim, start: campaignStart, inBaseline, late, delivered, restartedAt });
   const misses = missed.length;
   const dayLimit = api.budget(key)?.dayLimit ?? 10_000;
   const extra: Figures = {};
