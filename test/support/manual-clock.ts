@@ -40,17 +40,22 @@ export class ManualClock implements Clock {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const sleeper: Sleeper = { wakeAt: this.#now + Math.max(0, ms), resolve };
+      // Like systemClock: the abort listener goes when the sleep ends, so a long-lived signal
+      // (a live scenario's, a loop's) does not collect one listener per sleep.
+      const onAbort = () => {
+        this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
+        reject(signal?.reason);
+      };
+      const sleeper: Sleeper = {
+        wakeAt: this.#now + Math.max(0, ms),
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
       this.#sleepers.push(sleeper);
       this.#wakeSleeperWaiters();
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
