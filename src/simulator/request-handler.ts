@@ -15,9 +15,6 @@ import { applyResponseFaults, takeReplacingFault } from './response-faults.js';
 import { matchRoute, type Route } from './routes.js';
 import { userEndpoint } from './user-endpoints.js';
 
-// HandlerState was declared here before it got its own module; it stays importable from here.
-export type { HandlerState } from './handler-state.js';
-
 /**
  * The HTTP pipeline: route, faults, credential, rate limit, endpoint, response
  * faults, send. Every request is logged (without the key).

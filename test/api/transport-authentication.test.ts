@@ -2,8 +2,9 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiNetworkError, ApiTimeoutError, ForbiddenError } from '../../src/api/index.js';
 import { aList, aProjectResponse, aWallPost } from './helpers/builders.js';
+import { rejection } from './helpers/sim.js';
 import { json, startTinyServer } from './helpers/tiny-server.js';
-import { client, closeAll, failure, key, RAW_KEY, SECRET, server } from './helpers/transport-setup.js';
+import { client, closeAll, key, RAW_KEY, SECRET, server } from './helpers/transport-setup.js';
 
 afterEach(closeAll);
 
@@ -47,7 +48,7 @@ describe('authentication on the wire', () => {
         error_description: `you sent ${req.headers.authorization}`,
       }),
     );
-    const error = await failure(client(s.url).project('solar-kiosk', key).wallPage());
+    const error = await rejection(client(s.url).project('solar-kiosk', key).wallPage());
     expect(error).toBeInstanceOf(ForbiddenError);
     expect(everythingOf(error)).not.toContain(SECRET);
     expect((error as ForbiddenError).description).toContain('[redacted]');
@@ -57,12 +58,12 @@ describe('authentication on the wire', () => {
     const dead = await startTinyServer(() => {});
     const deadUrl = dead.url;
     await dead.close();
-    const network = await failure(client(deadUrl, { maxRetries: 0 }).project('p', key).fundingsPage());
+    const network = await rejection(client(deadUrl, { maxRetries: 0 }).project('p', key).fundingsPage());
     expect(network).toBeInstanceOf(ApiNetworkError);
     expect(everythingOf(network)).not.toContain(SECRET);
 
     const silent = await server(() => {});
-    const timeout = await failure(
+    const timeout = await rejection(
       client(silent.url, { maxRetries: 0, timeoutMs: 50 }).project('p', key).fundingsPage(),
     );
     expect(timeout).toBeInstanceOf(ApiTimeoutError);

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseProjectKey, RateLimitError } from '../../src/api/index.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { aList, aProjectResponse } from './helpers/builders.js';
+import { rejection } from './helpers/sim.js';
 import { json, rateHeaders, type TinyHandler } from './helpers/tiny-server.js';
-import { client, closeAll, failure, key, RAW_KEY, server } from './helpers/transport-setup.js';
+import { client, closeAll, key, RAW_KEY, server } from './helpers/transport-setup.js';
 import { parkedOn } from './helpers/wait.js';
 
 afterEach(closeAll);
@@ -58,11 +59,11 @@ describe('rate limits', () => {
   it('a Retry-After above maxRetryAfterMs throws RateLimitError with retryAfterMs, and the credential stays paused', async () => {
     const s = await server((_req, res) => limited('3600')(res));
     const api = client(s.url, { maxRetryAfterMs: 60_000 });
-    const error = await failure(api.project('p', key).wallPage());
+    const error = await rejection(api.project('p', key).wallPage());
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(3_600_000);
     expect((error as RateLimitError).code).toBe('rate_limit_exceeded');
-    const again = await failure(api.project('p', key).fundingsPage());
+    const again = await rejection(api.project('p', key).fundingsPage());
     expect(again).toBeInstanceOf(RateLimitError);
     expect(s.requests).toHaveLength(1);
   });
@@ -70,7 +71,7 @@ describe('rate limits', () => {
   it('429 retries are bounded by maxRateLimitRetries', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1), { autoAdvance: true });
     const s = await server((_req, res) => limited('1')(res));
-    const error = await failure(
+    const error = await rejection(
       client(s.url, { clock, maxRateLimitRetries: 2 }).project('p', key).wallPage(),
     );
     expect(error).toBeInstanceOf(RateLimitError);

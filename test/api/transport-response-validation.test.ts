@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiNetworkError, MalformedResponseError, ResponseValidationError } from '../../src/api/index.js';
 import { aList, aProjectResponse, aWallPost } from './helpers/builders.js';
+import { rejection } from './helpers/sim.js';
 import { json } from './helpers/tiny-server.js';
-import { client, closeAll, failure, key, server } from './helpers/transport-setup.js';
+import { client, closeAll, key, server } from './helpers/transport-setup.js';
 
 afterEach(closeAll);
 
@@ -21,7 +22,7 @@ describe('validation of responses', () => {
       user: { id: 'not-a-number', first_name: 'A', last_name: 'B', display_name: 'AB' },
     });
     const s = await server((_req, res) => json(res, 200, aList([aWallPost(1), broken, { id: 3 }])));
-    const error = await failure(client(s.url).project('solar-kiosk', key).wallPage());
+    const error = await rejection(client(s.url).project('solar-kiosk', key).wallPage());
     expect(error).toBeInstanceOf(ResponseValidationError);
     const validation = error as ResponseValidationError;
     expect(validation.endpoint).toBe('wall');
@@ -37,7 +38,7 @@ describe('validation of responses', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"data": [ {"id": 1,');
     });
-    const error = await failure(client(s.url).project('solar-kiosk', key).wallPage());
+    const error = await rejection(client(s.url).project('solar-kiosk', key).wallPage());
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as MalformedResponseError).endpoint).toBe('wall');
@@ -47,7 +48,7 @@ describe('validation of responses', () => {
     const s = await server((_req, res) =>
       json(res, 200, aList([aWallPost(1, { message: 'x'.repeat(5000) })])),
     );
-    const error = await failure(
+    const error = await rejection(
       client(s.url, { maxResponseBytes: 1000, maxRetries: 0 }).project('p', key).wallPage(),
     );
     expect(error).toBeInstanceOf(ApiNetworkError);

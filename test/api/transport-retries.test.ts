@@ -11,8 +11,9 @@ import {
 import { SecretRedactor } from '../../src/lib/secret-redactor.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { aList, aWallPost } from './helpers/builders.js';
+import { rejection } from './helpers/sim.js';
 import { json, startTinyServer } from './helpers/tiny-server.js';
-import { cleanups, client, closeAll, failure, fixed, key, server } from './helpers/transport-setup.js';
+import { cleanups, client, closeAll, fixed, key, server } from './helpers/transport-setup.js';
 import { parkedOn } from './helpers/wait.js';
 
 afterEach(closeAll);
@@ -22,7 +23,7 @@ describe('retries', () => {
     const s = await server((_req, res) =>
       json(res, 401, { error: 'invalid_api_key', error_description: null }),
     );
-    const error = await failure(client(s.url).project('solar-kiosk', key).wallPage());
+    const error = await rejection(client(s.url).project('solar-kiosk', key).wallPage());
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(s.requests).toHaveLength(1);
   });
@@ -56,7 +57,7 @@ describe('retries', () => {
 
   it('5xx retries are bounded by maxRetries, then the ApiError is thrown', async () => {
     const s = await server((_req, res) => json(res, 500, { error: 'boom', error_description: 'internal' }));
-    const error = await failure(
+    const error = await rejection(
       client(s.url, { maxRetries: 2, random: fixed(0) })
         .project('p', key)
         .wallPage(),
@@ -79,7 +80,9 @@ describe('retries', () => {
 
   it('every request has a timeout: a silent server gives ApiTimeoutError with the original as cause', async () => {
     const s = await server(() => {});
-    const error = await failure(client(s.url, { timeoutMs: 50, maxRetries: 0 }).project('p', key).wallPage());
+    const error = await rejection(
+      client(s.url, { timeoutMs: 50, maxRetries: 0 }).project('p', key).wallPage(),
+    );
     expect(error).toBeInstanceOf(ApiTimeoutError);
     expect((error as ApiTimeoutError).timeoutMs).toBe(50);
     expect(error.cause).toBeDefined();
@@ -90,14 +93,16 @@ describe('retries', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"data": [');
     });
-    const error = await failure(client(s.url, { timeoutMs: 80, maxRetries: 0 }).project('p', key).wallPage());
+    const error = await rejection(
+      client(s.url, { timeoutMs: 80, maxRetries: 0 }).project('p', key).wallPage(),
+    );
     expect(error).toBeInstanceOf(ApiTimeoutError);
   });
 
   it('connection errors become ApiNetworkError with the original as cause', async () => {
     const dead = await startTinyServer(() => {});
     await dead.close();
-    const error = await failure(
+    const error = await rejection(
       client(dead.url, { maxRetries: 1, random: fixed(0) })
         .project('p', key)
         .wallPage(),
@@ -128,7 +133,7 @@ describe('retries', () => {
     });
     cleanups.push(() => transport.close());
     const { z } = await import('zod');
-    const error = await failure(
+    const error = await rejection(
       transport.send({
         endpoint: endpoints.createProject,
         path: '/project',
@@ -147,7 +152,7 @@ describe('retries', () => {
     const page = client(s.url).project('p', key).wallPage({ signal: controller.signal });
     await s.untilRequests(1);
     controller.abort(new Error('shutting down'));
-    const error = await failure(page);
+    const error = await rejection(page);
     expect(error.message).toBe('shutting down');
     expect(s.requests).toHaveLength(1);
   });

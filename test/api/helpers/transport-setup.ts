@@ -37,13 +37,3 @@ export function client(
   cleanups.push(() => c.close());
   return c;
 }
-
-/** The rejection of a promise (fails the test when it resolves). */
-export async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}

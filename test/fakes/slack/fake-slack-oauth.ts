@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendJson } from './http-bodies.js';
 
 export interface OAuthFakeCall {
   readonly method: string;
@@ -149,8 +150,4 @@ export async function startFakeSlackOAuth(): Promise<FakeSlackOAuth> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
 }
