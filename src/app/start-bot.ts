@@ -165,6 +165,9 @@ export async function startBot(
       burstThreshold: config.engine.burstThreshold,
       floodRatio: config.engine.floodRatio,
       publicReads: config.engine.publicReads,
+      ...(config.engine.maxRequestsPerSecond !== undefined
+        ? { maxRequestsPerSecond: config.engine.maxRequestsPerSecond }
+        : {}),
       ...overrides.engineOptions,
     },
     defaultLocale: config.locale,

@@ -39,12 +39,17 @@ export function planIntervals(input: {
   readonly now: number;
   readonly reserveShare: number;
   readonly demands: readonly FeedDemand[];
+  /**
+   * A ceiling on the whole plan's rate in requests per ms whatever the budget allows:
+   * the credential's share of the process-wide ceiling (see replan.ts). Default none.
+   */
+  readonly maxRatePerMs?: number;
 }): Map<string, number> {
   const { budget, now, reserveShare, demands } = input;
   const timeLeft = Math.max(60_000, budget.dayResetAt - now);
   const spendable = Math.max(0, budget.dayRemaining - reserveShare * budget.dayLimit);
   const perMinuteCap = (budget.minuteLimit * (1 - reserveShare)) / 60_000;
-  let capacity = Math.min(spendable / timeLeft, perMinuteCap);
+  let capacity = Math.min(spendable / timeLeft, perMinuteCap, input.maxRatePerMs ?? Number.POSITIVE_INFINITY);
   const result = new Map<string, number>();
   if (capacity <= 0) {
     for (const d of demands) result.set(d.feed, timeLeft);

@@ -54,6 +54,11 @@ export interface EngineOptions {
    */
   readonly maxConcurrentProjects?: number;
   /**
+   * Polling requests a second for the whole process at most, shared by the projects it
+   * polls in proportion (each key's budget still applies). Default 200.
+   */
+  readonly maxRequestsPerSecond?: number;
+  /**
    * Read a public project (status `started` on) without a credential while the per-IP
    * public budget allows, leaving the key's budget to the lists. Default true.
    */

@@ -3,6 +3,13 @@ import type { EngineOptions } from './engine-options.js';
 import { defaultHistoryOptions, type HistoryOptions } from './history.js';
 import { defaultListReadOptions, type ListReadOptions } from './list-assessment.js';
 
+/**
+ * The process-wide polling ceiling's default: at 1,000 projects a day's pace is about
+ * 100 requests a second (12-14 % of a core, bench `scale`), so 200 never slows a normal
+ * day and keeps a late-day fresh start near a quarter of a core.
+ */
+export const DEFAULT_MAX_REQUESTS_PER_SECOND = 200;
+
 /** {@link EngineOptions} with every default filled in. */
 export interface EngineSettings {
   readonly reserveShare: number;
@@ -16,6 +23,8 @@ export interface EngineSettings {
   /** The shortest interval any feed is polled at when the budget would allow faster. */
   readonly minIntervalMs: number;
   readonly maxConcurrentProjects: number;
+  /** Requests a second this process sends for polling at most, all projects together. */
+  readonly maxRequestsPerSecond: number;
   readonly publicReads: boolean;
   readonly listOptions: ListReadOptions;
 }
@@ -32,6 +41,7 @@ export function engineSettings(o: EngineOptions = {}): EngineSettings {
     targets: { ...o.targetIntervalsMs },
     minIntervalMs: o.minIntervalMs ?? 1_000,
     maxConcurrentProjects: o.maxConcurrentProjects ?? 48,
+    maxRequestsPerSecond: o.maxRequestsPerSecond ?? DEFAULT_MAX_REQUESTS_PER_SECOND,
     publicReads: o.publicReads ?? true,
     listOptions: {
       ...defaultListReadOptions,

@@ -44,10 +44,28 @@ export function demandOf(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName)
   };
 }
 
-/** Re-plans the intervals of every feed sharing `rt`'s credential (pure arithmetic, no request). */
+/**
+ * Re-plans the intervals of every feed sharing `rt`'s credential (pure arithmetic, no request).
+ *
+ * The credential's plan is also held to its share of the process-wide ceiling
+ * (`maxRequestsPerSecond`): its projects' share of the projects this process polls
+ * (leased, not paused). Each key's budget alone would let a fresh start late in a
+ * UTC day spend the day's remainder in the hours left, up to each key's minute
+ * limit: with 1,000 keys that is 1,700 requests a second, more than one process
+ * serves. During the day each key's budget share is far below the ceiling's.
+ */
 export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
   const now = ctx.clock.now();
-  const sharing = [...ctx.runtimes.values()].filter((r) => r.gate === rt.gate);
+  const sharing: ProjectRuntime[] = [];
+  let polledHere = 0;
+  for (const r of ctx.runtimes.values()) {
+    if (r.gate === rt.gate) sharing.push(r);
+    if (now < r.leaseUntil && r.paused === null) polledHere += 1;
+  }
+  const sharingPolledHere = sharing.filter((r) => now < r.leaseUntil && r.paused === null).length;
+  const maxRatePerMs =
+    (ctx.settings.maxRequestsPerSecond / 1000) *
+    (Math.max(1, sharingPolledHere) / Math.max(1, polledHere, sharingPolledHere));
   const budget = ctx.api.budget(rt.config.key) ?? assumedBudget(now);
   const demands: FeedDemand[] = [];
   for (const r of sharing) {
@@ -56,7 +74,13 @@ export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
       demands.push({ ...demandOf(ctx, r, feed), feed: `${r.config.linkCaption}/${feed}` });
     }
   }
-  const plan = planIntervals({ budget, now, reserveShare: ctx.settings.reserveShare, demands });
+  const plan = planIntervals({
+    budget,
+    now,
+    reserveShare: ctx.settings.reserveShare,
+    demands,
+    maxRatePerMs,
+  });
   for (const r of sharing) {
     for (const feed of feedNames) {
       const interval = plan.get(`${r.config.linkCaption}/${feed}`);

@@ -136,6 +136,25 @@ describe('budget plan', () => {
     expect(huge.get('wall')).toBe(1_000);
   });
 
+  it('holds the whole plan to maxRatePerMs when the budget would allow more', () => {
+    const floor = demands.map((d) => ({ ...d, targetIntervalMs: 1_000 }));
+    const lateBudget = { ...budget, dayResetAt: now + 3_600_000 }; // the day's remainder in one hour
+    const free = planIntervals({ budget: lateBudget, now, reserveShare: 0.15, demands: floor });
+    const capped = planIntervals({
+      budget: lateBudget,
+      now,
+      reserveShare: 0.15,
+      demands: floor,
+      maxRatePerMs: 0.2 / 1000,
+    });
+    const perSecond = (plan: Map<string, number>) =>
+      [...plan.values()].reduce((sum, ms) => sum + 1000 / ms, 0);
+    expect(perSecond(free)).toBeCloseTo((120 * 0.85) / 60, 5); // the key's minute limit binds
+    expect(perSecond(capped)).toBeCloseTo(0.2, 5);
+    // The ceiling keeps the weights: fundings still polled four times as often as the wall.
+    expect((capped.get('wall') ?? 0) / (capped.get('fundings') ?? 1)).toBeCloseTo(4, 5);
+  });
+
   it('waits for the reset when the budget is spent down to the reserve', () => {
     const spent = planIntervals({
       budget: { ...budget, dayRemaining: 1_400 },
