@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_HEDGE_AFTER_MS } from '../../src/api/index.js';
 import { configFileSchema, parseConfig } from '../../src/config/index.js';
+import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../../src/engine/engine-settings.js';
 import { validFile } from './config-builders.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -13,6 +15,17 @@ describe('the documentation agrees with the schema', () => {
     const readme = read('README.md');
     const stated = /`engine\.reservePct`, default (\d+)%/.exec(readme)?.[1];
     expect(Number(stated)).toBe(reservePct);
+  });
+
+  it('docs/configuration.md names the defaults the code applies for copies of slow reads and the polling ceiling', () => {
+    const docs = read('docs/configuration.md');
+    const defaultOf = (field: string) =>
+      Number(
+        new RegExp(`\\| \`${field.replace('.', '\\.')}\` \\|[^|]*\\| \`([\\d.]+)\` \\|`).exec(docs)?.[1],
+      );
+    expect(defaultOf('api.hedgeAfterMs')).toBe(DEFAULT_HEDGE_AFTER_MS);
+    expect(configFileSchema.shape.api.parse({}).hedgeAfterMs).toBe(DEFAULT_HEDGE_AFTER_MS);
+    expect(defaultOf('engine.maxRequestsPerSecond')).toBe(DEFAULT_MAX_REQUESTS_PER_SECOND);
   });
 
   it('projects[].defaultLocale, which nothing applied, is gone from the schema, the docs and the example', () => {
