@@ -154,13 +154,11 @@ export class HttpTransport {
     attempt: number,
   ): Promise<RawResponse> {
     const hedges = this.#hedges;
-    const once = async (own: AbortSignal | undefined, hedge: boolean): Promise<RawResponse> => {
-      const caller = request.signal;
-      const signal = own === undefined ? caller : caller ? AbortSignal.any([caller, own]) : own;
+    const once = async (cancel: AbortSignal | undefined, hedge: boolean): Promise<RawResponse> => {
       const started = performance.now();
       hedges?.onSent(hedge);
       try {
-        const response = await sendAttempt(this.#target, { ...request, signal }, secret);
+        const response = await sendAttempt(this.#target, request, secret, cancel);
         const durationMs = performance.now() - started;
         hedges?.onAnswered(durationMs);
         this.#report(context, request.endpoint, response.status, durationMs, attempt, hedge);

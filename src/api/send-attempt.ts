@@ -21,11 +21,13 @@ export interface AttemptTarget {
  * Sends one attempt of a request (one API request) and reads the whole body,
  * within `timeoutMs` of real time for headers and body together. Throws what
  * undici throws, the caller's abort reason, or a timeout that {@link isTimeout} recognises.
+ * `cancel` stops this attempt alone (the other copy of a hedged read answered first).
  */
 export async function sendAttempt(
   target: AttemptTarget,
   request: TransportRequest<unknown>,
   secret: string | undefined,
+  cancel?: AbortSignal,
 ): Promise<RawResponse> {
   const { timeoutMs, maxResponseBytes, userAgent } = target;
   const controller = new AbortController();
@@ -35,10 +37,15 @@ export async function sendAttempt(
     () => controller.abort(new TimeoutSignal(`timeout after ${timeoutMs} ms`)),
     timeoutMs,
   );
-  const caller = request.signal;
-  const onCallerAbort = () => controller.abort(caller?.reason);
-  if (caller?.aborted) onCallerAbort();
-  else caller?.addEventListener('abort', onCallerAbort, { once: true });
+  // Listeners added and removed per attempt, not AbortSignal.any: a long-lived caller signal
+  // would otherwise keep one dependent signal per request until it is collected.
+  const links = [request.signal, cancel].flatMap((signal) => {
+    if (signal === undefined) return [];
+    const onAbort = () => controller.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    return [{ signal, onAbort }];
+  });
   try {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
@@ -53,7 +60,7 @@ export async function sendAttempt(
     return { status: response.statusCode, headers: response.headers, text };
   } finally {
     clearTimeout(timer);
-    caller?.removeEventListener('abort', onCallerAbort);
+    for (const { signal, onAbort } of links) signal.removeEventListener('abort', onAbort);
   }
 }
 
