@@ -1,4 +1,4 @@
-import type { RateBudget } from './rate-budget.js';
+import { type RateBudget, windowAtReserve } from './rate-budget.js';
 
 /**
  * Hedged GETs ("The Tail at Scale"): a GET still unanswered after `afterMs` gets a
@@ -96,7 +96,7 @@ export class HedgePolicy {
    * (undefined: none seen yet). The copy is counted when it is sent (onSent).
    */
   mayCopy(budget: RateBudget | undefined, clockNow: number): boolean {
-    if (budget !== undefined && lowOnBudget(budget, clockNow)) return false;
+    if (budget !== undefined && windowAtReserve(budget, KEEP_SHARE, clockNow) !== undefined) return false;
     this.#roll();
     const sent = this.#sent.reduce((a, b) => a + b, 0);
     const copies = this.#copies.reduce((a, b) => a + b, 0);
@@ -114,11 +114,4 @@ export class HedgePolicy {
     }
     this.#slotStartedAt += elapsed * SLOT_MS;
   }
-}
-
-function lowOnBudget(budget: RateBudget, now: number): boolean {
-  const minuteLow =
-    now < budget.minuteResetAt && budget.minuteRemaining <= Math.ceil(KEEP_SHARE * budget.minuteLimit);
-  const dayLow = now < budget.dayResetAt && budget.dayRemaining <= Math.ceil(KEEP_SHARE * budget.dayLimit);
-  return minuteLow || dayLow;
 }

@@ -53,7 +53,7 @@ export {
 } from './openapi-drift.js';
 export type { CallOptions, Page, PageParams } from './page.js';
 export type { BlogParams, ProjectApi, PublicProjectApi } from './project-api.js';
-export { parseRateBudget, parseRetryAfterMs, type RateBudget } from './rate-budget.js';
+export { parseRateBudget, parseRetryAfterMs, type RateBudget, windowAtReserve } from './rate-budget.js';
 export * from './schemas/index.js';
 export { isGatedPost, isPubliclyVisible, isSoldOut, publicTeaser } from './spec-rules.js';
 export { blogPostKey, fundingKey, orderKey, subscriberKey, wallPostKey } from './stable-keys.js';

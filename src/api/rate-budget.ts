@@ -79,6 +79,25 @@ export function parseRateBudget(headers: HeaderBag, observedAt: number): RateBud
 }
 
 /**
+ * The window of `budget` (minute first, then day) that is down to `reserveShare` of its
+ * limit while it lasts, counting `sentSince` requests its headers do not show yet;
+ * undefined when neither is. The one "budget down to its reserve" rule: the engine's
+ * credential gate keeps its reserve with it, and hedged reads their last tenth.
+ */
+export function windowAtReserve(
+  budget: RateBudget,
+  reserveShare: number,
+  now: number,
+  sentSince = 0,
+): 'minute' | 'day' | undefined {
+  const atReserve = (remaining: number, limit: number, resetAt: number) =>
+    now < resetAt && remaining - sentSince <= Math.ceil(reserveShare * limit);
+  if (atReserve(budget.minuteRemaining, budget.minuteLimit, budget.minuteResetAt)) return 'minute';
+  if (atReserve(budget.dayRemaining, budget.dayLimit, budget.dayResetAt)) return 'day';
+  return undefined;
+}
+
+/**
  * `Retry-After` in ms: delta-seconds as the spec says, or an HTTP date (RFC 9110)
  * for robustness. Undefined when absent or unreadable.
  */

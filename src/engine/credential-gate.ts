@@ -1,4 +1,4 @@
-import type { RateBudget } from '../api/index.js';
+import { type RateBudget, windowAtReserve } from '../api/index.js';
 
 /** Why a request was not sent: the scheduler retries at `until`. */
 export class DeferredError extends Error {
@@ -56,14 +56,13 @@ export class CredentialGate {
       this.#budgetSeenAt = budget.observedAt;
       this.#sentSinceBudget = 0;
     }
-    const minuteLeft = budget.minuteRemaining - this.#sentSinceBudget;
-    const dayLeft = budget.dayRemaining - this.#sentSinceBudget;
-    const minuteReserve = purpose === 'poll' ? Math.ceil(this.reserveShare * budget.minuteLimit) : 0;
-    const dayReserve = purpose === 'poll' ? Math.ceil(this.reserveShare * budget.dayLimit) : 0;
-    if (now < budget.minuteResetAt && minuteLeft <= minuteReserve) {
+    // Commands may use the reserve: for them only an empty window stops.
+    const share = purpose === 'poll' ? this.reserveShare : 0;
+    const window = windowAtReserve(budget, share, now, this.#sentSinceBudget);
+    if (window === 'minute') {
       throw new DeferredError(budget.minuteResetAt, 'minute budget down to its reserve');
     }
-    if (now < budget.dayResetAt && dayLeft <= dayReserve) {
+    if (window === 'day') {
       throw new DeferredError(budget.dayResetAt, 'day budget down to the reserve kept for commands');
     }
   }
