@@ -58,11 +58,16 @@ export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
   const now = ctx.clock.now();
   const sharing: ProjectRuntime[] = [];
   let polledHere = 0;
+  let sharingPolledHere = 0;
+  // One pass over the projects (this runs after every poll): who shares the key, who polls here.
   for (const r of ctx.runtimes.values()) {
-    if (r.gate === rt.gate) sharing.push(r);
-    if (now < r.leaseUntil && r.paused === null) polledHere += 1;
+    const shares = r.gate === rt.gate;
+    if (shares) sharing.push(r);
+    if (now < r.leaseUntil && r.paused === null) {
+      polledHere += 1;
+      if (shares) sharingPolledHere += 1;
+    }
   }
-  const sharingPolledHere = sharing.filter((r) => now < r.leaseUntil && r.paused === null).length;
   const maxRatePerMs =
     (ctx.settings.maxRequestsPerSecond / 1000) *
     (Math.max(1, sharingPolledHere) / Math.max(1, polledHere, sharingPolledHere));
