@@ -2,7 +2,6 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/api/endpoints.js';
 import { HedgePolicy } from '../../src/api/hedge-policy.js';
-import { HttpTransport } from '../../src/api/http-transport.js';
 import {
   type ApiClient,
   ApiTimeoutError,
@@ -10,7 +9,6 @@ import {
   parseUserKey,
   type ResponseInfo,
 } from '../../src/api/index.js';
-import { SecretRedactor } from '../../src/lib/secret-redactor.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { aProjectResponse } from './helpers/builders.js';
 import {
@@ -20,7 +18,7 @@ import {
   type TinyHandler,
   type TinyServer,
 } from './helpers/tiny-server.js';
-import { cleanups, closeAll, key } from './helpers/transport-setup.js';
+import { cleanups, closeAll, key, transport } from './helpers/transport-setup.js';
 
 afterEach(closeAll);
 
@@ -137,26 +135,13 @@ describe('hedged GETs: a copy of a slow request, the first answer wins', () => {
 
   it('a request that is not safe to repeat (POST /project) never gets a copy', async () => {
     const s = await server((_req, res) => hold(res));
-    const transport = new HttpTransport({
-      baseUrl: s.url,
-      clock,
-      random: { next: () => 0 },
-      timeoutMs: 300,
-      maxRetries: 3,
-      maxRateLimitRetries: 0,
-      maxRetryAfterMs: 60_000,
-      backoffBaseMs: 10,
-      backoffMaxMs: 100,
-      maxResponseBytes: 10_000,
-      dispatcher: undefined,
-      userAgent: 'test',
-      onResponse: undefined,
-      hedge: { afterMs: 20, maxShare: 1, burst: 10 },
-      redactor: new SecretRedactor(),
-    });
-    cleanups.push(() => transport.close());
     const { z } = await import('zod');
-    const sending = transport.send({
+    const sending = transport(s.url, {
+      clock,
+      timeoutMs: 300,
+      maxRateLimitRetries: 0,
+      hedge: { afterMs: 20, maxShare: 1, burst: 10 },
+    }).send({
       endpoint: endpoints.createProject,
       path: '/project',
       key: parseUserKey('svc_user_abc'),

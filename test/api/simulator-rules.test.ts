@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/api/endpoints.js';
-import { HttpTransport } from '../../src/api/http-transport.js';
 import {
   ApiError,
   ApiTimeoutError,
@@ -11,15 +10,15 @@ import {
   UnauthorizedError,
 } from '../../src/api/index.js';
 import { seededRandom } from '../../src/lib/random.js';
-import { SecretRedactor } from '../../src/lib/secret-redactor.js';
-import { ManualClock } from '../support/manual-clock.js';
 import { allPages, rejection, type SimHarness, startHarness } from './helpers/sim.js';
+import { closeAll, transport as rawTransport } from './helpers/transport-setup.js';
 import { parkedOn } from './helpers/wait.js';
 
 const LC = 'solar-kiosk';
 const harnesses: SimHarness[] = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.close();
+  await closeAll();
 });
 async function harness(...args: Parameters<typeof startHarness>): Promise<SimHarness> {
   const h = await startHarness(...args);
@@ -31,9 +30,7 @@ describe('authentication errors', () => {
   it('a missing credential where one is required yields 401 auth_required (UnauthorizedError)', async () => {
     const { sim } = await harness();
     // The typed client cannot even express this call; the transport can.
-    const transport = new HttpTransport({
-      baseUrl: sim.url,
-      clock: new ManualClock(),
+    const transport = rawTransport(sim.url, {
       random: seededRandom(1),
       timeoutMs: 5000,
       maxRetries: 0,
@@ -42,22 +39,13 @@ describe('authentication errors', () => {
       backoffBaseMs: 1,
       backoffMaxMs: 1,
       maxResponseBytes: 1_000_000,
-      dispatcher: undefined,
-      userAgent: 'test',
-      onResponse: undefined,
-      hedge: undefined,
-      redactor: new SecretRedactor(),
     });
-    try {
-      const { z } = await import('zod');
-      const error = await rejection(
-        transport.send({ endpoint: endpoints.wall, path: `/project/${LC}/wall`, schema: z.unknown() }),
-      );
-      expect(error).toBeInstanceOf(UnauthorizedError);
-      expect((error as UnauthorizedError).code).toBe('auth_required');
-    } finally {
-      await transport.close();
-    }
+    const { z } = await import('zod');
+    const error = await rejection(
+      transport.send({ endpoint: endpoints.wall, path: `/project/${LC}/wall`, schema: z.unknown() }),
+    );
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect((error as UnauthorizedError).code).toBe('auth_required');
   });
 
   it('an invalid or revoked key yields invalid_api_key (UnauthorizedError on 401) and the error hides the key', async () => {

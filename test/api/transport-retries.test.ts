@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/api/endpoints.js';
-import { HttpTransport } from '../../src/api/http-transport.js';
 import {
   ApiError,
   ApiNetworkError,
@@ -8,12 +7,11 @@ import {
   parseUserKey,
   UnauthorizedError,
 } from '../../src/api/index.js';
-import { SecretRedactor } from '../../src/lib/secret-redactor.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { aList, aWallPost } from './helpers/builders.js';
 import { rejection } from './helpers/sim.js';
 import { json, startTinyServer } from './helpers/tiny-server.js';
-import { cleanups, client, closeAll, fixed, key, server } from './helpers/transport-setup.js';
+import { client, closeAll, fixed, key, server, transport } from './helpers/transport-setup.js';
 import { parkedOn } from './helpers/wait.js';
 
 afterEach(closeAll);
@@ -114,27 +112,9 @@ describe('retries', () => {
 
   it('a non-idempotent request (POST /project) is never retried after a 5xx or a timeout', async () => {
     const s = await server((_req, res) => json(res, 502, { error: 'bad gateway', error_description: null }));
-    const transport = new HttpTransport({
-      baseUrl: s.url,
-      clock: new ManualClock(),
-      random: fixed(0),
-      timeoutMs: 1000,
-      maxRetries: 3,
-      maxRateLimitRetries: 3,
-      maxRetryAfterMs: 60_000,
-      backoffBaseMs: 10,
-      backoffMaxMs: 100,
-      maxResponseBytes: 10_000,
-      dispatcher: undefined,
-      userAgent: 'test',
-      onResponse: undefined,
-      hedge: undefined,
-      redactor: new SecretRedactor(),
-    });
-    cleanups.push(() => transport.close());
     const { z } = await import('zod');
     const error = await rejection(
-      transport.send({
+      transport(s.url).send({
         endpoint: endpoints.createProject,
         path: '/project',
         key: parseUserKey('svc_user_abc'),

@@ -1,5 +1,7 @@
+import { HttpTransport, type TransportOptions } from '../../../src/api/http-transport.js';
 import { type ApiClient, createApiClient, parseProjectKey } from '../../../src/api/index.js';
 import type { Random } from '../../../src/lib/random.js';
+import { SecretRedactor } from '../../../src/lib/secret-redactor.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { startTinyServer, type TinyHandler, type TinyServer } from './tiny-server.js';
 
@@ -36,4 +38,32 @@ export function client(
   const c = createApiClient({ baseUrl, clock: new ManualClock(), random: fixed(0.5), ...options });
   cleanups.push(() => c.close());
   return c;
+}
+
+/**
+ * The transport itself, for requests the typed client cannot express (POST /project, no
+ * credential where one is needed): short test timings, no copies; `overrides` win. Closed
+ * after the test.
+ */
+export function transport(baseUrl: string, overrides: Partial<TransportOptions> = {}): HttpTransport {
+  const t = new HttpTransport({
+    baseUrl,
+    clock: new ManualClock(),
+    random: fixed(0),
+    timeoutMs: 1000,
+    maxRetries: 3,
+    maxRateLimitRetries: 3,
+    maxRetryAfterMs: 60_000,
+    backoffBaseMs: 10,
+    backoffMaxMs: 100,
+    maxResponseBytes: 10_000,
+    dispatcher: undefined,
+    userAgent: 'test',
+    onResponse: undefined,
+    hedge: undefined,
+    redactor: new SecretRedactor(),
+    ...overrides,
+  });
+  cleanups.push(() => t.close());
+  return t;
 }
