@@ -1,4 +1,3 @@
-import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -11,6 +10,7 @@ import {
 import { SECRET_PIECE_LENGTH } from '../../src/lib/secret-redactor.js';
 import { createLogger } from '../../src/ops/logger.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { everythingOf } from './helpers/error-text.js';
 import { json, startTinyServer, type TinyHandler } from './helpers/tiny-server.js';
 
 // A key whose secret part is long enough to have many 16-character pieces.
@@ -32,19 +32,6 @@ function forbiddenPieces(): string[] {
 
 function expectNoSecret(text: string): void {
   for (const piece of forbiddenPieces()) expect(text).not.toContain(piece);
-}
-
-/** Everything an error shows when thrown, printed, inspected or serialised, causes included. */
-function everythingOf(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const e = current as Error;
-    parts.push(String(e), e.message ?? '', e.stack ?? '', inspect(e, { depth: 10, showHidden: true }));
-    parts.push(JSON.stringify(e), JSON.stringify(Object.entries(e)));
-    current = e.cause;
-  }
-  return parts.join('\n');
 }
 
 async function run(handler: TinyHandler, maxRetries = 0) {

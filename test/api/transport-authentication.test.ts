@@ -1,27 +1,12 @@
-import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiNetworkError, ApiTimeoutError, ForbiddenError } from '../../src/api/index.js';
 import { aList, aProjectResponse, aWallPost } from './helpers/builders.js';
+import { everythingOf } from './helpers/error-text.js';
 import { rejection } from './helpers/sim.js';
 import { json, startTinyServer } from './helpers/tiny-server.js';
 import { client, closeAll, key, RAW_KEY, SECRET, server } from './helpers/transport-setup.js';
 
 afterEach(closeAll);
-
-/** Everything an error can show when logged, including its causes. */
-function everythingOf(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const e = current as Error;
-    parts.push(String(e), e.message ?? '', e.stack ?? '', inspect(e, { depth: 10, showHidden: true }));
-    try {
-      parts.push(JSON.stringify(e));
-    } catch {}
-    current = e.cause;
-  }
-  return parts.join('\n');
-}
 
 describe('authentication on the wire', () => {
   it('the credential is sent only as Authorization: Bearer', async () => {
