@@ -32,12 +32,7 @@ export {
   UnauthorizedError,
   ValidationError,
 } from './errors.js';
-export {
-  DEFAULT_HEDGE_AFTER_MS,
-  DEFAULT_HEDGE_BURST,
-  DEFAULT_HEDGE_SHARE,
-  type HedgeSettings,
-} from './hedge-policy.js';
+export { DEFAULT_HEDGE_AFTER_MS } from './hedge-policy.js';
 export type { ResponseInfo } from './http-transport.js';
 export {
   type ApiDriftCheck,
