@@ -25,18 +25,20 @@
 
 import { fundingKey } from '../src/api/stable-keys.js';
 import {
-  type ChannelPoster,
   type ChannelRef,
   createCommandCore,
-  createNoticeRouter,
-  createPacedRouter,
   createSettingsStore,
   createSubscriptionStore,
   type NeutralMessage,
+} from '../src/core/index.js';
+import {
+  type ChannelPoster,
+  createNoticeRouter,
+  createPacedRouter,
   type PacedRouter,
   type PostReceipt,
-} from '../src/core/index.js';
-import type { BatchRecord } from '../src/core/pacing/batch-record.js';
+} from '../src/delivery/index.js';
+import type { BatchRecord } from '../src/delivery/pacing/batch-record.js';
 import { type FundbotEvent, noticeKindOf, noticeKinds } from '../src/domain/events.js';
 import type { Engine } from '../src/engine/index.js';
 import { type KeyValueStore, memoryStore } from '../src/lib/store.js';

@@ -19,12 +19,8 @@
  * time), everything else runs on the virtual clock.
  */
 import { createSlackAdapter } from '../src/adapters/slack/index.js';
-import {
-  type ChannelRef,
-  createNoticeRouter,
-  createSubscriptionStore,
-  type NoticeRouter,
-} from '../src/core/index.js';
+import { type ChannelRef, createSubscriptionStore } from '../src/core/index.js';
+import { createNoticeRouter, type NoticeRouter } from '../src/delivery/index.js';
 import type { FundbotEvent } from '../src/domain/events.js';
 import { backoffMs } from '../src/lib/backoff.js';
 import { seededRandom } from '../src/lib/random.js';

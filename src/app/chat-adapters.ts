@@ -6,7 +6,8 @@ import {
 } from '../adapters/discord/index.js';
 import { createSlackAdapter, encryptionKeyFromBase64 } from '../adapters/slack/index.js';
 import type { DiscordConfig, FundbotConfig, SlackConfig } from '../config/index.js';
-import type { ChannelAccess, ChannelPoster, CommandCore, SubscriptionStore } from '../core/index.js';
+import type { ChannelAccess, CommandCore, SubscriptionStore } from '../core/index.js';
+import type { ChannelPoster } from '../delivery/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { Logger } from '../ops/index.js';

@@ -1,23 +1,24 @@
 import type { ApiClient, ProjectKey, UserKey } from '../api/index.js';
 import {
   type ChannelAccess,
-  type ChannelPoster,
   type ChannelRef,
-  type Claims,
   type CommandCore,
   createCommandCore,
   createDailyThreadSettings,
-  createNoticeRouter,
-  createPacedRouter,
   createPacingSettings,
   createSettingsStore,
   createSubscriptionStore,
   type Locale,
   type NeutralMessage,
   type OperationalNote,
-  type PacedRouter,
   type SubscriptionStore,
 } from '../core/index.js';
+import {
+  type ChannelPoster,
+  createNoticeRouter,
+  createPacedRouter,
+  type PacedRouter,
+} from '../delivery/index.js';
 import { chartPreview, digestPreview } from '../digest/index.js';
 import {
   createEngine,
@@ -28,6 +29,7 @@ import {
   type PollOutcome,
 } from '../engine/index.js';
 import type { Clock } from '../lib/clock.js';
+import type { Claims } from '../lib/coordination/claims.js';
 import type { Random } from '../lib/random.js';
 import { type KeyValueStore, namespaced } from '../lib/store.js';
 import type { FundbotMetrics, Logger } from '../ops/index.js';

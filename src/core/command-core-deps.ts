@@ -2,10 +2,10 @@ import type { Logger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { NeutralMessage } from './message.js';
-import type { DailyThreadSettings } from './pacing/daily-thread-settings.js';
-import type { PacingSettings } from './pacing/pacing-settings.js';
 import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
-import type { SettingsStore } from './settings-store.js';
+import type { DailyThreadSettings } from './settings/daily-thread-settings.js';
+import type { PacingSettings } from './settings/pacing-settings.js';
+import type { SettingsStore } from './settings/settings-store.js';
 
 /**
  * How old a cached value may be before a command asks the engine to refresh it.

@@ -17,11 +17,11 @@ import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './co
 import { threadCommand } from './commands/thread.js';
 import { catalogFor, localeFromTag } from './i18n/index.js';
 import type { NeutralMessage } from './message.js';
+import { renderNotice } from './notices/render-notice.js';
 import { commandInvocationText } from './parse-command-text.js';
 import type { ChannelRef } from './ports.js';
 import { errorSummary } from './read-failure.js';
-import { renderNotice } from './render-notice.js';
-import type { LocaleSettings } from './settings-store.js';
+import type { LocaleSettings } from './settings/settings-store.js';
 
 const handlers: Readonly<Record<string, CommandHandler>> = {
   funding: fundingCommand,

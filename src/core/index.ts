@@ -1,6 +1,6 @@
 /**
  * The platform-neutral core of fundbot: commands, notices, i18n, the
- * subscription and settings stores and the notice router. Adapters import
+ * subscription and settings stores. Adapters import
  * from here; nothing here imports a chat library.
  */
 
@@ -15,7 +15,6 @@ export {
 } from '../domain/text.js';
 export { limits } from '../domain/text-limits.js';
 export { channelKey, workspaceKey } from './channel-key.js';
-export { ChannelUnavailableError } from './channel-unavailable-error.js';
 export type {
   CommandContext,
   CommandCore,
@@ -26,48 +25,14 @@ export type {
 export type { CommandCoreDeps, CoreLogger, Freshness, OperationalNote } from './command-core-deps.js';
 export { defaultFreshness } from './command-core-deps.js';
 export { createCommandCore, privateError } from './create-command-core.js';
-export {
-  type Claims,
-  createDeliveryLedger,
-  type DeliveryKey,
-  type DeliveryLedger,
-  type DeliveryLedgerOptions,
-  type DeliveryRecord,
-  type DeliveryState,
-  defaultDeliveryClaimTtlMs,
-  defaultDeliveryRecordTtlMs,
-} from './delivery-ledger.js';
-export { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 export * from './format.js';
 export type { Catalog } from './i18n/index.js';
 export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
 export { assertTimeZone, formatTime, type LocalTime, localTime, parseTimeOfDay } from './local-time.js';
 export type { MessageField, MessageImage, MessageLink, NeutralMessage, ProgressBar } from './message.js';
-export {
-  createNoticeRouter,
-  NoticeDeliveryError,
-  type NoticeRouter,
-  type NoticeRouterOptions,
-  noticeIdempotencyKey,
-  noticeLedgerPrefix,
-} from './notice-router.js';
+export { dailyThreadTexts } from './notices/daily-thread-texts.js';
+export { renderNotice } from './notices/render-notice.js';
 export { estimatePace, type Pace } from './pace.js';
-export { type BatchRecord, batchId } from './pacing/batch-record.js';
-export {
-  createDailyThreadSettings,
-  type DailyThreadSettings,
-} from './pacing/daily-thread-settings.js';
-export { createPacedRouter, type PacedRouter, type PacedRouterOptions } from './pacing/paced-router.js';
-export {
-  autoBatchIntervalMs,
-  autoLiveLimit,
-  type ChannelPacing,
-  createPacingSettings,
-  defaultPacing,
-  type PacingMode,
-  type PacingSettings,
-  pacingModes,
-} from './pacing/pacing-settings.js';
 export {
   commandInvocationText,
   commandUsage,
@@ -85,24 +50,36 @@ export type {
   ChannelAccessProblem,
   ChannelAccessResult,
   ChannelPermission,
-  ChannelPoster,
   ChannelRef,
   EngineStatus,
   FeedStatus,
   HistoryPoint,
-  PostReceipt,
   ProjectReadModel,
   Subscription,
   SubscriptionStore,
-  ThreadTarget,
   WatchedProject,
 } from './ports.js';
-export { classifyReadFailure, type ReadFailure } from './read-failure.js';
-export { renderNotice } from './render-notice.js';
+export { classifyReadFailure, errorSummary, type ReadFailure } from './read-failure.js';
+export {
+  createDailyThreadSettings,
+  type DailyThreadSettings,
+} from './settings/daily-thread-settings.js';
+export {
+  autoBatchIntervalMs,
+  autoLiveLimit,
+  type ChannelPacing,
+  createPacingSettings,
+  defaultBatchIntervalMs,
+  defaultPacing,
+  type PacingMode,
+  type PacingSettings,
+  pacingModes,
+  quietWindowAt,
+} from './settings/pacing-settings.js';
 export {
   createSettingsStore,
   type LocaleSettings,
   type SettingScope,
   type SettingsStore,
-} from './settings-store.js';
+} from './settings/settings-store.js';
 export { channelRefSchema, createSubscriptionStore, subscriptionSchema } from './subscription-store.js';

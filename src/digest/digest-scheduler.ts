@@ -1,21 +1,14 @@
 import { schedule as nodeCronSchedule } from 'node-cron';
 import type {
   ChannelRef,
-  DeliveryKey,
-  DeliveryLedger,
-  DeliveryRecord,
   Locale,
   NeutralMessage,
   ProjectReadModel,
   SubscriptionStore,
 } from '../core/index.js';
-import {
-  assertTimeZone,
-  channelKey,
-  createDeliveryLedger,
-  DeliveryNotPostedError,
-  parseTimeOfDay,
-} from '../core/index.js';
+import { assertTimeZone, channelKey, parseTimeOfDay } from '../core/index.js';
+import type { DeliveryKey, DeliveryLedger, DeliveryRecord } from '../delivery/index.js';
+import { createDeliveryLedger, DeliveryNotPostedError } from '../delivery/index.js';
 import { type Logger, silentLogger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';

@@ -7,7 +7,7 @@ import {
 } from '../../src/adapters/console/console-poster.js';
 import { createConsoleAdapter } from '../../src/adapters/console/create-console-adapter.js';
 import { renderConsoleMessage, terminalSafe } from '../../src/adapters/console/render-console-message.js';
-import { createNoticeRouter } from '../../src/core/notice-router.js';
+import { createNoticeRouter } from '../../src/delivery/notice-router.js';
 import { buildIncentive, buildProject } from '../support/builders.js';
 import { createCoreFixture } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';

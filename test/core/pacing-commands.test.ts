@@ -4,12 +4,12 @@
  * router follows what the command stored.
  */
 import { describe, expect, it } from 'vitest';
-import { createNoticeRouter } from '../../src/core/notice-router.js';
-import { createPacedRouter } from '../../src/core/pacing/paced-router.js';
-import { createPacingSettings, quietWindowAt } from '../../src/core/pacing/pacing-settings.js';
+import { createPacingSettings, quietWindowAt } from '../../src/core/settings/pacing-settings.js';
+import { createNoticeRouter } from '../../src/delivery/notice-router.js';
+import { createPacedRouter } from '../../src/delivery/paced-router.js';
 import { allText, createCoreFixture, discordChannel } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
-import { EditablePoster } from './pacing-fakes.js';
+import { EditablePoster } from '../delivery/pacing-fakes.js';
 
 const admin = { canAdminister: true };
 const minute = 60_000;

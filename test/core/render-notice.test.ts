@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Locale } from '../../src/core/command-core.js';
-import { renderNotice } from '../../src/core/render-notice.js';
+import { renderNotice } from '../../src/core/notices/render-notice.js';
 import { allText, allUrls } from '../support/core-fixture.js';
 import { buildEvent, oneOfEveryEvent } from '../support/event-builders.js';
 import { allHostileTexts, hostileTexts } from '../support/hostile-text.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ChannelRef } from '../../src/core/ports.js';
-import { createSettingsStore } from '../../src/core/settings-store.js';
+import { createSettingsStore } from '../../src/core/settings/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { memoryStore, StoredValueError } from '../../src/lib/store.js';
 import { ManualClock } from '../support/manual-clock.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createDailyThreadSettings } from '../../src/core/pacing/daily-thread-settings.js';
+import { createDailyThreadSettings } from '../../src/core/settings/daily-thread-settings.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { createCoreFixture, discordChannel } from '../support/core-fixture.js';
 

@@ -7,7 +7,7 @@ import type { CommandCore } from '../../src/core/command-core.js';
 import type { CommandCoreDeps } from '../../src/core/command-core-deps.js';
 import { createCommandCore } from '../../src/core/create-command-core.js';
 import type { ChannelRef } from '../../src/core/ports.js';
-import { createSettingsStore } from '../../src/core/settings-store.js';
+import { createSettingsStore } from '../../src/core/settings/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { chartPreview } from '../../src/digest/index.js';
 import { findCommand } from '../../src/domain/command-definitions.js';

@@ -1,6 +1,6 @@
 import { getTasks } from 'node-cron';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDeliveryLedger } from '../../src/core/delivery-ledger.js';
+import { createDeliveryLedger } from '../../src/delivery/delivery-ledger.js';
 import type { CronLike } from '../../src/digest/index.js';
 import type { KeyValueStore } from '../../src/lib/store.js';
 import { missingScope } from '../support/fake-read-model.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNoticeRouter, createPacedRouter } from '../../src/core/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
+import { createNoticeRouter, createPacedRouter } from '../../src/delivery/index.js';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
 import { defaultGuild } from '../fakes/discord/fake-discord.js';
 import { createCoreFixture } from '../support/core-fixture.js';

@@ -10,14 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter, createDiscordRestPosting } from '../../src/adapters/discord/index.js';
+import { type ChannelRef, createSubscriptionStore } from '../../src/core/index.js';
 import {
   type ChannelPoster,
-  type ChannelRef,
   createNoticeRouter,
-  createSubscriptionStore,
   NoticeDeliveryError,
   type NoticeRouter,
-} from '../../src/core/index.js';
+} from '../../src/delivery/index.js';
 import { type KeyValueStore, openStore } from '../../src/lib/store.js';
 import { defaultGuild, type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { buildEvent } from '../support/event-builders.js';

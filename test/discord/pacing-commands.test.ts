@@ -7,8 +7,8 @@ import { ApplicationCommandOptionType, MessageFlags, PermissionFlagsBits } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDiscordCommandPayloads } from '../../src/adapters/discord/command-payloads.js';
 import { createDiscordAdapter, type DiscordAdapter } from '../../src/adapters/discord/index.js';
-import { createPacingSettings } from '../../src/core/pacing/pacing-settings.js';
 import type { ChannelRef } from '../../src/core/ports.js';
+import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
 import { commandDefinitions } from '../../src/domain/command-definitions.js';
 import {
   defaultGuild,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nonceFromKey } from '../../src/adapters/discord/index.js';
-import { ChannelUnavailableError } from '../../src/core/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
+import { ChannelUnavailableError } from '../../src/delivery/index.js';
 import { channelFaults, defaultGuild } from '../fakes/discord/fake-discord.js';
 import { type Harness, startHarness } from './adapter-harness.js';
 

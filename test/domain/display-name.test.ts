@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { renderNotice } from '../../src/core/render-notice.js';
+import { renderNotice } from '../../src/core/notices/render-notice.js';
 import { displayName, singleLine } from '../../src/domain/text.js';
 import { allText } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';

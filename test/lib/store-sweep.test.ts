@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createDeliveryLedger, defaultDeliveryRecordTtlMs } from '../../src/core/delivery-ledger.js';
+import { createDeliveryLedger, defaultDeliveryRecordTtlMs } from '../../src/delivery/delivery-ledger.js';
 import { type KeyValueStore, openStore, SWEEP_SLICE_ROWS } from '../../src/lib/store.js';
 import { startStoreSweep, sweepExpiredOnce } from '../../src/lib/store-sweep.js';
 import { ManualClock } from '../support/manual-clock.js';

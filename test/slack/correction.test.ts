@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
-import { createNoticeRouter, createPacedRouter } from '../../src/core/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
+import { createNoticeRouter, createPacedRouter } from '../../src/delivery/index.js';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { createCoreFixture } from '../support/core-fixture.js';

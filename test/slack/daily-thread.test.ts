@@ -7,10 +7,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
-import { createNoticeRouter, createPacedRouter, NoticeDeliveryError } from '../../src/core/index.js';
-import { createDailyThreadSettings } from '../../src/core/pacing/daily-thread-settings.js';
-import { createPacingSettings } from '../../src/core/pacing/pacing-settings.js';
 import type { ChannelRef } from '../../src/core/ports.js';
+import { createDailyThreadSettings } from '../../src/core/settings/daily-thread-settings.js';
+import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
+import { createNoticeRouter, createPacedRouter, NoticeDeliveryError } from '../../src/delivery/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { type CoreFixture, createCoreFixture } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';

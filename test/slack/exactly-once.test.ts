@@ -11,14 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../src/adapters/slack/index.js';
+import { type ChannelRef, createSubscriptionStore } from '../../src/core/index.js';
 import {
-  type ChannelRef,
   createNoticeRouter,
-  createSubscriptionStore,
   DeliveryNotPostedError,
   NoticeDeliveryError,
   type NoticeRouter,
-} from '../../src/core/index.js';
+} from '../../src/delivery/index.js';
 import { type KeyValueStore, openStore } from '../../src/lib/store.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { buildEvent } from '../support/event-builders.js';

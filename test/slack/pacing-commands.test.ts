@@ -6,9 +6,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import { createCommandCore } from '../../src/core/index.js';
-import { createPacingSettings, type PacingSettings } from '../../src/core/pacing/pacing-settings.js';
 import type { ChannelRef, SubscriptionStore } from '../../src/core/ports.js';
-import { createSettingsStore } from '../../src/core/settings-store.js';
+import { createPacingSettings, type PacingSettings } from '../../src/core/settings/pacing-settings.js';
+import { createSettingsStore } from '../../src/core/settings/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { botRetryPolicy, createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
-import { ChannelUnavailableError, DeliveryNotPostedError } from '../../src/core/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import type { ChannelRef } from '../../src/core/ports.js';
+import { ChannelUnavailableError, DeliveryNotPostedError } from '../../src/delivery/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { recordingCore, recordingLogger } from './helpers.js';
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import { createCommandCore } from '../../src/core/index.js';
 import type { ChannelRef, SubscriptionStore } from '../../src/core/ports.js';
-import { createSettingsStore } from '../../src/core/settings-store.js';
+import { createSettingsStore } from '../../src/core/settings/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';

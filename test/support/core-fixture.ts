@@ -2,9 +2,9 @@ import type { CommandContext, CommandCore, OptionValue } from '../../src/core/co
 import type { CommandCoreDeps } from '../../src/core/command-core-deps.js';
 import { createCommandCore } from '../../src/core/create-command-core.js';
 import type { NeutralMessage } from '../../src/core/message.js';
-import { createPacingSettings } from '../../src/core/pacing/pacing-settings.js';
 import type { ChannelRef, SubscriptionStore } from '../../src/core/ports.js';
-import { createSettingsStore, type SettingsStore } from '../../src/core/settings-store.js';
+import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
+import { createSettingsStore, type SettingsStore } from '../../src/core/settings/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
 import { buildProject, t0 } from './builders.js';

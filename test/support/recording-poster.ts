@@ -1,5 +1,6 @@
 import type { NeutralMessage } from '../../src/core/message.js';
-import type { ChannelPoster, ChannelRef } from '../../src/core/ports.js';
+import type { ChannelRef } from '../../src/core/ports.js';
+import type { ChannelPoster } from '../../src/delivery/ports.js';
 
 export interface RecordedPost {
   readonly channel: ChannelRef;

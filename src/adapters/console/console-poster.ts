@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ChannelPoster, ChannelRef, NeutralMessage } from '../../core/index.js';
+import type { ChannelRef, NeutralMessage } from '../../core/index.js';
+import type { ChannelPoster } from '../../delivery/index.js';
 import { renderConsoleMessage } from './render-console-message.js';
 
 /** The one channel of the console. */

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import type { ChannelPoster, CommandContext, CommandCore, NeutralMessage } from '../../core/index.js';
+import type { CommandContext, CommandCore, NeutralMessage } from '../../core/index.js';
 import { parseCommandLine, parseErrorMessage, privateError } from '../../core/index.js';
+import type { ChannelPoster } from '../../delivery/index.js';
 import { consoleChannel, createConsolePoster } from './console-poster.js';
 import { createConsoleScreen } from './console-screen.js';
 import { renderConsoleMessage } from './render-console-message.js';

@@ -1,4 +1,4 @@
-import type { ChannelUnavailableError } from '../../core/index.js';
+import type { ChannelUnavailableError } from '../../delivery/index.js';
 
 /**
  * Discord's codes for "this channel will not take our messages": retrying cannot

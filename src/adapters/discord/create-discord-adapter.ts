@@ -9,7 +9,8 @@ import {
   type InteractionReplyOptions,
   MessageFlags,
 } from 'discord.js';
-import type { ChannelAccess, ChannelPoster, CommandCore, NeutralMessage } from '../../core/index.js';
+import type { ChannelAccess, CommandCore, NeutralMessage } from '../../core/index.js';
+import type { ChannelPoster } from '../../delivery/index.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
 import { createDiscordPoster } from './create-discord-poster.js';

@@ -1,5 +1,5 @@
 import type { Client } from 'discord.js';
-import { type ChannelPoster, ChannelUnavailableError } from '../../core/index.js';
+import { type ChannelPoster, ChannelUnavailableError } from '../../delivery/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { discordInDoubtSettleMs, discordPost, discordRestDelivery } from './discord-rest-delivery.js';
 import { noMentions } from './http-interactions/rest-message.js';

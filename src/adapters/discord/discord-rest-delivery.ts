@@ -1,12 +1,11 @@
 import { DiscordAPIError, RateLimitError, type REST, Routes, SnowflakeUtil } from 'discord.js';
+import type { ChannelRef, NeutralMessage } from '../../core/index.js';
 import {
   type ChannelPoster,
-  type ChannelRef,
   ChannelUnavailableError,
   DeliveryNotPostedError,
-  type NeutralMessage,
   type ThreadTarget,
-} from '../../core/index.js';
+} from '../../delivery/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { unavailableReasons } from './channel-unavailable-reasons.js';
 import { nonceFromKey } from './discord-nonce.js';

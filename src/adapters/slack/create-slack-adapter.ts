@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { App, HTTPModuleFunctions, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { ChannelAccess, ChannelPoster, CommandCore } from '../../core/index.js';
+import type { ChannelAccess, CommandCore } from '../../core/index.js';
+import type { ChannelPoster } from '../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';

@@ -1,13 +1,12 @@
 import { webApi } from '@slack/bolt';
+import type { ChannelRef, NeutralMessage } from '../../core/index.js';
 import {
   type ChannelPoster,
-  type ChannelRef,
   ChannelUnavailableError,
   DeliveryNotPostedError,
-  type NeutralMessage,
   type PostReceipt,
   type ThreadTarget,
-} from '../../core/index.js';
+} from '../../delivery/index.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { clip, neutralizePlainText } from './escape-mrkdwn.js';
 import { renderBlocks, renderMrkdwnText } from './render-blocks.js';

@@ -1,5 +1,5 @@
 import type { webApi } from '@slack/bolt';
-import type { PostReceipt } from '../../core/index.js';
+import type { PostReceipt } from '../../delivery/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { SlackRateGate } from './slack-rate-gate.js';
 

@@ -1,4 +1,4 @@
-import { DeliveryNotPostedError } from '../../core/index.js';
+import { DeliveryNotPostedError } from '../../delivery/index.js';
 import type { Clock } from '../../lib/clock.js';
 
 /**

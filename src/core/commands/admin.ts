@@ -3,7 +3,7 @@ import { limits } from '../../domain/text-limits.js';
 import { CommandRefusal } from '../command-refusal.js';
 import { catalogFor, isLocale, locales } from '../i18n/index.js';
 import type { NeutralMessage } from '../message.js';
-import type { SettingScope } from '../settings-store.js';
+import type { SettingScope } from '../settings/settings-store.js';
 import type { CommandRun } from './command-run.js';
 
 /** /language <en|de> [channel|workspace]: the language of this channel or the whole server/workspace. */

@@ -20,7 +20,7 @@ import {
   type PacingSettings,
   parseQuietHours,
   type QuietHours,
-} from '../pacing/pacing-settings.js';
+} from '../settings/pacing-settings.js';
 import { type CommandRun, typedCommand } from './command-run.js';
 
 const minuteMs = 60_000;

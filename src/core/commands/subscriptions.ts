@@ -5,11 +5,11 @@ import { limits } from '../../domain/text-limits.js';
 import { ensureBotCanPost } from '../check-channel-access.js';
 import { CommandRefusal } from '../command-refusal.js';
 import type { NeutralMessage } from '../message.js';
-import { formatQuietHours } from '../pacing/pacing-settings.js';
+import { watchingNotice } from '../notices/watching-notice.js';
 import type { WatchedProject } from '../ports.js';
 import { errorSummary } from '../read-failure.js';
 import { findWatched, resolveProject } from '../resolve-project.js';
-import { watchingNotice } from '../watching-notice.js';
+import { formatQuietHours } from '../settings/pacing-settings.js';
 import { type CommandRun, typedCommand } from './command-run.js';
 import { describePacing, pacingOf } from './pacing.js';
 

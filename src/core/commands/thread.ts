@@ -1,7 +1,7 @@
 import { singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import type { NeutralMessage } from '../message.js';
-import { dailyThreadTexts } from '../pacing/daily-thread-texts.js';
+import { dailyThreadTexts } from '../notices/daily-thread-texts.js';
 import type { CommandRun } from './command-run.js';
 
 /**

@@ -128,6 +128,43 @@ export const layerProbes: readonly Probe[] = [
     says: 'src/core must not import src/engine',
   },
   // src/digest: core and api through their index, never the engine or an adapter.
+  // src/delivery: between the core and the adapters; the core and the engine never reach it.
+  {
+    path: 'src/core/probe-delivery.ts',
+    code: "import '../delivery/index.js';\n",
+    rule: 'noRestrictedImports',
+    says: 'src/core must not import src/delivery',
+  },
+  {
+    path: 'src/engine/probe-delivery.ts',
+    code: "import '../delivery/index.js';\n",
+    rule: 'noRestrictedImports',
+    says: 'src/engine must not import src/delivery',
+  },
+  {
+    path: 'src/delivery/probe-engine.ts',
+    code: "import '../engine/index.js';\n",
+    rule: 'noRestrictedImports',
+    says: 'src/delivery must not import src/engine',
+  },
+  {
+    path: 'src/delivery/probe-deep-core.ts',
+    code: "import '../core/ports.js';\n",
+    rule: 'noRestrictedImports',
+    says: "'../core/index.js'",
+  },
+  {
+    path: 'src/delivery/probe-adapter.ts',
+    code: "import '../adapters/slack/index.js';\n",
+    rule: 'noRestrictedImports',
+    says: 'src/delivery must not import src/adapters',
+  },
+  {
+    path: 'src/adapters/slack/probe-deep-delivery.ts',
+    code: "import '../../delivery/notice-router.js';\n",
+    rule: 'noRestrictedImports',
+    says: "'../../delivery/index.js'",
+  },
   {
     path: 'src/digest/probe-engine.ts',
     code: "import '../engine/index.js';\n",

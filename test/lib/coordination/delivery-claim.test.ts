@@ -3,12 +3,8 @@ import {
   connectReplicaCoordination,
   type ReplicaCoordination,
 } from '../../../src/app/replica-coordination.js';
-import {
-  type ChannelRef,
-  createNoticeRouter,
-  createSubscriptionStore,
-  NoticeDeliveryError,
-} from '../../../src/core/index.js';
+import { type ChannelRef, createSubscriptionStore } from '../../../src/core/index.js';
+import { createNoticeRouter, NoticeDeliveryError } from '../../../src/delivery/index.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import { namespaced } from '../../../src/lib/store.js';
 import { createCoreFixture } from '../../support/core-fixture.js';

@@ -1,5 +1,6 @@
 import { REST } from 'discord.js';
-import type { ChannelAccess, ChannelPoster, CommandCore } from '../../../core/index.js';
+import type { ChannelAccess, CommandCore } from '../../../core/index.js';
+import type { ChannelPoster } from '../../../delivery/index.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
 import { type DiscordAdapterLogger, silentLogger } from '../logger.js';
 import { createInteractionHandler } from './handle-interaction.js';

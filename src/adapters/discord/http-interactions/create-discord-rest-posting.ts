@@ -1,5 +1,6 @@
 import { REST } from 'discord.js';
-import type { ChannelAccess, ChannelPoster } from '../../../core/index.js';
+import type { ChannelAccess } from '../../../core/index.js';
+import type { ChannelPoster } from '../../../delivery/index.js';
 import type { Clock } from '../../../lib/clock.js';
 import { createRestChannelAccess } from './rest-channel-access.js';
 import { createRestPoster } from './rest-poster.js';

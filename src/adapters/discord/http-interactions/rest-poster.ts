@@ -1,6 +1,6 @@
 import { type APIChannel, type APIMessage, ChannelType, type REST, Routes } from 'discord.js';
-import type { ChannelPoster } from '../../../core/index.js';
-import { ChannelUnavailableError } from '../../../core/index.js';
+import type { ChannelPoster } from '../../../delivery/index.js';
+import { ChannelUnavailableError } from '../../../delivery/index.js';
 import type { Clock } from '../../../lib/clock.js';
 import { discordInDoubtSettleMs, discordPost, discordRestDelivery } from '../discord-rest-delivery.js';
 import { restMessage } from './rest-message.js';

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { ChannelAccess, ChannelPoster, CommandCore, SubscriptionStore } from '../../../core/index.js';
+import type { ChannelAccess, CommandCore, SubscriptionStore } from '../../../core/index.js';
+import type { ChannelPoster } from '../../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
 import type { Logger } from '../../../domain/logger.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';

@@ -1,6 +1,7 @@
 import { webApi } from '@slack/bolt';
-import type { ChannelAccess, ChannelPoster } from '../../../core/index.js';
-import { ChannelUnavailableError } from '../../../core/index.js';
+import type { ChannelAccess } from '../../../core/index.js';
+import type { ChannelPoster } from '../../../delivery/index.js';
+import { ChannelUnavailableError } from '../../../delivery/index.js';
 import type { Logger } from '../../../domain/logger.js';
 import type { Clock } from '../../../lib/clock.js';
 import { createSlackPoster, createSlackPostingClient } from '../create-slack-poster.js';

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { DeliveryNotPostedError } from '../../src/core/delivery-not-posted-error.js';
-import { createNoticeRouter, NoticeDeliveryError } from '../../src/core/notice-router.js';
-import type { ChannelPoster, ChannelRef, PostReceipt } from '../../src/core/ports.js';
+import type { ChannelRef } from '../../src/core/ports.js';
+import { DeliveryNotPostedError } from '../../src/delivery/delivery-not-posted-error.js';
+import { createNoticeRouter, NoticeDeliveryError } from '../../src/delivery/notice-router.js';
+import type { ChannelPoster, PostReceipt } from '../../src/delivery/ports.js';
 import { createCoreFixture } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
 import { RecordingLogger } from '../support/recording-poster.js';

@@ -1,15 +1,20 @@
 import { z } from 'zod';
+import {
+  type ChannelRef,
+  type CommandCore,
+  type CoreLogger,
+  channelKey,
+  type DailyThreadSettings,
+  dailyThreadTexts,
+  errorSummary,
+} from '../../core/index.js';
 import type { SupportDroppedEvent } from '../../domain/events.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
 import { ChannelUnavailableError } from '../channel-unavailable-error.js';
-import type { CommandCore } from '../command-core.js';
-import type { CoreLogger } from '../command-core-deps.js';
 import type { DeliveryLedger } from '../delivery-ledger.js';
 import { NoticeDeliveryError, type NoticeRouter } from '../notice-router.js';
-import type { ChannelPoster, ChannelRef, ThreadTarget } from '../ports.js';
-import { errorSummary } from '../read-failure.js';
+import type { ChannelPoster, ThreadTarget } from '../ports.js';
 import {
   countIn,
   type DailyThreadRecord,
@@ -23,8 +28,6 @@ import {
   type ThreadNotice,
   withdrawFrom,
 } from './daily-thread-record.js';
-import type { DailyThreadSettings } from './daily-thread-settings.js';
-import { dailyThreadTexts } from './daily-thread-texts.js';
 
 const dayMs = 24 * 3_600_000;
 /** Records outlive their day by a week: a late correction or retry still finds the thread. */

@@ -1,4 +1,4 @@
-import type { ChannelRef } from './ports.js';
+import type { ChannelRef } from '../core/index.js';
 
 /**
  * Thrown by a {@link ChannelPoster} when posting can never succeed as things

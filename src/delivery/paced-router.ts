@@ -1,20 +1,31 @@
 import { z } from 'zod';
 import {
+  autoBatchIntervalMs,
+  autoLiveLimit,
+  type ChannelRef,
+  type CommandCore,
+  type CoreLogger,
+  channelKey,
+  createDailyThreadSettings,
+  createPacingSettings,
+  defaultBatchIntervalMs,
+  defaultPacing,
+  errorSummary,
+  type PacingSettings,
+  quietWindowAt,
+  type SubscriptionStore,
+} from '../core/index.js';
+import {
   type CorrectionEvent,
   type FundbotEvent,
   isCorrection,
   type NoticeKind,
   noticeKindOf,
-} from '../../domain/events.js';
-import { type Clock, systemClock } from '../../lib/clock.js';
-import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
-import type { CommandCore } from '../command-core.js';
-import type { CoreLogger } from '../command-core-deps.js';
-import { createDeliveryLedger, type DeliveryLedger } from '../delivery-ledger.js';
-import { NoticeDeliveryError, type NoticeRouter, noticeLedgerPrefix } from '../notice-router.js';
-import type { ChannelPoster, ChannelRef, SubscriptionStore } from '../ports.js';
-import { errorSummary } from '../read-failure.js';
+} from '../domain/events.js';
+import { type Clock, systemClock } from '../lib/clock.js';
+import type { KeyValueStore } from '../lib/store.js';
+import { createDeliveryLedger, type DeliveryLedger } from './delivery-ledger.js';
+import { NoticeDeliveryError, type NoticeRouter, noticeLedgerPrefix } from './notice-router.js';
 import {
   type BatchRecord,
   batchEvent,
@@ -22,18 +33,9 @@ import {
   batchRecordSchema,
   heldEntry,
   withoutOne,
-} from './batch-record.js';
-import { createDailyThreads, type DailyThreadOptions } from './daily-thread.js';
-import { createDailyThreadSettings } from './daily-thread-settings.js';
-import {
-  autoBatchIntervalMs,
-  autoLiveLimit,
-  createPacingSettings,
-  defaultBatchIntervalMs,
-  defaultPacing,
-  type PacingSettings,
-  quietWindowAt,
-} from './pacing-settings.js';
+} from './pacing/batch-record.js';
+import { createDailyThreads, type DailyThreadOptions } from './pacing/daily-thread.js';
+import type { ChannelPoster } from './ports.js';
 
 const hourMs = 3_600_000;
 /** Batches, held markers and correction marks live as long as delivery records. */

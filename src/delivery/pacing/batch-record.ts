@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { type ChannelRef, channelKey } from '../../core/index.js';
 import type { CorrectionEvent, FundbotEvent, NoticeBatchEvent, NoticeKind } from '../../domain/events.js';
 import { noticeKinds } from '../../domain/events.js';
-import { channelKey } from '../channel-key.js';
-import type { ChannelRef } from '../ports.js';
 
 /** One held notice inside a batch: enough to count it, name it and take it back. */
 export interface HeldEntry {

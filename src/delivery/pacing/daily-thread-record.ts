@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { type ChannelRef, channelKey } from '../../core/index.js';
 import type {
   DailyThreadEvent,
   NoticeBatchEvent,
   SupporterBurstEvent,
   SupporterEvent,
 } from '../../domain/events.js';
-import { channelKey } from '../channel-key.js';
-import type { ChannelRef, ThreadTarget } from '../ports.js';
+import type { ThreadTarget } from '../ports.js';
 
 /** A notice that goes into the daily thread: a supporter, a burst, or a batch of supporters. */
 export type ThreadNotice = SupporterEvent | SupporterBurstEvent | NoticeBatchEvent;

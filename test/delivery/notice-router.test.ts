@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { ChannelUnavailableError } from '../../src/core/channel-unavailable-error.js';
-import { createNoticeRouter, NoticeDeliveryError } from '../../src/core/notice-router.js';
 import type { ChannelRef } from '../../src/core/ports.js';
+import { ChannelUnavailableError } from '../../src/delivery/channel-unavailable-error.js';
+import { createNoticeRouter, NoticeDeliveryError } from '../../src/delivery/notice-router.js';
 import { createCoreFixture } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
 import { RecordingLogger, RecordingPoster } from '../support/recording-poster.js';

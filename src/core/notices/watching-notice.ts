@@ -1,9 +1,9 @@
-import type { Project } from '../api/index.js';
-import type { WatchingEvent } from '../domain/events.js';
-import { singleLine } from '../domain/text.js';
-import { limits } from '../domain/text-limits.js';
-import type { Locale } from './command-core.js';
-import type { NeutralMessage } from './message.js';
+import type { Project } from '../../api/index.js';
+import type { WatchingEvent } from '../../domain/events.js';
+import { singleLine } from '../../domain/text.js';
+import { limits } from '../../domain/text-limits.js';
+import type { Locale } from '../command-core.js';
+import type { NeutralMessage } from '../message.js';
 import { renderNotice } from './render-notice.js';
 
 /**

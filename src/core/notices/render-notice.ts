@@ -1,13 +1,13 @@
-import type { FundbotEvent } from '../domain/events.js';
-import { displayName, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../domain/text.js';
-import { limits } from '../domain/text-limits.js';
-import type { Locale } from './command-core.js';
-import { formatMoney, formatNumber, formatPercent, percentOfGoal, progressBar } from './format.js';
-import { catalogFor } from './i18n/index.js';
-import type { MessageField, NeutralMessage } from './message.js';
-import { renderDailyThread } from './pacing/daily-thread-render.js';
-import { renderBatch, renderCorrection } from './pacing/render-paced.js';
-import { projectStatusLabel } from './project-status-label.js';
+import type { FundbotEvent } from '../../domain/events.js';
+import { displayName, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../../domain/text.js';
+import { limits } from '../../domain/text-limits.js';
+import type { Locale } from '../command-core.js';
+import { formatMoney, formatNumber, formatPercent, percentOfGoal, progressBar } from '../format.js';
+import { catalogFor } from '../i18n/index.js';
+import type { MessageField, NeutralMessage } from '../message.js';
+import { projectStatusLabel } from '../project-status-label.js';
+import { renderBatch, renderCorrection } from './render-batch.js';
+import { renderDailyThread } from './render-daily-thread.js';
 
 /**
  * Renders an engine event as a notice. Pure and synchronous: the router calls

@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { type ChannelRef, channelKey } from '../core/index.js';
 import { type Clock, systemClock } from '../lib/clock.js';
-import { memoryClaims } from '../lib/coordination/claims.js';
+import { type Claims, memoryClaims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
-import { channelKey } from './channel-key.js';
-import type { ChannelRef } from './ports.js';
 
 /**
  * Where one delivery stands. `attempting` is written BEFORE the request goes out:
@@ -39,17 +38,6 @@ export interface DeliveryRecord {
 export interface DeliveryKey {
   readonly id: string;
   readonly channel: ChannelRef;
-}
-
-/**
- * Once-only claims shared by every replica (the core's port: src/lib/coordination implements it on Redis with
- * `SET NX PX`, and with an in-process map for one process). True for exactly one caller until the claim
- * expires or is given back.
- */
-export interface Claims {
-  claimOnce(key: string, ttlMs: number): Promise<boolean>;
-  /** Gives the claim back if this owner still has it. */
-  giveBack(key: string): Promise<void>;
 }
 
 /** 2 minutes: longer than one post with its timeouts takes, short enough that a crashed claimer costs little. */

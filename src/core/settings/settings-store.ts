@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { KeyValueStore } from '../lib/store.js';
-import { channelKey, workspaceKey } from './channel-key.js';
-import type { Locale } from './command-core.js';
-import type { ChannelRef } from './ports.js';
+import type { KeyValueStore } from '../../lib/store.js';
+import { channelKey, workspaceKey } from '../channel-key.js';
+import type { Locale } from '../command-core.js';
+import type { ChannelRef } from '../ports.js';
 
 /** Where a locale setting applies: one channel, or every channel of the server/workspace. */
 export type SettingScope = 'channel' | 'workspace';

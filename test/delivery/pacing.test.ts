@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { createNoticeRouter } from '../../src/core/notice-router.js';
-import { createPacedRouter } from '../../src/core/pacing/paced-router.js';
-import { createPacingSettings } from '../../src/core/pacing/pacing-settings.js';
 import type { ChannelRef } from '../../src/core/ports.js';
+import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
+import { createNoticeRouter } from '../../src/delivery/notice-router.js';
+import { createPacedRouter } from '../../src/delivery/paced-router.js';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
 import { allText, createCoreFixture } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';

@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { ChannelUnavailableError } from '../../src/core/channel-unavailable-error.js';
 import type { NeutralMessage } from '../../src/core/message.js';
-import { createNoticeRouter } from '../../src/core/notice-router.js';
-import { createDailyThreadSettings } from '../../src/core/pacing/daily-thread-settings.js';
-import { createPacedRouter } from '../../src/core/pacing/paced-router.js';
-import { createPacingSettings } from '../../src/core/pacing/pacing-settings.js';
-import type { ChannelPoster, ChannelRef, PostReceipt, ThreadTarget } from '../../src/core/ports.js';
+import type { ChannelRef } from '../../src/core/ports.js';
+import { createDailyThreadSettings } from '../../src/core/settings/daily-thread-settings.js';
+import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
+import { ChannelUnavailableError } from '../../src/delivery/channel-unavailable-error.js';
+import { createNoticeRouter } from '../../src/delivery/notice-router.js';
+import { createPacedRouter } from '../../src/delivery/paced-router.js';
+import type { ChannelPoster, PostReceipt, ThreadTarget } from '../../src/delivery/ports.js';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
 import { allText, createCoreFixture } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';

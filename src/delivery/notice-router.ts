@@ -1,21 +1,26 @@
+import {
+  type ChannelRef,
+  type CommandCore,
+  type CoreLogger,
+  channelKey,
+  errorSummary,
+  type Locale,
+  type NeutralMessage,
+  type SubscriptionStore,
+} from '../core/index.js';
 import { type FundbotEvent, isCorrection, noticeKindOf } from '../domain/events.js';
 import { type Clock, systemClock } from '../lib/clock.js';
+import type { Claims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
-import { channelKey } from './channel-key.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
-import type { CommandCore, Locale } from './command-core.js';
-import type { CoreLogger } from './command-core-deps.js';
 import {
-  type Claims,
   createDeliveryLedger,
   type DeliveryKey,
   type DeliveryLedger,
   type DeliveryRecord,
 } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
-import type { NeutralMessage } from './message.js';
-import type { ChannelPoster, ChannelRef, PostReceipt, SubscriptionStore, ThreadTarget } from './ports.js';
-import { errorSummary } from './read-failure.js';
+import type { ChannelPoster, PostReceipt, ThreadTarget } from './ports.js';
 
 /** Options of {@link createNoticeRouter}. */
 export interface NoticeRouterOptions {

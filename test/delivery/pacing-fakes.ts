@@ -1,5 +1,6 @@
 import type { NeutralMessage } from '../../src/core/message.js';
-import type { ChannelPoster, ChannelRef, PostReceipt } from '../../src/core/ports.js';
+import type { ChannelRef } from '../../src/core/ports.js';
+import type { ChannelPoster, PostReceipt } from '../../src/delivery/ports.js';
 
 /** A poster fake that names its messages ("m1", "m2", ...) and records edits, like a chat platform. */
 export class EditablePoster implements ChannelPoster {
