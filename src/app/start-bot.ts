@@ -4,6 +4,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApiClient } from '../api/index.js';
 import { envVars, type FundbotConfig } from '../config/index.js';
 import type { OperationalNote } from '../core/index.js';
+import type { DeliveryStatus } from '../delivery/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
@@ -72,6 +73,7 @@ export async function startBot(
   }
   let enabledProjects: readonly string[] = [];
   let engineStatus: () => readonly ProjectPollingStatus[] = () => [];
+  let deliveryStatus: () => DeliveryStatus = () => ({ cannotPost: [], pending: 0 });
   let drift: ApiDriftWatch | undefined;
   // Set on a redis:// store: this replica then polls (and health expects polls of) the projects it holds.
   let replicas: StartedReplicas | undefined;
@@ -82,6 +84,7 @@ export async function startBot(
     storeName: describeStoreTarget(storeUrl).name,
     // Bound late: the engine is wired after health (health must see the store from the first operation).
     pausedBecause: (project) => engineStatus().find((s) => s.project === project)?.paused ?? null,
+    delivery: () => deliveryStatus(),
   });
   const storeWatch = createStoreWatch({
     clock,
@@ -210,8 +213,9 @@ export async function startBot(
   replicas?.whenAcquired((projects) => {
     for (const project of projects) wiring.engine.leaseGranted(project);
   });
-  wiring.connectPosters(adapters.map((a) => a.poster));
-  for (const adapter of adapters) wiring.connectChannelAccess(adapter.poster.platform, adapter.channelAccess);
+  for (const adapter of adapters) wiring.registerAdapter(adapter.poster, adapter.channelAccess);
+  deliveryStatus = () => wiring.delivery.status();
+  await wiring.delivery.start();
 
   let ops: OpsServer | undefined;
   if (config.http.enabled) {
@@ -256,12 +260,13 @@ export async function startBot(
       readModel: wiring.engine.readModel,
       subscriptions: wiring.subscriptions,
       localeFor: (channel) => wiring.core.localeFor(channel),
-      post: wiring.post,
-      store,
+      post: (request) => wiring.delivery.postScheduled(request),
       clock,
       time: config.digest.time,
       timeZone: config.digest.timeZone,
-      projects: () => enabledProjects,
+      // On replicas each digests the projects it holds (the ledger and claims keep it once regardless).
+      projects: () =>
+        replicas ? replicas.held().filter((p) => enabledProjects.includes(p)) : enabledProjects,
       milestonesFor: wiring.milestonesFor,
       logger,
     });
@@ -279,8 +284,9 @@ export async function startBot(
         digest?.stop();
       },
     },
-    // The cycle in flight finishes its deliveries while the adapters can still post.
     { name: 'stop pollers after the cycle in flight', stop: () => wiring.engine.stop() },
+    // Posts in flight finish (held batches are in the store: they go out after the restart) while the adapters can post.
+    { name: 'finish the posts in flight', stop: () => wiring.delivery.stop(3_000) },
     // The leases go back at once, so the other replicas take these projects over without waiting a TTL.
     { name: 'give the project leases back', stop: async () => replicas?.stop() },
     ...adapters.map((a) => ({ name: `stop ${a.name} (commands in flight finish)`, stop: () => a.stop() })),

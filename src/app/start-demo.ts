@@ -71,7 +71,9 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     // The digest's chart cannot be drawn in a terminal: it is saved here and its path printed.
     attachmentDir: join(tmpdir(), 'fundbot-demo'),
   });
-  wiring.connectPosters([console.poster]);
+  // The terminal can always be printed to.
+  wiring.registerAdapter(console.poster, { canPost: async () => ({ ok: true }) });
+  await wiring.delivery.start();
 
   output.write(
     [
@@ -97,6 +99,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       console.stop();
       await live.stop();
       await wiring.engine.stop();
+      await wiring.delivery.stop(3_000);
       await api.close();
       await sim.close();
       await store.close();

@@ -3,31 +3,27 @@ import {
   type ChannelAccess,
   type ChannelRef,
   type CommandCore,
+  createChannelAccessStates,
   createCommandCore,
   createDailyThreadSettings,
   createPacingSettings,
   createSettingsStore,
   createSubscriptionStore,
   type Locale,
-  type NeutralMessage,
   type OperationalNote,
   type SubscriptionStore,
 } from '../core/index.js';
-import {
-  type ChannelPoster,
-  createNoticeRouter,
-  createPacedRouter,
-  type PacedRouter,
-} from '../delivery/index.js';
+import { type ChannelPoster, createDelivery, type Delivery } from '../delivery/index.js';
 import { chartPreview, digestPreview } from '../digest/index.js';
+import { isNoticeKind } from '../domain/events.js';
 import {
   createEngine,
   type Engine,
   type EngineOptions,
   type Lease,
-  noticeKindOf,
   type PollOutcome,
 } from '../engine/index.js';
+import { withChangeStamp } from '../lib/change-stamp.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
 import type { Random } from '../lib/random.js';
@@ -66,39 +62,48 @@ export interface WireOptions {
 }
 
 /**
- * The parts every fundbot process has, whatever its chat platforms: the engine,
- * the command core and the notice router. Adapters are created after this (they
- * need the core) and hand their posters to {@link Wiring.connectPosters}; until
- * then the outbox keeps events (delivery fails and is retried), so nothing that
- * happens during start-up is lost.
+ * The parts every fundbot process has, whatever its chat platforms: the engine, the
+ * command core and the delivery pipeline between them. The pipeline is built here,
+ * before the adapters; each adapter registers its poster with it once it exists
+ * (`registerAdapter`). Until then the outbox keeps events, so nothing that happens
+ * during start-up is lost.
  */
 export interface Wiring {
   readonly engine: Engine;
   readonly core: CommandCore;
   readonly subscriptions: SubscriptionStore;
+  readonly delivery: Delivery;
   /** A project's configured milestones, for the digest. */
   milestonesFor(project: string): readonly number[] | undefined;
-  connectPosters(posters: readonly ChannelPoster[]): void;
-  /** The adapter of a platform tells /subscribe whether the bot can post in a channel. */
-  connectChannelAccess(platform: ChannelRef['platform'], access: ChannelAccess): void;
-  /** Posts a digest (or any message) to a channel through the poster of its platform. */
-  post(channel: ChannelRef, message: NeutralMessage, idempotencyKey: string): Promise<void>;
+  /** An adapter's poster (notices go out through it) and channel check (/subscribe, re-checks). */
+  registerAdapter(poster: ChannelPoster, access: ChannelAccess): void;
 }
+
+/** Where settings writes leave their change stamp (see src/lib/change-stamp.ts). */
+export const settingsStampKey = 'settings/stamp';
 
 export function wireFundbot(options: WireOptions): Wiring {
   const { store, clock, logger, metrics } = options;
+  // Every settings write stamps the store: the pipeline caches settings and re-reads them only after a change.
+  const settingsStore = withChangeStamp(
+    store,
+    settingsStampKey,
+    () => `${clock.now().toString(36)}-${Math.floor(options.random.next() * 2 ** 32).toString(36)}`,
+  );
   // The core's stores prefix their own keys (subscriptions/, settings/).
-  const subscriptions = createSubscriptionStore(store, { clock });
-  const settings = createSettingsStore(store);
-  // Written by /pacing and /quiet, read by the paced router: one record per channel that set any.
-  const pacing = createPacingSettings(store);
-  // /thread writes it, the paced router reads it: one key per channel that turned it on.
-  const dailyThreads = createDailyThreadSettings(store);
-  let router: PacedRouter | undefined;
+  const subscriptions = createSubscriptionStore(settingsStore, { clock });
+  const settings = createSettingsStore(settingsStore);
+  // Written by /pacing and /quiet, read by the pipeline: one record per channel that set any.
+  const pacing = createPacingSettings(settingsStore);
+  // /thread writes it, the pipeline reads it: one key per channel that turned it on.
+  const dailyThreads = createDailyThreadSettings(settingsStore);
+  // Written by the pipeline when a platform refuses a channel; shown by /subscriptions, /status, /healthz.
+  const access = createChannelAccessStates(settingsStore);
   const milestonesFor = (project: string) =>
     options.projects.find((p) => p.linkCaption === project)?.milestones;
-  let posters: readonly ChannelPoster[] = [];
   const channelAccess = new Map<ChannelRef['platform'], ChannelAccess>();
+  // The engine offers its outbox to the pipeline, which needs the core, which reads the engine: bound below.
+  let delivery: Delivery | undefined;
 
   const engine = createEngine({
     api: options.api,
@@ -114,13 +119,8 @@ export function wireFundbot(options: WireOptions): Wiring {
     onPoll: (poll) => {
       metrics.recordPoll({ project: poll.project, feed: poll.feed, result: poll.result }, poll.durationMs);
       options.onPoll?.(poll);
-      // Batches whose window ended go out on the next poll: no timer of their own.
-      void router?.flushDue().catch((error) => logger.warn({ err: String(error) }, 'batch flush failed'));
     },
-    deliver: async (event) => {
-      if (!router) throw new Error('no chat adapter is connected yet: the event stays in the outbox');
-      await router.deliver(event);
-    },
+    sink: { offer: async (project, events) => (delivery ? delivery.sink.offer(project, events) : []) },
   });
 
   const core = instrumentCore(
@@ -141,86 +141,52 @@ export function wireFundbot(options: WireOptions): Wiring {
         canPost: (channel) =>
           channelAccess.get(channel.platform)?.canPost(channel) ?? Promise.resolve({ ok: true }),
       },
+      channelAccessStates: access,
       dailyThreads,
       logger: logger.child({ component: 'core' }),
       ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
     }),
   );
 
-  const posterFor = (channel: ChannelRef): ChannelPoster => {
-    const poster = posters.find((p) => p.platform === channel.platform);
-    if (!poster)
-      throw new Error(`no ${channel.platform} adapter is running, so this channel cannot be reached`);
-    return poster;
-  };
+  const pipeline = createDelivery({
+    store: namespaced(store, 'deliveries/'),
+    settingsStore,
+    settingsStampKey,
+    core,
+    subscriptions,
+    pacing,
+    dailyThreads,
+    access,
+    clock,
+    random: options.random,
+    logger: logger.child({ component: 'delivery' }),
+    ...(options.claims !== undefined ? { claims: options.claims } : {}),
+    // The day of the daily thread is the digest's day.
+    timeZone: options.digestTimeZone,
+    // The bar's goal from the engine's cache (the project is re-read far more often than 6 h).
+    goalOf: async (project) =>
+      (await engine.readModel.project(project, 6 * 3_600_000)).value.funding_threshold,
+    observer: {
+      // Latency of each posted notice: from the platform's timestamp to the post.
+      posted: ({ channel, kind, latencyMs }) => {
+        if (isNoticeKind(kind)) metrics.recordNotice({ kind, platform: channel.platform }, latencyMs);
+      },
+      failed: ({ channel, how }) => metrics.recordDeliveryError({ platform: channel.platform, reason: how }),
+      abandoned: ({ channel }) =>
+        metrics.recordDeliveryError({ platform: channel.platform, reason: 'abandoned' }),
+    },
+  });
+  delivery = pipeline;
 
   return {
     engine,
     core,
     subscriptions,
+    delivery: pipeline,
     milestonesFor,
-    connectChannelAccess(platform, access) {
-      channelAccess.set(platform, access);
-    },
-    connectPosters(connected) {
-      posters = connected.map((poster) => instrumentPoster(poster, metrics));
-      const deliveries = namespaced(store, 'deliveries/');
-      const noticeRouter = createNoticeRouter({
-        core,
-        subscriptions,
-        posters,
-        store: deliveries,
-        ...(options.claims !== undefined ? { claims: options.claims } : {}),
-        logger: logger.child({ component: 'notices' }),
-        clock,
-        // Latency of each posted notice: from the platform's timestamp to the post.
-        onPosted: (event, channel) =>
-          metrics.recordNotice(
-            { kind: noticeKindOf(event), platform: channel.platform },
-            clock.now() - event.occurredAt,
-          ),
-      });
-      router = createPacedRouter({
-        router: noticeRouter,
-        core,
-        subscriptions,
-        posters,
-        store: deliveries,
-        settings: pacing,
-        clock,
-        logger: logger.child({ component: 'pacing' }),
-        dailyThread: {
-          settings: dailyThreads,
-          // The day of the daily thread is the digest's day.
-          timeZone: options.digestTimeZone,
-          // The bar's goal from the engine's cache (the project is re-read far more often than 6 h).
-          goalOf: async (project) =>
-            (await engine.readModel.project(project, 6 * 3_600_000)).value.funding_threshold,
-        },
-      });
-    },
-    post: async (channel, message, idempotencyKey) => {
-      await posterFor(channel).post(channel, message, idempotencyKey);
-    },
-  };
-}
-
-/** Counts delivery errors per platform without changing what the poster throws or answers. */
-function instrumentPoster(poster: ChannelPoster, metrics: FundbotMetrics): ChannelPoster {
-  return {
-    ...poster,
-    platform: poster.platform,
-    ...(poster.findPosted ? { findPosted: poster.findPosted.bind(poster) } : {}),
-    ...(poster.edit ? { edit: poster.edit.bind(poster) } : {}),
-    ...(poster.startThread ? { startThread: poster.startThread.bind(poster) } : {}),
-    async post(channel, message, idempotencyKey, thread) {
-      try {
-        return await poster.post(channel, message, idempotencyKey, thread);
-      } catch (error) {
-        const reason = error instanceof Error ? error.name : 'unknown';
-        metrics.recordDeliveryError({ platform: poster.platform, reason });
-        throw error;
-      }
+    registerAdapter(poster, channelCheck) {
+      channelAccess.set(poster.platform, channelCheck);
+      pipeline.registerPoster(poster, channelCheck);
     },
   };
 }

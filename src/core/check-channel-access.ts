@@ -51,5 +51,8 @@ function explainAccessProblem(
       return t.subscriptions.archived;
     case 'unknown':
       return t.subscriptions.accessUnknown;
+    case 'gone':
+    case 'token-revoked':
+      return t.access.problem(result.reason, channel.platform, undefined);
   }
 }

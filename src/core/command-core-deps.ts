@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { NeutralMessage } from './message.js';
 import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
+import type { ChannelAccessStates } from './settings/channel-access-states.js';
 import type { DailyThreadSettings } from './settings/daily-thread-settings.js';
 import type { PacingSettings } from './settings/pacing-settings.js';
 import type { SettingsStore } from './settings/settings-store.js';
@@ -72,11 +73,13 @@ export interface CommandCoreDeps {
   readonly channelAccess?: ChannelAccess;
   /**
    * Each channel's pacing and quiet hours, set by /pacing and /quiet and shown by
-   * /subscriptions: the same store the paced router reads. Without it those two
+   * /subscriptions: the same store the delivery pipeline reads. Without it those two
    * commands say pacing is not set up, and /subscriptions lists kinds only.
    */
   readonly pacing?: PacingSettings;
-  /** The daily-thread setting /thread changes (the same store the paced router reads). */
+  /** The daily-thread setting /thread changes (the same store the delivery pipeline reads). */
   readonly dailyThreads?: DailyThreadSettings;
+  /** Channels the bot cannot post in (written by the delivery pipeline): /subscriptions and /status say so. */
+  readonly channelAccessStates?: ChannelAccessStates;
   readonly logger?: CoreLogger;
 }

@@ -31,6 +31,8 @@ export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
 export { assertTimeZone, formatTime, type LocalTime, localTime, parseTimeOfDay } from './local-time.js';
 export type { MessageField, MessageImage, MessageLink, NeutralMessage, ProgressBar } from './message.js';
 export { dailyThreadTexts } from './notices/daily-thread-texts.js';
+export { splitNames } from './notices/name-list.js';
+export { pacingTexts } from './notices/pacing-texts.js';
 export { renderNotice } from './notices/render-notice.js';
 export { estimatePace, type Pace } from './pace.js';
 export {
@@ -60,6 +62,11 @@ export type {
   WatchedProject,
 } from './ports.js';
 export { classifyReadFailure, errorSummary, type ReadFailure } from './read-failure.js';
+export {
+  type CannotPost,
+  type ChannelAccessStates,
+  createChannelAccessStates,
+} from './settings/channel-access-states.js';
 export {
   createDailyThreadSettings,
   type DailyThreadSettings,

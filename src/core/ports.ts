@@ -44,8 +44,8 @@ export interface SubscriptionStore {
     kinds?: readonly NoticeKind[],
   ): Promise<Subscription | undefined>;
   forChannel(channel: ChannelRef): Promise<readonly Subscription[]>;
-  /** The channels that want this kind of notice of this project. */
-  forProject(project: string, kind: NoticeKind): Promise<readonly Subscription[]>;
+  /** The channels that want this kind of notice of this project (any kind when `kind` is omitted). */
+  forProject(project: string, kind?: NoticeKind): Promise<readonly Subscription[]>;
   /** Removes every subscription in a server/workspace (the app was uninstalled there); returns how many. */
   removeWorkspace(workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>): Promise<number>;
   /**
@@ -56,8 +56,18 @@ export interface SubscriptionStore {
   claimWatchingAnnouncement(channel: ChannelRef, project: string): Promise<boolean>;
 }
 
-/** Why the bot cannot post in a channel. */
-export type ChannelAccessProblem = 'not-member' | 'no-permission' | 'archived' | 'unknown';
+/**
+ * Why the bot cannot post in a channel: not invited (or removed), a permission
+ * missing, the channel archived or deleted, the platform token revoked, or the
+ * platform could not be asked.
+ */
+export type ChannelAccessProblem =
+  | 'not-member'
+  | 'no-permission'
+  | 'archived'
+  | 'gone'
+  | 'token-revoked'
+  | 'unknown';
 
 /** A permission the bot needs to post notices (Discord names them; Slack has none of these). */
 export type ChannelPermission =

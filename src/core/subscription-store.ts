@@ -197,7 +197,10 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
     async forProject(project, kind) {
       const channels = (await store.get(projectIndexKey(project), projectIndexSchema)) ?? [];
       const records = await Promise.all(channels.map((c) => readRecord(project, c)));
-      return records.filter((r): r is Subscription => r?.kinds.includes(kind) === true);
+      return records.filter(
+        (r): r is Subscription =>
+          r !== undefined && (kind === undefined ? r.kinds.length > 0 : r.kinds.includes(kind)),
+      );
     },
 
     async removeWorkspace(workspace) {

@@ -3,12 +3,13 @@ import { type ChannelRef, channelKey } from '../core/index.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { type Claims, memoryClaims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
+import type { ThreadTarget } from './ports.js';
 
 /**
  * Where one delivery stands. `attempting` is written BEFORE the request goes out:
  * a record still `attempting` when nobody is posting (crash, timeout, reset, 5xx)
  * means the message may or may not be in the channel: it is IN DOUBT, and only a
- * look at the channel may decide.
+ * look at the channel (or a repeat the platform dedupes) may decide.
  */
 export type DeliveryState =
   /** A request was (or was about to be) sent and nothing confirmed it. */
@@ -17,9 +18,11 @@ export type DeliveryState =
   | 'posted'
   /** The platform's answer proved nothing was posted; a retry may post freely. */
   | 'failing'
-  /** The channel cannot take messages (gone, no access): final. */
+  /** Kept in a batch (`batchId`): pacing, quiet hours, or a channel the bot cannot post in. */
+  | 'held'
+  /** No poster for the channel's platform runs here (written before held states existed; final). */
   | 'unavailable'
-  /** Failed for too long: given up for this channel, final. */
+  /** Failed for too long: given up for this channel (logged as an error), final. */
   | 'abandoned';
 
 export interface DeliveryRecord {
@@ -28,60 +31,78 @@ export interface DeliveryRecord {
   readonly at: number;
   /** Epoch ms the latest attempt began (the lower bound of where a doubtful message can be). */
   readonly attemptStartedAt?: number;
+  /** Where the latest attempt went (a reply in a thread): a look reads that thread. */
+  readonly thread?: ThreadTarget;
   /** The platform's id of the message: Slack `ts`, Discord message id. */
   readonly messageId?: string;
   /** Epoch ms of the first failure of this delivery, kept until it is posted or given up. */
   readonly failingSince?: number;
+  /** For `held`: the batch that carries it. */
+  readonly batchId?: string;
 }
 
-/** Which delivery: the idempotency id (an event id, a digest id) in one channel. */
+/** Which delivery: the idempotency id (an event id, a batch id, a digest id) in one channel. */
 export interface DeliveryKey {
   readonly id: string;
   readonly channel: ChannelRef;
 }
 
-/** 2 minutes: longer than one post with its timeouts takes, short enough that a crashed claimer costs little. */
-export const defaultDeliveryClaimTtlMs = 2 * 60_000;
+/**
+ * 30 s: longer than one post with its timeout takes (10-15 s), short enough that a
+ * replica killed mid-post blocks its successor for seconds, not minutes.
+ */
+export const defaultDeliveryClaimTtlMs = 30_000;
+
+/** 14 days: longer than any delivery is retried, so a record outlives every retry. */
+export const defaultDeliveryRecordTtlMs = 14 * 24 * 3_600_000;
 
 /**
- * The durable record of every (idempotency id, channel) delivery, shared by all
- * replicas through the injected store: the notice router uses it, the digest can.
+ * The durable record of every (id, channel) delivery, shared by all replicas through
+ * the injected store.
  *
- * Cost: one store read per delivery, two writes per successful post (the attempt,
- * then the confirmation), one record of about 150 bytes per (id, channel), kept
- * `ttlMs` (14 days by default: longer than the outbox ever retries) through the
- * store's own TTL, so nothing needs sweeping.
+ * Cost: one store read per delivery, two writes per post (the attempt, then the
+ * confirmation), one for a held notice; a record of about 150 bytes per (id, channel),
+ * kept `ttlMs` through the store's own TTL (SQLite's expired rows are swept hourly).
  */
 export interface DeliveryLedger {
   /**
-   * Claims the delivery for this replica before it reads the record and posts: of two replicas delivering the
-   * same (id, channel) at once, one gets true and the other must wait and retry (by then the record says
-   * posted). One request per delivery (Redis `SET NX PX`, ~80 B until the claim expires or is given back).
+   * Claims the delivery before posting: of two replicas delivering the same (id,
+   * channel) at once (a lease changing hands), one gets true and the other waits.
+   * On Redis one `SET NX PX` (~80 B until released or expired); in one process a map.
    */
   claim(key: DeliveryKey): Promise<boolean>;
-  /** Gives the claim back once the record says what happened, so a retry (here or elsewhere) may claim it. */
+  /** Gives the claim back once the record says what happened. */
   release(key: DeliveryKey): Promise<void>;
+  /** Whether the claims are shared with other processes (then a record read before claiming may be stale). */
+  readonly claimsShared: boolean;
   get(key: DeliveryKey): Promise<DeliveryRecord | undefined>;
   /** Before the request: marks the delivery in doubt until confirmed or cleared. */
-  beginAttempt(key: DeliveryKey, previous: DeliveryRecord | undefined): Promise<DeliveryRecord>;
+  beginAttempt(
+    key: DeliveryKey,
+    previous: DeliveryRecord | undefined,
+    thread?: ThreadTarget,
+  ): Promise<DeliveryRecord>;
   /** The platform confirmed the message (or a look found it). */
-  confirm(key: DeliveryKey, messageId: string | undefined): Promise<void>;
+  confirm(key: DeliveryKey, messageId: string | undefined): Promise<DeliveryRecord>;
   /** The platform's answer proved nothing was posted: the attempt is cleared, not in doubt. */
   clearAttempt(key: DeliveryKey, previous: DeliveryRecord | undefined): Promise<DeliveryRecord>;
-  /** Final outcomes: the channel cannot take it, or it failed for too long. */
-  close(key: DeliveryKey, state: 'unavailable' | 'abandoned'): Promise<void>;
+  /** Kept in a batch: written BEFORE the batch record, so a crash between the two is found again. */
+  hold(key: DeliveryKey, batchId: string): Promise<DeliveryRecord>;
+  /** Given up for good (logged by the caller). */
+  abandon(key: DeliveryKey): Promise<DeliveryRecord>;
 }
 
+const threadSchema = z.object({ parentMessageId: z.string(), threadId: z.string().optional() });
+
 const recordSchema = z.object({
-  state: z.enum(['attempting', 'posted', 'failing', 'unavailable', 'abandoned']),
+  state: z.enum(['attempting', 'posted', 'failing', 'held', 'unavailable', 'abandoned']),
   at: z.number(),
   attemptStartedAt: z.number().optional(),
+  thread: threadSchema.optional(),
   messageId: z.string().optional(),
   failingSince: z.number().optional(),
-}) as z.ZodType<DeliveryRecord>;
-
-/** 14 days: longer than the outbox ever retries an event, so a record outlives every retry. */
-export const defaultDeliveryRecordTtlMs = 14 * 24 * 3_600_000;
+  batchId: z.string().optional(),
+}) as unknown as z.ZodType<DeliveryRecord>;
 
 export interface DeliveryLedgerOptions {
   readonly clock?: Clock;
@@ -90,8 +111,18 @@ export interface DeliveryLedgerOptions {
   readonly prefix?: string;
   /** Claims shared by the replicas. Default: an in-process map (one process). */
   readonly claims?: Claims;
-  /** How long an unreleased claim holds (its owner crashed mid-post). Default 2 minutes. */
+  /** Whether `claims` are shared with other processes (Redis). Default: true when claims are given. */
+  readonly claimsShared?: boolean;
+  /** How long an unreleased claim holds (its owner crashed mid-post). Default 30 s. */
   readonly claimTtlMs?: number;
+}
+
+/** Final states: nothing more is posted for the delivery. */
+export function isSettled(record: DeliveryRecord | undefined): boolean {
+  return (
+    record !== undefined &&
+    (record.state === 'posted' || record.state === 'unavailable' || record.state === 'abandoned')
+  );
 }
 
 /** A store-backed {@link DeliveryLedger}. */
@@ -110,35 +141,34 @@ export function createDeliveryLedger(
     await store.set(storeKey(key), dropUndefined(record), ttl);
     return record;
   };
+  /** The first failure of a delivery: kept across attempts until it is posted or given up. */
+  const firstFailure = (previous: DeliveryRecord | undefined, now: number | undefined) =>
+    previous?.failingSince ?? (previous?.state === 'attempting' ? previous.attemptStartedAt : now);
 
   return {
     claim: (key) => claims.claimOnce(storeKey(key), claimTtlMs),
     release: (key) => claims.giveBack(storeKey(key)),
-    get: async (key) => store.get(storeKey(key), recordSchema),
-    beginAttempt: (key, previous) => {
+    claimsShared: options.claimsShared ?? options.claims !== undefined,
+    get: (key) => store.get(storeKey(key), recordSchema),
+    beginAttempt: (key, previous, thread) => {
       const now = clock.now();
-      // A new attempt after a doubtful one: that one was the first failure.
-      const failingSince =
-        previous?.failingSince ?? (previous?.state === 'attempting' ? previous.attemptStartedAt : undefined);
+      const failingSince = firstFailure(previous, undefined);
       return write(key, {
         state: 'attempting',
         at: now,
         attemptStartedAt: now,
+        ...(thread ? { thread } : {}),
         ...(failingSince !== undefined ? { failingSince } : {}),
       });
     },
-    confirm: async (key, messageId) => {
-      await write(key, { state: 'posted', at: clock.now(), ...(messageId ? { messageId } : {}) });
-    },
+    confirm: (key, messageId) =>
+      write(key, { state: 'posted', at: clock.now(), ...(messageId ? { messageId } : {}) }),
     clearAttempt: (key, previous) => {
       const now = clock.now();
-      const failingSince =
-        previous?.failingSince ?? (previous?.state === 'attempting' ? previous.attemptStartedAt : now);
-      return write(key, { state: 'failing', at: now, failingSince: failingSince ?? now });
+      return write(key, { state: 'failing', at: now, failingSince: firstFailure(previous, now) ?? now });
     },
-    close: async (key, state) => {
-      await write(key, { state, at: clock.now() });
-    },
+    hold: (key, batchId) => write(key, { state: 'held', at: clock.now(), batchId }),
+    abandon: (key) => write(key, { state: 'abandoned', at: clock.now() }),
   };
 }
 

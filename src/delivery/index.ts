@@ -5,6 +5,13 @@
  */
 export { ChannelUnavailableError } from './channel-unavailable-error.js';
 export {
+  createDelivery,
+  type Delivery,
+  type DeliveryOptions,
+  type DeliveryStatus,
+  type ScheduledPost,
+} from './create-delivery.js';
+export {
   createDeliveryLedger,
   type DeliveryKey,
   type DeliveryLedger,
@@ -15,14 +22,16 @@ export {
   defaultDeliveryRecordTtlMs,
 } from './delivery-ledger.js';
 export { DeliveryNotPostedError } from './delivery-not-posted-error.js';
-export {
-  createNoticeRouter,
-  NoticeDeliveryError,
-  type NoticeRouter,
-  type NoticeRouterOptions,
-  noticeIdempotencyKey,
-  noticeLedgerPrefix,
-} from './notice-router.js';
-export { createPacedRouter, type PacedRouter, type PacedRouterOptions } from './paced-router.js';
+export type { DeliveryObserver } from './delivery-observer.js';
+export type { ItemOutcome } from './lane-item.js';
+export { idempotencyKeyOf } from './lane-item.js';
 export { type BatchRecord, batchId } from './pacing/batch-record.js';
-export type { ChannelPoster, PostReceipt, ThreadTarget } from './ports.js';
+export type {
+  ChannelPoster,
+  DoubtSupport,
+  LookBudget,
+  LookPage,
+  LookRequest,
+  PostReceipt,
+  ThreadTarget,
+} from './ports.js';

@@ -12,8 +12,8 @@ export interface PostReceipt {
 
 /**
  * A thread inside a channel that a message goes into instead of the channel itself
- * (the daily thread). Its ids come from the store, so a restarted process posts into
- * the same thread.
+ * (the daily thread, a batch's list of names). Its ids come from the store, so a
+ * restarted process posts into the same thread.
  */
 export interface ThreadTarget {
   /** The thread's parent message in the channel: Slack `thread_ts`, Discord message id. */
@@ -23,21 +23,17 @@ export interface ThreadTarget {
 }
 
 /**
- * Implemented by each adapter: posts a rendered message into a channel.
- * `idempotencyKey` is derived from the event id (Discord nonce, Slack metadata).
+ * Implemented by each adapter: posts a rendered message into a channel, and registers
+ * itself with the delivery pipeline (`Delivery.registerPoster`).
+ * `idempotencyKey` is derived from the delivery's id (Discord nonce, Slack metadata).
  *
- * Errors: {@link ChannelUnavailableError} (final), {@link DeliveryNotPostedError}
- * (the answer proves nothing was posted); anything else leaves the delivery in
- * doubt, and the notice router asks {@link ChannelPoster.findPosted} before posting again.
+ * Errors: {@link ChannelUnavailableError} (the bot cannot post there now: the channel
+ * is held until access returns), {@link DeliveryNotPostedError} (the answer proves
+ * nothing was posted); anything else leaves the delivery IN DOUBT, and the pipeline
+ * resolves it through {@link ChannelPoster.doubt} before it posts again.
  */
 export interface ChannelPoster {
   readonly platform: ChannelRef['platform'];
-  /**
-   * How long after an attempt began it may still land in the channel (the post's
-   * own timeout plus a margin). The router neither retries nor looks before: a
-   * look taken earlier could miss a message that arrives a second later. Default 0.
-   */
-  readonly inDoubtSettleMs?: number;
   // Posters that cannot name the message (the console) resolve with nothing.
   post(
     channel: ChannelRef,
@@ -48,31 +44,83 @@ export interface ChannelPoster {
     // biome-ignore lint/suspicious/noConfusingVoidType: adapters without message ids return void
   ): Promise<PostReceipt | void>;
   /**
+   * How replies to a message are posted: `replies` (Slack: name the parent's `ts`),
+   * `start-thread` (Discord: open a thread on the message first, {@link startThread}).
+   * Absent: no threads (the console); what would go into a thread follows as messages.
+   */
+  readonly threads?: 'replies' | 'start-thread';
+  /**
    * Opens the thread of a posted message (Discord: Start Thread from Message; Slack
    * needs none, a reply names its parent). Idempotent: a thread that already exists
    * on the message is returned, so a restart never opens a second one.
    */
   startThread?(channel: ChannelRef, parentMessageId: string, name: string): Promise<ThreadTarget>;
   /**
-   * Resolves a delivery in doubt by looking: the message carrying `idempotencyKey`
-   * posted at or after `attemptStartedAt` (its receipt), or undefined when posting
-   * again cannot duplicate it (it is certainly not there, or the platform dedupes
-   * a repeat). Throws a retryable error when it cannot tell yet (rate limit): the
-   * delivery then waits, it is never posted blind. A poster without this method
-   * declares a repeat harmless.
-   */
-  /**
    * Replaces a message this poster posted (a correction, a batch with a name taken
    * back). Mentions stay off and text stays escaped, as in `post`. Editing to the
    * same content twice is harmless, so a retried edit needs no ledger.
    */
   edit?(channel: ChannelRef, messageId: string, message: NeutralMessage): Promise<void>;
-  findPosted?(
-    channel: ChannelRef,
-    idempotencyKey: string,
-    attemptStartedAt: number,
-    message: NeutralMessage,
-    /** Where the post went: the look reads the thread's replies, not the channel. */
-    thread?: ThreadTarget,
-  ): Promise<PostReceipt | undefined>;
+  /**
+   * How a post left in doubt can be decided on this platform. A poster without it
+   * (the console) declares a repeat harmless: the pipeline simply posts again.
+   */
+  readonly doubt?: DoubtSupport;
+}
+
+/**
+ * The platform's part of resolving a delivery in doubt; the pipeline's doubt
+ * resolver (doubt-resolver.ts) holds the rules, the shared look budget and what
+ * earlier looks showed, so a replica taking over continues where another stopped.
+ */
+export interface DoubtSupport {
+  /**
+   * How long after an attempt began it may still land (the post's own timeout plus
+   * a margin): no look is trusted, and nothing is posted again, before then.
+   */
+  readonly settleMs: number;
+  /**
+   * Until this long after an attempt began, posting again with the same
+   * idempotency key cannot duplicate it (Discord's nonce window with
+   * `enforce_nonce`): the repeat IS the check. 0 where nothing dedupes (Slack).
+   */
+  readonly repeatSafeMs: number;
+  /**
+   * Which rate limit a look draws from, and how often it may be spent (Slack:
+   * conversations.history/replies per workspace, about once a minute for apps
+   * outside the Marketplace; Discord: the channel's message list).
+   */
+  lookBudget(channel: ChannelRef, thread: ThreadTarget | undefined): LookBudget;
+  /** One look, one platform call: the bot's messages in the channel (or thread) within the span. */
+  look(channel: ChannelRef, request: LookRequest, thread: ThreadTarget | undefined): Promise<LookPage>;
+}
+
+export interface LookBudget {
+  /** The budget's name, shared by every replica (a claim in the store). */
+  readonly scope: string;
+  /** At most one look per this many ms in the scope. */
+  readonly intervalMs: number;
+}
+
+export interface LookRequest {
+  /** Epoch ms: the look reaches back to here (the earliest doubtful attempt, minus a clock margin). */
+  readonly from: number;
+  /** Epoch ms: the look's upper bound (when a continued look began, else now). */
+  readonly to: number;
+  /** Continues an incomplete look (more messages than one call returns). */
+  readonly cursor?: string;
+  /** The deliveries looked for, with the message each carries (Discord matches embeds). */
+  readonly wanted: readonly { readonly key: string; readonly message: NeutralMessage }[];
+}
+
+export interface LookPage {
+  /** Idempotency keys of this bot's messages the page showed, with their message ids. */
+  readonly found: ReadonlyMap<string, string>;
+  /**
+   * The span (epoch ms) the page showed completely: the whole request when it was
+   * the last page, else up to the oldest (Slack, newest first) or newest (Discord,
+   * oldest first) message it returned; `cursor` continues from there.
+   */
+  readonly covered: { readonly from: number; readonly to: number };
+  readonly cursor?: string;
 }

@@ -7,11 +7,9 @@ import type {
   SubscriptionStore,
 } from '../core/index.js';
 import { assertTimeZone, channelKey, parseTimeOfDay } from '../core/index.js';
-import type { DeliveryKey, DeliveryLedger, DeliveryRecord } from '../delivery/index.js';
-import { createDeliveryLedger, DeliveryNotPostedError } from '../delivery/index.js';
+import type { ItemOutcome, ScheduledPost } from '../delivery/index.js';
 import { type Logger, silentLogger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
-import type { KeyValueStore } from '../lib/store.js';
 import { buildDigest, type DigestData } from './build-digest.js';
 import { digestDue } from './digest-due.js';
 import { renderDigest } from './render-digest.js';
@@ -33,9 +31,11 @@ export interface DigestSchedulerOptions {
   readonly readModel: ProjectReadModel;
   readonly subscriptions: SubscriptionStore;
   readonly localeFor: (channel: ChannelRef) => Promise<Locale>;
-  readonly post: (channel: ChannelRef, message: NeutralMessage, idempotencyKey: string) => Promise<void>;
-  /** Holds the per-(project, channel, date) delivery records (under `digest/delivery/`); share it across restarts. */
-  readonly store: KeyValueStore;
+  /**
+   * Posts through the delivery pipeline (`Delivery.postScheduled`): once per id and
+   * channel across replicas and restarts, by its ledger and claims.
+   */
+  readonly post: (request: ScheduledPost) => Promise<ItemOutcome>;
   readonly clock: Clock;
   /** Local time of day, 24-hour `HH:MM`. Default `09:00`. */
   readonly time?: string;
@@ -48,11 +48,6 @@ export interface DigestSchedulerOptions {
   readonly logger?: DigestLogger;
   /** Default: node-cron. */
   readonly cron?: CronLike;
-  /**
-   * Hourly checks a channel may fail through before the day is given up (a deleted
-   * channel must not be retried forever). Counted from the delivery's first failure. Default 3.
-   */
-  readonly maxAttempts?: number;
   readonly chartOptions?: FundingChartOptions;
 }
 
@@ -74,38 +69,24 @@ export interface DigestScheduler {
   sendMissedOnStart(): Promise<DigestRunReport>;
 }
 
-/** Records only matter for the day they are about; three days covers any time zone and a late restart. */
-const RECORD_TTL_MS = 3 * 24 * 60 * 60 * 1000;
-const HOUR_MS = 60 * 60 * 1000;
-
-/** States after which the day's digest is done for a channel: posted, or given up. */
-const finished: ReadonlySet<DeliveryRecord['state']> = new Set(['posted', 'unavailable', 'abandoned']);
+/** How long one run waits for a channel's post; a post still on its way finishes in its lane. */
+const POST_WAIT_MS = 60_000;
 
 /**
- * Sends each project's daily digest to the channels subscribed to `digest`, at
- * `time` in `timeZone`.
- *
- * Delivery guarantee, per (project, channel, local date), recorded in the core's
- * {@link DeliveryLedger} (the one the notice router uses) under the id
- * `digest:<project>:<date>` and the channel:
- * 1. the attempt is recorded (`attempting`),
- * 2. the digest is posted with the idempotency key `digest:<project>:<channel>:<date>`,
- * 3. the record becomes `posted`.
- * A crash between 1 and 3 leaves `attempting` (in doubt), and the next check (the hourly tick or
- * the start-up catch-up, same local day only) posts again with the SAME key, which
- * the adapters pass on (Discord nonce, Slack metadata) so a platform that still
- * remembers it drops the duplicate. So: at least once while the day lasts, and
- * exactly once unless a crash falls between posting and step 3 and the platform
- * has forgotten the key. A channel still failing `maxAttempts - 1` hours after its
- * first failure is given up for the day (`abandoned`).
- * With several replicas, run the scheduler on one of them: the store has no
- * compare-and-set, so two replicas checking in the same second could both post
- * (with the same idempotency key).
+ * Sends each project's daily digest to the channels subscribed to `digest`, at `time`
+ * in `timeZone`, through the delivery pipeline under the id `digest:<project>:<date>`:
+ * its ledger and claims post it once per (project, channel, local date) across
+ * replicas and restarts (a replica that checks in the same second finds the claim or
+ * the record), it waits out Retry-After, resolves a post left in doubt by looking (the
+ * chart's file name carries the delivery's marker on Slack, the nonce on Discord), and
+ * a channel the bot cannot post in is tried again at the next hourly check.
  *
  * The cron task fires hourly at the configured minute (plus 5 s, so a timer that
  * fires a hair early still sees the right minute); whether a digest is due is
  * decided by {@link digestDue} from the injected clock, so a failed channel is
  * retried an hour later and a time in a skipped DST hour still fires that day.
+ * Cost: one ledger read per subscribed channel and hourly check after the digest's
+ * time (nothing is built for a channel that has it).
  */
 export function createDigestScheduler(options: DigestSchedulerOptions): DigestScheduler {
   const timeZone = options.timeZone ?? 'UTC';
@@ -114,13 +95,7 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
   const minuteOfDay = parseTimeOfDay(time);
   const logger = options.logger ?? silentLogger;
   const cron = options.cron ?? { schedule: nodeCronSchedule };
-  const maxAttempts = options.maxAttempts ?? 3;
   const { clock } = options;
-  const ledger: DeliveryLedger = createDeliveryLedger(options.store, {
-    clock,
-    ttlMs: RECORD_TTL_MS,
-    prefix: 'digest/delivery/',
-  });
 
   let task: { destroy(): void | Promise<void> } | undefined;
   let running: Promise<DigestRunReport> | undefined;
@@ -160,90 +135,77 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
     sent: string[],
     failed: string[],
   ): Promise<void> {
-    // Built at most once per project and rendered once per locale, however many channels want it.
-    let data: DigestData | undefined;
-    const rendered = new Map<Locale, NeutralMessage>();
-    for (const subscription of await options.subscriptions.forProject(project, 'digest')) {
-      const { channel } = subscription;
-      const label = `${project} ${channelKey(channel)}`;
-      const idempotencyKey = `digest:${project}:${channelKey(channel)}:${date}`;
-      const delivery: DeliveryKey = { id: `digest:${project}:${date}`, channel };
-      let previous: DeliveryRecord | undefined;
-      try {
-        previous = await ledger.get(delivery);
-      } catch (error) {
-        failed.push(label);
-        logger.error(
-          { project, channel: channelKey(channel), error: errorText(error) },
-          'digest: delivery record unreadable',
+    // Built at most once per project and rendered once per locale, and only for a channel that posts it.
+    let data: Promise<DigestData> | undefined;
+    const rendered = new Map<Locale, Promise<NeutralMessage>>();
+    const messageFor = async (locale: Locale) => {
+      let message = rendered.get(locale);
+      if (!message) {
+        const milestones = options.milestonesFor?.(project);
+        data ??= buildDigest({
+          readModel: options.readModel,
+          project,
+          now,
+          locale: 'en',
+          timeZone,
+          ...(milestones ? { milestones } : {}),
+        });
+        message = data.then((d) => renderDigest(d, locale, options.chartOptions ?? {}));
+        rendered.set(locale, message);
+      }
+      return message;
+    };
+    const endOfDay = now + 24 * 60 * 60 * 1000;
+    await Promise.all(
+      (await options.subscriptions.forProject(project, 'digest')).map(async (subscription) => {
+        const { channel } = subscription;
+        const label = `${project} ${channelKey(channel)}`;
+        const decision = digestDue({
+          now,
+          timeZone,
+          minuteOfDay,
+          lastSentDate: undefined,
+          subscribedAt: subscription.kindsAddedAt?.digest ?? subscription.createdAt,
+        });
+        if (!decision.due) return;
+        const outcome = await waitAtMost(
+          options.post({
+            id: `digest:${project}:${date}`,
+            channel,
+            kind: 'digest',
+            occurredAt: now,
+            // A day's digest posted the next day would be stale: given up at the end of its day.
+            giveUpAt: endOfDay,
+            render: async () => messageFor(await options.localeFor(channel)),
+          }),
         );
-        continue;
-      }
-      const decision = digestDue({
-        now,
-        timeZone,
-        minuteOfDay,
-        lastSentDate: previous && finished.has(previous.state) ? date : undefined,
-        subscribedAt: subscription.kindsAddedAt?.digest ?? subscription.createdAt,
-      });
-      if (!decision.due) continue;
-      // A failure to build is the project's, not the channel's: it throws out of here and costs no attempt.
-      const milestones = options.milestonesFor?.(project);
-      data ??= await buildDigest({
-        readModel: options.readModel,
-        project,
-        now,
-        locale: 'en',
-        timeZone,
-        ...(milestones ? { milestones } : {}),
-      });
-
-      // A retry after a crash or a failure reuses the idempotency key.
-      if (previous?.state === 'attempting') {
-        logger.info({ project, channel: channelKey(channel) }, 'digest: retrying an unconfirmed post');
-      }
-      let attempts = 1;
-      let attempt: DeliveryRecord | undefined;
-      try {
-        attempt = await ledger.beginAttempt(delivery, previous);
-        // Counted in hourly checks since the first failure, which the ledger keeps.
-        if (attempt.failingSince !== undefined)
-          attempts += Math.floor((now - attempt.failingSince) / HOUR_MS);
-        const locale = await options.localeFor(channel);
-        let message = rendered.get(locale);
-        if (!message) {
-          message = renderDigest(data, locale, options.chartOptions ?? {});
-          rendered.set(locale, message);
+        if (outcome?.kind === 'posted') sent.push(label);
+        else if (outcome !== undefined && outcome.kind !== 'skipped') {
+          failed.push(label);
+          logger.warn(
+            { project, channel: channelKey(channel), outcome: outcome.kind },
+            outcome.kind === 'refused'
+              ? 'digest: fundbot cannot post in the channel; retrying at the next hourly check'
+              : 'digest: given up for today (see the delivery errors above)',
+          );
         }
-        await options.post(channel, message, idempotencyKey);
-      } catch (error) {
-        failed.push(label);
-        const givingUp = attempts >= maxAttempts;
-        logger.warn(
-          { project, channel: channelKey(channel), attempts, givingUp, error: errorText(error) },
-          givingUp
-            ? 'digest: posting failed; giving up for today (check the channel and the bot permissions)'
-            : 'digest: posting failed; retrying at the next hourly check',
-        );
-        // A record the platform proved unposted is no longer in doubt; any other failure stays in doubt.
-        const settle = givingUp
-          ? ledger.close(delivery, 'abandoned')
-          : error instanceof DeliveryNotPostedError
-            ? ledger.clearAttempt(delivery, attempt)
-            : Promise.resolve();
-        await settle.catch(() => {});
-        continue;
-      }
-      try {
-        await ledger.confirm(delivery, undefined);
-      } catch (error) {
-        // Posted but not confirmed: the next check retries with the same key (see the guarantee above).
-        logger.warn(
-          { project, channel: channelKey(channel), error: errorText(error) },
-          'digest: posted, delivery record not saved',
-        );
-      }
-      sent.push(label);
+      }),
+    );
+  }
+
+  /** The outcome, or undefined when the post is still on its way (it finishes in its lane). */
+  async function waitAtMost(outcome: Promise<ItemOutcome>): Promise<ItemOutcome | undefined> {
+    const timer = new AbortController();
+    try {
+      return await Promise.race([
+        outcome,
+        clock.sleep(POST_WAIT_MS, timer.signal).then(
+          () => undefined,
+          () => undefined,
+        ),
+      ]);
+    } finally {
+      timer.abort(new Error('digest post settled'));
     }
   }
 

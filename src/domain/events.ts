@@ -9,6 +9,10 @@
 export const noticeKinds = ['supporters', 'wall', 'blog', 'milestones', 'rewards', 'digest'] as const;
 export type NoticeKind = (typeof noticeKinds)[number];
 
+export function isNoticeKind(value: string): value is NoticeKind {
+  return (noticeKinds as readonly string[]).includes(value);
+}
+
 interface EventBase {
   /** Stable id derived from the source entry's stable key: the idempotency key for delivery. */
   readonly id: string;
@@ -41,8 +45,13 @@ export interface SupporterEvent extends EventBase {
 export interface SupporterBurstEvent extends EventBase {
   readonly type: 'supporter-burst';
   readonly count: number;
-  /** The first few names, newest first; the rest are counted in `count`. */
+  /**
+   * The names, newest first: every one (events stored before every name was kept
+   * carry the first five; the rest are counted in `count`).
+   */
   readonly displayNames: readonly string[];
+  /** Where the names that do not fit the message are listed (see NoticeBatchEvent). */
+  readonly restNamedIn?: 'thread' | 'messages';
   /** The project's `supporter_count` read in the same cycle, or null. */
   readonly supporterCount: number | null;
   readonly fundingTotal: number | null;
@@ -133,14 +142,19 @@ export interface NoticeBatchEvent extends EventBase {
   readonly kind: NoticeKind;
   /** channelKey() of the only channel the batch is for. */
   readonly channel: string;
-  /** Why it was held: the channel's pacing, or its quiet hours. */
-  readonly reason: 'paced' | 'quiet-hours';
+  /** Why it was held: the channel's pacing, its quiet hours, or the bot could not post there. */
+  readonly reason: 'paced' | 'quiet-hours' | 'no-access';
   /** Epoch ms of the batch window's start ("since 14:05"). */
   readonly since: number;
   /** How many supporters / posts the batch stands for (drops already taken out). */
   readonly count: number;
   /** Supporter names, wall authors or blog titles, oldest first (plain text, bounded). */
   readonly names: readonly string[];
+  /**
+   * Where the names that do not fit the message are listed: its thread, or
+   * follow-up messages (platforms without threads). Absent: they are only counted.
+   */
+  readonly restNamedIn?: 'thread' | 'messages';
   /** Names taken back after the batch was posted (a failed payment, a deleted post). */
   readonly withdrawn?: readonly string[];
   /** The project's supporter_count read with the newest held supporter, or null. */
@@ -181,6 +195,20 @@ export interface DailyThreadEvent extends EventBase {
   readonly currency: string;
 }
 
+/**
+ * The rest of a batch's or a burst's names, in its thread (or follow-up messages):
+ * every supporter is named, and the count and the names agree.
+ */
+export interface NamesContinuedEvent extends EventBase {
+  readonly type: 'names-continued';
+  readonly kind: NoticeKind;
+  /** Plain text, already bounded and cleaned by the split that made the parts. */
+  readonly names: readonly string[];
+  /** This message's place among the continuations (1-based) and how many there are. */
+  readonly part: number;
+  readonly parts: number;
+}
+
 /** A support that left the public list before payout (a failed or cancelled payment). */
 export interface SupportDroppedEvent extends EventBase {
   readonly type: 'support-dropped';
@@ -205,6 +233,7 @@ export type CorrectionEvent = SupportDroppedEvent | PostDeletedEvent;
 
 export type FundbotEvent =
   | NoticeBatchEvent
+  | NamesContinuedEvent
   | DailyThreadEvent
   | SupportDroppedEvent
   | PostDeletedEvent
@@ -225,6 +254,7 @@ export type FundbotEventType = FundbotEvent['type'];
 export function noticeKindOf(event: FundbotEvent): NoticeKind {
   switch (event.type) {
     case 'notice-batch':
+    case 'names-continued':
       return event.kind;
     case 'daily-thread':
       return 'supporters';

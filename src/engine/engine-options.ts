@@ -1,4 +1,5 @@
 import type { ApiClient, ProjectKey, UserKey } from '../api/index.js';
+import type { EventSink } from '../domain/event-sink.js';
 import type { FundbotEvent } from '../domain/events.js';
 import type { FeedName } from '../domain/feeds.js';
 import type { Logger } from '../domain/logger.js';
@@ -80,13 +81,18 @@ export interface CreateEngineOptions {
   readonly logger?: Logger;
   readonly projects: readonly EngineProject[];
   /**
-   * Delivers one event, in order per project. Guarantee: every event is passed
-   * at least once; a repeat (after a crash between `deliver` resolving and the
-   * outbox write, or after `deliver` threw) carries the SAME `event.id`, and no
-   * entry ever gets two different events. Use `event.id` as the idempotency key.
-   * A throw keeps the event (and those after it) for a retry with backoff.
+   * Where the outbox hands its events (the delivery pipeline): every event is offered
+   * at least once and kept until the sink reports it done; a repeat (after a crash)
+   * carries the SAME `event.id`, and no entry ever gets two different events. Use
+   * `event.id` as the idempotency key. Give either `sink` or `deliver`.
    */
-  readonly deliver: (event: FundbotEvent) => Promise<void>;
+  readonly sink?: EventSink;
+  /**
+   * A plain in-order consumer instead of a sink (the benchmark's recorder, tests): one
+   * event at a time per project; a throw keeps the event (and those after it) for a
+   * retry with backoff.
+   */
+  readonly deliver?: (event: FundbotEvent) => Promise<void>;
   readonly options?: EngineOptions;
   /** Who may poll which project. Default: an in-memory lease (one process). */
   readonly lease?: Lease;
@@ -140,7 +146,7 @@ export interface Engine {
    * project on its own schedule).
    */
   runDue(): Promise<void>;
-  /** Delivers the outbox of every project (in order per project) until empty or a delivery fails. */
+  /** Offers the outbox of every project to the sink and removes what it is done with. */
   drainOutbox(): Promise<void>;
   readonly readModel: ProjectReadModel;
   metrics(): EngineMetrics;

@@ -4,7 +4,7 @@ import { engineLoop } from './engine-loop.js';
 import type { CreateEngineOptions, Engine } from './engine-options.js';
 import { engineSettings } from './engine-settings.js';
 import { memoryLease } from './lease.js';
-import { drainOutbox } from './outbox.js';
+import { drainOutbox, inOrderSink } from './outbox.js';
 import { releaseLeases } from './project-lease.js';
 import { ProjectRuns } from './project-runs.js';
 import { createProjectRuntimes } from './project-runtime.js';
@@ -32,7 +32,7 @@ export type {
  * (replicas), engine-loop (real time) and read-model (what commands read).
  */
 export function createEngine(deps: CreateEngineOptions): Engine {
-  const { clock, deliver } = deps;
+  const { clock } = deps;
   const settings = engineSettings(deps.options);
   const runtimes = createProjectRuntimes({
     api: deps.api,
@@ -67,7 +67,16 @@ export function createEngine(deps: CreateEngineOptions): Engine {
   };
   // The loop is created below; a finished run wakes it to re-read the next due time.
   let wake = () => {};
-  const runs = new ProjectRuns(ctx, deliver, settings.maxConcurrentProjects, () => wake());
+  const sink =
+    deps.sink ??
+    inOrderSink(deps.deliver ?? noConsumer, clock, deps.random, (project, event, error) => {
+      ctx.counters.deliveryFailures += 1;
+      logger.warn(
+        { project, event: event.id, err: error instanceof Error ? error.message : String(error) },
+        'delivery failed: will retry',
+      );
+    });
+  const runs = new ProjectRuns(ctx, sink, settings.maxConcurrentProjects, () => wake());
   const signalTarget: UserSignalTarget = {
     watched: () => runtimes.keys(),
     // Only schedules the fundings poll (through the key's gate, like any poll): never a notice itself.
@@ -110,7 +119,7 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     },
     nextDueAt: () => Math.min(runs.nextDueAt(), userSignal?.dueAt ?? Number.POSITIVE_INFINITY),
     runDue,
-    drainOutbox: () => drainOutbox(ctx, deliver),
+    drainOutbox: () => drainOutbox(ctx, sink),
     readModel: createReadModel(readModelSource(ctx)),
     metrics: () => ({
       ...ctx.counters,
@@ -141,4 +150,9 @@ export function createEngine(deps: CreateEngineOptions): Engine {
         disabledFeeds: [...rt.feeds].filter(([, f]) => f.disabledReason !== undefined).map(([feed]) => feed),
       })),
   };
+}
+
+/** An engine given neither a sink nor a consumer keeps its events in the outbox. */
+async function noConsumer(): Promise<void> {
+  throw new Error('no delivery is connected: the event stays in the outbox');
 }

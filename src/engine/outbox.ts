@@ -1,23 +1,26 @@
 import { LeaseLostError } from '../domain/errors.js';
+import type { EventSink } from '../domain/event-sink.js';
 import type { FundbotEvent } from '../domain/events.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
+import type { Clock } from '../lib/clock.js';
+import type { Random } from '../lib/random.js';
 import type { EngineContext } from './engine-context.js';
 import { noteError, type ProjectRuntime } from './project-runtime.js';
 import type { ProjectState } from './project-state.js';
 import { commit, currentState } from './project-state-store.js';
 
-/** Delivery retries: 5 s doubling to 10 minutes, spread so replicas do not retry in lockstep. */
+/** Retries of an in-order consumer: 5 s doubling to 10 minutes, spread so replicas do not retry in lockstep. */
 export const deliveryBackoff: BackoffPolicy = { baseMs: 5_000, maxMs: 10 * 60_000, jitter: 'spread' };
 
-/** Delivers events; a throw keeps the event for a retry. */
+/** Delivers events one at a time, in order; a throw keeps the event (and those after it) for a retry. */
 export type Deliver = (event: FundbotEvent) => Promise<void>;
 
 /**
- * Writes the outbox after a delivery attempt. When the store refuses the write, the
- * progress is kept in memory anyway: otherwise the loop would deliver the same event
- * again at once, over and over (a full disk still allows reads). The next successful
- * commit persists it; a crash before that re-delivers the same event id once, which the
- * delivery contract allows.
+ * Writes the outbox after delivery progress. When the store refuses the write, the
+ * progress is kept in memory anyway: otherwise the same events would be offered again
+ * at once, over and over (a full disk still allows reads). The next successful commit
+ * persists it; a crash before that offers the same event ids again, which the sink's
+ * ledger dedupes.
  */
 export async function commitOutboxProgress(
   ctx: EngineContext,
@@ -43,57 +46,69 @@ export async function commitOutboxProgress(
 }
 
 /**
- * Delivers the project's outbox in order until it is empty, its head waits for a
- * retry, or a delivery fails (then the head's retry is scheduled with backoff).
- * One store write per delivered event.
+ * Offers the project's outbox to the sink and removes what it is done with, in ONE
+ * commit however many events finished. The sink (the delivery pipeline) posts in the
+ * background, channel by channel, so a slow or failing channel never holds this
+ * project's polling; events it finished since the last run leave the outbox now.
  */
-export async function drainProject(ctx: EngineContext, rt: ProjectRuntime, deliver: Deliver): Promise<void> {
-  const { clock } = ctx;
-  for (;;) {
-    const head = rt.state?.outbox[0];
-    if (head === undefined || head.nextAttemptAt > clock.now()) return;
-    try {
-      await deliver(head.event);
-    } catch (error) {
-      ctx.counters.deliveryFailures += 1;
-      const message = error instanceof Error ? error.message : String(error);
-      await rt.mutex.run(async () => {
-        const state = await currentState(ctx, rt);
-        const outbox = state.outbox.map((e) =>
-          e.event.id === head.event.id
-            ? {
-                ...e,
-                attempts: e.attempts + 1,
-                nextAttemptAt:
-                  clock.now() + backoffMs(deliveryBackoff, e.attempts + 1, () => ctx.random.next()),
-                lastError: message.slice(0, 300),
-              }
-            : e,
-        );
-        await commitOutboxProgress(ctx, rt, { ...state, outbox });
-      });
-      ctx.logger.warn(
-        { project: rt.config.linkCaption, event: head.event.id, err: message },
-        'delivery failed: will retry',
-      );
-      return;
-    }
-    await rt.mutex.run(async () => {
-      const state = await currentState(ctx, rt);
-      await commitOutboxProgress(ctx, rt, {
-        ...state,
-        outbox: state.outbox.filter((e) => e.event.id !== head.event.id),
-      });
+export async function offerOutbox(ctx: EngineContext, rt: ProjectRuntime, sink: EventSink): Promise<void> {
+  const events = rt.state?.outbox.map((e) => e.event) ?? [];
+  if (events.length === 0) return;
+  const done = new Set(await sink.offer(rt.config.linkCaption, events));
+  if (done.size === 0) return;
+  await rt.mutex.run(async () => {
+    const state = await currentState(ctx, rt);
+    await commitOutboxProgress(ctx, rt, {
+      ...state,
+      outbox: state.outbox.filter((e) => !done.has(e.event.id)),
     });
-    ctx.counters.eventsDelivered += 1;
-  }
+  });
+  ctx.counters.eventsDelivered += done.size;
 }
 
-/** Delivers the outbox of every project whose lease this replica holds. */
-export async function drainOutbox(ctx: EngineContext, deliver: Deliver): Promise<void> {
+/** Offers the outbox of every project whose lease this replica holds. */
+export async function drainOutbox(ctx: EngineContext, sink: EventSink): Promise<void> {
   await Promise.all(
     [...ctx.runtimes.values()]
       .filter((rt) => ctx.clock.now() < rt.leaseUntil)
-      .map((rt) => drainProject(ctx, rt, deliver)),
+      .map((rt) => offerOutbox(ctx, rt, sink)),
   );
+}
+
+/**
+ * A sink over a plain in-order consumer (the benchmark's recorder, tests): events go
+ * to `deliver` one at a time in outbox order; one that throws stops the project's
+ * later events until its retry, after {@link deliveryBackoff} (kept in memory: a
+ * restart retries at once).
+ */
+export function inOrderSink(
+  deliver: Deliver,
+  clock: Clock,
+  random: Random,
+  onFailure: (project: string, event: FundbotEvent, error: unknown) => void = () => {},
+): EventSink {
+  const failing = new Map<string, { attempts: number; retryAt: number }>();
+  return {
+    async offer(project, events) {
+      const done: string[] = [];
+      for (const event of events) {
+        const failed = failing.get(event.id);
+        if (failed && failed.retryAt > clock.now()) break;
+        try {
+          await deliver(event);
+        } catch (error) {
+          const attempts = (failed?.attempts ?? 0) + 1;
+          failing.set(event.id, {
+            attempts,
+            retryAt: clock.now() + backoffMs(deliveryBackoff, attempts, () => random.next()),
+          });
+          onFailure(project, event, error);
+          break;
+        }
+        failing.delete(event.id);
+        done.push(event.id);
+      }
+      return done;
+    },
+  };
 }

@@ -1,6 +1,6 @@
+import type { EventSink } from '../domain/event-sink.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import type { EngineContext } from './engine-context.js';
-import type { Deliver } from './outbox.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { projectDueAt, runProject } from './scheduler.js';
 
@@ -28,7 +28,7 @@ export class ProjectRuns {
 
   constructor(
     private readonly ctx: EngineContext,
-    private readonly deliver: Deliver,
+    private readonly sink: EventSink,
     private readonly limit: number,
     /** Called whenever a run ends: the loop re-reads the next due time. */
     private readonly onSettled: () => void = () => {},
@@ -148,7 +148,7 @@ export class ProjectRuns {
     const lc = rt.config.linkCaption;
     const run = (async () => {
       try {
-        await runProject(this.ctx, rt, this.deliver);
+        await runProject(this.ctx, rt, this.sink);
         this.#failures.delete(lc);
       } catch (error) {
         const count = (this.#failures.get(lc)?.count ?? 0) + 1;

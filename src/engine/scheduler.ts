@@ -1,4 +1,5 @@
 import { ForbiddenError, RateLimitError } from '../api/index.js';
+import type { EventSink } from '../domain/event-sink.js';
 import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import { DeferredError } from './credential-gate.js';
@@ -7,8 +8,7 @@ import type { EngineContext } from './engine-context.js';
 import type { PollOutcome } from './engine-options.js';
 import { pollers } from './feeds/index.js';
 import { isKeyRejection, KEY_RETRY_MS, pauseProject, resumeProject } from './key-pause.js';
-import type { Deliver } from './outbox.js';
-import { drainProject } from './outbox.js';
+import { offerOutbox } from './outbox.js';
 import { ensureLease } from './project-lease.js';
 import { feedOf, noteError, type ProjectRuntime } from './project-runtime.js';
 import { currentState } from './project-state-store.js';
@@ -143,8 +143,8 @@ function probeFeed(rt: ProjectRuntime): FeedName {
   return feedNames.find((feed) => feedOf(rt, feed).disabledReason === undefined) ?? 'project';
 }
 
-/** Runs the project's due feeds (if this replica holds its lease), then delivers its outbox. */
-export async function runProject(ctx: EngineContext, rt: ProjectRuntime, deliver: Deliver): Promise<void> {
+/** Runs the project's due feeds (if this replica holds its lease), then offers its outbox to the sink. */
+export async function runProject(ctx: EngineContext, rt: ProjectRuntime, sink: EventSink): Promise<void> {
   if (!(await ensureLease(ctx, rt))) return;
   if (rt.state === null) await rt.mutex.run(() => currentState(ctx, rt));
   const now = ctx.clock.now();
@@ -157,17 +157,15 @@ export async function runProject(ctx: EngineContext, rt: ProjectRuntime, deliver
       await runFeed(ctx, rt, feed);
     }
   }
-  await drainProject(ctx, rt, deliver);
+  await offerOutbox(ctx, rt, sink);
 }
 
-/** Epoch ms of `rt`'s earliest due poll, delivery retry or lease renewal. */
+/** Epoch ms of `rt`'s earliest due poll or lease renewal (delivery runs in the sink, on its own time). */
 export function projectDueAt(ctx: EngineContext, rt: ProjectRuntime): number {
   if (ctx.clock.now() >= rt.leaseUntil) return rt.leaseRetryAt;
   let next = rt.leaseUntil - ctx.settings.leaseTtlMs / 3;
   const pausedUntil = ctx.api.pausedUntil(rt.config.key);
   if (rt.paused !== null) next = Math.min(next, Math.max(rt.paused.retryAt, pausedUntil));
   else for (const f of rt.feeds.values()) next = Math.min(next, Math.max(f.dueAt, pausedUntil));
-  const head = rt.state?.outbox[0];
-  if (head !== undefined) next = Math.min(next, head.nextAttemptAt);
   return next;
 }

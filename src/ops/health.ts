@@ -35,6 +35,20 @@ export interface HealthMonitorOptions {
    * shows them, and `projects` should then return the held ones only (the others are polled elsewhere).
    */
   readonly replica?: () => { readonly id: string; readonly holds: readonly string[] } | undefined;
+  /**
+   * The delivery pipeline's view: channels the bot cannot post in (their notices are
+   * held), deliveries queued or set aside. A revoked platform token makes the process
+   * unhealthy (nothing can be posted until the operator acts); a channel someone must
+   * invite the bot back to is reported, not failed.
+   */
+  readonly delivery?: () => {
+    readonly cannotPost: readonly {
+      readonly channel: string;
+      readonly reason: string;
+      readonly since: number;
+    }[];
+    readonly pending: number;
+  };
 }
 
 /** One finished poll, as the engine's `onPoll` reports it. */
@@ -162,7 +176,28 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
           detail: `replica ${replica.id} holds ${replica.holds.length} project(s): ${replica.holds.join(', ') || 'none'}`,
         };
       }
+      const delivery = options.delivery?.();
+      if (delivery !== undefined) checks['delivery'] = deliveryCheck(delivery, now);
       return { healthy: Object.values(checks).every((c) => c.ok), checks };
     },
+  };
+}
+
+function deliveryCheck(
+  delivery: NonNullable<ReturnType<NonNullable<HealthMonitorOptions['delivery']>>>,
+  now: number,
+): HealthCheck {
+  const held = delivery.cannotPost;
+  if (held.length === 0) return { ok: true, detail: `${delivery.pending} notice(s) queued or set aside` };
+  const listed = held
+    .slice(0, 10)
+    .map((c) => `${c.channel} (${c.reason} for ${Math.round((now - c.since) / 1000)} s)`)
+    .join(', ');
+  const tokenRevoked = held.some((c) => c.reason === 'token-revoked');
+  return {
+    ok: !tokenRevoked,
+    detail: `cannot post in ${held.length} channel(s), their notices are held for a catch-up: ${listed}${
+      held.length > 10 ? ', …' : ''
+    }${tokenRevoked ? '; the platform refuses the bot token: reinstall the app or replace the token' : ''}`,
   };
 }

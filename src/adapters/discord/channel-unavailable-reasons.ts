@@ -1,12 +1,15 @@
-import type { ChannelUnavailableError } from '../../delivery/index.js';
+import type { ChannelAccessProblem } from '../../core/index.js';
 
 /**
  * Discord's codes for "this channel will not take our messages": retrying cannot
- * help. Unknown Channel means it is gone (or the bot left the server); Missing
- * Access / Missing Permissions mean the bot may not see or post there.
+ * help as things stand. Unknown Channel means it is gone (or the bot left the server);
+ * Missing Access that the bot cannot see it; Missing Permissions that it may not post there.
  */
-export const unavailableReasons: ReadonlyMap<number | string, ChannelUnavailableError['reason']> = new Map([
+export const unavailableReasons: ReadonlyMap<number | string, ChannelAccessProblem> = new Map<
+  number | string,
+  ChannelAccessProblem
+>([
   [10003, 'gone'],
-  [50001, 'no-access'],
-  [50013, 'no-access'],
+  [50001, 'not-member'],
+  [50013, 'no-permission'],
 ]);

@@ -283,7 +283,6 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
   const poster = createDiscordPoster({
     client,
-    clock,
     restTimeoutMs,
     ...(options.nonceWindowMs !== undefined ? { nonceWindowMs: options.nonceWindowMs } : {}),
   });

@@ -1,13 +1,11 @@
 import type { Client } from 'discord.js';
 import { type ChannelPoster, ChannelUnavailableError } from '../../delivery/index.js';
-import type { Clock } from '../../lib/clock.js';
-import { discordInDoubtSettleMs, discordPost, discordRestDelivery } from './discord-rest-delivery.js';
+import { discordPost, discordRestDelivery } from './discord-rest-delivery.js';
 import { noMentions } from './http-interactions/rest-message.js';
 import { renderEmbed } from './render-embed.js';
 
 export interface DiscordPosterOptions {
   readonly client: Client;
-  readonly clock: Clock;
   /** The REST timeout: a post may land until then; the router waits that long plus a margin. */
   readonly restTimeoutMs: number;
   /**
@@ -34,11 +32,10 @@ export interface DiscordPosterOptions {
  * route (any route for a global limit) before the wait ends. A 429 never posts.
  */
 export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoster {
-  const { client, clock } = options;
+  const { client } = options;
 
   return {
     platform: 'discord',
-    inDoubtSettleMs: discordInDoubtSettleMs(options.restTimeoutMs),
     post: discordPost(async (target, ref, message, nonce, thread) => {
       const channel = await client.channels.fetch(target);
       // Not in this server as far as the subscription knows: never post across servers.
@@ -49,7 +46,8 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
       if (thread && !(channel.isThread() && channel.parentId === ref.channelId)) {
         throw new ChannelUnavailableError(ref, 'gone');
       }
-      if (!channel.isSendable() || channel.isDMBased()) throw new ChannelUnavailableError(ref, 'no-access');
+      if (!channel.isSendable() || channel.isDMBased())
+        throw new ChannelUnavailableError(ref, 'no-permission');
       // `private` has no meaning in a channel post: notices are for everyone in it.
       const sent = await channel.send({
         ...renderEmbed(message),
@@ -61,7 +59,7 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
     }),
     ...discordRestDelivery({
       rest: client.rest,
-      clock,
+      restTimeoutMs: options.restTimeoutMs,
       botUserId: async () => client.user?.id,
       ...(options.nonceWindowMs !== undefined ? { nonceWindowMs: options.nonceWindowMs } : {}),
     }),

@@ -6,15 +6,10 @@ import {
   DeliveryNotPostedError,
   type ThreadTarget,
 } from '../../delivery/index.js';
-import type { Clock } from '../../lib/clock.js';
 import { unavailableReasons } from './channel-unavailable-reasons.js';
 import { nonceFromKey } from './discord-nonce.js';
 import { renderEmbed } from './render-embed.js';
 
-/** Clock skew between Discord's snowflakes and ours: the look starts this much earlier. */
-const lookMarginMs = 60_000;
-/** Pages of 100 messages read per look (after the attempt start). */
-const maxLookPages = 3;
 /** Discord: "A thread has already been created for this message". */
 const threadAlreadyExists = 160004;
 /** Thread names are at most 100 characters. */
@@ -70,7 +65,8 @@ function qualifiedId(ref: ChannelRef, channelId: string, messageId: string): str
 
 export interface DiscordRestDeliveryOptions {
   readonly rest: REST;
-  readonly clock: Clock;
+  /** The REST timeout: a post may land until then; no look is trusted before it plus a margin. */
+  readonly restTimeoutMs: number;
   /** The bot's own user id (its messages are the only ones a look may match); undefined while unknown. */
   readonly botUserId: () => Promise<string | undefined>;
   /**
@@ -83,24 +79,25 @@ export interface DiscordRestDeliveryOptions {
 /**
  * What every Discord poster does through REST alone, whether it posts through the
  * gateway client or through REST (HTTP interactions mode, replicas without the
- * gateway): edit a posted notice (a correction), open the daily thread on a message,
- * and resolve a delivery in doubt.
+ * gateway): edit a posted notice (a correction), open a thread on a message (the daily
+ * thread, a batch's names), and the platform's part of deciding a delivery in doubt.
  *
- * `findPosted`: inside the nonce window, posting again with the same nonce is the
- * check (Discord dedupes it); after it, the bot's messages since the attempt began
- * are read (GET /channels/{id}/messages?after=<snowflake of the attempt start>, up
- * to 3 pages of 100) and the notice is recognised by its nonce or, as GET does not
- * return nonces, by its embed (title, description and footer).
+ * Doubt: inside the nonce window (`repeatSafeMs`) posting again with the same nonce is
+ * the check (Discord returns the message already created); after it, a look reads the
+ * bot's messages since the attempt began (GET /channels/{id}/messages?after=<snowflake
+ * of the attempt start>, one page of 100 per look) and recognises the notice by its
+ * nonce or, as GET does not return nonces, by its embed (title, description, footer).
  *
- * Cost: edit 1 request (PATCH), startThread 1 (POST), a look 1-3 (GET) and only for a
+ * Cost: edit 1 request (PATCH), startThread 1 (POST), a look 1 (GET), and only for a
  * delivery in doubt past the nonce window.
  */
 export function discordRestDelivery(
   options: DiscordRestDeliveryOptions,
-): Required<Pick<ChannelPoster, 'edit' | 'startThread' | 'findPosted'>> {
-  const { rest, clock } = options;
+): Required<Pick<ChannelPoster, 'edit' | 'startThread' | 'doubt' | 'threads'>> {
+  const { rest } = options;
   const nonceWindowMs = options.nonceWindowMs ?? 120_000;
   return {
+    threads: 'start-thread',
     async edit(ref, messageId, message) {
       const [channelId, id] = messageId.includes('/')
         ? (messageId.split('/', 2) as [string, string])
@@ -129,18 +126,23 @@ export function discordRestDelivery(
         throw classifyDiscordError(error, ref);
       }
     },
-    async findPosted(ref, idempotencyKey, attemptStartedAt, message, thread) {
-      // Inside the window a repeat with the same nonce cannot duplicate: posting again IS the check.
-      if (clock.now() - attemptStartedAt < nonceWindowMs) return undefined;
-      const target = targetChannelId(ref, thread);
-      const nonce = nonceFromKey(idempotencyKey);
-      const wanted = embedSignature(renderEmbed(message).embeds[0]);
-      let after = SnowflakeUtil.generate({
-        timestamp: Math.max(0, attemptStartedAt - lookMarginMs),
-      }).toString();
-      try {
-        const me = await options.botUserId();
-        for (let page = 0; page < maxLookPages; page += 1) {
+    doubt: {
+      settleMs: discordInDoubtSettleMs(options.restTimeoutMs),
+      repeatSafeMs: nonceWindowMs,
+      // GET messages of a channel: a generous per-channel bucket; a look every 5 s is far inside it.
+      lookBudget: (ref, thread) => ({ scope: `discord:${targetChannelId(ref, thread)}`, intervalMs: 5_000 }),
+      async look(ref, request, thread) {
+        const target = targetChannelId(ref, thread);
+        const wanted = new Map(
+          request.wanted.map((w) => [
+            w.key,
+            { nonce: nonceFromKey(w.key), embed: embedSignature(renderEmbed(w.message).embeds[0]) },
+          ]),
+        );
+        const after =
+          request.cursor ?? SnowflakeUtil.generate({ timestamp: Math.max(0, request.from) }).toString();
+        try {
+          const me = await options.botUserId();
           const query = new URLSearchParams({ after, limit: '100' });
           const messages = (await rest.get(Routes.channelMessages(target), { query })) as {
             id: string;
@@ -148,22 +150,28 @@ export function discordRestDelivery(
             author?: { id?: string };
             embeds?: unknown[];
           }[];
-          const hit = messages.find(
-            (m) =>
-              m.author?.id === me &&
-              (String(m.nonce ?? '') === nonce || embedSignature(m.embeds?.[0]) === wanted),
-          );
-          if (hit) return { messageId: qualifiedId(ref, target, hit.id) };
-          if (messages.length < 100) return undefined;
-          // Newest first: continue after the newest of this page.
-          after = messages.reduce((max, m) => (BigInt(m.id) > BigInt(max) ? m.id : max), after);
+          const found = new Map<string, string>();
+          for (const m of messages) {
+            if (m.author?.id !== me) continue;
+            const signature = embedSignature(m.embeds?.[0]);
+            for (const [key, w] of wanted) {
+              if (String(m.nonce ?? '') === w.nonce || signature === w.embed)
+                found.set(key, qualifiedId(ref, target, m.id));
+            }
+          }
+          if (messages.length < 100) return { found, covered: { from: request.from, to: request.to } };
+          // Oldest first from `after`: the next look continues after the newest of this page.
+          const newest = messages.reduce((max, m) => (BigInt(m.id) > BigInt(max) ? m.id : max), after);
+          const newestAt = Number(SnowflakeUtil.timestampFrom(newest));
+          return {
+            found,
+            covered: { from: request.from, to: Math.min(request.to, newestAt) },
+            cursor: newest,
+          };
+        } catch (error) {
+          throw classifyDiscordError(error, ref);
         }
-      } catch (error) {
-        throw classifyDiscordError(error, ref);
-      }
-      throw new Error(
-        `more than ${maxLookPages * 100} messages in Discord channel ${target} since the attempt: the look continues on the next retry`,
-      );
+      },
     },
   };
 }
@@ -175,7 +183,7 @@ function embedSignature(embed: unknown): string | undefined {
   return JSON.stringify([e.title ?? null, e.description ?? null, e.footer?.text ?? null]);
 }
 
-/** Maps a discord.js failure to what it proves about a post: gone, refused before anything was created, or in doubt. */
+/** Maps a discord.js failure to what it proves about a post: held (no access), refused before anything was created, or in doubt. */
 function classifyDiscordError(error: unknown, ref: ChannelRef): unknown {
   if (error instanceof ChannelUnavailableError) return error;
   if (error instanceof RateLimitError) {
@@ -188,8 +196,8 @@ function classifyDiscordError(error: unknown, ref: ChannelRef): unknown {
     );
   }
   if (error instanceof DiscordAPIError) {
-    const reason = unavailableReasons.get(error.code);
-    if (reason) return new ChannelUnavailableError(ref, reason, { cause: error });
+    const reason = error.status === 401 ? 'token-revoked' : unavailableReasons.get(error.code);
+    if (reason) return new ChannelUnavailableError(ref, reason, undefined, { cause: error });
     // A 4xx is a refusal before anything was created; a 5xx may come after.
     if (error.status >= 400 && error.status < 500) {
       return new DeliveryNotPostedError(

@@ -1,5 +1,5 @@
 import { webApi } from '@slack/bolt';
-import type { ChannelRef, NeutralMessage } from '../../core/index.js';
+import type { ChannelAccessProblem, ChannelRef, NeutralMessage } from '../../core/index.js';
 import {
   type ChannelPoster,
   ChannelUnavailableError,
@@ -10,30 +10,36 @@ import {
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { clip, neutralizePlainText } from './escape-mrkdwn.js';
 import { renderBlocks, renderMrkdwnText } from './render-blocks.js';
-import { createSlackDeliveryLookup, noticeEventType } from './slack-delivery-lookup.js';
+import { createSlackLook, fileMarker, noticeEventType } from './slack-look.js';
 import { createSlackRateGate, type SlackRateGate } from './slack-rate-gate.js';
 
 export { noticeEventType };
 
 /**
- * Slack error codes after which a retry in this channel cannot succeed, mapped to the
- * core's reasons: 'gone' (the channel is deleted or archived) or 'no-access' (the bot is
- * not in the channel, or a workspace rule forbids it to post there).
- *
- * Token-wide errors (invalid_auth, token_revoked, account_inactive) are deliberately NOT
- * here: they concern every channel at once, and the operator fixing the token should
- * not find that every notice meanwhile was dropped for good. They are retried, and the
- * notice router gives a channel up only after its retry bound.
+ * Slack error codes after which no post to the channel can succeed as things stand,
+ * mapped to why: the pipeline then holds the channel's notices and re-checks it
+ * (conversations.info) until fundbot can post again, then posts them as a catch-up.
+ * Token-wide errors hold every channel of the workspace the same way: the operator
+ * fixing the token finds every notice of the meantime still there.
  */
-export const unavailableChannelErrors: Readonly<Record<string, 'gone' | 'no-access'>> = {
+export const unavailableChannelErrors: Readonly<Record<string, ChannelAccessProblem>> = {
   channel_not_found: 'gone',
-  is_archived: 'gone',
-  not_in_channel: 'no-access',
-  restricted_action: 'no-access',
+  is_archived: 'archived',
+  not_in_channel: 'not-member',
+  restricted_action: 'no-permission',
+  invalid_auth: 'token-revoked',
+  not_authed: 'token-revoked',
+  token_revoked: 'token-revoked',
+  token_expired: 'token-revoked',
+  account_inactive: 'token-revoked',
 };
 
-/** How long a post is given before it is called in doubt: Slack can take several seconds. */
-export const defaultPostTimeoutMs = 30_000;
+/**
+ * How long a post is given before it is called in doubt: Slack answers chat.postMessage
+ * within a second or two; 10 s keeps a hung post from holding its channel's later
+ * notices longer than the pipeline's stall limit.
+ */
+export const defaultPostTimeoutMs = 10_000;
 
 export interface SlackPosterOptions {
   /**
@@ -64,28 +70,25 @@ export function createSlackPostingClient(
 }
 
 /**
- * Posts notices into Slack channels for the outbox, exactly once per (event, channel)
- * with the notice router's ledger.
+ * Posts notices into Slack channels for the delivery pipeline, exactly once per
+ * (delivery, channel) with its ledger.
  *
  * Slack has no idempotency key for posting. Every notice carries `metadata: {
- * event_type: 'fundbot_notice', event_payload: { event_id } }`, and a delivery in
- * doubt (timeout, dropped connection, 5xx, crash) is resolved by `findPosted`: a
- * look at the channel's history (see createSlackDeliveryLookup), never by posting
- * again blind. A post is given `postTimeoutMs` (30 s) to finish; the router waits
- * that long plus a margin (`inDoubtSettleMs`) before it looks or retries.
+ * event_type: 'fundbot_notice', event_payload: { event_id } }` (a file share, which
+ * cannot carry metadata, has the key's marker in its file name), and a delivery in
+ * doubt (timeout, dropped connection, 5xx, crash) is decided by the pipeline with this
+ * poster's `doubt.look` (one conversations.history call, see slack-look.ts), never by
+ * posting again blind. A post is given `postTimeoutMs` (10 s); no look is trusted
+ * before that plus a margin (`doubt.settleMs`).
  *
- * Errors: a channel that cannot take messages → {@link ChannelUnavailableError};
- * an answer proving nothing was posted (Slack `ok: false`, HTTP 4xx, 429, a
- * connection never opened) → {@link DeliveryNotPostedError}; anything after the
- * request may have reached Slack is rethrown as is: in doubt.
+ * Errors: a channel that cannot take messages, or a token Slack refuses, throws a
+ * {@link ChannelUnavailableError} (the pipeline holds the channel's notices); an answer
+ * proving nothing was posted (Slack `ok: false`, HTTP 4xx, 429, a connection never
+ * opened) a {@link DeliveryNotPostedError}; anything after the request may have reached
+ * Slack is rethrown as is: in doubt.
  *
  * Rate limits: a 429's Retry-After is obeyed for every later request of this poster
  * (posts and looks): nothing is sent to Slack before it ends.
- *
- * Messages with a PNG attachment (the digest chart) go through files.uploadV2 (one
- * message holding the chart with the whole message as its mrkdwn `initial_comment`).
- * File shares cannot carry metadata, so such a post in doubt cannot be found by a
- * look; the digest does not go through the notice router.
  */
 export function createSlackPoster(
   options: SlackPosterOptions,
@@ -93,20 +96,13 @@ export function createSlackPoster(
   const { client } = options;
   const clock = options.clock ?? systemClock;
   const postTimeoutMs = options.postTimeoutMs ?? defaultPostTimeoutMs;
-  // Slack may still be processing a request the client gave up on: a margin past the timeout.
-  const settleMs = postTimeoutMs + 5_000;
+  const historyIntervalMs = options.historyIntervalMs ?? 60_000;
   const gate = createSlackRateGate(clock);
-  const lookup = createSlackDeliveryLookup({
-    client,
-    clock,
-    gate,
-    settleMs,
-    ...(options.historyIntervalMs !== undefined ? { historyIntervalMs: options.historyIntervalMs } : {}),
-  });
+  const look = createSlackLook({ client });
 
   return {
     platform: 'slack',
-    inDoubtSettleMs: settleMs,
+    threads: 'replies',
     gate,
     async post(
       channel: ChannelRef,
@@ -116,7 +112,7 @@ export function createSlackPoster(
     ): Promise<PostReceipt | undefined> {
       if (channel.platform !== 'slack') {
         throw new Error(
-          `The Slack poster got a ${channel.platform} channel: the notice router must pick the poster by platform`,
+          `The Slack poster got a ${channel.platform} channel: the pipeline must pick the poster by platform`,
         );
       }
       gate.check('the notice');
@@ -125,7 +121,7 @@ export function createSlackPoster(
           await client.files.uploadV2({
             channel_id: channel.channelId,
             file: Buffer.from(message.image.data),
-            filename: safeFilename(message.image.filename),
+            filename: markedFilename(message.image.filename, idempotencyKey),
             title: clip(neutralizePlainText(message.title ?? message.image.alt), 250),
             alt_text: clip(neutralizePlainText(message.image.alt), 1000),
             initial_comment: renderMrkdwnText(message),
@@ -135,7 +131,7 @@ export function createSlackPoster(
         const { blocks, text } = renderBlocks(message);
         const answer = await client.chat.postMessage({
           channel: channel.channelId,
-          // A reply in the daily thread: its parent's ts. Never broadcast to the channel.
+          // A reply in a thread (the daily thread, a batch's names): its parent's ts. Never broadcast.
           ...(thread ? { thread_ts: thread.parentMessageId } : {}),
           blocks,
           text,
@@ -158,25 +154,23 @@ export function createSlackPoster(
         throw classifySlackError(error, channel, gate);
       }
     },
-    async findPosted(
-      channel: ChannelRef,
-      idempotencyKey: string,
-      attemptStartedAt: number,
-      _message?: NeutralMessage,
-      thread?: ThreadTarget,
-    ) {
-      try {
-        return await lookup.find(
-          channel.channelId,
-          idempotencyKey,
-          attemptStartedAt,
-          thread?.parentMessageId,
-        );
-      } catch (error) {
-        const classified = classifySlackError(error, channel, gate);
-        // A channel that is gone cannot show the message, and cannot take it either.
-        throw classified;
-      }
+    doubt: {
+      // Slack may still be processing a request the client gave up on: a margin past the timeout.
+      settleMs: postTimeoutMs + 5_000,
+      repeatSafeMs: 0,
+      // Slack counts conversations.history and .replies per workspace and method.
+      lookBudget: (channel, thread) => ({
+        scope: `slack:${channel.workspaceId}:${thread ? 'replies' : 'history'}`,
+        intervalMs: historyIntervalMs,
+      }),
+      async look(channel, request, thread) {
+        gate.check('a look at the channel history');
+        try {
+          return await look(channel, request, thread);
+        } catch (error) {
+          throw classifySlackError(error, channel, gate);
+        }
+      },
     },
   };
 }
@@ -195,7 +189,7 @@ function classifySlackError(error: unknown, channel: ChannelRef, gate: SlackRate
     case webApi.ErrorCode.PlatformError: {
       const code = platformErrorCode(error);
       const reason = code ? unavailableChannelErrors[code] : undefined;
-      if (reason) return new ChannelUnavailableError(channel, reason, { cause: error });
+      if (reason) return new ChannelUnavailableError(channel, reason, undefined, { cause: error });
       return new DeliveryNotPostedError(`Slack refused the call: ${code ?? 'unknown error'}`, undefined, {
         cause: error,
       });
@@ -243,9 +237,10 @@ function platformErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** A plain file name: Slack shows it, so no path, no control characters. */
-function safeFilename(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(/[^\w.-]+/g, '_').slice(0, 100);
-  return cleaned || 'chart.png';
+/** A plain file name (Slack shows it: no path, no control characters) carrying the delivery's marker. */
+function markedFilename(name: string, idempotencyKey: string): string {
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[^\w.-]+/g, '_').slice(0, 80) || 'chart.png';
+  const dot = base.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [base.slice(0, dot), base.slice(dot)] : [base, ''];
+  return `${stem}-${fileMarker(idempotencyKey)}${ext}`;
 }

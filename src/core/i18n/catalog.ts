@@ -112,6 +112,17 @@ export interface Catalog {
       >
     >;
   };
+  /** A channel the bot cannot post in (shown by /subscriptions and /status while it lasts). */
+  readonly access: {
+    /** What is wrong and what to do, one short sentence. */
+    readonly problem: (
+      problem: 'not-member' | 'no-permission' | 'archived' | 'gone' | 'token-revoked' | 'unknown',
+      platform: 'discord' | 'slack' | 'console',
+      missing: string | undefined,
+    ) => string;
+    /** "⚠️ fundbot cannot post here since 14:05 UTC: <problem> Notices are held…" */
+    readonly cannotPost: (problem: string, since: string) => string;
+  };
   /** /pacing and /quiet, and the pacing lines of /subscriptions. */
   readonly pacing: {
     /** A mode as /subscriptions shows it; `minutes` is the batch interval of `batched`. */

@@ -132,6 +132,30 @@ export const de: Catalog = {
       'attach-files': '„Dateien anhängen“',
     },
   },
+  access: {
+    problem: (problem, platform, missing) => {
+      switch (problem) {
+        case 'not-member':
+          return platform === 'slack'
+            ? 'fundbot ist nicht in diesem Kanal: lade es mit /invite @fundbot ein.'
+            : 'fundbot kann diesen Kanal nicht sehen: gib seiner Rolle hier „Kanal ansehen“.';
+        case 'no-permission':
+          return platform === 'slack'
+            ? 'eine Workspace-Regel verbietet fundbot, hier zu posten: ein Workspace-Admin kann es in den Kanaleinstellungen erlauben.'
+            : `fundbot darf hier nicht posten: gib seiner Rolle in diesem Kanal ${missing ?? '„Nachrichten senden“'}.`;
+        case 'archived':
+          return 'der Kanal ist archiviert: hol ihn aus dem Archiv oder beende das Abonnement.';
+        case 'gone':
+          return 'der Kanal ist weg oder fundbot wurde entfernt: beende das Abonnement oder lade fundbot wieder ein.';
+        case 'token-revoked':
+          return 'die Plattform lehnt fundbots Token ab: die App muss neu installiert werden.';
+        case 'unknown':
+          return 'die Plattform lehnt fundbots Beiträge hier ab.';
+      }
+    },
+    cannotPost: (problem, since) =>
+      `⚠️ fundbot kann hier seit ${since} nicht posten: ${problem} Meldungen werden gesammelt (bis zu 7 Tage) und gebündelt nachgeholt, sobald es wieder geht.`,
+  },
   pacing: {
     mode: (mode, minutes) =>
       ({

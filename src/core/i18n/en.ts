@@ -124,6 +124,30 @@ export const en: Catalog = {
       'attach-files': 'Attach Files',
     },
   },
+  access: {
+    problem: (problem, platform, missing) => {
+      switch (problem) {
+        case 'not-member':
+          return platform === 'slack'
+            ? 'fundbot is not in this channel: invite it with /invite @fundbot.'
+            : 'fundbot cannot see this channel: give its role View Channel here.';
+        case 'no-permission':
+          return platform === 'slack'
+            ? 'a workspace rule forbids fundbot to post here: a workspace admin can allow it in the channel’s settings.'
+            : `fundbot may not post here: give its role ${missing ?? 'Send Messages'} in this channel.`;
+        case 'archived':
+          return 'the channel is archived: unarchive it, or unsubscribe.';
+        case 'gone':
+          return 'the channel is gone or fundbot was removed: unsubscribe, or invite fundbot back.';
+        case 'token-revoked':
+          return 'the platform refused fundbot’s token: the app must be reinstalled.';
+        case 'unknown':
+          return 'the platform refuses fundbot’s posts here.';
+      }
+    },
+    cannotPost: (problem, since) =>
+      `⚠️ fundbot cannot post here since ${since}: ${problem} Notices are held (up to 7 days) and posted as one catch-up as soon as it can.`,
+  },
   pacing: {
     mode: (mode, minutes) =>
       ({

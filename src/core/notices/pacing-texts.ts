@@ -8,6 +8,14 @@ export interface PacingTexts {
   /** "While quiet hours lasted: ..." prefix for a quiet-hours summary. */
   readonly quietSummary: string;
   readonly andMore: (shown: string, more: string) => string;
+  /** "A, B and 312 more, all named in the thread": the rest are listed after the notice. */
+  readonly andMoreNamed: (shown: string, more: string, where: 'thread' | 'messages') => string;
+  /** A catch-up's first line: the notices were held while the bot could not post in the channel. */
+  readonly catchUpSummary: string;
+  /** The title of a message continuing a list of names ("Supporters, continued (2 of 5)"). */
+  readonly namesContinued: (kind: NoticeKind, part: number, parts: number) => string;
+  /** "Posted late: it happened at 14:05" (a notice posted after later ones, once its doubt was resolved). */
+  readonly happenedAt: (time: string) => string;
   readonly totalWithDelta: (total: string, delta: string | null) => string;
   readonly supporterCount: (count: string) => string;
   /** "as of 14:09": when a batch's figures were read. */
@@ -33,6 +41,12 @@ const en: PacingTexts = {
   },
   quietSummary: 'Held during quiet hours',
   andMore: (shown, more) => `${shown} and ${more} more`,
+  andMoreNamed: (shown, more, where) =>
+    `${shown} and ${more} more, all named ${where === 'thread' ? 'in the thread' : 'below'}`,
+  catchUpSummary: 'Held while fundbot could not post in this channel',
+  namesContinued: (kind, part, parts) =>
+    `${kind === 'supporters' ? 'Supporters' : kind === 'wall' ? 'Wall posts' : 'Names'}, continued (${part} of ${parts})`,
+  happenedAt: (time) => `Posted late: it happened at ${time}.`,
   totalWithDelta: (total, delta) => (delta ? `total ${total} (+${delta})` : `total ${total}`),
   supporterCount: (count) => `supporter count ${count}`,
   asOf: (time) => `as of ${time}`,
@@ -61,6 +75,12 @@ const de: PacingTexts = {
   },
   quietSummary: 'Während der Ruhezeit gesammelt',
   andMore: (shown, more) => `${shown} und ${more} weitere`,
+  andMoreNamed: (shown, more, where) =>
+    `${shown} und ${more} weitere, alle ${where === 'thread' ? 'im Thread' : 'unten'} genannt`,
+  catchUpSummary: 'Gesammelt, solange fundbot in diesem Kanal nicht posten konnte',
+  namesContinued: (kind, part, parts) =>
+    `${kind === 'supporters' ? 'Unterstützungen' : kind === 'wall' ? 'Pinnwand-Beiträge' : 'Namen'}, Fortsetzung (${part} von ${parts})`,
+  happenedAt: (time) => `Verspätet gepostet: geschehen um ${time}.`,
   totalWithDelta: (total, delta) => (delta ? `gesamt ${total} (+${delta})` : `gesamt ${total}`),
   supporterCount: (count) => `${count} Unterstützer*innen`,
   asOf: (time) => `Stand ${time}`,

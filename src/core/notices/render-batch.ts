@@ -1,14 +1,12 @@
-import type { CorrectionEvent, NoticeBatchEvent } from '../../domain/events.js';
+import type { CorrectionEvent, NamesContinuedEvent, NoticeBatchEvent } from '../../domain/events.js';
 import { displayName, singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import type { Locale } from '../command-core.js';
 import { formatMoney, formatNumber } from '../format.js';
 import { catalogFor } from '../i18n/index.js';
 import type { NeutralMessage } from '../message.js';
+import { nameListChars, splitNames } from './name-list.js';
 import { pacingTexts } from './pacing-texts.js';
-
-/** Room for the names of one batch: well inside Slack's 3,000 and Discord's 4,096 characters. */
-const namesBudget = 2_400;
 
 /** "HH:MM" in UTC: quiet hours are set in UTC too, so both read the same. */
 export function clockTime(epochMs: number): string {
@@ -25,11 +23,8 @@ export function renderBatch(event: NoticeBatchEvent, locale: Locale): NeutralMes
   const t = catalogFor(locale);
   const lines: string[] = [];
   if (event.reason === 'quiet-hours') lines.push(p.quietSummary);
-  const names = listWithin(
-    event.names.map((n) => singleLine(n, limits.name)),
-    event.count,
-    locale,
-  );
+  if (event.reason === 'no-access') lines.push(p.catchUpSummary);
+  const names = namesLine(event.names, event.count, event.restNamedIn, locale);
   if (names) lines.push(names);
   const figures: string[] = [];
   if (event.supporterCount !== null) {
@@ -58,6 +53,42 @@ export function renderBatch(event: NoticeBatchEvent, locale: Locale): NeutralMes
   };
 }
 
+/**
+ * The names that fit the notice, the rest counted: "A, B and 4 more", or, when the
+ * rest are listed after it (`restIn`), "A, B and 312 more, all named in the thread".
+ * The first part of {@link splitNames}, so the thread holds exactly the others.
+ */
+export function namesLine(
+  names: readonly string[],
+  total: number,
+  restIn: 'thread' | 'messages' | undefined,
+  locale: Locale,
+): string {
+  if (restIn === undefined)
+    return listWithin(
+      names.map((n) => singleLine(n, limits.name)),
+      total,
+      locale,
+    );
+  const p = pacingTexts(locale);
+  const shown = splitNames(names, locale)[0] ?? [];
+  const more = Math.max(0, total - shown.length);
+  if (shown.length === 0) return '';
+  return more > 0 ? p.andMoreNamed(shown.join(', '), formatNumber(more, locale), restIn) : shown.join(', ');
+}
+
+/** A list of names continued in the thread of a batch or a burst ("Supporters, continued (2 of 5)"). */
+export function renderNamesContinued(event: NamesContinuedEvent, locale: Locale): NeutralMessage {
+  const p = pacingTexts(locale);
+  const t = catalogFor(locale);
+  return {
+    title: p.namesContinued(event.kind, event.part, event.parts),
+    text: event.names.join(', '),
+    tone: event.kind === 'supporters' ? 'success' : 'info',
+    footer: t.notices.footer(singleLine(event.project, limits.title)),
+  };
+}
+
 /** Names joined until the budget is spent, the rest counted: "A, B and 4 more". */
 function listWithin(names: readonly string[], total: number, locale: Locale): string {
   const p = pacingTexts(locale);
@@ -65,7 +96,7 @@ function listWithin(names: readonly string[], total: number, locale: Locale): st
   let used = 0;
   for (const name of names) {
     if (name === '') continue;
-    if (used + name.length + 2 > namesBudget) break;
+    if (used + name.length + 2 > nameListChars) break;
     shown.push(name);
     used += name.length + 2;
   }

@@ -6,7 +6,7 @@ import { formatMoney, formatNumber, formatPercent, percentOfGoal, progressBar } 
 import { catalogFor } from '../i18n/index.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { projectStatusLabel } from '../project-status-label.js';
-import { renderBatch, renderCorrection } from './render-batch.js';
+import { namesLine, renderBatch, renderCorrection, renderNamesContinued } from './render-batch.js';
 import { renderDailyThread } from './render-daily-thread.js';
 
 /**
@@ -29,6 +29,8 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
   switch (event.type) {
     case 'notice-batch':
       return renderBatch(event, locale);
+    case 'names-continued':
+      return renderNamesContinued(event, locale);
     case 'daily-thread':
       return renderDailyThread(event, locale);
     case 'support-dropped':
@@ -48,7 +50,10 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
       };
     }
     case 'supporter-burst': {
-      const names = namesWithMore(event.displayNames.map(listedName), event.count, locale);
+      const names =
+        event.restNamedIn === undefined
+          ? namesWithMore(event.displayNames.map(listedName), event.count, locale)
+          : namesLine(event.displayNames, event.count, event.restNamedIn, locale);
       const lines = [names];
       const figures: string[] = [];
       const count = event.supporterCount ?? null;

@@ -23,10 +23,10 @@ export interface BatchRecord {
   readonly project: string;
   readonly kind: NoticeKind;
   readonly channel: ChannelRef;
-  readonly reason: 'paced' | 'quiet-hours';
+  readonly reason: 'paced' | 'quiet-hours' | 'no-access';
   readonly since: number;
-  /** Epoch ms the batch is posted (the window's end). */
-  readonly due: number;
+  /** Epoch ms the batch is posted (the window's end); null for a catch-up (posted when the bot can post again). */
+  readonly due: number | null;
   readonly state: 'open' | 'posted';
   readonly entries: readonly HeldEntry[];
   readonly withdrawn: readonly string[];
@@ -49,9 +49,9 @@ export const batchRecordSchema = z.object({
   project: z.string(),
   kind: z.enum(noticeKinds),
   channel: channelSchema,
-  reason: z.enum(['paced', 'quiet-hours']),
+  reason: z.enum(['paced', 'quiet-hours', 'no-access']),
   since: z.number(),
-  due: z.number(),
+  due: z.number().nullable(),
   state: z.enum(['open', 'posted']),
   entries: z.array(
     z.object({
@@ -74,8 +74,15 @@ export function batchId(channel: ChannelRef, project: string, kind: NoticeKind, 
   return `batch:${channelKey(channel)}:${project}:${kind}:${since}`;
 }
 
-/** The batch as the one notice that is posted (or edited in place after a drop). */
-export function batchEvent(batch: BatchRecord, detectedAt: number): NoticeBatchEvent {
+/**
+ * The batch as the one notice that is posted (or edited in place after a drop).
+ * `restNamedIn`: where the names that do not fit it are listed.
+ */
+export function batchEvent(
+  batch: BatchRecord,
+  detectedAt: number,
+  restNamedIn?: 'thread' | 'messages',
+): NoticeBatchEvent {
   return {
     type: 'notice-batch',
     id: batch.id,
@@ -88,6 +95,7 @@ export function batchEvent(batch: BatchRecord, detectedAt: number): NoticeBatchE
     since: batch.since,
     count: batch.entries.reduce((sum, e) => sum + e.count, 0),
     names: batch.entries.flatMap((e) => e.names),
+    ...(restNamedIn ? { restNamedIn } : {}),
     ...(batch.withdrawn.length > 0 ? { withdrawn: batch.withdrawn } : {}),
     supporterCount: batch.supporterCount,
     ...(batch.countedAt !== undefined ? { countedAt: batch.countedAt } : {}),

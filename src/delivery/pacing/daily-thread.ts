@@ -4,16 +4,16 @@ import {
   type CommandCore,
   type CoreLogger,
   channelKey,
-  type DailyThreadSettings,
   dailyThreadTexts,
   errorSummary,
+  type Locale,
+  type NeutralMessage,
 } from '../../core/index.js';
 import type { SupportDroppedEvent } from '../../domain/events.js';
-import { type Clock, systemClock } from '../../lib/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { ChannelUnavailableError } from '../channel-unavailable-error.js';
-import type { DeliveryLedger } from '../delivery-ledger.js';
-import { NoticeDeliveryError, type NoticeRouter } from '../notice-router.js';
+import type { EditTask } from '../lane-item.js';
 import type { ChannelPoster, ThreadTarget } from '../ports.js';
 import {
   countIn,
@@ -36,15 +36,23 @@ const keepMs = 8 * dayMs;
 export const defaultParentEditIntervalMs = 30_000;
 
 export interface DailyThreadOptions {
-  /** Posts the parent and the replies, exactly once each, by its ledger. */
-  readonly router: NoticeRouter;
-  /** The router's ledger: the parent's message id is read from it. */
-  readonly ledger: DeliveryLedger;
-  readonly posters: ReadonlyMap<ChannelRef['platform'], ChannelPoster>;
-  readonly core: Pick<CommandCore, 'renderNotice' | 'localeFor'>;
+  readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
+  readonly core: Pick<CommandCore, 'renderNotice'>;
+  readonly localeOf: (channel: ChannelRef) => Promise<Locale>;
   readonly store: KeyValueStore;
-  readonly settings: DailyThreadSettings;
-  readonly clock?: Clock;
+  readonly clock: Clock;
+  /**
+   * Posts the day's parent once (through the ledger: claim, attempt, post, confirm;
+   * a parent in doubt is looked for, never posted blind) and returns its message id;
+   * throws while it cannot be posted yet (the reply waits and is retried).
+   */
+  readonly postOnce: (
+    id: string,
+    channel: ChannelRef,
+    message: NeutralMessage,
+  ) => Promise<string | undefined>;
+  /** Queues an edit in the channel's lane (after the posts before it). */
+  readonly enqueueEdit: (channel: ChannelRef, task: EditTask) => void;
   /** The IANA zone of the projects' day (the digest's). Default UTC. */
   readonly timeZone?: string;
   /** The project's funding goal for the parent's progress bar (from the engine's cache). */
@@ -54,48 +62,25 @@ export interface DailyThreadOptions {
   readonly logger?: CoreLogger;
 }
 
-/** The daily thread of every channel that turned it on (see {@link createDailyThreads}). */
-export interface DailyThreads {
-  /** The channels among these that read supporter notices in a daily thread. */
-  threaded(channels: readonly ChannelRef[]): Promise<ReadonlySet<string>>;
-  /**
-   * Posts the notice as a reply in the thread of day `at` in each channel, first
-   * posting that day's parent (and opening its Discord thread) when it is the day's
-   * first. Throws a {@link NoticeDeliveryError} naming the channels to retry.
-   */
-  deliver(notice: ThreadNotice, channels: readonly ChannelRef[], at: number): Promise<void>;
-  /** Edits the parents whose figures changed since they were shown: at most one edit each. */
-  flush(): Promise<void>;
-  /**
-   * A support announced in a thread dropped out: the day's count goes down by one
-   * (the next flush edits the parent). Looks at today's and yesterday's thread of
-   * the channel; `announcedIn` names the batch that carried it, if any.
-   */
-  withdraw(event: SupportDroppedEvent, channel: ChannelRef, announcedIn: readonly string[]): Promise<void>;
-}
-
 /**
- * One parent message a day per project and channel, edited in place with the running
- * total, count and progress bar; every supporter notice or batch of the day is a reply
- * in its thread (Slack `thread_ts`, a Discord thread started on the parent).
+ * One parent message a day per project and channel (`/thread on`), edited in place with
+ * the running total, count and progress bar; every supporter notice or batch of the day
+ * is a reply in its thread (Slack `thread_ts`, a Discord thread started on the parent).
  *
- * Exactly once across restarts: the parent is an ordinary delivery of the notice router
- * (id `thread-parent:{project}:{date}:{channel}`), so its ledger posts it once and keeps
- * its message id; the thread's id is stored in the day's record; a reply is a delivery
- * under the notice's own id; a notice is counted once (its id is remembered in the
- * record). Edits are idempotent (the same figures twice are harmless) and go out from
- * `flush`, each parent at most once per `editIntervalMs`.
+ * Exactly once across restarts: the parent is a ledger delivery (id
+ * `thread-parent:{project}:{date}:{channel}`), posted once with its message id kept; the
+ * thread's id is stored in the day's record; a reply is a delivery under the notice's
+ * own id; a notice is counted once (its id is remembered in the record). Edits are
+ * idempotent and go through the channel's lane, each parent at most once per
+ * `editIntervalMs`.
  *
- * Cost: no API requests. Chat requests: per channel and day one parent post (plus one
- * Start Thread on Discord), one reply per notice, and at most one edit per parent per
- * `editIntervalMs` while figures change. Store: per channel and day one record (~2 KB,
- * rewritten per notice) and one ~100-byte "shown" record; one read of the setting per
- * supporter notice and channel; per flush one read of the open list and two per parent
- * of the day (none when no channel uses the thread).
+ * Cost: per channel and day one parent post (plus one Start Thread on Discord), one reply
+ * per notice, and at most one edit per parent per `editIntervalMs` while figures change.
+ * Store: per channel and day one record (~2 KB, rewritten per notice) and one ~100-byte
+ * "shown" record.
  */
-export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
-  const { router, ledger, posters, core, store, settings, logger } = options;
-  const clock = options.clock ?? systemClock;
+export function createDailyThreads(options: DailyThreadOptions) {
+  const { store, clock, logger } = options;
   const timeZone = options.timeZone ?? 'UTC';
   const editIntervalMs = options.editIntervalMs ?? defaultParentEditIntervalMs;
   const openKey = 'pacing/thread-open';
@@ -103,8 +88,9 @@ export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
     `pacing/thread/${encodeURIComponent(project)}/${date}/${channelKey(channel)}`;
   const shownKey = (key: string) => `${key}/shown`;
   const keys = z.array(z.string());
-  // One change of a record at a time in this process (a flushed batch and a live notice can meet).
+  // One change of a record at a time in this process (a batch and a live notice can meet).
   const locks = new Map<string, Promise<unknown>>();
+  const editing = new Set<string>();
 
   function locked<T>(key: string, work: () => Promise<T>): Promise<T> {
     const before = locks.get(key) ?? Promise.resolve();
@@ -131,19 +117,19 @@ export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
   }
 
   /** The parent posted (once) and its thread opened; undefined when the channel cannot hold one. */
-  async function ensureThread(
-    key: string,
-    record: DailyThreadRecord,
-    withNotice: DailyThreadRecord,
-  ): Promise<DailyThreadRecord | undefined> {
+  async function ensureThread(key: string, notice: ThreadNotice, record: DailyThreadRecord) {
     let current = record;
     if (!current.parentMessageId) {
       // The parent shows the day so far, this first notice included: no edit right after it.
+      const withNotice = countIn(record, notice);
       const now = clock.now();
-      await router.deliver(parentEvent(withNotice, await goal(record.project), now), [record.channel]);
-      const posted = await ledger.get({ id: parentId(record), channel: record.channel });
-      if (posted?.state !== 'posted' || !posted.messageId) return undefined;
-      current = { ...current, parentMessageId: posted.messageId };
+      const message = options.core.renderNotice(
+        parentEvent(withNotice, await goal(record.project), now),
+        await options.localeOf(record.channel),
+      );
+      const messageId = await options.postOnce(parentId(record), record.channel, message);
+      if (!messageId) return undefined;
+      current = { ...current, parentMessageId: messageId };
       await store.set(key, current, keepMs);
       const { count, latest, supporterCount, fundingTotal } = withNotice;
       await store.set(shownKey(key), { count, latest, supporterCount, fundingTotal, at: now }, keepMs);
@@ -151,11 +137,11 @@ export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
     }
     if (!current.thread) {
       const parent = current.parentMessageId as string;
-      const poster = posters.get(record.channel.platform);
-      const locale = await core.localeFor(record.channel);
+      const poster = options.posterFor(record.channel.platform);
       let thread: ThreadTarget = { parentMessageId: parent };
-      if (poster?.startThread) {
+      if (poster?.threads === 'start-thread' && poster.startThread) {
         try {
+          const locale = await options.localeOf(record.channel);
           thread = await poster.startThread(
             record.channel,
             parent,
@@ -174,21 +160,7 @@ export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
       current = { ...current, thread };
       await store.set(key, current, keepMs);
     }
-    return current;
-  }
-
-  async function deliverIn(notice: ThreadNotice, channel: ChannelRef, date: string): Promise<void> {
-    const key = recordKey(notice.project, date, channel);
-    await locked(key, async () => {
-      const record =
-        (await store.get(key, dailyThreadRecordSchema)) ?? freshRecord(notice.project, date, channel);
-      const counted = countIn(record, notice);
-      const ready = await ensureThread(key, record, counted);
-      // No parent to hang it on (a poster without message ids, a channel gone): posted as usual.
-      if (!ready?.thread) return router.deliver(notice, [channel]);
-      await router.deliver(notice, [channel], new Map([[channelKey(channel), ready.thread]]));
-      if (counted !== record) await store.set(key, { ...ready, ...figuresOf(counted) }, keepMs);
-    });
+    return current.thread;
   }
 
   async function flushParent(key: string): Promise<'done' | 'keep'> {
@@ -199,54 +171,59 @@ export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
     if (sameFigures(record, shown)) return record.date < today ? 'done' : 'keep';
     const now = clock.now();
     if (shown && now - shown.at < editIntervalMs) return 'keep';
-    const poster = posters.get(record.channel.platform);
-    if (!poster?.edit) return 'done';
-    const locale = await core.localeFor(record.channel);
-    const message = core.renderNotice(parentEvent(record, await goal(record.project), now), locale);
-    await poster.edit(record.channel, record.parentMessageId, message);
-    const { count, latest, supporterCount, fundingTotal } = record;
-    await store.set(shownKey(key), { count, latest, supporterCount, fundingTotal, at: now }, keepMs);
+    const poster = options.posterFor(record.channel.platform);
+    if (!poster?.edit || editing.has(key)) return 'keep';
+    const messageId = record.parentMessageId;
+    const message = options.core.renderNotice(
+      parentEvent(record, await goal(record.project), now),
+      await options.localeOf(record.channel),
+    );
+    editing.add(key);
+    options.enqueueEdit(record.channel, {
+      type: 'edit',
+      label: `daily thread ${key}`,
+      run: async () => {
+        await poster.edit?.(record.channel, messageId, message);
+        const { count, latest, supporterCount, fundingTotal } = record;
+        await store.set(
+          shownKey(key),
+          { count, latest, supporterCount, fundingTotal, at: clock.now() },
+          keepMs,
+        );
+      },
+      settle: () => editing.delete(key),
+    });
     return 'keep';
   }
 
   return {
-    async threaded(channels) {
-      const on = new Set<string>();
-      for (const channel of channels) if (await settings.isOn(channel)) on.add(channelKey(channel));
-      return on;
+    /** The day's local date of a notice detected at `at`. */
+    dateOf: (at: number) => localDate(at, timeZone),
+
+    /** The thread a supporter notice (or batch) of day `at` goes into, posting the day's parent first. */
+    targetFor(notice: ThreadNotice, channel: ChannelRef, at: number): Promise<ThreadTarget | undefined> {
+      const key = recordKey(notice.project, localDate(at, timeZone), channel);
+      return locked(key, async () => {
+        const record =
+          (await store.get(key, dailyThreadRecordSchema)) ??
+          freshRecord(notice.project, localDate(at, timeZone), channel);
+        return ensureThread(key, notice, record);
+      });
     },
 
-    async deliver(notice, channels, at) {
-      const date = localDate(at, timeZone);
-      const failed: string[] = [];
-      let firstFailure: unknown;
-      for (const channel of channels) {
-        try {
-          await deliverIn(notice, channel, date);
-        } catch (error) {
-          const inner = error instanceof NoticeDeliveryError ? error.failedChannels : [channelKey(channel)];
-          failed.push(...inner);
-          firstFailure ??= error;
-        }
-      }
-      if (failed.length > 0) throw new NoticeDeliveryError(notice.id, failed, { cause: firstFailure });
+    /** A reply was posted: the day's figures count it (once). */
+    counted(notice: ThreadNotice, channel: ChannelRef, at: number): Promise<void> {
+      const key = recordKey(notice.project, localDate(at, timeZone), channel);
+      return locked(key, async () => {
+        const record = await store.get(key, dailyThreadRecordSchema);
+        if (!record) return;
+        const next = countIn(record, notice);
+        if (next !== record) await store.set(key, next, keepMs);
+      });
     },
 
-    async withdraw(event, channel, announcedIn) {
-      const now = clock.now();
-      const days = new Set([localDate(now, timeZone), localDate(now - dayMs, timeZone)]);
-      for (const date of days) {
-        const key = recordKey(event.project, date, channel);
-        await locked(key, async () => {
-          const record = await store.get(key, dailyThreadRecordSchema);
-          if (!record) return;
-          const next = withdrawFrom(record, event.originalEventId, announcedIn);
-          if (next !== record) await store.set(key, next, keepMs);
-        });
-      }
-    },
-
-    async flush() {
+    /** Edits the parents whose figures changed since they were shown: at most one edit each. */
+    async flush(): Promise<void> {
       const open = (await store.get(openKey, keys)) ?? [];
       const done: string[] = [];
       for (const key of open) {
@@ -268,10 +245,26 @@ export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
         );
       }
     },
+
+    /**
+     * A support announced in a thread dropped out: the day's count goes down by one (the
+     * next flush edits the parent). Looks at today's and yesterday's thread of the channel;
+     * `announcedIn` names the batch that carried it, if any.
+     */
+    async withdraw(event: SupportDroppedEvent, channel: ChannelRef, announcedIn: readonly string[]) {
+      const now = clock.now();
+      const days = new Set([localDate(now, timeZone), localDate(now - dayMs, timeZone)]);
+      for (const date of days) {
+        const key = recordKey(event.project, date, channel);
+        await locked(key, async () => {
+          const record = await store.get(key, dailyThreadRecordSchema);
+          if (!record) return;
+          const next = withdrawFrom(record, event.originalEventId, announcedIn);
+          if (next !== record) await store.set(key, next, keepMs);
+        });
+      }
+    },
   };
 }
 
-function figuresOf(record: DailyThreadRecord) {
-  const { count, latest, supporterCount, fundingTotal, currency, counted } = record;
-  return { count, latest, supporterCount, fundingTotal, currency, counted };
-}
+export type DailyThreads = ReturnType<typeof createDailyThreads>;

@@ -85,7 +85,7 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
   let server: InteractionsServer | undefined;
 
   return {
-    poster: createRestPoster({ rest, clock, restTimeoutMs: options.restTimeoutMs ?? 15_000 }),
+    poster: createRestPoster({ rest, restTimeoutMs: options.restTimeoutMs ?? 15_000 }),
     channelAccess: createRestChannelAccess(rest),
     get url() {
       return server?.url;

@@ -37,7 +37,7 @@ export function createDiscordRestPosting(options: DiscordRestPostingOptions): Di
     retries: options.restRetries ?? 3,
   }).setToken(options.token);
   return {
-    poster: createRestPoster({ rest, clock: options.clock, restTimeoutMs }),
+    poster: createRestPoster({ rest, restTimeoutMs }),
     channelAccess: createRestChannelAccess(rest),
     close() {
       rest.clearHashSweeper();

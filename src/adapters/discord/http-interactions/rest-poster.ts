@@ -1,8 +1,7 @@
 import { type APIChannel, type APIMessage, ChannelType, type REST, Routes } from 'discord.js';
 import type { ChannelPoster } from '../../../delivery/index.js';
 import { ChannelUnavailableError } from '../../../delivery/index.js';
-import type { Clock } from '../../../lib/clock.js';
-import { discordInDoubtSettleMs, discordPost, discordRestDelivery } from '../discord-rest-delivery.js';
+import { discordPost, discordRestDelivery } from '../discord-rest-delivery.js';
 import { restMessage } from './rest-message.js';
 
 /** Guild channel types a bot can post messages into (text, voice and stage chat, announcements, threads). */
@@ -28,7 +27,6 @@ interface ChannelFacts {
 
 export interface RestPosterOptions {
   readonly rest: REST;
-  readonly clock: Clock;
   /** The REST client's timeout: a post may land until then; the router waits that long plus a margin. */
   readonly restTimeoutMs: number;
 }
@@ -70,14 +68,13 @@ export function createRestPoster(options: RestPosterOptions): ChannelPoster {
 
   return {
     platform: 'discord',
-    inDoubtSettleMs: discordInDoubtSettleMs(options.restTimeoutMs),
     post: discordPost(async (target, ref, message, nonce, thread) => {
       const channel = await channelFacts(target);
       // Not in this server as far as the subscription knows: never post across servers.
       if (channel.guildId !== ref.workspaceId) throw new ChannelUnavailableError(ref, 'gone');
       // A reply goes only into a thread of the subscribed channel.
       if (thread && channel.parentId !== ref.channelId) throw new ChannelUnavailableError(ref, 'gone');
-      if (!sendableTypes.has(channel.type)) throw new ChannelUnavailableError(ref, 'no-access');
+      if (!sendableTypes.has(channel.type)) throw new ChannelUnavailableError(ref, 'no-permission');
       const { body, files } = restMessage(message);
       const sent = (await rest.post(Routes.channelMessages(target), {
         body: { ...body, nonce, enforce_nonce: true },
@@ -87,7 +84,7 @@ export function createRestPoster(options: RestPosterOptions): ChannelPoster {
     }),
     ...discordRestDelivery({
       rest,
-      clock: options.clock,
+      restTimeoutMs: options.restTimeoutMs,
       botUserId: () => {
         // The bot's own id, asked once: only its messages may match a look.
         me ??= (rest.get(Routes.user('@me')) as Promise<{ id: string }>).then(

@@ -1,10 +1,10 @@
 import { webApi } from '@slack/bolt';
-import type { ChannelAccess } from '../../../core/index.js';
+import type { ChannelAccess, ChannelRef } from '../../../core/index.js';
 import type { ChannelPoster } from '../../../delivery/index.js';
 import { ChannelUnavailableError } from '../../../delivery/index.js';
 import type { Logger } from '../../../domain/logger.js';
 import type { Clock } from '../../../lib/clock.js';
-import { createSlackPoster, createSlackPostingClient } from '../create-slack-poster.js';
+import { createSlackPoster, createSlackPostingClient, defaultPostTimeoutMs } from '../create-slack-poster.js';
 import { createSlackChannelAccess } from '../slack-channel-access.js';
 import { createSlackUserLookup, type SlackUserLookup } from '../slack-user-lookup.js';
 import type { EncryptedInstallationStore } from './installation-store.js';
@@ -33,6 +33,8 @@ export function createTeamClients(options: {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly userCacheTtlMs?: number;
+  /** Minimum time between two history looks per workspace (default 60 s). */
+  readonly historyIntervalMs?: number;
 }): TeamClients {
   const teams = new Map<
     string,
@@ -62,6 +64,7 @@ export function createTeamClients(options: {
           ...(options.clientOptions?.slackApiUrl ? { slackApiUrl: options.clientOptions.slackApiUrl } : {}),
         }),
         clock: options.clock,
+        ...(options.historyIntervalMs !== undefined ? { historyIntervalMs: options.historyIntervalMs } : {}),
       }),
       users: createSlackUserLookup({
         client,
@@ -75,15 +78,12 @@ export function createTeamClients(options: {
   }
 
   return {
-    poster: {
-      platform: 'slack',
-      async post(channel, message, idempotencyKey) {
-        const team = await forTeam(channel.workspaceId);
-        // Not (or no longer) installed there: no retry can post, and the uninstall removes the subscription.
-        if (!team) throw new ChannelUnavailableError(channel, 'no-access');
-        await team.poster.post(channel, message, idempotencyKey);
-      },
-    },
+    poster: teamPoster(async (channel) => {
+      const team = await forTeam(channel.workspaceId);
+      // Not (or no longer) installed there: held until it is installed again, and the uninstall removes the subscription.
+      if (!team) throw new ChannelUnavailableError(channel, 'token-revoked');
+      return team.poster;
+    }, options.historyIntervalMs),
     users: {
       async lookup(teamId, userId) {
         const team = await forTeam(teamId).catch((error: unknown) => {
@@ -106,5 +106,37 @@ export function createTeamClients(options: {
       },
     },
     forget: (teamId) => void teams.delete(teamId),
+  };
+}
+
+/**
+ * The poster of every installed workspace behind one: each call goes to the poster of
+ * the channel's workspace (posts, edits, threads and looks alike), so corrections, the
+ * daily thread and doubt resolution work in OAuth mode as with one token.
+ */
+function teamPoster(
+  posterOf: (channel: ChannelRef) => Promise<ChannelPoster>,
+  historyIntervalMs = 60_000,
+): ChannelPoster {
+  return {
+    platform: 'slack',
+    threads: 'replies',
+    post: async (channel, message, key, thread) =>
+      (await posterOf(channel)).post(channel, message, key, thread),
+    edit: async (channel, messageId, message) =>
+      (await posterOf(channel)).edit?.(channel, messageId, message),
+    doubt: {
+      settleMs: defaultPostTimeoutMs + 5_000,
+      repeatSafeMs: 0,
+      lookBudget: (channel, thread) => ({
+        scope: `slack:${channel.workspaceId}:${thread ? 'replies' : 'history'}`,
+        intervalMs: historyIntervalMs,
+      }),
+      async look(channel, request, thread) {
+        const poster = await posterOf(channel);
+        if (!poster.doubt) throw new Error('the workspace poster cannot look');
+        return poster.doubt.look(channel, request, thread);
+      },
+    },
   };
 }

@@ -1,0 +1,311 @@
+import { type ChannelRef, channelKey, errorSummary } from '../core/index.js';
+import { backoffMs } from '../lib/backoff.js';
+import { ChannelUnavailableError } from './channel-unavailable-error.js';
+import type { DeliveryRecord } from './delivery-ledger.js';
+import { isSettled } from './delivery-ledger.js';
+import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
+import { type LaneDeps, laneRetryBackoff } from './lane-deps.js';
+import type { EditTask, LaneItem, LaneTask } from './lane-item.js';
+import type { ChannelPoster } from './ports.js';
+import { SetAside } from './set-aside.js';
+
+/**
+ * One channel's deliveries, in order, independent of every other channel: a fault
+ * here never delays another channel. Within the channel a post that fails or hangs
+ * holds later ones for at most `stallMs` (or the platform's Retry-After): the later
+ * ones go on, and the failed one is set aside, resolved in the background (a look,
+ * or a repeat the platform dedupes) and, if it did not land, posted once more with
+ * its original time.
+ */
+export class ChannelLane {
+  readonly #queue: LaneTask[] = [];
+  readonly #aside: SetAside;
+  /** Per queued task: ms it has waited behind other deliveries' faults (the stall figure). */
+  readonly #faultWait = new Map<LaneTask, number>();
+  #pausedUntil = 0;
+  #running = false;
+  #blocked = false;
+
+  constructor(
+    readonly channel: ChannelRef,
+    private readonly deps: LaneDeps,
+  ) {
+    this.#aside = new SetAside(
+      channel,
+      deps,
+      (at) => this.#wakeAt(at),
+      () => this.block(),
+    );
+  }
+
+  get name(): string {
+    return `lane:${channelKey(this.channel)}`;
+  }
+
+  /** Tasks queued or set aside. */
+  get size(): number {
+    return this.#queue.length + this.#aside.size;
+  }
+
+  push(task: LaneTask): void {
+    this.#queue.push(task);
+    this.#faultWait.set(task, 0);
+    this.kick();
+  }
+
+  /** The channel cannot take posts: queued notices are held as they come up. */
+  block(): void {
+    this.#blocked = true;
+  }
+
+  unblock(): void {
+    this.#blocked = false;
+    this.kick();
+  }
+
+  kick(): void {
+    if (this.#running) return;
+    this.#running = true;
+    void this.deps.track(this.#run()).catch((error: unknown) => {
+      this.deps.logger.error(
+        { channel: channelKey(this.channel), ...errorSummary(error) },
+        'delivery lane failed',
+      );
+    });
+  }
+
+  async #run(): Promise<void> {
+    const { clock } = this.deps;
+    try {
+      for (;;) {
+        const now = clock.now();
+        if (this.#pausedUntil > now) break;
+        const due = this.#aside.due(now);
+        if (due.length > 0) {
+          await this.#aside.handle(due, (item, late) => this.#guarded(() => this.#attempt(item, late)));
+          continue;
+        }
+        const task = this.#queue.shift();
+        if (!task) break;
+        const waited = this.#faultWait.get(task) ?? 0;
+        this.#faultWait.delete(task);
+        if (task.type === 'edit') await this.#guarded(() => this.#edit(task, 0));
+        else if (this.#blocked && task.hold) await this.#hold(task);
+        else await this.#guarded(() => this.#attempt(task, false, waited));
+      }
+    } finally {
+      this.#running = false;
+      this.#scheduleWake();
+    }
+  }
+
+  #scheduleWake(): void {
+    const times = this.#aside.times();
+    if (this.#pausedUntil > this.deps.clock.now()) times.push(this.#pausedUntil);
+    if (this.#queue.length > 0 && this.#pausedUntil <= this.deps.clock.now())
+      times.push(this.deps.clock.now());
+    if (times.length > 0) this.#wakeAt(Math.min(...times));
+  }
+
+  /**
+   * Runs one attempt, but lets the lane go on after `stallMs`: the attempt finishes in
+   * the background (a hung post ends at its own timeout and is then set aside).
+   */
+  async #guarded(attempt: () => Promise<boolean>): Promise<void> {
+    const { clock } = this.deps;
+    const startedAt = clock.now();
+    const timer = new AbortController();
+    const work = this.deps.track(attempt());
+    const stalled = await Promise.race([
+      work.then(() => false),
+      clock.sleep(this.deps.stallMs, timer.signal).then(
+        () => true,
+        () => false,
+      ),
+    ]);
+    timer.abort(new Error('attempt settled'));
+    const faulted = stalled || !(await work);
+    if (!faulted) return;
+    // Everything still queued waited behind this fault.
+    const spent = clock.now() - startedAt;
+    for (const [task, ms] of this.#faultWait) this.#faultWait.set(task, ms + spent);
+    if (stalled) {
+      this.deps.observer.failed?.({
+        channel: this.channel,
+        kind: 'lane',
+        how: 'stalled',
+        error: 'no answer yet',
+      });
+    }
+  }
+
+  /** Posts one delivery; true when it ended without a fault (posted, or nothing to do). */
+  async #attempt(item: LaneItem, late: boolean, waitedBehindFaultsMs = 0): Promise<boolean> {
+    const { ledger, clock } = this.deps;
+    const poster = this.deps.posterFor(this.channel.platform);
+    if (!poster) {
+      this.deps.logger.warn(
+        { channel: channelKey(this.channel), id: item.key.id },
+        'no poster for this platform: notice skipped (is the adapter configured?)',
+      );
+      item.settle({ kind: 'skipped' });
+      return true;
+    }
+    if (!(await ledger.claim(item.key))) {
+      // Another replica is posting it now (a lease changing hands): its record will say what happened.
+      this.#aside.put(item, 'claimed', clock.now() + 5_000);
+      return true;
+    }
+    let record = item.record;
+    try {
+      if (ledger.claimsShared) record = await ledger.get(item.key);
+      if (isSettled(record)) {
+        item.settle({ kind: 'posted', messageId: record?.messageId });
+        return true;
+      }
+      if (record?.state === 'held') {
+        item.settle({ kind: 'held' });
+        return true;
+      }
+      if (record?.state === 'attempting' && !late) {
+        // Left in doubt by an earlier process: decided by looking, never posted blind.
+        item.record = record;
+        this.#aside.put(item, 'doubt', clock.now());
+        return false;
+      }
+      const thread = await item.target?.();
+      const message = await item.render(late);
+      record = await ledger.beginAttempt(item.key, record, thread);
+      item.record = record;
+      let receipt: Awaited<ReturnType<ChannelPoster['post']>>;
+      try {
+        receipt = await poster.post(this.channel, message, item.idempotencyKey, thread);
+      } catch (error) {
+        return await this.#failed(item, record, error);
+      }
+      try {
+        item.record = await ledger.confirm(item.key, receipt?.messageId);
+      } catch (error) {
+        // Posted, but the record still says attempting: a look finds it, nothing is posted blind.
+        this.deps.logger.error(
+          { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) },
+          'notice posted but its confirmation could not be stored: it is looked for before any repeat',
+        );
+      }
+      this.deps.observer.posted?.({
+        channel: this.channel,
+        kind: item.kind,
+        id: item.key.id,
+        latencyMs: clock.now() - item.occurredAt,
+        waitedBehindFaultsMs,
+        late,
+      });
+      item.settle({ kind: 'posted', messageId: receipt?.messageId });
+      return true;
+    } catch (error) {
+      // The store (a record read or write) failed: nothing was posted; try again later.
+      this.deps.logger.warn(
+        { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) },
+        'delivery step failed before posting: retried with backoff',
+      );
+      this.#aside.retryLater(item, record);
+      return false;
+    } finally {
+      await ledger.release(item.key).catch(() => {});
+    }
+  }
+
+  /** Classifies a failed post by what it proves; false (a fault) in every case. */
+  async #failed(item: LaneItem, record: DeliveryRecord, error: unknown): Promise<boolean> {
+    const { ledger, clock, observer } = this.deps;
+    const summary = { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) };
+    if (error instanceof ChannelUnavailableError) {
+      await this.deps.cannotPost(this.channel, error);
+      this.block();
+      await this.#hold(item);
+      return false;
+    }
+    if (error instanceof DeliveryNotPostedError) {
+      item.record = await ledger.clearAttempt(item.key, record).catch(() => record);
+      if (error.retryAfterMs !== undefined && error.retryAfterMs > 0) {
+        // The platform's wait: nothing goes to it before then, this one first after it.
+        this.#pausedUntil = Math.max(this.#pausedUntil, clock.now() + error.retryAfterMs);
+        this.#queue.unshift(item);
+        this.#faultWait.set(item, 0);
+        observer.failed?.({
+          channel: this.channel,
+          kind: item.kind,
+          how: 'rate-limited',
+          error: describe(error),
+        });
+        return true;
+      }
+      observer.failed?.({ channel: this.channel, kind: item.kind, how: 'refused', error: describe(error) });
+      this.deps.logger.warn(summary, 'notice refused by the platform: retried with backoff');
+      this.#aside.retryLater(item, item.record);
+      return false;
+    }
+    observer.failed?.({ channel: this.channel, kind: item.kind, how: 'doubt', error: describe(error) });
+    this.deps.logger.warn(
+      summary,
+      'notice delivery in doubt: it is looked for in the channel before any repeat',
+    );
+    this.#aside.put(item, 'doubt', clock.now());
+    return false;
+  }
+
+  async #hold(item: LaneItem): Promise<void> {
+    if (!item.hold) {
+      item.settle({ kind: 'refused' });
+      return;
+    }
+    try {
+      await item.hold();
+      item.settle({ kind: 'held' });
+    } catch (error) {
+      this.deps.logger.warn(
+        { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) },
+        'could not hold the notice for the catch-up: retried with backoff',
+      );
+      this.#aside.retryLater(item, item.record);
+    }
+  }
+
+  /** Asks the pipeline's timer to resume this lane at `at` (a stalled attempt may set aside after the loop ended). */
+  #wakeAt(at: number): void {
+    this.deps.wakeups.at(this.name, at, () => this.kick());
+  }
+
+  /** Edits are idempotent: retried a few times with the backoff, then given up with a warning. */
+  async #edit(task: EditTask, attempts: number): Promise<boolean> {
+    try {
+      await task.run();
+      task.settle(true);
+      return true;
+    } catch (error) {
+      if (attempts >= 4) {
+        this.deps.logger.warn(
+          { channel: channelKey(this.channel), edit: task.label, ...errorSummary(error) },
+          'edit given up after retries',
+        );
+        task.settle(false);
+        return false;
+      }
+      const wait = backoffMs(laneRetryBackoff, attempts + 1, () => this.deps.random.next());
+      this.deps.wakeups.at(`${this.name}:edit:${task.label}`, this.deps.clock.now() + wait, () => {
+        void this.deps.track(this.#edit(task, attempts + 1));
+      });
+      return false;
+    }
+  }
+}
+
+/** An error's class and code, for the observer (never a message: it may carry a URL with a token). */
+function describe(error: unknown): string {
+  const {
+    error: name,
+    code,
+    status,
+  } = errorSummary(error) as { error: string; code?: string; status?: number };
+  return [name, code, status].filter((p) => p !== undefined).join(' ');
+}

@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { type ChannelRef, channelKey, type NeutralMessage } from '../core/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { Claims } from '../lib/coordination/claims.js';
+import type { KeyValueStore } from '../lib/store.js';
+import type { ChannelPoster, DoubtSupport, ThreadTarget } from './ports.js';
+
+/** A delivery in doubt: its idempotency key, when its attempt began, and what it carried. */
+export interface Doubt {
+  readonly key: string;
+  readonly startedAt: number;
+  readonly message: NeutralMessage;
+}
+
+export type DoubtDecision =
+  /** It landed: the message id is recorded, nothing is posted again. */
+  | { readonly kind: 'posted'; readonly messageId: string | undefined }
+  /** Certainly not there, or a repeat cannot duplicate it: post it (again). */
+  | { readonly kind: 'absent' }
+  /** Cannot tell yet (it may still land, or no look is allowed before `until`). */
+  | { readonly kind: 'wait'; readonly until: number };
+
+/**
+ * What the looks at one channel (or thread) have shown, shared by every replica in
+ * the store (`delivery/look/<channel>[/<thread>]`, under 10 KB), so a replica that
+ * takes a project over continues the previous holder's doubt instead of starting over.
+ */
+interface LookView {
+  /** The span looked at completely in one sweep (epoch ms). */
+  readonly covered?: { readonly from: number; readonly to: number };
+  /** Idempotency keys seen in the channel, with their message ids (the newest {@link foundKept}). */
+  readonly found: Readonly<Record<string, string>>;
+  /** An unfinished sweep: the call that continues it. */
+  readonly continuation?: { readonly cursor: string; readonly from: number; readonly to: number };
+  /** Epoch ms of the last look (for the next allowed one). */
+  readonly lookedAt?: number;
+}
+
+const viewSchema = z.object({
+  covered: z.object({ from: z.number(), to: z.number() }).optional(),
+  found: z.record(z.string(), z.string()),
+  continuation: z.object({ cursor: z.string(), from: z.number(), to: z.number() }).optional(),
+  lookedAt: z.number().optional(),
+}) as unknown as z.ZodType<LookView>;
+
+const foundKept = 200;
+/** A view is kept a day: longer than any doubt lasts. */
+const viewTtlMs = 24 * 3_600_000;
+
+export interface DoubtResolverOptions {
+  readonly store: KeyValueStore;
+  /** The look budgets are claims (`look:<scope>`, held for the scope's interval): one look per interval in the fleet. */
+  readonly claims: Claims;
+  readonly clock: Clock;
+  /** Our clock and the platform's may differ: a look reaches this much before the attempt. Default 60 s. */
+  readonly clockMarginMs?: number;
+}
+
+/**
+ * Decides deliveries left in doubt (a timeout, a reset connection, a 5xx, a crash
+ * after the attempt was recorded), never by posting blind:
+ * 1. before `settleMs` after the attempt began nothing is decided: it may still land;
+ * 2. inside the platform's dedupe window (`repeatSafeMs`, Discord's nonce) a repeat
+ *    is the check: 'absent' means "post it again with the same key";
+ * 3. otherwise the channel is looked at: one platform call covers every doubt of the
+ *    channel from the earliest attempt (minus a clock margin) to now, and what it
+ *    showed (keys found, the span covered) is stored for the others and for the next
+ *    holder. Looks spend a budget shared by every replica (a claim per scope held for
+ *    its interval: Slack's conversations.history, about one a minute per workspace).
+ *
+ * Cost: no request while nothing is in doubt; per look one platform call, one store
+ * read and one write (the view) and one claim.
+ */
+export function createDoubtResolver(options: DoubtResolverOptions) {
+  const { store, claims, clock } = options;
+  const marginMs = options.clockMarginMs ?? 60_000;
+  const viewKey = (channel: ChannelRef, thread: ThreadTarget | undefined) =>
+    `delivery/look/${channelKey(channel)}${thread ? `/${encodeURIComponent(thread.parentMessageId)}` : ''}`;
+
+  function fromView(view: LookView, doubt: Doubt, settleMs: number): DoubtDecision | undefined {
+    const messageId = view.found[doubt.key];
+    if (messageId !== undefined) return { kind: 'posted', messageId };
+    const c = view.covered;
+    if (c && c.from <= doubt.startedAt - marginMs && c.to >= doubt.startedAt + settleMs) {
+      return { kind: 'absent' };
+    }
+    return undefined;
+  }
+
+  async function look(
+    support: DoubtSupport,
+    channel: ChannelRef,
+    thread: ThreadTarget | undefined,
+    view: LookView,
+    open: readonly Doubt[],
+  ): Promise<LookView> {
+    const now = clock.now();
+    const earliest = Math.min(...open.map((d) => d.startedAt)) - marginMs;
+    const continuing =
+      view.continuation && view.continuation.from <= earliest ? view.continuation : undefined;
+    const page = await support.look(
+      channel,
+      {
+        from: continuing?.from ?? earliest,
+        to: continuing?.to ?? now,
+        ...(continuing ? { cursor: continuing.cursor } : {}),
+        wanted: open.map((d) => ({ key: d.key, message: d.message })),
+      },
+      thread,
+    );
+    const found = { ...view.found, ...Object.fromEntries(page.found) };
+    const keys = Object.keys(found);
+    const trimmed =
+      keys.length > foundKept
+        ? Object.fromEntries(keys.slice(-foundKept).map((k) => [k, found[k] as string]))
+        : found;
+    // A span is trusted only as read in one sweep: a continued sweep extends the span of its first page.
+    const covered =
+      continuing && view.covered
+        ? {
+            from: Math.min(page.covered.from, view.covered.from),
+            to: Math.max(page.covered.to, view.covered.to),
+          }
+        : page.covered;
+    return {
+      covered,
+      found: trimmed,
+      ...(page.cursor
+        ? {
+            continuation: {
+              cursor: page.cursor,
+              from: continuing?.from ?? earliest,
+              to: continuing?.to ?? now,
+            },
+          }
+        : {}),
+      lookedAt: now,
+    };
+  }
+
+  return {
+    /**
+     * Decides each doubt of one channel (or thread) posted through `poster`. At most
+     * one look, and only when some doubt has settled and the budget allows.
+     */
+    async decide(
+      poster: ChannelPoster,
+      channel: ChannelRef,
+      thread: ThreadTarget | undefined,
+      doubts: readonly Doubt[],
+    ): Promise<Map<string, DoubtDecision>> {
+      const decisions = new Map<string, DoubtDecision>();
+      const support = poster.doubt;
+      const now = clock.now();
+      // A poster that cannot look declares a repeat harmless (the console).
+      if (!support) {
+        for (const d of doubts) decisions.set(d.key, { kind: 'absent' });
+        return decisions;
+      }
+      const settled: Doubt[] = [];
+      for (const d of doubts) {
+        if (now < d.startedAt + support.settleMs) {
+          decisions.set(d.key, { kind: 'wait', until: d.startedAt + support.settleMs });
+        } else if (now - d.startedAt < support.repeatSafeMs) {
+          decisions.set(d.key, { kind: 'absent' });
+        } else {
+          settled.push(d);
+        }
+      }
+      if (settled.length === 0) return decisions;
+      const key = viewKey(channel, thread);
+      let view = (await store.get(key, viewSchema)) ?? { found: {} };
+      let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support.settleMs)));
+      if (open.length === 0) return decisions;
+      const budget = support.lookBudget(channel, thread);
+      if (await claims.claimOnce(`look:${budget.scope}`, budget.intervalMs)) {
+        view = await look(support, channel, thread, view, open);
+        await store.set(key, view, viewTtlMs);
+        open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support.settleMs)));
+      }
+      // Undecided: the next look the budget allows (an unfinished sweep continues then).
+      const next = Math.max((view.lookedAt ?? now) + budget.intervalMs, now + 1_000);
+      for (const d of open) decisions.set(d.key, { kind: 'wait', until: next });
+      return decisions;
+    },
+  };
+}
+
+function decideInto(
+  decisions: Map<string, DoubtDecision>,
+  doubt: Doubt,
+  decision: DoubtDecision | undefined,
+): boolean {
+  if (!decision) return false;
+  decisions.set(doubt.key, decision);
+  return true;
+}
+
+export type DoubtResolver = ReturnType<typeof createDoubtResolver>;

@@ -1,0 +1,186 @@
+import {
+  type ChannelRef,
+  type CommandCore,
+  defaultPacing,
+  formatTime,
+  type NeutralMessage,
+  pacingTexts,
+  splitNames,
+} from '../core/index.js';
+import { type FundbotEvent, isCorrection, type NoticeKind, noticeKindOf } from '../domain/events.js';
+import type { Clock } from '../lib/clock.js';
+import type { ChannelDirectory } from './channel-directory.js';
+import type { Corrections } from './corrections.js';
+import type { DeliveryLedger } from './delivery-ledger.js';
+import { isSettled } from './delivery-ledger.js';
+import { idempotencyKeyOf, type LaneTask } from './lane-item.js';
+import type { Batches } from './pacing/batches.js';
+import type { DailyThreads } from './pacing/daily-thread.js';
+import type { ThreadNotice } from './pacing/daily-thread-record.js';
+import { placeNotice } from './placement.js';
+import type { ChannelPoster } from './ports.js';
+
+export interface EventPlacementDeps {
+  readonly clock: Clock;
+  readonly ledger: DeliveryLedger;
+  readonly directory: ChannelDirectory;
+  readonly batches: Batches;
+  readonly threads: DailyThreads;
+  readonly corrections: Corrections;
+  readonly core: Pick<CommandCore, 'renderNotice'>;
+  readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
+  readonly enqueue: (channel: ChannelRef, task: LaneTask) => void;
+  /** When the bot could not post in a channel since (set when a post was refused for good). */
+  readonly cannotPostSince: (channel: ChannelRef) => number | undefined;
+  /** The zone a late notice's time is written in (the projects' day). */
+  readonly timeZone: string;
+}
+
+/**
+ * Places one event in one channel, reading its delivery record once: done already
+ * (posted, given up), held (kept in its batch: repaired after a crash between the two
+ * writes), in doubt or failing (queued: the lane decides), or new: placed by the
+ * channel's pacing (placement.ts) into a batch, nowhere, or its lane. `done` is called
+ * when the channel needs nothing more of the event, so the outbox may forget it.
+ */
+export function createEventPlacement(deps: EventPlacementDeps) {
+  const { clock, ledger, directory, batches } = deps;
+
+  async function render(event: FundbotEvent, channel: ChannelRef, late: boolean): Promise<NeutralMessage> {
+    const { locale } = await directory.profile(channel);
+    const poster = deps.posterFor(channel.platform);
+    const restNamedIn = poster?.threads ? ('thread' as const) : ('messages' as const);
+    const shown =
+      event.type === 'supporter-burst' && event.entryKeys !== undefined ? { ...event, restNamedIn } : event;
+    const message = deps.core.renderNotice(shown, locale);
+    if (!late) return message;
+    // Posted after notices that came later: it says when it happened.
+    const line = pacingTexts(locale).happenedAt(formatTime(event.occurredAt, locale, deps.timeZone));
+    return { ...message, text: message.text ? `${message.text}\n${line}` : line };
+  }
+
+  function correction(
+    event: FundbotEvent & { originalEventId: string },
+    channel: ChannelRef,
+    done: () => void,
+  ): LaneTask {
+    return {
+      type: 'edit',
+      label: `correction of ${event.originalEventId}`,
+      run: async () => {
+        if (!isCorrection(event)) return;
+        await deps.corrections.correctIn(channel, event);
+      },
+      settle: () => done(),
+    };
+  }
+
+  return {
+    async place(event: FundbotEvent, channel: ChannelRef, done: () => void): Promise<void> {
+      if (isCorrection(event)) {
+        deps.enqueue(channel, correction(event, channel, done));
+        return;
+      }
+      const kind = noticeKindOf(event);
+      const key = { id: event.id, channel };
+      let record = await ledger.get(key);
+      if (isSettled(record)) return done();
+      if (record?.state === 'held') {
+        if ((await batches.repairHeld(event, channel, kind, record)) === 'kept') return done();
+        record = undefined; // its batch went out without it: placed again below
+      }
+      const supporter = event.type === 'supporter' || event.type === 'supporter-burst';
+      let thread = false;
+      if (record === undefined || record.state === 'failing') {
+        const profile = await directory.profile(channel);
+        const auto = (profile.pacing.kinds[kind] ?? defaultPacing(kind)).mode === 'auto';
+        const placement = placeNotice({
+          kind,
+          supporter,
+          profile,
+          now: clock.now(),
+          recentLive: auto ? await batches.recentLive(channel, kind) : 0,
+          autoBatchOpen: auto ? await batches.autoOpen(channel, event.project, kind) : false,
+        });
+        if (placement.where === 'drop') return done();
+        if (placement.where === 'hold') {
+          await batches.hold(event, channel, kind, placement.window);
+          return done();
+        }
+        thread = placement.thread;
+        // Counted before posting: a retried post is still one message.
+        if (auto && record === undefined) await batches.noteLive(channel, kind);
+      } else if (supporter) {
+        // In doubt from an earlier attempt: it goes where that attempt went.
+        thread = record.thread !== undefined;
+      }
+      deps.enqueue(channel, liveItem(event, channel, kind, record, thread, done));
+    },
+  };
+
+  function liveItem(
+    event: FundbotEvent,
+    channel: ChannelRef,
+    kind: NoticeKind,
+    record: Awaited<ReturnType<DeliveryLedger['get']>>,
+    thread: boolean,
+    done: () => void,
+  ): LaneTask {
+    const key = { id: event.id, channel };
+    const threadNotice = thread ? (event as ThreadNotice) : undefined;
+    return {
+      type: 'post',
+      key,
+      idempotencyKey: idempotencyKeyOf(key),
+      occurredAt: event.occurredAt,
+      kind,
+      record,
+      render: (late) => render(event, channel, late),
+      ...(threadNotice
+        ? { target: () => deps.threads.targetFor(threadNotice, channel, event.detectedAt) }
+        : {}),
+      hold: () =>
+        batches.hold(event, channel, kind, {
+          since: deps.cannotPostSince(channel) ?? clock.now(),
+          due: Infinity,
+          reason: 'no-access',
+        }),
+      settle: (outcome) => {
+        if (outcome.kind === 'posted') void afterPost(event, channel, kind, threadNotice, outcome.messageId);
+        done();
+      },
+    };
+  }
+
+  async function afterPost(
+    event: FundbotEvent,
+    channel: ChannelRef,
+    kind: NoticeKind,
+    threadNotice: ThreadNotice | undefined,
+    messageId: string | undefined,
+  ): Promise<void> {
+    if (event.type === 'supporter' || event.type === 'supporter-burst') {
+      batches.noteTotal(channel, event.project, event.fundingTotal);
+    }
+    if (threadNotice) await deps.threads.counted(threadNotice, channel, event.detectedAt).catch(() => {});
+    if (event.type === 'supporter-burst' && event.entryKeys !== undefined) {
+      const { locale } = await directory.profile(channel);
+      if (splitNames(event.displayNames, locale).length > 1) {
+        const target = threadNotice
+          ? await deps.threads.targetFor(threadNotice, channel, event.detectedAt)
+          : undefined;
+        await batches.continueNames(
+          channel,
+          event.id,
+          event.project,
+          kind,
+          event.displayNames,
+          messageId,
+          target,
+        );
+      }
+    }
+  }
+}
+
+export type EventPlacement = ReturnType<typeof createEventPlacement>;

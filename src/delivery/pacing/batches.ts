@@ -1,0 +1,369 @@
+import { z } from 'zod';
+import {
+  type ChannelRef,
+  type CommandCore,
+  type CoreLogger,
+  channelKey,
+  errorSummary,
+  type Locale,
+  splitNames,
+} from '../../core/index.js';
+import type { FundbotEvent, NoticeBatchEvent, NoticeKind } from '../../domain/events.js';
+import type { Clock } from '../../lib/clock.js';
+import type { KeyValueStore } from '../../lib/store.js';
+import type { DeliveryLedger, DeliveryRecord } from '../delivery-ledger.js';
+import type { ItemOutcome, LaneTask } from '../lane-item.js';
+import { idempotencyKeyOf } from '../lane-item.js';
+import type { HoldWindow } from '../placement.js';
+import type { ChannelPoster, ThreadTarget } from '../ports.js';
+import type { Wakeups } from '../wakeups.js';
+import { type BatchRecord, batchEvent, batchId, heldEntry } from './batch-record.js';
+import { type BatchStore, batchKeepMs } from './batch-store.js';
+
+const hourMs = 3_600_000;
+const times = z.array(z.number());
+
+export interface BatchesDeps {
+  readonly store: KeyValueStore;
+  readonly batchStore: BatchStore;
+  readonly ledger: DeliveryLedger;
+  readonly clock: Clock;
+  readonly wakeups: Wakeups;
+  readonly core: Pick<CommandCore, 'renderNotice'>;
+  readonly logger: CoreLogger;
+  readonly localeOf: (channel: ChannelRef) => Promise<Locale>;
+  readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
+  /** Queues a task in the channel's lane. */
+  readonly enqueue: (channel: ChannelRef, task: LaneTask) => void;
+  /** The daily thread a supporter batch goes into, when the channel reads supporters there. */
+  readonly threadFor: (
+    channel: ChannelRef,
+    batch: NoticeBatchEvent,
+    at: number,
+  ) => Promise<ThreadTarget | undefined>;
+  /** A batch posted into the daily thread counts in the day's figures. */
+  readonly threadCounted: (channel: ChannelRef, batch: NoticeBatchEvent, at: number) => Promise<void>;
+  /** Told every batch posted (metrics, the benchmark). */
+  readonly onPosted?: (batch: BatchRecord) => void;
+}
+
+/**
+ * Held notices: written into their batch BEFORE the outbox may forget them, posted
+ * as one message when the batch's window ends (or, for a catch-up, when the bot can
+ * post in the channel again), with every name: those that do not fit the message
+ * follow in its thread. Exactly once across restarts and replicas: the ledger marks
+ * each held notice with its batch before the batch is written (a crash between the
+ * two is repaired when the outbox offers the notice again), and the batch is posted
+ * under its own id through the ledger.
+ *
+ * Cost per held notice: two writes (the ledger mark, the batch, ~40 bytes a name);
+ * per batch: the post, its confirmation, closing it, and one message per 2,400
+ * characters of further names.
+ */
+export function createBatches(deps: BatchesDeps) {
+  const { store, batchStore, ledger, clock, wakeups } = deps;
+  const recentKey = (channel: ChannelRef, kind: NoticeKind) => `pacing/recent/${channelKey(channel)}/${kind}`;
+  const heldMemberKey = (project: string, entryKey: string, channel: ChannelRef) =>
+    `pacing/held-member/${project}/${entryKey}@${channelKey(channel)}`;
+  /** Live messages of a kind per channel in the last hour (`auto`), in memory after the first read. */
+  const recent = new Map<string, number[]>();
+  /** The total each channel was last told per project, for a batch's "(+€310)". */
+  const lastTotal = new Map<string, number>();
+  const flushing = new Set<string>();
+
+  async function recentTimes(channel: ChannelRef, kind: NoticeKind): Promise<number[]> {
+    const key = recentKey(channel, kind);
+    let known = recent.get(key);
+    if (!known) {
+      known = (await store.get(key, times)) ?? [];
+      recent.set(key, known);
+    }
+    const since = clock.now() - hourMs;
+    const kept = known.filter((t) => t > since);
+    recent.set(key, kept);
+    return kept;
+  }
+
+  function arm(batch: BatchRecord): void {
+    if (batch.due === null) return;
+    wakeups.at(`batch:${batch.id}`, batch.due, () => void flush(batch.id, batch.project));
+  }
+
+  /** Posts a batch whose time has come through its channel's lane. */
+  async function flush(id: string, project: string): Promise<void> {
+    const batch = (await batchStore.load(project)).get(id);
+    if (!batch || flushing.has(id)) return;
+    if (batch.entries.length === 0) {
+      await batchStore.close({ ...batch, state: 'posted' });
+      return;
+    }
+    flushing.add(id);
+    const poster = deps.posterFor(batch.channel.platform);
+    const restIn = poster?.threads ? 'thread' : 'messages';
+    const key = { id: batch.id, channel: batch.channel };
+    const record = await ledger.get(key).catch(() => undefined);
+    // Stamped with the window's end, so a retry after midnight lands in the same day's thread.
+    const day = batch.due ?? clock.now();
+    const asEvent = batchEvent(batch, clock.now(), restIn);
+    const inDailyThread = batch.kind === 'supporters';
+    deps.enqueue(batch.channel, {
+      type: 'post',
+      key,
+      idempotencyKey: idempotencyKeyOf(key),
+      occurredAt: batch.since,
+      kind: batch.kind,
+      record,
+      render: async () => deps.core.renderNotice(asEvent, await deps.localeOf(batch.channel)),
+      ...(inDailyThread ? { target: () => deps.threadFor(batch.channel, asEvent, day) } : {}),
+      // The channel was lost meanwhile: the batch waits for the catch-up.
+      hold: async () => {
+        flushing.delete(id);
+        await batchStore.saveOpen({ ...batch, due: null });
+      },
+      settle: (outcome) =>
+        void posted(batch, outcome, inDailyThread ? { event: asEvent, day } : undefined).finally(() =>
+          flushing.delete(id),
+        ),
+    });
+  }
+
+  async function posted(
+    batch: BatchRecord,
+    outcome: ItemOutcome,
+    daily: { event: NoticeBatchEvent; day: number } | undefined,
+  ) {
+    if (outcome.kind !== 'posted') {
+      if (outcome.kind === 'abandoned') await batchStore.close({ ...batch, state: 'posted' }).catch(() => {});
+      return;
+    }
+    try {
+      await batchStore.close({ ...batch, state: 'posted' });
+    } catch (error) {
+      deps.logger.warn(
+        { batch: batch.id, ...errorSummary(error) },
+        'batch posted but not closed: closed at the next try',
+      );
+    }
+    if (batch.fundingTotal !== null)
+      lastTotal.set(`${channelKey(batch.channel)}/${batch.project}`, batch.fundingTotal);
+    deps.onPosted?.(batch);
+    const dailyThread = daily
+      ? await deps.threadFor(batch.channel, daily.event, daily.day).catch(() => undefined)
+      : undefined;
+    if (daily && dailyThread) await deps.threadCounted(batch.channel, daily.event, daily.day).catch(() => {});
+    await continueNames(
+      batch.channel,
+      batch.id,
+      batch.project,
+      batch.kind,
+      batch.entries.flatMap((e) => e.names),
+      outcome.messageId,
+      dailyThread,
+    );
+  }
+
+  /**
+   * The names the message could not hold, in its thread (Slack: replies to it; Discord:
+   * a thread started on it), else as follow-up messages: every supporter named.
+   */
+  async function continueNames(
+    channel: ChannelRef,
+    parentId: string,
+    project: string,
+    kind: NoticeKind,
+    names: readonly string[],
+    messageId: string | undefined,
+    inThread: ThreadTarget | undefined,
+  ): Promise<void> {
+    const locale = await deps.localeOf(channel);
+    const parts = splitNames(names, locale).slice(1);
+    if (parts.length === 0) return;
+    const poster = deps.posterFor(channel.platform);
+    let thread: Promise<ThreadTarget | undefined> | undefined;
+    const target = () => {
+      thread ??= threadOn(poster, channel, messageId, inThread, locale);
+      return thread;
+    };
+    parts.forEach((names, index) => {
+      const key = { id: `${parentId}#names-${index + 1}`, channel };
+      deps.enqueue(channel, {
+        type: 'post',
+        key,
+        idempotencyKey: idempotencyKeyOf(key),
+        occurredAt: clock.now(),
+        kind,
+        record: undefined,
+        target,
+        render: async () =>
+          deps.core.renderNotice(
+            {
+              type: 'names-continued',
+              id: key.id,
+              project,
+              occurredAt: clock.now(),
+              detectedAt: clock.now(),
+              kind,
+              names,
+              part: index + 1,
+              parts: parts.length,
+            },
+            locale,
+          ),
+        settle: () => {},
+      });
+    });
+  }
+
+  async function threadOn(
+    poster: ChannelPoster | undefined,
+    channel: ChannelRef,
+    messageId: string | undefined,
+    inThread: ThreadTarget | undefined,
+    locale: Locale,
+  ): Promise<ThreadTarget | undefined> {
+    if (inThread) return inThread;
+    if (!poster?.threads || messageId === undefined) return undefined;
+    if (poster.threads === 'replies') return { parentMessageId: messageId };
+    try {
+      return await poster.startThread?.(channel, messageId, locale === 'de' ? 'Alle Namen' : 'All names');
+    } catch (error) {
+      // No right to open threads: the names follow as messages in the channel.
+      deps.logger.warn(
+        { channel: channelKey(channel), ...errorSummary(error) },
+        'cannot open a thread for the names: they follow in the channel',
+      );
+      return undefined;
+    }
+  }
+
+  return {
+    continueNames,
+
+    /** Whether an `auto` batch of this channel, project and kind is open (later notices join it). */
+    async autoOpen(channel: ChannelRef, project: string, kind: NoticeKind): Promise<boolean> {
+      const prefix = `batch:${channelKey(channel)}:${project}:${kind}:`;
+      for (const b of (await batchStore.load(project)).values()) {
+        if (b.id.startsWith(prefix) && b.reason === 'paced' && !flushing.has(b.id)) return true;
+      }
+      return false;
+    },
+
+    /** Live messages of the kind in the channel within the last hour. */
+    async recentLive(channel: ChannelRef, kind: NoticeKind): Promise<number> {
+      return (await recentTimes(channel, kind)).length;
+    },
+
+    /** Counts a live message of an `auto` kind (one write: the count must hold across restarts and replicas). */
+    async noteLive(channel: ChannelRef, kind: NoticeKind): Promise<void> {
+      const kept = [...(await recentTimes(channel, kind)), clock.now()];
+      recent.set(recentKey(channel, kind), kept);
+      await store.set(recentKey(channel, kind), kept, hourMs);
+    },
+
+    /** Remembers the total a live supporter notice told the channel. */
+    noteTotal(channel: ChannelRef, project: string, total: number | null): void {
+      if (total !== null) lastTotal.set(`${channelKey(channel)}/${project}`, total);
+    },
+
+    /** Holds a notice: the ledger mark first, then the batch (see the exactly-once note above). */
+    async hold(
+      event: FundbotEvent,
+      channel: ChannelRef,
+      kind: NoticeKind,
+      window: HoldWindow,
+    ): Promise<void> {
+      let id = batchId(channel, event.project, kind, window.since);
+      let since = window.since;
+      let due: number | null = Number.isFinite(window.due) ? window.due : null;
+      if (flushing.has(id)) {
+        // Its window's batch is on its way out: the notice opens the next one, posted right after.
+        since = clock.now();
+        due = due === null ? null : clock.now();
+        id = batchId(channel, event.project, kind, since);
+      }
+      await ledger.hold({ id: event.id, channel }, id);
+      await this.addTo(id, event, channel, kind, { ...window, since, due: due ?? Infinity });
+    },
+
+    /** Writes the notice into its batch (creating it); idempotent by event id. */
+    async addTo(id: string, event: FundbotEvent, channel: ChannelRef, kind: NoticeKind, window: HoldWindow) {
+      const batches = await batchStore.load(event.project);
+      const existing = batches.get(id);
+      if (existing?.entries.some((e) => e.eventId === event.id)) return;
+      const base: BatchRecord = existing ?? {
+        id,
+        project: event.project,
+        kind,
+        channel,
+        reason: window.reason,
+        since: window.since,
+        due: Number.isFinite(window.due) ? window.due : null,
+        state: 'open',
+        entries: [],
+        withdrawn: [],
+        supporterCount: null,
+        fundingTotal: null,
+        fundingBefore: lastTotal.get(`${channelKey(channel)}/${event.project}`) ?? null,
+        currency: '',
+      };
+      const isSupporter = event.type === 'supporter' || event.type === 'supporter-burst';
+      const figures = isSupporter
+        ? {
+            supporterCount: event.supporterCount ?? base.supporterCount,
+            fundingTotal: event.fundingTotal ?? base.fundingTotal,
+            currency: event.currency || base.currency,
+            ...(event.supporterCount !== null || event.fundingTotal !== null
+              ? { countedAt: event.detectedAt }
+              : {}),
+          }
+        : {};
+      const batch: BatchRecord = { ...base, ...figures, entries: [...base.entries, heldEntry(event)] };
+      await batchStore.saveOpen(batch);
+      if (event.type === 'supporter-burst') {
+        // A drop names one supporter, not the burst: each member is findable (~100 bytes each; bursts are rare).
+        for (const key of event.entryKeys ?? [])
+          await store.set(heldMemberKey(event.project, key, channel), id, batchKeepMs);
+      }
+      if (!existing) arm(batch);
+    },
+
+    /**
+     * The ledger says held in `record.batchId`: a crash may have come between the mark and
+     * the batch write. 'kept' when the batch has it (or gets it now); 'lost' when that
+     * batch went out without it (the notice is placed again).
+     */
+    async repairHeld(event: FundbotEvent, channel: ChannelRef, kind: NoticeKind, record: DeliveryRecord) {
+      const id = record.batchId;
+      if (id === undefined) return 'lost' as const;
+      const batch = (await batchStore.load(event.project)).get(id) ?? (await batchStore.get(id));
+      if (batch?.entries.some((e) => e.eventId === event.id)) return 'kept' as const;
+      if (batch?.state !== 'open' || flushing.has(id)) return 'lost' as const;
+      await this.addTo(id, event, channel, kind, {
+        since: batch.since,
+        due: batch.due ?? Infinity,
+        reason: batch.reason,
+      });
+      return 'kept' as const;
+    },
+
+    /** Arms the timers of a project's open batches (after it was loaded: a restart, a lease taken over). */
+    async schedule(project: string): Promise<void> {
+      for (const batch of (await batchStore.load(project)).values()) arm(batch);
+    },
+
+    /** The bot can post in the channel again: its held batches go out now. */
+    catchUp(channel: ChannelRef): void {
+      const key = channelKey(channel);
+      for (const batch of batchStore.loaded()) {
+        if (channelKey(batch.channel) !== key || batch.due !== null) continue;
+        void flush(batch.id, batch.project);
+      }
+    },
+
+    /** Where a burst member is held (set when the burst was held). */
+    heldMemberBatch: (project: string, entryKey: string, channel: ChannelRef) =>
+      store.get(heldMemberKey(project, entryKey, channel), z.string()),
+  };
+}
+
+export type Batches = ReturnType<typeof createBatches>;

@@ -1,0 +1,63 @@
+import type { ChannelRef, NeutralMessage } from '../core/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { DeliveryLedger } from './delivery-ledger.js';
+import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
+import type { DoubtResolver } from './doubt-resolver.js';
+import { idempotencyKeyOf } from './lane-item.js';
+import type { ChannelPoster } from './ports.js';
+
+/** Thrown while a message that must exist first (a daily thread's parent) cannot be posted yet. */
+export class NotPostedYetError extends Error {
+  override readonly name = 'NotPostedYetError';
+}
+
+/**
+ * Posts a message that another one hangs on (the daily thread's parent), inside that
+ * other's attempt: claim, record, post, confirm, with a doubt decided by the same
+ * resolver as any notice. Resolves with its message id; throws while it cannot be
+ * posted or decided yet (the reply is then retried by its lane, never posted blind).
+ */
+export function createPostOnce(deps: {
+  readonly ledger: DeliveryLedger;
+  readonly resolver: DoubtResolver;
+  readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
+  readonly clock: Clock;
+}) {
+  const { ledger, resolver } = deps;
+  return async (id: string, channel: ChannelRef, message: NeutralMessage): Promise<string | undefined> => {
+    const poster = deps.posterFor(channel.platform);
+    if (!poster) return undefined;
+    const key = { id, channel };
+    const idempotencyKey = idempotencyKeyOf(key);
+    if (!(await ledger.claim(key))) throw new NotPostedYetError(`${id} is being posted by another replica`);
+    try {
+      let record = await ledger.get(key);
+      if (record?.state === 'posted') return record.messageId;
+      if (record?.state === 'attempting') {
+        const started = record.attemptStartedAt ?? record.at;
+        const decision = (
+          await resolver.decide(poster, channel, record.thread, [
+            { key: idempotencyKey, startedAt: started, message },
+          ])
+        ).get(idempotencyKey);
+        if (decision?.kind === 'posted') {
+          await ledger.confirm(key, decision.messageId);
+          return decision.messageId;
+        }
+        if (decision?.kind !== 'absent')
+          throw new NotPostedYetError(`${id} is in doubt until a look decides it`);
+      }
+      record = await ledger.beginAttempt(key, record);
+      try {
+        const receipt = await poster.post(channel, message, idempotencyKey);
+        await ledger.confirm(key, receipt?.messageId);
+        return receipt?.messageId;
+      } catch (error) {
+        if (error instanceof DeliveryNotPostedError) await ledger.clearAttempt(key, record).catch(() => {});
+        throw error;
+      }
+    } finally {
+      await ledger.release(key).catch(() => {});
+    }
+  };
+}

@@ -1,0 +1,152 @@
+import { type ChannelRef, channelKey } from '../core/index.js';
+import { backoffMs } from '../lib/backoff.js';
+import { ChannelUnavailableError } from './channel-unavailable-error.js';
+import type { DeliveryRecord } from './delivery-ledger.js';
+import { type LaneDeps, laneRetryBackoff } from './lane-deps.js';
+import type { LaneItem } from './lane-item.js';
+
+/** A delivery set aside: in doubt, refused for now, or claimed by another replica. */
+interface Waiting {
+  readonly item: LaneItem;
+  readonly reason: 'doubt' | 'retry' | 'claimed';
+  dueAt: number;
+  attempts: number;
+}
+
+/**
+ * A channel lane's deliveries that are not in its queue any more: in doubt (decided by
+ * the doubt resolver: found, or posted again with its original time), refused for now
+ * (retried with the one backoff helper), or claimed by another replica. Each has its
+ * time; one failing longer than the lane's limit, or past its own `giveUpAt`, is given up
+ * loudly. Later notices of the channel never wait for these.
+ */
+export class SetAside {
+  readonly #waiting = new Map<string, Waiting>();
+
+  constructor(
+    private readonly channel: ChannelRef,
+    private readonly deps: LaneDeps,
+    private readonly wakeAt: (at: number) => void,
+    private readonly block: () => void,
+  ) {}
+
+  get size(): number {
+    return this.#waiting.size;
+  }
+
+  due(now: number): Waiting[] {
+    return [...this.#waiting.values()].filter((w) => w.dueAt <= now);
+  }
+
+  times(): number[] {
+    return [...this.#waiting.values()].map((w) => w.dueAt);
+  }
+
+  put(item: LaneItem, reason: Waiting['reason'], dueAt: number): void {
+    const previous = this.#waiting.get(item.key.id);
+    this.#waiting.set(item.key.id, { item, reason, dueAt, attempts: previous?.attempts ?? 0 });
+    this.wakeAt(dueAt);
+  }
+
+  retryLater(item: LaneItem, record: DeliveryRecord | undefined): void {
+    const previous = this.#waiting.get(item.key.id);
+    const attempts = (previous?.attempts ?? 0) + 1;
+    const dueAt =
+      this.deps.clock.now() + backoffMs(laneRetryBackoff, attempts, () => this.deps.random.next());
+    item.record = record;
+    this.#waiting.set(item.key.id, { item, reason: 'retry', dueAt, attempts });
+    this.wakeAt(dueAt);
+  }
+
+  /** Those whose time has come: given up, decided by a look, or posted again (`attempt`). */
+  async handle(
+    due: readonly Waiting[],
+    attempt: (item: LaneItem, late: boolean) => Promise<void>,
+  ): Promise<void> {
+    const { clock } = this.deps;
+    const doubts: Waiting[] = [];
+    for (const w of due) {
+      const since = w.item.record?.failingSince ?? w.item.record?.attemptStartedAt;
+      const tooLong = since !== undefined && clock.now() - since >= this.deps.giveUpAfterMs;
+      if (tooLong || (w.item.giveUpAt !== undefined && clock.now() >= w.item.giveUpAt)) {
+        this.#waiting.delete(w.item.key.id);
+        await this.#abandon(w.item);
+      } else if (w.reason === 'doubt') {
+        doubts.push(w);
+      } else {
+        this.#waiting.delete(w.item.key.id);
+        await attempt(w.item, w.reason === 'retry');
+      }
+    }
+    if (doubts.length === 0) return;
+    await this.#resolve(doubts, attempt).catch(async (error: unknown) => {
+      if (error instanceof ChannelUnavailableError) {
+        await this.deps.cannotPost(this.channel, error);
+        this.block();
+        for (const w of doubts) w.dueAt = clock.now() + 60_000;
+        return;
+      }
+      // The look could not be made (rate limit, the platform down): the next try backs off.
+      for (const w of doubts) {
+        w.attempts += 1;
+        w.dueAt = clock.now() + backoffMs(laneRetryBackoff, w.attempts, () => this.deps.random.next());
+      }
+    });
+    const next = Math.min(...doubts.map((w) => w.dueAt));
+    if (Number.isFinite(next)) this.wakeAt(next);
+  }
+
+  async #resolve(doubts: readonly Waiting[], attempt: (item: LaneItem, late: boolean) => Promise<void>) {
+    const { clock, ledger, resolver, observer } = this.deps;
+    const poster = this.deps.posterFor(this.channel.platform);
+    if (!poster) return;
+    // One look per thread (or the channel) covers every doubt in it.
+    const byThread = new Map<string, Waiting[]>();
+    for (const w of doubts) {
+      const at = w.item.record?.thread?.parentMessageId ?? '';
+      byThread.set(at, [...(byThread.get(at) ?? []), w]);
+    }
+    for (const group of byThread.values()) {
+      const thread = group[0]?.item.record?.thread;
+      const pending = await Promise.all(
+        group.map(async (w) => ({
+          key: w.item.idempotencyKey,
+          startedAt: w.item.record?.attemptStartedAt ?? clock.now(),
+          message: await w.item.render(false),
+        })),
+      );
+      const decisions = await resolver.decide(poster, this.channel, thread, pending);
+      for (const w of group) {
+        const decision = decisions.get(w.item.idempotencyKey);
+        if (!decision || decision.kind === 'wait') {
+          w.dueAt = decision?.until ?? clock.now() + 60_000;
+          continue;
+        }
+        this.#waiting.delete(w.item.key.id);
+        const info = {
+          channel: this.channel,
+          id: w.item.key.id,
+          doubtMs: clock.now() - (w.item.record?.attemptStartedAt ?? clock.now()),
+        };
+        if (decision.kind === 'posted') {
+          w.item.record = await ledger.confirm(w.item.key, decision.messageId);
+          observer.doubtResolved?.({ ...info, outcome: 'found' });
+          w.item.settle({ kind: 'posted', messageId: decision.messageId });
+        } else {
+          observer.doubtResolved?.({ ...info, outcome: 'absent' });
+          await attempt(w.item, true);
+        }
+      }
+    }
+  }
+
+  async #abandon(item: LaneItem): Promise<void> {
+    this.deps.logger.error(
+      { channel: channelKey(this.channel), id: item.key.id, failingForMs: this.deps.giveUpAfterMs },
+      'notice given up for this channel after failing too long (later notices went on)',
+    );
+    await this.deps.ledger.abandon(item.key).catch(() => {});
+    this.deps.observer.abandoned?.({ channel: this.channel, kind: item.kind, id: item.key.id });
+    item.settle({ kind: 'abandoned' });
+  }
+}

@@ -1,0 +1,17 @@
+import type { FundbotEvent } from './events.js';
+
+/**
+ * Where the engine's outbox hands its events: the delivery pipeline in the bot, a
+ * recording function in the benchmark. The outbox keeps an event until the sink says
+ * it is done with it, so nothing is lost by a crash in between.
+ */
+export interface EventSink {
+  /**
+   * Takes the project's undelivered events, oldest first: the same events again on
+   * every call until they are reported done (a sink dedupes by event id). Resolves
+   * with the ids it is done with: every channel got it, holds it durably (a batch,
+   * a catch-up), or gave it up loudly. Those leave the outbox; the others are offered
+   * again at the project's next run.
+   */
+  offer(project: string, events: readonly FundbotEvent[]): Promise<readonly string[]>;
+}
