@@ -115,7 +115,7 @@ export class ChannelLane {
     const { clock } = this.deps;
     const startedAt = clock.now();
     const timer = new AbortController();
-    const work = this.deps.track(attempt());
+    const work = attempt();
     const stalled = await Promise.race([
       work.then(() => false),
       clock.sleep(this.deps.stallMs, timer.signal).then(
@@ -124,6 +124,9 @@ export class ChannelLane {
       ),
     ]);
     timer.abort(new Error('attempt settled'));
+    // A stalled attempt goes on in the background (untracked: it waits on the platform, not on
+    // us); when it ends it has confirmed its post or set it aside, and the lane looks again.
+    if (stalled) void work.finally(() => this.kick());
     const faulted = stalled || !(await work);
     if (!faulted) return;
     // Everything still queued waited behind this fault.

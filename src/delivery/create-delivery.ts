@@ -348,6 +348,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     },
     async stop(deadlineMs = 5_000) {
       wakeups.stop();
+      if (deadlineMs <= 0) return;
       const deadline = new AbortController();
       await Promise.race([this.idle(), clock.sleep(deadlineMs, deadline.signal).catch(() => {})]);
       deadline.abort(new Error('delivery stopped'));

@@ -1,0 +1,148 @@
+import type { NeutralMessage } from '../../src/core/message.js';
+import type { ChannelAccessProblem, ChannelRef } from '../../src/core/ports.js';
+import { ChannelUnavailableError } from '../../src/delivery/channel-unavailable-error.js';
+import { DeliveryNotPostedError } from '../../src/delivery/delivery-not-posted-error.js';
+import type {
+  ChannelPoster,
+  LookPage,
+  LookRequest,
+  PostReceipt,
+  ThreadTarget,
+} from '../../src/delivery/ports.js';
+import type { ManualClock } from '../support/manual-clock.js';
+
+/** What the next post to a channel does (scripted per channel id, used up in order). */
+export type PostFault =
+  /** The platform refuses it before doing anything (HTTP 4xx, `ok: false`). */
+  | { readonly kind: 'refuse' }
+  /** It lands, but the answer is lost (a 5xx after processing, a reset connection). */
+  | { readonly kind: 'lost-answer' }
+  /** It fails in a way that leaves it in doubt, and it did NOT land (a 5xx before processing). */
+  | { readonly kind: 'server-error' }
+  /** A 429 with Retry-After. */
+  | { readonly kind: 'rate-limit'; readonly retryAfterMs: number }
+  /** The channel refuses the bot (not in channel, archived, ...). */
+  | { readonly kind: 'unavailable'; readonly reason: ChannelAccessProblem }
+  /** No answer until `release()` is called (or the test ends): then it lands. */
+  | { readonly kind: 'hang' }
+  /** It lands at once, and the answer never comes (the process dies waiting for it). */
+  | { readonly kind: 'land-and-hang' };
+
+export interface PostedMessage {
+  readonly id: string;
+  readonly channel: ChannelRef;
+  readonly message: NeutralMessage;
+  readonly key: string;
+  readonly at: number;
+  readonly thread?: ThreadTarget;
+}
+
+/**
+ * A chat platform in memory for the pipeline's module tests: messages get ids and
+ * times, posts can be scripted to fail in each way a real platform fails, and the
+ * platform's look (one call, a budget per channel) shows the bot's messages by key.
+ * The Slack and Discord fakes drive the real SDKs in the platform tests; this one
+ * drives the pipeline's rules.
+ */
+export class ScriptedPoster implements ChannelPoster {
+  readonly messages: PostedMessage[] = [];
+  readonly attempts: { channel: ChannelRef; key: string; at: number }[] = [];
+  readonly edits: { channel: ChannelRef; messageId: string; message: NeutralMessage }[] = [];
+  readonly looks: LookRequest[] = [];
+  readonly threads = 'replies' as const;
+  readonly #faults = new Map<string, PostFault[]>();
+  readonly #hung: (() => void)[] = [];
+  #next = 0;
+
+  constructor(
+    readonly platform: ChannelRef['platform'],
+    private readonly clock: ManualClock,
+    private readonly options: { settleMs?: number; lookIntervalMs?: number; repeatSafeMs?: number } = {},
+  ) {}
+
+  /** The next posts to this channel fail like this, in order. */
+  fail(channelId: string, ...faults: PostFault[]): this {
+    this.#faults.set(channelId, [...(this.#faults.get(channelId) ?? []), ...faults]);
+    return this;
+  }
+
+  /** Lets every hung post answer. */
+  release(): void {
+    for (const go of this.#hung.splice(0)) go();
+  }
+
+  /** Resolves once `count` posts hang (the test then moves the clock past the stall time). */
+  async untilHung(count = 1): Promise<void> {
+    while (this.#hung.length < count) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  in(channelId: string): PostedMessage[] {
+    return this.messages.filter((m) => m.channel.channelId === channelId);
+  }
+
+  async post(
+    channel: ChannelRef,
+    message: NeutralMessage,
+    key: string,
+    thread?: ThreadTarget,
+  ): Promise<PostReceipt> {
+    this.attempts.push({ channel, key, at: this.clock.now() });
+    const fault = this.#faults.get(channel.channelId)?.shift();
+    const land = () => {
+      this.#next += 1;
+      const posted = {
+        id: `m${this.#next}`,
+        channel,
+        message,
+        key,
+        at: this.clock.now(),
+        ...(thread ? { thread } : {}),
+      };
+      this.messages.push(posted);
+      return { messageId: posted.id };
+    };
+    switch (fault?.kind) {
+      case undefined:
+        return land();
+      case 'refuse':
+        throw new DeliveryNotPostedError('refused (scripted)');
+      case 'rate-limit':
+        throw new DeliveryNotPostedError('rate limited (scripted)', fault.retryAfterMs);
+      case 'unavailable':
+        throw new ChannelUnavailableError(channel, fault.reason);
+      case 'server-error':
+        throw Object.assign(new Error('HTTP 500 (scripted)'), { status: 500 });
+      case 'lost-answer':
+        land();
+        throw Object.assign(new Error('connection reset after the post (scripted)'), { code: 'ECONNRESET' });
+      case 'hang':
+        return new Promise((resolve) => this.#hung.push(() => resolve(land())));
+      case 'land-and-hang':
+        land();
+        return new Promise((resolve) => this.#hung.push(() => resolve({ messageId: 'never' })));
+    }
+  }
+
+  async edit(channel: ChannelRef, messageId: string, message: NeutralMessage): Promise<void> {
+    this.edits.push({ channel, messageId, message });
+  }
+
+  get doubt() {
+    return {
+      settleMs: this.options.settleMs ?? 15_000,
+      repeatSafeMs: this.options.repeatSafeMs ?? 0,
+      lookBudget: (channel: ChannelRef) => ({
+        scope: `scripted:${channel.channelId}`,
+        intervalMs: this.options.lookIntervalMs ?? 60_000,
+      }),
+      look: async (channel: ChannelRef, request: LookRequest): Promise<LookPage> => {
+        this.looks.push(request);
+        const found = new Map<string, string>();
+        for (const m of this.in(channel.channelId)) {
+          if (m.at >= request.from && m.at <= request.to) found.set(m.key, m.id);
+        }
+        return { found, covered: { from: request.from, to: request.to } };
+      },
+    };
+  }
+}
