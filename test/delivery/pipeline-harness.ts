@@ -69,7 +69,10 @@ export async function startPipeline(options: PipelineOptions): Promise<PipelineH
   const clock = options.clock ?? new ManualClock(t0);
   const store = options.store ?? memoryStore();
   let stamp = 0;
-  const settingsStore = withChangeStamp(store, stampKey, () => `${clock.now()}-${(stamp += 1)}`);
+  const settingsStore = withChangeStamp(store, stampKey, () => {
+    stamp += 1;
+    return `${clock.now()}-${stamp}`;
+  });
   const subscriptions = createSubscriptionStore(settingsStore, { clock });
   const settings = createSettingsStore(settingsStore);
   const pacing = createPacingSettings(settingsStore);
