@@ -53,10 +53,11 @@ export function createAccessWatch(deps: AccessWatchDeps) {
   const { states, clock, wakeups } = deps;
   const blocked = new Map<string, { channel: ChannelRef; state: CannotPost; rechecks: number }>();
 
-  function schedule(key: string): void {
+  function schedule(key: string, soon = false): void {
     const entry = blocked.get(key);
     if (!entry) return;
-    const wait = backoffMs(accessRecheckBackoff, entry.rechecks + 1, () => deps.random.next());
+    // `soon`: another replica is asking the platform right now; its answer is in the store in a moment.
+    const wait = soon ? 5_000 : backoffMs(accessRecheckBackoff, entry.rechecks + 1, () => deps.random.next());
     wakeups.at(`access:${key}`, clock.now() + wait, () => void deps.track(recheck(key)));
   }
 
@@ -75,14 +76,14 @@ export function createAccessWatch(deps: AccessWatchDeps) {
   async function recheck(key: string): Promise<void> {
     const entry = blocked.get(key);
     if (!entry) return;
-    entry.rechecks += 1;
     const { channel } = entry;
     try {
       if (!(await deps.claims.claimOnce(`recheck:${key}`, accessRecheckBackoff.baseMs))) {
         // Another replica asks the platform now: its answer lands in the store.
         if ((await states.get(channel)) === undefined) return release(key, channel, entry.state.since);
-        return schedule(key);
+        return schedule(key, true);
       }
+      entry.rechecks += 1;
       const access = deps.accessFor(channel.platform);
       const result = access
         ? await access.canPost(channel)
@@ -129,6 +130,15 @@ export function createAccessWatch(deps: AccessWatchDeps) {
           `${error.message}; its notices are held and posted as one catch-up when fundbot can post there again`,
         );
       }
+    },
+
+    /**
+     * A notice was held because the store says the channel cannot be posted in (another
+     * replica, or an earlier process, found it so): this one re-checks it too, so its own
+     * held notices go out when access returns.
+     */
+    heldFor(channel: ChannelRef, state: CannotPost): void {
+      if (!blocked.has(channelKey(channel))) track(channel, state);
     },
 
     /** When the bot could not post in the channel since (undefined: it can). */

@@ -234,6 +234,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     posterFor,
     enqueue,
     cannotPostSince: (channel) => access.since(channel),
+    heldForNoAccess: (channel, state) => access.heldFor(channel, state),
     timeZone: options.timeZone ?? 'UTC',
   });
 

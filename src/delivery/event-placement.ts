@@ -1,4 +1,5 @@
 import {
+  type CannotPost,
   type ChannelRef,
   type CommandCore,
   defaultPacing,
@@ -32,6 +33,8 @@ export interface EventPlacementDeps {
   readonly enqueue: (channel: ChannelRef, task: LaneTask) => void;
   /** When the bot could not post in a channel since (set when a post was refused for good). */
   readonly cannotPostSince: (channel: ChannelRef) => number | undefined;
+  /** A notice was held for a channel the store says cannot be posted in: re-check it from here too. */
+  readonly heldForNoAccess: (channel: ChannelRef, state: CannotPost) => void;
   /** The zone a late notice's time is written in (the projects' day). */
   readonly timeZone: string;
 }
@@ -105,6 +108,7 @@ export function createEventPlacement(deps: EventPlacementDeps) {
         if (placement.where === 'drop') return done();
         if (placement.where === 'hold') {
           await batches.hold(event, channel, kind, placement.window);
+          if (profile.cannotPost) deps.heldForNoAccess(channel, profile.cannotPost);
           return done();
         }
         thread = placement.thread;

@@ -1,15 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import type { NeutralMessage } from '../../src/core/message.js';
 import type { ChannelRef } from '../../src/core/ports.js';
-import { createDailyThreadSettings } from '../../src/core/settings/daily-thread-settings.js';
-import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
 import { ChannelUnavailableError } from '../../src/delivery/channel-unavailable-error.js';
-import { createNoticeRouter } from '../../src/delivery/notice-router.js';
-import { createPacedRouter } from '../../src/delivery/paced-router.js';
 import type { ChannelPoster, PostReceipt, ThreadTarget } from '../../src/delivery/ports.js';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
-import { allText, createCoreFixture } from '../support/core-fixture.js';
+import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { t0 } from '../support/builders.js';
+import { allText } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { startPipeline } from './pipeline-harness.js';
 
 const d1: ChannelRef = { platform: 'discord', workspaceId: 'G1', channelId: 'D1' };
 const minute = 60_000;
@@ -19,6 +19,7 @@ class ThreadingPoster implements ChannelPoster {
   readonly posts: { message: NeutralMessage; id: string; thread: ThreadTarget | undefined }[] = [];
   readonly edits: { messageId: string; message: NeutralMessage }[] = [];
   readonly threadsStarted: { parent: string; name: string }[] = [];
+  readonly threads = 'start-thread' as const;
   #next = 0;
   constructor(readonly platform: ChannelRef['platform']) {}
   async post(
@@ -47,32 +48,26 @@ class ThreadingPoster implements ChannelPoster {
   }
 }
 
-async function setup(options: { pacing?: 'live' | 'auto'; goal?: number } = {}) {
-  const f = createCoreFixture();
-  const poster = new ThreadingPoster('discord');
-  const make = () =>
-    createPacedRouter({
-      router: createNoticeRouter({
-        core: f.core,
-        subscriptions: f.subscriptions,
-        posters: [poster],
-        store: f.store,
-        clock: f.clock,
-      }),
-      core: f.core,
-      subscriptions: f.subscriptions,
-      posters: [poster],
-      store: f.store,
-      clock: f.clock,
-      dailyThread: { goalOf: async () => options.goal ?? 20_000, timeZone: 'Europe/Berlin' },
-    });
-  await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters', 'milestones'], 'U');
-  if ((options.pacing ?? 'live') === 'live') {
-    await createPacingSettings(f.store).setKind(d1, 'supporters', { mode: 'live' });
-  }
-  const threads = createDailyThreadSettings(f.store);
-  await threads.set(d1, true);
-  return { ...f, poster, threads, paced: make(), restart: make };
+async function setup(
+  options: {
+    pacing?: 'live' | 'auto';
+    goal?: number;
+    store?: KeyValueStore;
+    clock?: ManualClock;
+    poster?: ThreadingPoster;
+  } = {},
+) {
+  const poster = options.poster ?? new ThreadingPoster('discord');
+  const h = await startPipeline({
+    posters: [poster],
+    ...(options.store ? { store: options.store } : {}),
+    clock: options.clock ?? new ManualClock(t0),
+    overrides: { goalOf: async () => options.goal ?? 20_000, timeZone: 'Europe/Berlin' },
+  });
+  await h.subscribe(d1, ['supporters', 'milestones']);
+  if ((options.pacing ?? 'live') === 'live') await h.pacing.setKind(d1, 'supporters', { mode: 'live' });
+  await h.dailyThreads.set(d1, true);
+  return { ...h, poster };
 }
 
 describe('daily thread', () => {
@@ -86,7 +81,7 @@ describe('daily thread', () => {
         fundingTotal: 10_000 + n * 100,
         detectedAt: f.clock.now(),
       });
-    await f.paced.deliver(supporter(1));
+    await f.offer(supporter(1));
     expect(f.poster.inChannel).toHaveLength(1);
     const parent = f.poster.inChannel[0]!;
     expect(parent.message.title).toBe('🎉 Supporters on Jan 1, 2026');
@@ -99,62 +94,62 @@ describe('daily thread', () => {
     expect(f.poster.inThread[0]?.thread).toEqual({ parentMessageId: parent.id, threadId: `t-${parent.id}` });
 
     // Figures already shown: nothing to edit.
-    f.clock.advance(minute);
-    await f.paced.flushDue();
+    await f.advance(minute);
     expect(f.poster.edits).toHaveLength(0);
 
-    for (let n = 2; n <= 4; n += 1) await f.paced.deliver(supporter(n));
+    for (let n = 2; n <= 4; n += 1) await f.offer(supporter(n));
     expect(f.poster.inChannel).toHaveLength(1);
     expect(f.poster.inThread).toHaveLength(4);
-    // Each delivery flushed first, but the parent is edited at most once per interval.
+    // The parent is edited at most once per interval (30 s), with the day's figures.
+    await f.advance(30_000);
+    await f.advance(30_000);
     expect(f.poster.edits).toHaveLength(1);
-    f.clock.advance(minute);
-    await f.paced.flushDue();
-    await f.paced.flushDue();
-    expect(f.poster.edits).toHaveLength(2);
-    const edited = f.poster.edits[1]!;
+    const edited = f.poster.edits[0]!;
     expect(edited.messageId).toBe(parent.id);
     expect(allText(edited.message)).toContain('4 new supporters today · supporter count 104 · total €10,400');
     expect(allText(edited.message)).toContain('Latest: Fan 4');
 
     // Other kinds stay in the channel.
-    await f.paced.deliver(buildEvent.milestone({ id: 'solar-kiosk:milestone:50' }));
+    await f.offer(buildEvent.milestone({ id: 'solar-kiosk:milestone:50' }));
     expect(f.poster.inChannel).toHaveLength(2);
   });
 
   test('a restart keeps the day: the same parent and thread from the store, a retried notice counted once', async () => {
-    const f = await setup();
+    const store = memoryStore();
+    const clock = new ManualClock(t0);
+    const poster = new ThreadingPoster('discord');
+    const first = await setup({ store, clock, poster });
     const s1 = buildEvent.supporter({
       id: 'k1',
       displayName: 'Ada',
       supporterCount: 11,
-      detectedAt: f.clock.now(),
+      detectedAt: clock.now(),
     });
-    await f.paced.deliver(s1);
-    const after = f.restart();
-    await after.deliver(s1); // the outbox retrying after a crash
-    await after.deliver(
-      buildEvent.supporter({ id: 'k2', displayName: 'Bob', supporterCount: 12, detectedAt: f.clock.now() }),
+    await first.offer(s1);
+    await first.stop();
+    const after = await setup({ store, clock, poster });
+    await after.offer(s1); // the outbox offering again after a crash
+    await after.offer(
+      buildEvent.supporter({ id: 'k2', displayName: 'Bob', supporterCount: 12, detectedAt: clock.now() }),
     );
-    f.clock.advance(minute);
-    await after.flushDue();
-    expect(f.poster.inChannel).toHaveLength(1);
-    expect(f.poster.threadsStarted).toHaveLength(1);
-    expect(f.poster.inThread.map((p) => p.message.title)).toEqual([
+    await after.advance(minute);
+    expect(poster.inChannel).toHaveLength(1);
+    expect(poster.threadsStarted).toHaveLength(1);
+    expect(poster.inThread.map((p) => p.message.title)).toEqual([
       '🎉 New supporter: Ada',
       '🎉 New supporter: Bob',
     ]);
-    expect(f.poster.edits).toHaveLength(1);
-    expect(allText(f.poster.edits[0]!.message)).toContain('2 new supporters today · supporter count 12');
+    expect(poster.edits).toHaveLength(1);
+    expect(allText(poster.edits[0]!.message)).toContain('2 new supporters today · supporter count 12');
   });
 
-  test("the project's local day: a new parent after midnight in the project's zone, yesterday's finished", async () => {
+  test("the project's local day: a new parent after midnight in the project's zone", async () => {
     const f = await setup();
     // 22:30 UTC on Jan 1 is 23:30 in Berlin; an hour later it is Jan 2 there.
     f.clock.set(Date.UTC(2026, 0, 1, 22, 30));
-    await f.paced.deliver(buildEvent.supporter({ id: 'late', detectedAt: f.clock.now() }));
+    await f.offer(buildEvent.supporter({ id: 'late', detectedAt: f.clock.now() }));
     f.clock.set(Date.UTC(2026, 0, 1, 23, 30));
-    await f.paced.deliver(buildEvent.supporter({ id: 'early', detectedAt: f.clock.now() }));
+    await f.offer(buildEvent.supporter({ id: 'early', detectedAt: f.clock.now() }));
     expect(f.poster.inChannel.map((p) => p.message.title)).toEqual([
       '🎉 Supporters on Jan 1, 2026',
       '🎉 Supporters on Jan 2, 2026',
@@ -168,7 +163,7 @@ describe('daily thread', () => {
   test('a busy day: batches are replies too, the channel still gets one message', async () => {
     const f = await setup({ pacing: 'auto' });
     for (let n = 1; n <= 12; n += 1) {
-      await f.paced.deliver(
+      await f.offer(
         buildEvent.supporter({
           id: `k${n}`,
           displayName: `Fan ${n}`,
@@ -178,8 +173,8 @@ describe('daily thread', () => {
         }),
       );
     }
-    f.clock.advance(10 * minute);
-    await f.paced.flushDue();
+    await f.advance(10 * minute);
+    await f.advance(minute);
     expect(f.poster.inChannel).toHaveLength(1);
     const replies = f.poster.inThread.map((p) => p.message.title);
     expect(replies).toHaveLength(5); // 4 live, then one batch of 8
@@ -193,57 +188,60 @@ describe('daily thread', () => {
   test('German parent; turning the thread off posts in the channel again', async () => {
     const f = await setup();
     await f.settings.setLocale(d1, 'channel', 'de');
-    await f.paced.deliver(buildEvent.supporter({ id: 'k1', displayName: 'Ada', detectedAt: f.clock.now() }));
+    await f.offer(buildEvent.supporter({ id: 'k1', displayName: 'Ada', detectedAt: f.clock.now() }));
     const parent = f.poster.inChannel[0]!;
     expect(parent.message.title).toBe('🎉 Unterstützungen am 01.01.2026');
     expect(allText(parent.message)).toContain('1 neue Unterstützung heute');
     expect(allText(parent.message)).toContain('Alle Unterstützungen des Tages stehen im Thread.');
     expect(f.poster.threadsStarted[0]?.name).toBe('Unterstützungen 2026-01-01 · solar-kiosk');
-    await f.threads.set(d1, false);
-    await f.paced.deliver(buildEvent.supporter({ id: 'k2', displayName: 'Bob', detectedAt: f.clock.now() }));
+    await f.dailyThreads.set(d1, false);
+    await f.offer(buildEvent.supporter({ id: 'k2', displayName: 'Bob', detectedAt: f.clock.now() }));
     expect(f.poster.inChannel).toHaveLength(2);
     expect(f.poster.inThread).toHaveLength(1);
   });
 
   test('a support that drops out is taken out of the day once: its reply edited, the parent counts one less', async () => {
-    const f = await setup();
+    const store = memoryStore();
+    const clock = new ManualClock(t0);
+    const poster = new ThreadingPoster('discord');
+    const f = await setup({ store, clock, poster });
     for (const id of ['k1', 'k2', 'k3']) {
-      await f.paced.deliver(
-        buildEvent.supporter({ id, displayName: id, supporterCount: 10, detectedAt: f.clock.now() }),
+      await f.offer(
+        buildEvent.supporter({ id, displayName: id, supporterCount: 10, detectedAt: clock.now() }),
       );
     }
-    f.clock.advance(minute);
-    await f.paced.flushDue();
+    await f.advance(minute);
     const drop: SupportDroppedEvent = {
       type: 'support-dropped',
       id: 'drop:k2',
       project: 'solar-kiosk',
-      occurredAt: f.clock.now(),
-      detectedAt: f.clock.now(),
+      occurredAt: clock.now(),
+      detectedAt: clock.now(),
       originalEventId: 'k2',
       entryKey: 'k2',
       displayName: 'k2',
     };
-    await f.paced.deliver(drop);
-    await f.restart().deliver(drop); // retried after a restart: subtracted once
-    const reply = f.poster.inThread[1]!;
-    expect(f.poster.edits.some((e) => e.messageId === `t-${f.poster.inChannel[0]!.id}/${reply.id}`)).toBe(
-      true,
-    );
-    f.clock.advance(minute);
-    await f.paced.flushDue();
-    const last = f.poster.edits[f.poster.edits.length - 1]!;
-    expect(last.messageId).toBe(f.poster.inChannel[0]!.id);
+    await f.offer(drop);
+    await f.stop();
+    const again = await setup({ store, clock, poster });
+    await again.offer(drop); // offered again after a restart: subtracted once
+    const reply = poster.inThread[1]!;
+    expect(
+      poster.edits.filter((e) => e.messageId === `t-${poster.inChannel[0]!.id}/${reply.id}`),
+    ).toHaveLength(1);
+    await again.advance(minute);
+    const last = poster.edits[poster.edits.length - 1]!;
+    expect(last.messageId).toBe(poster.inChannel[0]!.id);
     expect(allText(last.message)).toContain('2 new supporters today');
   });
 
   test('a channel where the bot may not open threads gets its notices in the channel, not held back', async () => {
     const f = await setup();
     f.poster.startThread = async () => {
-      throw new ChannelUnavailableError(d1, 'no-access');
+      throw new ChannelUnavailableError(d1, 'no-permission');
     };
-    await f.paced.deliver(buildEvent.supporter({ id: 'k1', displayName: 'Ada', detectedAt: f.clock.now() }));
-    await f.paced.deliver(buildEvent.supporter({ id: 'k2', displayName: 'Bob', detectedAt: f.clock.now() }));
+    await f.offer(buildEvent.supporter({ id: 'k1', displayName: 'Ada', detectedAt: f.clock.now() }));
+    await f.offer(buildEvent.supporter({ id: 'k2', displayName: 'Bob', detectedAt: f.clock.now() }));
     expect(f.poster.inThread).toHaveLength(0);
     expect(f.poster.inChannel.map((p) => p.message.title)).toEqual([
       '🎉 Supporters on Jan 1, 2026',

@@ -1,41 +1,23 @@
 import { describe, expect, test } from 'vitest';
 import type { ChannelRef } from '../../src/core/ports.js';
-import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
-import { createNoticeRouter } from '../../src/delivery/notice-router.js';
-import { createPacedRouter } from '../../src/delivery/paced-router.js';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
-import { allText, createCoreFixture } from '../support/core-fixture.js';
+import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { t0 } from '../support/builders.js';
+import { allText } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
-import { EditablePoster } from './pacing-fakes.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { startPipeline } from './pipeline-harness.js';
+import { ScriptedPoster } from './scripted-poster.js';
 
 const d1: ChannelRef = { platform: 'discord', workspaceId: 'G1', channelId: 'D1' };
 const s1: ChannelRef = { platform: 'slack', workspaceId: 'T1', channelId: 'S1' };
 const minute = 60_000;
 
-function setup(
-  fixture = createCoreFixture(),
-  posters = [new EditablePoster('discord'), new EditablePoster('slack')],
-) {
-  const make = () => {
-    const router = createNoticeRouter({
-      core: fixture.core,
-      subscriptions: fixture.subscriptions,
-      posters,
-      store: fixture.store,
-      clock: fixture.clock,
-    });
-    return createPacedRouter({
-      router,
-      core: fixture.core,
-      subscriptions: fixture.subscriptions,
-      posters,
-      store: fixture.store,
-      clock: fixture.clock,
-    });
-  };
-  const pacing = createPacingSettings(fixture.store);
-  const [discord, slack] = posters as [EditablePoster, EditablePoster];
-  return { ...fixture, discord, slack, pacing, paced: make(), restart: () => make() };
+async function setup(store: KeyValueStore = memoryStore(), clock = new ManualClock(t0)) {
+  const discord = new ScriptedPoster('discord', clock);
+  const slack = new ScriptedPoster('slack', clock);
+  const h = await startPipeline({ posters: [discord, slack], clock, store });
+  return { ...h, discord, slack };
 }
 
 const supporter = (n: number, total = 10_000 + n * 10) =>
@@ -48,75 +30,119 @@ const supporter = (n: number, total = 10_000 + n * 10) =>
 
 describe('pacing', () => {
   test('auto (default for supporters): live while the channel is quiet, then one batch per window with every name', async () => {
-    const f = setup();
-    await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters'], 'U');
+    const h = await setup();
+    await h.subscribe(d1, ['supporters']);
     for (let n = 1; n <= 4; n += 1) {
-      await f.paced.deliver(supporter(n));
-      f.clock.advance(minute);
+      await h.offer(supporter(n));
+      await h.advance(minute);
     }
-    expect(f.discord.posts).toHaveLength(4);
-    for (let n = 5; n <= 11; n += 1) await f.paced.deliver(supporter(n));
-    expect(f.discord.posts).toHaveLength(4);
-    f.clock.advance(10 * minute);
-    await f.paced.flushDue();
-    expect(f.discord.posts).toHaveLength(5);
-    const batch = allText(f.discord.posts[4]!.message);
-    expect(f.discord.posts[4]!.message.title).toMatch(/^🎉 7 new supporters since \d\d:\d\d$/);
+    expect(h.discord.messages).toHaveLength(4);
+    for (let n = 5; n <= 11; n += 1) expect(await h.offer(supporter(n))).toEqual([supporter(n).id]);
+    expect(h.discord.messages).toHaveLength(4);
+    await h.advance(10 * minute);
+    expect(h.discord.messages).toHaveLength(5);
+    const batch = allText(h.discord.messages[4]!.message);
+    expect(h.discord.messages[4]!.message.title).toMatch(/^🎉 7 new supporters since /);
     for (let n = 5; n <= 11; n += 1) expect(batch).toContain(`Fan ${n}`);
-    // Read with the newest held supporter (Fan 11, at the 4th minute), posted at the window's end: said with its time.
-    expect(batch).toMatch(/as of \d\d:\d\d: supporter count 111 · total €10,110 \(\+€70\)/);
-    expect(batch).not.toContain('now');
-    await f.paced.flushDue();
-    expect(f.discord.posts).toHaveLength(5);
+    // Read with the newest held supporter, posted at the window's end: said with its time.
+    expect(batch).toMatch(/as of .+: supporter count 111 · total €10,110 \(\+€70\)/);
+    await h.advance(10 * minute);
+    expect(h.discord.messages).toHaveLength(5);
   });
 
-  test('batched: one message per interval; restarting before the window ends neither loses nor repeats it', async () => {
-    const f = setup();
-    await f.subscriptions.subscribe(s1, 'solar-kiosk', ['supporters'], 'U');
-    await f.pacing.setKind(s1, 'supporters', { mode: 'batched' });
-    await f.paced.deliver(supporter(1));
-    await f.paced.deliver(supporter(2));
-    const after = f.restart();
-    await after.deliver(supporter(2)); // the outbox retrying after the crash
-    await after.deliver(supporter(3));
-    f.clock.advance(5 * minute);
-    await after.flushDue();
-    await f.paced.flushDue();
-    expect(f.slack.posts).toHaveLength(1);
-    expect(f.slack.posts[0]!.message.title).toContain('3 new supporters');
+  test('batched: one message per interval; a restart before the window ends neither loses nor repeats a name', async () => {
+    const store = memoryStore();
+    const clock = new ManualClock(t0);
+    const first = await setup(store, clock);
+    await first.subscribe(s1, ['supporters']);
+    await first.pacing.setKind(s1, 'supporters', { mode: 'batched' });
+    await first.offer(supporter(1), supporter(2));
+    await first.stop();
+    const after = await setup(store, clock);
+    // The outbox offers again what it had not heard was done, then the next supporter.
+    await after.offer(supporter(2));
+    await after.offer(supporter(3));
+    await after.advance(5 * minute);
+    expect(after.slack.messages).toHaveLength(1);
+    expect(after.slack.messages[0]!.message.title).toContain('3 new supporters');
+  });
+
+  test('a crash right after a batch was posted never puts a name into the next batch as well', async () => {
+    const store = memoryStore();
+    const clock = new ManualClock(t0);
+    const first = await setup(store, clock);
+    await first.subscribe(d1, ['supporters']);
+    await first.pacing.setKind(d1, 'supporters', { mode: 'batched' });
+    await first.offer(supporter(1), supporter(2));
+    await first.advance(5 * minute);
+    expect(first.discord.messages).toHaveLength(1);
+    await first.stop();
+    // The outbox had not heard that supporter 2 was done: it offers it again after the restart.
+    const after = await setup(store, clock);
+    await after.offer(supporter(2), supporter(3));
+    await after.advance(5 * minute);
+    expect(after.discord.messages.map((m) => m.message.title)).toEqual([
+      expect.stringContaining('1 new supporter'),
+    ]);
+    expect(allText(after.discord.messages[0]!.message)).not.toContain('Fan 2');
   });
 
   test('digest only posts nothing; hourly waits for the hour', async () => {
-    const f = setup();
-    await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters', 'wall'], 'U');
-    await f.pacing.setKind(d1, 'supporters', { mode: 'digest' });
-    await f.pacing.setKind(d1, 'wall', { mode: 'hourly' });
-    await f.paced.deliver(supporter(1));
-    await f.paced.deliver(buildEvent.wallPost());
-    f.clock.advance(30 * minute);
-    await f.paced.flushDue();
-    const before = f.discord.posts.length;
-    f.clock.advance(31 * minute);
-    await f.paced.flushDue();
-    expect(f.discord.posts.length - before + before).toBe(1);
-    expect(f.discord.posts.at(-1)!.message.title).toContain('1 new wall post');
+    const h = await setup();
+    await h.subscribe(d1, ['supporters', 'wall']);
+    await h.pacing.setKind(d1, 'supporters', { mode: 'digest' });
+    await h.pacing.setKind(d1, 'wall', { mode: 'hourly' });
+    await h.offer(supporter(1));
+    await h.offer(buildEvent.wallPost());
+    await h.advance(30 * minute);
+    expect(h.discord.messages).toHaveLength(0);
+    await h.advance(31 * minute);
+    expect(h.discord.messages.map((m) => m.message.title)).toEqual([
+      expect.stringContaining('1 new wall post'),
+    ]);
   });
 
   test('quiet hours hold everything and post one summary when they end', async () => {
-    const f = setup();
-    await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters'], 'U');
-    const minuteOfDay = Math.floor((f.clock.now() % 86_400_000) / minute);
-    await f.pacing.setQuiet(d1, { startMinute: minuteOfDay, endMinute: (minuteOfDay + 60) % 1440 });
-    await f.pacing.setKind(d1, 'supporters', { mode: 'live' });
-    for (let n = 1; n <= 3; n += 1) await f.paced.deliver(supporter(n));
-    expect(f.discord.posts).toHaveLength(0);
-    f.clock.advance(61 * minute);
-    await f.paced.deliver(supporter(4));
-    expect(f.discord.posts.map((p) => p.message.title)).toEqual([
+    const h = await setup();
+    await h.subscribe(d1, ['supporters']);
+    const minuteOfDay = Math.floor((h.clock.now() % 86_400_000) / minute);
+    await h.pacing.setQuiet(d1, { startMinute: minuteOfDay, endMinute: (minuteOfDay + 60) % 1440 });
+    await h.pacing.setKind(d1, 'supporters', { mode: 'live' });
+    for (let n = 1; n <= 3; n += 1) await h.offer(supporter(n));
+    expect(h.discord.messages).toHaveLength(0);
+    await h.advance(61 * minute);
+    await h.offer(supporter(4));
+    expect(h.discord.messages.map((m) => m.message.title)).toEqual([
       expect.stringContaining('3 new supporters'),
       '🎉 New supporter: Fan 4',
     ]);
-    expect(allText(f.discord.posts[0]!.message)).toContain('Held during quiet hours');
+    expect(allText(h.discord.messages[0]!.message)).toContain('Held during quiet hours');
+  });
+});
+
+describe('every supporter named', () => {
+  test('a batch with more names than one message holds lists the rest in its thread; count and names agree', async () => {
+    const h = await setup();
+    await h.subscribe(s1, ['supporters']);
+    await h.pacing.setKind(s1, 'supporters', { mode: 'batched', intervalMs: 10 * minute });
+    const names = Array.from({ length: 389 }, (_, i) => `Supporter number ${i + 1}`);
+    for (const [i, name] of names.entries()) {
+      await h.offer(
+        buildEvent.supporter({ id: `s${i}`, displayName: name, supporterCount: null, fundingTotal: null }),
+      );
+    }
+    await h.advance(10 * minute);
+    const [main, ...rest] = h.slack.in('S1');
+    expect(main!.message.title).toContain('389 new supporters');
+    expect(allText(main!.message)).toMatch(/and \d+ more, all named in the thread/);
+    // The rest are replies to the batch message, "continued (i of n)", in order.
+    expect(rest.length).toBeGreaterThan(0);
+    for (const reply of rest) expect(reply.thread?.parentMessageId).toBe(main!.id);
+    const firstLine = (main!.message.text ?? '')
+      .split('\n')[0]!
+      .replace(/ and \d+ more, all named in the thread$/, '');
+    const listed = [firstLine, ...rest.map((m) => m.message.text ?? '')].flatMap((line) => line.split(', '));
+    expect(listed).toEqual(names);
   });
 });
 
@@ -125,46 +151,49 @@ describe('corrections', () => {
     type: 'support-dropped',
     id: `solar-kiosk:support-dropped:k${n}`,
     project: 'solar-kiosk',
-    occurredAt: 0,
-    detectedAt: 0,
+    occurredAt: t0,
+    detectedAt: t0,
     originalEventId: `solar-kiosk:supporter:k${n}`,
     entryKey: `k${n}`,
     displayName: name,
   });
 
   test('a dropped support edits the posted notice on both platforms, struck through, once, also after a restart', async () => {
-    const f = setup();
-    await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters'], 'U');
-    await f.subscriptions.subscribe(s1, 'solar-kiosk', ['supporters'], 'U');
-    await f.settings.setLocale(s1, 'channel', 'de');
-    await f.paced.deliver(supporter(1));
-    const again = f.restart();
-    await again.deliver(dropped(1));
-    await again.deliver(dropped(1));
-    expect(f.discord.edits).toHaveLength(1);
-    expect(f.slack.edits).toHaveLength(1);
-    expect(f.discord.edits[0]).toMatchObject({
-      messageId: f.discord.posts[0]!.id,
+    const store = memoryStore();
+    const clock = new ManualClock(t0);
+    const first = await setup(store, clock);
+    for (const channel of [d1, s1]) {
+      await first.subscribe(channel, ['supporters']);
+      await first.pacing.setKind(channel, 'supporters', { mode: 'live' });
+    }
+    await first.settings.setLocale(s1, 'channel', 'de');
+    await first.offer(supporter(1));
+    await first.stop();
+    const again = await setup(store, clock);
+    await again.offer(dropped(1));
+    await again.offer(dropped(1));
+    expect(again.discord.edits).toHaveLength(1);
+    expect(again.slack.edits).toHaveLength(1);
+    expect(again.discord.edits[0]).toMatchObject({
+      messageId: first.discord.messages[0]!.id,
       message: { struck: true },
     });
-    expect(f.discord.edits[0]!.message.text).toContain('Withdrawn');
-    expect(f.slack.edits[0]!.message.text).toContain('Zurückgezogen');
-    expect(f.discord.posts).toHaveLength(1);
+    expect(again.discord.edits[0]!.message.text).toContain('Withdrawn');
+    expect(again.slack.edits[0]!.message.text).toContain('Zurückgezogen');
   });
 
   test('a drop while held leaves the batch; a drop after the batch posted edits the batch', async () => {
-    const f = setup();
-    await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters'], 'U');
-    await f.pacing.setKind(d1, 'supporters', { mode: 'batched' });
-    for (let n = 1; n <= 3; n += 1) await f.paced.deliver(supporter(n));
-    await f.paced.deliver(dropped(2));
-    f.clock.advance(5 * minute);
-    await f.paced.flushDue();
-    expect(f.discord.posts[0]!.message.title).toContain('2 new supporters');
-    expect(allText(f.discord.posts[0]!.message)).not.toContain('Fan 2');
-    await f.paced.deliver(dropped(3));
-    expect(f.discord.edits).toHaveLength(1);
-    expect(f.discord.edits[0]!.message.title).toContain('1 new supporter');
-    expect(f.discord.edits[0]!.message.text).toContain('Withdrawn since: Fan 3');
+    const h = await setup();
+    await h.subscribe(d1, ['supporters']);
+    await h.pacing.setKind(d1, 'supporters', { mode: 'batched' });
+    for (let n = 1; n <= 3; n += 1) await h.offer(supporter(n));
+    await h.offer(dropped(2));
+    await h.advance(5 * minute);
+    expect(h.discord.messages[0]!.message.title).toContain('2 new supporters');
+    expect(allText(h.discord.messages[0]!.message)).not.toContain('Fan 2');
+    await h.offer(dropped(3));
+    expect(h.discord.edits).toHaveLength(1);
+    expect(h.discord.edits[0]!.message.title).toContain('1 new supporter');
+    expect(h.discord.edits[0]!.message.text).toContain('Withdrawn since: Fan 3');
   });
 });

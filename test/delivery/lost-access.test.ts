@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { ChannelAccessResult, ChannelRef } from '../../src/core/ports.js';
+import { memoryClaims } from '../../src/lib/coordination/claims.js';
+import { memoryStore } from '../../src/lib/store.js';
+import { t0 } from '../support/builders.js';
+import { allText } from '../support/core-fixture.js';
+import { buildEvent } from '../support/event-builders.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { startPipeline } from './pipeline-harness.js';
+import { ScriptedPoster } from './scripted-poster.js';
+
+const s1: ChannelRef = { platform: 'slack', workspaceId: 'T1', channelId: 'S1' };
+const s2: ChannelRef = { platform: 'slack', workspaceId: 'T1', channelId: 'S2' };
+const supporter = (n: number) => buildEvent.supporter({ id: `s${n}`, displayName: `Fan ${n}` });
+
+/** The platform's answer to "can the bot post there?", as the adapter's ChannelAccess gives it. */
+function accessSwitch(initial: ChannelAccessResult = { ok: false, reason: 'not-member' }) {
+  let result = initial;
+  const checks: string[] = [];
+  return {
+    access: {
+      async canPost(channel: ChannelRef) {
+        checks.push(channel.channelId);
+        return result;
+      },
+    },
+    set: (next: ChannelAccessResult) => {
+      result = next;
+    },
+    checks,
+  };
+}
+
+async function setup(clock = new ManualClock(t0), store = memoryStore(), owner = 'a', table = new Map()) {
+  const slack = new ScriptedPoster('slack', clock);
+  const check = accessSwitch();
+  const h = await startPipeline({
+    posters: [slack],
+    clock,
+    store,
+    access: { slack: check.access },
+    claims: memoryClaims(clock, owner, table),
+  });
+  for (const channel of [s1, s2]) {
+    await h.subscribe(channel, ['supporters', 'wall']);
+    await h.pacing.setKind(channel, 'supporters', { mode: 'live' });
+  }
+  return { ...h, slack, check };
+}
+
+describe('a channel the bot cannot post in is held, never dropped', () => {
+  it('not_in_channel marks the channel, holds its notices (every name), and posts them as one catch-up when access returns', async () => {
+    const h = await setup();
+    h.slack.fail('S1', { kind: 'unavailable', reason: 'not-member' });
+    expect(await h.offer(supporter(1), supporter(2))).toEqual([]);
+    // Held for the catch-up: the outbox may forget them, and the other channel got them at once.
+    expect(await h.offer(supporter(1), supporter(2))).toEqual(['s1', 's2']);
+    expect(h.slack.in('S2')).toHaveLength(2);
+    expect(h.slack.in('S1')).toHaveLength(0);
+    expect(await h.access.get(s1)).toMatchObject({ reason: 'not-member', since: t0 });
+    expect(h.delivery.status().cannotPost).toEqual([
+      { channel: 'slack:T1:S1', reason: 'not-member', since: t0 },
+    ]);
+    const errors = h.logger.records.filter((r) => r.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toContain('invite it');
+    // Later notices are held without another attempt at the channel.
+    await h.offer(supporter(3), buildEvent.wallPost());
+    expect(h.slack.attempts.filter((a) => a.channel.channelId === 'S1')).toHaveLength(1);
+
+    // The first re-check (30 s, spread) still finds no access; then someone invites the bot.
+    await h.advance(40_000);
+    expect(h.check.checks).toEqual(['S1']);
+    h.check.set({ ok: true });
+    await h.advance(2 * 60_000);
+    const catchUp = h.slack.in('S1');
+    expect(catchUp.map((m) => m.message.title)).toEqual([
+      expect.stringContaining('3 new supporters since'),
+      expect.stringContaining('1 new wall post since'),
+    ]);
+    expect(allText(catchUp[0]!.message)).toContain('Held while fundbot could not post in this channel');
+    for (const name of ['Fan 1', 'Fan 2', 'Fan 3']) expect(allText(catchUp[0]!.message)).toContain(name);
+    expect(await h.access.get(s1)).toBeUndefined();
+    expect(h.delivery.status().cannotPost).toEqual([]);
+    // Access is back: the next notice goes live again.
+    await h.offer(supporter(4));
+    expect(h.slack.in('S1').at(-1)!.message.title).toBe('🎉 New supporter: Fan 4');
+  });
+
+  it('a platform event (the bot joined the channel) re-checks at once instead of waiting for the timer', async () => {
+    const h = await setup();
+    h.slack.fail('S1', { kind: 'unavailable', reason: 'not-member' });
+    await h.offer(supporter(1));
+    h.check.set({ ok: true });
+    h.delivery.accessMayHaveChanged(s1);
+    await h.settle();
+    expect(h.slack.in('S1').map((m) => m.message.title)).toEqual([
+      expect.stringContaining('1 new supporter since'),
+    ]);
+  });
+
+  it('a held channel survives a restart: the new process holds its notices and re-checks it', async () => {
+    const clock = new ManualClock(t0);
+    const store = memoryStore();
+    const first = await setup(clock, store);
+    first.slack.fail('S1', { kind: 'unavailable', reason: 'archived' });
+    await first.offer(supporter(1));
+    await first.stop();
+    const second = await setup(clock, store);
+    await second.offer(supporter(2));
+    expect(second.slack.attempts.filter((a) => a.channel.channelId === 'S1')).toHaveLength(0);
+    second.check.set({ ok: true });
+    await second.advance(60_000);
+    expect(second.slack.in('S1').map((m) => m.message.title)).toEqual([
+      expect.stringContaining('2 new supporters since'),
+    ]);
+  });
+
+  it('on replicas one re-check serves all: a replica that did not ask sees the channel back through the store', async () => {
+    const clock = new ManualClock(t0);
+    const store = memoryStore();
+    const table = new Map();
+    const a = await setup(clock, store, 'a', table);
+    a.slack.fail('S1', { kind: 'unavailable', reason: 'not-member' });
+    await a.offer(supporter(1));
+    // Replica b holds its notice for S1 from the state a stored, without trying the channel itself.
+    const b = await setup(clock, store, 'b', table);
+    await b.offer(buildEvent.wallPost({ project: 'solar-kiosk' }));
+    a.check.set({ ok: true });
+    b.check.set({ ok: true });
+    await a.advance(60_000);
+    // A replica whose re-check found another one asking looks at the store again 5 s later.
+    await b.advance(5_000);
+    expect(b.slack.attempts.filter((x) => x.channel.channelId === 'S1')).toHaveLength(1);
+    // One platform check in the fleet per interval; both replicas' held notices went out.
+    expect(a.check.checks.length + b.check.checks.length).toBeLessThanOrEqual(2);
+    expect(a.slack.in('S1').map((m) => m.message.title)).toEqual([
+      expect.stringContaining('1 new supporter since'),
+    ]);
+    expect(b.slack.in('S1').map((m) => m.message.title)).toEqual([
+      expect.stringContaining('1 new wall post since'),
+    ]);
+  });
+});
