@@ -6,7 +6,7 @@ import {
 } from '../adapters/discord/index.js';
 import { createSlackAdapter, encryptionKeyFromBase64 } from '../adapters/slack/index.js';
 import type { DiscordConfig, FundbotConfig, SlackConfig } from '../config/index.js';
-import type { ChannelAccess, CommandCore, SubscriptionStore } from '../core/index.js';
+import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../core/index.js';
 import type { ChannelPoster } from '../delivery/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
@@ -41,6 +41,8 @@ export interface ChatAdapterOptions {
   readonly slackApiUrl: string | undefined;
   /** Discord's deferral delay (default 2 s of Discord's 3). */
   readonly discordDeferAfterMs?: number;
+  /** The platforms' hints that the bot may post in a channel again (the delivery pipeline re-checks it). */
+  readonly onAccessChanged?: (scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>) => void;
 }
 
 /** The configured chat platforms' adapters, not started yet. */
@@ -99,7 +101,9 @@ function discordAdapter(
       stop: () => adapter.stop(),
     };
   }
-  const gatewayAdapter = () => createDiscordAdapter({ token, core, logger, clock, ...apiUrl, ...defer });
+  const accessHint = options.onAccessChanged ? { onAccessChanged: options.onAccessChanged } : {};
+  const gatewayAdapter = () =>
+    createDiscordAdapter({ token, core, logger, clock, ...apiUrl, ...defer, ...accessHint });
   if (!replicas) return gatewayAdapter();
   // Several replicas: one session for the fleet, opened by the lease holder; notices go out through REST
   // from whichever replica polls the project (only the holder has the gateway's channel cache).
@@ -137,6 +141,7 @@ function discordAdapter(
 
 function slackAdapter(slack: Extract<SlackConfig, { enabled: true }>, options: ChatAdapterOptions) {
   const { logger, clock, core, store } = options;
+  const accessHint = options.onAccessChanged ? { onAccessChanged: options.onAccessChanged } : {};
   const apiUrl = withApiUrl(options.slackApiUrl);
   switch (slack.mode) {
     case 'socket':
@@ -149,6 +154,7 @@ function slackAdapter(slack: Extract<SlackConfig, { enabled: true }>, options: C
         logger,
         clock,
         ...apiUrl,
+        ...accessHint,
       });
     case 'http':
       return createSlackAdapter({
@@ -163,6 +169,7 @@ function slackAdapter(slack: Extract<SlackConfig, { enabled: true }>, options: C
         logger,
         clock,
         ...apiUrl,
+        ...accessHint,
       });
     case 'oauth':
       return createSlackAdapter({
@@ -181,6 +188,7 @@ function slackAdapter(slack: Extract<SlackConfig, { enabled: true }>, options: C
         core,
         logger,
         clock,
+        ...accessHint,
         // The Web API appends the method name to the base: it must end with a slash.
         ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl.replace(/\/*$/, '/') } : {}),
       });

@@ -204,6 +204,7 @@ export async function startBot(
     discordApiUrl:
       overrides.discordRestApiUrl ?? (config.discord.enabled ? config.discord.apiUrl : undefined),
     slackApiUrl: overrides.slackApiUrl ?? (config.slack.enabled ? config.slack.apiUrl : undefined),
+    onAccessChanged: (scope) => wiring.delivery.accessMayHaveChanged(scope),
     ...(overrides.discordDeferAfterMs !== undefined
       ? { discordDeferAfterMs: overrides.discordDeferAfterMs }
       : {}),

@@ -146,10 +146,18 @@ export function createAccessWatch(deps: AccessWatchDeps) {
       return blocked.get(channelKey(channel))?.state.since;
     },
 
-    /** The platform said something changed (the bot joined, the channel was unarchived, a permission changed). */
-    recheckNow(channel: ChannelRef): void {
-      const key = channelKey(channel);
-      if (blocked.has(key)) void deps.track(recheck(key));
+    /**
+     * The platform said something changed (the bot joined, the channel was unarchived, a
+     * permission changed): re-check that channel, or every held channel of a server or
+     * workspace (a role changed), at once.
+     */
+    recheckNow(scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>): void {
+      for (const [key, entry] of blocked) {
+        const { channel } = entry;
+        if (channel.platform !== scope.platform || channel.workspaceId !== scope.workspaceId) continue;
+        if ('channelId' in scope && channel.channelId !== scope.channelId) continue;
+        void deps.track(recheck(key));
+      }
     },
 
     /** At start: the channels the store says cannot be posted in are held and re-checked. */

@@ -70,8 +70,8 @@ export interface Delivery {
   readonly sink: EventSink;
   /** A post on a schedule (the digest): once per id and channel across replicas and restarts. */
   postScheduled(request: ScheduledPost): Promise<ItemOutcome>;
-  /** The platform says the bot's access to a channel may have changed: re-check it now. */
-  accessMayHaveChanged(channel: ChannelRef): void;
+  /** The platform says the bot's access to a channel (or a whole server) may have changed: re-check it now. */
+  accessMayHaveChanged(scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>): void;
   /** Loads what the store holds (channels held, batches of the old layout). */
   start(): Promise<void>;
   /** Stops the timers and waits (up to `deadlineMs`) for posts in flight. */
@@ -339,7 +339,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       scheduled.set(name, posting);
       return posting;
     },
-    accessMayHaveChanged: (channel) => access.recheckNow(channel),
+    accessMayHaveChanged: (scope) => access.recheckNow(scope),
     async start() {
       await access.resume();
       const adopted = await batchStore.adoptLegacy();

@@ -41,6 +41,8 @@ describe('Slack app manifest', () => {
   it('enables Socket Mode by default, with no request URLs', () => {
     const manifest = buildSlackAppManifest(commandDefinitions);
     expect(manifest.settings).toEqual({
+      // The bot invited back or a channel unarchived: notices held for it go out at once.
+      event_subscriptions: { bot_events: ['member_joined_channel', 'channel_unarchive', 'group_unarchive'] },
       org_deploy_enabled: false,
       socket_mode_enabled: true,
       token_rotation_enabled: false,

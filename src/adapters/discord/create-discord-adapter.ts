@@ -9,7 +9,7 @@ import {
   type InteractionReplyOptions,
   MessageFlags,
 } from 'discord.js';
-import type { ChannelAccess, CommandCore, NeutralMessage } from '../../core/index.js';
+import type { ChannelAccess, ChannelRef, CommandCore, NeutralMessage } from '../../core/index.js';
 import type { ChannelPoster } from '../../delivery/index.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
@@ -42,6 +42,12 @@ export interface DiscordAdapterOptions {
   readonly restApiUrl?: string;
   /** How long Discord dedupes a repeated nonce (default 120 s; see createDiscordPoster). */
   readonly nonceWindowMs?: number;
+  /**
+   * Told when the bot's right to post may have changed: a channel's permission overwrites
+   * (that channel) or a role (the whole server). The delivery pipeline re-checks the
+   * channels it holds notices for.
+   */
+  readonly onAccessChanged?: (scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>) => void;
   /**
    * Times the deferral and the stop drain. Discord's 3-second deadline is wall-clock
    * time, so this must tick in real time (systemClock, the default) outside tests.
@@ -123,6 +129,16 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
   client.on(Events.Error, (error) => logger.error(describeError(error, secrets), 'discord client error'));
   client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
+  const accessChanged = options.onAccessChanged;
+  if (accessChanged) {
+    client.on(Events.ChannelUpdate, (_old, channel) => {
+      if (!channel.isDMBased())
+        accessChanged({ platform: 'discord', workspaceId: channel.guildId, channelId: channel.id });
+    });
+    client.on(Events.GuildRoleUpdate, (_old, role) =>
+      accessChanged({ platform: 'discord', workspaceId: role.guild.id }),
+    );
+  }
   client.on(Events.InteractionCreate, (interaction) => {
     if (stopping) return;
     const handling = handleInteraction(interaction).finally(() => inFlight.delete(handling));

@@ -65,7 +65,7 @@ export interface SlackAppManifest {
     readonly redirect_urls?: readonly string[];
   };
   readonly settings: {
-    readonly event_subscriptions?: { readonly request_url: string; readonly bot_events: readonly string[] };
+    readonly event_subscriptions?: { readonly request_url?: string; readonly bot_events: readonly string[] };
     readonly org_deploy_enabled: false;
     readonly socket_mode_enabled: boolean;
     readonly token_rotation_enabled: false;
@@ -129,20 +129,24 @@ export function buildSlackAppManifest(
       ...(oauth ? { redirect_urls: [publicUrl(options.httpBaseUrl ?? '', 'slack/oauth_redirect')] } : {}),
     },
     settings: {
-      ...(oauth
-        ? {
-            event_subscriptions: {
-              request_url: requestUrl,
-              bot_events: ['app_uninstalled', 'tokens_revoked'],
-            },
-          }
-        : {}),
+      event_subscriptions: {
+        ...(requestUrl ? { request_url: requestUrl } : {}),
+        // The bot was invited back or a channel unarchived: held notices go out at once (see slackAccessEvents).
+        bot_events: [...slackAccessEvents, ...(oauth ? ['app_uninstalled', 'tokens_revoked'] : [])],
+      },
       org_deploy_enabled: false,
       socket_mode_enabled: requestUrl === undefined,
       token_rotation_enabled: false,
     },
   };
 }
+
+/**
+ * Events after which fundbot may be able to post in a channel it could not: it joined
+ * the channel, or the channel was unarchived. Each re-checks that channel at once
+ * (conversations.info), so the notices held for it go out as a catch-up.
+ */
+export const slackAccessEvents = ['member_joined_channel', 'channel_unarchive', 'group_unarchive'] as const;
 
 /** `https://bot.example.com` + `slack/events` → `https://bot.example.com/slack/events`; only https (Slack requires it). */
 function publicUrl(base: string, path: string): string {

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { App, HTTPModuleFunctions, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { ChannelAccess, CommandCore } from '../../core/index.js';
+import type { ChannelAccess, ChannelRef, CommandCore } from '../../core/index.js';
 import type { ChannelPoster } from '../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
@@ -17,6 +17,7 @@ import {
   socketConnectionRetryPolicy,
   webApiTimeoutMs,
 } from './retry-policy.js';
+import { listenForAccessChanges } from './slack-access-events.js';
 import { createSlackChannelAccess } from './slack-channel-access.js';
 import { createSlackReplayGuard, SlackReplayError } from './slack-replay-guard.js';
 import { createSlackUserLookup } from './slack-user-lookup.js';
@@ -63,6 +64,8 @@ export interface SlackAdapterOptions {
   readonly userCacheTtlMs?: number;
   /** How long stop() waits for slash commands in progress (default 10 s). */
   readonly drainTimeoutMs?: number;
+  /** Told when the bot may be able to post in a channel again (it joined, the channel was unarchived). */
+  readonly onAccessChanged?: (channel: ChannelRef) => void;
 }
 
 /** Many workspaces: Bolt's OAuth install flow and per-workspace tokens instead of one bot token (./oauth). */
@@ -202,6 +205,8 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
       await next();
     });
   }
+
+  if (options.onAccessChanged) listenForAccessChanges(app, options.onAccessChanged);
 
   const inFlight = new Set<Promise<void>>();
   app.command(/^\/.+/, async ({ command, ack, respond }) => {

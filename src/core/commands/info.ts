@@ -9,6 +9,7 @@ import { formatAge, formatDateTime, formatNumber } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { commandUsage } from '../parse-command-text.js';
 import { resolveProject } from '../resolve-project.js';
+import { cannotPostLine } from './cannot-post-line.js';
 import { type CommandRun, readOrRefuse } from './command-run.js';
 
 /** A drift line names up to three changes; the three operation lines stay under Discord's 1024 per field. */
@@ -57,6 +58,8 @@ export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
     inline: false,
   });
   const operation = operationLines(run, status.paused);
+  const held = await cannotPostLine(run);
+  if (held) operation.unshift(held);
   if (operation.length > 0)
     fields.push({ name: t.status.fieldOperation, value: operation.join('\n'), inline: false });
   const stale =

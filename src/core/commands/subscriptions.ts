@@ -10,6 +10,7 @@ import type { WatchedProject } from '../ports.js';
 import { errorSummary } from '../read-failure.js';
 import { findWatched, resolveProject } from '../resolve-project.js';
 import { formatQuietHours } from '../settings/pacing-settings.js';
+import { cannotPostLine } from './cannot-post-line.js';
 import { type CommandRun, typedCommand } from './command-run.js';
 import { describePacing, pacingOf } from './pacing.js';
 
@@ -112,7 +113,8 @@ export async function unsubscribeCommand(run: CommandRun): Promise<NeutralMessag
 
 /**
  * /subscriptions: what this channel gets, each kind with its pacing ("supporters (auto)"),
- * and the channel's quiet hours. Cost: the subscription list and one pacing record read.
+ * the channel's quiet hours, and first, when fundbot cannot post here, why and what to do.
+ * Cost: the subscription list, one pacing record and one access record read.
  */
 export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMessage> {
   const { t } = run;
@@ -131,10 +133,12 @@ export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMess
   if (lines.length > 0 && pacing) {
     lines.push(pacing.quiet ? t.pacing.quietLine(formatQuietHours(pacing.quiet)) : t.pacing.quietNone);
   }
+  const held = await cannotPostLine(run);
+  if (held && lines.length > 0) lines.unshift(held);
   return {
     title: t.subscriptions.title,
     text: lines.length > 0 ? lines.join('\n') : t.subscriptions.none(typedCommand(run, 'subscribe')),
-    tone: 'info',
+    tone: held ? 'warning' : 'info',
   };
 }
 

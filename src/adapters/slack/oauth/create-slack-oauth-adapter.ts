@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
-import type { ChannelAccess, CommandCore, SubscriptionStore } from '../../../core/index.js';
+import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../../../core/index.js';
 import type { ChannelPoster } from '../../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
 import type { Logger } from '../../../domain/logger.js';
@@ -12,6 +12,7 @@ import { boltLogger, stderrLogger } from '../bolt-logger.js';
 import { drainInFlight } from '../drain-in-flight.js';
 import { createSlashCommandHandler } from '../handle-slash-command.js';
 import { botRetryPolicy, rejectRateLimitedCalls, webApiTimeoutMs } from '../retry-policy.js';
+import { listenForAccessChanges } from '../slack-access-events.js';
 import { createEncryptedInstallationStore } from './installation-store.js';
 import { createTeamClients } from './team-clients.js';
 import { createTokenCipher } from './token-cipher.js';
@@ -52,6 +53,8 @@ export interface SlackOAuthAdapterOptions {
   readonly definitions?: readonly CommandDefinition[];
   readonly userCacheTtlMs?: number;
   readonly drainTimeoutMs?: number;
+  /** Told when the bot may be able to post in a channel again (it joined, the channel was unarchived). */
+  readonly onAccessChanged?: (channel: ChannelRef) => void;
 }
 
 export interface SlackOAuthAdapter {
@@ -165,6 +168,7 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     );
   }
   // Bolt skips authorization for these two events: the token may already be gone.
+  if (options.onAccessChanged) listenForAccessChanges(app, options.onAccessChanged);
   app.event('app_uninstalled', async ({ body }) => removeWorkspace(body.team_id, 'app_uninstalled'));
   app.event('tokens_revoked', async ({ event, body }) => {
     // Only the bot token matters: fundbot asks for no user scopes.
