@@ -13,15 +13,24 @@ describe('Slack app manifest for many workspaces (--oauth)', () => {
     ]);
     expect(manifest.settings.event_subscriptions).toEqual({
       request_url: 'https://bot.example.com/fundbot/slack/events',
-      bot_events: ['app_uninstalled', 'tokens_revoked'],
+      bot_events: [
+        'member_joined_channel',
+        'channel_unarchive',
+        'group_unarchive',
+        'app_uninstalled',
+        'tokens_revoked',
+      ],
     });
     expect(manifest.settings.socket_mode_enabled).toBe(false);
   });
 
-  it('leaves single-workspace manifests as they were', () => {
+  it('gives single-workspace manifests no redirect URL and only the access events', () => {
     const manifest = buildSlackAppManifest(commandDefinitions, { httpBaseUrl: 'https://bot.example.com' });
     expect(manifest.oauth_config).not.toHaveProperty('redirect_urls');
-    expect(manifest.settings).not.toHaveProperty('event_subscriptions');
+    expect(manifest.settings.event_subscriptions).toEqual({
+      request_url: 'https://bot.example.com/slack/events',
+      bot_events: ['member_joined_channel', 'channel_unarchive', 'group_unarchive'],
+    });
   });
 
   it('refuses --oauth without a public URL, saying why', () => {
