@@ -26,6 +26,7 @@ import {
 import { withChangeStamp } from '../lib/change-stamp.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
+import { countedStore } from '../lib/counted-store.js';
 import type { Random } from '../lib/random.js';
 import { type KeyValueStore, namespaced } from '../lib/store.js';
 import type { FundbotMetrics, Logger } from '../ops/index.js';
@@ -148,9 +149,12 @@ export function wireFundbot(options: WireOptions): Wiring {
     }),
   );
 
+  // What the pipeline reads and writes is counted where it lands: its cost per notice in /metrics.
+  const counted = (view: KeyValueStore) =>
+    countedStore(view, (operation) => metrics.recordDeliveryStoreOperation(operation));
   const pipeline = createDelivery({
-    store: namespaced(store, 'deliveries/'),
-    settingsStore,
+    store: counted(namespaced(store, 'deliveries/')),
+    settingsStore: counted(settingsStore),
     settingsStampKey,
     core,
     subscriptions,

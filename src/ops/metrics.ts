@@ -26,6 +26,8 @@ export interface FundbotMetrics {
   recordNotice(labels: { kind: NoticeKind; platform: Platform }, latencyMs: number): void;
   /** A delivery failed (`reason`: a short code such as `rate_limited`, `forbidden`, `network`). */
   recordDeliveryError(labels: { platform: Platform; reason: string }): void;
+  /** A store operation of the delivery pipeline (its cost per notice: reads and writes). */
+  recordDeliveryStoreOperation(operation: 'read' | 'write' | 'delete'): void;
   /** A slash command was handled. */
   recordCommand(
     labels: { command: string; platform: Platform; outcome: 'ok' | 'refused' | 'error' },
@@ -49,6 +51,7 @@ export interface MetricHandles {
   readonly notices: Counter<'kind' | 'platform'>;
   readonly noticeLatency: Histogram<'kind'>;
   readonly deliveryErrors: Counter<'platform' | 'reason'>;
+  readonly deliveryStoreOperations: Counter<'operation'>;
   readonly commandDuration: Histogram<'command' | 'platform' | 'outcome'>;
 }
 
@@ -133,7 +136,7 @@ export function createMetrics(
     }),
     noticeLatency: new Histogram({
       name: 'fundbot_notice_latency_seconds',
-      help: 'Time from when something happened on the platform to when fundbot detected it.',
+      help: 'Time from when something happened on the platform to when its notice was posted.',
       labelNames: ['kind'] as const,
       buckets: [5, 15, 30, 60, 120, 300, 600, 1800, 3600, 21_600],
       registers,
@@ -142,6 +145,12 @@ export function createMetrics(
       name: 'fundbot_delivery_errors_total',
       help: 'Failed deliveries of notices, by platform and reason.',
       labelNames: ['platform', 'reason'] as const,
+      registers,
+    }),
+    deliveryStoreOperations: new Counter({
+      name: 'fundbot_delivery_store_operations_total',
+      help: 'Store operations of the delivery pipeline (records, batches, settings), by operation: its cost per notice.',
+      labelNames: ['operation'] as const,
       registers,
     }),
     commandDuration: new Histogram({
@@ -181,6 +190,9 @@ export function createMetrics(
     recordDeliveryError({ platform, reason }) {
       handles.deliveryErrors.inc({ platform, reason });
     },
+    recordDeliveryStoreOperation(operation) {
+      handles.deliveryStoreOperations.inc({ operation });
+    },
     recordCommand({ command, platform, outcome }, durationMs) {
       handles.commandDuration.observe({ command, platform, outcome }, seconds(durationMs));
     },
@@ -196,5 +208,6 @@ export const noopMetrics: FundbotMetrics = {
   setApiBudget: noop,
   recordNotice: noop,
   recordDeliveryError: noop,
+  recordDeliveryStoreOperation: noop,
   recordCommand: noop,
 };

@@ -1,0 +1,30 @@
+import type { KeyValueStore } from './store.js';
+
+export type StoreOperationKind = 'read' | 'write' | 'delete';
+
+/**
+ * A store view that tells `count` about every operation made through it: the delivery
+ * pipeline's reads and writes per notice are counted where its cost lands, at the store
+ * it is given (`fundbot_delivery_store_operations_total`). Costs nothing else.
+ */
+export function countedStore(
+  inner: KeyValueStore,
+  count: (operation: StoreOperationKind) => void,
+): KeyValueStore {
+  return {
+    get(key, schema) {
+      count('read');
+      return inner.get(key, schema);
+    },
+    set(key, value, ttl) {
+      count('write');
+      return inner.set(key, value, ttl);
+    },
+    delete(key) {
+      count('delete');
+      return inner.delete(key);
+    },
+    // A view does not own the connection.
+    close: async () => {},
+  };
+}
