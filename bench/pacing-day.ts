@@ -3,12 +3,11 @@
  *
  * Rides along the campaign day (bench/campaign-day.ts: the same simulator day, engine,
  * restart in the rush and faults): every event the engine delivers goes through the
- * REAL notice router and the REAL paced router (src/core) into one channel subscribed
+ * REAL delivery pipeline (src/delivery) into one channel subscribed
  * to every kind, with no pacing chosen (supporters `auto`). The poster is a recording
  * implementation of the core's poster port (it names its messages and keeps edits, as a
- * platform does). At the campaign's restart the routers are built anew on the same store,
- * like a new process. Batches are flushed after every engine step, as the app flushes on
- * every poll. Figures:
+ * platform does). At the campaign's restart the pipeline is built anew on the same store,
+ * like a new process. Batches go out when their window ends on the day's clock. Figures:
  * - messagesPerChannel: supporter-kind messages posted into the channel over the day;
  * - supporterNamesDelivered: supporter names those messages carry as they stand at the
  *   end (a batch's "and N more" counted; names struck through or withdrawn by a
@@ -26,22 +25,27 @@
 import { fundingKey } from '../src/api/stable-keys.js';
 import {
   type ChannelRef,
+  createChannelAccessStates,
   createCommandCore,
+  createDailyThreadSettings,
+  createPacingSettings,
   createSettingsStore,
   createSubscriptionStore,
   type NeutralMessage,
+  silentLogger,
 } from '../src/core/index.js';
 import {
   type ChannelPoster,
-  createNoticeRouter,
-  createPacedRouter,
-  type PacedRouter,
+  createDelivery,
+  type Delivery,
   type PostReceipt,
 } from '../src/delivery/index.js';
 import type { BatchRecord } from '../src/delivery/pacing/batch-record.js';
 import { type FundbotEvent, noticeKindOf, noticeKinds } from '../src/domain/events.js';
 import type { Engine } from '../src/engine/index.js';
-import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
+import { withChangeStamp } from '../src/lib/change-stamp.js';
+import { seededRandom } from '../src/lib/random.js';
+import { type KeyValueStore, memoryStore, namespaced } from '../src/lib/store.js';
 import type { BenchSection, CampaignContext } from './section.js';
 
 const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0LAUNCH', channelId: 'C0TEAM' };
@@ -77,7 +81,7 @@ interface DayState {
   readonly store: KeyValueStore;
   readonly poster: RecordingPoster;
   engine: Engine;
-  paced: PacedRouter;
+  pipeline: Delivery;
   restarts: number;
   /** Every supporter-ish event delivered, by id (a batch's entries name them). */
   readonly events: Map<string, FundbotEvent>;
@@ -109,31 +113,41 @@ function simCount(ctx: CampaignContext): number {
   return ctx.sim.project(ctx.linkCaption).supporterCount;
 }
 
-/** The routers of one process: a notice router and the paced router on the shared store. */
-function startRouters(ctx: CampaignContext, s: DayState): PacedRouter {
-  const subscriptions = createSubscriptionStore(s.store, { clock: ctx.clock });
+/** The delivery pipeline of one process on the shared store, as src/app/wire-fundbot.ts builds it. */
+function startPipeline(ctx: CampaignContext, s: DayState): Delivery {
+  const settingsStore = withChangeStamp(
+    s.store,
+    'settings/stamp',
+    () => `${ctx.clock.now()}-${Math.random()}`,
+  );
+  const subscriptions = createSubscriptionStore(settingsStore, { clock: ctx.clock });
+  const pacing = createPacingSettings(settingsStore);
+  const dailyThreads = createDailyThreadSettings(settingsStore);
   const core = createCommandCore({
     readModel: ctx.engine.readModel,
     subscriptions,
-    settings: createSettingsStore(s.store),
+    settings: createSettingsStore(settingsStore),
     clock: ctx.clock,
     version: 'bench',
   });
-  const router = createNoticeRouter({
+  const pipeline = createDelivery({
+    store: namespaced(s.store, 'deliveries/'),
+    settingsStore,
+    settingsStampKey: 'settings/stamp',
     core,
     subscriptions,
-    posters: [s.poster],
-    store: s.store,
+    pacing,
+    dailyThreads,
+    access: createChannelAccessStates(settingsStore),
     clock: ctx.clock,
-    onPosted: (event) => onPosted(ctx, s, event),
-  });
-  return createPacedRouter({
-    router,
-    core,
-    subscriptions,
-    posters: [s.poster],
-    store: s.store,
-    clock: ctx.clock,
+    random: seededRandom(s.restarts + 1),
+    logger: silentLogger,
+    observer: {
+      posted: ({ id }) => {
+        const event = s.events.get(id);
+        if (event) onPosted(ctx, s, event);
+      },
+    },
     onBatchPosted: (batch) => onBatchPosted(ctx, s, batch),
     onCorrected: (event, _channel, how) => {
       if (event.type !== 'support-dropped') return;
@@ -152,6 +166,8 @@ function startRouters(ctx: CampaignContext, s: DayState): PacedRouter {
       }
     },
   });
+  pipeline.registerPoster(s.poster);
+  return pipeline;
 }
 
 function onPosted(ctx: CampaignContext, s: DayState, event: FundbotEvent): void {
@@ -209,9 +225,11 @@ function createPacingDaySection(): BenchSection {
     if (!state) throw new Error('pacing-day: setup did not run');
     // The campaign restarted its engine (a deploy in the rush): a new process builds its routers anew.
     if (state.engine !== ctx.engine) {
+      void state.pipeline.stop(0);
       state.engine = ctx.engine;
       state.restarts += 1;
-      state.paced = startRouters(ctx, state);
+      state.pipeline = startPipeline(ctx, state);
+      void state.pipeline.start();
     }
     return state;
   };
@@ -243,9 +261,10 @@ function createPacingDaySection(): BenchSection {
           batches: 0,
           livePosts: 0,
         };
-        // The routers' callbacks keep this very object: it is the state, its router set after.
-        const s = base as Omit<DayState, 'paced'> as DayState;
-        s.paced = startRouters(ctx, s);
+        // The pipeline's callbacks keep this very object: it is the state, its pipeline set after.
+        const s = base as Omit<DayState, 'pipeline'> as DayState;
+        s.pipeline = startPipeline(ctx, s);
+        await s.pipeline.start();
         state = s;
       },
       async delivered(event, ctx) {
@@ -257,10 +276,13 @@ function createPacingDaySection(): BenchSection {
             s.simCountAt.set(event.detectedAt, simCount(ctx));
           }
         }
-        await s.paced.deliver(event);
+        // Offered as the outbox offers it, inside the engine's step: posted before the clock moves on.
+        await s.pipeline.sink.offer(event.project, [event]);
+        await s.pipeline.idle();
       },
       async tick(ctx) {
-        await current(ctx).paced.flushDue();
+        // Batches whose window ended went out when the clock was set: wait for their posts.
+        await current(ctx).pipeline.idle();
       },
       figures(ctx) {
         const s = current(ctx);

@@ -1,3 +1,4 @@
+import { deliveryFaultsSection } from './delivery-faults/run-delivery-faults.js';
 import { fundingCommandSection } from './funding-command.js';
 import { pacingDaySection } from './pacing-day.js';
 import { plansSection } from './plans.js';
@@ -17,6 +18,7 @@ export const benchSections: BenchSection[] = [
   storeBytesSection,
   fundingCommandSection,
   slackInDoubtSection,
+  deliveryFaultsSection,
   pacingDaySection,
   plansSection,
 ];

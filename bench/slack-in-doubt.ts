@@ -1,15 +1,15 @@
 /**
  * Bench section: a launch day of notices into Slack with the answers to posts lost.
  *
- * The REAL Slack adapter's poster (the Web API client) and the REAL notice router
- * deliver a day of supporter notices, in order like the outbox, into two channels
- * of the fake Slack (test/fakes/slack, which enforces conversations.history's
+ * The REAL Slack adapter's poster (the Web API client) and the REAL delivery pipeline
+ * deliver a day of supporter notices, offered like the outbox offers them, into two
+ * channels of the fake Slack (test/fakes/slack, which enforces conversations.history's
  * 1-a-minute limit), on a virtual clock. A share of the posts is faulted the ways
  * Slack loses answers: the post lands and the answer hangs until the client times
  * out, the connection drops, the server is killed mid-request (and the bot
- * restarts: a new poster and router on the same store), or the request hangs and
- * nothing lands; some answers are merely slow. Failed deliveries are retried on
- * the outbox's backoff. Figures:
+ * restarts: a new poster and pipeline on the same store), or the request hangs and
+ * nothing lands; some answers are merely slow. Doubts are decided by the pipeline's
+ * looks in the background. Figures:
  * - slackInDoubt: deliveries that went into doubt (each resolved by a look);
  * - slackDuplicates: event ids in a channel more than once (target 0);
  * - slackMisses: (event, channel) pairs never posted (target 0);
@@ -19,12 +19,11 @@
  * time), everything else runs on the virtual clock.
  */
 import { createSlackAdapter } from '../src/adapters/slack/index.js';
-import { type ChannelRef, createSubscriptionStore } from '../src/core/index.js';
-import { createNoticeRouter, type NoticeRouter } from '../src/delivery/index.js';
+import type { ChannelRef } from '../src/core/index.js';
 import type { FundbotEvent } from '../src/domain/events.js';
-import { backoffMs } from '../src/lib/backoff.js';
 import { seededRandom } from '../src/lib/random.js';
 import { memoryStore } from '../src/lib/store.js';
+import { startPipeline } from '../test/delivery/pipeline-harness.js';
 import { type FakeSlackFailure, startFakeSlack } from '../test/fakes/slack/fake-slack.js';
 import { ManualClock } from '../test/support/manual-clock.js';
 import type { BenchSection, Figures } from './section.js';
@@ -39,8 +38,6 @@ const channels: ChannelRef[] = ['C0LAUNCH', 'C0TEAM'].map((channelId) => ({
   workspaceId: 'T0FAKE',
   channelId,
 }));
-/** The outbox's delivery backoff (src/engine: 5 s doubling to 10 minutes, spread). */
-const outboxBackoff = { baseMs: 5_000, maxMs: 600_000, jitter: 'spread' } as const;
 
 type Fault = FakeSlackFailure & ({ afterPost: string } | { beforePost: string });
 const faults: readonly Fault[] = [
@@ -61,54 +58,49 @@ async function runDay(): Promise<Figures> {
     historyIntervalMs: 60_000,
   });
   const store = memoryStore();
-  const subscriptions = createSubscriptionStore(store, { clock });
-  for (const channel of channels) await subscriptions.subscribe(channel, 'launch', ['supporters'], 'U0ADMIN');
-  const doubtStarted = new Map<string, number>();
   const resolutionMs: number[] = [];
   let inDoubt = 0;
   let restarts = 0;
   const injected: Record<string, number> = {};
+  const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 
-  let stopAdapter: () => Promise<void> = async () => {};
-  const startBot = (): NoticeRouter => {
+  /** One process: the Slack adapter's poster and the pipeline on the shared store. */
+  const startBot = async () => {
+    const pipeline = await startPipeline({
+      posters: [],
+      clock,
+      store,
+      observer: {
+        failed: ({ how }) => {
+          if (how === 'doubt') inDoubt += 1;
+        },
+        doubtResolved: ({ doubtMs }) => resolutionMs.push(doubtMs),
+      },
+    });
     const adapter = createSlackAdapter({
       mode: 'http',
       botToken: 'xoxb-bench',
       signingSecret: 'bench',
-      core: {
-        execute: async () => ({ text: '' }),
-        autocomplete: async () => [],
-        renderNotice: () => ({ text: '' }),
-        localeFor: async () => 'en',
-      },
+      core: pipeline.core,
       apiUrl: fake.apiUrl,
       clock,
       postTimeoutMs: POST_TIMEOUT_MS,
-      logger: { debug() {}, info() {}, warn() {}, error() {}, child: () => silent },
+      logger: silent,
     });
-    stopAdapter = () => adapter.stop();
-    return createNoticeRouter({
-      core: {
-        renderNotice: (event) => ({ title: 'New supporter', text: event.id }),
-        localeFor: async () => 'en',
-      },
-      subscriptions,
-      posters: [adapter.poster],
-      store,
-      clock,
-      onDoubtResolved: (event, channel) => {
-        inDoubt += 1;
-        const key = `${event.id}@${channel.channelId}`;
-        resolutionMs.push(clock.now() - (doubtStarted.get(key) ?? clock.now()));
-      },
-    });
+    pipeline.delivery.registerPoster(adapter.poster);
+    return { adapter, pipeline };
   };
-  const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
-  let router = startBot();
+  let bot = await startBot();
+  for (const channel of channels) {
+    await bot.pipeline.subscribe(channel, ['supporters'], 'launch');
+    await bot.pipeline.pacing.setKind(channel, 'supporters', { mode: 'live' });
+  }
 
+  const events: FundbotEvent[] = [];
+  let done = new Set<string>();
   for (let i = 0; i < EVENTS; i += 1) {
     // Launch-day shape: most supporters early in the day.
-    clock.set(start + Math.floor(DAY_MS * (i / EVENTS) ** 2));
+    await bot.pipeline.advance(Math.max(0, start + Math.floor(DAY_MS * (i / EVENTS) ** 2) - clock.now()));
     const event: FundbotEvent = {
       id: `fundings:${i}`,
       project: 'launch',
@@ -120,40 +112,37 @@ async function runDay(): Promise<Figures> {
       fundingTotal: 1_000 + i * 25,
       currency: 'EUR',
     };
-    // Faults hit the first posts of this event (one per channel at most).
-    let faultsLeft = 0;
+    events.push(event);
+    // Faults hit the next posts (one per channel at most).
     if (random.next() < FAULT_RATE) {
       const fault = faults[Math.floor(random.next() * faults.length)] as Fault;
-      faultsLeft = 1 + Math.floor(random.next() * channels.length);
-      fake.fail('chat.postMessage', fault, faultsLeft);
+      const count = 1 + Math.floor(random.next() * channels.length);
+      fake.fail('chat.postMessage', fault, count);
       const name = 'afterPost' in fault ? `afterPost:${fault.afterPost}` : `beforePost:${fault.beforePost}`;
-      injected[name] = (injected[name] ?? 0) + faultsLeft;
+      injected[name] = (injected[name] ?? 0) + count;
     }
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await router.deliver(event);
-        break;
-      } catch {
-        for (const c of channels)
-          doubtStarted.set(
-            `${event.id}@${c.channelId}`,
-            doubtStarted.get(`${event.id}@${c.channelId}`) ?? clock.now(),
-          );
-        const kills = fake.calls.filter((c) => c.outcome === 'posted, then kill').length;
-        if (kills > restarts) {
-          // The server died mid-request; it comes back, and the bot restarts from its store.
-          await fake.restart();
-          await stopAdapter();
-          router = startBot();
-          restarts += 1;
-        }
-        if (attempt > 60) throw new Error(`bench: ${event.id} was never delivered`);
-        clock.advance(backoffMs(outboxBackoff, attempt, () => random.next()));
-      }
+    // The outbox offers what it still holds, oldest first.
+    done = new Set([...done, ...(await bot.pipeline.offer(...events.filter((e) => !done.has(e.id))))]);
+    const kills = fake.calls.filter((c) => c.outcome === 'posted, then kill').length;
+    if (kills > restarts) {
+      // The server died mid-request; it comes back, and the bot restarts from its store.
+      await fake.restart();
+      await bot.pipeline.stop();
+      await bot.adapter.stop();
+      bot = await startBot();
+      restarts += 1;
+      // The new process's engine offers its outbox at its first run.
+      done = new Set([...done, ...(await bot.pipeline.offer(...events.filter((e) => !done.has(e.id))))]);
     }
-    fake.clearFailures();
   }
-  await stopAdapter();
+  // The last doubts are decided in the background, one look a minute.
+  for (let i = 0; i < 30 && done.size < EVENTS; i += 1) {
+    fake.clearFailures();
+    await bot.pipeline.advance(60_000);
+    done = new Set([...done, ...(await bot.pipeline.offer(...events.filter((e) => !done.has(e.id))))]);
+  }
+  await bot.pipeline.stop();
+  await bot.adapter.stop();
 
   let duplicates = 0;
   let misses = 0;

@@ -11,7 +11,7 @@ import type {
 } from '../core/index.js';
 import { channelKey, errorSummary } from '../core/index.js';
 import type { EventSink } from '../domain/event-sink.js';
-import { type FundbotEvent, noticeKindOf } from '../domain/events.js';
+import { type CorrectionEvent, type FundbotEvent, noticeKindOf } from '../domain/events.js';
 import type { Clock } from '../lib/clock.js';
 import { type Claims, memoryClaims } from '../lib/coordination/claims.js';
 import type { Random } from '../lib/random.js';
@@ -60,6 +60,8 @@ export interface DeliveryOptions {
   readonly giveUpAfterMs?: number;
   readonly threadEditIntervalMs?: number;
   readonly onBatchPosted?: (batch: BatchRecord) => void;
+  /** Told every correction made (an edit, or a name taken out of a held batch). */
+  readonly onCorrected?: (event: CorrectionEvent, channel: ChannelRef, how: 'edited' | 'unheld') => void;
 }
 
 /** The delivery pipeline: see docs/architecture.md for the walk of one supporter through it. */
@@ -78,6 +80,8 @@ export interface Delivery {
   stop(deadlineMs?: number): Promise<void>;
   /** Resolves once no delivery work is running (timers may be pending): tests wait on it. */
   idle(): Promise<void>;
+  /** Epoch ms of the earliest timer (a set-aside post, a batch, a re-check), for a virtual clock's next step. */
+  nextWakeAt(): number | undefined;
   /** Channels held because the bot cannot post there, deliveries set aside (for /healthz). */
   status(): DeliveryStatus;
 }
@@ -222,6 +226,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     localeOf,
     posterFor,
     clock,
+    ...(options.onCorrected ? { onCorrected: options.onCorrected } : {}),
   });
   const placement = createEventPlacement({
     clock,
@@ -354,6 +359,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       await Promise.race([this.idle(), clock.sleep(deadlineMs, deadline.signal).catch(() => {})]);
       deadline.abort(new Error('delivery stopped'));
     },
+    nextWakeAt: () => wakeups.next,
     idle() {
       if (running === 0) return new Promise((resolve) => setImmediate(resolve));
       return new Promise((resolve) => idleWaiters.push(resolve));

@@ -68,8 +68,9 @@ export interface DoubtResolverOptions {
  *    holder. Looks spend a budget shared by every replica (a claim per scope held for
  *    its interval: Slack's conversations.history, about one a minute per workspace).
  *
- * Cost: no request while nothing is in doubt; per look one platform call, one store
- * read and one write (the view) and one claim.
+ * Cost: no request while nothing is in doubt; per decision one or two store reads (the
+ * channel's view, the scope's last look); per look one platform call, one claim and two
+ * small writes (the view, the scope's last look).
  */
 export function createDoubtResolver(options: DoubtResolverOptions) {
   const { store, claims, clock } = options;
@@ -173,13 +174,19 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support.settleMs)));
       if (open.length === 0) return decisions;
       const budget = support.lookBudget(channel, thread);
-      if (await claims.claimOnce(`look:${budget.scope}`, budget.intervalMs)) {
+      // When the scope was last looked at, by any replica or an earlier process (claims live in memory or Redis).
+      const budgetKey = `delivery/look-budget/${encodeURIComponent(budget.scope)}`;
+      let lastLook = await store.get(budgetKey, z.number());
+      const spent = lastLook !== undefined && now < lastLook + budget.intervalMs;
+      if (!spent && (await claims.claimOnce(`look:${budget.scope}`, budget.intervalMs))) {
+        lastLook = now;
+        await store.set(budgetKey, now, budget.intervalMs * 2);
         view = await look(support, channel, thread, view, open);
         await store.set(key, view, viewTtlMs);
         open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support.settleMs)));
       }
-      // Undecided: the next look the budget allows (an unfinished sweep continues then).
-      const next = Math.max((view.lookedAt ?? now) + budget.intervalMs, now + 1_000);
+      // Undecided: the next look the scope's budget allows (an unfinished sweep continues then).
+      const next = Math.max((lastLook ?? now) + budget.intervalMs, now + 1_000);
       for (const d of open) decisions.set(d.key, { kind: 'wait', until: next });
       return decisions;
     },

@@ -2,6 +2,7 @@ import { type ChannelRef, channelKey } from '../core/index.js';
 import { backoffMs } from '../lib/backoff.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { DeliveryRecord } from './delivery-ledger.js';
+import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import { type LaneDeps, laneRetryBackoff } from './lane-deps.js';
 import type { LaneItem } from './lane-item.js';
 
@@ -86,14 +87,17 @@ export class SetAside {
         for (const w of doubts) w.dueAt = clock.now() + 60_000;
         return;
       }
-      // The look could not be made (rate limit, the platform down): the next try backs off.
+      // The look could not be made: after the platform's Retry-After (a 429), else with backoff.
+      const retryAfter = error instanceof DeliveryNotPostedError ? error.retryAfterMs : undefined;
       for (const w of doubts) {
         w.attempts += 1;
-        w.dueAt = clock.now() + backoffMs(laneRetryBackoff, w.attempts, () => this.deps.random.next());
+        w.dueAt =
+          clock.now() +
+          (retryAfter ?? backoffMs(laneRetryBackoff, w.attempts, () => this.deps.random.next()));
       }
     });
-    const next = Math.min(...doubts.map((w) => w.dueAt));
-    if (Number.isFinite(next)) this.wakeAt(next);
+    const still = doubts.filter((w) => this.#waiting.get(w.item.key.id) === w);
+    if (still.length > 0) this.wakeAt(Math.min(...still.map((w) => w.dueAt)));
   }
 
   async #resolve(doubts: readonly Waiting[], attempt: (item: LaneItem, late: boolean) => Promise<void>) {

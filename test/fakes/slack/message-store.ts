@@ -14,6 +14,8 @@ export interface FakeSlackMessage {
   /** A reply's parent `ts` (a parent with replies does not carry it in this fake). */
   readonly thread_ts?: string;
   readonly metadata?: { event_type: string; event_payload: Record<string, unknown> };
+  /** The Block Kit blocks it was posted with (Slack lists them too). */
+  readonly blocks?: readonly unknown[];
 }
 
 export interface MessageStoreSettings {
@@ -61,6 +63,7 @@ export function createMessageStore(settings: MessageStoreSettings): MessageStore
       user: botUserId,
       bot_id: 'B0BOT',
       text: String(args.text ?? ''),
+      ...(Array.isArray(args.blocks) ? { blocks: args.blocks } : {}),
       ...(typeof args.thread_ts === 'string' ? { thread_ts: args.thread_ts } : {}),
       ...(metadata ? { metadata } : {}),
     });

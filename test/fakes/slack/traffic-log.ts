@@ -12,6 +12,8 @@ export interface RecordedCall {
   readonly token: string | undefined;
   /** What the fake answered. */
   readonly outcome: 'ok' | string;
+  /** When the call arrived (the fake's clock, epoch ms). */
+  readonly at: number;
 }
 
 export interface RecordedUpload {

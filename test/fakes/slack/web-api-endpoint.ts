@@ -41,7 +41,8 @@ export function createWebApiEndpoint(deps: WebApiEndpointDeps): WebApiEndpoint {
         ? args.token
         : undefined;
     delete args.token;
-    const record = (outcome: string) => log.recordCall({ method, args, token, outcome });
+    const receivedAt = now();
+    const record = (outcome: string) => log.recordCall({ method, args, token, outcome, at: receivedAt });
 
     const isLook = method === 'conversations.history' || method === 'conversations.replies';
     if (isLook && deps.historyIntervalMs !== undefined) {
