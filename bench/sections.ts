@@ -5,6 +5,7 @@ import { scaleSection } from './scale.js';
 import type { BenchSection } from './section.js';
 import { slackInDoubtSection } from './slack-in-doubt.js';
 import { storeBytesSection } from './store-bytes.js';
+import { storeDiskSection } from './store-disk.js';
 
 /**
  * The sections `npm run bench` runs besides the campaign day. To add figures
@@ -15,6 +16,7 @@ import { storeBytesSection } from './store-bytes.js';
 export const benchSections: BenchSection[] = [
   scaleSection,
   storeBytesSection,
+  storeDiskSection,
   fundingCommandSection,
   slackInDoubtSection,
   pacingDaySection,

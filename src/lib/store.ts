@@ -1,6 +1,6 @@
 import Keyv from 'keyv';
 import type { z } from 'zod';
-import { openSqliteStore } from './store-sqlite.js';
+import { openSqliteStore, type SqliteStoreOptions } from './store-sqlite.js';
 import { parseStored } from './store-value.js';
 
 export {
@@ -87,9 +87,9 @@ export function memoryStore(): KeyValueStore {
  * - `sqlite://path/to/state.sqlite` (the default for one process),
  * - `redis://host:6379` for several replicas sharing state.
  */
-export async function openStore(url: string): Promise<KeyValueStore> {
+export async function openStore(url: string, options: SqliteStoreOptions = {}): Promise<KeyValueStore> {
   if (url === 'memory:' || url === 'memory') return memoryStore();
-  if (url.startsWith('sqlite://')) return openSqliteStore(url.slice('sqlite://'.length));
+  if (url.startsWith('sqlite://')) return openSqliteStore(url.slice('sqlite://'.length), options);
   if (url.startsWith('redis://') || url.startsWith('rediss://')) {
     // Loaded lazily: a single-process install never opens a Redis client.
     const { default: KeyvRedis } = await import('@keyv/redis');

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readStoredState } from '../../src/engine/project-state-store.js';
 import { openStore } from '../../src/lib/store.js';
+import { SQLITE_PAGE_SIZE } from '../../src/lib/store-sqlite.js';
 
 const fixture = new URL('../fixtures/keyv-sqlite/', import.meta.url);
 let dir = '';
@@ -45,6 +46,8 @@ describe('a fundbot.sqlite written by the @keyv/sqlite store', () => {
     expect(await store.get('fixture/colon', z.string())).toBe(':a string keyv escapes');
     await store.close();
     const raw = new Database(file, { readonly: true });
+    // Converted once to the small pages a commit writes least around (store-sqlite.ts, SQLITE_PAGE_SIZE).
+    expect(raw.pragma('page_size', { simple: true })).toBe(SQLITE_PAGE_SIZE);
     const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
     const expires = raw
       .prepare<[], { key: string; expires: number | null }>('SELECT key, expires FROM kv')
