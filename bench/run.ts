@@ -88,6 +88,7 @@ function print(f: Figures): void {
     `  requests by feed: ${JSON.stringify(d['requestsByFeed'])}; 5xx seen: ${d['http5xx']}; shifts applied: ${d['shiftsApplied']}; heals: ${d['heals']}`,
     `  restart after a 15-minute outage in the launch rush: ${JSON.stringify(d['outage'])} (not in the latencies above)`,
     `  1,000 projects in one process: ${JSON.stringify(f['scale'])}; ${JSON.stringify(d['scaleRun'])}`,
+    `  3 replicas x 1,000 projects on Redis: ${JSON.stringify(f['scaleRedis'])}`,
     `  list order: ${d['listOrder']}; wall time ${d['wallSeconds']} s`,
     '',
   ];

@@ -2,6 +2,7 @@ import { fundingCommandSection } from './funding-command.js';
 import { pacingDaySection } from './pacing-day.js';
 import { plansSection } from './plans.js';
 import { scaleSection } from './scale.js';
+import { scaleRedisSection } from './scale-redis.js';
 import type { BenchSection } from './section.js';
 import { slackInDoubtSection } from './slack-in-doubt.js';
 import { storeBytesSection } from './store-bytes.js';
@@ -15,6 +16,7 @@ import { storeDiskSection } from './store-disk.js';
  */
 export const benchSections: BenchSection[] = [
   scaleSection,
+  scaleRedisSection,
   storeBytesSection,
   storeDiskSection,
   fundingCommandSection,

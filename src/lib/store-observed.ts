@@ -67,7 +67,7 @@ export interface ObservedStoreOptions {
  */
 export function observedStore(inner: KeyValueStore, options: ObservedStoreOptions): KeyValueStore {
   const healthyTimeoutMs = options.timeoutMs ?? 5_000;
-  const failingTimeoutMs = Math.min(healthyTimeoutMs, options.failingTimeoutMs ?? 1_000);
+  const failingTimeoutMs = Math.min(healthyTimeoutMs, options.failingTimeoutMs ?? 2_000);
   const clock = options.clock ?? systemClock;
   let failing = false;
   const run = async <T>(operation: StoreOperation, call: () => Promise<T>): Promise<T> => {
