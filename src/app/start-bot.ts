@@ -3,9 +3,9 @@ import { dirname } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApiClient } from '../api/index.js';
 import { envVars, type FundbotConfig } from '../config/index.js';
-import type { OperationalNote } from '../core/index.js';
+import { type OperationalNote, subscriptionIndexKey } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
-import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
+import { type EngineOptions, type ProjectPollingStatus, stateKeys } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
 import { systemRandom } from '../lib/random.js';
 import { observedStore, openStore } from '../lib/store.js';
@@ -18,7 +18,9 @@ import {
   type Logger,
   type OpsServer,
   type ShutdownStep,
+  type StoreMarker,
   startOpsServer,
+  startStoreMarker,
   startStoreProbe,
 } from '../ops/index.js';
 import { createChatAdapters } from './chat-adapters.js';
@@ -75,6 +77,7 @@ export async function startBot(
   let drift: ApiDriftWatch | undefined;
   // Set on a redis:// store: this replica then polls (and health expects polls of) the projects it holds.
   let replicas: StartedReplicas | undefined;
+  let marker: StoreMarker | undefined;
   const health = createHealthMonitor({
     clock,
     projects: () => (replicas ? replicas.held().filter((p) => enabledProjects.includes(p)) : enabledProjects),
@@ -82,6 +85,8 @@ export async function startBot(
     storeName: describeStoreTarget(storeUrl).name,
     // Bound late: the engine is wired after health (health must see the store from the first operation).
     pausedBecause: (project) => engineStatus().find((s) => s.project === project)?.paused ?? null,
+    // The store found empty while its marker says it held data (ops/store-marker.ts).
+    extraChecks: () => (marker ? { 'store-data': marker.check() } : {}),
   });
   const storeWatch = createStoreWatch({
     clock,
@@ -92,6 +97,19 @@ export async function startBot(
   });
   // Every operation is bounded (5 s) and reported: /healthz and the error log are built on it.
   const store = observedStore(await openStore(storeUrl), { clock, onOutcome: storeWatch.observe });
+  // Before anything writes: a store that comes back empty while its marker says it held data is said out loud.
+  marker = await startStoreMarker({
+    storeUrl,
+    store,
+    clock,
+    logger,
+    heldKeys: () =>
+      config.projects.flatMap((p) => [
+        // The engine's keys live under `engine/` (wireFundbot namespaces its store).
+        { project: p.linkCaption, key: `engine/${stateKeys.head(p.linkCaption)}` },
+        { project: p.linkCaption, key: subscriptionIndexKey(p.linkCaption) },
+      ]),
+  });
   const registry = new Registry();
   const metrics = createMetrics(registry);
   // Process metrics (CPU, memory, event loop lag, handles) beside fundbot's own.
@@ -177,6 +195,8 @@ export async function startBot(
       const notes: OperationalNote[] = [];
       const store = health.report().checks.store;
       if (store && !store.ok) notes.push({ cause: 'store-failing', detail: store.detail });
+      const emptied = marker?.alarm();
+      if (emptied !== undefined) notes.push({ cause: 'store-emptied', detail: emptied });
       const driftLine = drift?.statusLine();
       if (driftLine !== undefined) notes.push({ cause: 'api-drift', detail: driftLine });
       return notes;
@@ -232,6 +252,7 @@ export async function startBot(
       for (const a of adapters) await a.stop().catch(() => undefined);
       storeProbe.stop();
       storeSweep.stop();
+      marker?.stop();
       await replicas?.stop();
       await Promise.allSettled([api.close(), store.close(), ops?.close(), replicas?.close()]);
       throw platformStartError(adapter.name, error);
@@ -290,6 +311,7 @@ export async function startBot(
       stop: () => {
         storeProbe.stop();
         storeSweep.stop();
+        marker?.stop();
         return Promise.all([store.close(), replicas?.close()]).then(() => undefined);
       },
     },

@@ -105,4 +105,9 @@ export {
   type SettingScope,
   type SettingsStore,
 } from './settings-store.js';
-export { channelRefSchema, createSubscriptionStore, subscriptionSchema } from './subscription-store.js';
+export {
+  channelRefSchema,
+  createSubscriptionStore,
+  subscriptionIndexKey,
+  subscriptionSchema,
+} from './subscription-store.js';

@@ -35,6 +35,8 @@ export interface HealthMonitorOptions {
    * shows them, and `projects` should then return the held ones only (the others are polled elsewhere).
    */
   readonly replica?: () => { readonly id: string; readonly holds: readonly string[] } | undefined;
+  /** More named checks, read on every report (e.g. `store-data`: the store found empty while it held data). */
+  readonly extraChecks?: () => Readonly<Record<string, HealthCheck>>;
 }
 
 /** One finished poll, as the engine's `onPoll` reports it. */
@@ -143,7 +145,7 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
               ok: false,
               detail: `${storeName} fails since ${seconds(now - storeFailingSince)} s: ${storeDetail}`,
             };
-      const checks: Record<string, HealthCheck> = { store };
+      const checks: Record<string, HealthCheck> = { store, ...options.extraChecks?.() };
       const projects = typeof options.projects === 'function' ? options.projects() : options.projects;
       for (const project of expectedSince.keys())
         if (!projects.includes(project)) expectedSince.delete(project);

@@ -34,11 +34,23 @@ export function createStoreWatch(options: StoreWatchOptions): StoreWatch {
   let failingSince: number | undefined;
   let loggedAt = Number.NEGATIVE_INFINITY;
   let failures = 0;
+  // Reads and writes fail apart (a read-only file answers every read): a failed write keeps the
+  // store unhealthy until a write succeeds, whatever the reads in between say.
+  let writeFailure: string | undefined;
+  let readFailure: string | undefined;
 
   return {
     observe(outcome) {
       const now = clock.now();
+      const isWrite = outcome.operation !== 'get';
       if (outcome.ok) {
+        if (isWrite) writeFailure = undefined;
+        else readFailure = undefined;
+        const still = writeFailure ?? readFailure;
+        if (still !== undefined) {
+          health.recordStore(false, still);
+          return;
+        }
         if (failingSince !== undefined) {
           logger.info(
             { store: target.name, downMs: now - failingSince, failedOperations: failures },
@@ -54,7 +66,10 @@ export function createStoreWatch(options: StoreWatchOptions): StoreWatch {
       failingSince ??= now;
       failures += 1;
       const reason = describeError(outcome.error);
-      health.recordStore(false, `${outcome.operation} failed: ${reason}`);
+      const detail = `${outcome.operation} failed: ${reason}; ${target.check}`;
+      if (isWrite) writeFailure = detail;
+      else readFailure = detail;
+      health.recordStore(false, detail);
       if (now - loggedAt < logEvery) return;
       loggedAt = now;
       logger.error(
@@ -99,14 +114,17 @@ function describeError(error: unknown): string {
   return 'unknown error';
 }
 
-/** Key read by the probe; never written, so it costs no store bytes. */
-const PROBE_KEY = 'health/probe';
+/** The key the probe writes and reads back (kept one minute: it never accumulates). */
+export const PROBE_KEY = 'health/probe';
+const probeTtlMs = 60_000;
 
 /**
- * Reads one key every `intervalMs` (default 10 s) so `/healthz` notices a store
- * that went away, and one that came back, even while nothing else touches it
- * (the engine backs off up to a minute after a failed cycle). Cost: one GET per
- * interval (8,640 a day at 10 s), no bytes stored. Give it the observed store.
+ * Writes a small key (with a one-minute TTL) and reads it back every `intervalMs` (default
+ * 10 s), so `/healthz` notices a store that went away, came back, or still answers reads but
+ * refuses writes (a read-only file, a full disk: reads alone said "last operation succeeded",
+ * issue 23), even while nothing else touches it. Give it the observed store: the outcomes reach
+ * health and the error log through it. Cost: one SET of about 20 bytes and one GET per interval
+ * (on SQLite one small transaction every 10 s, counted in bench `store-disk`).
  */
 export function startStoreProbe(options: {
   readonly store: KeyValueStore;
@@ -115,10 +133,12 @@ export function startStoreProbe(options: {
 }): { stop(): void } {
   const interval = options.intervalMs ?? 10_000;
   const controller = new AbortController();
+  const probeSchema = z.object({ at: z.number() });
   void (async () => {
     while (!controller.signal.aborted) {
-      // The outcome reaches the health monitor through the observed store; the error is already recorded.
-      await options.store.get(PROBE_KEY, z.unknown()).catch(() => undefined);
+      // The outcomes reach the health monitor through the observed store; the errors are already recorded.
+      await options.store.set(PROBE_KEY, { at: options.clock.now() }, probeTtlMs).catch(() => undefined);
+      await options.store.get(PROBE_KEY, probeSchema).catch(() => undefined);
       await options.clock.sleep(interval, controller.signal).catch(() => undefined);
     }
   })();
