@@ -57,9 +57,9 @@ export function createStoreWatch(options: StoreWatchOptions): StoreWatch {
             'the store answers again: polling and deliveries resume',
           );
         }
+        // `loggedAt` is kept: a store that flaps (one answer between failures) logs once a minute, not per flap.
         failingSince = undefined;
         failures = 0;
-        loggedAt = Number.NEGATIVE_INFINITY;
         health.recordStore(true);
         return;
       }
