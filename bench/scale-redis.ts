@@ -10,7 +10,7 @@ const firstPollDeadlineMs = 180_000;
 
 /**
  * `scaleRedis`: three replicas (real processes, bench/scale-redis-child.ts) on one real
- * redis-server (append-only file, fsync every second: Redis' default durability) carrying
+ * redis-server (append-only file, fsync at every write, as the replicas bench runs it) carrying
  * 3,000 projects between them, the leases spreading them. Per replica the figures of `scale`
  * (first poll of every feed of the projects it holds, CPU, RSS); `firstPollAllMs` of the fleet
  * is until every one of the 3,000 projects was fully polled by some replica.
