@@ -145,7 +145,7 @@ export async function startBot(
     onStoreOutcome: storeWatch.observe,
   });
   // Notices a store that went away (or came back) while nothing else touches it: one GET per 10 s.
-  const storeProbe = startStoreProbe({ store, clock });
+  const storeProbe = startStoreProbe({ store, clock, lastWriteAt: storeWatch.lastWriteAt });
   // SQLite keeps expired rows (delivery records after 14 days) until read: swept hourly, bounded.
   const storeSweep = startStoreSweep({
     store,

@@ -25,6 +25,8 @@ export interface StoreWatchOptions {
  */
 export interface StoreWatch {
   observe(outcome: StoreOutcome): void;
+  /** When a write (set or delete) last succeeded, on the watch's clock; undefined before the first. */
+  lastWriteAt(): number | undefined;
 }
 
 export function createStoreWatch(options: StoreWatchOptions): StoreWatch {
@@ -38,14 +40,18 @@ export function createStoreWatch(options: StoreWatchOptions): StoreWatch {
   // store unhealthy until a write succeeds, whatever the reads in between say.
   let writeFailure: string | undefined;
   let readFailure: string | undefined;
+  let lastWriteAt: number | undefined;
 
   return {
+    lastWriteAt: () => lastWriteAt,
     observe(outcome) {
       const now = clock.now();
       const isWrite = outcome.operation !== 'get';
       if (outcome.ok) {
-        if (isWrite) writeFailure = undefined;
-        else readFailure = undefined;
+        if (isWrite) {
+          writeFailure = undefined;
+          lastWriteAt = now;
+        } else readFailure = undefined;
         const still = writeFailure ?? readFailure;
         if (still !== undefined) {
           health.recordStore(false, still);
@@ -123,13 +129,17 @@ const probeTtlMs = 60_000;
  * 10 s), so `/healthz` notices a store that went away, came back, or still answers reads but
  * refuses writes (a read-only file, a full disk: reads alone said "last operation succeeded",
  * issue 23), even while nothing else touches it. Give it the observed store: the outcomes reach
- * health and the error log through it. Cost: one SET of about 20 bytes and one GET per interval
- * (on SQLite one small transaction every 10 s, counted in bench `store-disk`).
+ * health and the error log through it. The write is left out when another write succeeded within
+ * the interval (`lastWriteAt`, from the store watch): that one proved the same. Cost: at most one
+ * SET of about 20 bytes and one GET per interval (on SQLite one small transaction every 10 s while
+ * nothing else writes, counted in bench `store-disk`).
  */
 export function startStoreProbe(options: {
   readonly store: KeyValueStore;
   readonly clock: Clock;
   readonly intervalMs?: number;
+  /** When a write last succeeded (StoreWatch.lastWriteAt); without it the probe writes every time. */
+  readonly lastWriteAt?: () => number | undefined;
 }): { stop(): void } {
   const interval = options.intervalMs ?? 10_000;
   const controller = new AbortController();
@@ -137,7 +147,10 @@ export function startStoreProbe(options: {
   void (async () => {
     while (!controller.signal.aborted) {
       // The outcomes reach the health monitor through the observed store; the errors are already recorded.
-      await options.store.set(PROBE_KEY, { at: options.clock.now() }, probeTtlMs).catch(() => undefined);
+      const lastWrite = options.lastWriteAt?.();
+      if (lastWrite === undefined || options.clock.now() - lastWrite >= interval) {
+        await options.store.set(PROBE_KEY, { at: options.clock.now() }, probeTtlMs).catch(() => undefined);
+      }
       await options.store.get(PROBE_KEY, probeSchema).catch(() => undefined);
       await options.clock.sleep(interval, controller.signal).catch(() => undefined);
     }
