@@ -15,6 +15,8 @@ export interface BigProjectRun {
 }
 
 const hourMs = 3_600_000;
+/** Where the big project's virtual clock starts by default. */
+export const bigProjectStart = Date.UTC(2026, 2, 3, 9, 0, 0);
 
 /**
  * The project the state-size, idle-CPU and store-bytes figures are measured on: `supporters`
@@ -27,9 +29,11 @@ export async function startBigProject(input: {
   readonly seed: number;
   readonly plan?: 'pro' | 'premium' | 'enterprise';
   readonly store: KeyValueStore;
+  /** The virtual clock to run on (default a new one at 2026-03-03 09:00 UTC): given when the store needs it too. */
+  readonly clock?: ManualClock;
 }): Promise<BigProjectRun> {
-  const start = Date.UTC(2026, 2, 3, 9, 0, 0);
-  const clock = new ManualClock(start);
+  const clock = input.clock ?? new ManualClock(bigProjectStart);
+  const start = clock.now();
   const lc = 'big-project';
   const sim = await startSimulator({
     clock,

@@ -1,14 +1,11 @@
 import { fork } from 'node:child_process';
-import { createApiClient, DEFAULT_HEDGE_AFTER_MS, parseProjectKey } from '../src/api/index.js';
-import { startKeyChecks } from '../src/app/start-key-checks.js';
-import type { ProjectConfig } from '../src/config/index.js';
-import { createEngine, type FeedName } from '../src/engine/index.js';
-import { systemRandom } from '../src/lib/random.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
-import { silentLogger } from '../src/ops/index.js';
 import { startBigProject } from './big-project.js';
+import { runScaleProcess } from './scale-process.js';
 import type { BenchSection } from './section.js';
-import { shiftedToAfterMidnight } from './shifted-clock.js';
 import { percentile } from './stats.js';
 
 /** Remembers the serialized size of the latest value under each key: the state "as stored". */
@@ -62,27 +59,24 @@ export interface ManyProjectsFigures {
   readonly rssMb: number;
 }
 
-const steadyWindowMs = 30_000;
-const settleMs = 10_000;
 /** The run starts this long after a UTC midnight (both processes' clocks are shifted there). */
 const afterMidnightMs = 10_000;
 
-function offsetToAfterMidnight(): number {
+export function offsetToAfterMidnight(): number {
   const now = Date.now();
   return Math.floor(now / 86_400_000 + 1) * 86_400_000 + afterMidnightMs - now;
 }
 
-/**
- * `count` projects in this process, each with its own key, started the way the bot
- * starts them (startKeyChecks: 16 checks at once with their own timeout, each
- * project's first poll after its own check) on the REAL clock, against the
- * simulator in a child process behind a proxy that holds 1% of requests for 5 s.
- * CPU is process.cpuUsage() over a steady window after the start; the simulator's
- * CPU is in the child and not counted.
- */
-export async function measureManyProjects(count: number): Promise<ManyProjectsFigures & { details: object }> {
-  const offsetMs = offsetToAfterMidnight();
-  const clock = shiftedToAfterMidnight(offsetMs);
+/** The simulator for `count` projects in its own process (bench/scale-sim-child.ts). */
+export async function startScaleSimulator(
+  count: number,
+  offsetMs: number,
+): Promise<{
+  url: string;
+  keys: string[];
+  stats(): Promise<{ requests: number; slowed: number; cpuMs: number }>;
+  stop(): void;
+}> {
   const child = fork(new URL('./scale-sim-child.ts', import.meta.url), [String(count), String(offsetMs)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -91,96 +85,56 @@ export async function measureManyProjects(count: number): Promise<ManyProjectsFi
     child.once('message', (m) => resolve(m as { url: string; keys: string[] }));
     child.once('exit', (code) => reject(new Error(`the simulator process exited (${code})`)));
   });
-  // Copies of slow GETs, as the bot sends them by default (api.hedgeAfterMs): what the tail costs in requests.
-  let copiesSent = 0;
-  const api = createApiClient({
-    baseUrl: ready.url,
-    clock,
-    random: systemRandom,
-    maxRateLimitRetries: 0,
-    hedge: { afterMs: DEFAULT_HEDGE_AFTER_MS },
-    onResponse: (info) => {
-      if (info.hedge) copiesSent += 1;
-    },
-  });
-  const projects: ProjectConfig[] = ready.keys.map((raw, i) => ({
-    linkCaption: `project-${i}`,
-    apiKeyEnv: `PROJECT_${i}_API_KEY`,
-    apiKey: parseProjectKey(raw),
-    milestones: [],
-  }));
-  let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  }, 250);
-  const polled = new Map<string, Set<FeedName>>();
-  let allPolledAt = 0;
-  let fullyPolled = 0;
-  let markAllPolled: () => void = () => {};
-  const allPolled = new Promise<void>((resolve) => {
-    markAllPolled = resolve;
-  });
-  const started = Date.now();
-  const checks = startKeyChecks({ api, projects, logger: silentLogger });
-  const checksDone = checks.report.then(() => Date.now());
-  const engine = createEngine({
-    api,
-    store: memoryStore(),
-    clock,
-    random: systemRandom,
-    projects: projects.map((p) => ({
-      linkCaption: p.linkCaption,
-      key: p.apiKey,
-      ready: checks.ready(p.linkCaption),
-    })),
-    deliver: async () => {},
-    onPoll: (poll) => {
-      if (poll.result !== 'ok') return;
-      const feeds = polled.get(poll.project) ?? new Set<FeedName>();
-      polled.set(poll.project, feeds);
-      const before = feeds.size;
-      feeds.add(poll.feed);
-      if (before < 5 && feeds.size === 5) fullyPolled += 1;
-      if (before < 5 && fullyPolled === count) {
-        allPolledAt = Date.now();
-        markAllPolled();
-      }
-    },
-  });
-  await engine.start();
-  const deadline = new Promise<void>((resolve) => setTimeout(resolve, 120_000));
-  await Promise.race([allPolled, deadline]);
-  const checksDoneAt = await checksDone;
-  await new Promise((resolve) => setTimeout(resolve, settleMs));
-  const cpuBefore = process.cpuUsage();
-  const windowStart = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, steadyWindowMs));
-  const cpu = process.cpuUsage(cpuBefore);
-  const windowMs = performance.now() - windowStart;
-  const polls = engine.metrics().polls;
-  clearInterval(sampler);
-  await engine.stop();
-  await api.close();
-  const stats = await new Promise<{ requests: number; slowed: number; cpuMs: number }>((resolve) => {
-    child.once('message', (m) => resolve(m as { requests: number; slowed: number; cpuMs: number }));
-    child.send('stats');
-  });
-  child.disconnect();
   return {
-    projects: count,
-    firstPollAllMs: allPolledAt === 0 ? -1 : allPolledAt - started,
-    cpuPct: Math.round(((cpu.user + cpu.system) / 1000 / windowMs) * 1000) / 10,
-    rssMb: Math.round(peakRss / 104_857.6) / 10,
-    details: {
-      keyChecksDoneMs: checksDoneAt - started,
-      projectsFullyPolled: [...polled.values()].filter((f) => f.size === 5).length,
-      polls,
-      simRequests: stats.requests,
-      slowedRequests: stats.slowed,
-      copiesOfSlowRequests: copiesSent,
-      simulatorCpuMs: stats.cpuMs,
-    },
+    ...ready,
+    stats: () =>
+      new Promise((resolve) => {
+        child.once('message', (m) => resolve(m as { requests: number; slowed: number; cpuMs: number }));
+        child.send('stats');
+      }),
+    stop: () => child.disconnect(),
   };
+}
+
+/**
+ * `count` projects in this process on the default store (a SQLite file, as the bot runs them by
+ * default), the bot's way (bench/scale-process.ts), against the simulator in a child process
+ * behind a proxy that holds 1% of requests for 5 s.
+ */
+export async function measureManyProjects(count: number): Promise<ManyProjectsFigures & { details: object }> {
+  const offsetMs = offsetToAfterMidnight();
+  const sim = await startScaleSimulator(count, offsetMs);
+  const dir = await mkdtemp(join(tmpdir(), 'fundbot-scale-'));
+  try {
+    const run = await runScaleProcess({
+      simUrl: sim.url,
+      keys: sim.keys,
+      offsetMs,
+      storeUrl: `sqlite://${join(dir, 'fundbot.sqlite')}`,
+      steady: async (polledHere) => {
+        const deadline = Date.now() + 120_000;
+        while (polledHere() < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      },
+    });
+    const stats = await sim.stats();
+    return {
+      projects: count,
+      firstPollAllMs: run.projectsFullyPolled === count ? run.firstPollAllMs : -1,
+      cpuPct: run.cpuPct,
+      rssMb: run.rssMb,
+      details: {
+        store: 'sqlite',
+        projectsFullyPolled: run.projectsFullyPolled,
+        ...run.details,
+        simRequests: stats.requests,
+        slowedRequests: stats.slowed,
+        simulatorCpuMs: stats.cpuMs,
+      },
+    };
+  } finally {
+    sim.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** {@link measureManyProjects} in a fresh process (bench/scale-bot-child.ts). */

@@ -3,9 +3,11 @@ import { fundingCommandSection } from './funding-command.js';
 import { pacingDaySection } from './pacing-day.js';
 import { plansSection } from './plans.js';
 import { scaleSection } from './scale.js';
+import { scaleRedisSection } from './scale-redis.js';
 import type { BenchSection } from './section.js';
 import { slackInDoubtSection } from './slack-in-doubt.js';
 import { storeBytesSection } from './store-bytes.js';
+import { storeDiskSection } from './store-disk.js';
 
 /**
  * The sections `npm run bench` runs besides the campaign day. To add figures
@@ -15,7 +17,9 @@ import { storeBytesSection } from './store-bytes.js';
  */
 export const benchSections: BenchSection[] = [
   scaleSection,
+  scaleRedisSection,
   storeBytesSection,
+  storeDiskSection,
   fundingCommandSection,
   slackInDoubtSection,
   deliveryFaultsSection,

@@ -3,10 +3,10 @@ import { dirname } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApiClient } from '../api/index.js';
 import { envVars, type FundbotConfig } from '../config/index.js';
-import type { OperationalNote } from '../core/index.js';
+import { type OperationalNote, subscriptionIndexKey } from '../core/index.js';
 import type { DeliveryStatus } from '../delivery/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
-import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
+import { type EngineOptions, type ProjectPollingStatus, stateKeys } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
 import { systemRandom } from '../lib/random.js';
 import { observedStore, openStore } from '../lib/store.js';
@@ -19,7 +19,9 @@ import {
   type Logger,
   type OpsServer,
   type ShutdownStep,
+  type StoreMarker,
   startOpsServer,
+  startStoreMarker,
   startStoreProbe,
 } from '../ops/index.js';
 import { createChatAdapters } from './chat-adapters.js';
@@ -77,6 +79,7 @@ export async function startBot(
   let drift: ApiDriftWatch | undefined;
   // Set on a redis:// store: this replica then polls (and health expects polls of) the projects it holds.
   let replicas: StartedReplicas | undefined;
+  let marker: StoreMarker | undefined;
   const health = createHealthMonitor({
     clock,
     projects: () => (replicas ? replicas.held().filter((p) => enabledProjects.includes(p)) : enabledProjects),
@@ -85,6 +88,8 @@ export async function startBot(
     // Bound late: the engine is wired after health (health must see the store from the first operation).
     pausedBecause: (project) => engineStatus().find((s) => s.project === project)?.paused ?? null,
     delivery: () => deliveryStatus(),
+    // The store found empty while its marker says it held data (ops/store-marker.ts).
+    extraChecks: () => (marker ? { 'store-data': marker.check() } : {}),
   });
   const storeWatch = createStoreWatch({
     clock,
@@ -95,6 +100,19 @@ export async function startBot(
   });
   // Every operation is bounded (5 s) and reported: /healthz and the error log are built on it.
   const store = observedStore(await openStore(storeUrl), { clock, onOutcome: storeWatch.observe });
+  // Before anything writes: a store that comes back empty while its marker says it held data is said out loud.
+  marker = await startStoreMarker({
+    storeUrl,
+    store,
+    clock,
+    logger,
+    heldKeys: () =>
+      config.projects.flatMap((p) => [
+        // The engine's keys live under `engine/` (wireFundbot namespaces its store).
+        { project: p.linkCaption, key: `engine/${stateKeys.head(p.linkCaption)}` },
+        { project: p.linkCaption, key: subscriptionIndexKey(p.linkCaption) },
+      ]),
+  });
   const registry = new Registry();
   const metrics = createMetrics(registry);
   // Process metrics (CPU, memory, event loop lag, handles) beside fundbot's own.
@@ -130,7 +148,7 @@ export async function startBot(
     onStoreOutcome: storeWatch.observe,
   });
   // Notices a store that went away (or came back) while nothing else touches it: one GET per 10 s.
-  const storeProbe = startStoreProbe({ store, clock });
+  const storeProbe = startStoreProbe({ store, clock, lastWriteAt: storeWatch.lastWriteAt });
   // SQLite keeps expired rows (delivery records after 14 days) until read: swept hourly, bounded.
   const storeSweep = startStoreSweep({
     store,
@@ -180,6 +198,8 @@ export async function startBot(
       const notes: OperationalNote[] = [];
       const store = health.report().checks.store;
       if (store && !store.ok) notes.push({ cause: 'store-failing', detail: store.detail });
+      const emptied = marker?.alarm();
+      if (emptied !== undefined) notes.push({ cause: 'store-emptied', detail: emptied });
       const driftLine = drift?.statusLine();
       if (driftLine !== undefined) notes.push({ cause: 'api-drift', detail: driftLine });
       return notes;
@@ -237,6 +257,7 @@ export async function startBot(
       for (const a of adapters) await a.stop().catch(() => undefined);
       storeProbe.stop();
       storeSweep.stop();
+      marker?.stop();
       await replicas?.stop();
       await Promise.allSettled([api.close(), store.close(), ops?.close(), replicas?.close()]);
       throw platformStartError(adapter.name, error);
@@ -297,6 +318,7 @@ export async function startBot(
       stop: () => {
         storeProbe.stop();
         storeSweep.stop();
+        marker?.stop();
         return Promise.all([store.close(), replicas?.close()]).then(() => undefined);
       },
     },

@@ -2,6 +2,7 @@ import { type CommandDefinition, findCommand } from '../domain/command-definitio
 import type { FundbotEvent } from '../domain/events.js';
 import { singleLine } from '../domain/text.js';
 import { limits } from '../domain/text-limits.js';
+import { isStoreFailure } from '../lib/store.js';
 import type { CommandContext, CommandCore, CommandInvocation, Locale } from './command-core.js';
 import { type CommandCoreDeps, defaultFreshness, type Freshness } from './command-core-deps.js';
 import { CommandRefusal } from './command-refusal.js';
@@ -120,6 +121,11 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
     } catch (error) {
       if (error instanceof CommandRefusal)
         return privateError(errorLocale, error.explain(catalogFor(errorLocale)));
+      // A store outage is not the command's fault: say so, and that nothing is lost (the engine retries).
+      if (isStoreFailure(error)) {
+        deps.logger?.warn({ command: definition.name, ...errorSummary(error) }, 'command hit a store outage');
+        return privateError(errorLocale, catalogFor(errorLocale).errors.storeDown);
+      }
       deps.logger?.error({ command: definition.name, ...errorSummary(error) }, 'command failed unexpectedly');
       return privateError(errorLocale, catalogFor(errorLocale).errors.internal);
     }

@@ -89,4 +89,9 @@ export {
   type SettingScope,
   type SettingsStore,
 } from './settings/settings-store.js';
-export { channelRefSchema, createSubscriptionStore, subscriptionSchema } from './subscription-store.js';
+export {
+  channelRefSchema,
+  createSubscriptionStore,
+  subscriptionIndexKey,
+  subscriptionSchema,
+} from './subscription-store.js';

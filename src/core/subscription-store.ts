@@ -62,10 +62,14 @@ function canonicalKinds(kinds: Iterable<NoticeKind>): NoticeKind[] {
  * A Redis deployment that needs strict guarantees would swap this for one using
  * WATCH/MULTI behind the same interface.
  */
+/** Where a project's subscribed channels are listed: present once the project ever had a subscription. */
+export const subscriptionIndexKey = (project: string) =>
+  `subscriptions/by-project/${encodeURIComponent(project)}`;
+
 export function createSubscriptionStore(store: KeyValueStore, options: { clock: Clock }): SubscriptionStore {
   const recordKey = (project: string, channel: ChannelRef) =>
     `subscriptions/record/${encodeURIComponent(project)}/${channelKey(channel)}`;
-  const projectIndexKey = (project: string) => `subscriptions/by-project/${encodeURIComponent(project)}`;
+  const projectIndexKey = subscriptionIndexKey;
   const channelIndexKey = (channel: ChannelRef) => `subscriptions/by-channel/${channelKey(channel)}`;
   const workspaceIndexKey = (workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>) =>
     `subscriptions/by-workspace/${workspaceKey(workspace)}`;

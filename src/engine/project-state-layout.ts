@@ -89,6 +89,25 @@ export function splitState(state: ProjectState): {
   };
 }
 
+/**
+ * The part of a head a restart depends on, as text: everything but the bookkeeping that only
+ * times or sizes the next reads (`readAt`, and per list `newPerPoll`, `lastFullReadAt`,
+ * `lastSweepAt`). An idle poll changes only that bookkeeping (the moving average decays, the
+ * read times move on), so comparing this text tells a commit worth writing from one that is
+ * not: a restart that finds the bookkeeping some minutes old reads a little early, never
+ * announces anything twice or misses it (project-state-store.ts, `commit`).
+ */
+export function durableHeadText(head: StateHead): string {
+  const lists: Record<string, unknown> = {};
+  for (const feed of listFeeds) {
+    const cursor = head.lists[feed];
+    if (cursor === undefined) continue;
+    const { newPerPoll: _rate, lastFullReadAt: _healed, lastSweepAt: _swept, ...kept } = cursor;
+    lists[feed] = kept;
+  }
+  return JSON.stringify({ ...head, readAt: undefined, lists });
+}
+
 /** The seen-key set of a list as packed chunks (see {@link SeenKeys.packChunks}). */
 export function seenChunks(packed: string | undefined): string[] {
   return SeenKeys.unpack(packed).packChunks(layoutSizes.seen);

@@ -14,6 +14,7 @@ import {
 } from './project-state.js';
 import { decodeRefs, digestOf, encodeRefs, type StoredChunk } from './project-state-chunks.js';
 import {
+  durableHeadText,
   joinState,
   type StateHead,
   seenChunks,
@@ -38,7 +39,16 @@ interface StateLayout extends ChunkedLayout {
   readonly seen: Map<ListFeed, string>;
   /** A single-value state from before the split is stored: deleted after the first head is written. */
   legacy: boolean;
+  /** The durable part of the head this runtime last wrote, and when (undefined: none written yet). */
+  readonly written?: { readonly durable: string; readonly at: number };
 }
+
+/**
+ * Longest a head with only its bookkeeping changed goes unwritten (see {@link durableHeadText}).
+ * An idle project's head is then written 4 times an hour instead of at every poll (issue 22: an
+ * idle poll cost 42.8 KB and 8.7 fsyncs on disk); a restart finds read times at most 15 minutes old.
+ */
+export const bookkeepingRefreshMs = 15 * 60_000;
 
 const layouts = new WeakMap<ProjectRuntime, StateLayout>();
 
@@ -276,8 +286,21 @@ export async function commit(
   const project = rt.config.linkCaption;
   const layout = await layoutFor(ctx, rt);
   const plan = planState(project, layout, state);
+  const durable = durableHeadText(plan.head);
+  const unchanged =
+    plan.writes.length === 0 &&
+    fresh.length === 0 &&
+    !layout.legacy &&
+    layout.written?.durable === durable &&
+    now - layout.written.at < bookkeepingRefreshMs;
+  if (unchanged) {
+    // Nothing a restart depends on changed: the stored head stays as it is (see bookkeepingRefreshMs).
+    layouts.set(rt, { ...plan.next, written: layout.written });
+    rt.state = state;
+    return;
+  }
   await writeCommit(ctx, rt, layout, plan.writes, { key: stateKeys.head(project), value: plan.head });
-  layouts.set(rt, plan.next);
+  layouts.set(rt, { ...plan.next, written: { durable, at: now } });
   if (layout.legacy) {
     // The head supersedes it; a failed delete only leaves a value nothing reads any more.
     await ctx.store.delete(stateKeys.state(project)).catch(() => false);

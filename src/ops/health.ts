@@ -49,6 +49,8 @@ export interface HealthMonitorOptions {
     }[];
     readonly pending: number;
   };
+  /** More named checks, read on every report (e.g. `store-data`: the store found empty while it held data). */
+  readonly extraChecks?: () => Readonly<Record<string, HealthCheck>>;
 }
 
 /** One finished poll, as the engine's `onPoll` reports it. */
@@ -157,7 +159,7 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
               ok: false,
               detail: `${storeName} fails since ${seconds(now - storeFailingSince)} s: ${storeDetail}`,
             };
-      const checks: Record<string, HealthCheck> = { store };
+      const checks: Record<string, HealthCheck> = { store, ...options.extraChecks?.() };
       const projects = typeof options.projects === 'function' ? options.projects() : options.projects;
       for (const project of expectedSince.keys())
         if (!projects.includes(project)) expectedSince.delete(project);

@@ -37,6 +37,7 @@ export {
   type PollResult,
 } from './metrics.js';
 export { type OpsServer, type OpsServerOptions, startOpsServer } from './ops-server.js';
+export { type StoreMarker, startStoreMarker, storeMarkerPath } from './store-marker.js';
 export {
   createStoreWatch,
   describeStoreTarget,

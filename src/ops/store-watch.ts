@@ -25,6 +25,8 @@ export interface StoreWatchOptions {
  */
 export interface StoreWatch {
   observe(outcome: StoreOutcome): void;
+  /** When a write (set or delete) last succeeded, on the watch's clock; undefined before the first. */
+  lastWriteAt(): number | undefined;
 }
 
 export function createStoreWatch(options: StoreWatchOptions): StoreWatch {
@@ -34,27 +36,46 @@ export function createStoreWatch(options: StoreWatchOptions): StoreWatch {
   let failingSince: number | undefined;
   let loggedAt = Number.NEGATIVE_INFINITY;
   let failures = 0;
+  // Reads and writes fail apart (a read-only file answers every read): a failed write keeps the
+  // store unhealthy until a write succeeds, whatever the reads in between say.
+  let writeFailure: string | undefined;
+  let readFailure: string | undefined;
+  let lastWriteAt: number | undefined;
 
   return {
+    lastWriteAt: () => lastWriteAt,
     observe(outcome) {
       const now = clock.now();
+      const isWrite = outcome.operation !== 'get';
       if (outcome.ok) {
+        if (isWrite) {
+          writeFailure = undefined;
+          lastWriteAt = now;
+        } else readFailure = undefined;
+        const still = writeFailure ?? readFailure;
+        if (still !== undefined) {
+          health.recordStore(false, still);
+          return;
+        }
         if (failingSince !== undefined) {
           logger.info(
             { store: target.name, downMs: now - failingSince, failedOperations: failures },
             'the store answers again: polling and deliveries resume',
           );
         }
+        // `loggedAt` is kept: a store that flaps (one answer between failures) logs once a minute, not per flap.
         failingSince = undefined;
         failures = 0;
-        loggedAt = Number.NEGATIVE_INFINITY;
         health.recordStore(true);
         return;
       }
       failingSince ??= now;
       failures += 1;
       const reason = describeError(outcome.error);
-      health.recordStore(false, `${outcome.operation} failed: ${reason}`);
+      const detail = `${outcome.operation} failed: ${reason}; ${target.check}`;
+      if (isWrite) writeFailure = detail;
+      else readFailure = detail;
+      health.recordStore(false, detail);
       if (now - loggedAt < logEvery) return;
       loggedAt = now;
       logger.error(
@@ -99,26 +120,38 @@ function describeError(error: unknown): string {
   return 'unknown error';
 }
 
-/** Key read by the probe; never written, so it costs no store bytes. */
-const PROBE_KEY = 'health/probe';
+/** The key the probe writes and reads back (kept one minute: it never accumulates). */
+export const PROBE_KEY = 'health/probe';
+const probeTtlMs = 60_000;
 
 /**
- * Reads one key every `intervalMs` (default 10 s) so `/healthz` notices a store
- * that went away, and one that came back, even while nothing else touches it
- * (the engine backs off up to a minute after a failed cycle). Cost: one GET per
- * interval (8,640 a day at 10 s), no bytes stored. Give it the observed store.
+ * Writes a small key (with a one-minute TTL) and reads it back every `intervalMs` (default
+ * 10 s), so `/healthz` notices a store that went away, came back, or still answers reads but
+ * refuses writes (a read-only file, a full disk: reads alone said "last operation succeeded",
+ * issue 23), even while nothing else touches it. Give it the observed store: the outcomes reach
+ * health and the error log through it. The write is left out when another write succeeded within
+ * the interval (`lastWriteAt`, from the store watch): that one proved the same. Cost: at most one
+ * SET of about 20 bytes and one GET per interval (on SQLite one small transaction every 10 s while
+ * nothing else writes, counted in bench `store-disk`).
  */
 export function startStoreProbe(options: {
   readonly store: KeyValueStore;
   readonly clock: Clock;
   readonly intervalMs?: number;
+  /** When a write last succeeded (StoreWatch.lastWriteAt); without it the probe writes every time. */
+  readonly lastWriteAt?: () => number | undefined;
 }): { stop(): void } {
   const interval = options.intervalMs ?? 10_000;
   const controller = new AbortController();
+  const probeSchema = z.object({ at: z.number() });
   void (async () => {
     while (!controller.signal.aborted) {
-      // The outcome reaches the health monitor through the observed store; the error is already recorded.
-      await options.store.get(PROBE_KEY, z.unknown()).catch(() => undefined);
+      // The outcomes reach the health monitor through the observed store; the errors are already recorded.
+      const lastWrite = options.lastWriteAt?.();
+      if (lastWrite === undefined || options.clock.now() - lastWrite >= interval) {
+        await options.store.set(PROBE_KEY, { at: options.clock.now() }, probeTtlMs).catch(() => undefined);
+      }
+      await options.store.get(PROBE_KEY, probeSchema).catch(() => undefined);
       await options.clock.sleep(interval, controller.signal).catch(() => undefined);
     }
   })();

@@ -86,7 +86,7 @@ afterEach(async () => {
 });
 
 describe('store writes follow the change, not the list', () => {
-  it('an idle poll writes only the head, at most 4 KB, whatever the list length', async () => {
+  it('idle polls write only the head, at most every 15 minutes, at most 4 KB, whatever the list length', async () => {
     const writes: { key: string; bytes: number }[] = [];
     const map = new Map<string, string>();
     h = await startEngineHarness({
@@ -115,11 +115,43 @@ describe('store writes follow the change, not the list', () => {
     const polls = h.sim.requests.length - requests;
     expect(polls).toBeGreaterThan(50);
     expect(new Set(writes.map((w) => w.key))).toEqual(new Set([`engine/${lc}/head`]));
-    expect(writes.length).toBeLessThanOrEqual(polls);
+    // Only the read times and rates changed: the head is refreshed every 15 minutes, not at every poll.
+    expect(writes.length).toBeGreaterThanOrEqual(3);
+    expect(writes.length).toBeLessThanOrEqual(60 / 15 + 1);
     for (const w of writes) expect(w.bytes).toBeLessThanOrEqual(4_096);
     // An idle poll writes a small fraction of what the state holds.
     expect(writes.reduce((sum, w) => sum + w.bytes, 0) / writes.length).toBeLessThan(stored / 10);
   }, 120_000);
+});
+
+describe('a head left unwritten while idle', () => {
+  it('a restart after an idle stretch announces nothing again, and the next supporter once', async () => {
+    const map = new Map<string, string>();
+    const heads: string[] = [];
+    h = await startEngineHarness({
+      store: mapStore(map, (key) => {
+        if (key === `engine/${lc}/head`) heads.push(key);
+      }),
+      project: { supporters: initialSupporters(30) },
+    });
+    await step(h);
+    h.project.addSupporter({ amount: 5 });
+    await runFor(h, 60_000);
+    expect(announcedSupporterKeys(h.recorder.events)).toHaveLength(1);
+    heads.length = 0;
+    await runFor(h, 10 * 60_000); // idle: only read times and rates change
+    expect(heads).toEqual([]);
+    await h.engine.stop();
+    h.engine = h.newEngine();
+    await runFor(h, 5 * 60_000);
+    expect(announcedSupporterKeys(h.recorder.events)).toHaveLength(1);
+    const late = h.project.addSupporter({ amount: 7 });
+    await runFor(h, 60_000);
+    expect(announcedSupporterKeys(h.recorder.events)).toEqual([
+      ...announcedSupporterKeys(h.recorder.events).slice(0, 1),
+      fundingKeyOf(late),
+    ]);
+  }, 60_000);
 });
 
 describe('a commit split over several writes survives a crash between any two', () => {

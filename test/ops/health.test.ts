@@ -94,14 +94,18 @@ describe('store watch', () => {
     const report = monitor.report();
     expect(report.healthy).toBe(false);
     expect(report.checks.store?.detail).toBe(
-      'Redis at cache:6379 fails since 120 s: set failed: Error: The client is offline',
+      'Redis at cache:6379 fails since 120 s: set failed: Error: The client is offline; check that Redis at cache:6379 is running and reachable from this host (store.url), and its password',
     );
     const errors = logger.records.filter((r) => r.level === 'error');
     expect(errors).toHaveLength(2); // at 0 s and at 60 s
     expect(errors[0]?.msg).toContain('check that Redis at cache:6379 is running and reachable');
     expect(JSON.stringify(logger.records)).not.toContain('hunter2');
 
+    // A read that succeeds says nothing about writes (a read-only file answers every read): still failing.
     watch.observe({ operation: 'get', ok: true, durationMs: 1 });
+    expect(monitor.report().healthy).toBe(false);
+    expect(monitor.report().checks.store?.detail).toContain('set failed');
+    watch.observe({ operation: 'set', ok: true, durationMs: 1 });
     expect(monitor.report().healthy).toBe(true);
     expect(logger.records.at(-1)?.msg).toContain('the store answers again');
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
-import type { KeyValueStore } from '../../lib/store.js';
+import { isStoreFailure, type KeyValueStore } from '../../lib/store.js';
 
 /** Bolt refuses requests older than 5 minutes; a signature is remembered that long plus a clock margin. */
 export const replayWindowMs = 6 * 60_000;
@@ -33,8 +33,15 @@ export function createSlackReplayGuard(store: KeyValueStore, clock: Clock) {
     /** True the first time a signature is seen within the window. */
     async firstSeen(signature: string): Promise<boolean> {
       const key = `slack/replay/${createHash('sha256').update(signature).digest('hex').slice(0, 32)}`;
-      if (await store.get(key, seenSchema)) return false;
-      await store.set(key, { at: clock.now() }, replayWindowMs);
+      try {
+        if (await store.get(key, seenSchema)) return false;
+        await store.set(key, { at: clock.now() }, replayWindowMs);
+      } catch (error) {
+        // A store outage must not drop the command unanswered (Slack's 3 s ack, issue 23): it runs and
+        // answers "the store is down". Bolt's signature check still refuses requests older than 5 minutes.
+        if (isStoreFailure(error)) return true;
+        throw error;
+      }
       return true;
     },
   };

@@ -82,7 +82,9 @@ function operationLines(run: CommandRun, paused: EngineStatus['paused']): string
     lines.push(
       note.cause === 'store-failing'
         ? t.status.storeFailing(text(note.detail))
-        : t.status.apiDrift(text(note.detail, driftLineMax)),
+        : note.cause === 'store-emptied'
+          ? t.status.storeEmptied(text(note.detail, limits.reason * 2))
+          : t.status.apiDrift(text(note.detail, driftLineMax)),
     );
   }
   return lines;

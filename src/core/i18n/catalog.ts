@@ -167,6 +167,8 @@ export interface Catalog {
     readonly paused: (since: string, reason: string) => string;
     /** The store does not answer; `detail` is the operator's technical line (English). */
     readonly storeFailing: (detail: string) => string;
+    /** The store was found empty while its marker says it held data (the detail says what to do). */
+    readonly storeEmptied: (detail: string) => string;
     /** The platform's API description changed; `detail` names the changes (English). */
     readonly apiDrift: (detail: string) => string;
     readonly version: (version: string) => string;
@@ -200,6 +202,8 @@ export interface Catalog {
     /** Slack: `/fundbot <word>` where the word is no subcommand; `list` names them all, `help` is how to ask for help. */
     readonly unknownSubcommand: (word: string, list: string, help: string) => string;
     readonly internal: string;
+    /** The store failed or did not answer while the command ran. */
+    readonly storeDown: string;
     readonly missingOption: (option: string, usage: string) => string;
     readonly invalidInteger: (option: string, given: string) => string;
     readonly invalidBoolean: (option: string, given: string) => string;

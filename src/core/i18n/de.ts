@@ -213,6 +213,7 @@ export const de: Catalog = {
       `Abfragen pausiert seit ${since}: ${reason}. Der Betreiber muss den API-Schlüssel dieses Projekts ersetzen; er wird alle 10 Minuten erneut versucht.`,
     storeFailing: (detail) =>
       `Der Speicher antwortet nicht (${detail}): neue Meldungen warten, bis er wieder antwortet.`,
+    storeEmptied: (detail) => `Der Speicher war leer (der Betreiber muss handeln): ${detail}.`,
     apiDrift: (detail) => `Die API der Plattform hat sich geändert: ${detail}`,
     version: (version) => `fundbot ${version}`,
     feedNames: {
@@ -257,6 +258,8 @@ export const de: Catalog = {
     unknownSubcommand: (word, list, help) =>
       `fundbot hat keinen Unterbefehl „${word}“. Die Unterbefehle sind: ${list}. ${help} erklärt jeden.`,
     internal: 'Bei fundbot ist etwas schiefgegangen; versuch es in einer Minute noch mal.',
+    storeDown:
+      'Der Speicher ist nicht erreichbar; es geht nichts verloren. fundbot konnte das gerade weder lesen noch speichern: versuch es in ein paar Minuten noch mal (der Betreiber sieht den Grund in /healthz und im Log).',
     missingOption: (option, usage) => `${option} fehlt. Aufruf: ${usage}`,
     invalidInteger: (option, given) => `${option} muss eine ganze Zahl sein, nicht „${given}“.`,
     invalidBoolean: (option, given) => `${option} muss ja oder nein sein, nicht „${given}“.`,

@@ -204,6 +204,7 @@ export const en: Catalog = {
       `Polling paused since ${since}: ${reason}. The operator must replace this project's API key; it is tried again every 10 minutes.`,
     storeFailing: (detail) =>
       `The store does not answer (${detail}): new notices wait until it answers again.`,
+    storeEmptied: (detail) => `The store was found empty (operator action needed): ${detail}.`,
     apiDrift: (detail) => `The platform's API changed: ${detail}`,
     version: (version) => `fundbot ${version}`,
     feedNames: {
@@ -247,6 +248,8 @@ export const en: Catalog = {
     unknownSubcommand: (word, list, help) =>
       `fundbot has no subcommand "${word}". The subcommands are: ${list}. ${help} explains each.`,
     internal: 'Something went wrong on fundbot’s side; try again in a minute.',
+    storeDown:
+      'The store is down; nothing is lost. fundbot could not read or save this right now: try again in a few minutes (the operator sees why in /healthz and the log).',
     missingOption: (option, usage) => `Missing ${option}. Usage: ${usage}`,
     invalidInteger: (option, given) => `${option} must be a whole number, not "${given}".`,
     invalidBoolean: (option, given) => `${option} must be yes or no, not "${given}".`,

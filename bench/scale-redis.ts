@@ -1,0 +1,84 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { redisUnavailableReason, startRedisServer } from '../test/support/redis-server.js';
+import { offsetToAfterMidnight, startScaleSimulator } from './scale.js';
+import type { ScaleProcessFigures } from './scale-process.js';
+import type { BenchSection } from './section.js';
+
+const replicaCount = 3;
+const projectsPerReplica = 1_000;
+const firstPollDeadlineMs = 180_000;
+
+/**
+ * `scaleRedis`: three replicas (real processes, bench/scale-redis-child.ts) on one real
+ * redis-server (append-only file, fsync at every write, as the replicas bench runs it) carrying
+ * 3,000 projects between them, the leases spreading them. Per replica the figures of `scale`
+ * (first poll of every feed of the projects it holds, CPU, RSS); `firstPollAllMs` of the fleet
+ * is until every one of the 3,000 projects was fully polled by some replica.
+ */
+export async function measureScaleRedis(): Promise<Record<string, unknown>> {
+  const unavailable = redisUnavailableReason();
+  if (unavailable !== undefined) return { skipped: unavailable };
+  const redis = await startRedisServer({ persistence: 'aof' });
+  const count = replicaCount * projectsPerReplica;
+  const offsetMs = offsetToAfterMidnight();
+  const sim = await startScaleSimulator(count, offsetMs);
+  const children: ChildProcess[] = [];
+  try {
+    const polled = new Set<string>();
+    const started = Date.now();
+    let fleetDoneAt = 0;
+    let markDone: () => void = () => {};
+    const fleetDone = new Promise<void>((resolve) => {
+      markDone = resolve;
+    });
+    const figures = Array.from({ length: replicaCount }, () => {
+      const child = fork(new URL('./scale-redis-child.ts', import.meta.url), [], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      children.push(child);
+      child.send({ simUrl: sim.url, keys: sim.keys, offsetMs, storeUrl: redis.url });
+      return new Promise<ScaleProcessFigures>((resolve, reject) => {
+        child.on('message', (m: { polled?: string; figures?: ScaleProcessFigures }) => {
+          if (m.polled !== undefined && !polled.has(m.polled)) {
+            polled.add(m.polled);
+            if (polled.size === count) {
+              fleetDoneAt = Date.now();
+              markDone();
+            }
+          }
+          if (m.figures !== undefined) resolve(m.figures);
+        });
+        child.once('exit', (code) =>
+          reject(new Error(`a scaleRedis replica exited (${code}) before reporting`)),
+        );
+      });
+    });
+    await Promise.race([fleetDone, new Promise((resolve) => setTimeout(resolve, firstPollDeadlineMs))]);
+    for (const child of children) child.send('steady');
+    const replicas = await Promise.all(figures);
+    return {
+      replicas: replicaCount,
+      projects: count,
+      firstPollAllMs: fleetDoneAt === 0 ? -1 : fleetDoneAt - started,
+      perReplica: replicas.map(({ details, ...r }) => ({
+        ...r,
+        projectsHeldAtEnd: details['projectsHeldAtEnd'],
+        keyChecksDoneMs: details['keyChecksDoneMs'],
+        storeFailures: details['storeFailures'],
+      })),
+      projectsFullyPolled: polled.size,
+    };
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill();
+    sim.stop();
+    await redis.stop();
+  }
+}
+
+export const scaleRedisSection: BenchSection = {
+  name: 'scale-redis',
+  async run() {
+    return { scaleRedis: await measureScaleRedis() };
+  },
+};

@@ -1,0 +1,107 @@
+import { type Clock, systemClock } from './clock.js';
+import type { KeyValueStore } from './store.js';
+import { StoredValueError } from './store-value.js';
+
+const storeFailures = new WeakSet<object>();
+
+/** Marks an error thrown by a failing store (a non-object is wrapped first), so callers can tell it apart. */
+function markStoreFailure(error: unknown): object {
+  const marked = error !== null && typeof error === 'object' ? error : new Error(String(error));
+  storeFailures.add(marked);
+  return marked;
+}
+
+/**
+ * True for an error that came out of a failing store (it threw or timed out), through an
+ * {@link observedStore}: the command core answers those with "the store is down; nothing is lost"
+ * instead of a generic failure. A value failing its schema is not one (the store answered).
+ */
+export function isStoreFailure(error: unknown): boolean {
+  if (error instanceof StoreTimeoutError) return true;
+  return error !== null && typeof error === 'object' && storeFailures.has(error);
+}
+
+/** The store did not answer within {@link ObservedStoreOptions.timeoutMs}. */
+export class StoreTimeoutError extends Error {
+  override readonly name = 'StoreTimeoutError';
+  constructor(
+    readonly operation: StoreOperation,
+    readonly timeoutMs: number,
+  ) {
+    super(`the store did not answer a ${operation} within ${timeoutMs} ms`);
+  }
+}
+
+export type StoreOperation = 'get' | 'set' | 'delete';
+
+/** The outcome of one store operation, for health and logs. Carries no key and no value. */
+export interface StoreOutcome {
+  readonly operation: StoreOperation;
+  /** False when the store threw or timed out; a value failing its schema still counts as answered. */
+  readonly ok: boolean;
+  readonly durationMs: number;
+  readonly error?: unknown;
+}
+
+export interface ObservedStoreOptions {
+  /** Longest wait for one operation (default 5 s): a Redis that is not there fails fast instead of hanging. */
+  readonly timeoutMs?: number;
+  /**
+   * Longest wait while the store is failing (from a failed operation until one succeeds; default 1 s):
+   * during an outage a command learns it within Slack's 3 s acknowledgement and Discord's deferral,
+   * instead of waiting `timeoutMs` per read. Every operation still tries the store, so the first one
+   * that succeeds ends the outage.
+   */
+  readonly failingTimeoutMs?: number;
+  readonly clock?: Clock;
+  /** Called after every operation, success or failure. Must not throw. */
+  readonly onOutcome: (outcome: StoreOutcome) => void;
+}
+
+/**
+ * Wraps a store so every operation is bounded in time and reports its outcome:
+ * the health endpoint and the error log are built on these outcomes. A timed-out
+ * operation rejects with {@link StoreTimeoutError}; the callers (the engine)
+ * already treat a failed read or write as a crash before it, so nothing is
+ * skipped. Costs nothing in store bytes or requests.
+ */
+export function observedStore(inner: KeyValueStore, options: ObservedStoreOptions): KeyValueStore {
+  const healthyTimeoutMs = options.timeoutMs ?? 5_000;
+  const failingTimeoutMs = Math.min(healthyTimeoutMs, options.failingTimeoutMs ?? 2_000);
+  const clock = options.clock ?? systemClock;
+  let failing = false;
+  const run = async <T>(operation: StoreOperation, call: () => Promise<T>): Promise<T> => {
+    const startedAt = clock.now();
+    const timer = new AbortController();
+    const timeoutMs = failing ? failingTimeoutMs : healthyTimeoutMs;
+    try {
+      const result = await Promise.race([
+        call(),
+        clock.sleep(timeoutMs, timer.signal).then(
+          () => {
+            throw new StoreTimeoutError(operation, timeoutMs);
+          },
+          () => new Promise<never>(() => {}), // aborted: the operation settled first
+        ),
+      ]);
+      failing = false;
+      options.onOutcome({ operation, ok: true, durationMs: clock.now() - startedAt });
+      return result;
+    } catch (error) {
+      // A stored value failing its schema is a data problem: the store itself answered.
+      const ok = error instanceof StoredValueError;
+      failing = !ok;
+      options.onOutcome({ operation, ok, durationMs: clock.now() - startedAt, ...(ok ? {} : { error }) });
+      throw ok ? error : markStoreFailure(error);
+    } finally {
+      timer.abort(new Error('store operation settled'));
+    }
+  };
+  return {
+    get: (key, schema) => run('get', () => inner.get(key, schema)),
+    set: (key, value, ttlMs) => run('set', () => inner.set(key, value, ttlMs)),
+    delete: (key) => run('delete', () => inner.delete(key)),
+    ...(inner.sweepExpired ? { sweepExpired: inner.sweepExpired.bind(inner) } : {}),
+    close: () => inner.close(),
+  };
+}

@@ -1,0 +1,89 @@
+import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../src/lib/coordination/redis-client.js';
+import { redisLease } from '../../src/lib/coordination/redis-lease.js';
+import { openStore } from '../../src/lib/store.js';
+import { type RedisServer, redisUnavailableReason, startRedisServer } from '../support/redis-server.js';
+
+const unavailable = redisUnavailableReason();
+if (unavailable !== undefined) console.warn(`skipping the Redis pipelining test: ${unavailable}`);
+
+/**
+ * A TCP relay between the client and a real redis-server that records each chunk the client
+ * sent: writes issued in one tick that reach Redis in one chunk were pipelined (one round trip).
+ */
+async function recordingRelay(port: number): Promise<{ url: string; chunks: string[]; close(): void }> {
+  const chunks: string[] = [];
+  const sockets: Socket[] = [];
+  const server: Server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    sockets.push(client, upstream);
+    client.on('data', (data: Buffer) => {
+      chunks.push(data.toString('latin1'));
+      upstream.write(data);
+    });
+    upstream.on('data', (data: Buffer) => client.write(data));
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const relayPort = (server.address() as AddressInfo).port;
+  return {
+    url: `redis://127.0.0.1:${relayPort}`,
+    chunks,
+    close() {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
+let redis: RedisServer | undefined;
+afterEach(async () => {
+  await redis?.stop();
+  redis = undefined;
+});
+
+describe.skipIf(unavailable !== undefined)(
+  'writes to Redis issued together are pipelined (real redis-server)',
+  () => {
+    it('the sets of one tick through the store reach Redis in one chunk', async () => {
+      redis = await startRedisServer();
+      const relay = await recordingRelay(redis.port);
+      const store = await openStore(relay.url);
+      await store.set('warm-up', 1);
+      relay.chunks.length = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) => store.set(`chunk/${i}`, { i, pad: 'x'.repeat(200) })),
+      );
+      const sets = relay.chunks.map((c) => (c.match(/\bSET\b/gi) ?? []).length);
+      expect(sets.reduce((a, b) => a + b, 0)).toBe(8);
+      expect(sets[0]).toBe(8);
+      await store.close();
+      relay.close();
+    });
+
+    it("the fenced sets of one engine commit (the lease's Lua script) reach Redis in one chunk", async () => {
+      redis = await startRedisServer();
+      const relay = await recordingRelay(redis.port);
+      const client = await connectRedis(relay.url, () => {});
+      const lease = redisLease(client);
+      const grant = await lease.acquire('p', 'replica-1', 30_000);
+      if (grant === null) throw new Error('no lease');
+      // Loads the script (EVALSHA answers NOSCRIPT the first time).
+      await lease.fencedSet('p', grant.token, 'fundbot:warm', '1');
+      relay.chunks.length = 0;
+      const written = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          lease.fencedSet('p', grant.token, `fundbot:chunk/${i}`, String(i)),
+        ),
+      );
+      expect(written).toEqual(Array(6).fill(true));
+      const evals = relay.chunks.map((c) => (c.match(/EVALSHA/gi) ?? []).length);
+      expect(evals[0]).toBe(6);
+      await client.close();
+      relay.close();
+    });
+  },
+);
