@@ -80,6 +80,7 @@ async function runDay(): Promise<Figures> {
         autocomplete: async () => [],
         renderNotice: () => ({ text: '' }),
         localeFor: async () => 'en',
+        timeZoneFor: async () => 'UTC',
       },
       apiUrl: fake.apiUrl,
       clock,
@@ -91,6 +92,7 @@ async function runDay(): Promise<Figures> {
       core: {
         renderNotice: (event) => ({ title: 'New supporter', text: event.id }),
         localeFor: async () => 'en',
+        timeZoneFor: async () => 'UTC',
       },
       subscriptions,
       posters: [adapter.poster],

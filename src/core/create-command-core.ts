@@ -67,6 +67,7 @@ export function privateError(locale: Locale, text: string): NeutralMessage {
  */
 export function createCommandCore(deps: CommandCoreDeps): CommandCore {
   const defaultLocale: Locale = deps.defaultLocale ?? 'en';
+  const defaultTimeZone = deps.timeZone ?? 'UTC';
   const freshness: Freshness = { ...defaultFreshness, ...deps.freshness };
 
   async function localeSettings(channel: ChannelRef): Promise<LocaleSettings> {
@@ -82,6 +83,16 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
   async function localeFor(channel: ChannelRef): Promise<Locale> {
     const settings = await localeSettings(channel);
     return settings.channel ?? settings.workspace ?? defaultLocale;
+  }
+
+  async function timeZoneFor(channel: ChannelRef): Promise<string> {
+    try {
+      return (await deps.pacing?.get(channel))?.quiet?.timeZone ?? defaultTimeZone;
+    } catch (error) {
+      // As with the language: a broken settings store shows times in the configured zone, never none.
+      deps.logger?.warn({ ...errorSummary(error) }, 'could not read the pacing settings for the time zone');
+      return defaultTimeZone;
+    }
   }
 
   async function execute(invocation: CommandInvocation): Promise<NeutralMessage> {
@@ -111,6 +122,7 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
       definition,
       locale,
       t: catalogFor(locale),
+      timeZone: await timeZoneFor(context.channel),
       now: deps.clock.now(),
       deps,
       freshness,
@@ -166,7 +178,9 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
   return {
     execute,
     autocomplete,
-    renderNotice: (event: FundbotEvent, locale: Locale) => renderNotice(event, locale),
+    renderNotice: (event: FundbotEvent, locale: Locale, timeZone: string = defaultTimeZone) =>
+      renderNotice(event, locale, timeZone),
     localeFor,
+    timeZoneFor,
   };
 }

@@ -28,7 +28,7 @@ export { createCommandCore, privateError } from './create-command-core.js';
 export * from './format.js';
 export type { Catalog } from './i18n/index.js';
 export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
-export { assertTimeZone, formatTime, type LocalTime, localTime, parseTimeOfDay } from './local-time.js';
+export { assertTimeZone, type LocalTime, localTime, parseTimeOfDay } from './local-time.js';
 export type { MessageField, MessageImage, MessageLink, NeutralMessage, ProgressBar } from './message.js';
 export { dailyThreadTexts } from './notices/daily-thread-texts.js';
 export { renderNotice } from './notices/render-notice.js';
@@ -83,3 +83,4 @@ export {
   type SettingsStore,
 } from './settings/settings-store.js';
 export { channelRefSchema, createSubscriptionStore, subscriptionSchema } from './subscription-store.js';
+export * from './time-format.js';

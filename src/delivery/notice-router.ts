@@ -4,7 +4,6 @@ import {
   type CoreLogger,
   channelKey,
   errorSummary,
-  type Locale,
   type NeutralMessage,
   type SubscriptionStore,
 } from '../core/index.js';
@@ -24,7 +23,7 @@ import type { ChannelPoster, PostReceipt, ThreadTarget } from './ports.js';
 
 /** Options of {@link createNoticeRouter}. */
 export interface NoticeRouterOptions {
-  readonly core: Pick<CommandCore, 'renderNotice' | 'localeFor'>;
+  readonly core: Pick<CommandCore, 'renderNotice' | 'localeFor' | 'timeZoneFor'>;
   readonly subscriptions: SubscriptionStore;
   readonly posters: readonly ChannelPoster[];
   /** Where per-(event, channel) deliveries are recorded; shared by all replicas. */
@@ -152,14 +151,15 @@ export function createNoticeRouter(options: NoticeRouterOptions): NoticeRouter {
     );
     // One channel can hold only one subscription per project, but be defensive about duplicates.
     const channels = [...new Map(subscribed.map((s) => [channelKey(s.channel), s.channel])).values()];
-    // Rendered once per locale, not once per channel.
-    const rendered = new Map<Locale, NeutralMessage>();
+    // Rendered once per language and time zone, not once per channel.
+    const rendered = new Map<string, NeutralMessage>();
     const render = async (channel: ChannelRef) => {
       const locale = await core.localeFor(channel);
-      let message = rendered.get(locale);
+      const timeZone = await core.timeZoneFor(channel);
+      let message = rendered.get(`${locale}|${timeZone}`);
       if (!message) {
-        message = core.renderNotice(event, locale);
-        rendered.set(locale, message);
+        message = core.renderNotice(event, locale, timeZone);
+        rendered.set(`${locale}|${timeZone}`, message);
       }
       return message;
     };

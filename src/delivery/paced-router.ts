@@ -44,7 +44,7 @@ const keepMs = 14 * 24 * hourMs;
 export interface PacedRouterOptions {
   /** The notice router that posts (exactly once, by its ledger): live notices and batches. */
   readonly router: NoticeRouter;
-  readonly core: Pick<CommandCore, 'renderNotice' | 'localeFor'>;
+  readonly core: Pick<CommandCore, 'renderNotice' | 'localeFor' | 'timeZoneFor'>;
   readonly subscriptions: SubscriptionStore;
   readonly posters: readonly ChannelPoster[];
   readonly store: KeyValueStore;
@@ -293,10 +293,11 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
     if ((await store.get(mark, z.number())) !== undefined) return;
     const poster = posters.get(channel.platform);
     const locale = await core.localeFor(channel);
+    const zone = await core.timeZoneFor(channel);
     const record = await ledger.get({ id: event.originalEventId, channel });
     if (record?.state === 'posted' && record.messageId) {
       if (!poster?.edit) return;
-      await poster.edit(channel, record.messageId, core.renderNotice(event, locale));
+      await poster.edit(channel, record.messageId, core.renderNotice(event, locale, zone));
       if (event.type === 'support-dropped') await threads.withdraw(event, channel, []);
       await store.set(mark, clock.now(), keepMs);
       options.onCorrected?.(event, channel, 'edited');
@@ -328,7 +329,7 @@ export function createPacedRouter(options: PacedRouterOptions): PacedRouter {
         await poster.edit(
           channel,
           batchRecord.messageId,
-          core.renderNotice(batchEvent(next, clock.now()), locale),
+          core.renderNotice(batchEvent(next, clock.now()), locale, zone),
         );
       }
     }

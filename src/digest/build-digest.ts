@@ -3,6 +3,7 @@ import type { HistoryPoint, Locale, ProjectReadModel } from '../core/index.js';
 import { localTime, percentOfGoal } from '../core/index.js';
 import { defaultMilestones } from '../domain/milestones.js';
 import { htmlToPlainText, safeHttpUrl, singleLine } from '../domain/text.js';
+import { limits } from '../domain/text-limits.js';
 import { downsampleSeries, type SeriesPoint } from './downsample-series.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -248,9 +249,9 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
           countIsLowerBound: posts.length >= WALL_LIMIT,
           latest: latest
             ? {
-                author: singleLine(latest.user.display_name, 60),
+                author: singleLine(latest.user.display_name, limits.name),
                 // As in the engine's wall notices: the message may carry HTML; only its text is shown.
-                message: singleLine(htmlToPlainText(latest.message), 200) || '…',
+                message: singleLine(htmlToPlainText(latest.message), limits.wallMessage) || '…',
                 at: latest.created_timestamp * 1000,
               }
             : null,
@@ -263,7 +264,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
         .filter((p) => p.release_timestamp * 1000 > sinceMs && p.release_timestamp * 1000 <= now)
         .sort((a, b) => b.release_timestamp - a.release_timestamp)
         .map((p) => ({
-          title: singleLine(p.title, 120),
+          title: singleLine(p.title, limits.title),
           supporterOnly: p.is_supporter_only,
           at: p.release_timestamp * 1000,
         }))
@@ -275,7 +276,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
         ? null
         : visibleRewards
             .map((r) => ({
-              title: singleLine(r.title, 80),
+              title: singleLine(r.title, limits.title),
               // A reward missing from the baseline did not exist then: all its sales are new.
               sold: r.quantity_sold - (dayBaseline.rewardsSold[String(r.id)] ?? 0),
             }))
@@ -285,7 +286,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
         ? []
         : null;
   const soldOut = visibleRewards
-    ? visibleRewards.filter(isSoldOut).map((r) => ({ title: singleLine(r.title, 80) }))
+    ? visibleRewards.filter(isSoldOut).map((r) => ({ title: singleLine(r.title, limits.title) }))
     : null;
 
   const url = safeHttpUrl(project.url.main);
@@ -293,7 +294,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
   return {
     project: {
       linkCaption,
-      title: singleLine(project.title, 120),
+      title: singleLine(project.title, limits.title),
       currency: project.currency,
       ...(url ? { url } : {}),
     },

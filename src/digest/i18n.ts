@@ -41,7 +41,8 @@ export interface DigestCatalog {
   readonly fieldSoldOut: string;
   readonly andMore: (count: string) => string;
   readonly unavailable: string;
-  readonly footer: (at: string, timeZone: string) => string;
+  /** `at` carries its zone's name ("Jan 15, 2026, 09:00 CET"). */
+  readonly footer: (at: string) => string;
   readonly staleFooter: (reason: string) => string;
   readonly chartAlt: (funding: string, goal: string, from: string, to: string) => string;
   readonly chartAltNoGoal: (funding: string, from: string, to: string) => string;
@@ -92,7 +93,7 @@ const en: DigestCatalog = {
   fieldSoldOut: 'Sold out',
   andMore: (count) => `… and ${count} more`,
   unavailable: 'not available right now',
-  footer: (at, timeZone) => `As of ${at} (${timeZone})`,
+  footer: (at) => `As of ${at}`,
   staleFooter: (reason) => `Some data may be outdated: ${reason}`,
   chartAlt: (funding, goal, from, to) =>
     `Funding chart from ${from} to ${to}: ${funding} of the ${goal} goal.`,
@@ -144,7 +145,7 @@ const de: DigestCatalog = {
   fieldSoldOut: 'Ausverkauft',
   andMore: (count) => `… und ${count} weitere`,
   unavailable: 'gerade nicht verfügbar',
-  footer: (at, timeZone) => `Stand: ${at} (${timeZone})`,
+  footer: (at) => `Stand: ${at}`,
   staleFooter: (reason) => `Einige Daten sind evtl. veraltet: ${reason}`,
   chartAlt: (funding, goal, from, to) =>
     `Finanzierungsverlauf vom ${from} bis ${to}: ${funding} vom Ziel ${goal}.`,

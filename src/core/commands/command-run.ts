@@ -18,6 +18,8 @@ export interface CommandRun {
   readonly definition: CommandDefinition;
   readonly locale: Locale;
   readonly t: Catalog;
+  /** The IANA zone the channel's times are shown in (see CommandCore.timeZoneFor). */
+  readonly timeZone: string;
   /** Read once per execution, so every age in one answer agrees. */
   readonly now: number;
   readonly deps: CommandCoreDeps;

@@ -1,9 +1,10 @@
 import { isGatedPost, publicTeaser } from '../../api/index.js';
 import { displayName, htmlToPlainText, shorten, singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
-import { formatAge, formatDate } from '../format.js';
+import { formatAge } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { resolveProject } from '../resolve-project.js';
+import { formatDate } from '../time-format.js';
 import { type CommandRun, freshnessFooter, readOrRefuse } from './command-run.js';
 
 /** Supporters listed by /supporters. */
@@ -56,7 +57,7 @@ export async function blogCommand(run: CommandRun): Promise<NeutralMessage> {
       shorten(htmlToPlainText(publicTeaser(post)), blogTeaser) || (gated ? t.blog.teaserUnavailable : '');
     const meta = t.blog.meta(
       post.type === 'story' ? t.blog.story : t.blog.text,
-      formatDate(post.release_timestamp * 1000, locale),
+      formatDate(post.release_timestamp * 1000, locale, run.timeZone),
       post.reading_time_minutes,
     );
     const title = singleLine(post.title, limits.title) || '—';

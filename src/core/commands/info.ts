@@ -5,10 +5,11 @@ import { limits } from '../../domain/text-limits.js';
 import { scrubSecrets } from '../../lib/scrub-secrets.js';
 import { CommandRefusal } from '../command-refusal.js';
 import { formatInterval } from '../duration.js';
-import { formatAge, formatDateTime, formatNumber } from '../format.js';
+import { formatAge, formatNumber } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { commandUsage } from '../parse-command-text.js';
 import { resolveProject } from '../resolve-project.js';
+import { formatDateTime } from '../time-format.js';
 import { type CommandRun, readOrRefuse } from './command-run.js';
 
 /** A drift line names up to three changes; the three operation lines stay under Discord's 1024 per field. */
@@ -45,12 +46,15 @@ export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
       ? [t.status.budget(formatNumber(budget.dayRemaining, locale), formatNumber(budget.dayLimit, locale))]
       : [t.status.budgetUnknown];
   if (budget.dayResetAt !== null)
-    budgetParts.push(t.status.budgetReset(formatDateTime(budget.dayResetAt, locale)));
+    budgetParts.push(t.status.budgetReset(formatDateTime(budget.dayResetAt, locale, run.timeZone)));
   fields.push({ name: t.status.fieldBudget, value: budgetParts.join(' · '), inline: false });
   const errors = [...status.recentErrors]
     .sort((a, b) => b.at - a.at)
     .slice(0, errorsShown)
-    .map((e) => `${formatDateTime(e.at, locale)}: ${singleLine(scrubSecrets(e.message), limits.reason)}`);
+    .map(
+      (e) =>
+        `${formatDateTime(e.at, locale, run.timeZone)}: ${singleLine(scrubSecrets(e.message), limits.reason)}`,
+    );
   fields.push({
     name: t.status.fieldErrors,
     value: errors.length > 0 ? errors.join('\n') : t.status.noErrors,
@@ -74,7 +78,8 @@ function operationLines(run: CommandRun, paused: EngineStatus['paused']): string
   const { t, locale } = run;
   const text = (raw: string, max: number = limits.reason) => singleLine(scrubSecrets(raw), max);
   const lines: string[] = [];
-  if (paused !== null) lines.push(t.status.paused(formatDateTime(paused.since, locale), text(paused.reason)));
+  if (paused !== null)
+    lines.push(t.status.paused(formatDateTime(paused.since, locale, run.timeZone), text(paused.reason)));
   for (const note of run.deps.operationalNotes?.() ?? []) {
     lines.push(
       note.cause === 'store-failing'

@@ -35,11 +35,11 @@ export interface Catalog {
     readonly active: string;
     readonly successful: string;
     readonly payoff: string;
+    /** A status the spec does not name, in quotes: never a second "Status:" inside a status line. */
     readonly unknown: (raw: string) => string;
   };
   readonly funding: {
     readonly fieldFunding: string;
-    readonly fieldProgress: string;
     readonly fieldSupporters: string;
     readonly fieldModel: string;
     readonly fieldStatus: string;

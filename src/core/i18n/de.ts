@@ -41,11 +41,10 @@ export const de: Catalog = {
     active: 'Finanzierungsphase',
     successful: 'Erfolgreich finanziert',
     payoff: 'Ausgezahlt',
-    unknown: (raw) => `Status: ${raw}`,
+    unknown: (raw) => `„${raw}“`,
   },
   funding: {
     fieldFunding: 'Finanzierung',
-    fieldProgress: 'Fortschritt',
     fieldSupporters: 'Unterstützer',
     fieldModel: 'Finanzierungsart',
     fieldStatus: 'Projektstatus',

@@ -41,11 +41,10 @@ export const en: Catalog = {
     active: 'Funding phase',
     successful: 'Successfully funded',
     payoff: 'Paid out',
-    unknown: (raw) => `Status: ${raw}`,
+    unknown: (raw) => `“${raw}”`,
   },
   funding: {
     fieldFunding: 'Funding',
-    fieldProgress: 'Progress',
     fieldSupporters: 'Supporters',
     fieldModel: 'Funding model',
     fieldStatus: 'Project status',

@@ -2,9 +2,10 @@ import type { DailyThreadEvent } from '../../domain/events.js';
 import { displayName, singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import type { Locale } from '../command-core.js';
-import { formatDate, formatMoney, formatNumber, percentOfGoal } from '../format.js';
+import { formatMoney, formatNumber, progressToward } from '../format.js';
 import { catalogFor } from '../i18n/index.js';
 import type { NeutralMessage } from '../message.js';
+import { formatDate } from '../time-format.js';
 import { dailyThreadTexts } from './daily-thread-texts.js';
 import { pacingTexts } from './pacing-texts.js';
 
@@ -51,13 +52,7 @@ export function renderDailyThread(event: DailyThreadEvent, locale: Locale): Neut
     title: d.title(formatThreadDate(event.date, locale)),
     text: lines.join('\n'),
     ...(goal > 0 && event.fundingTotal !== null
-      ? {
-          progress: {
-            current: event.fundingTotal,
-            goal,
-            percent: percentOfGoal(event.fundingTotal, goal),
-          },
-        }
+      ? { progress: progressToward(event.fundingTotal, goal, locale) }
       : {}),
     tone: 'success',
     footer: t.notices.footer(singleLine(event.project, limits.title)),

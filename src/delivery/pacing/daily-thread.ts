@@ -41,7 +41,7 @@ export interface DailyThreadOptions {
   /** The router's ledger: the parent's message id is read from it. */
   readonly ledger: DeliveryLedger;
   readonly posters: ReadonlyMap<ChannelRef['platform'], ChannelPoster>;
-  readonly core: Pick<CommandCore, 'renderNotice' | 'localeFor'>;
+  readonly core: Pick<CommandCore, 'renderNotice' | 'localeFor' | 'timeZoneFor'>;
   readonly store: KeyValueStore;
   readonly settings: DailyThreadSettings;
   readonly clock?: Clock;
@@ -202,7 +202,8 @@ export function createDailyThreads(options: DailyThreadOptions): DailyThreads {
     const poster = posters.get(record.channel.platform);
     if (!poster?.edit) return 'done';
     const locale = await core.localeFor(record.channel);
-    const message = core.renderNotice(parentEvent(record, await goal(record.project), now), locale);
+    const zone = await core.timeZoneFor(record.channel);
+    const message = core.renderNotice(parentEvent(record, await goal(record.project), now), locale, zone);
     await poster.edit(record.channel, record.parentMessageId, message);
     const { count, latest, supporterCount, fundingTotal } = record;
     await store.set(shownKey(key), { count, latest, supporterCount, fundingTotal, at: now }, keepMs);
