@@ -30,6 +30,7 @@ export type { Catalog } from './i18n/index.js';
 export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
 export { assertTimeZone, type LocalTime, localTime, parseTimeOfDay } from './local-time.js';
 export type { MessageField, MessageImage, MessageLink, NeutralMessage, ProgressBar } from './message.js';
+export { noteText } from './note-text.js';
 export { dailyThreadTexts } from './notices/daily-thread-texts.js';
 export { renderNotice } from './notices/render-notice.js';
 export { estimatePace, type Pace } from './pace.js';

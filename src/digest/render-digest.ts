@@ -1,5 +1,6 @@
 import type { Locale, MessageField, NeutralMessage } from '../core/index.js';
 import {
+  catalogFor,
   displayName,
   formatClock,
   formatDate,
@@ -8,6 +9,7 @@ import {
   formatNumber,
   formatPercent,
   localTime,
+  noteText,
   progressToward,
 } from '../core/index.js';
 import { limits } from '../domain/text-limits.js';
@@ -28,6 +30,12 @@ function listField(name: string, lines: readonly string[], t: DigestCatalog, loc
   const more = lines.length - limits.digestListItems;
   const items = lines.slice(0, limits.digestListItems);
   return { name, value: '', items: more > 0 ? [...items, t.andMore(formatNumber(more, locale))] : items };
+}
+
+/** Why some of the digest's data is stale, in the channel's language ("; " between reasons). */
+export function staleText(data: DigestData, locale: Locale): string {
+  const t = catalogFor(locale);
+  return data.stale.map((n) => noteText(n, t, locale, data.timeZone)).join('; ');
 }
 
 export function paceText(
@@ -180,7 +188,7 @@ export function renderDigest(
   }
 
   const footer = [t.footer(formatDateTime(data.generatedAt, locale, data.timeZone))];
-  if (data.staleBecause) footer.push(t.staleFooter(data.staleBecause));
+  if (data.stale.length > 0) footer.push(t.staleFooter(staleText(data, locale)));
 
   return {
     title: t.title(data.project.title),

@@ -20,6 +20,8 @@ export const limits = {
   messageTitle: 200,
   /** A wall post message (a notice, and the digest's latest post). */
   wallMessage: 500,
+  /** A wall message quoted in a summary line (the digest's latest post). */
+  quotedMessage: 200,
   /** A blog teaser in a notice. */
   teaser: 400,
   /** A blog teaser in the /blog list. */

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { createPacingSettings, quietWindowAt } from '../../src/core/settings/pacing-settings.js';
 import { createNoticeRouter } from '../../src/delivery/notice-router.js';
 import { createPacedRouter } from '../../src/delivery/paced-router.js';
+import { EditablePoster } from '../delivery/pacing-fakes.js';
 import { allText, createCoreFixture, discordChannel } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
-import { EditablePoster } from '../delivery/pacing-fakes.js';
 
 const admin = { canAdminister: true };
 const minute = 60_000;

@@ -96,7 +96,9 @@ describe('renderNotice', () => {
     expect(renderNotice(buildEvent.milestone({ percent: 100, goalReached: true }), 'de', 'UTC').title).toBe(
       '🎯 Finanzierungsziel erreicht!',
     );
-    expect(renderNotice(buildEvent.milestone(), 'de', 'UTC').title).toBe('🏁 50 % des Finanzierungsziels erreicht');
+    expect(renderNotice(buildEvent.milestone(), 'de', 'UTC').title).toBe(
+      '🏁 50 % des Finanzierungsziels erreicht',
+    );
   });
 
   test('reward sold out and unlocked', () => {

@@ -6,6 +6,8 @@
  * dates) or already bounded plain text (names, titles): a catalog never formats
  * or trusts raw user text itself.
  */
+import type { NoteCatalog } from './note-catalog.js';
+
 export interface Catalog {
   readonly common: {
     readonly andMore: (shown: string, more: number) => string;
@@ -220,4 +222,6 @@ export interface Catalog {
     readonly watching: (title: string) => string;
     readonly footer: (project: string) => string;
   };
+  /** The engine's notes (domain/engine-notes.ts): /status, stale figures, the digest. */
+  readonly notes: NoteCatalog;
 }
