@@ -42,11 +42,6 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   help: helpCommand,
 };
 
-/** Autocomplete answers at most this many suggestions (Discord's limit). */
-const maxSuggestions = 25;
-/** Discord limits a choice's name and value to 100 characters. */
-const maxChoiceLength = 100;
-
 /** A private error reply in the given language. */
 export function privateError(locale: Locale, text: string): NeutralMessage {
   return { title: catalogFor(locale).errors.title, text, tone: 'error', private: true };
@@ -164,10 +159,10 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
       .filter((s) => s.rank >= 0)
       .sort((a, b) => a.rank - b.rank || a.w.linkCaption.localeCompare(b.w.linkCaption));
     return scored
-      .filter((s) => s.w.linkCaption.length <= maxChoiceLength)
-      .slice(0, maxSuggestions)
+      .filter((s) => s.w.linkCaption.length <= limits.suggestion)
+      .slice(0, limits.suggestions)
       .map(({ w }) => {
-        const title = singleLine(w.title, maxChoiceLength - w.linkCaption.length - 3);
+        const title = singleLine(w.title, limits.suggestion - w.linkCaption.length - 3);
         return {
           name: title && title !== w.linkCaption ? `${title} (${w.linkCaption})` : w.linkCaption,
           value: w.linkCaption,

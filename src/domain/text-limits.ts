@@ -58,4 +58,10 @@ export const limits = {
   burstNames: 5,
   /** Choices listed per variation group. */
   choicesShown: 20,
+  /** Projects an error message names ("Watched projects: a, b and 3 more"). */
+  projectsListed: 10,
+  /** Autocomplete suggestions offered at once (Discord allows 25). */
+  suggestions: 25,
+  /** An autocomplete suggestion's name and value (Discord allows 100). */
+  suggestion: 100,
 } as const;

@@ -9,7 +9,7 @@ import {
 } from '../../delivery/index.js';
 import { limits } from '../../domain/text-limits.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
-import { renderBlocks, renderRichText } from './render-blocks.js';
+import { renderBlocks, renderRichText, slackLimits } from './render-blocks.js';
 import { createSlackDeliveryLookup, noticeEventType } from './slack-delivery-lookup.js';
 import { createSlackRateGate, type SlackRateGate } from './slack-rate-gate.js';
 import { clip, neutralizePlainText } from './slack-text.js';
@@ -128,7 +128,7 @@ export function createSlackPoster(
             file: Buffer.from(message.image.data),
             filename: safeFilename(message.image.filename),
             title: clip(neutralizePlainText(message.title ?? message.image.alt), limits.messageTitle),
-            alt_text: clip(neutralizePlainText(message.image.alt), 1000),
+            alt_text: clip(neutralizePlainText(message.image.alt), slackLimits.fileAltText),
             // The message beside the file as rich text: literal user text, no mrkdwn (see slack-text.ts).
             blocks: [renderRichText(message)],
           });

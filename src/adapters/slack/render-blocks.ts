@@ -16,6 +16,8 @@ export const slackLimits = {
   contextText: 3000,
   imageUrl: 3000,
   imageAltText: 2000,
+  /** A file upload's alt text. */
+  fileAltText: 1000,
   /** The notification fallback: Slack allows far more, but it is a one-line summary. */
   fallbackText: 300,
 } as const;

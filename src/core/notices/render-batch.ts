@@ -8,9 +8,6 @@ import type { NeutralMessage } from '../message.js';
 import { formatClock } from '../time-format.js';
 import { pacingTexts } from './pacing-texts.js';
 
-/** Room for the names of one batch: well inside Slack's 3,000 and Discord's 4,096 characters. */
-const namesBudget = 2_400;
-
 /**
  * A batch of held notices as one message: "7 new supporters since 14:05 CET", then
  * every name that fits the budget ("A, B, C and 4 more"), then the figures read with
@@ -63,7 +60,7 @@ function listWithin(names: readonly string[], total: number, locale: Locale): st
   let used = 0;
   for (const name of names) {
     if (name === '') continue;
-    if (used + name.length + 2 > namesBudget) break;
+    if (used + name.length + 2 > limits.batchNames) break;
     shown.push(name);
     used += name.length + 2;
   }

@@ -9,9 +9,6 @@ import { formatDate } from '../time-format.js';
 import { dailyThreadTexts } from './daily-thread-texts.js';
 import { pacingTexts } from './pacing-texts.js';
 
-/** Names shown on the parent: the latest reply's first few, the thread has the rest. */
-const latestShown = 3;
-
 /** Noon UTC of a YYYY-MM-DD day: formatted in UTC it is that day whatever the locale. */
 function dayEpoch(date: string): number {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
@@ -44,7 +41,7 @@ export function renderDailyThread(event: DailyThreadEvent, locale: Locale): Neut
   const names = event.latest
     .map((n) => displayName(n, limits.name, ''))
     .filter((n) => n !== '')
-    .slice(0, latestShown);
+    .slice(0, limits.dailyThreadLatest);
   if (names.length > 0) lines.push(d.latest(names.join(', ')));
   lines.push(d.inThread);
   const goal = event.goal ?? 0;
