@@ -54,6 +54,8 @@ export interface DigestCatalog {
   readonly chartSupportersPerDay: string;
   readonly chartTrend: string;
   readonly chartEta: (date: string) => string;
+  /** At the end of a trend whose goal day lies beyond the axis: "goal ~Apr 10 →". */
+  readonly chartEtaBeyond: (date: string) => string;
   readonly chartNotAtThisPace: string;
 }
 
@@ -106,6 +108,7 @@ const en: DigestCatalog = {
   chartSupportersPerDay: 'New supporters per day',
   chartTrend: "Last 7 days' trend",
   chartEta: (date) => `Goal around ${date} at this pace`,
+  chartEtaBeyond: (date) => `goal ~${date} →`,
   chartNotAtThisPace: 'Goal not reached at this pace',
 };
 
@@ -158,6 +161,7 @@ const de: DigestCatalog = {
   chartSupportersPerDay: 'Neue Unterstützer*innen pro Tag',
   chartTrend: 'Trend der letzten 7 Tage',
   chartEta: (date) => `Ziel etwa am ${date} bei diesem Tempo`,
+  chartEtaBeyond: (date) => `Ziel ~${date} →`,
   chartNotAtThisPace: 'Ziel bei diesem Tempo nicht erreicht',
 };
 
