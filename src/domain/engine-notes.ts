@@ -71,7 +71,8 @@ export function note<C extends EngineNoteCode>(code: C, params: EngineNoteParams
   return { code, params } as EngineNote;
 }
 
-const failureEnglish: Readonly<Record<FailureKind, string>> = {
+/** The failure categories in English: the operator's log, and the English channels' words too. */
+export const failureEnglish: Readonly<Record<FailureKind, string>> = {
   timeout: 'the platform did not answer in time',
   unreachable: 'the platform could not be reached',
   'rate-limited': 'the platform asked fundbot to slow down',

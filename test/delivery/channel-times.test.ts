@@ -36,6 +36,18 @@ function setup(timeZone?: string) {
   return { ...fixture, discord, paced };
 }
 
+/** The title of a 10-minute batch holding one supporter who arrived at `at`, in a channel of `timeZone`. */
+async function batchTitle(timeZone: string, at: number): Promise<string | undefined> {
+  const f = setup(timeZone);
+  f.clock.set(at);
+  await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters'], 'U');
+  await f.run('pacing', { kind: 'supporters', mode: 'batched', minutes: 10 }, { canAdminister: true });
+  await f.paced.deliver(supporter(1, f.clock.now()));
+  f.clock.advance(11 * minute);
+  await f.paced.flushDue();
+  return f.discord.posts[0]?.message.title;
+}
+
 const supporter = (n: number, at: number) =>
   buildEvent.supporter({
     id: `solar-kiosk:supporter:k${n}`,
@@ -75,25 +87,13 @@ describe("times in messages are on the channel's clock, with the zone's name (is
   });
 
   test('a channel without quiet hours reads its times in the configured zone, with its name', async () => {
-    const f = setup('America/New_York');
-    f.clock.set(Date.UTC(2026, 0, 15, 17, 10));
-    await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters'], 'U');
-    await f.run('pacing', { kind: 'supporters', mode: 'batched', minutes: 10 }, { canAdminister: true });
-    await f.paced.deliver(supporter(1, f.clock.now()));
-    f.clock.advance(11 * minute);
-    await f.paced.flushDue();
-    expect(f.discord.posts[0]?.message.title).toBe('🎉 1 new supporter since 12:10 EST');
+    expect(await batchTitle('America/New_York', Date.UTC(2026, 0, 15, 17, 10))).toBe(
+      '🎉 1 new supporter since 12:10 EST',
+    );
   });
 
   test('one English clock everywhere: the batch and the digest both write "since 17:10 UTC"', async () => {
-    const f = setup('UTC');
-    f.clock.set(Date.UTC(2026, 2, 10, 17, 10));
-    await f.subscriptions.subscribe(d1, 'solar-kiosk', ['supporters'], 'U');
-    await f.run('pacing', { kind: 'supporters', mode: 'batched', minutes: 10 }, { canAdminister: true });
-    await f.paced.deliver(supporter(1, f.clock.now()));
-    f.clock.advance(11 * minute);
-    await f.paced.flushDue();
-    expect(f.discord.posts[0]?.message.title).toContain('since 17:10 UTC');
+    expect(await batchTitle('UTC', Date.UTC(2026, 2, 10, 17, 10))).toContain('since 17:10 UTC');
 
     const now = Date.UTC(2026, 2, 10, 22, 10);
     const readModel = new FakeReadModel({ clock: { now: () => now } }).addProject({

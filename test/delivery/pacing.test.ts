@@ -61,10 +61,10 @@ describe('pacing', () => {
     await f.paced.flushDue();
     expect(f.discord.posts).toHaveLength(5);
     const batch = allText(f.discord.posts[4]!.message);
-    expect(f.discord.posts[4]!.message.title).toMatch(/^🎉 7 new supporters since \d\d:\d\d$/);
+    expect(f.discord.posts[4]!.message.title).toMatch(/^🎉 7 new supporters since \d\d:\d\d UTC$/);
     for (let n = 5; n <= 11; n += 1) expect(batch).toContain(`Fan ${n}`);
     // Read with the newest held supporter (Fan 11, at the 4th minute), posted at the window's end: said with its time.
-    expect(batch).toMatch(/as of \d\d:\d\d: supporter count 111 · total €10,110 \(\+€70\)/);
+    expect(batch).toMatch(/as of \d\d:\d\d UTC: supporter count 111 · total €10,110 \(\+€70\)/);
     expect(batch).not.toContain('now');
     await f.paced.flushDue();
     expect(f.discord.posts).toHaveLength(5);

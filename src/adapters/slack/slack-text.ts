@@ -15,20 +15,24 @@
  *
  * What remains is what a client might do with plain characters on its own: auto-link a
  * URL a stranger wrote, or read `@here` as a broadcast. {@link neutralizePlainText}
- * breaks those with an invisible zero-width space.
+ * breaks those with an invisible zero-width space, and, as a second line of defence,
+ * every `<!`, `<@`, `<#` (Slack's control sequences, which neither plain_text nor rich
+ * text parses) too.
  */
 
 const zeroWidthSpace = '\u200b';
 
 /**
- * Breaks auto-linking and broadcast words: `@here`, `@channel`, `@everyone` get a
- * zero-width space after the `@`; `scheme://`, `www.` and `name.tld` get one, so no
- * client auto-links a URL a stranger wrote (only trusted links are clickable).
+ * Breaks auto-linking, broadcast words and control sequences: `@here`, `@channel`,
+ * `@everyone` get a zero-width space after the `@`, `<!`, `<@`, `<#` one after the `<`;
+ * `scheme://`, `www.` and `name.tld` get one, so no client auto-links a URL a stranger
+ * wrote (only trusted links are clickable).
  */
 export function neutralizePlainText(text: string): string {
   return (
     text
       .replace(/@(here|channel|everyone)\b/gi, `@${zeroWidthSpace}$1`)
+      .replace(/<(?=[!@#])/g, `<${zeroWidthSpace}`)
       // A one-character lookbehind, not `[a-z][a-z0-9+.-]*:`: that scans quadratically on long letter runs.
       .replace(/(?<=[a-z0-9+.-]):(?=\/\/)/gi, `:${zeroWidthSpace}`)
       .replace(/\b(www)\./gi, `$1${zeroWidthSpace}.`)

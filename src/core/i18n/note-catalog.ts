@@ -1,4 +1,4 @@
-import type { DigestSection, FailureKind } from '../../domain/engine-notes.js';
+import { type DigestSection, type FailureKind, failureEnglish } from '../../domain/engine-notes.js';
 import type { FeedName } from '../../domain/feeds.js';
 
 /**
@@ -75,16 +75,8 @@ export const notesEn: NoteCatalog = {
   floodHeld: (feed, held) => `${feed}: ${held} new-looking entries at once were held, not announced`,
   sectionUnavailable: (section) =>
     ({ rewards: 'rewards not available', wall: 'wall not available', blog: 'blog not available' })[section],
-  failures: {
-    timeout: 'the platform did not answer in time',
-    unreachable: 'the platform could not be reached',
-    'rate-limited': 'the platform asked fundbot to slow down',
-    'bad-response': 'the platform sent a response fundbot does not understand',
-    'key-refused': 'the platform refused the API key',
-    forbidden: 'the API key may not read this',
-    'http-error': 'the platform answered with an error',
-    internal: 'an internal error (the operator finds it in the logs)',
-  },
+  // The same words the operator's log uses: one table (domain/engine-notes.ts).
+  failures: failureEnglish,
   withStatus: (failure, status) => `${failure} (HTTP ${status})`,
 };
 
