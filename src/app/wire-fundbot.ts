@@ -134,6 +134,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       clock,
       version: options.version,
       defaultLocale: options.defaultLocale,
+      timeZone: options.digestTimeZone,
       digestPreview: digestPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
       fundingChart: chartPreview(engine.readModel, clock, options.digestTimeZone, milestonesFor),
       // A platform with no adapter connected (the console) has nothing to check: it can always print.
@@ -201,6 +202,7 @@ function instrumentCore(metrics: FundbotMetrics, clock: Clock, core: CommandCore
     autocomplete: (...args) => core.autocomplete(...args),
     renderNotice: (...args) => core.renderNotice(...args),
     localeFor: (channel) => core.localeFor(channel),
+    timeZoneFor: (channel) => core.timeZoneFor(channel),
     async execute(invocation) {
       const started = clock.now();
       const labels = { command: invocation.name, platform: invocation.context.channel.platform };

@@ -57,6 +57,11 @@ export interface CommandCoreDeps {
   readonly version: string;
   /** Used when neither the channel nor the workspace has a language set. Default 'en'. */
   readonly defaultLocale?: Locale;
+  /**
+   * The IANA zone times are shown in where a channel chose none with its quiet hours: the
+   * configured digest time zone (the projects' day). Default 'UTC'.
+   */
+  readonly timeZone?: string;
   /** The project a command uses when none is given (before the single-project fallbacks). */
   readonly defaultProject?: string;
   /** Renders today's digest of a project (src/digest); /digest says "not configured" without it. */

@@ -38,8 +38,16 @@ export interface CommandCore {
     partial: string,
     context: CommandContext,
   ): Promise<readonly { readonly name: string; readonly value: string }[]>;
-  /** Renders an engine event as a notice in the channel's locale. */
-  renderNotice(event: FundbotEvent, locale: Locale): NeutralMessage;
+  /**
+   * Renders an engine event as a notice in the channel's locale, its times on the clock of
+   * `timeZone` (the channel's, from {@link CommandCore.timeZoneFor}; the configured zone when absent).
+   */
+  renderNotice(event: FundbotEvent, locale: Locale, timeZone?: string): NeutralMessage;
   /** The locale configured for a channel (channel setting, then workspace, then default). */
   localeFor(channel: ChannelRef): Promise<Locale>;
+  /**
+   * The IANA zone a channel's times are shown in: its quiet-hours zone when it set one
+   * (`/quiet … Europe/Berlin`), else the configured digest zone (the projects' day).
+   */
+  timeZoneFor(channel: ChannelRef): Promise<string>;
 }

@@ -43,11 +43,6 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   help: helpCommand,
 };
 
-/** Autocomplete answers at most this many suggestions (Discord's limit). */
-const maxSuggestions = 25;
-/** Discord limits a choice's name and value to 100 characters. */
-const maxChoiceLength = 100;
-
 /** A private error reply in the given language. */
 export function privateError(locale: Locale, text: string): NeutralMessage {
   return { title: catalogFor(locale).errors.title, text, tone: 'error', private: true };
@@ -68,6 +63,7 @@ export function privateError(locale: Locale, text: string): NeutralMessage {
  */
 export function createCommandCore(deps: CommandCoreDeps): CommandCore {
   const defaultLocale: Locale = deps.defaultLocale ?? 'en';
+  const defaultTimeZone = deps.timeZone ?? 'UTC';
   const freshness: Freshness = { ...defaultFreshness, ...deps.freshness };
 
   async function localeSettings(channel: ChannelRef): Promise<LocaleSettings> {
@@ -83,6 +79,16 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
   async function localeFor(channel: ChannelRef): Promise<Locale> {
     const settings = await localeSettings(channel);
     return settings.channel ?? settings.workspace ?? defaultLocale;
+  }
+
+  async function timeZoneFor(channel: ChannelRef): Promise<string> {
+    try {
+      return (await deps.pacing?.get(channel))?.quiet?.timeZone ?? defaultTimeZone;
+    } catch (error) {
+      // As with the language: a broken settings store shows times in the configured zone, never none.
+      deps.logger?.warn({ ...errorSummary(error) }, 'could not read the pacing settings for the time zone');
+      return defaultTimeZone;
+    }
   }
 
   async function execute(invocation: CommandInvocation): Promise<NeutralMessage> {
@@ -112,6 +118,7 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
       definition,
       locale,
       t: catalogFor(locale),
+      timeZone: await timeZoneFor(context.channel),
       now: deps.clock.now(),
       deps,
       freshness,
@@ -158,10 +165,10 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
       .filter((s) => s.rank >= 0)
       .sort((a, b) => a.rank - b.rank || a.w.linkCaption.localeCompare(b.w.linkCaption));
     return scored
-      .filter((s) => s.w.linkCaption.length <= maxChoiceLength)
-      .slice(0, maxSuggestions)
+      .filter((s) => s.w.linkCaption.length <= limits.suggestion)
+      .slice(0, limits.suggestions)
       .map(({ w }) => {
-        const title = singleLine(w.title, maxChoiceLength - w.linkCaption.length - 3);
+        const title = singleLine(w.title, limits.suggestion - w.linkCaption.length - 3);
         return {
           name: title && title !== w.linkCaption ? `${title} (${w.linkCaption})` : w.linkCaption,
           value: w.linkCaption,
@@ -172,7 +179,9 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
   return {
     execute,
     autocomplete,
-    renderNotice: (event: FundbotEvent, locale: Locale) => renderNotice(event, locale),
+    renderNotice: (event: FundbotEvent, locale: Locale, timeZone: string = defaultTimeZone) =>
+      renderNotice(event, locale, timeZone),
     localeFor,
+    timeZoneFor,
   };
 }

@@ -1,4 +1,5 @@
 import type { Locale } from './command-core.js';
+import type { ProgressBar } from './message.js';
 
 const intlLocale: Readonly<Record<Locale, string>> = { en: 'en-US', de: 'de-DE' };
 
@@ -9,7 +10,6 @@ const intlLocale: Readonly<Record<Locale, string>> = { en: 'en-US', de: 'de-DE' 
  * of locales, currencies and digit counts fundbot uses; they hold no user data.
  */
 const numberFormats = new Map<string, Intl.NumberFormat>();
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const relativeFormats = new Map<Locale, Intl.RelativeTimeFormat>();
 const pluralRules = new Map<Locale, Intl.PluralRules>();
 
@@ -18,15 +18,6 @@ function numberFormat(key: string, make: () => Intl.NumberFormat): Intl.NumberFo
   if (!format) {
     format = make();
     numberFormats.set(key, format);
-  }
-  return format;
-}
-
-function dateFormat(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
-  let format = dateFormats.get(key);
-  if (!format) {
-    format = make();
-    dateFormats.set(key, format);
   }
   return format;
 }
@@ -65,11 +56,18 @@ export function formatNumber(value: number, locale: Locale, maxFractionDigits = 
   ).format(value);
 }
 
+/**
+ * The one percent rule: one decimal under 10 %, whole numbers above, always rounded
+ * DOWN to the digits shown, so a figure never overstates ("99%" at 99.6 %, "100%" only
+ * when the goal is reached) and every percent of one message agrees with the others.
+ * Adapters never format a percent themselves: {@link ProgressBar.label} carries this one.
+ */
 export function formatPercent(percent: number, locale: Locale): string {
-  return `${formatNumber(percent, locale, percent < 10 ? 1 : 0)} %`.replace(
-    locale === 'en' ? ' %' : '\u0000',
-    '%',
-  );
+  const digits = Math.abs(percent) < 10 ? 1 : 0;
+  const scale = 10 ** digits;
+  // The small epsilon keeps 0.1 + 0.2 style float noise (29.999…) from flooring a whole step.
+  const floored = Math.floor(percent * scale + 1e-9) / scale;
+  return `${formatNumber(floored, locale, digits)} %`.replace(locale === 'en' ? ' %' : '\u0000', '%');
 }
 
 /** Share of the goal in percent; 0 when there is no goal. */
@@ -77,24 +75,19 @@ export function percentOfGoal(funding: number, goal: number): number {
   return goal > 0 ? (funding / goal) * 100 : 0;
 }
 
-/** A text progress bar, capped at full: "▰▰▰▰▰▱▱▱▱▱". */
+/**
+ * A text progress bar, capped at full: "▰▰▰▰▰▱▱▱▱▱". Filled cells are rounded down like
+ * {@link formatPercent}: the bar is full only when the goal is reached.
+ */
 export function progressBar(percent: number, width = 10): string {
-  const filled = Math.max(0, Math.min(width, Math.round((percent / 100) * width)));
+  const filled = Math.max(0, Math.min(width, Math.floor((percent / 100) * width + 1e-9)));
   return '▰'.repeat(filled) + '▱'.repeat(width - filled);
 }
 
-export function formatDateTime(epochMs: number, locale: Locale, timeZone = 'UTC'): string {
-  return dateFormat(
-    `datetime|${locale}|${timeZone}`,
-    () => new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: 'medium', timeStyle: 'short', timeZone }),
-  ).format(epochMs);
-}
-
-export function formatDate(epochMs: number, locale: Locale, timeZone = 'UTC'): string {
-  return dateFormat(
-    `date|${locale}|${timeZone}`,
-    () => new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: 'medium', timeZone }),
-  ).format(epochMs);
+/** The progress toward a goal as the neutral model carries it, its label by the one percent rule. */
+export function progressToward(current: number, goal: number, locale: Locale): ProgressBar {
+  const percent = percentOfGoal(current, goal);
+  return { current, goal, percent, label: formatPercent(percent, locale) };
 }
 
 /** "5 minutes ago" / "vor 5 Minuten". */

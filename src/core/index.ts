@@ -28,8 +28,9 @@ export { createCommandCore, privateError } from './create-command-core.js';
 export * from './format.js';
 export type { Catalog } from './i18n/index.js';
 export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
-export { assertTimeZone, formatTime, type LocalTime, localTime, parseTimeOfDay } from './local-time.js';
+export { assertTimeZone, type LocalTime, localTime, parseTimeOfDay } from './local-time.js';
 export type { MessageField, MessageImage, MessageLink, NeutralMessage, ProgressBar } from './message.js';
+export { noteText } from './note-text.js';
 export { dailyThreadTexts } from './notices/daily-thread-texts.js';
 export { splitNames } from './notices/name-list.js';
 export { pacingTexts } from './notices/pacing-texts.js';
@@ -95,3 +96,4 @@ export {
   subscriptionIndexKey,
   subscriptionSchema,
 } from './subscription-store.js';
+export * from './time-format.js';

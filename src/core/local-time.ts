@@ -61,17 +61,3 @@ export function parseTimeOfDay(time: string): number {
   }
   return Number(match[1]) * 60 + Number(match[2]);
 }
-
-const intlLocale = { en: 'en-US', de: 'de-DE' } as const;
-const timeFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The local time of day in the locale's style: "2:05 PM" (en), "14:05" (de). */
-export function formatTime(epochMs: number, locale: 'en' | 'de', timeZone: string): string {
-  const key = `${locale}|${timeZone}`;
-  let formatter = timeFormatters.get(key);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat(intlLocale[locale], { timeStyle: 'short', timeZone });
-    timeFormatters.set(key, formatter);
-  }
-  return formatter.format(epochMs);
-}

@@ -36,15 +36,29 @@ export interface NeutralMessage {
 
 export interface MessageField {
   readonly name: string;
+  /** Plain text; may be empty when `items` carry the field. */
   readonly value: string;
+  /**
+   * A list under the value, one entry each: every adapter draws it as its platform's
+   * bulleted list (Slack rich_text_list, Discord `- ` lines, `•` on the console), so no
+   * entry carries a bullet character of its own.
+   */
+  readonly items?: readonly string[];
   readonly inline?: boolean;
 }
 
+/**
+ * Progress toward a goal. Adapters draw it once, as a bar with `label` beside it; the
+ * core never repeats the bar in a field or the text, and never lets an adapter format the
+ * percent itself (one rule, core/format.ts `formatPercent`). Build it with `progressToward`.
+ */
 export interface ProgressBar {
   readonly current: number;
   readonly goal: number;
-  /** 0..∞ (a campaign can exceed 100%). */
+  /** 0..∞ (a campaign can exceed 100%); the bar's filling. */
   readonly percent: number;
+  /** The percent as the channel's language writes it: "64%", "64 %". */
+  readonly label: string;
 }
 
 export type MessageImage =

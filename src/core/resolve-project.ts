@@ -5,14 +5,11 @@ import type { CommandRun } from './commands/command-run.js';
 import { listWithMore } from './commands/command-run.js';
 import type { WatchedProject } from './ports.js';
 
-/** How many project names an error message lists. */
-const listedProjects = 10;
-
 function watchedList(run: CommandRun, watched: readonly WatchedProject[]) {
   return listWithMore(
     run.t,
     watched.map((w) => singleLine(w.linkCaption, limits.title)),
-    listedProjects,
+    limits.projectsListed,
   );
 }
 

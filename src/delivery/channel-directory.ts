@@ -17,6 +17,8 @@ import type { KeyValueStore } from '../lib/store.js';
 /** What delivery needs to know about a channel, read once and cached until a setting changes. */
 export interface ChannelProfile {
   readonly locale: Locale;
+  /** The IANA zone the channel's times are written in (CommandCore.timeZoneFor). */
+  readonly timeZone: string;
   readonly pacing: ChannelPacing;
   readonly dailyThread: boolean;
   /** Set while the bot cannot post there. */
@@ -29,6 +31,7 @@ export interface ChannelDirectoryOptions {
   readonly stampKey: string;
   readonly subscriptions: SubscriptionStore;
   readonly localeFor: (channel: ChannelRef) => Promise<Locale>;
+  readonly timeZoneFor: (channel: ChannelRef) => Promise<string>;
   readonly pacing: PacingSettings;
   readonly dailyThreads: DailyThreadSettings;
   readonly access: ChannelAccessStates;
@@ -50,13 +53,14 @@ export function createChannelDirectory(options: ChannelDirectoryOptions) {
   const profiles = new Map<string, Promise<ChannelProfile>>();
 
   async function readProfile(channel: ChannelRef): Promise<ChannelProfile> {
-    const [locale, pacing, dailyThread, cannotPost] = await Promise.all([
+    const [locale, timeZone, pacing, dailyThread, cannotPost] = await Promise.all([
       options.localeFor(channel),
+      options.timeZoneFor(channel),
       options.pacing.get(channel),
       options.dailyThreads.isOn(channel),
       options.access.get(channel),
     ]);
-    return { locale, pacing, dailyThread, cannotPost };
+    return { locale, timeZone, pacing, dailyThread, cannotPost };
   }
 
   function cached<T>(map: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { type ChannelRef, type CommandCore, channelKey, type Locale } from '../core/index.js';
-import type { CorrectionEvent } from '../domain/events.js';
+import { type ChannelRef, channelKey, type NeutralMessage } from '../core/index.js';
+import type { CorrectionEvent, FundbotEvent } from '../domain/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
@@ -16,8 +16,8 @@ export interface CorrectionsDeps {
   readonly batchStore: BatchStore;
   readonly batches: Batches;
   readonly threads: DailyThreads;
-  readonly core: Pick<CommandCore, 'renderNotice'>;
-  readonly localeOf: (channel: ChannelRef) => Promise<Locale>;
+  /** A notice as the channel reads it (its language and clock). */
+  readonly render: (channel: ChannelRef, event: FundbotEvent) => Promise<NeutralMessage>;
   readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
   readonly clock: Clock;
   /** Told every correction made: an edit of a posted message, or a name taken out of a held batch. */
@@ -61,13 +61,12 @@ export function createCorrections(deps: CorrectionsDeps) {
       const mark = correctedKey(event.originalEventId, channel);
       if ((await store.get(mark, z.number())) !== undefined) return;
       const poster = deps.posterFor(channel.platform);
-      const locale = await deps.localeOf(channel);
       const record = await ledger.get({ id: event.originalEventId, channel });
       if (record?.state === 'attempting')
         throw new OriginalInDoubtError('the notice to correct is still in doubt');
       if (record?.state === 'posted' && record.messageId) {
         if (!poster?.edit) return;
-        await poster.edit(channel, record.messageId, deps.core.renderNotice(event, locale));
+        await poster.edit(channel, record.messageId, await deps.render(channel, event));
         if (event.type === 'support-dropped') await deps.threads.withdraw(event, channel, []);
         await store.set(mark, clock.now(), batchKeepMs);
         deps.onCorrected?.(event, channel, 'edited');
@@ -95,7 +94,7 @@ export function createCorrections(deps: CorrectionsDeps) {
           await poster.edit(
             channel,
             batchRecord.messageId,
-            deps.core.renderNotice(batchEvent(next, clock.now(), restIn), locale),
+            await deps.render(channel, batchEvent(next, clock.now(), restIn)),
           );
         }
         await deps.batchStore.savePosted(next);

@@ -39,7 +39,7 @@ export interface DeliveryOptions {
   /** The settings view commands write through (change-stamped, see src/lib/change-stamp.ts) and its stamp key. */
   readonly settingsStore: KeyValueStore;
   readonly settingsStampKey: string;
-  readonly core: Pick<CommandCore, 'renderNotice' | 'localeFor'>;
+  readonly core: Pick<CommandCore, 'renderNotice' | 'localeFor' | 'timeZoneFor'>;
   readonly subscriptions: SubscriptionStore;
   readonly pacing: PacingSettings;
   readonly dailyThreads: DailyThreadSettings;
@@ -143,11 +143,17 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     stampKey: options.settingsStampKey,
     subscriptions: options.subscriptions,
     localeFor: (channel) => options.core.localeFor(channel),
+    timeZoneFor: (channel) => options.core.timeZoneFor(channel),
     pacing: options.pacing,
     dailyThreads: options.dailyThreads,
     access: options.access,
   });
   const localeOf = async (channel: ChannelRef) => (await directory.profile(channel)).locale;
+  /** A notice as the channel reads it: its language, its clock. */
+  const render = async (channel: ChannelRef, event: FundbotEvent) => {
+    const { locale, timeZone } = await directory.profile(channel);
+    return options.core.renderNotice(event, locale, timeZone);
+  };
   const laneOf = (channel: ChannelRef): ChannelLane => {
     const key = channelKey(channel);
     let lane = lanes.get(key);
@@ -174,7 +180,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   const postOnce = createPostOnce({ ledger, resolver, posterFor, clock });
   const threads = createDailyThreads({
     posterFor,
-    core: options.core,
+    render,
     localeOf,
     store,
     clock,
@@ -192,7 +198,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     ledger,
     clock,
     wakeups,
-    core: options.core,
+    render,
     logger,
     localeOf,
     posterFor,
@@ -222,8 +228,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     batchStore,
     batches,
     threads,
-    core: options.core,
-    localeOf,
+    render,
     posterFor,
     clock,
     ...(options.onCorrected ? { onCorrected: options.onCorrected } : {}),
@@ -235,12 +240,11 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     batches,
     threads,
     corrections,
-    core: options.core,
+    render,
     posterFor,
     enqueue,
     cannotPostSince: (channel) => access.since(channel),
     heldForNoAccess: (channel, state) => access.heldFor(channel, state),
-    timeZone: options.timeZone ?? 'UTC',
   });
 
   /** Per offered event: the channels still to finish; dropped once reported done. */

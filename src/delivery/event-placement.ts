@@ -1,9 +1,8 @@
 import {
   type CannotPost,
   type ChannelRef,
-  type CommandCore,
   defaultPacing,
-  formatTime,
+  formatClock,
   type NeutralMessage,
   pacingTexts,
   splitNames,
@@ -28,15 +27,14 @@ export interface EventPlacementDeps {
   readonly batches: Batches;
   readonly threads: DailyThreads;
   readonly corrections: Corrections;
-  readonly core: Pick<CommandCore, 'renderNotice'>;
+  /** A notice as the channel reads it (its language and clock). */
+  readonly render: (channel: ChannelRef, event: FundbotEvent) => Promise<NeutralMessage>;
   readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
   readonly enqueue: (channel: ChannelRef, task: LaneTask) => void;
   /** When the bot could not post in a channel since (set when a post was refused for good). */
   readonly cannotPostSince: (channel: ChannelRef) => number | undefined;
   /** A notice was held for a channel the store says cannot be posted in: re-check it from here too. */
   readonly heldForNoAccess: (channel: ChannelRef, state: CannotPost) => void;
-  /** The zone a late notice's time is written in (the projects' day). */
-  readonly timeZone: string;
 }
 
 /**
@@ -50,15 +48,15 @@ export function createEventPlacement(deps: EventPlacementDeps) {
   const { clock, ledger, directory, batches } = deps;
 
   async function render(event: FundbotEvent, channel: ChannelRef, late: boolean): Promise<NeutralMessage> {
-    const { locale } = await directory.profile(channel);
+    const { locale, timeZone } = await directory.profile(channel);
     const poster = deps.posterFor(channel.platform);
     const restNamedIn = poster?.threads ? ('thread' as const) : ('messages' as const);
     const shown =
       event.type === 'supporter-burst' && event.entryKeys !== undefined ? { ...event, restNamedIn } : event;
-    const message = deps.core.renderNotice(shown, locale);
+    const message = await deps.render(channel, shown);
     if (!late) return message;
     // Posted after notices that came later: it says when it happened.
-    const line = pacingTexts(locale).happenedAt(formatTime(event.occurredAt, locale, deps.timeZone));
+    const line = pacingTexts(locale).happenedAt(formatClock(event.occurredAt, locale, timeZone));
     return { ...message, text: message.text ? `${message.text}\n${line}` : line };
   }
 

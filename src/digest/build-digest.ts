@@ -1,8 +1,10 @@
 import { isPubliclyVisible, isSoldOut } from '../api/index.js';
 import type { HistoryPoint, Locale, ProjectReadModel } from '../core/index.js';
 import { localTime, percentOfGoal } from '../core/index.js';
+import { type DigestSection, type EngineNote, note } from '../domain/engine-notes.js';
 import { defaultMilestones } from '../domain/milestones.js';
 import { htmlToPlainText, safeHttpUrl, singleLine } from '../domain/text.js';
+import { limits } from '../domain/text-limits.js';
 import { downsampleSeries, type SeriesPoint } from './downsample-series.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -113,8 +115,8 @@ export interface DigestData {
     /** Net new supporters per local day (start of the day, epoch ms), oldest first. */
     readonly supportersPerDay: readonly { readonly dayStart: number; readonly count: number }[];
   };
-  /** Set when some engine data was stale or a section was unavailable: short and secret-free. */
-  readonly staleBecause?: string;
+  /** Why some engine data was stale or a section unavailable: notes, each said once (empty when all is fresh). */
+  readonly stale: readonly EngineNote[];
 }
 
 /** The last point at or before `at`, or undefined. `points` is oldest first. */
@@ -174,12 +176,16 @@ function supportersPerDay(
   return [...days].map(([dayStart, count]) => ({ dayStart, count })).sort((a, b) => a.dayStart - b.dayStart);
 }
 
-async function optional<T>(read: () => Promise<T>, problems: string[], what: string): Promise<T | null> {
+async function optional<T>(
+  read: () => Promise<T>,
+  problems: EngineNote[],
+  section: DigestSection,
+): Promise<T | null> {
   try {
     return await read();
-  } catch (error) {
+  } catch {
     // The digest is a summary: a missing wall scope must not suppress the funding numbers.
-    problems.push(`${what} unavailable (${error instanceof Error ? error.name : 'error'})`);
+    problems.push(note('section-unavailable', { section }));
     return null;
   }
 }
@@ -193,7 +199,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
   const { readModel, project: linkCaption, now, timeZone } = options;
   const milestoneLevels = [...(options.milestones ?? defaultMilestones)].sort((a, b) => a - b);
   const dayStart = now - DAY_MS;
-  const problems: string[] = [];
+  const problems: EngineNote[] = [];
 
   const projectCached = await readModel.project(linkCaption, MAX_AGE_MS);
   const project = projectCached.value;
@@ -248,9 +254,9 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
           countIsLowerBound: posts.length >= WALL_LIMIT,
           latest: latest
             ? {
-                author: singleLine(latest.user.display_name, 60),
+                author: singleLine(latest.user.display_name, limits.name),
                 // As in the engine's wall notices: the message may carry HTML; only its text is shown.
-                message: singleLine(htmlToPlainText(latest.message), 200) || '…',
+                message: singleLine(htmlToPlainText(latest.message), limits.quotedMessage) || '…',
                 at: latest.created_timestamp * 1000,
               }
             : null,
@@ -263,7 +269,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
         .filter((p) => p.release_timestamp * 1000 > sinceMs && p.release_timestamp * 1000 <= now)
         .sort((a, b) => b.release_timestamp - a.release_timestamp)
         .map((p) => ({
-          title: singleLine(p.title, 120),
+          title: singleLine(p.title, limits.title),
           supporterOnly: p.is_supporter_only,
           at: p.release_timestamp * 1000,
         }))
@@ -275,7 +281,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
         ? null
         : visibleRewards
             .map((r) => ({
-              title: singleLine(r.title, 80),
+              title: singleLine(r.title, limits.title),
               // A reward missing from the baseline did not exist then: all its sales are new.
               sold: r.quantity_sold - (dayBaseline.rewardsSold[String(r.id)] ?? 0),
             }))
@@ -285,15 +291,16 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
         ? []
         : null;
   const soldOut = visibleRewards
-    ? visibleRewards.filter(isSoldOut).map((r) => ({ title: singleLine(r.title, 80) }))
+    ? visibleRewards.filter(isSoldOut).map((r) => ({ title: singleLine(r.title, limits.title) }))
     : null;
 
   const url = safeHttpUrl(project.url.main);
-  const staleBecause = problems.length > 0 ? singleLine(problems.join('; '), 200) : undefined;
+  // The same note twice (two sections stale for one reason) is said once.
+  const stale = [...new Map(problems.map((p) => [JSON.stringify(p), p])).values()];
   return {
     project: {
       linkCaption,
-      title: singleLine(project.title, 120),
+      title: singleLine(project.title, limits.title),
       currency: project.currency,
       ...(url ? { url } : {}),
     },
@@ -319,7 +326,7 @@ export async function buildDigest(options: BuildDigestOptions): Promise<DigestDa
       milestones: milestoneLevels,
       supportersPerDay: supportersPerDay(history, { at: now, supporters }, timeZone),
     },
-    ...(staleBecause ? { staleBecause } : {}),
+    stale,
   };
 }
 

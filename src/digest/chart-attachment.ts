@@ -20,6 +20,7 @@ export function fundingChartInput(data: DigestData, locale: Locale): FundingChar
         : undefined;
   return {
     title: data.project.title || data.project.linkCaption,
+    fallbackTitle: data.project.linkCaption,
     at: data.generatedAt,
     points: data.chart.points,
     goal: data.chart.goal,

@@ -1,5 +1,5 @@
 import type { Locale } from '../core/index.js';
-import { formatNumber } from '../core/index.js';
+import { formatClock, formatDayMonth, formatNumber, intlLocaleOf } from '../core/index.js';
 
 /** A "nice" step (1, 2, 2.5, 5 × 10^n) so that about `count` steps cover `range`. */
 export function niceStep(range: number, count: number): number {
@@ -10,13 +10,11 @@ export function niceStep(range: number, count: number): number {
   return nice * magnitude;
 }
 
-const intlLocale: Readonly<Record<Locale, string>> = { en: 'en-US', de: 'de-DE' };
-
 /** Short money labels for the axis: "€12,500", "€1.5M", "12.500 €". */
 export function axisMoney(amount: number, currency: string, locale: Locale, step: number): string {
   const compact = Math.abs(amount) >= 1_000_000;
   try {
-    return new Intl.NumberFormat(intlLocale[locale], {
+    return new Intl.NumberFormat(intlLocaleOf(locale), {
       style: 'currency',
       currency,
       notation: compact ? 'compact' : 'standard',
@@ -28,12 +26,8 @@ export function axisMoney(amount: number, currency: string, locale: Locale, step
   }
 }
 
-/** "Mar 10" / "10. März", with the time of day for short ranges. */
+/** "Mar 10" / "10. März", with the time of day for short ranges ("Mar 10, 17:00 CET"). */
 export function dateLabel(at: number, locale: Locale, timeZone: string, withTime: boolean): string {
-  return new Intl.DateTimeFormat(intlLocale[locale], {
-    month: 'short',
-    day: 'numeric',
-    ...(withTime ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' as const } : {}),
-    timeZone,
-  }).format(at);
+  const day = formatDayMonth(at, locale, timeZone);
+  return withTime ? `${day}, ${formatClock(at, locale, timeZone)}` : day;
 }

@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import { buildDigest } from './build-digest.js';
 import { chartAttachment } from './chart-attachment.js';
 import { digestText } from './i18n.js';
-import { paceText, renderDigest } from './render-digest.js';
+import { paceText, renderDigest, staleText } from './render-digest.js';
 
 /**
  * For the core's `/digest` command: today's digest of a project, built on
@@ -60,8 +60,8 @@ export function chartPreview(
       ...(data.project.url ? { titleUrl: data.project.url } : {}),
       ...(pace ? { text: pace } : {}),
       image: chartAttachment(data, locale),
-      ...(data.staleBecause ? { footer: t.staleFooter(data.staleBecause) } : {}),
-      tone: data.staleBecause ? 'warning' : 'info',
+      ...(data.stale.length > 0 ? { footer: t.staleFooter(staleText(data, locale)) } : {}),
+      tone: data.stale.length > 0 ? 'warning' : 'info',
     };
   };
 }

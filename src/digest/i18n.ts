@@ -41,7 +41,8 @@ export interface DigestCatalog {
   readonly fieldSoldOut: string;
   readonly andMore: (count: string) => string;
   readonly unavailable: string;
-  readonly footer: (at: string, timeZone: string) => string;
+  /** `at` carries its zone's name ("Jan 15, 2026, 09:00 CET"). */
+  readonly footer: (at: string) => string;
   readonly staleFooter: (reason: string) => string;
   readonly chartAlt: (funding: string, goal: string, from: string, to: string) => string;
   readonly chartAltNoGoal: (funding: string, from: string, to: string) => string;
@@ -53,6 +54,8 @@ export interface DigestCatalog {
   readonly chartSupportersPerDay: string;
   readonly chartTrend: string;
   readonly chartEta: (date: string) => string;
+  /** At the end of a trend whose goal day lies beyond the axis: "goal ~Apr 10 →". */
+  readonly chartEtaBeyond: (date: string) => string;
   readonly chartNotAtThisPace: string;
 }
 
@@ -92,7 +95,7 @@ const en: DigestCatalog = {
   fieldSoldOut: 'Sold out',
   andMore: (count) => `… and ${count} more`,
   unavailable: 'not available right now',
-  footer: (at, timeZone) => `As of ${at} (${timeZone})`,
+  footer: (at) => `As of ${at}`,
   staleFooter: (reason) => `Some data may be outdated: ${reason}`,
   chartAlt: (funding, goal, from, to) =>
     `Funding chart from ${from} to ${to}: ${funding} of the ${goal} goal.`,
@@ -105,6 +108,7 @@ const en: DigestCatalog = {
   chartSupportersPerDay: 'New supporters per day',
   chartTrend: "Last 7 days' trend",
   chartEta: (date) => `Goal around ${date} at this pace`,
+  chartEtaBeyond: (date) => `goal ~${date} →`,
   chartNotAtThisPace: 'Goal not reached at this pace',
 };
 
@@ -144,7 +148,7 @@ const de: DigestCatalog = {
   fieldSoldOut: 'Ausverkauft',
   andMore: (count) => `… und ${count} weitere`,
   unavailable: 'gerade nicht verfügbar',
-  footer: (at, timeZone) => `Stand: ${at} (${timeZone})`,
+  footer: (at) => `Stand: ${at}`,
   staleFooter: (reason) => `Einige Daten sind evtl. veraltet: ${reason}`,
   chartAlt: (funding, goal, from, to) =>
     `Finanzierungsverlauf vom ${from} bis ${to}: ${funding} vom Ziel ${goal}.`,
@@ -157,6 +161,7 @@ const de: DigestCatalog = {
   chartSupportersPerDay: 'Neue Unterstützer*innen pro Tag',
   chartTrend: 'Trend der letzten 7 Tage',
   chartEta: (date) => `Ziel etwa am ${date} bei diesem Tempo`,
+  chartEtaBeyond: (date) => `Ziel ~${date} →`,
   chartNotAtThisPace: 'Ziel bei diesem Tempo nicht erreicht',
 };
 

@@ -1,13 +1,16 @@
 import type { Locale, MessageField, NeutralMessage } from '../core/index.js';
 import {
+  catalogFor,
   displayName,
+  formatClock,
   formatDate,
   formatDateTime,
   formatMoney,
   formatNumber,
   formatPercent,
-  formatTime,
   localTime,
+  noteText,
+  progressToward,
 } from '../core/index.js';
 import { limits } from '../domain/text-limits.js';
 import type { DigestData, DigestPace } from './build-digest.js';
@@ -15,17 +18,24 @@ import { chartAttachment } from './chart-attachment.js';
 import { type DigestCatalog, digestText } from './i18n.js';
 import type { FundingChartOptions } from './render-funding-chart.js';
 
-/** List fields show this many entries, then "… and N more": chat fields have length limits. */
-const MAX_LIST = 5;
-
 function signed(value: string, n: number): string {
   return n > 0 ? `+${value}` : value;
 }
 
-function listValue(lines: readonly string[], t: DigestCatalog, locale: Locale): string {
-  const shown = lines.slice(0, MAX_LIST);
-  if (lines.length > MAX_LIST) shown.push(t.andMore(formatNumber(lines.length - MAX_LIST, locale)));
-  return shown.join('\n');
+/**
+ * A list field: the first entries as a bulleted list (each platform draws its own
+ * bullets), the rest counted in a last entry ("… and 3 more").
+ */
+function listField(name: string, lines: readonly string[], t: DigestCatalog, locale: Locale): MessageField {
+  const more = lines.length - limits.digestListItems;
+  const items = lines.slice(0, limits.digestListItems);
+  return { name, value: '', items: more > 0 ? [...items, t.andMore(formatNumber(more, locale))] : items };
+}
+
+/** Why some of the digest's data is stale, in the channel's language ("; " between reasons). */
+export function staleText(data: DigestData, locale: Locale): string {
+  const t = catalogFor(locale);
+  return data.stale.map((n) => noteText(n, t, locale, data.timeZone)).join('; ');
 }
 
 export function paceText(
@@ -55,14 +65,14 @@ export function paceText(
 
 /**
  * The window's real start when it is shorter than 24 hours, in the channel's
- * language and the digest's time zone: "2:05 PM" / "14:05" the same day, with the
- * date when it began the day before. Undefined for a full 24-hour window.
+ * language on the digest zone's clock: "14:05 CET" the same day, with the date
+ * when it began the day before. Undefined for a full 24-hour window.
  */
 function windowStartText(data: DigestData, locale: Locale): string | undefined {
   if (data.window.full) return undefined;
   const { sinceMs } = data.window;
   return localTime(sinceMs, data.timeZone).date === data.date
-    ? formatTime(sinceMs, locale, data.timeZone)
+    ? formatClock(sinceMs, locale, data.timeZone)
     : formatDateTime(sinceMs, locale, data.timeZone);
 }
 
@@ -127,24 +137,24 @@ export function renderDigest(
   if (data.rewardsSold === null) {
     fields.push({ name: t.fieldRewardsSold, value: t.unavailable });
   } else if (data.rewardsSold.length > 0) {
-    fields.push({
-      name: t.fieldRewardsSold,
-      value: listValue(
+    fields.push(
+      listField(
+        t.fieldRewardsSold,
         data.rewardsSold.map((r) => t.rewardSoldLine(formatNumber(r.sold, locale), r.title)),
         t,
         locale,
       ),
-    });
+    );
   }
   if (data.soldOut && data.soldOut.length > 0) {
-    fields.push({
-      name: t.fieldSoldOut,
-      value: listValue(
+    fields.push(
+      listField(
+        t.fieldSoldOut,
         data.soldOut.map((r) => r.title),
         t,
         locale,
       ),
-    });
+    );
   }
 
   if (data.wall === null) {
@@ -166,28 +176,26 @@ export function renderDigest(
   if (data.blogPosts === null) {
     fields.push({ name: t.fieldBlog, value: t.unavailable });
   } else if (data.blogPosts.length > 0) {
-    fields.push({
-      name: t.fieldBlog,
-      value: listValue(
+    fields.push(
+      listField(
+        t.fieldBlog,
         // Title and badge only: the content of a supporter-only post must never reach a channel.
         data.blogPosts.map((p) => (p.supporterOnly ? `${p.title} (${t.supporterOnlyBadge})` : p.title)),
         t,
         locale,
       ),
-    });
+    );
   }
 
-  const footer = [t.footer(formatDateTime(data.generatedAt, locale, data.timeZone), data.timeZone)];
-  if (data.staleBecause) footer.push(t.staleFooter(data.staleBecause));
+  const footer = [t.footer(formatDateTime(data.generatedAt, locale, data.timeZone))];
+  if (data.stale.length > 0) footer.push(t.staleFooter(staleText(data, locale)));
 
   return {
     title: t.title(data.project.title),
     ...(data.project.url ? { titleUrl: data.project.url } : {}),
     text: summary,
     fields,
-    ...(funding.goal > 0
-      ? { progress: { current: funding.current, goal: funding.goal, percent: funding.percent } }
-      : {}),
+    ...(funding.goal > 0 ? { progress: progressToward(funding.current, funding.goal, locale) } : {}),
     image: chartAttachment(data, locale, chartOptions),
     footer: footer.join(' · '),
     tone: data.milestones.length > 0 ? 'success' : 'info',

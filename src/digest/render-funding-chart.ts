@@ -1,8 +1,9 @@
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Locale } from '../core/index.js';
-import { formatDate, formatMoney, formatNumber, formatPercent, percentOfGoal } from '../core/index.js';
-import { registerChartFont } from './chart-font.js';
+import { formatDate, formatDayMonth, formatMoney, formatPercent, percentOfGoal } from '../core/index.js';
 import { axisMoney, dateLabel, niceStep } from './chart-scale.js';
+import { drawSupporterStrip } from './chart-strip.js';
+import { fontPainter, type PlacedText, silentPainter } from './chart-text.js';
 import { downsampleSeries, type SeriesPoint } from './downsample-series.js';
 import { digestText } from './i18n.js';
 
@@ -35,6 +36,8 @@ export type ChartProjection =
 export interface FundingChartInput {
   /** The project's name, plain text. */
   readonly title: string;
+  /** Shown instead of `title` when a letter of it is in no packaged font (the project's link caption). */
+  readonly fallbackTitle?: string;
   /** Epoch ms the chart is for: its date is in the title, and the curve ends here. */
   readonly at: number;
   /** Funding over time, any order; thinned to the chart's width. */
@@ -57,37 +60,9 @@ export interface FundingChartOptions {
   readonly scale?: number;
   /** `none` draws no text (tests that only look at shapes). Default `font`: the packaged font. */
   readonly text?: 'font' | 'none';
+  /** Hears every text drawn, with its box in CSS pixels: for layout checks. */
+  readonly onText?: (placed: PlacedText) => void;
 }
-
-interface TextPainter {
-  draw(text: string, x: number, y: number, options: TextStyle): void;
-  width(text: string, size?: number): number;
-}
-interface TextStyle {
-  readonly align?: 'left' | 'right' | 'center';
-  readonly color?: string;
-  readonly size?: number;
-  readonly bold?: boolean;
-}
-
-function fontPainter(ctx: SKRSContext2D, family: string): TextPainter {
-  ctx.textBaseline = 'middle';
-  const font = (size: number, bold: boolean) => `${bold ? 600 : 400} ${size}px "${family}"`;
-  return {
-    draw(text, x, y, { align = 'left', color = chartColors.text, size = 12, bold = false }) {
-      ctx.font = font(size, bold);
-      ctx.fillStyle = color;
-      ctx.textAlign = align;
-      ctx.fillText(text, x, y);
-    },
-    width(text, size = 12) {
-      ctx.font = font(size, false);
-      return ctx.measureText(text).width;
-    },
-  };
-}
-
-const silentPainter: TextPainter = { draw: () => {}, width: () => 0 };
 
 /**
  * Draws a project's funding as a PNG worth opening: a title with the project's
@@ -105,7 +80,7 @@ export function renderFundingChart(input: FundingChartInput, options: FundingCha
   ctx.scale(scale, scale);
   ctx.fillStyle = chartColors.background;
   ctx.fillRect(0, 0, CHART_WIDTH, CHART_HEIGHT);
-  const text = options.text === 'none' ? silentPainter : fontPainter(ctx, registerChartFont());
+  const text = options.text === 'none' ? silentPainter : fontPainter(ctx, chartColors.text, options.onText);
   const t = digestText(input.locale);
   const { locale, currency, timeZone } = input;
 
@@ -115,8 +90,12 @@ export function renderFundingChart(input: FundingChartInput, options: FundingCha
   const last = points[points.length - 1];
   const current = last?.funding ?? 0;
 
-  // Header: the project and the date, then where it stands.
-  text.draw(t.chartTitle(input.title, formatDate(input.at, locale, timeZone)), 24, 24, {
+  // Header: the project and the date, then where it stands. A name no packaged font can draw
+  // (Hangul, Arabic) gives way to the link caption; a long one is cut to the width, the date kept.
+  const date = formatDate(input.at, locale, timeZone);
+  const name = text.drawable(input.title) || text.drawable(input.fallbackTitle ?? '') || '';
+  const room = CHART_WIDTH - 48 - text.width(t.chartTitle('', date), 18, true);
+  text.draw(t.chartTitle(text.fit(name, room, 18, true), date), 24, 24, {
     size: 18,
     bold: true,
     color: chartColors.title,
@@ -136,9 +115,13 @@ export function renderFundingChart(input: FundingChartInput, options: FundingCha
   const span = first && last && last.at > first.at ? last.at - first.at : DAY_MS;
   const tMin = first && last && last.at > first.at ? first.at : (first?.at ?? input.at) - DAY_MS / 2;
   let tMax = first && last && last.at > first.at ? last.at : (first?.at ?? input.at) + DAY_MS / 2;
-  if (projection?.kind === 'eta')
-    tMax = Math.min(projection.at + span * 0.04, tMax + Math.max(span, 7 * DAY_MS));
-  else if (projection?.kind === 'never') tMax += span * 0.15;
+  // The estimated day is on the axis when it lies within three times the history (at least two
+  // weeks) ahead; further out the trend runs to the edge and says where it leads there.
+  const horizon = Math.max(3 * span, 14 * DAY_MS);
+  const etaOnAxis = projection?.kind === 'eta' && projection.at - tMax <= horizon;
+  if (projection?.kind === 'eta') {
+    tMax = etaOnAxis ? projection.at + (projection.at - tMin) * 0.04 : tMax + horizon;
+  } else if (projection?.kind === 'never') tMax += span * 0.15;
   const trendAt = (at: number) =>
     projection?.kind === 'eta' && last ? current + ((at - last.at) / DAY_MS) * projection.perDay : 0;
 
@@ -236,11 +219,23 @@ export function renderFundingChart(input: FundingChartInput, options: FundingCha
     ctx.lineWidth = 2.5;
     line(ctx, x(Math.max(from, tMin)), y(trendAt(Math.max(from, tMin))), x(to), y(trendAt(to)));
     ctx.setLineDash([]);
-    if (projection.at <= tMax) {
+    if (etaOnAxis) {
       ctx.beginPath();
       ctx.arc(x(projection.at), y(goal), 5, 0, 2 * Math.PI);
       ctx.fillStyle = chartColors.trend;
       ctx.fill();
+    } else {
+      // Beyond the axis: the line ends in an arrow that names the day it leads to.
+      const endY = y(trendAt(tMax));
+      ctx.beginPath();
+      ctx.moveTo(plot.right, endY);
+      ctx.lineTo(plot.right - 9, endY - 5);
+      ctx.lineTo(plot.right - 9, endY + 5);
+      ctx.closePath();
+      ctx.fillStyle = chartColors.trend;
+      ctx.fill();
+      const beyond = t.chartEtaBeyond(formatDayMonth(projection.at, locale, timeZone));
+      text.draw(beyond, plot.right - 12, endY + 14, { align: 'right', color: chartColors.trend, bold: true });
     }
     trendLabel = t.chartEta(formatDate(projection.at, locale, timeZone));
   } else if (projection?.kind === 'never') {
@@ -254,21 +249,38 @@ export function renderFundingChart(input: FundingChartInput, options: FundingCha
     { ...strip, left: plot.left, right: plot.right },
     x,
     t.chartSupportersPerDay,
+    chartColors,
   );
 
-  // Dates under the strip, on the shared time axis.
+  // Dates under the strip, on the shared time axis; the estimated day has a tick of its own.
   const withTime = tMax - tMin < 2 * DAY_MS;
+  const taken: { left: number; right: number }[] = [];
+  const tick = (at: number, label: string, align: 'left' | 'center' | 'right', color: string) => {
+    const tx = Math.round(x(at)) + 0.5;
+    const w = text.width(label) + 8;
+    const left = align === 'left' ? tx : align === 'right' ? tx - w : tx - w / 2;
+    if (taken.some((b) => left < b.right && left + w > b.left)) return;
+    taken.push({ left, right: left + w });
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 1;
+    line(ctx, tx, strip.bottom, tx, strip.bottom + 5);
+    text.draw(label, tx, strip.bottom + 16, { align, color });
+  };
+  if (projection?.kind === 'eta' && etaOnAxis) {
+    const at = projection.at;
+    tick(
+      at,
+      formatDayMonth(at, locale, timeZone),
+      x(at) > plot.right - 40 ? 'right' : 'center',
+      chartColors.trend,
+    );
+  }
   let previous = '';
   for (let i = 0; i <= 4; i++) {
     const at = tMin + ((tMax - tMin) * i) / 4;
     const label = dateLabel(at, locale, timeZone, withTime);
-    const tx = Math.round(x(at)) + 0.5;
-    ctx.strokeStyle = chartColors.axis;
-    ctx.lineWidth = 1;
-    line(ctx, tx, strip.bottom, tx, strip.bottom + 5);
-    if (label !== previous) {
-      text.draw(label, tx, strip.bottom + 16, { align: i === 0 ? 'left' : i === 4 ? 'right' : 'center' });
-    }
+    if (label !== previous)
+      tick(at, label, i === 0 ? 'left' : i === 4 ? 'right' : 'center', chartColors.axis);
     previous = label;
   }
 
@@ -297,40 +309,4 @@ function line(ctx: SKRSContext2D, x1: number, y1: number, x2: number, y2: number
   ctx.moveTo(x1, y1);
   ctx.lineTo(x2, y2);
   ctx.stroke();
-}
-
-/** One bar per local day (net new supporters, drops count as 0), scaled to the busiest day. */
-function drawSupporterStrip(
-  ctx: SKRSContext2D,
-  text: TextPainter,
-  input: FundingChartInput,
-  area: { top: number; bottom: number; left: number; right: number },
-  x: (at: number) => number,
-  label: string,
-): void {
-  ctx.strokeStyle = chartColors.axis;
-  ctx.lineWidth = 1;
-  line(ctx, area.left, area.bottom + 0.5, area.right, area.bottom + 0.5);
-  const days = input.supportersPerDay ?? [];
-  const busiest = Math.max(0, ...days.map((d) => d.count));
-  text.draw(label, area.left + 4, area.top - 6, { size: 11 });
-  if (busiest <= 0) return;
-  const barTop = area.top + 8;
-  ctx.fillStyle = chartColors.bars;
-  for (const day of days) {
-    if (day.count <= 0) continue;
-    const left = Math.max(area.left, x(day.dayStart) + 1);
-    // Today's bar ends at the chart's time: the day is not over yet.
-    const right = Math.min(area.right, x(Math.min(day.dayStart + DAY_MS, input.at)) - 1);
-    if (right <= left) continue;
-    const height = Math.max(1, ((area.bottom - barTop) * day.count) / busiest);
-    ctx.fillRect(left, area.bottom - height, right - left, height);
-    if (right - left >= 18) {
-      text.draw(formatNumber(day.count, input.locale), (left + right) / 2, area.bottom - height - 6, {
-        align: 'center',
-        size: 10,
-      });
-      ctx.fillStyle = chartColors.bars;
-    }
-  }
 }

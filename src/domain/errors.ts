@@ -1,3 +1,4 @@
+import { type EngineNote, noteForLog } from './engine-notes.js';
 import type { FeedName } from './feeds.js';
 
 /**
@@ -46,9 +47,10 @@ export class ProjectPausedError extends FundbotError {
   readonly code = 'project_paused';
   constructor(
     readonly project: string,
-    readonly reason: string,
+    /** Why: `key-rejected` or `key-wrong-project`. */
+    readonly reason: EngineNote,
   ) {
-    super(`polling of ${project} is paused: ${reason}`);
+    super(`polling of ${project} is paused: ${noteForLog(reason, project)}`);
   }
 }
 

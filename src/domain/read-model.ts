@@ -1,4 +1,5 @@
 import type { BlogPost, Funding, Incentive, IncentiveDetail, Project, WallPost } from '../api/index.js';
+import type { EngineNote } from './engine-notes.js';
 
 /**
  * What the command core needs from the engine. The engine implements it from
@@ -34,8 +35,8 @@ export interface Cached<T> {
   readonly value: T;
   /** Epoch ms of the API response this value came from. */
   readonly fetchedAt: number;
-  /** Set when the latest refresh failed: a short, secret-free reason. */
-  readonly staleBecause?: string;
+  /** Set when the latest refresh failed: why, as a note (each channel reads it in its language). */
+  readonly staleBecause?: EngineNote;
 }
 
 export interface HistoryPoint {
@@ -50,8 +51,8 @@ export interface FeedStatus {
   readonly feed: 'project' | 'incentives' | 'fundings' | 'wall' | 'blog';
   readonly lastSuccessAt: number | null;
   readonly intervalMs: number;
-  /** Turned off because the key lacks the scope. */
-  readonly disabledReason?: string;
+  /** Turned off because the key lacks the scope (a `scope-missing` note). */
+  readonly disabledReason?: EngineNote;
 }
 
 export interface EngineStatus {
@@ -62,10 +63,11 @@ export interface EngineStatus {
     readonly dayResetAt: number | null;
     readonly minuteRemaining: number | null;
   };
-  readonly recentErrors: readonly { readonly at: number; readonly message: string }[];
+  /** The engine's recent notes, as codes with parameters (translated at the edge). */
+  readonly recentErrors: readonly { readonly at: number; readonly note: EngineNote }[];
   /**
    * Set while the engine has paused the project's polling because the API rejected its
-   * key (a short, secret-free reason and since when); null while it polls.
+   * key (why, as a note, and since when); null while it polls.
    */
-  readonly paused: { readonly reason: string; readonly since: number } | null;
+  readonly paused: { readonly reason: EngineNote; readonly since: number } | null;
 }

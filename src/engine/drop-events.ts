@@ -1,12 +1,11 @@
 import { type BlogPost, type Funding, fundingKey, type WallPost } from '../api/index.js';
 import type { FundbotEvent } from '../domain/events.js';
 import { singleLine } from '../domain/text.js';
+import { limits } from '../domain/text-limits.js';
 import { blogPostEventId, supporterEventId, wallPostEventId } from './feed-events.js';
 import type { ListItemCodec } from './list-order.js';
 import type { ListReadResult } from './list-reader.js';
 import type { ListState } from './list-state.js';
-
-const NAME_MAX = 80;
 
 /**
  * The entries that dropped out of a list in this read: known before, newer than
@@ -46,7 +45,7 @@ export function supportDroppedEvents(
     detectedAt: ctx.detectedAt,
     originalEventId: supporterEventId(ctx.project, key(f)),
     entryKey: key(f),
-    displayName: singleLine(f.user.display_name, NAME_MAX),
+    displayName: singleLine(f.user.display_name, limits.name),
   }));
 }
 
@@ -78,7 +77,7 @@ export function wallDeletedEvents(ctx: Context, dropped: readonly WallPost[]): F
     detectedAt: ctx.detectedAt,
     originalEventId: wallPostEventId(ctx.project, w.id),
     postId: w.id,
-    label: singleLine(w.user.display_name, NAME_MAX),
+    label: singleLine(w.user.display_name, limits.name),
   }));
 }
 
@@ -94,6 +93,6 @@ export function blogDeletedEvents(ctx: Context, dropped: readonly BlogPost[]): F
     detectedAt: ctx.detectedAt,
     originalEventId: blogPostEventId(ctx.project, b.id),
     postId: b.id,
-    label: singleLine(b.title, 200),
+    label: singleLine(b.title, limits.title),
   }));
 }

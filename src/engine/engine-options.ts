@@ -66,7 +66,10 @@ export interface EngineOptions {
   readonly publicReads?: boolean;
   /** Re-read each list's window region at least this often. Default one day. */
   readonly healEveryMs?: number;
-  /** When new supporters arrive and the project is older than this, it is re-read in the same cycle. Default 45 s. */
+  /**
+   * A command that finds new supporters re-reads the project (from the reserve) only when it is older
+   * than this. Default 45 s. (A poll re-reads it whenever the plan allows: see feeds/fundings.ts.)
+   */
   readonly projectRefreshOnChangeMs?: number;
   readonly leaseTtlMs?: number;
   readonly history?: Partial<HistoryOptions>;

@@ -1,3 +1,4 @@
+import { noteForLog } from '../domain/engine-notes.js';
 import { silentLogger } from '../domain/logger.js';
 import { type EngineContext, emptyCounters } from './engine-context.js';
 import { engineLoop } from './engine-loop.js';
@@ -146,7 +147,10 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     status: () =>
       [...runtimes.values()].map((rt) => ({
         project: rt.config.linkCaption,
-        paused: rt.paused === null ? null : { reason: rt.paused.reason, since: rt.paused.since },
+        paused:
+          rt.paused === null
+            ? null
+            : { reason: noteForLog(rt.paused.reason, rt.config.linkCaption), since: rt.paused.since },
         disabledFeeds: [...rt.feeds].filter(([, f]) => f.disabledReason !== undefined).map(([feed]) => feed),
       })),
   };

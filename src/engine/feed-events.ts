@@ -3,15 +3,9 @@ import { publicTeaser } from '../api/index.js';
 import type { FundbotEvent } from '../domain/events.js';
 import type { MilestoneCrossing } from '../domain/milestones.js';
 import { htmlToPlainText, shorten, singleLine } from '../domain/text.js';
+import { limits } from '../domain/text-limits.js';
 import type { FreshEntry } from './list-reader.js';
 import type { RewardTransition } from './reward-diff.js';
-
-/** Names and titles are single-line and bounded; messages are plain text and bounded. */
-const NAME_MAX = 80;
-const MESSAGE_MAX = 500;
-const TEASER_MAX = 400;
-/** How many names a burst notice lists before "and N more". */
-const BURST_NAMES = 5;
 
 /** The id of a single supporter's notice: also what a drop of that support corrects. */
 export const supporterEventId = (project: string, entryKey: string) => `${project}:supporter:${entryKey}`;
@@ -27,6 +21,9 @@ interface Context {
 }
 
 /**
+ * Names and titles in events are single-line and bounded, messages plain text and
+ * bounded, by the one table (domain/text-limits.ts) the core renders them with.
+ *
  * Supporter notices: one per supporter, or ONE coalesced notice when more than
  * `burstThreshold` arrive in one poll (a restart's catch-up, a launch rush).
  * `fundingTotal` and `supporterCount` are only known for the newest supporter
@@ -55,8 +52,8 @@ export function supporterEvents(
         count: fresh.length,
         displayNames: [...fresh]
           .reverse()
-          .slice(0, BURST_NAMES)
-          .map((f) => singleLine(f.item.user.display_name, NAME_MAX)),
+          .slice(0, limits.burstNames)
+          .map((f) => singleLine(f.item.user.display_name, limits.name)),
         supporterCount: supportersAfterNewest,
         fundingTotal: fundingAfterNewest,
         currency: ctx.currency,
@@ -70,7 +67,7 @@ export function supporterEvents(
     project: ctx.project,
     occurredAt: f.item.support_timestamp * 1000,
     detectedAt: ctx.detectedAt,
-    displayName: singleLine(f.item.user.display_name, NAME_MAX),
+    displayName: singleLine(f.item.user.display_name, limits.name),
     supporterCount: f === newest ? supportersAfterNewest : null,
     fundingTotal: f === newest ? fundingAfterNewest : null,
     currency: ctx.currency,
@@ -97,8 +94,8 @@ export function wallEvents(
         detectedAt: ctx.detectedAt,
         count: fresh.length,
         authors: [
-          ...new Set([...fresh].reverse().map((f) => singleLine(f.item.user.display_name, NAME_MAX))),
-        ].slice(0, BURST_NAMES),
+          ...new Set([...fresh].reverse().map((f) => singleLine(f.item.user.display_name, limits.name))),
+        ].slice(0, limits.burstNames),
         postIds: fresh.map((f) => f.item.id),
       },
     ];
@@ -110,8 +107,8 @@ export function wallEvents(
     occurredAt: f.item.created_timestamp * 1000,
     detectedAt: ctx.detectedAt,
     postId: f.item.id,
-    author: singleLine(f.item.user.display_name, NAME_MAX),
-    message: shorten(htmlToPlainText(f.item.message), MESSAGE_MAX),
+    author: singleLine(f.item.user.display_name, limits.name),
+    message: shorten(htmlToPlainText(f.item.message), limits.wallMessage),
   }));
 }
 
@@ -133,11 +130,11 @@ export function blogEvent(
     occurredAt: post.release_timestamp * 1000,
     detectedAt: ctx.detectedAt,
     postId: post.id,
-    title: singleLine(post.title, 200),
+    title: singleLine(post.title, limits.title),
     blogType: post.type === 'story' ? 'story' : 'text',
     link: base ? `${base}/blog/${post.id}` : '',
     supporterOnly: post.is_supporter_only,
-    teaser: shorten(teaser, TEASER_MAX),
+    teaser: shorten(teaser, limits.teaser),
   };
 }
 
@@ -203,7 +200,7 @@ export function rewardEvents(ctx: Context, transitions: readonly RewardTransitio
     occurredAt: ctx.detectedAt,
     detectedAt: ctx.detectedAt,
     rewardId: t.reward.id,
-    title: singleLine(t.reward.title, 200),
+    title: singleLine(t.reward.title, limits.title),
     price: t.reward.price,
     currency: ctx.currency,
   }));

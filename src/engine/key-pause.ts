@@ -1,4 +1,5 @@
 import { ApiError } from '../api/index.js';
+import { note, noteForLog } from '../domain/engine-notes.js';
 import type { EngineContext } from './engine-context.js';
 import { noteError, type ProjectRuntime } from './project-runtime.js';
 
@@ -29,15 +30,12 @@ export function pauseProject(ctx: EngineContext, rt: ProjectRuntime, error: ApiE
     return;
   }
   const lc = rt.config.linkCaption;
-  const reason =
-    error.code === 'key_project_mismatch'
-      ? 'the platform says the API key belongs to another project'
-      : 'the platform rejected the API key (invalid, disabled or deleted)';
+  const reason = note(error.code === 'key_project_mismatch' ? 'key-wrong-project' : 'key-rejected', {});
   rt.paused = { reason, since: now, retryAt: now + KEY_RETRY_MS };
-  noteError(rt, now, `${reason}: polling is paused`);
+  noteError(rt, now, reason);
   ctx.logger.error(
     { project: lc, code: error.code, status: error.status },
-    `${reason}: polling of ${lc} is paused. Create a Project API key in the administration of ${lc} (project administration → API keys) and replace the configured one; fundbot tries the key again every ${KEY_RETRY_MS / 60_000} minutes.`,
+    `${noteForLog(reason, lc)}: polling of ${lc} is paused. Create a Project API key in the administration of ${lc} (project administration → API keys) and replace the configured one; fundbot tries the key again every ${KEY_RETRY_MS / 60_000} minutes.`,
   );
 }
 
@@ -46,7 +44,7 @@ export function resumeProject(ctx: EngineContext, rt: ProjectRuntime): void {
   if (rt.paused === null) return;
   const lc = rt.config.linkCaption;
   rt.paused = null;
-  const message = `the API key for ${lc} is accepted again: polling resumes`;
-  noteError(rt, ctx.clock.now(), message);
-  ctx.logger.info({ project: lc }, message);
+  const accepted = note('key-accepted', {});
+  noteError(rt, ctx.clock.now(), accepted);
+  ctx.logger.info({ project: lc }, noteForLog(accepted, lc));
 }

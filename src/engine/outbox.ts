@@ -1,3 +1,4 @@
+import { note } from '../domain/engine-notes.js';
 import { LeaseLostError } from '../domain/errors.js';
 import type { EventSink } from '../domain/event-sink.js';
 import type { FundbotEvent } from '../domain/events.js';
@@ -33,11 +34,7 @@ export async function commitOutboxProgress(
     // Another replica holds the project now: it delivers from the stored outbox; this one stops.
     if (error instanceof LeaseLostError) return;
     rt.state = next;
-    noteError(
-      rt,
-      ctx.clock.now(),
-      'the state store refused a write: delivery progress is kept in memory until it recovers',
-    );
+    noteError(rt, ctx.clock.now(), note('store-write-refused', {}));
     ctx.logger.error(
       { project: rt.config.linkCaption, err: error instanceof Error ? error.message : String(error) },
       'could not store delivery progress; continuing from memory',

@@ -1,4 +1,5 @@
 import type { ApiClient, Incentive, IncentiveDetail, Project, ProjectApi } from '../api/index.js';
+import type { EngineNote } from '../domain/engine-notes.js';
 import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
 import type { Cached, HistoryPoint } from '../domain/read-model.js';
 import { CredentialGate } from './credential-gate.js';
@@ -12,7 +13,8 @@ export interface FeedRuntime {
   intervalMs: number;
   lastSuccessAt: number | null;
   failures: number;
-  disabledReason?: string;
+  /** Set while the feed is off because the key lacks its scope (a `scope-missing` note). */
+  disabledReason?: EngineNote;
   /** Moving average of requests per poll. */
   requestsPerPoll: number;
 }
@@ -29,7 +31,7 @@ export interface ProjectRuntime {
   projectCache: Cached<Project> | null;
   rewardsCache: Cached<readonly Incentive[]> | null;
   readonly rewardDetails: Map<number, Cached<IncentiveDetail>>;
-  readonly recentErrors: { at: number; message: string }[];
+  readonly recentErrors: { at: number; note: EngineNote }[];
   leaseUntil: number;
   leaseRetryAt: number;
   /** Set while the platform rejects the key: no feed is polled but the probe at `retryAt`. */
@@ -38,7 +40,8 @@ export interface ProjectRuntime {
 
 /** Why and since when a project's polling is paused (its key was rejected). */
 export interface ProjectPause {
-  readonly reason: string;
+  /** `key-rejected` or `key-wrong-project`. */
+  readonly reason: EngineNote;
   /** Epoch ms of the first rejection. */
   readonly since: number;
   /** Epoch ms of the next probe. */
@@ -97,9 +100,9 @@ export function createProjectRuntimes(input: {
   return runtimes;
 }
 
-/** Keeps the last 20 notes for `/status` (category-level text only: channels see it). */
-export function noteError(rt: ProjectRuntime, at: number, message: string): void {
-  rt.recentErrors.push({ at, message });
+/** Keeps the last 20 notes for `/status` (codes: each channel reads them in its language). */
+export function noteError(rt: ProjectRuntime, at: number, n: EngineNote): void {
+  rt.recentErrors.push({ at, note: n });
   if (rt.recentErrors.length > 20) rt.recentErrors.splice(0, rt.recentErrors.length - 20);
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { note } from '../domain/engine-notes.js';
 import type { FundbotEvent } from '../domain/events.js';
 import { type KeyValueStore, StoredValueError } from '../lib/store.js';
 import type { EngineContext } from './engine-context.js';
@@ -150,7 +151,7 @@ export async function loadState(ctx: EngineContext, rt: ProjectRuntime): Promise
       { project: rt.config.linkCaption, err: error.message },
       'stored engine state unreadable: re-baselining',
     );
-    noteError(rt, ctx.clock.now(), `stored state unreadable, re-baselined: ${error.issues}`);
+    noteError(rt, ctx.clock.now(), note('state-rebaselined', {}));
     rt.state = emptyProjectState();
     // What is stored is unknown: every chunk is written afresh, into slots the stored head may not reference.
     layouts.set(rt, { ...emptyLayout(), seen: new Map(), legacy: false, stale: true });

@@ -1,5 +1,11 @@
 import type { BlogPost, Incentive, IncentiveDetail, Project, RateBudget } from '../api/index.js';
-import { FundbotError, ProjectNotWatchedError } from '../domain/errors.js';
+import { type EngineNote, note } from '../domain/engine-notes.js';
+import {
+  FeedDisabledError,
+  LeaseLostError,
+  ProjectNotWatchedError,
+  ProjectPausedError,
+} from '../domain/errors.js';
 import type { FeedName } from '../domain/feeds.js';
 import type {
   Cached,
@@ -10,7 +16,7 @@ import type {
 } from '../domain/read-model.js';
 import type { Clock } from '../lib/clock.js';
 import { DeferredError } from './credential-gate.js';
-import { describeFailure } from './describe-failure.js';
+import { classifyFailure } from './describe-failure.js';
 import type { ProjectState } from './project-state.js';
 import { SingleFlight } from './single-flight.js';
 
@@ -45,17 +51,20 @@ export interface ReadModelSource {
   assertRefreshable(project: string, feed: FeedName): void;
   feedStatus(project: string): readonly FeedStatus[];
   budget(project: string): RateBudget | undefined;
-  recentErrors(project: string): readonly { readonly at: number; readonly message: string }[];
+  recentErrors(project: string): readonly { readonly at: number; readonly note: EngineNote }[];
   /** Why and since when polling is paused (its key was rejected), or null. */
-  paused(project: string): { readonly reason: string; readonly since: number } | null;
+  paused(project: string): { readonly reason: EngineNote; readonly since: number } | null;
   history(project: string): Promise<readonly HistoryPoint[]>;
 }
 
-/** A short reason fit for a channel: a category, never the error's own text (that goes to the log). */
-function reasonOf(error: unknown): string {
-  // The engine's own errors are written for channels (no host, path or secret); the API's are not.
-  if (error instanceof DeferredError || error instanceof FundbotError) return error.message;
-  return describeFailure(error);
+/** Why a refresh failed, as a note for channels: a code, never the error's own text (that goes to the log). */
+function reasonOf(error: unknown): EngineNote {
+  if (error instanceof DeferredError) return note('budget-wait', { until: error.until });
+  if (error instanceof FeedDisabledError)
+    return note('scope-missing', { feed: error.feed, scope: error.scope });
+  if (error instanceof ProjectPausedError) return error.reason;
+  if (error instanceof LeaseLostError) return note('lease-elsewhere', {});
+  return note('read-failed', classifyFailure(error));
 }
 
 /**

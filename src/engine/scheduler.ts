@@ -1,9 +1,10 @@
 import { ForbiddenError, RateLimitError } from '../api/index.js';
+import { note, noteForLog } from '../domain/engine-notes.js';
 import type { EventSink } from '../domain/event-sink.js';
 import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import { DeferredError } from './credential-gate.js';
-import { describeFailure } from './describe-failure.js';
+import { classifyFailure } from './describe-failure.js';
 import type { EngineContext } from './engine-context.js';
 import type { PollOutcome } from './engine-options.js';
 import { pollers } from './feeds/index.js';
@@ -93,7 +94,7 @@ export function handlePollError(
   if (rt.paused !== null) rt.paused.retryAt = clock.now() + KEY_RETRY_MS;
   if (error instanceof RateLimitError) {
     f.dueAt = Math.max(ctx.api.pausedUntil(rt.config.key), clock.now() + 1000);
-    noteError(rt, clock.now(), `${feed}: rate limited, waiting until ${new Date(f.dueAt).toISOString()}`);
+    noteError(rt, clock.now(), note('rate-limited', { feed, until: f.dueAt }));
     logger.warn({ project: lc, feed, retryAfterMs: error.retryAfterMs }, 'rate limited: obeying Retry-After');
     return;
   }
@@ -102,11 +103,11 @@ export function handlePollError(
     // Still off at a re-check: already logged and noted once.
     if (f.disabledReason !== undefined) return;
     const { scope, offConsequence } = feedTable[feed];
-    f.disabledReason = `the key for ${lc} lacks ${scope}: ${offConsequence}`;
+    f.disabledReason = note('scope-missing', { feed, scope });
     noteError(rt, clock.now(), f.disabledReason);
     logger.warn(
       { project: lc, feed },
-      `${f.disabledReason} (add the ${scope} scope to the key in project administration → API keys; fundbot re-checks every ${SCOPE_RECHECK_MS / 60_000} minutes)`,
+      `the key for ${lc} lacks ${scope}: ${offConsequence} (add the ${scope} scope to the key in project administration → API keys; fundbot re-checks every ${SCOPE_RECHECK_MS / 60_000} minutes)`,
     );
     replan(ctx, rt);
     return;
@@ -120,7 +121,7 @@ export function handlePollError(
       : Math.max(startedAt, clock.now()) + backoff;
   const message = error instanceof Error ? error.message : String(error);
   // /status shows these notes in channels: the category only; the log line below has the details.
-  noteError(rt, clock.now(), `${feed}: ${describeFailure(error)}`);
+  noteError(rt, clock.now(), note('poll-failed', { feed, ...classifyFailure(error) }));
   logger.warn(
     { project: lc, feed, failures: f.failures, err: message },
     'poll failed: retrying with backoff',
@@ -131,10 +132,9 @@ export function handlePollError(
 function turnBackOn(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName): void {
   const f = feedOf(rt, feed);
   delete f.disabledReason;
-  const { scope } = feedTable[feed];
-  const message = `the key for ${rt.config.linkCaption} has ${scope} again: the ${feed} feed is back on`;
-  noteError(rt, ctx.clock.now(), message);
-  ctx.logger.info({ project: rt.config.linkCaption, feed }, message);
+  const restored = note('scope-restored', { feed, scope: feedTable[feed].scope });
+  noteError(rt, ctx.clock.now(), restored);
+  ctx.logger.info({ project: rt.config.linkCaption, feed }, noteForLog(restored, rt.config.linkCaption));
 }
 
 /** The cheapest feed that can tell whether a paused project's key works again: the project (one request). */

@@ -67,7 +67,8 @@ describe('npm start without configuration', () => {
     proc.stdin.write('/funding\n');
     const afterFunding = await waitForOutput(proc, /Funding: €[\d,]+ of €25,000/, output);
     expect(afterFunding).toMatch(/Supporters: \d+/);
-    expect(afterFunding).toMatch(/Progress: [▰▱]{10} \d+%/);
+    // The bar once, on its own line (issue 23: a Progress field repeated it).
+    expect(afterFunding).toMatch(/^[▰▱]{20} \d+%$/m);
 
     const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
     proc.stdin.end();

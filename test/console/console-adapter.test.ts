@@ -38,7 +38,9 @@ describe('console adapter', () => {
       'Solar Kiosk\n  https://platform.example/solar-kiosk\nA kiosk that runs on sunshine',
     );
     expect(text).toContain('Funding: €12,345 of €20,000');
-    expect(text).toContain('Progress: ▰▰▰▰▰▰▱▱▱▱ 62%');
+    // The bar once, drawn from the progress (never again as a field).
+    expect(text).toContain('▰▰▰▰▰▰▰▰▰▰▰▰▱▱▱▱▱▱▱▱ 61%');
+    expect(text.match(/▰/g)).toHaveLength(12);
     expect(text).toContain('→ Support the project: https://platform.example/solar-kiosk');
     expect(text).toContain('— Updated now');
   });
@@ -126,9 +128,15 @@ describe('renderConsoleMessage', () => {
     expect(out).toBe('x');
   });
 
-  test('draws a progress bar when no field carries one', () => {
-    expect(renderConsoleMessage({ title: 'x', progress: { current: 5, goal: 10, percent: 50 } })).toContain(
-      '▰▰▰▰▰▰▰▰▰▰▱▱▱▱▱▱▱▱▱▱ 50%',
+  test("draws the progress bar with the core's label", () => {
+    expect(
+      renderConsoleMessage({ title: 'x', progress: { current: 5, goal: 10, percent: 50, label: '50 %' } }),
+    ).toContain('▰▰▰▰▰▰▰▰▰▰▱▱▱▱▱▱▱▱▱▱ 50 %');
+  });
+
+  test('draws a field list with bullets (the digest lists)', () => {
+    expect(renderConsoleMessage({ fields: [{ name: 'Sold out', value: '', items: ['Mug', 'Tee'] }] })).toBe(
+      'Sold out:\n  • Mug\n  • Tee',
     );
   });
 

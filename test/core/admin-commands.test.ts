@@ -245,7 +245,7 @@ describe('/status, /help, /digest', () => {
                 feed: 'wall',
                 lastSuccessAt: null,
                 intervalMs: 60_000,
-                disabledReason: 'the key lacks wall:read',
+                disabledReason: { code: 'scope-missing', params: { feed: 'wall', scope: 'wall:read' } },
               },
               { feed: 'blog', lastSuccessAt: null, intervalMs: 300_000 },
             ],
@@ -256,8 +256,11 @@ describe('/status, /help, /digest', () => {
               minuteRemaining: 100,
             },
             recentErrors: [
-              { at: t0 - 60_000, message: 'GET /project/solar-kiosk/wall: HTTP 403 insufficient_scope' },
-              { at: t0 - 120_000, message: 'HTTP 401 invalid_api_key svc_user_LEAKEDKEY' },
+              {
+                at: t0 - 60_000,
+                note: { code: 'poll-failed', params: { feed: 'wall', failure: 'http-error', status: 503 } },
+              },
+              { at: t0 - 120_000, note: { code: 'key-rejected', params: {} } },
             ],
             paused: null,
           },
@@ -267,12 +270,12 @@ describe('/status, /help, /digest', () => {
     const m = await f.run('status');
     const text = allText(m);
     expect(text).toContain('Project\nlast poll 20 seconds ago (every 30 seconds)');
-    expect(text).toContain('disabled: the key lacks wall:read');
+    expect(text).toContain('disabled: the API key lacks wall:read: wall notices are off');
     expect(text).toContain('no successful poll yet');
-    expect(text).toContain('9,876 of 10,000 requests left · resets Jan 2, 2026, 12:00 AM');
-    expect(text).toContain('HTTP 403 insufficient_scope');
+    expect(text).toContain('9,876 of 10,000 requests left · resets Jan 2, 2026, 00:00 UTC');
+    expect(text).toContain('Dec 31, 2025, 23:59 UTC: Wall: the platform answered with an error (HTTP 503)');
+    expect(text).toContain('the platform rejected the API key (invalid, disabled or deleted)');
     expect(m.footer).toBe('fundbot 0.1.0-test');
-    expect(JSON.stringify(m)).not.toContain('LEAKEDKEY');
   });
 
   test('/status names the causes /healthz names, in the channel language: paused key, failing store, API drift', async () => {
@@ -285,10 +288,7 @@ describe('/status, /help, /digest', () => {
             feeds: [{ feed: 'project', lastSuccessAt: t0 - 20_000, intervalMs: 30_000 }],
             budget: { dayLimit: null, dayRemaining: null, dayResetAt: null, minuteRemaining: null },
             recentErrors: [],
-            paused: {
-              reason: 'the API rejects the key (invalid_api_key svc_proj_LEAKEDKEY)',
-              since: t0 - 600_000,
-            },
+            paused: { reason: { code: 'key-rejected', params: {} }, since: t0 - 600_000 },
           },
         },
       ],
@@ -317,6 +317,9 @@ describe('/status, /help, /digest', () => {
     const de = await f.run('status');
     const betrieb = de.fields?.find((field) => field.name === 'Betrieb')?.value ?? '';
     expect(betrieb).toContain('Abfragen pausiert seit');
+    // The engine's note in German, not English (issue 23).
+    expect(betrieb).toContain('die Plattform lehnt den API-Schlüssel ab');
+    expect(betrieb).not.toContain('rejected');
     expect(betrieb).toContain('Der Speicher antwortet nicht');
     expect(betrieb).toContain('Die API der Plattform hat sich geändert');
   });

@@ -104,10 +104,10 @@ describe('/rewards', () => {
     const f = withRewards([reward()]);
     f.readModel.setFreshness('solar-kiosk', 'rewards', {
       fetchedAt: t0 - 12 * 60_000,
-      staleBecause: 'HTTP 502',
+      staleBecause: { code: 'read-failed', params: { failure: 'http-error', status: 502 } },
     });
     const m = await f.run('rewards');
-    expect(m.footer).toBe('Figures from 12 minutes ago: the platform did not answer (HTTP 502)');
+    expect(m.footer).toBe('Figures from 12 minutes ago: the platform answered with an error (HTTP 502)');
     expect(m.tone).toBe('warning');
   });
 

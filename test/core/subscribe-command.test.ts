@@ -106,7 +106,12 @@ describe('/subscribe posts "now watching" once per channel and project', () => {
     if (!summary) return;
     expect(summary.private).toBe(false);
     expect(summary.title).toBe('👀 fundbot is now watching Solar *Kiosk* <!channel>');
-    expect(summary.progress).toEqual({ current: 12_345, goal: 20_000, percent: (12_345 / 20_000) * 100 });
+    expect(summary.progress).toEqual({
+      current: 12_345,
+      goal: 20_000,
+      percent: (12_345 / 20_000) * 100,
+      label: '61%',
+    });
     const text = allText(summary);
     expect(text).toContain('€12,345 of €20,000');
     expect(text).toContain('123');

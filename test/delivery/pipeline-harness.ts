@@ -57,6 +57,8 @@ export interface PipelineOptions {
   readonly access?: Partial<Record<ChannelRef['platform'], ChannelAccess>>;
   readonly claims?: Claims;
   readonly observer?: DeliveryObserver;
+  /** The configured zone of the channels' times (the core's `timeZone`; default UTC). */
+  readonly timeZone?: string;
   readonly overrides?: Partial<
     Pick<DeliveryOptions, 'stallMs' | 'giveUpAfterMs' | 'timeZone' | 'threadEditIntervalMs' | 'goalOf'>
   >;
@@ -87,6 +89,7 @@ export async function startPipeline(options: PipelineOptions): Promise<PipelineH
     version: 'test',
     pacing,
     dailyThreads,
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
   });
   const logger = new RecordingLogger();
   const delivery = createDelivery({

@@ -141,14 +141,14 @@ describe('buildDigest on a scripted ten-day campaign', () => {
     expect(data.change).toEqual({ funding: 200, supporters: 2, sinceMs: now - 5 * HOUR });
     expect(data.pace).toMatchObject({ kind: 'eta', basisDays: 5 / 24 });
     expect(data.window).toEqual({ sinceMs: now - 5 * HOUR, full: false });
-    // 04:00 in Berlin: the window names its real start, in the channel's language.
+    // 04:00 in Berlin: the window names its real start, in the channel's language, with the zone.
     const english = renderDigest(data, 'en');
-    expect(english.text).toBe(`+${en(200)} from 2 supporters since 4:00 AM.`);
-    expect(fieldValue(english, 'Since 4:00 AM')).toBe(`+${en(200)} · +2 supporters`);
+    expect(english.text).toBe(`+${en(200)} from 2 supporters since 04:00 CET.`);
+    expect(fieldValue(english, 'Since 04:00 CET')).toBe(`+${en(200)} · +2 supporters`);
     expect(english.fields?.some((f) => f.name === 'Last 24 hours')).toBe(false);
     const german = renderDigest(data, 'de');
-    expect(plain(german.text)).toBe(`+${de(200)} von 2 Unterstützer*innen seit 04:00.`);
-    expect(fieldValue(german, 'Seit 04:00')).toBe(`+${de(200)} · +2 Unterstützer*innen`);
+    expect(plain(german.text)).toBe(`+${de(200)} von 2 Unterstützer*innen seit 04:00 MEZ.`);
+    expect(fieldValue(german, 'Seit 04:00 MEZ')).toBe(`+${de(200)} · +2 Unterstützer*innen`);
   });
 
   it('names a window that began the day before with its date', async () => {
@@ -157,7 +157,7 @@ describe('buildDigest on a scripted ten-day campaign', () => {
       history: [aPoint(now - 20 * HOUR, 100, 1)],
     });
     const text = renderDigest(await digestOf(readModel), 'en').text;
-    expect(plain(text)).toBe(`+${en(200)} from 2 supporters since Mar 9, 2026, 1:00 PM.`);
+    expect(plain(text)).toBe(`+${en(200)} from 2 supporters since Mar 9, 2026, 13:00 CET.`);
   });
 
   it('says "the last 24 hours" only when the history covers them', async () => {
@@ -232,10 +232,11 @@ describe('buildDigest on a scripted ten-day campaign', () => {
     const data = await digestOf(readModel);
     expect(data.wall).toBeNull();
     expect(data.rewardsSold).not.toBeNull();
-    expect(data.staleBecause).toContain('wall unavailable (ForbiddenError)');
+    expect(data.stale).toEqual([{ code: 'section-unavailable', params: { section: 'wall' } }]);
     const message = renderDigest(data, 'en');
     expect(fieldValue(message, 'Wall')).toBe('not available right now');
-    expect(message.footer).toContain('Some data may be outdated');
+    expect(message.footer).toContain('Some data may be outdated: wall not available');
+    expect(renderDigest(data, 'de').footer).toContain('Pinnwand nicht verfügbar');
   });
 
   it('fails when the project itself cannot be read', async () => {

@@ -140,6 +140,6 @@ describe('digest from the engine read model', () => {
     expect(data.window.sinceMs).toBeGreaterThanOrEqual(start);
     expect(data.window.sinceMs).toBeLessThan(start + HOUR);
     const message = renderDigest(data, 'de');
-    expect(message.text).toMatch(/ von 4 Unterstützer\*innen seit 09:0\d\.$/);
+    expect(message.text).toMatch(/ von 4 Unterstützer\*innen seit 09:0\d MEZ\.$/);
   });
 });

@@ -88,6 +88,7 @@ describe.each(Object.keys(posters) as (keyof typeof posters)[])(
         core: {
           renderNotice: (event) => ({ title: 'New supporter', text: event.id }),
           localeFor: async () => 'en',
+          timeZoneFor: async () => 'UTC',
         },
         subscriptions: createSubscriptionStore(store, { clock }),
         posters: [adapter.poster],

@@ -52,4 +52,8 @@ export class RecordingCore implements CommandCore {
   async localeFor(_channel: ChannelRef): Promise<Locale> {
     return 'en';
   }
+
+  async timeZoneFor(_channel: ChannelRef): Promise<string> {
+    return 'UTC';
+  }
 }

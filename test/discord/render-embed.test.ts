@@ -126,18 +126,27 @@ describe('renderEmbed', () => {
     expectNoPingOrLink(files[0]!.description ?? '');
   });
 
-  it('shows progress as a bar line after the text, floored so 99.6% never reads as 100%', () => {
+  it("shows progress as a bar line after the text, with the core's label (never a percent of its own)", () => {
     const { embeds } = renderEmbed({
       text: 'Stand',
-      progress: { current: 9960, goal: 10000, percent: 99.6 },
+      progress: { current: 9960, goal: 10000, percent: 99.6, label: '99 %' },
     });
-    expect(embeds[0]!.description).toBe('Stand\n\n▰▰▰▰▰▰▰▰▰▰ 99%');
+    expect(embeds[0]!.description).toBe('Stand\n\n▰▰▰▰▰▰▰▰▰▱ 99 %');
+  });
+
+  it('draws a field list as a markdown list of escaped entries (the digest lists)', () => {
+    const { embeds } = renderEmbed({
+      fields: [{ name: 'Rewards sold', value: '', items: ['3× Mug', '- not a list', 'kiosk_lover'] }],
+    });
+    expect(embeds[0]!.fields).toEqual([
+      { name: 'Rewards sold', value: '- 3× Mug\n- \\- not a list\n- kiosk\\_lover', inline: false },
+    ]);
   });
 
   it('keeps the progress bar when the text is too long', () => {
     const { embeds } = renderEmbed({
       text: 'x'.repeat(10_000),
-      progress: { current: 1, goal: 2, percent: 50 },
+      progress: { current: 1, goal: 2, percent: 50, label: '50%' },
     });
     expect(embeds[0]!.description!.endsWith('▰▰▰▰▰▱▱▱▱▱ 50%')).toBe(true);
     expect(embeds[0]!.description!.length).toBeLessThanOrEqual(discordLimits.description);

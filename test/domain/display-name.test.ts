@@ -36,19 +36,19 @@ describe('displayName: the one rule for a name that shows nothing', () => {
 describe('a blank name in what reaches a channel', () => {
   test('a supporter notice shows the localized placeholder, never a blank name', () => {
     const event = buildEvent.supporter({ displayName: '\u3164' });
-    expect(renderNotice(event, 'en').title).toBe('🎉 New supporter: a supporter');
-    expect(renderNotice(event, 'de').title).toBe('🎉 Neuer Unterstützer: jemand');
+    expect(renderNotice(event, 'en', 'UTC').title).toBe('🎉 New supporter: a supporter');
+    expect(renderNotice(event, 'de', 'UTC').title).toBe('🎉 Neuer Unterstützer: jemand');
   });
 
   test('a wall post by a blank author names the placeholder', () => {
     const event = buildEvent.wallPost({ author: '\u115f\u1160\u00ad' });
-    expect(renderNotice(event, 'en').title).toContain('a supporter');
-    expect(renderNotice(event, 'de').title).toContain('jemand');
+    expect(renderNotice(event, 'en', 'UTC').title).toContain('a supporter');
+    expect(renderNotice(event, 'de', 'UTC').title).toContain('jemand');
   });
 
   test('in a burst a blank name is counted in "and N more", not listed as a blank', () => {
     const event = buildEvent.supporterBurst({ displayNames: ['Ada', '\u{e0041}\u{e0042}'], count: 2 });
-    const text = allText(renderNotice(event, 'en'));
+    const text = allText(renderNotice(event, 'en', 'UTC'));
     expect(text).toContain('Ada and 1 more');
   });
 });

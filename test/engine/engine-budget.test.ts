@@ -83,7 +83,10 @@ describe('read model for commands', () => {
     h.sim.faults.serverError({ path: `/project/${lc}`, n: 1 });
     const stale: Cached<Project> = await h.engine.readModel.project(lc, 1_000);
     expect(stale.value.link_caption).toBe(lc);
-    expect(stale.staleBecause).toMatch(/500/);
+    expect(stale.staleBecause).toEqual({
+      code: 'read-failed',
+      params: { failure: 'http-error', status: 500 },
+    });
     h.sim.faults.serverError({ path: /\/incentive\/\d+$/, n: 1 });
     await expect(h.engine.readModel.reward(lc, 424242, 1_000)).rejects.toThrow();
   });
@@ -112,7 +115,10 @@ describe('scopes', () => {
     await step(h);
     const status = await h.engine.readModel.status(lc);
     const wall = status.feeds.find((f) => f.feed === 'wall');
-    expect(wall?.disabledReason).toBe('the key for solar-kiosk lacks wall:read: wall notices are off');
+    expect(wall?.disabledReason).toEqual({
+      code: 'scope-missing',
+      params: { feed: 'wall', scope: 'wall:read' },
+    });
     expect(h.logger.warnings.some((w) => w.includes('lacks wall:read'))).toBe(true);
     const wallRequests = requestsTo(h.sim, '/wall');
     h.project.addSupporter({ amount: 1 });

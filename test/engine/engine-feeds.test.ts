@@ -38,7 +38,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
     h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(120) } });
     await step(h);
     h.recorder.clear();
-    h.clock.advance(50_000); // the project snapshot is older than projectRefreshOnChangeMs: re-read with the list
+    h.clock.advance(50_000);
     const key = h.project.addSupporter({ displayName: 'Ada <@everyone>', amount: 50 });
     h.project.addWallPost({
       authorName: 'Bob',

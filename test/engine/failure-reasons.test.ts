@@ -17,7 +17,10 @@ describe('what the engine says about failures where channels can see it', () => 
     h.sim.faults.unknownError({ code: 'quantum_flux', status: 503, description: serverText, n: 50 });
 
     const project = await h.engine.readModel.project(lc, 30_000);
-    expect(project.staleBecause).toBe('the platform answered with an error (HTTP 503)');
+    expect(project.staleBecause).toEqual({
+      code: 'read-failed',
+      params: { failure: 'http-error', status: 503 },
+    });
 
     await runFor(h, 5 * 60_000);
     const status = await h.engine.readModel.status(lc);

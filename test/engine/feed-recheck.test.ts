@@ -22,9 +22,10 @@ describe('a feed switched off for a missing scope', () => {
       n: 1_000,
     });
     await step(h);
-    expect((await wallOf(h))?.disabledReason).toBe(
-      'the key for solar-kiosk lacks wall:read: wall notices are off',
-    );
+    expect((await wallOf(h))?.disabledReason).toEqual({
+      code: 'scope-missing',
+      params: { feed: 'wall', scope: 'wall:read' },
+    });
     const offWarnings = h.logger.warnings.filter((w) => w.includes('lacks wall:read')).length;
     expect(offWarnings).toBe(1);
     const wallBefore = requestsTo(h.sim, '/wall');
@@ -41,7 +42,10 @@ describe('a feed switched off for a missing scope', () => {
     expect(backOn).toHaveLength(1);
     expect(backOn[0]?.level).toBe('info');
     const status = await h.engine.readModel.status(lc);
-    expect(status.recentErrors.at(-1)?.message).toContain('back on');
+    expect(status.recentErrors.at(-1)?.note).toEqual({
+      code: 'scope-restored',
+      params: { feed: 'wall', scope: 'wall:read' },
+    });
 
     // Wall notices work again, at the wall's ordinary pace.
     h.project.addWallPost({ message: 'heard again' });

@@ -30,9 +30,10 @@ describe("a list's first poll is the check of its scope (the start-up key check 
         `the key for solar-kiosk lacks ${scope}: ${offConsequence} (add the ${scope} scope to the key in project administration → API keys; fundbot re-checks every 10 minutes)`,
       ]);
       const status = await h.engine.readModel.status('solar-kiosk');
-      expect(status.feeds.find((f) => f.feed === feed)?.disabledReason).toBe(
-        `the key for solar-kiosk lacks ${scope}: ${offConsequence}`,
-      );
+      expect(status.feeds.find((f) => f.feed === feed)?.disabledReason).toEqual({
+        code: 'scope-missing',
+        params: { feed, scope },
+      });
       // The other lists are on.
       expect(status.feeds.filter((f) => f.disabledReason !== undefined).map((f) => f.feed)).toEqual([feed]);
     },

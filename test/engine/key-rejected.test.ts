@@ -39,12 +39,12 @@ describe.each([
     expect(h.logger.records.filter((r) => r.level === 'error')).toHaveLength(1);
 
     const statusNow = await h.engine.readModel.status(lc);
-    expect(statusNow.recentErrors.map((e) => e.message).join('\n')).toMatch(/API key.*polling is paused/);
+    expect(statusNow.recentErrors.map((e) => e.note.code).join()).toMatch(/key-(rejected|wrong-project)/);
     // A refresh while paused sends nothing and says why.
     const before = h.sim.requests.length;
     await expect(h.engine.readModel.reward(lc, 999, 0)).rejects.toMatchObject({ code: 'project_paused' });
     const stale = await h.engine.readModel.project(lc, 0);
-    expect(stale.staleBecause).toContain('paused');
+    expect(stale.staleBecause?.code).toMatch(/key-(rejected|wrong-project)/);
     expect(h.sim.requests.length).toBe(before);
     const core = createCommandCore({
       readModel: h.engine.readModel,
@@ -58,7 +58,7 @@ describe.each([
     );
     expect(answer).toContain('the platform rejects its API key');
     // /status through the real engine and core names the pause, as /healthz does.
-    expect(statusNow.paused?.reason).toMatch(/API key/);
+    expect(statusNow.paused?.reason).toEqual(stale.staleBecause);
     const statusAnswer = allText(
       await core.execute({ name: 'status', options: {}, context: buildContext() }),
     );
@@ -81,7 +81,7 @@ describe('a key rejected while answering a command', () => {
     h.sim.faults.unknownError({ status: 401, code: 'invalid_api_key', n: 100_000 });
     h.clock.advance(1_000); // the cached project is now older than maxAgeMs 0
     const stale = await h.engine.readModel.project(lc, 0);
-    expect(stale.staleBecause).toBe('the platform refused the API key');
+    expect(stale.staleBecause).toEqual({ code: 'read-failed', params: { failure: 'key-refused' } });
     expect(h.engine.status()[0]?.paused?.reason).toMatch(/rejected the API key/);
     const from = h.sim.requests.length;
     await runFor(h, 9 * 60_000);

@@ -65,7 +65,7 @@ describe('Slack command replies with a chart', () => {
       'the upload completion',
     );
     expect(complete.args).toMatchObject({ channel_id: 'C0CHAN' });
-    expect(String(complete.args.initial_comment)).toContain('Solar Kiosk · Mar 10, 2026');
+    expect(JSON.stringify(complete.args.blocks)).toContain('"text":"Solar Kiosk · Mar 10, 2026"');
     expect([...(fake.uploads[0]?.bytes ?? [])]).toEqual([...png]);
     expect(fake.responses).toHaveLength(0);
   });

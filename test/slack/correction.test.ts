@@ -70,8 +70,9 @@ describe('Slack corrections', () => {
     expect(updates).toHaveLength(1);
     expect(updates[0]?.args['ts']).toBe(ts);
     const blocks = JSON.stringify(updates[0]?.args['blocks']);
-    expect(blocks).toContain('~');
-    expect(blocks).toContain('&lt;!channel&gt;');
+    // Struck through as rich text structure; the name stays literal text, no control sequence in it.
+    expect(blocks).toContain('"style":{"strike":true}');
+    expect(blocks).not.toContain('"type":"mrkdwn"');
     expect(blocks).not.toContain('<!channel>');
     expect(blocks).not.toContain('<https://evil.example');
     expect(fake.calls.filter((c) => c.method === 'chat.postMessage')).toHaveLength(1);

@@ -57,6 +57,7 @@ describe('Slack: exactly one message per event when the answer to a post is lost
       core: {
         renderNotice: (event) => ({ title: 'New supporter', text: event.id }),
         localeFor: async () => 'en',
+        timeZoneFor: async () => 'UTC',
       },
       subscriptions: createSubscriptionStore(store, { clock }),
       posters: [adapter.poster],

@@ -48,6 +48,9 @@ export function recordingCore(
     async localeFor() {
       return locale;
     },
+    async timeZoneFor() {
+      return 'UTC';
+    },
   };
 }
 

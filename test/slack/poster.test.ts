@@ -52,8 +52,13 @@ describe('Slack poster', () => {
       { type: 'header', text: { type: 'plain_text', text: 'New supporter', emoji: true } },
       { type: 'section', text: { type: 'plain_text', text: 'Ada supports the project', emoji: true } },
       {
-        type: 'section',
-        text: { type: 'mrkdwn', text: '<https://platform.example/solar-kiosk|Open project>', verbatim: true },
+        type: 'rich_text',
+        elements: [
+          {
+            type: 'rich_text_section',
+            elements: [{ type: 'link', url: 'https://platform.example/solar-kiosk', text: 'Open project' }],
+          },
+        ],
       },
     ]);
   });
@@ -73,14 +78,16 @@ describe('Slack poster', () => {
       'evt:hostile',
     );
     const [call] = fake.callsTo('chat.postMessage');
-    const mrkdwn = JSON.stringify(call?.args.blocks)
-      .match(/"type":"mrkdwn","text":"(?:[^"\\]|\\.)*"/g)
-      ?.join('\n');
-    expect(mrkdwn).not.toMatch(/<[!@]|<https:\/\/evil|\*bold\*|https:\/\/evil|@here/);
+    const blocks = JSON.stringify(call?.args.blocks);
+    // No mrkdwn at all: user text is plain_text or rich text, literal; no control sequence, link or broadcast.
+    expect(blocks).not.toContain('"type":"mrkdwn"');
+    expect(blocks).not.toMatch(/<[!@]|<https:\/\/evil|https:\/\/evil|@here/);
+    expect(blocks).toContain('*bold*');
     // The notification fallback keeps the real characters; with no raw < or > nothing in it can ping or link.
     expect(String(call?.args.text)).not.toMatch(/[<>]/);
     expect(String(call?.args.text)).toContain('&lt;https://evil.example|click&gt; *bold*');
-    expect(mrkdwn).toContain('<https://platform.example/p|');
+    // The only link is the trusted one.
+    expect([...blocks.matchAll(/"url":"([^"]*)"/g)].map((m) => m[1])).toEqual(['https://platform.example/p']);
   });
 
   it('uploads an attachment through files.uploadV2: upload URL, bytes, then completion in the channel', async () => {
@@ -103,9 +110,13 @@ describe('Slack poster', () => {
       channel_id: 'C0CHAN',
       files: [{ id: fake.uploads[0]?.fileId }],
     });
-    const comment = String(complete?.args.initial_comment);
-    expect(comment).toContain('*Daily digest &lt;!channel&gt;*');
-    expect(comment).toContain('*Supporters*: +12');
+    // The message beside the file is rich text: the title bold and literal, the field below it.
+    expect(complete?.args.initial_comment).toBeUndefined();
+    const blocks = JSON.stringify(complete?.args.blocks);
+    expect(blocks).toContain('{"type":"text","text":"Daily digest <\u200b!channel>","style":{"bold":true}}');
+    expect(blocks).toContain(
+      '{"type":"text","text":"Supporters","style":{"bold":true}},{"type":"text","text":"\\n+12"}',
+    );
     expect(fake.callsTo('chat.postMessage')).toHaveLength(0);
   });
 

@@ -81,7 +81,7 @@ export function allText(message: NeutralMessage): string {
     message.text,
     message.badge,
     message.footer,
-    ...(message.fields ?? []).flatMap((f) => [f.name, f.value]),
+    ...(message.fields ?? []).flatMap((f) => [f.name, f.value, ...(f.items ?? [])]),
     ...(message.links ?? []).map((l) => l.label),
   ]
     .filter((s) => s !== undefined)

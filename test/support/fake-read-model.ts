@@ -13,6 +13,7 @@ import type {
   ProjectReadModel,
   WatchedProject,
 } from '../../src/core/ports.js';
+import type { EngineNote } from '../../src/domain/engine-notes.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { detailOf } from './builders.js';
 
@@ -88,7 +89,7 @@ export class FakeReadModel implements ProjectReadModel {
   readonly calls: FakeReadModelCall[] = [];
   readonly #clock: Pick<Clock, 'now'>;
   readonly #projects = new Map<string, FakeProjectFixture>();
-  readonly #freshness = new Map<string, { fetchedAt?: number; staleBecause?: string }>();
+  readonly #freshness = new Map<string, { fetchedAt?: number; staleBecause?: EngineNote }>();
   readonly #failures = new Map<string, unknown>();
   #watched: readonly WatchedProject[] | undefined;
 
@@ -125,7 +126,7 @@ export class FakeReadModel implements ProjectReadModel {
   setFreshness(
     linkCaption: string,
     resource: FakeResource,
-    value: { fetchedAt?: number; staleBecause?: string },
+    value: { fetchedAt?: number; staleBecause?: EngineNote },
   ): this {
     this.#freshness.set(`${linkCaption}/${resource}`, value);
     return this;

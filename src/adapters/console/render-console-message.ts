@@ -41,11 +41,7 @@ export function renderConsoleMessage(message: NeutralMessage, options: ConsoleRe
   const mark = startsWithIcon.test(message.title ?? '') ? '' : toneMarks[message.tone ?? 'neutral'];
   const privacy = message.private ? '(only you) ' : '';
   if (message.title !== undefined || message.badge !== undefined) {
-    // "Sold out: Mug [sold out]" says it twice: a badge the title already carries is left out.
-    const repeatsTitle =
-      message.badge !== undefined &&
-      (message.title ?? '').toLocaleLowerCase().includes(message.badge.toLocaleLowerCase());
-    const badge = message.badge && !repeatsTitle ? ` [${safe(message.badge)}]` : '';
+    const badge = message.badge ? ` [${safe(message.badge)}]` : '';
     lines.push(`${privacy}${mark}${safe(message.title ?? '')}${badge}`.trimEnd());
     const titleUrl = safeHttpUrl(message.titleUrl);
     if (titleUrl) lines.push(`  ${safe(titleUrl)}`);
@@ -53,15 +49,14 @@ export function renderConsoleMessage(message: NeutralMessage, options: ConsoleRe
     lines.push(`${privacy}${mark}`.trimEnd());
   }
   if (message.text) lines.push(safe(message.text));
-  // The core already puts a text bar into a field for /funding; draw one only when none is there.
-  const hasTextBar = (message.fields ?? []).some((f) => f.value.includes('▰') || f.value.includes('▱'));
-  if (message.progress && !hasTextBar) {
-    lines.push(`${progressBar(message.progress.percent, 20)} ${Math.round(message.progress.percent)}%`);
-  }
+  // The bar once, with the core's label (the core formats every percent).
+  if (message.progress)
+    lines.push(`${progressBar(message.progress.percent, 20)} ${safe(message.progress.label)}`);
   for (const field of message.fields ?? []) {
-    const value = safe(field.value).split('\n');
-    if (value.length === 1) lines.push(`${safe(field.name)}: ${value[0]}`);
-    else lines.push(`${safe(field.name)}:`, ...value.map((v) => `  ${v}`));
+    const value = field.value ? safe(field.value).split('\n') : [];
+    const items = (field.items ?? []).map((item) => `  • ${safe(item)}`);
+    if (value.length === 1 && items.length === 0) lines.push(`${safe(field.name)}: ${value[0]}`);
+    else lines.push(`${safe(field.name)}:`, ...value.map((v) => `  ${v}`), ...items);
   }
   for (const link of message.links ?? []) {
     const url = safeHttpUrl(link.url);

@@ -12,6 +12,7 @@ import {
   commandDefinitions,
   type OptionDefinition,
 } from '../../domain/command-definitions.js';
+import { limits } from '../../domain/text-limits.js';
 import { clip } from './escape-discord.js';
 
 /** The definition of a command by its Discord name (the canonical `name`). */
@@ -115,9 +116,9 @@ export function autocompleteChoices(
   suggestions: readonly { readonly name: string; readonly value: string }[],
 ): { name: string; value: string }[] {
   return suggestions
-    .filter((s) => s.name.length > 0 && s.value.length > 0 && s.value.length <= 100)
-    .slice(0, 25)
-    .map((s) => ({ name: clip(s.name, 100), value: s.value }));
+    .filter((s) => s.name.length > 0 && s.value.length > 0 && s.value.length <= limits.suggestion)
+    .slice(0, limits.suggestions)
+    .map((s) => ({ name: clip(s.name, limits.suggestion), value: s.value }));
 }
 
 function typedValue(option: OptionDefinition, value: unknown): OptionValue | undefined {

@@ -7,7 +7,7 @@ import {
   ButtonStyle,
   ComponentType,
 } from 'discord.js';
-import type { NeutralMessage } from '../../core/index.js';
+import type { MessageField, NeutralMessage } from '../../core/index.js';
 import { progressBar } from '../../core/index.js';
 import { safeHttpUrl } from '../../domain/text.js';
 import { clip, escapeDiscordMarkdown, neutralizeDiscordText } from './escape-discord.js';
@@ -71,8 +71,9 @@ export function renderEmbed(message: NeutralMessage): DiscordRendering {
     embed.author = { name: clip(neutralizeDiscordText(message.badge), discordLimits.authorName) };
   }
 
+  // The bar once, with the core's label: the core formats every percent (one rule).
   const progressLine = message.progress
-    ? `${progressBar(message.progress.percent)} ${Math.floor(message.progress.percent)}%`
+    ? `${progressBar(message.progress.percent)} ${message.progress.label}`
     : undefined;
   const text = message.text ? escapeDiscordMarkdown(message.text) : '';
   const description = [text, progressLine].filter(Boolean).join('\n\n');
@@ -81,7 +82,7 @@ export function renderEmbed(message: NeutralMessage): DiscordRendering {
   const fields = (message.fields ?? []).slice(0, discordLimits.fields).map(
     (field): APIEmbedField => ({
       name: clip(escapeDiscordMarkdown(field.name), discordLimits.fieldName) || blank,
-      value: clip(escapeDiscordMarkdown(field.value), discordLimits.fieldValue) || blank,
+      value: clip(fieldValue(field), discordLimits.fieldValue) || blank,
       inline: field.inline ?? false,
     }),
   );
@@ -110,6 +111,16 @@ export function renderEmbed(message: NeutralMessage): DiscordRendering {
     embed.description = blank;
   }
   return { embeds: [embed], files, components: linkButtons(message.links ?? []) };
+}
+
+/**
+ * A field's value as Discord markdown: the escaped value, then its items as a markdown
+ * list ("- entry"); each entry is escaped, so it cannot start a list or heading itself.
+ */
+function fieldValue(field: MessageField): string {
+  const lines = field.value ? [escapeDiscordMarkdown(field.value)] : [];
+  for (const item of field.items ?? []) lines.push(`- ${escapeDiscordMarkdown(item)}`);
+  return lines.join('\n');
 }
 
 /** The progress bar is ours and short: when the text is long, cut the text, not the bar. */

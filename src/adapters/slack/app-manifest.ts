@@ -1,5 +1,5 @@
 import { type CommandDefinition, slackCommand } from '../../domain/command-definitions.js';
-import { clip } from './escape-mrkdwn.js';
+import { clip } from './slack-text.js';
 
 /**
  * The bot scopes fundbot needs, and nothing more:

@@ -7,11 +7,12 @@ import {
   type PostReceipt,
   type ThreadTarget,
 } from '../../delivery/index.js';
+import { limits } from '../../domain/text-limits.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
-import { clip, neutralizePlainText } from './escape-mrkdwn.js';
-import { renderBlocks, renderMrkdwnText } from './render-blocks.js';
+import { renderBlocks, renderRichText, slackLimits } from './render-blocks.js';
 import { createSlackLook, fileMarker, noticeEventType } from './slack-look.js';
 import { createSlackRateGate, type SlackRateGate } from './slack-rate-gate.js';
+import { clip, neutralizePlainText } from './slack-text.js';
 
 export { noticeEventType };
 
@@ -122,9 +123,10 @@ export function createSlackPoster(
             channel_id: channel.channelId,
             file: Buffer.from(message.image.data),
             filename: markedFilename(message.image.filename, idempotencyKey),
-            title: clip(neutralizePlainText(message.title ?? message.image.alt), 250),
-            alt_text: clip(neutralizePlainText(message.image.alt), 1000),
-            initial_comment: renderMrkdwnText(message),
+            title: clip(neutralizePlainText(message.title ?? message.image.alt), limits.messageTitle),
+            alt_text: clip(neutralizePlainText(message.image.alt), slackLimits.fileAltText),
+            // The message beside the file as rich text: literal user text, no mrkdwn (see slack-text.ts).
+            blocks: [renderRichText(message)],
           });
           return undefined;
         }

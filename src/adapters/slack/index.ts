@@ -13,9 +13,9 @@ export {
   type SlackPosterOptions,
   unavailableChannelErrors,
 } from './create-slack-poster.js';
-export { escapeMrkdwn, neutralizePlainText } from './escape-mrkdwn.js';
 export { encryptionKeyFromBase64, slackOAuthPaths } from './oauth/index.js';
-export { renderBlocks, renderMrkdwnText, type SlackRendering, slackLimits } from './render-blocks.js';
+export { renderBlocks, renderRichText, type SlackRendering, slackLimits } from './render-blocks.js';
 export { botRetryPolicy, socketConnectionRetryPolicy } from './retry-policy.js';
 export type { SlackRateGate } from './slack-rate-gate.js';
 export { replayWindowMs, SlackReplayError } from './slack-replay-guard.js';
+export { neutralizePlainText } from './slack-text.js';

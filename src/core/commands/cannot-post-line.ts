@@ -1,4 +1,4 @@
-import { formatDateTime } from '../format.js';
+import { formatDateTime } from '../time-format.js';
 import type { CommandRun } from './command-run.js';
 
 /**
@@ -17,5 +17,5 @@ export async function cannotPostLine(run: CommandRun): Promise<string | undefine
     channel.platform,
     missing && missing.length > 0 ? t.common.list(missing) : undefined,
   );
-  return t.access.cannotPost(problem, formatDateTime(state.since, locale));
+  return t.access.cannotPost(problem, formatDateTime(state.since, locale, run.timeZone));
 }

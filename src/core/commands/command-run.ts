@@ -1,13 +1,12 @@
 import type { CommandDefinition } from '../../domain/command-definitions.js';
-import { singleLine } from '../../domain/text.js';
-import { limits } from '../../domain/text-limits.js';
-import { scrubSecrets } from '../../lib/scrub-secrets.js';
+import type { EngineNote } from '../../domain/engine-notes.js';
 import type { CommandInvocation, Locale } from '../command-core.js';
 import type { CommandCoreDeps, Freshness } from '../command-core-deps.js';
 import { CommandRefusal } from '../command-refusal.js';
 import { formatAge, formatMoney, formatNumber } from '../format.js';
 import type { Catalog } from '../i18n/catalog.js';
 import type { NeutralMessage } from '../message.js';
+import { noteText } from '../note-text.js';
 import { commandInvocationText } from '../parse-command-text.js';
 import type { Cached } from '../ports.js';
 import { classifyReadFailure, errorSummary, explainReadFailure } from '../read-failure.js';
@@ -18,6 +17,8 @@ export interface CommandRun {
   readonly definition: CommandDefinition;
   readonly locale: Locale;
   readonly t: Catalog;
+  /** The IANA zone the channel's times are shown in (see CommandCore.timeZoneFor). */
+  readonly timeZone: string;
   /** Read once per execution, so every age in one answer agrees. */
   readonly now: number;
   readonly deps: CommandCoreDeps;
@@ -52,14 +53,14 @@ export async function readOrRefuse<T>(
   }
 }
 
-/** "Updated 20 seconds ago", or the stale label with the engine's reason. */
+/** "Updated 20 seconds ago", or the stale label with the engine's reason in the channel's language. */
 export function freshnessFooter(
   run: CommandRun,
   cached: Pick<Cached<unknown>, 'fetchedAt' | 'staleBecause'>,
 ): string {
   const age = formatAge(run.now - cached.fetchedAt, run.locale);
   return cached.staleBecause !== undefined
-    ? run.t.common.staleFigures(age, singleLine(scrubSecrets(cached.staleBecause), limits.reason))
+    ? run.t.common.staleFigures(age, noteText(cached.staleBecause, run.t, run.locale, run.timeZone))
     : run.t.common.updatedAgo(age);
 }
 
@@ -67,8 +68,8 @@ export function freshnessFooter(
 export function oldest(
   ...values: readonly (Pick<Cached<unknown>, 'fetchedAt' | 'staleBecause'> | undefined)[]
 ): Pick<Cached<unknown>, 'fetchedAt' | 'staleBecause'> {
-  let result: { fetchedAt: number; staleBecause?: string } = { fetchedAt: Number.POSITIVE_INFINITY };
-  let reason: string | undefined;
+  let result: { fetchedAt: number; staleBecause?: EngineNote } = { fetchedAt: Number.POSITIVE_INFINITY };
+  let reason: EngineNote | undefined;
   for (const v of values) {
     if (!v) continue;
     if (v.fetchedAt < result.fetchedAt) result = { fetchedAt: v.fetchedAt };

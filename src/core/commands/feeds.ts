@@ -1,17 +1,11 @@
 import { isGatedPost, publicTeaser } from '../../api/index.js';
 import { displayName, htmlToPlainText, shorten, singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
-import { formatAge, formatDate } from '../format.js';
+import { formatAge } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { resolveProject } from '../resolve-project.js';
+import { formatDate } from '../time-format.js';
 import { type CommandRun, freshnessFooter, readOrRefuse } from './command-run.js';
-
-/** Supporters listed by /supporters. */
-const supportersShown = 10;
-/** Posts listed by /blog. */
-const postsShown = 5;
-/** Length of a post's teaser in /blog. */
-const blogTeaser = 300;
 
 /** /supporters: the latest public supporters with display name and how long ago. */
 export async function supportersCommand(run: CommandRun): Promise<NeutralMessage> {
@@ -19,11 +13,11 @@ export async function supportersCommand(run: CommandRun): Promise<NeutralMessage
   const watched = await resolveProject(run);
   const cached = await readOrRefuse(
     run,
-    () => run.deps.readModel.recentSupporters(watched.linkCaption, supportersShown),
+    () => run.deps.readModel.recentSupporters(watched.linkCaption, limits.supportersShown),
     (tt) => tt.errors.projectNotFound(singleLine(watched.linkCaption, limits.title)),
   );
   const lines = cached.value
-    .slice(0, supportersShown)
+    .slice(0, limits.supportersShown)
     .map((f) =>
       t.supporters.line(
         displayName(f.user.display_name, limits.name, t.common.someone),
@@ -47,16 +41,17 @@ export async function blogCommand(run: CommandRun): Promise<NeutralMessage> {
   const watched = await resolveProject(run);
   const cached = await readOrRefuse(
     run,
-    () => run.deps.readModel.recentBlogPosts(watched.linkCaption, postsShown),
+    () => run.deps.readModel.recentBlogPosts(watched.linkCaption, limits.postsShown),
     (tt) => tt.errors.projectNotFound(singleLine(watched.linkCaption, limits.title)),
   );
-  const fields: MessageField[] = cached.value.slice(0, postsShown).map((post) => {
+  const fields: MessageField[] = cached.value.slice(0, limits.postsShown).map((post) => {
     const gated = isGatedPost(post);
     const teaser =
-      shorten(htmlToPlainText(publicTeaser(post)), blogTeaser) || (gated ? t.blog.teaserUnavailable : '');
+      shorten(htmlToPlainText(publicTeaser(post)), limits.listTeaser) ||
+      (gated ? t.blog.teaserUnavailable : '');
     const meta = t.blog.meta(
       post.type === 'story' ? t.blog.story : t.blog.text,
-      formatDate(post.release_timestamp * 1000, locale),
+      formatDate(post.release_timestamp * 1000, locale, run.timeZone),
       post.reading_time_minutes,
     );
     const title = singleLine(post.title, limits.title) || '—';

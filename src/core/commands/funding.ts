@@ -1,7 +1,7 @@
 import { singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import { formatEstimate } from '../duration.js';
-import { formatNumber, formatPercent, percentOfGoal, progressBar } from '../format.js';
+import { formatNumber, formatPercent, percentOfGoal, progressToward } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { estimatePace } from '../pace.js';
 import type { HistoryPoint } from '../ports.js';
@@ -67,11 +67,6 @@ export async function fundingCommand(run: CommandRun): Promise<NeutralMessage> {
       inline: true,
     },
     {
-      name: t.funding.fieldProgress,
-      value: `${progressBar(percent)} ${formatPercent(percent, locale)}`,
-      inline: true,
-    },
-    {
       name: t.funding.fieldSupporters,
       value: formatNumber(project.supporter_count, locale),
       inline: true,
@@ -91,7 +86,7 @@ export async function fundingCommand(run: CommandRun): Promise<NeutralMessage> {
     title: singleLine(project.title, limits.title) || singleLine(watched.linkCaption, limits.title),
     ...(url ? { titleUrl: url, links: [{ label: t.funding.supportLink, url }] } : {}),
     ...(subtitle ? { text: subtitle } : {}),
-    progress: { current: funding, goal, percent },
+    ...(goal > 0 ? { progress: progressToward(funding, goal, locale) } : {}),
     fields,
     footer: freshnessFooter(run, cached),
     tone: cached.staleBecause !== undefined ? 'warning' : percent >= 100 ? 'success' : 'info',

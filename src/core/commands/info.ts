@@ -5,18 +5,14 @@ import { limits } from '../../domain/text-limits.js';
 import { scrubSecrets } from '../../lib/scrub-secrets.js';
 import { CommandRefusal } from '../command-refusal.js';
 import { formatInterval } from '../duration.js';
-import { formatAge, formatDateTime, formatNumber } from '../format.js';
+import { formatAge, formatNumber } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
+import { noteText } from '../note-text.js';
 import { commandUsage } from '../parse-command-text.js';
 import { resolveProject } from '../resolve-project.js';
+import { formatDateTime } from '../time-format.js';
 import { cannotPostLine } from './cannot-post-line.js';
 import { type CommandRun, readOrRefuse } from './command-run.js';
-
-/** A drift line names up to three changes; the three operation lines stay under Discord's 1024 per field. */
-const driftLineMax = 300;
-
-/** Error lines shown by /status. */
-const errorsShown = 5;
 
 /** /status: last successful poll per feed, disabled feeds, API budget, recent errors, version. */
 export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
@@ -31,7 +27,7 @@ export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
     name: t.status.feedNames[feed.feed] ?? feed.feed,
     value:
       feed.disabledReason !== undefined
-        ? t.status.feedDisabled(singleLine(scrubSecrets(feed.disabledReason), limits.reason))
+        ? t.status.feedDisabled(noteText(feed.disabledReason, t, locale, run.timeZone))
         : feed.lastSuccessAt === null
           ? t.status.feedNever
           : t.status.feedOk(
@@ -46,15 +42,18 @@ export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
       ? [t.status.budget(formatNumber(budget.dayRemaining, locale), formatNumber(budget.dayLimit, locale))]
       : [t.status.budgetUnknown];
   if (budget.dayResetAt !== null)
-    budgetParts.push(t.status.budgetReset(formatDateTime(budget.dayResetAt, locale)));
+    budgetParts.push(t.status.budgetReset(formatDateTime(budget.dayResetAt, locale, run.timeZone)));
   fields.push({ name: t.status.fieldBudget, value: budgetParts.join(' · '), inline: false });
   const errors = [...status.recentErrors]
     .sort((a, b) => b.at - a.at)
-    .slice(0, errorsShown)
-    .map((e) => `${formatDateTime(e.at, locale)}: ${singleLine(scrubSecrets(e.message), limits.reason)}`);
+    .slice(0, limits.errorsShown)
+    .map(
+      (e) => `${formatDateTime(e.at, locale, run.timeZone)}: ${noteText(e.note, t, locale, run.timeZone)}`,
+    );
   fields.push({
     name: t.status.fieldErrors,
-    value: errors.length > 0 ? errors.join('\n') : t.status.noErrors,
+    value: errors.length > 0 ? '' : t.status.noErrors,
+    ...(errors.length > 0 ? { items: errors } : {}),
     inline: false,
   });
   const operation = operationLines(run, status.paused);
@@ -77,14 +76,17 @@ function operationLines(run: CommandRun, paused: EngineStatus['paused']): string
   const { t, locale } = run;
   const text = (raw: string, max: number = limits.reason) => singleLine(scrubSecrets(raw), max);
   const lines: string[] = [];
-  if (paused !== null) lines.push(t.status.paused(formatDateTime(paused.since, locale), text(paused.reason)));
+  if (paused !== null) {
+    const since = formatDateTime(paused.since, locale, run.timeZone);
+    lines.push(t.status.paused(since, noteText(paused.reason, t, locale, run.timeZone)));
+  }
   for (const note of run.deps.operationalNotes?.() ?? []) {
     lines.push(
       note.cause === 'store-failing'
         ? t.status.storeFailing(text(note.detail))
         : note.cause === 'store-emptied'
           ? t.status.storeEmptied(text(note.detail, limits.reason * 2))
-          : t.status.apiDrift(text(note.detail, driftLineMax)),
+          : t.status.apiDrift(text(note.detail, limits.driftLine)),
     );
   }
   return lines;

@@ -6,6 +6,8 @@
  * dates) or already bounded plain text (names, titles): a catalog never formats
  * or trusts raw user text itself.
  */
+import type { NoteCatalog } from './note-catalog.js';
+
 export interface Catalog {
   readonly common: {
     readonly andMore: (shown: string, more: number) => string;
@@ -35,11 +37,11 @@ export interface Catalog {
     readonly active: string;
     readonly successful: string;
     readonly payoff: string;
+    /** A status the spec does not name, in quotes: never a second "Status:" inside a status line. */
     readonly unknown: (raw: string) => string;
   };
   readonly funding: {
     readonly fieldFunding: string;
-    readonly fieldProgress: string;
     readonly fieldSupporters: string;
     readonly fieldModel: string;
     readonly fieldStatus: string;
@@ -235,4 +237,6 @@ export interface Catalog {
     readonly watching: (title: string) => string;
     readonly footer: (project: string) => string;
   };
+  /** The engine's notes (domain/engine-notes.ts): /status, stale figures, the digest. */
+  readonly notes: NoteCatalog;
 }

@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { notesDe } from './note-catalog.js';
 import { plural } from './plural.js';
 
 const listFormat = new Intl.ListFormat('de-DE', { style: 'long', type: 'conjunction' });
@@ -18,7 +19,7 @@ export const de: Catalog = {
     andMore: (shown, more) => `${shown} und ${more} weitere`,
     list: (items) => listFormat.format(items),
     updatedAgo: (age) => `Aktualisiert ${age}`,
-    staleFigures: (age, reason) => `Zahlen von ${age}: die Plattform hat nicht geantwortet (${reason})`,
+    staleFigures: (age, reason) => `Zahlen von ${age}: ${reason}`,
     unlimited: 'unbegrenzt',
     soldOut: 'ausverkauft',
     left: (remaining, total) => `noch ${remaining} von ${total}`,
@@ -41,11 +42,10 @@ export const de: Catalog = {
     active: 'Finanzierungsphase',
     successful: 'Erfolgreich finanziert',
     payoff: 'Ausgezahlt',
-    unknown: (raw) => `Status: ${raw}`,
+    unknown: (raw) => `„${raw}“`,
   },
   funding: {
     fieldFunding: 'Finanzierung',
-    fieldProgress: 'Fortschritt',
     fieldSupporters: 'Unterstützer',
     fieldModel: 'Finanzierungsart',
     fieldStatus: 'Projektstatus',
@@ -292,4 +292,5 @@ export const de: Catalog = {
     watching: (title) => `👀 fundbot beobachtet jetzt ${title}`,
     footer: (project) => `Projekt ${project}`,
   },
+  notes: notesDe,
 };

@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { notesEn } from './note-catalog.js';
 import { plural } from './plural.js';
 
 const listFormat = new Intl.ListFormat('en-US', { style: 'long', type: 'conjunction' });
@@ -18,7 +19,7 @@ export const en: Catalog = {
     andMore: (shown, more) => `${shown} and ${more} more`,
     list: (items) => listFormat.format(items),
     updatedAgo: (age) => `Updated ${age}`,
-    staleFigures: (age, reason) => `Figures from ${age}: the platform did not answer (${reason})`,
+    staleFigures: (age, reason) => `Figures from ${age}: ${reason}`,
     unlimited: 'unlimited',
     soldOut: 'sold out',
     left: (remaining, total) => `${remaining} of ${total} left`,
@@ -41,11 +42,10 @@ export const en: Catalog = {
     active: 'Funding phase',
     successful: 'Successfully funded',
     payoff: 'Paid out',
-    unknown: (raw) => `Status: ${raw}`,
+    unknown: (raw) => `“${raw}”`,
   },
   funding: {
     fieldFunding: 'Funding',
-    fieldProgress: 'Progress',
     fieldSupporters: 'Supporters',
     fieldModel: 'Funding model',
     fieldStatus: 'Project status',
@@ -280,4 +280,5 @@ export const en: Catalog = {
     watching: (title) => `👀 fundbot is now watching ${title}`,
     footer: (project) => `Project ${project}`,
   },
+  notes: notesEn,
 };

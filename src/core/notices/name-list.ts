@@ -4,12 +4,6 @@ import type { Locale } from '../command-core.js';
 import { catalogFor } from '../i18n/index.js';
 
 /**
- * Room for names in one message: well inside Slack's 3,000 characters of a section
- * and Discord's 4,096 of an embed's description, with the message's other lines.
- */
-export const nameListChars = 2_400;
-
-/**
  * Every name of a batch or a burst, split into messages so that every supporter is
  * named and the count and the names agree: the first part goes into the notice
  * itself, the others into its thread (or follow-up messages where the platform has
@@ -24,7 +18,7 @@ export function splitNames(names: readonly string[], locale: Locale): string[][]
   for (const raw of names) {
     const name = displayName(raw, limits.name, someone);
     const cost = name.length + 2;
-    if (part.length > 0 && used + cost > nameListChars) {
+    if (part.length > 0 && used + cost > limits.batchNames) {
       parts.push(part);
       part = [];
       used = 0;

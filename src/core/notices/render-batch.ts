@@ -5,20 +5,18 @@ import type { Locale } from '../command-core.js';
 import { formatMoney, formatNumber } from '../format.js';
 import { catalogFor } from '../i18n/index.js';
 import type { NeutralMessage } from '../message.js';
-import { nameListChars, splitNames } from './name-list.js';
+import { formatClock } from '../time-format.js';
+import { splitNames } from './name-list.js';
 import { pacingTexts } from './pacing-texts.js';
 
-/** "HH:MM" in UTC: quiet hours are set in UTC too, so both read the same. */
-export function clockTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(11, 16);
-}
-
 /**
- * A batch of held notices as one message: "7 new supporters since 14:05", then
- * every name that fits the budget ("A, B, C and 4 more"), then the figures read
- * with the newest supporter and their time ("as of 14:09: supporter count 2,260 · total €12,480 (+€310)").
+ * A batch of held notices as one message: "7 new supporters since 14:05 CET", then
+ * every name that fits the budget ("A, B, C and 4 more"), then the figures read with
+ * the newest supporter and their time ("as of 14:09 CET: supporter count 2,260 · total
+ * €12,480 (+€310)"). Times on the clock of the channel's `timeZone`, with its name.
  */
-export function renderBatch(event: NoticeBatchEvent, locale: Locale): NeutralMessage {
+export function renderBatch(event: NoticeBatchEvent, locale: Locale, timeZone: string): NeutralMessage {
+  const clockTime = (epochMs: number) => formatClock(epochMs, locale, timeZone);
   const p = pacingTexts(locale);
   const t = catalogFor(locale);
   const lines: string[] = [];
@@ -96,7 +94,7 @@ function listWithin(names: readonly string[], total: number, locale: Locale): st
   let used = 0;
   for (const name of names) {
     if (name === '') continue;
-    if (used + name.length + 2 > nameListChars) break;
+    if (used + name.length + 2 > limits.batchNames) break;
     shown.push(name);
     used += name.length + 2;
   }

@@ -2,14 +2,12 @@ import type { DailyThreadEvent } from '../../domain/events.js';
 import { displayName, singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import type { Locale } from '../command-core.js';
-import { formatDate, formatMoney, formatNumber, percentOfGoal } from '../format.js';
+import { formatMoney, formatNumber, progressToward } from '../format.js';
 import { catalogFor } from '../i18n/index.js';
 import type { NeutralMessage } from '../message.js';
+import { formatDate } from '../time-format.js';
 import { dailyThreadTexts } from './daily-thread-texts.js';
 import { pacingTexts } from './pacing-texts.js';
-
-/** Names shown on the parent: the latest reply's first few, the thread has the rest. */
-const latestShown = 3;
 
 /** Noon UTC of a YYYY-MM-DD day: formatted in UTC it is that day whatever the locale. */
 function dayEpoch(date: string): number {
@@ -43,7 +41,7 @@ export function renderDailyThread(event: DailyThreadEvent, locale: Locale): Neut
   const names = event.latest
     .map((n) => displayName(n, limits.name, ''))
     .filter((n) => n !== '')
-    .slice(0, latestShown);
+    .slice(0, limits.dailyThreadLatest);
   if (names.length > 0) lines.push(d.latest(names.join(', ')));
   lines.push(d.inThread);
   const goal = event.goal ?? 0;
@@ -51,13 +49,7 @@ export function renderDailyThread(event: DailyThreadEvent, locale: Locale): Neut
     title: d.title(formatThreadDate(event.date, locale)),
     text: lines.join('\n'),
     ...(goal > 0 && event.fundingTotal !== null
-      ? {
-          progress: {
-            current: event.fundingTotal,
-            goal,
-            percent: percentOfGoal(event.fundingTotal, goal),
-          },
-        }
+      ? { progress: progressToward(event.fundingTotal, goal, locale) }
       : {}),
     tone: 'success',
     footer: t.notices.footer(singleLine(event.project, limits.title)),

@@ -2,7 +2,7 @@ import type { FundbotEvent } from '../../domain/events.js';
 import { displayName, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import type { Locale } from '../command-core.js';
-import { formatMoney, formatNumber, formatPercent, percentOfGoal, progressBar } from '../format.js';
+import { formatMoney, formatNumber, formatPercent, progressToward } from '../format.js';
 import { catalogFor } from '../i18n/index.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { projectStatusLabel } from '../project-status-label.js';
@@ -16,9 +16,10 @@ import { renderDailyThread } from './render-daily-thread.js';
  * Every piece of event text is untrusted (display names, wall messages, blog
  * titles): it goes through singleLine/shorten so it is plain and bounded, and
  * it never becomes a link. The only link is a blog post's URL from the API,
- * and only when it is an absolute http(s) URL.
+ * and only when it is an absolute http(s) URL. Times are written on the clock of
+ * `timeZone`, the channel's (see CommandCore.timeZoneFor), with the zone's name.
  */
-export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessage {
+export function renderNotice(event: FundbotEvent, locale: Locale, timeZone: string): NeutralMessage {
   const t = catalogFor(locale);
   const footer = t.notices.footer(singleLine(event.project, limits.title));
   const name = (raw: string) => displayName(raw, limits.name, t.common.someone);
@@ -28,7 +29,7 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
 
   switch (event.type) {
     case 'notice-batch':
-      return renderBatch(event, locale);
+      return renderBatch(event, locale, timeZone);
     case 'names-continued':
       return renderNamesContinued(event, locale);
     case 'daily-thread':
@@ -107,7 +108,6 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
       };
     }
     case 'milestone': {
-      const percent = percentOfGoal(event.funding, event.goal);
       const funding = t.funding.amountOfGoal(
         money(event.funding, event.currency),
         money(event.goal, event.currency),
@@ -117,23 +117,17 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
           ? t.notices.goalReached
           : t.notices.milestone(formatPercent(event.percent, locale)),
         text: event.goalReached ? `${t.notices.goalReachedText}\n${funding}` : funding,
-        progress: { current: event.funding, goal: event.goal, percent },
-        fields: [
-          {
-            name: t.funding.fieldProgress,
-            value: `${progressBar(percent)} ${formatPercent(percent, locale)}`,
-            inline: true,
-          },
-        ],
+        // The bar once, drawn by the adapter with its label: never again in a field.
+        progress: progressToward(event.funding, event.goal, locale),
         tone: 'success',
         footer,
       };
     }
     case 'reward-sold-out':
+      // The title says "Sold out": no badge saying it again.
       return {
         title: t.notices.rewardSoldOut(singleLine(event.title, limits.title)),
         text: t.notices.rewardPrice(money(event.price, event.currency)),
-        badge: t.common.soldOut,
         tone: 'warning',
         footer,
       };
@@ -156,10 +150,9 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
       };
     }
     case 'watching': {
-      const percent = percentOfGoal(event.funding, event.goal);
       return {
         title: t.notices.watching(singleLine(event.title, limits.title)),
-        progress: { current: event.funding, goal: event.goal, percent },
+        ...(event.goal > 0 ? { progress: progressToward(event.funding, event.goal, locale) } : {}),
         fields: [
           {
             name: t.funding.fieldFunding,
@@ -170,11 +163,6 @@ export function renderNotice(event: FundbotEvent, locale: Locale): NeutralMessag
                     money(event.goal, event.currency),
                   )
                 : t.funding.noGoal(money(event.funding, event.currency)),
-            inline: true,
-          },
-          {
-            name: t.funding.fieldProgress,
-            value: `${progressBar(percent)} ${formatPercent(percent, locale)}`,
             inline: true,
           },
           {

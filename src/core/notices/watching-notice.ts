@@ -30,5 +30,6 @@ export function watchingNotice(
     currency: project.currency,
     supporters: project.supporter_count,
   };
-  return renderNotice(event, locale);
+  // A watching notice names no time: the zone does not matter.
+  return renderNotice(event, locale, 'UTC');
 }

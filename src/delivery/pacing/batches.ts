@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import {
   type ChannelRef,
-  type CommandCore,
   type CoreLogger,
   channelKey,
   errorSummary,
   type Locale,
+  type NeutralMessage,
   splitNames,
 } from '../../core/index.js';
 import type { FundbotEvent, NoticeBatchEvent, NoticeKind } from '../../domain/events.js';
@@ -29,7 +29,8 @@ export interface BatchesDeps {
   readonly ledger: DeliveryLedger;
   readonly clock: Clock;
   readonly wakeups: Wakeups;
-  readonly core: Pick<CommandCore, 'renderNotice'>;
+  /** A notice as the channel reads it (its language and clock). */
+  readonly render: (channel: ChannelRef, event: FundbotEvent) => Promise<NeutralMessage>;
   readonly logger: CoreLogger;
   readonly localeOf: (channel: ChannelRef) => Promise<Locale>;
   readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
@@ -113,7 +114,7 @@ export function createBatches(deps: BatchesDeps) {
       occurredAt: batch.since,
       kind: batch.kind,
       record,
-      render: async () => deps.core.renderNotice(asEvent, await deps.localeOf(batch.channel)),
+      render: () => deps.render(batch.channel, asEvent),
       ...(inDailyThread ? { target: () => deps.threadFor(batch.channel, asEvent, day) } : {}),
       // The channel was lost meanwhile: the batch waits for the catch-up.
       hold: async () => {
@@ -194,21 +195,18 @@ export function createBatches(deps: BatchesDeps) {
         kind,
         record: undefined,
         target,
-        render: async () =>
-          deps.core.renderNotice(
-            {
-              type: 'names-continued',
-              id: key.id,
-              project,
-              occurredAt: clock.now(),
-              detectedAt: clock.now(),
-              kind,
-              names,
-              part: index + 1,
-              parts: parts.length,
-            },
-            locale,
-          ),
+        render: () =>
+          deps.render(channel, {
+            type: 'names-continued',
+            id: key.id,
+            project,
+            occurredAt: clock.now(),
+            detectedAt: clock.now(),
+            kind,
+            names,
+            part: index + 1,
+            parts: parts.length,
+          }),
         settle: () => {},
       });
     });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   type ChannelRef,
-  type CommandCore,
   type CoreLogger,
   channelKey,
   dailyThreadTexts,
@@ -9,7 +8,7 @@ import {
   type Locale,
   type NeutralMessage,
 } from '../../core/index.js';
-import type { SupportDroppedEvent } from '../../domain/events.js';
+import type { FundbotEvent, SupportDroppedEvent } from '../../domain/events.js';
 import type { Clock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { ChannelUnavailableError } from '../channel-unavailable-error.js';
@@ -37,7 +36,8 @@ export const defaultParentEditIntervalMs = 30_000;
 
 export interface DailyThreadOptions {
   readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
-  readonly core: Pick<CommandCore, 'renderNotice'>;
+  /** A notice as the channel reads it (its language and clock). */
+  readonly render: (channel: ChannelRef, event: FundbotEvent) => Promise<NeutralMessage>;
   readonly localeOf: (channel: ChannelRef) => Promise<Locale>;
   readonly store: KeyValueStore;
   readonly clock: Clock;
@@ -123,9 +123,9 @@ export function createDailyThreads(options: DailyThreadOptions) {
       // The parent shows the day so far, this first notice included: no edit right after it.
       const withNotice = countIn(record, notice);
       const now = clock.now();
-      const message = options.core.renderNotice(
+      const message = await options.render(
+        record.channel,
         parentEvent(withNotice, await goal(record.project), now),
-        await options.localeOf(record.channel),
       );
       const messageId = await options.postOnce(parentId(record), record.channel, message);
       if (!messageId) return undefined;
@@ -174,9 +174,9 @@ export function createDailyThreads(options: DailyThreadOptions) {
     const poster = options.posterFor(record.channel.platform);
     if (!poster?.edit || editing.has(key)) return 'keep';
     const messageId = record.parentMessageId;
-    const message = options.core.renderNotice(
+    const message = await options.render(
+      record.channel,
       parentEvent(record, await goal(record.project), now),
-      await options.localeOf(record.channel),
     );
     editing.add(key);
     options.enqueueEdit(record.channel, {

@@ -1,3 +1,4 @@
+import { note } from '../../domain/engine-notes.js';
 import type { FeedName } from '../../domain/feeds.js';
 import type { EngineContext, RequestTag } from '../engine-context.js';
 import { request } from '../feed-request.js';
@@ -50,7 +51,7 @@ export async function readFeedList<T>(
     ctx.counters.floodsHeld += result.flood.held;
     const message = `flood guard on ${rt.config.linkCaption} ${listName}: ${result.flood.reason}; held ${result.flood.held} notices and re-baselined`;
     ctx.logger.warn({ project: rt.config.linkCaption, feed: listName, held: result.flood.held }, message);
-    noteError(rt, ctx.clock.now(), message);
+    noteError(rt, ctx.clock.now(), note('flood-held', { feed, held: result.flood.held }));
   }
   return result;
 }

@@ -32,3 +32,11 @@ export const de = (amount: number) => plain(formatMoney(amount, 'EUR', 'de'));
 export function fieldValue(message: ReturnType<typeof renderDigest>, name: string): string | undefined {
   return plain(message.fields?.find((f) => f.name === name)?.value);
 }
+
+/** A list field's entries (each platform draws them with its own bullets). */
+export function fieldItems(
+  message: ReturnType<typeof renderDigest>,
+  name: string,
+): readonly string[] | undefined {
+  return message.fields?.find((f) => f.name === name)?.items;
+}
