@@ -58,7 +58,7 @@ export interface PipelineOptions {
   readonly claims?: Claims;
   readonly observer?: DeliveryObserver;
   readonly overrides?: Partial<
-    Pick<DeliveryOptions, 'stallMs' | 'giveUpAfterMs' | 'timeZone' | 'threadEditIntervalMs'>
+    Pick<DeliveryOptions, 'stallMs' | 'giveUpAfterMs' | 'timeZone' | 'threadEditIntervalMs' | 'goalOf'>
   >;
 }
 
