@@ -180,7 +180,7 @@ describe('createDigestScheduler', () => {
 
     clock.advance(10 * MINUTE);
     const report = await (await scheduler()).sendMissedOnStart();
-    expect(report.sent.sort()).toEqual([
+    expect([...report.sent].sort()).toEqual([
       'solar-kiosk discord:guild-1:general',
       'solar-kiosk slack:guild-1:team',
     ]);

@@ -115,6 +115,8 @@ export interface Setup {
     overrides?: Partial<DigestSchedulerOptions>,
     process?: ProcessOptions,
   ) => Promise<DigestScheduler>;
+  /** Time passing in 10 s steps, each waiting for every pipeline made (their lanes' retries fire on the way). */
+  advance(ms: number): Promise<void>;
 }
 
 const schedulers: DigestScheduler[] = [];
