@@ -5,10 +5,10 @@
  * redisClaims), run the same hourly check at once: every channel gets ONE digest.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectReplicaCoordination, type ReplicaCoordination } from '../../src/app/replica-coordination.js';
-import { systemClock } from '../../src/lib/clock.js';
+import type { ReplicaCoordination } from '../../src/app/replica-coordination.js';
 import { type ClaimEntry, memoryClaims } from '../../src/lib/coordination/claims.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
+import { connectTestReplica } from '../support/test-replica.js';
 import {
   berlinNine,
   MINUTE,
@@ -63,14 +63,7 @@ describe('the digest across replicas', () => {
     it('two replicas (the Redis store, redisClaims) send it once per channel', async () => {
       server = await startRedisServer();
       const replicaOf = async (id: string): Promise<ProcessOptions> => {
-        const replica = await connectReplicaCoordination({
-          url: server!.url,
-          replicaId: id,
-          clock: systemClock,
-          projects: () => [],
-          ttlMs: 30_000,
-          onError: () => {},
-        });
+        const replica = await connectTestReplica(server!.url, id);
         replicas.push(replica);
         return { store: replica.store, claims: replica.claims };
       };

@@ -6,7 +6,8 @@
  */
 import { createDiscordAdapter, type DiscordAdapter } from '../../src/adapters/discord/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
-import { type PipelineHarness, type PipelineOptions, startPipeline } from '../delivery/pipeline-harness.js';
+import { type AdapterPipeline, startAdapterPipeline } from '../delivery/adapter-pipeline.js';
+import type { PipelineOptions } from '../delivery/pipeline-harness.js';
 import { defaultGuild, type FakeDiscord, type RecordedRequest } from '../fakes/discord/fake-discord.js';
 import type { ManualClock } from '../support/manual-clock.js';
 import { recordingLogger } from './adapter-harness.js';
@@ -24,16 +25,10 @@ export const campaign: ChannelRef = {
   channelId: defaultGuild.channels[0]!.id,
 };
 
-export interface DiscordPipeline extends PipelineHarness {
-  readonly fake: FakeDiscord;
-  readonly adapter: DiscordAdapter;
-}
+export type DiscordPipeline = AdapterPipeline<FakeDiscord, DiscordAdapter>;
 
-/** One bot process: the gateway adapter, logged in, and the pipeline its poster registers with. */
-export async function startDiscordPipeline(
-  fake: FakeDiscord,
-  options: Omit<PipelineOptions, 'posters' | 'access'> & { readonly clock: ManualClock },
-): Promise<DiscordPipeline> {
+/** The gateway adapter logged in to the fake, with test timings (REST timeout, nonce window, drain). */
+export async function startDiscordAdapter(fake: FakeDiscord, clock: ManualClock): Promise<DiscordAdapter> {
   const adapter = createDiscordAdapter({
     token: fake.token,
     core: new RecordingCore(),
@@ -42,24 +37,19 @@ export async function startDiscordPipeline(
     restRetries: 0,
     restTimeoutMs,
     nonceWindowMs,
-    clock: options.clock,
+    clock,
     drainTimeoutMs: 100,
   });
   await adapter.start();
-  const h = await startPipeline({
-    ...options,
-    posters: [adapter.poster],
-    access: { discord: adapter.channelAccess },
-  });
-  return {
-    ...h,
-    fake,
-    adapter,
-    async stop() {
-      await h.stop();
-      await adapter.stop();
-    },
-  };
+  return adapter;
+}
+
+/** One bot process: the gateway adapter, logged in, and the pipeline its poster registers with. */
+export async function startDiscordPipeline(
+  fake: FakeDiscord,
+  options: Omit<PipelineOptions, 'posters' | 'access'> & { readonly clock: ManualClock },
+): Promise<DiscordPipeline> {
+  return startAdapterPipeline(fake, await startDiscordAdapter(fake, options.clock), options);
 }
 
 /** Create Message calls to a channel (or thread). */

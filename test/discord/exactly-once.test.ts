@@ -11,45 +11,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter, createDiscordRestPosting } from '../../src/adapters/discord/index.js';
-import type { ChannelAccess } from '../../src/core/index.js';
-import type { ChannelPoster } from '../../src/delivery/index.js';
 import { type KeyValueStore, openStore } from '../../src/lib/store.js';
-import { type PipelineHarness, startPipeline } from '../delivery/pipeline-harness.js';
+import { startAdapterPipeline, type TestAdapter } from '../delivery/adapter-pipeline.js';
+import type { PipelineHarness } from '../delivery/pipeline-harness.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { recordingLogger } from './adapter-harness.js';
-import { campaign, createsIn, nonceWindowMs, restTimeoutMs, settleMs } from './discord-pipeline.js';
+import {
+  campaign,
+  createsIn,
+  nonceWindowMs,
+  restTimeoutMs,
+  settleMs,
+  startDiscordAdapter,
+} from './discord-pipeline.js';
 import { RecordingCore } from './recording-core.js';
-
-/** A Discord poster as the bot runs it, and how to stop it. */
-interface RunningPoster {
-  readonly poster: ChannelPoster;
-  readonly access: ChannelAccess;
-  stop(): Promise<void>;
-}
 
 /**
  * The gateway adapter's poster, and the REST-only one (HTTP interactions mode, replicas
  * without the gateway): the same guarantee from both.
  */
 const posters = {
-  gateway: async (fake: FakeDiscord, clock: ManualClock): Promise<RunningPoster> => {
-    const adapter = createDiscordAdapter({
-      token: fake.token,
-      core: new RecordingCore(),
-      logger: recordingLogger(),
-      apiUrl: fake.apiUrl,
-      restRetries: 0,
-      restTimeoutMs,
-      nonceWindowMs,
-      clock,
-      drainTimeoutMs: 100,
-    });
-    await adapter.start();
-    return { poster: adapter.poster, access: adapter.channelAccess, stop: () => adapter.stop() };
-  },
-  rest: async (fake: FakeDiscord, clock: ManualClock): Promise<RunningPoster> => {
+  gateway: (fake: FakeDiscord, clock: ManualClock): Promise<TestAdapter> => startDiscordAdapter(fake, clock),
+  rest: async (fake: FakeDiscord, clock: ManualClock): Promise<TestAdapter> => {
     const posting = createDiscordRestPosting({
       token: fake.token,
       apiUrl: fake.apiUrl,
@@ -57,7 +42,11 @@ const posters = {
       restTimeoutMs,
       clock,
     });
-    return { poster: posting.poster, access: posting.channelAccess, stop: async () => posting.close() };
+    return {
+      poster: posting.poster,
+      channelAccess: posting.channelAccess,
+      stop: async () => posting.close(),
+    };
   },
 } as const;
 
@@ -68,16 +57,12 @@ describe.each(Object.keys(posters) as (keyof typeof posters)[])(
     let clock: ManualClock;
     let fake: FakeDiscord;
     let store: KeyValueStore;
-    let adapter: RunningPoster;
     let bot: PipelineHarness;
     const resolved: string[] = [];
 
     async function startBot(): Promise<void> {
       store = await openStore(`sqlite://${join(dir, 'state.sqlite')}`);
-      adapter = await posters[kind](fake, clock);
-      bot = await startPipeline({
-        posters: [adapter.poster],
-        access: { discord: adapter.access },
+      bot = await startAdapterPipeline(fake, await posters[kind](fake, clock), {
         store,
         clock,
         observer: { doubtResolved: ({ id, outcome }) => resolved.push(`${id}:${outcome}`) },
@@ -86,7 +71,6 @@ describe.each(Object.keys(posters) as (keyof typeof posters)[])(
 
     async function restartBot(): Promise<void> {
       await bot.stop();
-      await adapter.stop();
       await store.close();
       await startBot();
     }
@@ -103,7 +87,6 @@ describe.each(Object.keys(posters) as (keyof typeof posters)[])(
 
     afterEach(async () => {
       await bot.stop();
-      await adapter.stop();
       await store.close();
       await fake.close();
       rmSync(dir, { recursive: true, force: true });

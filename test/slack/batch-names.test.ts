@@ -4,36 +4,22 @@
  * message, and the names it cannot hold follow as replies in its thread; the count it
  * states equals the names listed, each name once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runFor } from '../delivery/pipeline-harness.js';
-import type { FakeSlack } from '../fakes/slack/fake-slack.js';
 import { t0 } from '../support/builders.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { countOfTitle, longNames, namesOfLine } from '../support/name-lists.js';
-import {
-  blockTexts,
-  type SlackPipeline,
-  slackChannel,
-  startClockedFakeSlack,
-  startSlackPipeline,
-} from './slack-pipeline.js';
+import { blockTexts, slackBotPerTest, slackChannel } from './slack-pipeline.js';
 
 const campaign = slackChannel('C0CHAN');
-let fake: FakeSlack | undefined;
-let bot: SlackPipeline | undefined;
-
-afterEach(async () => {
-  await bot?.stop();
-  await fake?.close();
-});
+const startBot = slackBotPerTest();
 
 describe('Slack: a batch with more names than one message holds', () => {
   it('posts one message and lists the rest in its thread: the stated count equals the names listed', async () => {
     const clock = new ManualClock(t0);
-    fake = await startClockedFakeSlack(clock);
-    const h = await startSlackPipeline(fake, { clock });
-    bot = h;
+    const h = await startBot(clock);
+    const { fake } = h;
     await h.subscribe(campaign, ['supporters']);
     await h.pacing.setKind(campaign, 'supporters', { mode: 'batched', intervalMs: 15 * 60_000 });
     const names = longNames(200);

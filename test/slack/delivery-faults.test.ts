@@ -5,39 +5,23 @@
  * ones decided by a look, one conversations.history call a minute per workspace);
  * a 429 with Retry-After pauses that channel, and only that channel, for that long.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeliveryObserver } from '../../src/delivery/index.js';
 import { runFor } from '../delivery/pipeline-harness.js';
-import type { FakeSlack } from '../fakes/slack/fake-slack.js';
 import { t0 } from '../support/builders.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
-import {
-  eventIdsIn,
-  type SlackPipeline,
-  slackChannel,
-  startClockedFakeSlack,
-  startSlackPipeline,
-} from './slack-pipeline.js';
+import { eventIdsIn, type SlackPipeline, slackBotPerTest, slackChannel } from './slack-pipeline.js';
 
 type Posted = Parameters<NonNullable<DeliveryObserver['posted']>>[0];
 
 const campaign = slackChannel('C0CHAN');
 const team = slackChannel('C0TEAM');
-let fake: FakeSlack | undefined;
-let bot: SlackPipeline | undefined;
-
-afterEach(async () => {
-  await bot?.stop();
-  await fake?.close();
-  bot = undefined;
-  fake = undefined;
-});
+const startBot = slackBotPerTest();
 
 async function start(clock: ManualClock, observer: DeliveryObserver = {}) {
-  fake = await startClockedFakeSlack(clock);
-  bot = await startSlackPipeline(fake, { clock, observer });
-  return { fake, bot };
+  const bot = await startBot(clock, { observer });
+  return { fake: bot.fake, bot };
 }
 
 async function watchLive(h: SlackPipeline, channel = campaign) {

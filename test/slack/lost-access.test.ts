@@ -6,31 +6,17 @@
  * catch-up, every supporter named: those the message cannot hold are listed in its
  * thread (replies with `thread_ts`), and the count it states equals the names listed.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runFor } from '../delivery/pipeline-harness.js';
-import type { FakeSlack, FakeSlackMessage } from '../fakes/slack/fake-slack.js';
+import type { FakeSlackMessage } from '../fakes/slack/fake-slack.js';
 import { t0 } from '../support/builders.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { countOfTitle, longNames, namesOfLine } from '../support/name-lists.js';
-import {
-  blockTexts,
-  type SlackPipeline,
-  slackChannel,
-  startClockedFakeSlack,
-  startSlackPipeline,
-} from './slack-pipeline.js';
+import { blockTexts, slackBotPerTest, slackChannel } from './slack-pipeline.js';
 
 const campaign = slackChannel('C0CHAN');
-let fake: FakeSlack | undefined;
-let bot: SlackPipeline | undefined;
-
-afterEach(async () => {
-  await bot?.stop();
-  await fake?.close();
-  bot = undefined;
-  fake = undefined;
-});
+const startBot = slackBotPerTest();
 
 const supporters = (names: readonly string[], from = 1) =>
   names.map((displayName, i) =>
@@ -45,9 +31,8 @@ const supporters = (names: readonly string[], from = 1) =>
 describe('Slack: a channel the bot was removed from', () => {
   it('holds every notice, shows "cannot post", and after the re-invite posts one catch-up naming everyone', async () => {
     const clock = new ManualClock(t0);
-    fake = await startClockedFakeSlack(clock);
-    const h = await startSlackPipeline(fake, { clock });
-    bot = h;
+    const h = await startBot(clock);
+    const { fake } = h;
     await h.subscribe(campaign, ['supporters']);
     await h.pacing.setKind(campaign, 'supporters', { mode: 'live' });
     fake.setChannel({ id: 'C0CHAN', isMember: false });

@@ -4,9 +4,11 @@
  * delivery drive. Time is a ManualClock shared by the pipeline and the fake (message
  * `ts`); the client's own timeout runs in real time.
  */
+import { afterEach } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
-import { type PipelineHarness, type PipelineOptions, startPipeline } from '../delivery/pipeline-harness.js';
+import { type AdapterPipeline, startAdapterPipeline } from '../delivery/adapter-pipeline.js';
+import type { PipelineOptions } from '../delivery/pipeline-harness.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import type { ManualClock } from '../support/manual-clock.js';
 import { recordingCore, recordingLogger } from './helpers.js';
@@ -29,10 +31,7 @@ export function startClockedFakeSlack(clock: ManualClock): Promise<FakeSlack> {
   return startFakeSlack({ botToken, now: () => clock.now(), historyIntervalMs });
 }
 
-export interface SlackPipeline extends PipelineHarness {
-  readonly fake: FakeSlack;
-  readonly adapter: SlackAdapter;
-}
+export type SlackPipeline = AdapterPipeline<FakeSlack, SlackAdapter>;
 
 /** One bot process: the Slack adapter (not started: posting needs no listener) and the pipeline. */
 export async function startSlackPipeline(
@@ -51,19 +50,27 @@ export async function startSlackPipeline(
     retryPolicy: { retries: 0, minTimeout: 0, maxTimeout: 1 },
     logger: recordingLogger(),
   });
-  const h = await startPipeline({
-    ...options,
-    posters: [adapter.poster],
-    access: { slack: adapter.channelAccess },
+  return startAdapterPipeline(fake, adapter, options);
+}
+
+/**
+ * For a test file whose tests each run one bot against one fake Slack: the returned
+ * function starts them (on the test's clock), and both are stopped after each test.
+ */
+export function slackBotPerTest(): (
+  clock: ManualClock,
+  options?: Omit<PipelineOptions, 'posters' | 'access' | 'clock'>,
+) => Promise<SlackPipeline> {
+  let running: SlackPipeline | undefined;
+  afterEach(async () => {
+    await running?.stop();
+    await running?.fake.close();
+    running = undefined;
   });
-  return {
-    ...h,
-    fake,
-    adapter,
-    async stop() {
-      await h.stop();
-      await adapter.stop();
-    },
+  return async (clock, options = {}) => {
+    const fake = await startClockedFakeSlack(clock);
+    running = await startSlackPipeline(fake, { ...options, clock });
+    return running;
   };
 }
 

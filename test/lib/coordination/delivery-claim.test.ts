@@ -4,18 +4,15 @@
  * once, as two replicas do while a project's lease changes hands, post each notice once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  connectReplicaCoordination,
-  type ReplicaCoordination,
-} from '../../../src/app/replica-coordination.js';
+import type { ReplicaCoordination } from '../../../src/app/replica-coordination.js';
 import type { ChannelRef } from '../../../src/core/index.js';
-import { systemClock } from '../../../src/lib/clock.js';
 import { type PipelineHarness, startPipeline } from '../../delivery/pipeline-harness.js';
 import { ScriptedPoster } from '../../delivery/scripted-poster.js';
 import { t0 } from '../../support/builders.js';
 import { buildEvent } from '../../support/event-builders.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../../support/redis-server.js';
+import { connectTestReplica } from '../../support/test-replica.js';
 
 const channel: ChannelRef = { platform: 'discord', workspaceId: 'G1', channelId: 'D1' };
 
@@ -36,14 +33,7 @@ describe.skipIf(skipRedisTests())('the delivery claim across replicas, on a real
     // One channel, as Discord would show it: every post from either replica lands here.
     const discord = new ScriptedPoster('discord', clock);
     const replicaOf = async (id: string) => {
-      const replica = await connectReplicaCoordination({
-        url: server!.url,
-        replicaId: id,
-        clock: systemClock,
-        projects: () => [],
-        ttlMs: 30_000,
-        onError: () => {},
-      });
+      const replica = await connectTestReplica(server!.url, id);
       replicas.push(replica);
       const pipeline = await startPipeline({
         posters: [discord],
