@@ -223,6 +223,8 @@ export class ChannelLane {
     const { ledger, clock, observer } = this.deps;
     const summary = { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) };
     if (error instanceof ChannelUnavailableError) {
+      // Refused before anything was posted: not in doubt (a later try posts without a look first).
+      item.record = await ledger.clearAttempt(item.key, record).catch(() => record);
       await this.deps.cannotPost(this.channel, error);
       this.block();
       await this.#hold(item);

@@ -152,6 +152,11 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
         });
         message = data.then((d) => renderDigest(d, locale, options.chartOptions ?? {}));
         rendered.set(locale, message);
+        // A project that cannot be read now: the lane's retry reads it again, not this failure.
+        message.catch(() => {
+          data = undefined;
+          rendered.delete(locale);
+        });
       }
       return message;
     };

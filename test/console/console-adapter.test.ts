@@ -7,7 +7,7 @@ import {
 } from '../../src/adapters/console/console-poster.js';
 import { createConsoleAdapter } from '../../src/adapters/console/create-console-adapter.js';
 import { renderConsoleMessage, terminalSafe } from '../../src/adapters/console/render-console-message.js';
-import { createNoticeRouter } from '../../src/delivery/notice-router.js';
+import { startPipeline } from '../delivery/pipeline-harness.js';
 import { buildIncentive, buildProject } from '../support/builders.js';
 import { createCoreFixture } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
@@ -83,24 +83,23 @@ describe('console adapter', () => {
     expect(text).not.toContain('Solar Kiosk');
   });
 
-  test('the console poster renders notices; the router delivers to the terminal channel', async () => {
-    const fixture = createCoreFixture();
+  test('the console poster renders notices; the delivery pipeline posts to the terminal channel', async () => {
     const output = new PassThrough();
     const chunks: Buffer[] = [];
     output.on('data', (c: Buffer) => chunks.push(c));
-    await fixture.subscriptions.subscribe(consoleChannel, 'solar-kiosk', ['supporters'], 'console');
-    const router = createNoticeRouter({
-      core: fixture.core,
-      subscriptions: fixture.subscriptions,
-      posters: [createConsolePoster(streamPrint(output))],
-      store: fixture.store,
-    });
-    await router.deliver(buildEvent.supporter());
-    expect(
-      Buffer.concat(chunks)
-        .toString('utf8')
-        .replace(/\u00a0/g, ' '),
-    ).toContain('🎉 New supporter: Grace H.\nSupporter count now 123 · Total €12,345');
+    const h = await startPipeline({ posters: [createConsolePoster(streamPrint(output))] });
+    await h.subscribe(consoleChannel, ['supporters']);
+    await h.pacing.setKind(consoleChannel, 'supporters', { mode: 'live' });
+    const event = buildEvent.supporter();
+    await h.offer(event);
+    expect(await h.offer(event)).toEqual([event.id]);
+    await h.stop();
+    const printed = Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\u00a0/g, ' ');
+    expect(printed).toContain('🎉 New supporter: Grace H.\nSupporter count now 123 · Total €12,345');
+    // Printed once: offered again, the ledger says it was posted.
+    expect(printed.split('New supporter').length - 1).toBe(1);
   });
 });
 

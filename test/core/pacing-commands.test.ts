@@ -1,15 +1,17 @@
 /**
  * /pacing and /quiet through the real command core: an admin sets them, /subscriptions
- * shows them, mistakes get a private answer that says what to type, and the real paced
- * router follows what the command stored.
+ * shows them, mistakes get a private answer that says what to type, and the real delivery
+ * pipeline follows what the command stored.
  */
 import { describe, expect, it } from 'vitest';
+import type { OptionValue } from '../../src/core/command-core.js';
 import { createPacingSettings, quietWindowAt } from '../../src/core/settings/pacing-settings.js';
-import { createNoticeRouter } from '../../src/delivery/notice-router.js';
-import { createPacedRouter } from '../../src/delivery/paced-router.js';
-import { EditablePoster } from '../delivery/pacing-fakes.js';
-import { allText, createCoreFixture, discordChannel } from '../support/core-fixture.js';
+import { runFor, startPipeline } from '../delivery/pipeline-harness.js';
+import { ScriptedPoster } from '../delivery/scripted-poster.js';
+import { t0 } from '../support/builders.js';
+import { allText, buildContext, createCoreFixture, discordChannel } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 const admin = { canAdminister: true };
 const minute = 60_000;
@@ -118,7 +120,7 @@ describe('/quiet', () => {
   });
 });
 
-describe('the paced router follows what the commands stored', () => {
+describe('the delivery pipeline follows what the commands stored', () => {
   const supporter = (n: number) =>
     buildEvent.supporter({
       id: `solar-kiosk:supporter:k${n}`,
@@ -126,46 +128,35 @@ describe('the paced router follows what the commands stored', () => {
       supporterCount: 100 + n,
     });
 
-  function router(f: Awaited<ReturnType<typeof subscribed>>, poster: EditablePoster) {
-    const notices = createNoticeRouter({
-      core: f.core,
-      subscriptions: f.subscriptions,
-      posters: [poster],
-      store: f.store,
-      clock: f.clock,
-    });
-    return createPacedRouter({
-      router: notices,
-      core: f.core,
-      subscriptions: f.subscriptions,
-      posters: [poster],
-      store: f.store,
-      settings: createPacingSettings(f.store),
-      clock: f.clock,
-    });
+  /** The pipeline with its own core: commands write through the settings view it reads. */
+  async function pipeline() {
+    const clock = new ManualClock(t0);
+    const poster = new ScriptedPoster('discord', clock);
+    const h = await startPipeline({ posters: [poster], clock });
+    await h.subscribe(discordChannel, ['supporters', 'wall', 'digest']);
+    const run = (name: string, options: Record<string, OptionValue>) =>
+      h.core.execute({ name, options, context: buildContext({ canAdminister: true }) });
+    return { h, poster, run };
   }
 
   it('live after /pacing supporters live: every supporter at once, even a busy hour', async () => {
-    const f = await subscribed();
-    const poster = new EditablePoster('discord');
-    const paced = router(f, poster);
-    await f.run('pacing', { kind: 'supporters', mode: 'live' }, admin);
-    for (let n = 1; n <= 8; n += 1) await paced.deliver(supporter(n));
-    expect(poster.posts).toHaveLength(8);
+    const { h, poster, run } = await pipeline();
+    expect((await run('pacing', { kind: 'supporters', mode: 'live' })).tone).toBe('success');
+    for (let n = 1; n <= 8; n += 1) await h.offer(supporter(n));
+    expect(poster.messages).toHaveLength(8);
   });
 
   it('held during /quiet hours and posted as one summary when they end', async () => {
-    const f = await subscribed();
-    const poster = new EditablePoster('discord');
-    const paced = router(f, poster);
+    const { h, poster, run } = await pipeline();
     // t0 is 2026-01-01 00:00 UTC = 01:00 in Berlin: quiet from 00:30 to 02:00 Berlin time.
-    await f.run('quiet', { hours: '00:30-02:00', timezone: 'Europe/Berlin' }, admin);
-    for (let n = 1; n <= 3; n += 1) await paced.deliver(supporter(n));
-    expect(poster.posts).toHaveLength(0);
-    f.clock.advance(61 * minute);
-    await paced.flushDue();
-    expect(poster.posts).toHaveLength(1);
-    expect(poster.posts[0]?.message.title).toContain('3 new supporters');
-    expect(allText(poster.posts[0]!.message)).toContain('Held during quiet hours');
+    expect((await run('quiet', { hours: '00:30-02:00', timezone: 'Europe/Berlin' })).tone).toBe('success');
+    for (let n = 1; n <= 3; n += 1) await h.offer(supporter(n));
+    expect(poster.messages).toHaveLength(0);
+    await runFor(h, 59 * minute, minute);
+    expect(poster.messages).toHaveLength(0);
+    await runFor(h, 2 * minute, minute);
+    expect(poster.messages).toHaveLength(1);
+    expect(poster.messages[0]?.message.title).toContain('3 new supporters');
+    expect(allText(poster.messages[0]!.message)).toContain('Held during quiet hours');
   });
 });

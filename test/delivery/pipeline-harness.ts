@@ -90,6 +90,8 @@ export async function startPipeline(options: PipelineOptions): Promise<PipelineH
     pacing,
     dailyThreads,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    // /subscriptions and /status show a channel the bot cannot post in.
+    channelAccessStates: access,
   });
   const logger = new RecordingLogger();
   const delivery = createDelivery({
@@ -157,4 +159,12 @@ export async function startPipeline(options: PipelineOptions): Promise<PipelineH
     },
     stop: () => delivery.stop(0),
   };
+}
+
+/**
+ * Moves the clock in steps (each step fires what is due, and what that schedules for the
+ * next step), waiting for the pipeline after each: a stretch of time passing.
+ */
+export async function runFor(h: Pick<PipelineHarness, 'advance'>, ms: number, stepMs = 1_000): Promise<void> {
+  for (let passed = 0; passed < ms; passed += stepMs) await h.advance(Math.min(stepMs, ms - passed));
 }

@@ -2,9 +2,9 @@ import { getTasks } from 'node-cron';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDeliveryLedger } from '../../src/delivery/delivery-ledger.js';
 import type { CronLike } from '../../src/digest/index.js';
-import type { KeyValueStore } from '../../src/lib/store.js';
+import { type KeyValueStore, namespaced } from '../../src/lib/store.js';
 import { missingScope } from '../support/fake-read-model.js';
-import { DAY, HOUR } from './campaign-fixtures.js';
+import { HOUR } from './campaign-fixtures.js';
 import {
   berlinNine,
   broken,
@@ -21,7 +21,7 @@ afterEach(stopSchedulers);
 describe('createDigestScheduler', () => {
   it('sends nothing before the local time and the digest to every subscribed channel at it', async () => {
     const { clock, poster, scheduler } = setup(berlinNine(10) - MINUTE);
-    const digest = scheduler();
+    const digest = await scheduler();
     expect((await digest.runNow()).sent).toEqual([]);
     expect(poster.posted).toEqual([]);
 
@@ -29,10 +29,13 @@ describe('createDigestScheduler', () => {
     const report = await digest.runNow();
     expect(report.date).toBe('2026-03-10');
     expect(poster.channels().sort()).toEqual(['general', 'team']);
-    const [toGeneral, toTeam] = ['general', 'team'].map((c) => poster.posted.find((p) => p.channel === c)!);
+    const [toGeneral, toTeam] = ['general', 'team'].map(
+      (c) => poster.posted.find((p) => p.channel.channelId === c)!,
+    );
     expect(toGeneral?.message.title).toBe('Daily digest: Solar Kiosk');
     expect(toTeam?.message.title).toBe('Tagesübersicht: Solar Kiosk');
-    expect(toGeneral?.key).toBe('digest:solar-kiosk:discord:guild-1:general:2026-03-10');
+    // The pipeline's delivery id (project, local date) in the channel: the platforms' idempotency key.
+    expect(toGeneral?.key).toBe('digest:solar-kiosk:2026-03-10@discord:guild-1:general');
     expect(toGeneral?.message.image).toMatchObject({
       kind: 'attachment',
       filename: 'funding-solar-kiosk-2026-03-10.png',
@@ -41,7 +44,7 @@ describe('createDigestScheduler', () => {
 
   it('sends once per channel per day, and again the next day', async () => {
     const { clock, poster, scheduler } = setup(berlinNine(10));
-    const digest = scheduler();
+    const digest = await scheduler();
     await digest.runNow();
     clock.advance(HOUR);
     await digest.runNow();
@@ -52,26 +55,28 @@ describe('createDigestScheduler', () => {
     clock.set(berlinNine(11));
     await digest.runNow();
     expect(poster.posted).toHaveLength(4);
-    expect(poster.posted.slice(2).every((p) => p.key.endsWith(':2026-03-11'))).toBe(true);
+    expect(poster.posted.slice(2).every((p) => p.key.startsWith('digest:solar-kiosk:2026-03-11@'))).toBe(
+      true,
+    );
   });
 
   it('only sends to channels subscribed to the digest', async () => {
     const { poster, subscriptions, scheduler } = setup(berlinNine(10));
     subscriptions.add('solar-kiosk', channel('wall-only'), ['wall']).add('other-project', channel('other'));
-    await scheduler().runNow();
+    await (await scheduler()).runNow();
     expect(poster.channels().sort()).toEqual(['general', 'team']);
   });
 
   it('sends a missed digest on start later the same day', async () => {
     const { poster, scheduler } = setup(berlinNine(10) + 6 * HOUR);
-    await scheduler().sendMissedOnStart();
+    await (await scheduler()).sendMissedOnStart();
     expect(poster.channels().sort()).toEqual(['general', 'team']);
   });
 
   it('does not send yesterday’s missed digest on a start the next morning', async () => {
     // Down from 08:00 on the 10th until 08:00 on the 11th (before 09:00).
     const { poster, scheduler } = setup(berlinNine(11) - HOUR);
-    const report = await scheduler().sendMissedOnStart();
+    const report = await (await scheduler()).sendMissedOnStart();
     expect(report).toEqual({ date: '2026-03-11', sent: [], failed: [] });
     expect(poster.posted).toEqual([]);
   });
@@ -82,22 +87,22 @@ describe('createDigestScheduler', () => {
     const { clock, poster, subscriptions, scheduler } = setup(subscribedAt);
     subscriptions.subscriptions.splice(0);
     subscriptions.add('solar-kiosk', general, ['supporters', 'digest'], subscribedAt);
-    const first = scheduler();
+    const first = await scheduler();
     clock.advance(5 * MINUTE);
     await first.runNow(); // the hourly check
     await first.stop();
     clock.advance(HOUR);
-    await scheduler().sendMissedOnStart(); // a plain restart
+    await (await scheduler()).sendMissedOnStart(); // a plain restart
     expect(poster.posted).toEqual([]);
 
     clock.set(berlinNine(11) - MINUTE);
-    const next = scheduler();
+    const next = await scheduler();
     await next.runNow();
     expect(poster.posted).toEqual([]);
     clock.set(berlinNine(11));
     await next.runNow();
     expect(poster.posted.map((p) => p.key)).toEqual([
-      'digest:solar-kiosk:discord:guild-1:general:2026-03-11',
+      'digest:solar-kiosk:2026-03-11@discord:guild-1:general',
     ]);
   });
 
@@ -112,7 +117,7 @@ describe('createDigestScheduler', () => {
       createdAt: berlinNine(1),
       kindsAddedAt: { supporters: berlinNine(1), digest: berlinNine(10) + 5 * HOUR },
     });
-    await scheduler().sendMissedOnStart();
+    await (await scheduler()).sendMissedOnStart();
     expect(poster.posted).toEqual([]);
   });
 
@@ -120,23 +125,23 @@ describe('createDigestScheduler', () => {
     const { poster, subscriptions, scheduler } = setup(berlinNine(10) + 2 * HOUR);
     subscriptions.subscriptions.splice(0);
     subscriptions.add('solar-kiosk', general, ['digest'], berlinNine(10) - HOUR);
-    await scheduler().sendMissedOnStart();
+    await (await scheduler()).sendMissedOnStart();
     expect(poster.channels()).toEqual(['general']);
   });
 
   it('never sends twice across a restart with the same store', async () => {
     const { clock, poster, scheduler } = setup(berlinNine(10));
-    const first = scheduler();
+    const first = await scheduler();
     await first.runNow();
     await first.stop();
     clock.advance(2 * HOUR);
-    const second = scheduler();
+    const second = await scheduler();
     await second.sendMissedOnStart();
     await second.runNow();
     expect(poster.posted).toHaveLength(2);
   });
 
-  it("records each digest in the core's delivery ledger, keyed by (project, channel, local date)", async () => {
+  it("records each digest in the pipeline's delivery ledger, keyed by (project, local date) and channel", async () => {
     const { clock, store, poster, subscriptions, scheduler } = setup(berlinNine(10));
     subscriptions.subscriptions.unshift({
       project: 'solar-kiosk',
@@ -145,23 +150,23 @@ describe('createDigestScheduler', () => {
       createdBy: 'admin',
       createdAt: 0,
     });
-    poster.failing.add('broken');
-    await scheduler({ maxAttempts: 2 }).runNow();
-    const ledger = createDeliveryLedger(store, { prefix: 'digest/delivery/' });
+    poster.refuse('broken', 1);
+    await (await scheduler()).runNow();
+    const ledger = createDeliveryLedger(namespaced(store, 'deliveries/'), { prefix: 'notices/delivered/' });
     const id = 'digest:solar-kiosk:2026-03-10';
     expect(await ledger.get({ id, channel: general })).toMatchObject({ state: 'posted' });
     expect(await ledger.get({ id, channel: team })).toMatchObject({ state: 'posted' });
-    // A plain failure may have posted: the record stays in doubt, so the retry reuses the key.
-    expect(await ledger.get({ id, channel: broken })).toMatchObject({ state: 'attempting' });
+    // Refused before anything was posted: not in doubt, the next check simply tries again.
+    expect(await ledger.get({ id, channel: broken })).toMatchObject({ state: 'failing' });
     clock.advance(HOUR);
-    await scheduler({ maxAttempts: 2 }).runNow();
-    expect(await ledger.get({ id, channel: broken })).toMatchObject({ state: 'abandoned' });
+    await (await scheduler()).runNow();
+    expect(await ledger.get({ id, channel: broken })).toMatchObject({ state: 'posted' });
     expect(await ledger.get({ id: 'digest:solar-kiosk:2026-03-11', channel: general })).toBeUndefined();
   });
 
-  it('retries a post that was not confirmed before a crash with the same idempotency key', async () => {
+  it('a post whose confirmation was lost in a crash is found by a look after the restart, not posted again', async () => {
     const { clock, store, poster, scheduler } = setup(berlinNine(10));
-    // The process "dies" after posting, before the sent marker is written.
+    // The process "dies" after posting, before the confirmation is written.
     const crashingStore: KeyValueStore = {
       ...store,
       get: (key, schema) => store.get(key, schema),
@@ -170,20 +175,24 @@ describe('createDigestScheduler', () => {
         return store.set(key, value, ttl);
       },
     };
-    await scheduler({ store: crashingStore }).runNow();
+    await (await scheduler({}, { store: crashingStore })).runNow();
     expect(poster.posted).toHaveLength(2);
 
     clock.advance(10 * MINUTE);
-    await scheduler().sendMissedOnStart();
-    expect(poster.posted).toHaveLength(4);
-    const keys = poster.posted.filter((p) => p.channel === 'general').map((p) => p.key);
-    expect(keys[0]).toBe(keys[1]);
+    const report = await (await scheduler()).sendMissedOnStart();
+    expect([...report.sent].sort()).toEqual([
+      'solar-kiosk discord:guild-1:general',
+      'solar-kiosk slack:guild-1:team',
+    ]);
+    expect(poster.posted).toHaveLength(2);
+    expect(poster.discord.looks).toHaveLength(1);
+    expect(poster.slack.looks).toHaveLength(1);
 
-    await scheduler().sendMissedOnStart();
-    expect(poster.posted).toHaveLength(4);
+    await (await scheduler()).sendMissedOnStart();
+    expect(poster.posted).toHaveLength(2);
   });
 
-  it('keeps posting to the other channels when one fails, and retries the failed one later', async () => {
+  it('keeps posting to the other channels when one refuses, and tries the refused one at each hourly check', async () => {
     const { clock, poster, subscriptions, scheduler } = setup(berlinNine(10));
     subscriptions.subscriptions.unshift({
       project: 'solar-kiosk',
@@ -192,8 +201,8 @@ describe('createDigestScheduler', () => {
       createdBy: 'admin',
       createdAt: 0,
     });
-    poster.failing.add('broken');
-    const digest = scheduler({ maxAttempts: 2 });
+    poster.refuse('broken', 3);
+    const digest = await scheduler();
 
     const report = await digest.runNow();
     expect(poster.channels().sort()).toEqual(['general', 'team']);
@@ -203,48 +212,55 @@ describe('createDigestScheduler', () => {
     await digest.runNow();
     clock.advance(HOUR);
     await digest.runNow();
-    // Two attempts, then the day is given up; the healthy channels got exactly one digest.
-    expect(poster.attempts.filter((c) => c === 'broken')).toHaveLength(2);
+    // One try per check, nothing in doubt; the healthy channels got exactly one digest.
+    expect(poster.attempts().filter((c) => c === 'broken')).toHaveLength(3);
     expect(poster.posted).toHaveLength(2);
 
-    poster.failing.delete('broken');
     clock.set(berlinNine(11));
     await digest.runNow();
     expect(poster.channels().filter((c) => c === 'broken')).toHaveLength(1);
   });
 
-  it('skips a project that cannot be read without spending attempts, and sends it once it can', async () => {
-    const { clock, poster, readModel, scheduler } = setup(berlinNine(10));
+  it('posts nothing for a project that cannot be read, and sends it once it can', async () => {
+    const { clock, poster, readModel, scheduler, advance } = setup(berlinNine(10));
     readModel.failWith('solar-kiosk', 'project', missingScope('project'));
-    const digest = scheduler({ maxAttempts: 1 });
-    await digest.runNow();
-    expect(poster.attempts).toEqual([]);
+    const digest = await scheduler();
+    // The run waits up to a minute for the posts; meanwhile the lanes try to build it again, posting nothing.
+    const run = digest.runNow();
+    await advance(2 * MINUTE);
+    expect(await run).toEqual({ date: '2026-03-10', sent: [], failed: [] });
+    expect(poster.attempts()).toEqual([]);
 
     readModel.clearFailure('solar-kiosk', 'project');
-    clock.advance(HOUR);
-    await digest.runNow();
+    await advance(10 * MINUTE);
     expect(poster.channels().sort()).toEqual(['general', 'team']);
+    // The next hourly check finds it sent: nothing more is built or posted.
+    clock.advance(HOUR);
+    const calls = readModel.callsOf('project').length;
+    expect((await digest.runNow()).sent).toHaveLength(2);
+    expect(readModel.callsOf('project')).toHaveLength(calls);
+    expect(poster.posted).toHaveLength(2);
   });
 
   it('builds the digest once per project however many channels want it', async () => {
     const { poster, readModel, subscriptions, scheduler } = setup(berlinNine(10));
     subscriptions.add('solar-kiosk', channel('third'));
-    await scheduler().runNow();
+    await (await scheduler()).runNow();
     expect(poster.posted).toHaveLength(3);
     expect(readModel.callsOf('project').filter((call) => call.project === 'solar-kiosk')).toHaveLength(1);
   });
 
   it('shares one run between overlapping calls', async () => {
     const { poster, scheduler } = setup(berlinNine(10));
-    const digest = scheduler();
+    const digest = await scheduler();
     await Promise.all([digest.runNow(), digest.sendMissedOnStart(), digest.runNow()]);
     expect(poster.posted).toHaveLength(2);
   });
 
-  it('rejects an unknown time zone and a malformed time with a fix', () => {
+  it('rejects an unknown time zone and a malformed time with a fix', async () => {
     const { scheduler } = setup(berlinNine(10));
-    expect(() => scheduler({ timeZone: 'Europe/Berlinn' })).toThrow(/IANA name/);
-    expect(() => scheduler({ time: '9am' })).toThrow(/HH:MM/);
+    await expect(scheduler({ timeZone: 'Europe/Berlinn' })).rejects.toThrow(/IANA name/);
+    await expect(scheduler({ time: '9am' })).rejects.toThrow(/HH:MM/);
   });
 
   it('schedules an hourly check at the configured minute in the time zone, which runs the digest', async () => {
@@ -261,7 +277,7 @@ describe('createDigestScheduler', () => {
         };
       },
     };
-    const digest = scheduler({ cron, time: '08:30' });
+    const digest = await scheduler({ cron, time: '08:30' });
     digest.start();
     digest.start();
     expect(scheduled).toHaveLength(1);
@@ -282,7 +298,7 @@ describe('createDigestScheduler', () => {
     const tasksBefore = getTasks().size;
     const timersBefore = timers();
 
-    const digest = scheduler();
+    const digest = await scheduler();
     digest.start();
     expect(getTasks().size).toBe(tasksBefore + 1);
     // The measurement sees node-cron's timer while the task runs.
@@ -291,22 +307,5 @@ describe('createDigestScheduler', () => {
 
     expect(getTasks().size).toBe(tasksBefore);
     expect(timers()).toBe(timersBefore);
-  });
-
-  it('keeps markers only for a few days', async () => {
-    const { store, scheduler } = setup(berlinNine(10));
-    const ttls: (number | undefined)[] = [];
-    await scheduler({
-      store: {
-        ...store,
-        get: (key, schema) => store.get(key, schema),
-        set: (key, value, ttl) => {
-          ttls.push(ttl);
-          return store.set(key, value, ttl);
-        },
-      },
-    }).runNow();
-    expect(ttls.length).toBeGreaterThan(0);
-    expect(ttls.every((ttl) => ttl !== undefined && ttl >= 2 * DAY && ttl <= 7 * DAY)).toBe(true);
   });
 });

@@ -1,61 +1,57 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChannelRef } from '../../src/core/ports.js';
-import { createNoticeRouter, createPacedRouter } from '../../src/delivery/index.js';
+/**
+ * Corrections on Discord through the real pipeline and the real discord.js client
+ * against the fake: a support that drops out PATCHes the posted notice after a restart
+ * (its id from the stored ledger), struck through, escaped, mentions off; offered
+ * again, nothing more happens.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
-import { defaultGuild } from '../fakes/discord/fake-discord.js';
-import { createCoreFixture } from '../support/core-fixture.js';
+import { memoryStore } from '../../src/lib/store.js';
+import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { buildEvent } from '../support/event-builders.js';
-import { type Harness, startHarness } from './adapter-harness.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { campaign as channel, type DiscordPipeline, startDiscordPipeline } from './discord-pipeline.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+let fake: FakeDiscord | undefined;
+const bots: DiscordPipeline[] = [];
 
-const channel: ChannelRef = {
-  platform: 'discord',
-  workspaceId: defaultGuild.id,
-  channelId: defaultGuild.channels[0]!.id,
-};
+afterEach(async () => {
+  for (const bot of bots.splice(0)) await bot.stop();
+  await fake?.close();
+});
 
 describe('Discord corrections', () => {
   it('a dropped support PATCHes the posted message after a restart: struck through, escaped, mentions off', async () => {
-    const f = createCoreFixture();
-    await f.subscriptions.subscribe(channel, 'solar-kiosk', ['supporters'], 'U');
-    const paced = () =>
-      createPacedRouter({
-        router: createNoticeRouter({
-          core: f.core,
-          subscriptions: f.subscriptions,
-          posters: [h.adapter.poster],
-          store: f.store,
-          clock: f.clock,
-        }),
-        core: f.core,
-        subscriptions: f.subscriptions,
-        posters: [h.adapter.poster],
-        store: f.store,
-        clock: f.clock,
-      });
+    const clock = new ManualClock(Date.now());
+    const store = memoryStore();
+    fake = await startFakeDiscord();
+    const start = async () => {
+      const bot = await startDiscordPipeline(fake!, { clock, store });
+      bots.push(bot);
+      return bot;
+    };
+    const first = await start();
+    await first.subscribe(channel, ['supporters']);
+    await first.pacing.setKind(channel, 'supporters', { mode: 'live' });
     const hostile = 'Eve @everyone ~~x~~ [click](https://evil.example)';
     const supporter = buildEvent.supporter({ id: 'solar-kiosk:supporter:d1', displayName: hostile });
-    await paced().deliver(supporter);
+    await first.offer(supporter);
+    await first.stop();
+
     const drop: SupportDroppedEvent = {
       type: 'support-dropped',
       id: 'solar-kiosk:support-dropped:d1',
       project: 'solar-kiosk',
-      occurredAt: 0,
-      detectedAt: 0,
+      occurredAt: clock.now(),
+      detectedAt: clock.now(),
       originalEventId: supporter.id,
       entryKey: 'd1',
       displayName: hostile,
     };
-    await paced().deliver(drop);
-    await paced().deliver(drop);
-    const patches = h.fake.requests.filter(
+    const second = await start();
+    await second.offer(drop);
+    expect(await second.offer(drop)).toEqual([drop.id]);
+    const patches = fake.requests.filter(
       (r) => r.method === 'PATCH' && r.path.startsWith(`/channels/${channel.channelId}/messages/`),
     );
     expect(patches).toHaveLength(1);

@@ -1,32 +1,27 @@
 /**
- * The daily thread on Discord, through the real discord.js client against the fake:
- * the parent in the channel, a thread started on it (POST .../messages/{id}/threads),
- * every supporter a message in the thread; the parent PATCHed with the running
- * figures; hostile names inert (mentions off, escaped) in replies, parent and
- * corrections; a reply whose answer was lost found in the thread after a restart.
+ * The daily thread on Discord, through the real pipeline and the real discord.js client
+ * against the fake: the parent in the channel, a thread started on it (POST
+ * .../messages/{id}/threads), every supporter a message in the thread; the parent
+ * PATCHed with the running figures; hostile names inert (mentions off, escaped) in
+ * replies, parent and corrections; a reply whose answer was lost found in the thread
+ * after a restart.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDiscordAdapter, type DiscordAdapter } from '../../src/adapters/discord/index.js';
-import type { ChannelRef } from '../../src/core/ports.js';
-import { createDailyThreadSettings } from '../../src/core/settings/daily-thread-settings.js';
-import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
-import { createNoticeRouter, createPacedRouter, NoticeDeliveryError } from '../../src/delivery/index.js';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
-import { defaultGuild, type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
-import { type CoreFixture, createCoreFixture } from '../support/core-fixture.js';
+import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { runFor } from '../delivery/pipeline-harness.js';
+import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { t0 } from '../support/builders.js';
 import { buildEvent } from '../support/event-builders.js';
 import { hostileTexts } from '../support/hostile-text.js';
-import { recordingLogger } from './adapter-harness.js';
-import { RecordingCore } from './recording-core.js';
-
-const channel: ChannelRef = {
-  platform: 'discord',
-  workspaceId: defaultGuild.id,
-  channelId: defaultGuild.channels[0]!.id,
-};
-const restTimeoutMs = 300;
-const settleMs = restTimeoutMs + 5_000;
-const nonceWindowMs = 120_000;
+import { ManualClock } from '../support/manual-clock.js';
+import {
+  campaign as channel,
+  type DiscordPipeline,
+  nonceWindowMs,
+  settleMs,
+  startDiscordPipeline,
+} from './discord-pipeline.js';
 
 interface SentBody {
   embeds: { title?: string; description?: string }[];
@@ -35,40 +30,29 @@ interface SentBody {
 
 describe('Discord daily thread', () => {
   let fake: FakeDiscord;
-  let f: CoreFixture;
-  let adapter: DiscordAdapter;
+  let clock: ManualClock;
+  let store: KeyValueStore;
+  let bot: DiscordPipeline | undefined;
 
-  async function startBot() {
-    adapter = createDiscordAdapter({
-      token: fake.token,
-      core: new RecordingCore(),
-      logger: recordingLogger(),
-      apiUrl: fake.apiUrl,
-      restRetries: 0,
-      restTimeoutMs,
-      nonceWindowMs,
-      clock: f.clock,
-      drainTimeoutMs: 100,
-    });
-    await adapter.start();
-    const deps = { core: f.core, subscriptions: f.subscriptions, posters: [adapter.poster], store: f.store };
-    return createPacedRouter({
-      ...deps,
-      router: createNoticeRouter({ ...deps, clock: f.clock }),
-      clock: f.clock,
-      dailyThread: { goalOf: async () => 20_000 },
-    });
+  /** One "process": a new adapter and pipeline over the same store. */
+  async function startBot(): Promise<DiscordPipeline> {
+    await bot?.stop();
+    bot = await startDiscordPipeline(fake, { clock, store, overrides: { goalOf: async () => 20_000 } });
+    return bot;
   }
 
   beforeEach(async () => {
-    f = createCoreFixture();
+    clock = new ManualClock(t0);
+    store = memoryStore();
     fake = await startFakeDiscord();
-    await f.subscriptions.subscribe(channel, 'solar-kiosk', ['supporters'], 'U');
-    await createPacingSettings(f.store).setKind(channel, 'supporters', { mode: 'live' });
-    await createDailyThreadSettings(f.store).set(channel, true);
+    const first = await startBot();
+    await first.subscribe(channel, ['supporters']);
+    await first.pacing.setKind(channel, 'supporters', { mode: 'live' });
+    await first.dailyThreads.set(channel, true);
   });
   afterEach(async () => {
-    await adapter.stop();
+    await bot?.stop();
+    bot = undefined;
     await fake.close();
   });
 
@@ -81,7 +65,8 @@ describe('Discord daily thread', () => {
       displayName,
       supporterCount: 300 + n,
       fundingTotal: 7_000 + n * 25,
-      detectedAt: f.clock.now(),
+      occurredAt: clock.now(),
+      detectedAt: clock.now(),
     });
   const expectInert = (body: SentBody) => {
     expect(body.allowed_mentions).toEqual({ parse: [] });
@@ -91,9 +76,9 @@ describe('Discord daily thread', () => {
   };
 
   it('the parent in the channel, a thread on it, replies in the thread, the parent and a reply edited after a restart: all inert', async () => {
-    let paced = await startBot();
-    await paced.deliver(supporter('k1', hostileTexts.everyone, 1));
-    await paced.deliver(supporter('k2', hostileTexts.markdownLink, 2));
+    let h = await startBot();
+    await h.offer(supporter('k1', hostileTexts.everyone, 1));
+    await h.offer(supporter('k2', hostileTexts.markdownLink, 2));
     expect(inChannel()).toHaveLength(1);
     const starts = fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/threads'));
     expect(starts).toHaveLength(1);
@@ -106,10 +91,8 @@ describe('Discord daily thread', () => {
     expect(replyPosts).toHaveLength(2);
     for (const post of replyPosts) expectInert(post.body as SentBody);
 
-    await adapter.stop();
-    paced = await startBot(); // the parent's and the thread's ids come from the store
-    f.clock.advance(60_000);
-    await paced.flushDue();
+    h = await startBot(); // the parent's and the thread's ids come from the store
+    await runFor(h, 60_000, 10_000);
     const parentPatches = fake.requests.filter(
       (r) => r.method === 'PATCH' && r.path === `/channels/${channel.channelId}/messages/${threadId()}`,
     );
@@ -124,13 +107,13 @@ describe('Discord daily thread', () => {
       type: 'support-dropped',
       id: 'solar-kiosk:support-dropped:k1',
       project: 'solar-kiosk',
-      occurredAt: 0,
-      detectedAt: 0,
+      occurredAt: clock.now(),
+      detectedAt: clock.now(),
       originalEventId: 'k1',
       entryKey: 'k1',
       displayName: hostileTexts.everyone,
     };
-    await paced.deliver(drop);
+    await h.offer(drop);
     const replyPatches = fake.requests.filter(
       (r) =>
         r.method === 'PATCH' &&
@@ -142,18 +125,18 @@ describe('Discord daily thread', () => {
   });
 
   it('a reply lost in a crash is found in the thread after a restart past the nonce window: posted once', async () => {
-    let paced = await startBot();
-    await paced.deliver(supporter('k1', 'Ada', 1));
+    let h = await startBot();
+    await h.offer(supporter('k1', 'Ada', 1));
     fake.faultMessages({ afterCreate: 'drop' });
     const lost = supporter('k2', 'Bob', 2);
-    await expect(paced.deliver(lost)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    await h.offer(lost);
     expect(inThread()).toHaveLength(2);
-    await adapter.stop();
-    paced = await startBot();
+    h = await startBot();
     fake.setNonceWindowMs(0); // past the window Discord would create a second message
-    f.clock.advance(nonceWindowMs + settleMs);
-    await paced.deliver(lost);
-    await paced.deliver(lost);
+    clock.advance(nonceWindowMs);
+    await h.offer(lost);
+    await h.advance(settleMs);
+    expect(await h.offer(lost)).toEqual([lost.id]);
     expect(inThread()).toHaveLength(2);
     expect(inChannel()).toHaveLength(1);
     const looks = fake.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/messages'));
@@ -161,11 +144,11 @@ describe('Discord daily thread', () => {
   });
 
   it('starting the thread again (a restart before its id was stored) returns the same thread', async () => {
-    await startBot();
-    const parent = await adapter.poster.post(channel, { title: 'parent' }, 'p1');
+    const h = await startBot();
+    const parent = await h.adapter.poster.post(channel, { title: 'parent' }, 'p1');
     const id = (parent as { messageId: string }).messageId;
-    const first = await adapter.poster.startThread?.(channel, id, 'Supporters');
-    const again = await adapter.poster.startThread?.(channel, id, 'Supporters');
+    const first = await h.adapter.poster.startThread?.(channel, id, 'Supporters');
+    const again = await h.adapter.poster.startThread?.(channel, id, 'Supporters');
     expect(first).toEqual({ parentMessageId: id, threadId: id });
     expect(again).toEqual(first);
   });

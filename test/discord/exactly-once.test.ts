@@ -1,65 +1,40 @@
 /**
- * Issue 13 on Discord: the REAL discord.js client (the adapter's poster) and the
- * REAL notice router against the fake Discord. A slow answer and a crash around a
- * post give exactly one message: inside Discord's nonce window the retry carries
- * the same nonce; after it, the bot's recent messages are read. Issue 15 item 4:
- * Discord's rate-limit waits (per route and global) are obeyed.
+ * Exactly once on Discord: the REAL discord.js client (the gateway adapter's poster,
+ * and the REST-only poster of HTTP interactions mode and replicas) in the real
+ * delivery pipeline against the fake Discord. A slow answer and a crash around a post
+ * give exactly one message: inside Discord's nonce window the repeat carries the same
+ * nonce; after it, the bot's recent messages are read. Discord's rate-limit waits
+ * (per route and global) are obeyed by the client.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter, createDiscordRestPosting } from '../../src/adapters/discord/index.js';
-import { type ChannelRef, createSubscriptionStore } from '../../src/core/index.js';
-import {
-  type ChannelPoster,
-  createNoticeRouter,
-  NoticeDeliveryError,
-  type NoticeRouter,
-} from '../../src/delivery/index.js';
 import { type KeyValueStore, openStore } from '../../src/lib/store.js';
-import { defaultGuild, type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { startAdapterPipeline, type TestAdapter } from '../delivery/adapter-pipeline.js';
+import type { PipelineHarness } from '../delivery/pipeline-harness.js';
+import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { recordingLogger } from './adapter-harness.js';
+import {
+  campaign,
+  createsIn,
+  nonceWindowMs,
+  restTimeoutMs,
+  settleMs,
+  startDiscordAdapter,
+} from './discord-pipeline.js';
 import { RecordingCore } from './recording-core.js';
-
-const campaign: ChannelRef = {
-  platform: 'discord',
-  workspaceId: defaultGuild.id,
-  channelId: defaultGuild.channels[0]!.id,
-};
-const restTimeoutMs = 300;
-const settleMs = restTimeoutMs + 5_000;
-const nonceWindowMs = 120_000;
-
-/** A Discord poster as the bot runs it, and how to stop it. */
-interface RunningPoster {
-  readonly poster: ChannelPoster;
-  stop(): Promise<void>;
-}
 
 /**
  * The gateway adapter's poster, and the REST-only one (HTTP interactions mode, replicas
  * without the gateway): the same guarantee from both.
  */
 const posters = {
-  gateway: async (fake: FakeDiscord, clock: ManualClock): Promise<RunningPoster> => {
-    const adapter = createDiscordAdapter({
-      token: fake.token,
-      core: new RecordingCore(),
-      logger: recordingLogger(),
-      apiUrl: fake.apiUrl,
-      restRetries: 0,
-      restTimeoutMs,
-      nonceWindowMs,
-      clock,
-      drainTimeoutMs: 100,
-    });
-    await adapter.start();
-    return { poster: adapter.poster, stop: () => adapter.stop() };
-  },
-  rest: async (fake: FakeDiscord, clock: ManualClock): Promise<RunningPoster> => {
+  gateway: (fake: FakeDiscord, clock: ManualClock): Promise<TestAdapter> => startDiscordAdapter(fake, clock),
+  rest: async (fake: FakeDiscord, clock: ManualClock): Promise<TestAdapter> => {
     const posting = createDiscordRestPosting({
       token: fake.token,
       apiUrl: fake.apiUrl,
@@ -67,7 +42,11 @@ const posters = {
       restTimeoutMs,
       clock,
     });
-    return { poster: posting.poster, stop: async () => posting.close() };
+    return {
+      poster: posting.poster,
+      channelAccess: posting.channelAccess,
+      stop: async () => posting.close(),
+    };
   },
 } as const;
 
@@ -78,27 +57,20 @@ describe.each(Object.keys(posters) as (keyof typeof posters)[])(
     let clock: ManualClock;
     let fake: FakeDiscord;
     let store: KeyValueStore;
-    let adapter: RunningPoster;
-    let router: NoticeRouter;
+    let bot: PipelineHarness;
+    const resolved: string[] = [];
 
     async function startBot(): Promise<void> {
       store = await openStore(`sqlite://${join(dir, 'state.sqlite')}`);
-      adapter = await posters[kind](fake, clock);
-      router = createNoticeRouter({
-        core: {
-          renderNotice: (event) => ({ title: 'New supporter', text: event.id }),
-          localeFor: async () => 'en',
-          timeZoneFor: async () => 'UTC',
-        },
-        subscriptions: createSubscriptionStore(store, { clock }),
-        posters: [adapter.poster],
+      bot = await startAdapterPipeline(fake, await posters[kind](fake, clock), {
         store,
         clock,
+        observer: { doubtResolved: ({ id, outcome }) => resolved.push(`${id}:${outcome}`) },
       });
     }
 
     async function restartBot(): Promise<void> {
-      await adapter.stop();
+      await bot.stop();
       await store.close();
       await startBot();
     }
@@ -106,67 +78,74 @@ describe.each(Object.keys(posters) as (keyof typeof posters)[])(
     beforeEach(async () => {
       dir = mkdtempSync(join(tmpdir(), 'fundbot-discord-once-'));
       clock = new ManualClock(Date.now());
+      resolved.length = 0;
       fake = await startFakeDiscord();
       await startBot();
-      await createSubscriptionStore(store, { clock }).subscribe(campaign, 'solar-kiosk', ['supporters'], 'U');
+      await bot.subscribe(campaign, ['supporters']);
+      await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
     });
 
     afterEach(async () => {
-      await adapter.stop();
+      await bot.stop();
       await store.close();
       await fake.close();
       rmSync(dir, { recursive: true, force: true });
     });
 
     const inChannel = () => fake.channelMessages.get(campaign.channelId) ?? [];
-    const creates = () =>
-      fake.requests.filter(
-        (r) => r.method === 'POST' && r.path === `/channels/${campaign.channelId}/messages`,
-      );
+    const creates = () => createsIn(fake, campaign.channelId);
+    const looks = () => fake.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/messages'));
+    const supporter = () => buildEvent.supporter({ occurredAt: clock.now(), detectedAt: clock.now() });
 
-    it('a slow answer (past the REST timeout) is retried with the same nonce inside the window: one message', async () => {
+    it('a slow answer (past the REST timeout) is repeated with the same nonce inside the window: one message', async () => {
       fake.faultMessages({ afterCreate: 'slow', delayMs: 1_500 });
-      const event = buildEvent.supporter();
-      await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+      const event = supporter();
+      await bot.offer(event);
       expect(inChannel()).toHaveLength(1);
       // Not while the first attempt may still land.
-      await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+      await bot.advance(settleMs - 1);
       expect(creates()).toHaveLength(1);
 
-      clock.advance(settleMs);
-      await router.deliver(event);
+      await bot.advance(1);
       expect(creates()).toHaveLength(2);
       expect(new Set(creates().map((r) => (r.body as { nonce: string }).nonce)).size).toBe(1);
       expect(inChannel()).toHaveLength(1);
+      expect(looks()).toEqual([]);
+      expect(await bot.offer(event)).toEqual([event.id]);
     });
 
     it('a crash right after the post, restart on the same SQLite file after the nonce window: found by reading, not posted', async () => {
       fake.faultMessages({ afterCreate: 'drop' });
-      const event = buildEvent.supporter();
-      await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+      const event = supporter();
+      await bot.offer(event);
       await restartBot();
       // Past the window, Discord would create a second message for the same nonce.
       fake.setNonceWindowMs(0);
-      clock.advance(nonceWindowMs + settleMs);
-      await router.deliver(event);
-      await router.deliver(event);
+      clock.advance(nonceWindowMs);
+      await bot.offer(event);
+      await bot.advance(settleMs);
+      expect(await bot.offer(event)).toEqual([event.id]);
       expect(creates()).toHaveLength(1);
       expect(inChannel()).toHaveLength(1);
-      const looks = fake.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/messages'));
-      expect(looks).toHaveLength(1);
-      expect(BigInt(looks[0]?.query['after'] ?? '0')).toBeLessThan(BigInt(String(inChannel()[0]?.['id'])));
+      expect(looks()).toHaveLength(1);
+      expect(BigInt(looks()[0]?.query['after'] ?? '0')).toBeLessThan(BigInt(String(inChannel()[0]?.['id'])));
+      expect(resolved).toEqual([`${event.id}:found`]);
     });
 
     it('after the window, an attempt that never landed is posted once when the look shows it absent', async () => {
       fake.failChannel(campaign.channelId, { status: 502, code: 0, message: 'Bad Gateway' });
-      const event = buildEvent.supporter();
-      await expect(router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+      const event = supporter();
+      await bot.offer(event);
+      expect(inChannel()).toHaveLength(0);
       fake.failChannel(campaign.channelId, undefined);
       fake.setNonceWindowMs(0);
       await restartBot();
-      clock.advance(nonceWindowMs + settleMs);
-      await router.deliver(event);
+      clock.advance(nonceWindowMs);
+      await bot.offer(event);
+      await bot.advance(settleMs);
+      expect(await bot.offer(event)).toEqual([event.id]);
       expect(inChannel()).toHaveLength(1);
+      expect(resolved).toEqual([`${event.id}:absent`]);
     });
   },
 );

@@ -1,72 +1,67 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
-import type { ChannelRef } from '../../src/core/ports.js';
-import { createNoticeRouter, createPacedRouter } from '../../src/delivery/index.js';
+/**
+ * Corrections on Slack through the real pipeline and the real Web API client against
+ * the fake: a support that drops out edits the posted notice with chat.update after a
+ * restart (the message's ts comes from the stored ledger), struck through, its text
+ * escaped; offered again, nothing more happens.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
-import { createCoreFixture } from '../support/core-fixture.js';
+import { memoryStore } from '../../src/lib/store.js';
+import type { FakeSlack } from '../fakes/slack/fake-slack.js';
+import { t0 } from '../support/builders.js';
 import { buildEvent } from '../support/event-builders.js';
-import { recordingCore, recordingLogger } from './helpers.js';
+import { ManualClock } from '../support/manual-clock.js';
+import {
+  type SlackPipeline,
+  slackChannel,
+  startClockedFakeSlack,
+  startSlackPipeline,
+} from './slack-pipeline.js';
 
-const botToken = 'xoxb-1-test-bot-token';
-const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelId: 'C0CHAN' };
+const channel = slackChannel('C0CHAN');
+let fake: FakeSlack | undefined;
+const bots: SlackPipeline[] = [];
+
+afterEach(async () => {
+  for (const bot of bots.splice(0)) await bot.stop();
+  await fake?.close();
+});
 
 describe('Slack corrections', () => {
-  let fake: FakeSlack;
-  let adapter: SlackAdapter;
-  beforeEach(async () => {
-    fake = await startFakeSlack({ botToken });
-    adapter = createSlackAdapter({
-      mode: 'http',
-      botToken,
-      signingSecret: 'secret',
-      core: recordingCore(),
-      slackApiUrl: fake.apiUrl,
-      retryPolicy: { retries: 0, minTimeout: 0, maxTimeout: 1 },
-      logger: recordingLogger(),
-    });
-  });
-  afterEach(async () => {
-    await adapter.stop();
-    await fake.close();
-  });
-
   it('a dropped support edits the posted message with chat.update after a restart: struck through, escaped', async () => {
-    const f = createCoreFixture();
-    await f.subscriptions.subscribe(channel, 'solar-kiosk', ['supporters'], 'U');
-    const paced = () =>
-      createPacedRouter({
-        router: createNoticeRouter({
-          core: f.core,
-          subscriptions: f.subscriptions,
-          posters: [adapter.poster],
-          store: f.store,
-          clock: f.clock,
-        }),
-        core: f.core,
-        subscriptions: f.subscriptions,
-        posters: [adapter.poster],
-        store: f.store,
-        clock: f.clock,
-      });
+    const clock = new ManualClock(t0);
+    const store = memoryStore();
+    fake = await startClockedFakeSlack(clock);
+    const start = async () => {
+      const bot = await startSlackPipeline(fake!, { clock, store });
+      bots.push(bot);
+      return bot;
+    };
+    const first = await start();
+    await first.subscribe(channel, ['supporters']);
+    await first.pacing.setKind(channel, 'supporters', { mode: 'live' });
     const hostile = 'Eve <!channel> <https://evil.example|click> *bold*';
     const supporter = buildEvent.supporter({ id: 'solar-kiosk:supporter:k1', displayName: hostile });
-    await paced().deliver(supporter);
+    await first.offer(supporter);
     const ts = fake.messages.get(channel.channelId)?.[0]?.ts;
     expect(ts).toBeTruthy();
+    await first.stop();
+
     const drop: SupportDroppedEvent = {
       type: 'support-dropped',
       id: 'solar-kiosk:support-dropped:k1',
       project: 'solar-kiosk',
-      occurredAt: 0,
-      detectedAt: 0,
+      occurredAt: t0,
+      detectedAt: t0,
       originalEventId: supporter.id,
       entryKey: 'k1',
       displayName: hostile,
     };
-    await paced().deliver(drop); // a new process: the message id comes from the stored ledger
-    await paced().deliver(drop);
-    const updates = fake.calls.filter((c) => c.method === 'chat.update');
+    // A new process: the message's ts comes from the stored ledger.
+    const second = await start();
+    await second.offer(drop);
+    expect(await second.offer(drop)).toEqual([drop.id]);
+    const updates = fake.callsTo('chat.update');
     expect(updates).toHaveLength(1);
     expect(updates[0]?.args['ts']).toBe(ts);
     const blocks = JSON.stringify(updates[0]?.args['blocks']);
@@ -75,6 +70,6 @@ describe('Slack corrections', () => {
     expect(blocks).not.toContain('"type":"mrkdwn"');
     expect(blocks).not.toContain('<!channel>');
     expect(blocks).not.toContain('<https://evil.example');
-    expect(fake.calls.filter((c) => c.method === 'chat.postMessage')).toHaveLength(1);
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 });

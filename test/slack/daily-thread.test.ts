@@ -1,27 +1,28 @@
 /**
- * The daily thread on Slack, through the real Web API client against the fake:
- * one parent a day in the channel, every supporter a reply (`thread_ts`), the
- * parent edited with chat.update; hostile names inert in replies and parent; a
- * reply whose answer was lost is found by conversations.replies after a restart,
+ * The daily thread on Slack, through the real pipeline and the real Web API client
+ * against the fake: one parent a day in the channel, every supporter a reply
+ * (`thread_ts`), the parent edited with chat.update; hostile names inert in replies
+ * and parent; a reply or a parent whose answer was lost is found by a look after a
+ * restart (conversations.replies in the thread, conversations.history in the channel),
  * never posted twice.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
-import type { ChannelRef } from '../../src/core/ports.js';
-import { createDailyThreadSettings } from '../../src/core/settings/daily-thread-settings.js';
-import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
-import { createNoticeRouter, createPacedRouter, NoticeDeliveryError } from '../../src/delivery/index.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
-import { type CoreFixture, createCoreFixture } from '../support/core-fixture.js';
+import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { runFor } from '../delivery/pipeline-harness.js';
+import type { FakeSlack } from '../fakes/slack/fake-slack.js';
+import { t0 } from '../support/builders.js';
 import { buildEvent } from '../support/event-builders.js';
 import { hostileTexts } from '../support/hostile-text.js';
-import { recordingCore, recordingLogger } from './helpers.js';
+import { ManualClock } from '../support/manual-clock.js';
+import {
+  type SlackPipeline,
+  settleMs,
+  slackChannel,
+  startClockedFakeSlack,
+  startSlackPipeline,
+} from './slack-pipeline.js';
 
-const botToken = 'xoxb-1-test-bot-token';
-const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelId: 'C0CHAN' };
-const postTimeoutMs = 400;
-const settleMs = postTimeoutMs + 5_000;
-const historyIntervalMs = 60_000;
+const channel = slackChannel('C0CHAN');
 
 /**
  * What Slack would parse in a message: its `mrkdwn` texts and the fallback `text`
@@ -45,41 +46,29 @@ function parsedParts(args: Record<string, unknown>): string {
 
 describe('Slack daily thread', () => {
   let fake: FakeSlack;
-  let f: CoreFixture;
-  let adapter: SlackAdapter;
+  let clock: ManualClock;
+  let store: KeyValueStore;
+  let bot: SlackPipeline | undefined;
 
-  /** One "process": a new adapter and routers over the same store. */
-  function startBot() {
-    adapter = createSlackAdapter({
-      mode: 'http',
-      botToken,
-      signingSecret: 'secret',
-      core: recordingCore(),
-      apiUrl: fake.apiUrl,
-      clock: f.clock,
-      postTimeoutMs,
-      historyIntervalMs,
-      retryPolicy: { retries: 0, minTimeout: 0, maxTimeout: 1 },
-      logger: recordingLogger(),
-    });
-    const deps = { core: f.core, subscriptions: f.subscriptions, posters: [adapter.poster], store: f.store };
-    return createPacedRouter({
-      ...deps,
-      router: createNoticeRouter({ ...deps, clock: f.clock }),
-      clock: f.clock,
-      dailyThread: { goalOf: async () => 20_000 },
-    });
+  /** One "process": a new adapter and pipeline over the same store. */
+  async function startBot(): Promise<SlackPipeline> {
+    await bot?.stop();
+    bot = await startSlackPipeline(fake, { clock, store, overrides: { goalOf: async () => 20_000 } });
+    return bot;
   }
 
   beforeEach(async () => {
-    f = createCoreFixture();
-    fake = await startFakeSlack({ botToken, now: () => f.clock.now(), historyIntervalMs });
-    await f.subscriptions.subscribe(channel, 'solar-kiosk', ['supporters'], 'U0ADMIN');
-    await createPacingSettings(f.store).setKind(channel, 'supporters', { mode: 'live' });
-    await createDailyThreadSettings(f.store).set(channel, true);
+    clock = new ManualClock(t0);
+    store = memoryStore();
+    fake = await startClockedFakeSlack(clock);
+    const first = await startBot();
+    await first.subscribe(channel, ['supporters']);
+    await first.pacing.setKind(channel, 'supporters', { mode: 'live' });
+    await first.dailyThreads.set(channel, true);
   });
   afterEach(async () => {
-    await adapter.stop();
+    await bot?.stop();
+    bot = undefined;
     await fake.close();
   });
 
@@ -92,13 +81,14 @@ describe('Slack daily thread', () => {
       displayName,
       supporterCount: 200 + n,
       fundingTotal: 9_000 + n * 50,
-      detectedAt: f.clock.now(),
+      occurredAt: clock.now(),
+      detectedAt: clock.now(),
     });
 
   it('one line in the channel, replies in the thread, hostile names inert in replies and in the edited parent', async () => {
-    let paced = startBot();
-    await paced.deliver(supporter('k1', hostileTexts.slackChannel, 1));
-    await paced.deliver(supporter('k2', hostileTexts.slackLink, 2));
+    let h = await startBot();
+    await h.offer(supporter('k1', hostileTexts.slackChannel, 1));
+    await h.offer(supporter('k2', hostileTexts.slackLink, 2));
     expect(inChannel()).toHaveLength(1);
     const parentTs = inChannel()[0]!.ts;
     expect(replies().map((m) => m.thread_ts)).toEqual([parentTs, parentTs]);
@@ -113,10 +103,8 @@ describe('Slack daily thread', () => {
       expect(reply.args['reply_broadcast']).toBeUndefined();
     }
 
-    await adapter.stop();
-    paced = startBot(); // a restart: the parent's ts comes from the store
-    f.clock.advance(60_000);
-    await paced.flushDue();
+    h = await startBot(); // a restart: the parent's ts comes from the store
+    await runFor(h, 60_000, 10_000);
     const updates = fake.callsTo('chat.update');
     expect(updates).toHaveLength(1);
     expect(updates[0]?.args['ts']).toBe(parentTs);
@@ -127,24 +115,23 @@ describe('Slack daily thread', () => {
     expect(edited).not.toContain('<https://evil.example');
     expect(edited).not.toContain('<!channel>');
     expect(JSON.stringify(updates[0]?.args['blocks'])).toContain('▰');
-    await paced.deliver(supporter('k3', 'Cleo', 3));
+    await h.offer(supporter('k3', 'Cleo', 3));
     expect(inChannel()).toHaveLength(1);
     expect(replies()).toHaveLength(3);
   });
 
   it('a reply whose answer was lost is found in the thread by conversations.replies after a restart: posted once', async () => {
-    let paced = startBot();
-    await paced.deliver(supporter('k1', 'Ada', 1));
+    let h = await startBot();
+    await h.offer(supporter('k1', 'Ada', 1));
     fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
     const lost = supporter('k2', 'Bob', 2);
-    await expect(paced.deliver(lost)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    await h.offer(lost);
     expect(replies()).toHaveLength(2);
 
-    await adapter.stop();
-    paced = startBot();
-    f.clock.advance(settleMs);
-    await paced.deliver(lost);
-    await paced.deliver(lost);
+    h = await startBot();
+    await h.offer(lost);
+    await h.advance(settleMs);
+    expect(await h.offer(lost)).toEqual([lost.id]);
     expect(replies()).toHaveLength(2);
     expect(fake.duplicateEventIds(channel.channelId)).toEqual([]);
     const looks = fake.callsTo('conversations.replies');
@@ -155,18 +142,16 @@ describe('Slack daily thread', () => {
   });
 
   it('a parent whose answer was lost is found in the channel history after a restart: one parent, the replies under it', async () => {
-    let paced = startBot();
+    let h = await startBot();
     fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
     const ada = supporter('k1', 'Ada', 1);
-    await expect(paced.deliver(ada)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    await h.offer(ada);
     expect(inChannel()).toHaveLength(1);
     expect(replies()).toHaveLength(0);
 
-    await adapter.stop();
-    paced = startBot();
-    f.clock.advance(settleMs);
-    await paced.deliver(ada);
-    await paced.deliver(supporter('k2', 'Bob', 2));
+    h = await startBot();
+    await h.offer(ada, supporter('k2', 'Bob', 2));
+    await runFor(h, settleMs + 10_000, 1_000);
     expect(inChannel()).toHaveLength(1);
     expect(fake.callsTo('conversations.history')).toHaveLength(1);
     const parentTs = inChannel()[0]!.ts;

@@ -1,84 +1,123 @@
 /**
- * The Slack look that resolves deliveries in doubt, at its edges: a channel busier
- * than one conversations.history page (15 messages for non-Marketplace apps) is read
- * on by cursor at the next allowed call, never guessed.
+ * The Slack look (slack-look.ts) as the pipeline's doubt resolver spends it, through
+ * the real Web API client against the fake Slack (which allows one
+ * conversations.history call a minute and 15 messages a page, as Slack does for apps
+ * outside the Marketplace): a channel busier than one page is read on by cursor at the
+ * next allowed call, never guessed; every channel of the workspace shares that one
+ * call a minute; an attempt that had not settled when a look was made waits for the next.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createSlackAdapter,
-  type SlackAdapter,
-  SlackLookupPendingError,
-} from '../../src/adapters/slack/index.js';
-import type { ChannelRef } from '../../src/core/index.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { runFor } from '../delivery/pipeline-harness.js';
+import type { FakeSlack } from '../fakes/slack/fake-slack.js';
+import { t0 } from '../support/builders.js';
+import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { recordingCore, recordingLogger } from './helpers.js';
+import {
+  eventIdsIn,
+  historyIntervalMs,
+  type SlackPipeline,
+  settleMs,
+  slackChannel,
+  startClockedFakeSlack,
+  startSlackPipeline,
+} from './slack-pipeline.js';
 
-const botToken = 'xoxb-1-test-bot-token';
-const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelId: 'C0BUSY' };
-const bot = { user: 'U0BOT', bot_id: 'B0BOT' } as const;
-const notice = (key: string) => ({ event_type: 'fundbot_notice', event_payload: { event_id: key } });
+const busy = slackChannel('C0BUSY');
+const quiet = slackChannel('C0QUIET');
 
-describe('Slack delivery lookup', () => {
+describe('Slack: doubts decided by looking, within one call a minute per workspace', () => {
   let clock: ManualClock;
   let fake: FakeSlack;
-  let adapter: SlackAdapter;
+  let bot: SlackPipeline;
+  const resolved: string[] = [];
 
   beforeEach(async () => {
-    clock = new ManualClock(Date.UTC(2026, 2, 2, 9));
-    fake = await startFakeSlack({ botToken, now: () => clock.now(), historyIntervalMs: 60_000 });
-    adapter = createSlackAdapter({
-      mode: 'http',
-      botToken,
-      signingSecret: 'secret',
-      core: recordingCore(),
-      apiUrl: fake.apiUrl,
+    clock = new ManualClock(t0);
+    resolved.length = 0;
+    fake = await startClockedFakeSlack(clock);
+    bot = await startSlackPipeline(fake, {
       clock,
-      postTimeoutMs: 1_000,
-      logger: recordingLogger(),
+      observer: { doubtResolved: ({ id, outcome }) => resolved.push(`${id}:${outcome}`) },
     });
+    await watchLive(busy);
   });
 
   afterEach(async () => {
-    await adapter.stop();
+    await bot.stop();
     await fake.close();
   });
 
-  it('reads a busy channel page by page, one call a minute, and finds the notice on the second page', async () => {
-    const attemptStartedAt = clock.now();
-    clock.advance(500);
-    const target = fake.addMessage({ channel: 'C0BUSY', ...bot, text: 'n', metadata: notice('evt:target') });
-    for (let i = 0; i < 20; i += 1) {
-      clock.advance(100);
-      fake.addMessage({ channel: 'C0BUSY', ...bot, text: `n${i}`, metadata: notice(`evt:other-${i}`) });
-    }
-    clock.advance(10_000);
-    const find = () => adapter.poster.findPosted?.(channel, 'evt:target', attemptStartedAt, { text: 'n' });
+  async function watchLive(channel: typeof busy) {
+    await bot.subscribe(channel, ['supporters']);
+    await bot.pacing.setKind(channel, 'supporters', { mode: 'live' });
+  }
 
-    await expect(find()).rejects.toBeInstanceOf(SlackLookupPendingError);
-    await expect(find()).rejects.toBeInstanceOf(SlackLookupPendingError);
-    expect(fake.callsTo('conversations.history')).toHaveLength(1);
-    clock.advance(60_000);
-    await expect(find()).resolves.toEqual({ messageId: target.ts });
-    const calls = fake.callsTo('conversations.history');
-    expect(calls.map((c) => c.outcome)).toEqual(['ok', 'ok']);
-    expect(calls[1]?.args['cursor']).toBe('15');
+  const supporter = (id: string) =>
+    buildEvent.supporter({ id, occurredAt: clock.now(), detectedAt: clock.now() });
+  const looks = () => fake.callsTo('conversations.history');
+
+  it('reads a busy channel page by page, one call a minute, and finds the notice on the second page', async () => {
+    // The first post lands and its answer is lost; twenty more land after it.
+    fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
+    const events = Array.from({ length: 21 }, (_, i) => supporter(`s${i + 1}`));
+    for (const event of events) await bot.offer(event);
+    expect(eventIdsIn(fake, 'C0BUSY')).toHaveLength(21);
+    await bot.advance(settleMs);
+    // The newest 15 do not reach back to it: undecided, nothing posted.
+    expect(looks()).toHaveLength(1);
+    expect(resolved).toEqual([]);
+    await runFor(bot, historyIntervalMs - 1_000, 5_000);
+    expect(looks()).toHaveLength(1);
+    await runFor(bot, 5_000);
+    expect(looks().map((c) => c.outcome)).toEqual(['ok', 'ok']);
+    expect(looks()[1]?.args['cursor']).toBe('15');
     // Same span as the first page: the cursor continues that sweep.
-    expect(calls[1]?.args['oldest']).toBe(calls[0]?.args['oldest']);
+    expect(looks()[1]?.args['oldest']).toBe(looks()[0]?.args['oldest']);
+    expect(looks()[1]?.args['latest']).toBe(looks()[0]?.args['latest']);
+    expect(resolved).toEqual(['s1:found']);
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(21);
+    expect(fake.duplicateEventIds('C0BUSY')).toEqual([]);
   });
 
-  it('an attempt that has not settled yet is not cleared by an earlier look: it waits for the next one', async () => {
-    const earlier = clock.now();
-    clock.advance(30_000);
-    const later = clock.now();
-    clock.advance(7_000);
-    // The earlier attempt has settled (1 s timeout + 5 s margin), the later one not quite... then both have.
-    await expect(
-      adapter.poster.findPosted?.(channel, 'evt:a', earlier, { text: 'a' }),
-    ).resolves.toBeUndefined();
-    await expect(
-      adapter.poster.findPosted?.(channel, 'evt:b', later + 2_000, { text: 'b' }),
-    ).rejects.toBeInstanceOf(SlackLookupPendingError);
-    expect(fake.callsTo('conversations.history')).toHaveLength(1);
+  it('two channels of the workspace in doubt share the one call a minute', async () => {
+    await watchLive(quiet);
+    fake.fail('chat.postMessage', { beforePost: 'hang' }, 2);
+    await bot.offer(supporter('s1'));
+    expect(
+      fake
+        .callsTo('chat.postMessage')
+        .map((c) => c.args['channel'])
+        .sort(),
+    ).toEqual(['C0BUSY', 'C0QUIET']);
+    await runFor(bot, settleMs + 2 * historyIntervalMs, 5_000);
+    // One look per minute in the fleet's budget: each channel's doubt got its turn, none answered 429.
+    expect(
+      looks()
+        .map((c) => c.args['channel'])
+        .sort(),
+    ).toEqual(['C0BUSY', 'C0QUIET']);
+    expect(looks().every((c) => c.outcome === 'ok')).toBe(true);
+    expect(resolved).toEqual(['s1:absent', 's1:absent']);
+    expect(eventIdsIn(fake, 'C0BUSY')).toEqual(['s1']);
+    expect(eventIdsIn(fake, 'C0QUIET')).toEqual(['s1']);
+  });
+
+  it('an attempt that had not settled when a look was made is not cleared by it: it waits for the next one', async () => {
+    fake.fail('chat.postMessage', { beforePost: 'hang' }, 1);
+    await bot.offer(supporter('early'));
+    await bot.advance(settleMs);
+    expect(looks()).toHaveLength(1);
+    expect(resolved).toEqual(['early:absent']);
+
+    // A second doubt right after that look: the look said nothing about it.
+    fake.fail('chat.postMessage', { beforePost: 'hang' }, 1);
+    await bot.offer(supporter('later'));
+    await runFor(bot, settleMs + 1_000);
+    expect(looks()).toHaveLength(1);
+    expect(eventIdsIn(fake, 'C0BUSY')).toEqual(['early']);
+    await runFor(bot, historyIntervalMs, 5_000);
+    expect(looks()).toHaveLength(2);
+    expect(resolved).toEqual(['early:absent', 'later:absent']);
+    expect(eventIdsIn(fake, 'C0BUSY')).toEqual(['early', 'later']);
   });
 });

@@ -1,82 +1,55 @@
 /**
- * Issue 13's "done when" on Slack: the REAL Web API client (through the Slack
- * adapter's poster) and the REAL notice router against the fake Slack, with the
- * post landing and then its answer lost in every way the platform loses it: a
- * hang until the client times out, a dropped connection, the server killed
- * mid-request. After recovery every event is in the channel exactly once, also
- * across a restart on a real SQLite file.
+ * Exactly once on Slack: the REAL Web API client (the Slack adapter's poster) in the
+ * real delivery pipeline against the fake Slack, with the post landing and then its
+ * answer lost in every way the platform loses it: a hang until the client times out,
+ * a dropped connection, the server killed mid-request. The doubt is decided by a
+ * look (conversations.history, one call a minute per workspace), never by posting
+ * blind; after recovery every event is in the channel exactly once, also across a
+ * restart on a real SQLite file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter } from '../../src/adapters/slack/index.js';
-import { type ChannelRef, createSubscriptionStore } from '../../src/core/index.js';
-import {
-  createNoticeRouter,
-  DeliveryNotPostedError,
-  NoticeDeliveryError,
-  type NoticeRouter,
-} from '../../src/delivery/index.js';
 import { type KeyValueStore, openStore } from '../../src/lib/store.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { runFor } from '../delivery/pipeline-harness.js';
+import type { FakeSlack } from '../fakes/slack/fake-slack.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { recordingCore, recordingLogger } from './helpers.js';
+import {
+  historyIntervalMs,
+  postTimeoutMs,
+  type SlackPipeline,
+  settleMs,
+  slackChannel,
+  startClockedFakeSlack,
+  startSlackPipeline,
+} from './slack-pipeline.js';
 
-const botToken = 'xoxb-1-test-bot-token';
-const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelId: 'C0CHAN' };
-const postTimeoutMs = 400;
-/** The poster's settle time: the timeout plus Slack's processing margin. */
-const settleMs = postTimeoutMs + 5_000;
-const historyIntervalMs = 60_000;
+const channel = slackChannel('C0CHAN');
 
 describe('Slack: exactly one message per event when the answer to a post is lost', () => {
   let dir: string;
   let clock: ManualClock;
   let fake: FakeSlack;
   let store: KeyValueStore;
-  let bot: { router: NoticeRouter; stop(): Promise<void> };
+  let bot: SlackPipeline;
   const resolved: string[] = [];
 
-  /** One "process": a store opened from the SQLite file, the Slack adapter's poster, the router. */
+  /** One "process": a store opened from the SQLite file, the Slack adapter's poster, the pipeline. */
   async function startBot(): Promise<void> {
     store = await openStore(`sqlite://${join(dir, 'state.sqlite')}`);
-    const adapter = createSlackAdapter({
-      mode: 'http',
-      botToken,
-      signingSecret: 'secret',
-      core: recordingCore(),
-      apiUrl: fake.apiUrl,
+    bot = await startSlackPipeline(fake, {
       clock,
-      postTimeoutMs,
-      historyIntervalMs,
-      logger: recordingLogger(),
-    });
-    const router = createNoticeRouter({
-      core: {
-        renderNotice: (event) => ({ title: 'New supporter', text: event.id }),
-        localeFor: async () => 'en',
-        timeZoneFor: async () => 'UTC',
-      },
-      subscriptions: createSubscriptionStore(store, { clock }),
-      posters: [adapter.poster],
       store,
-      clock,
-      onDoubtResolved: (event, _channel, outcome) => resolved.push(`${event.id}:${outcome}`),
+      observer: { doubtResolved: ({ id, outcome }) => resolved.push(`${id}:${outcome}`) },
     });
-    bot = {
-      router,
-      async stop() {
-        await adapter.stop();
-        await store.close();
-      },
-    };
   }
 
   /** A crash and a restart: nothing in memory survives, the SQLite file does. */
   async function restartBot(): Promise<void> {
     await bot.stop();
+    await store.close();
     await startBot();
   }
 
@@ -84,42 +57,38 @@ describe('Slack: exactly one message per event when the answer to a post is lost
     dir = mkdtempSync(join(tmpdir(), 'fundbot-slack-once-'));
     clock = new ManualClock(Date.UTC(2026, 2, 2, 9));
     resolved.length = 0;
-    fake = await startFakeSlack({ botToken, now: () => clock.now(), historyIntervalMs });
+    fake = await startClockedFakeSlack(clock);
     await startBot();
-    await createSubscriptionStore(store, { clock }).subscribe(
-      channel,
-      'solar-kiosk',
-      ['supporters'],
-      'U0ADMIN',
-    );
+    await bot.subscribe(channel, ['supporters']);
+    await bot.pacing.setKind(channel, 'supporters', { mode: 'live' });
   });
 
   afterEach(async () => {
     await bot.stop();
+    await store.close();
     await fake.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   const inChannel = () => fake.messages.get('C0CHAN') ?? [];
+  const supporter = (n = 1) =>
+    buildEvent.supporter({ id: `fundings:${n}`, occurredAt: clock.now(), detectedAt: clock.now() });
 
   it.each([
     ['posts, then hangs until the client times out', { afterPost: 'hang' }],
     ['posts, then drops the connection', { afterPost: 'drop' }],
   ] as const)('%s: found by one look, never posted again', async (_, failure) => {
     fake.fail('chat.postMessage', failure, 1);
-    const event = buildEvent.supporter();
-    await expect(bot.router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    const event = supporter();
+    await bot.offer(event);
     expect(inChannel()).toHaveLength(1);
 
-    // While the post might still land, the retry neither looks nor posts.
-    await expect(bot.router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    // While the post might still land, the pipeline neither looks nor posts.
+    await bot.advance(settleMs - 1);
     expect(fake.callsTo('conversations.history')).toHaveLength(0);
+    expect(await bot.offer(event)).toEqual([]);
 
-    clock.advance(settleMs);
-    await bot.router.deliver(event);
-    await bot.router.deliver(event);
-    expect(inChannel()).toHaveLength(1);
-    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+    await bot.advance(1);
     expect(fake.callsTo('conversations.history')).toHaveLength(1);
     expect(fake.callsTo('conversations.history')[0]?.args).toMatchObject({
       channel: 'C0CHAN',
@@ -127,49 +96,59 @@ describe('Slack: exactly one message per event when the answer to a post is lost
       limit: '15',
     });
     expect(resolved).toEqual([`${event.id}:found`]);
+    expect(await bot.offer(event)).toEqual([event.id]);
+    await runFor(bot, 2 * historyIntervalMs, 10_000);
+    expect(inChannel()).toHaveLength(1);
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 
   it('a slow answer within the post timeout is a plain success: no doubt, no look', async () => {
     fake.fail('chat.postMessage', { afterPost: 'slow', delayMs: postTimeoutMs / 2 }, 1);
-    await bot.router.deliver(buildEvent.supporter());
+    const event = supporter();
+    await bot.offer(event);
+    expect(await bot.offer(event)).toEqual([event.id]);
     expect(inChannel()).toHaveLength(1);
+    await runFor(bot, settleMs + historyIntervalMs, 10_000);
+    expect(fake.callsTo('conversations.history')).toEqual([]);
     expect(resolved).toEqual([]);
   });
 
   it('the fake is killed mid-request, the bot restarts on the same SQLite file: one message', async () => {
     fake.fail('chat.postMessage', { afterPost: 'kill' }, 1);
-    const event = buildEvent.supporter();
-    await expect(bot.router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    const event = supporter();
+    await bot.offer(event);
     await fake.restart();
     await restartBot();
-    clock.advance(settleMs);
-    await bot.router.deliver(event);
+    // The outbox offers what it was never told was done.
+    expect(await bot.offer(event)).toEqual([]);
+    await bot.advance(settleMs);
+    expect(await bot.offer(event)).toEqual([event.id]);
     expect(inChannel()).toHaveLength(1);
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
     expect(fake.duplicateEventIds('C0CHAN')).toEqual([]);
+    expect(resolved).toEqual([`${event.id}:found`]);
   });
 
   it('a post that never landed is posted after the look shows it absent, once, across a restart', async () => {
     fake.fail('chat.postMessage', { beforePost: 'hang' }, 1);
-    const event = buildEvent.supporter();
-    await expect(bot.router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    const event = supporter();
+    await bot.offer(event);
     expect(inChannel()).toHaveLength(0);
     await restartBot();
-    clock.advance(settleMs);
-    await bot.router.deliver(event);
-    await bot.router.deliver(event);
+    await bot.offer(event);
+    await bot.advance(settleMs);
+    await runFor(bot, 2 * historyIntervalMs, 10_000);
+    expect(await bot.offer(event)).toEqual([event.id]);
     expect(inChannel()).toHaveLength(1);
     expect(resolved).toEqual([`${event.id}:absent`]);
+    // Posted after later notices could have gone: it says when it happened.
+    expect(String(fake.callsTo('chat.postMessage')[1]?.args['text'])).toContain('Posted late');
   });
 
-  it('ONE look resolves every event in doubt in the channel; later ones wait for the next allowed look', async () => {
-    const events = [1, 2, 3].map((n) =>
-      buildEvent.supporter({ id: `fundings:${n}`, project: 'solar-kiosk' }),
-    );
+  it('ONE look resolves every event in doubt in the channel; a later one waits for the next allowed look', async () => {
+    const events = [1, 2, 3].map(supporter);
     fake.fail('chat.postMessage', { afterPost: 'drop' }, 3);
-    for (const event of events) {
-      await expect(bot.router.deliver(event)).rejects.toBeInstanceOf(NoticeDeliveryError);
-    }
+    await bot.offer(...events);
     // Other people talk in the channel meanwhile: only the bot's own messages count.
     fake.addMessage({
       channel: 'C0CHAN',
@@ -180,67 +159,28 @@ describe('Slack: exactly one message per event when the answer to a post is lost
         event_payload: { event_id: 'fundings:9@slack:T0FAKE:C0CHAN' },
       },
     });
-    clock.advance(settleMs);
-    for (const event of events) await bot.router.deliver(event);
+    await bot.advance(settleMs);
     expect(fake.callsTo('conversations.history')).toHaveLength(1);
+    expect(resolved.sort()).toEqual(events.map((e) => `${e.id}:found`));
 
     // A fourth doubt right after: it waits for the next look instead of posting.
     fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
-    const late = buildEvent.supporter({ id: 'fundings:4' });
-    await expect(bot.router.deliver(late)).rejects.toBeInstanceOf(NoticeDeliveryError);
-    clock.advance(settleMs);
-    await expect(bot.router.deliver(late)).rejects.toBeInstanceOf(NoticeDeliveryError);
+    const late = supporter(4);
+    await bot.offer(late);
+    await runFor(bot, settleMs, 1_000);
     expect(fake.callsTo('conversations.history')).toHaveLength(1);
-    clock.advance(historyIntervalMs);
-    await bot.router.deliver(late);
+    await runFor(bot, historyIntervalMs, 5_000);
     expect(fake.callsTo('conversations.history')).toHaveLength(2);
     expect(fake.callsTo('conversations.history').every((c) => c.outcome === 'ok')).toBe(true);
     expect(inChannel().filter((m) => m.user === 'U0BOT')).toHaveLength(4);
     expect(fake.duplicateEventIds('C0CHAN')).toEqual([]);
 
     // A spoofed "notice" from someone else does not count as posted.
-    fake.fail('chat.postMessage', { afterPost: 'drop' }, 0);
-    const spoofed = buildEvent.supporter({ id: 'fundings:9' });
     fake.fail('chat.postMessage', { beforePost: 'hang' }, 1);
-    await expect(bot.router.deliver(spoofed)).rejects.toBeInstanceOf(NoticeDeliveryError);
-    clock.advance(settleMs + historyIntervalMs);
-    await bot.router.deliver(spoofed);
+    const spoofed = supporter(9);
+    await bot.offer(spoofed);
+    await runFor(bot, settleMs + historyIntervalMs, 5_000);
     expect(inChannel().filter((m) => m.user === 'U0BOT')).toHaveLength(5);
-  });
-});
-
-describe("Slack: the platform's rate-limit wait is obeyed", () => {
-  it('after a 429 asking for 10 s, nothing is sent to Slack before the 10 s are over', async () => {
-    const clock = new ManualClock(Date.UTC(2026, 2, 2, 9));
-    const fake = await startFakeSlack({ botToken, now: () => clock.now() });
-    const adapter = createSlackAdapter({
-      mode: 'http',
-      botToken,
-      signingSecret: 'secret',
-      core: recordingCore(),
-      apiUrl: fake.apiUrl,
-      clock,
-      logger: recordingLogger(),
-    });
-    try {
-      fake.fail('chat.postMessage', { status: 429, retryAfterSeconds: 10 }, 1);
-      const first = await adapter.poster.post(channel, { text: 'a' }, 'evt:a').catch((e: unknown) => e);
-      expect(first).toMatchObject({ retryAfterMs: 10_000 });
-      clock.advance(4_100);
-      const early = await adapter.poster.post(channel, { text: 'a' }, 'evt:a').catch((e: unknown) => e);
-      expect(early).toBeInstanceOf(DeliveryNotPostedError);
-      expect((early as DeliveryNotPostedError).retryAfterMs).toBe(5_900);
-      // Looks at the history are held back too.
-      await expect(
-        adapter.poster.findPosted?.(channel, 'evt:a', clock.now() - 60_000, { text: 'a' }),
-      ).rejects.toBeInstanceOf(DeliveryNotPostedError);
-      expect(fake.calls.map((c) => c.method)).toEqual(['chat.postMessage']);
-      clock.advance(5_900);
-      await adapter.poster.post(channel, { text: 'a' }, 'evt:a');
-      expect(fake.callsTo('chat.postMessage').map((c) => c.outcome)).toEqual(['http 429', 'ok']);
-    } finally {
-      await adapter.stop();
-      await fake.close();
-    }
+    expect(resolved).toContain(`${spoofed.id}:absent`);
   });
 });

@@ -11,7 +11,7 @@ import { limits } from '../../domain/text-limits.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { renderBlocks, renderRichText, slackLimits } from './render-blocks.js';
 import { createSlackLook, fileMarker, noticeEventType } from './slack-look.js';
-import { createSlackRateGate, type SlackRateGate } from './slack-rate-gate.js';
+import { createSlackRateGate, rateScope, type SlackRateGate } from './slack-rate-gate.js';
 import { clip, neutralizePlainText } from './slack-text.js';
 
 export { noticeEventType };
@@ -88,8 +88,9 @@ export function createSlackPostingClient(
  * opened) a {@link DeliveryNotPostedError}; anything after the request may have reached
  * Slack is rethrown as is: in doubt.
  *
- * Rate limits: a 429's Retry-After is obeyed for every later request of this poster
- * (posts and looks): nothing is sent to Slack before it ends.
+ * Rate limits: a 429's Retry-After is obeyed in the scope of the limit that answered it
+ * (slack-rate-gate.ts): posts to that channel, or that method's calls (looks, edits,
+ * uploads); nothing more is sent there before it ends, and other channels go on.
  */
 export function createSlackPoster(
   options: SlackPosterOptions,
@@ -116,7 +117,9 @@ export function createSlackPoster(
           `The Slack poster got a ${channel.platform} channel: the pipeline must pick the poster by platform`,
         );
       }
-      gate.check('the notice');
+      const upload = message.image?.kind === 'attachment';
+      const scope = upload ? rateScope('files.upload') : rateScope('chat.postMessage', channel.channelId);
+      gate.check(scope, 'the notice');
       try {
         if (message.image?.kind === 'attachment') {
           await client.files.uploadV2({
@@ -143,17 +146,18 @@ export function createSlackPoster(
         });
         return answer.ts ? { messageId: answer.ts } : undefined;
       } catch (error) {
-        throw classifySlackError(error, channel, gate);
+        throw classifySlackError(error, channel, gate, scope);
       }
     },
     async edit(channel: ChannelRef, messageId: string, message: NeutralMessage): Promise<void> {
-      gate.check('the correction');
+      const scope = rateScope('chat.update');
+      gate.check(scope, 'the correction');
       // The same escaped rendering as a post: hostile text in an edit stays inert.
       const { blocks, text } = renderBlocks(message);
       try {
         await client.chat.update({ channel: channel.channelId, ts: messageId, blocks, text });
       } catch (error) {
-        throw classifySlackError(error, channel, gate);
+        throw classifySlackError(error, channel, gate, scope);
       }
     },
     doubt: {
@@ -166,11 +170,12 @@ export function createSlackPoster(
         intervalMs: historyIntervalMs,
       }),
       async look(channel, request, thread) {
-        gate.check('a look at the channel history');
+        const scope = rateScope(thread ? 'conversations.replies' : 'conversations.history');
+        gate.check(scope, 'a look at the channel history');
         try {
           return await look(channel, request, thread);
         } catch (error) {
-          throw classifySlackError(error, channel, gate);
+          throw classifySlackError(error, channel, gate, scope);
         }
       },
     },
@@ -178,12 +183,17 @@ export function createSlackPoster(
 }
 
 /** Maps a Web API failure to what it proves about the post (see createSlackPoster). */
-function classifySlackError(error: unknown, channel: ChannelRef, gate: SlackRateGate): unknown {
+function classifySlackError(
+  error: unknown,
+  channel: ChannelRef,
+  gate: SlackRateGate,
+  scope: string,
+): unknown {
   if (!(error && typeof error === 'object' && 'code' in error)) return error;
   switch (error.code) {
     case webApi.ErrorCode.RateLimitedError: {
       const retryAfter = (error as webApi.WebAPIRateLimitedError).retryAfter;
-      gate.pause(retryAfter);
+      gate.pause(scope, retryAfter);
       return new DeliveryNotPostedError(`Slack rate limit: retry after ${retryAfter} s`, retryAfter * 1000, {
         cause: error,
       });

@@ -1,5 +1,4 @@
 import type { Locale } from '../../../src/core/command-core.js';
-import type { NeutralMessage } from '../../../src/core/message.js';
 import type { ChannelRef, Subscription, SubscriptionStore } from '../../../src/core/ports.js';
 import {
   createDigestScheduler,
@@ -7,14 +6,19 @@ import {
   type DigestSchedulerOptions,
 } from '../../../src/digest/index.js';
 import type { NoticeKind } from '../../../src/domain/events.js';
+import type { Claims } from '../../../src/lib/coordination/claims.js';
 import { type KeyValueStore, memoryStore } from '../../../src/lib/store.js';
+import { type PipelineHarness, startPipeline } from '../../delivery/pipeline-harness.js';
+import { type PostedMessage, ScriptedPoster } from '../../delivery/scripted-poster.js';
 import { FakeReadModel } from '../../support/fake-read-model.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { scriptedCampaign } from '../campaign-fixtures.js';
 
 /**
- * Shared set-up of the digest scheduler tests (digest-due, create-digest-scheduler): Berlin's 09:00,
- * channels, subscriptions and a poster that records, and a scheduler wired to them on a ManualClock.
+ * Shared set-up of the digest scheduler tests (digest-due, create-digest-scheduler, digest-replicas):
+ * Berlin's 09:00, channels, subscriptions, platforms that record what lands, and schedulers that post
+ * through the real delivery pipeline (`post: (request) => delivery.postScheduled(request)`), each in
+ * a "process" of its own on a shared store, as restarts and replicas run them.
  */
 
 export const MINUTE = 60_000;
@@ -62,56 +66,76 @@ export class FakeSubscriptions implements SubscriptionStore {
   }
 }
 
-export interface Posted {
-  readonly channel: string;
-  readonly message: NeutralMessage;
-  readonly key: string;
-  readonly at: number;
-}
-
-/** Records every post; channels in `failing` throw like a deleted channel would. */
-export class RecordingPoster {
-  readonly posted: Posted[] = [];
-  readonly attempts: string[] = [];
-  readonly failing = new Set<string>();
-  constructor(private readonly clock: ManualClock) {}
-  post = async (ref: ChannelRef, message: NeutralMessage, key: string): Promise<void> => {
-    this.attempts.push(ref.channelId);
-    if (this.failing.has(ref.channelId)) throw new Error(`Missing Access to ${ref.channelId}`);
-    this.posted.push({ channel: ref.channelId, message, key, at: this.clock.now() });
-  };
+/** Discord and Slack as the channels see them: what landed (in order), what was tried, and faults to script. */
+export class DigestPlatforms {
+  readonly discord: ScriptedPoster;
+  readonly slack: ScriptedPoster;
+  constructor(clock: ManualClock) {
+    this.discord = new ScriptedPoster('discord', clock);
+    this.slack = new ScriptedPoster('slack', clock);
+  }
+  /** Every message that landed, oldest first. */
+  get posted(): PostedMessage[] {
+    return [...this.discord.messages, ...this.slack.messages].sort((a, b) => a.at - b.at);
+  }
+  /** The channel ids of what landed. */
   channels(): string[] {
-    return this.posted.map((p) => p.channel);
+    return this.posted.map((p) => p.channel.channelId);
+  }
+  /** The channel ids of every attempt, refused ones included. */
+  attempts(): string[] {
+    return [...this.discord.attempts, ...this.slack.attempts].map((a) => a.channel.channelId);
+  }
+  /** The next `times` posts to the (Discord) channel are refused as a deleted channel's are. */
+  refuse(channelId: string, times: number): void {
+    this.discord.fail(
+      channelId,
+      ...Array.from({ length: times }, () => ({ kind: 'unavailable', reason: 'gone' }) as const),
+    );
   }
 }
 
 // Europe/Berlin is UTC+1 in winter: 09:00 local = 08:00 UTC.
 export const berlinNine = (day: number) => Date.UTC(2026, 2, day, 8, 0);
 
+/** One process's store and claims (default: the setup's store, claims of its own). */
+export interface ProcessOptions {
+  readonly store?: KeyValueStore;
+  readonly claims?: Claims;
+}
+
 export interface Setup {
   clock: ManualClock;
   store: KeyValueStore;
-  poster: RecordingPoster;
+  poster: DigestPlatforms;
   subscriptions: FakeSubscriptions;
   readModel: FakeReadModel;
-  scheduler: (overrides?: Partial<DigestSchedulerOptions>) => DigestScheduler;
+  /** A scheduler in a new process: its own delivery pipeline on the shared store. */
+  scheduler: (
+    overrides?: Partial<DigestSchedulerOptions>,
+    process?: ProcessOptions,
+  ) => Promise<DigestScheduler>;
+  /** Time passing in 10 s steps, each waiting for every pipeline made (their lanes' retries fire on the way). */
+  advance(ms: number): Promise<void>;
 }
 
 const schedulers: DigestScheduler[] = [];
+const pipelines: PipelineHarness[] = [];
 
-/** Stops every scheduler {@link setup} made; the scheduler tests pass it to `afterEach`. */
+/** Stops every scheduler {@link setup} made and its pipeline; the scheduler tests pass it to `afterEach`. */
 export async function stopSchedulers(): Promise<void> {
   await Promise.all(schedulers.splice(0).map((s) => s.stop()));
+  await Promise.all(pipelines.splice(0).map((p) => p.stop()));
 }
 
 /**
- * A clock at `startMs`, `solar-kiosk` subscribed to the digest in #general (en) and #team (de), and a
- * scheduler factory for 09:00 Europe/Berlin; stop what it made with {@link stopSchedulers}.
+ * A clock at `startMs`, `solar-kiosk` subscribed to the digest in #general (en, Discord) and #team
+ * (de, Slack), and a scheduler factory for 09:00 Europe/Berlin; stop what it made with {@link stopSchedulers}.
  */
 export function setup(startMs: number): Setup {
   const clock = new ManualClock(startMs);
   const store = memoryStore();
-  const poster = new RecordingPoster(clock);
+  const poster = new DigestPlatforms(clock);
   const subscriptions = new FakeSubscriptions().add('solar-kiosk', general).add('solar-kiosk', team);
   const readModel = new FakeReadModel({ clock }).addProject(scriptedCampaign(berlinNine(10)));
   const locales: Record<string, Locale> = { team: 'de' };
@@ -121,13 +145,25 @@ export function setup(startMs: number): Setup {
     poster,
     subscriptions,
     readModel,
-    scheduler: (overrides = {}) => {
+    async advance(ms) {
+      for (let passed = 0; passed < ms; passed += 10_000) {
+        clock.advance(Math.min(10_000, ms - passed));
+        for (const pipeline of pipelines) await pipeline.settle();
+      }
+    },
+    scheduler: async (overrides = {}, process = {}) => {
+      const pipeline = await startPipeline({
+        posters: [poster.discord, poster.slack],
+        clock,
+        store: process.store ?? store,
+        ...(process.claims ? { claims: process.claims } : {}),
+      });
+      pipelines.push(pipeline);
       const scheduler = createDigestScheduler({
         readModel,
         subscriptions,
         localeFor: async (ref) => locales[ref.channelId] ?? 'en',
-        post: poster.post,
-        store,
+        post: (request) => pipeline.delivery.postScheduled(request),
         clock,
         time: '09:00',
         timeZone: 'Europe/Berlin',

@@ -2,7 +2,14 @@
  * What the fake Discord's guilds hold: their channels, the threads started through
  * the API, the messages created in each, and the nonces Create Message dedupes on.
  */
-import type { FakeChannel, FakeGuild } from './fake-discord-payloads.js';
+import {
+  type FakeChannel,
+  type FakeGuild,
+  type FakePermissionOverwrite,
+  isThread,
+} from './fake-discord-payloads.js';
+import type { ChannelFault } from './faults.js';
+import { botPermissionsIn, createMessageRefusal } from './permissions.js';
 
 export const defaultGuild: FakeGuild = {
   id: '100000000000000001',
@@ -31,6 +38,12 @@ export interface ChannelStore {
   messageForNonce(nonceKey: string): StoredMessage | undefined;
   rememberNonce(nonceKey: string, message: StoredMessage): void;
   setNonceWindowMs(ms: number): void;
+  /** Replaces a channel's permission overwrites (an admin editing it); the channel as it is now. */
+  setOverwrites(channelId: string, overwrites: readonly FakePermissionOverwrite[]): KnownChannel | undefined;
+  /** The guilds with their channels as they are now (what a new gateway session is told). */
+  guildsNow(): FakeGuild[];
+  /** Discord's refusal of a Create Message by the bot in the channel (its permissions), if any. */
+  createRefusal(channelId: string, botUserId: string): ChannelFault | undefined;
 }
 
 /** `nonceWindowMs`: how long a nonce dedupes (Infinity: forever, 0: never). */
@@ -43,6 +56,8 @@ export function createChannelStore(guilds: readonly FakeGuild[], nonceWindowMs: 
   const channelsById = new Map<string, KnownChannel>(
     guilds.flatMap((g) => g.channels.map((c) => [c.id, { channel: c, guildId: g.id }] as const)),
   );
+
+  const guildsById = new Map(guilds.map((g) => [g.id, g]));
 
   return {
     channelMessages,
@@ -70,6 +85,23 @@ export function createChannelStore(guilds: readonly FakeGuild[], nonceWindowMs: 
     },
     setNonceWindowMs: (ms) => {
       windowMs = ms;
+    },
+    setOverwrites: (channelId, overwrites) => {
+      const known = channelsById.get(channelId);
+      if (!known) return undefined;
+      const changed = { ...known, channel: { ...known.channel, permissionOverwrites: overwrites } };
+      channelsById.set(channelId, changed);
+      return changed;
+    },
+    guildsNow: () =>
+      guilds.map((g) => ({ ...g, channels: g.channels.map((c) => channelsById.get(c.id)?.channel ?? c) })),
+    createRefusal: (channelId, botUserId) => {
+      const known = channelsById.get(channelId);
+      const guild = known ? guildsById.get(known.guildId) : undefined;
+      if (!known || !guild) return undefined;
+      const parent = known.channel.parentId ? channelsById.get(known.channel.parentId)?.channel : undefined;
+      const permissions = botPermissionsIn(guild, known.channel, botUserId, parent);
+      return createMessageRefusal(permissions, isThread(known.channel));
     },
   };
 }

@@ -69,7 +69,8 @@ export function botRoleId(guild: Pick<FakeGuild, 'id'>): string {
   return String(BigInt(guild.id) + 1n);
 }
 
-const isThread = (channel: FakeChannel) => channel.type === 10 || channel.type === 11 || channel.type === 12;
+export const isThread = (channel: FakeChannel): boolean =>
+  channel.type === 10 || channel.type === 11 || channel.type === 12;
 
 export function channelPayload(channel: FakeChannel, guildId: string): Record<string, unknown> {
   return {

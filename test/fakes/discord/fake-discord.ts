@@ -1,7 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createChannelStore, defaultGuild } from './channel-store.js';
-import type { FakeGuild, FakeUser } from './fake-discord-payloads.js';
+import {
+  channelPayload,
+  type FakeGuild,
+  type FakePermissionOverwrite,
+  type FakeUser,
+} from './fake-discord-payloads.js';
 import { type ChannelFault, createFaultSwitches, type MessageFault } from './faults.js';
 import { attachGateway } from './gateway.js';
 import {
@@ -29,6 +34,7 @@ import { createRestHandler } from './rest-routes.js';
  *
  * This module wires the parts together: `rest-routes.ts` (REST), `gateway.ts`,
  * `interactions.ts`, `channel-store.ts` (channels, threads, messages, nonces),
+ * `permissions.ts` (the bot's permissions per channel, which Create Message obeys),
  * `faults.ts` (injected failures) and `request-log.ts` (recorded calls).
  */
 
@@ -77,6 +83,12 @@ export interface FakeDiscord {
   faultMessages(fault: MessageFault, times?: number): void;
   /** Epoch ms of every request, in order (for rate-limit timing). */
   readonly requestTimes: readonly number[];
+  /**
+   * An admin edits a channel's permission overwrites: Create Message there answers from
+   * the bot's permissions (50013 without Send Messages), and connected clients get a
+   * CHANNEL_UPDATE, as from Discord.
+   */
+  setPermissionOverwrites(channelId: string, overwrites: readonly FakePermissionOverwrite[]): void;
   /** Makes a channel fail GET and Create Message with Discord's error (undefined heals it). */
   failChannel(channelId: string, fault: ChannelFault | undefined): void;
   /** Makes every interaction callback fail (e.g. 10062 Unknown Interaction), or succeed again with undefined. */
@@ -129,7 +141,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     url: gatewayUrl,
     applicationId,
     botUser,
-    guilds,
+    guilds: () => store.guildsNow(),
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? 45_000,
   });
 
@@ -156,6 +168,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     requestTimes: log.requestTimes,
     setNonceWindowMs: store.setNonceWindowMs,
     faultMessages: (fault, times = 1) => faults.faultMessages(fault, times),
+    setPermissionOverwrites: (channelId, overwrites) => {
+      const changed = store.setOverwrites(channelId, overwrites);
+      if (!changed) throw new Error(`fake Discord: no channel ${channelId}`);
+      gateway.broadcast('CHANNEL_UPDATE', channelPayload(changed.channel, changed.guildId));
+    },
     failChannel: faults.failChannel,
     failInteractionCallbacks: (fault) => {
       faults.interactionCallbackFault = fault;

@@ -13,7 +13,8 @@ export interface GatewaySettings {
   readonly url: string;
   readonly applicationId: string;
   readonly botUser: FakeUser;
-  readonly guilds: readonly FakeGuild[];
+  /** The guilds as they are when a session starts (channels edited since included). */
+  readonly guilds: () => readonly FakeGuild[];
   readonly heartbeatIntervalMs: number;
 }
 
@@ -27,7 +28,7 @@ export interface Gateway {
 }
 
 export function attachGateway(server: Server, settings: GatewaySettings): Gateway {
-  const { url, applicationId, botUser, guilds } = settings;
+  const { url, applicationId, botUser } = settings;
   const received: { op: number; d: unknown }[] = [];
   const sequences = new WeakMap<WebSocket, number>();
   const wss = new WebSocketServer({ server });
@@ -54,6 +55,7 @@ export function attachGateway(server: Server, settings: GatewaySettings): Gatewa
       // Every heartbeat gets its ACK, or discord.js drops the connection as a zombie.
       if (payload.op === 1) socket.send(JSON.stringify({ op: 11, d: null, s: null, t: null }));
       if (payload.op === 2) {
+        const guilds = settings.guilds();
         dispatch(socket, 'READY', {
           v: 10,
           user: userPayload(botUser),

@@ -140,7 +140,9 @@ async function handle(deps: RestRouteDeps, req: IncomingMessage, res: ServerResp
   const createMessage = route('POST', /^\/channels\/(\d+)\/messages$/);
   if (createMessage) {
     const id = createMessage[1] ?? '';
-    const fault = faults.channelFault(id) ?? (store.channel(id) ? undefined : channelFaults.unknownChannel);
+    const fault =
+      faults.channelFault(id) ??
+      (store.channel(id) ? store.createRefusal(id, botUser.id) : channelFaults.unknownChannel);
     if (fault) return sendFault(res, fault);
     const globalWaitMs = faults.globalLimitRemainingMs();
     if (globalWaitMs > 0) return sendRateLimited(res, globalWaitMs, true);

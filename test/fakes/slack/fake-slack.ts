@@ -8,7 +8,8 @@
  *   says `hello`, delivers envelopes and records the acks by envelope_id;
  * - response_url endpoints recording what `respond()` sent;
  * - conversations.info from per-channel state ({@link FakeSlack.setChannel}); a channel
- *   never set is public with the bot as a member;
+ *   never set is public with the bot as a member; chat.postMessage answers
+ *   `not_in_channel`, `is_archived` or `channel_not_found` from the same state;
  * - threads: chat.postMessage with `thread_ts` posts a reply, which conversations.history
  *   leaves out (as Slack does) and conversations.replies returns after its parent.
  * Every request is recorded; failures can be injected per method.

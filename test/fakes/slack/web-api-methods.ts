@@ -34,6 +34,9 @@ export function createWebApiMethods(deps: WebApiMethodDeps): WebApiMethods {
           bot_id: 'B0BOT',
         };
       case 'chat.postMessage': {
+        // As Slack: no post where the bot is not a member (removed, never invited) or that is archived.
+        const refusal = directory.postRefusal(String(args.channel));
+        if (refusal) return { ok: false, error: refusal };
         const message = messages.postMessage(args);
         return {
           ok: true,

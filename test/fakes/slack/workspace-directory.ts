@@ -1,7 +1,8 @@
 /**
  * The fake Slack workspace's users and conversations, as users.info and
- * conversations.info report them to the bot. A channel never set is public with
- * the bot as a member.
+ * conversations.info report them to the bot, and whether chat.postMessage takes the
+ * bot's message there (a bot must be a member: `not_in_channel`). A channel never set
+ * is public with the bot as a member.
  */
 
 export interface FakeSlackUser {
@@ -34,6 +35,8 @@ export interface WorkspaceDirectory {
   /** users.info's answer; the locale only with `include_locale`. */
   usersInfo(args: Record<string, unknown>): Record<string, unknown>;
   conversationsInfo(args: Record<string, unknown>): Record<string, unknown>;
+  /** Why Slack refuses a bot's post in the channel (`not_in_channel`, ...), or undefined when it takes it. */
+  postRefusal(channelId: string): string | undefined;
 }
 
 export function createWorkspaceDirectory(initialUsers: readonly FakeSlackUser[]): WorkspaceDirectory {
@@ -70,6 +73,13 @@ export function createWorkspaceDirectory(initialUsers: readonly FakeSlackUser[])
           ...(channel.isIm ? {} : { is_member: isMember }),
         },
       };
+    },
+    postRefusal: (channelId) => {
+      const channel = channels.get(channelId);
+      if (!channel) return undefined;
+      if (channel.isPrivate && channel.isMember === false) return 'channel_not_found';
+      if (channel.isArchived) return 'is_archived';
+      return channel.isMember === false && !channel.isIm ? 'not_in_channel' : undefined;
     },
   };
 }

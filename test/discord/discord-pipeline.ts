@@ -1,0 +1,73 @@
+/**
+ * The real Discord adapter (discord.js logged in to the fake's gateway, its poster and
+ * channel check) in the real delivery pipeline, against the fake Discord: what the
+ * platform tests of delivery drive. The pipeline runs on a ManualClock; discord.js's
+ * REST timeout and the fake's nonce window run in real time.
+ */
+import { createDiscordAdapter, type DiscordAdapter } from '../../src/adapters/discord/index.js';
+import type { ChannelRef } from '../../src/core/ports.js';
+import { type AdapterPipeline, startAdapterPipeline } from '../delivery/adapter-pipeline.js';
+import type { PipelineOptions } from '../delivery/pipeline-harness.js';
+import { defaultGuild, type FakeDiscord, type RecordedRequest } from '../fakes/discord/fake-discord.js';
+import type { ManualClock } from '../support/manual-clock.js';
+import { recordingLogger } from './adapter-harness.js';
+import { RecordingCore } from './recording-core.js';
+
+export const restTimeoutMs = 300;
+/** The poster's settle time: the REST timeout plus a margin. */
+export const settleMs = restTimeoutMs + 5_000;
+/** How long the poster counts on Discord's nonce dedupe (the fake keeps nonces until told otherwise). */
+export const nonceWindowMs = 120_000;
+
+export const campaign: ChannelRef = {
+  platform: 'discord',
+  workspaceId: defaultGuild.id,
+  channelId: defaultGuild.channels[0]!.id,
+};
+
+export type DiscordPipeline = AdapterPipeline<FakeDiscord, DiscordAdapter>;
+
+/** The gateway adapter logged in to the fake, with test timings (REST timeout, nonce window, drain). */
+export async function startDiscordAdapter(fake: FakeDiscord, clock: ManualClock): Promise<DiscordAdapter> {
+  const adapter = createDiscordAdapter({
+    token: fake.token,
+    core: new RecordingCore(),
+    logger: recordingLogger(),
+    apiUrl: fake.apiUrl,
+    restRetries: 0,
+    restTimeoutMs,
+    nonceWindowMs,
+    clock,
+    drainTimeoutMs: 100,
+  });
+  await adapter.start();
+  return adapter;
+}
+
+/** One bot process: the gateway adapter, logged in, and the pipeline its poster registers with. */
+export async function startDiscordPipeline(
+  fake: FakeDiscord,
+  options: Omit<PipelineOptions, 'posters' | 'access'> & { readonly clock: ManualClock },
+): Promise<DiscordPipeline> {
+  return startAdapterPipeline(fake, await startDiscordAdapter(fake, options.clock), options);
+}
+
+/** Create Message calls to a channel (or thread). */
+export const createsIn = (fake: FakeDiscord, channelId: string): RecordedRequest[] =>
+  fake.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${channelId}/messages`);
+
+/** The first embed of a recorded message body. */
+export const embedOf = (body: unknown): { title?: string; description?: string } =>
+  (body as { embeds?: { title?: string; description?: string }[] }).embeds?.[0] ?? {};
+
+/**
+ * Resolves once `probe` holds, checking again after each turn of the event loop: for
+ * state another connection changes (a gateway dispatch reaching the client).
+ */
+export async function until(probe: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

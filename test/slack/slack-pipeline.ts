@@ -1,0 +1,89 @@
+/**
+ * The real Slack adapter (its poster and channel check on the real Web API client)
+ * in the real delivery pipeline, against the fake Slack: what the platform tests of
+ * delivery drive. Time is a ManualClock shared by the pipeline and the fake (message
+ * `ts`); the client's own timeout runs in real time.
+ */
+import { afterEach } from 'vitest';
+import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import type { ChannelRef } from '../../src/core/ports.js';
+import { type AdapterPipeline, startAdapterPipeline } from '../delivery/adapter-pipeline.js';
+import type { PipelineOptions } from '../delivery/pipeline-harness.js';
+import { type FakeSlack, type RecordedCall, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import type { ManualClock } from '../support/manual-clock.js';
+import { recordingCore, recordingLogger } from './helpers.js';
+
+export const botToken = 'xoxb-1-test-bot-token';
+/** How long a post is given (real time): short, so hung posts end quickly. */
+export const postTimeoutMs = 300;
+/** The poster's settle time: the timeout plus Slack's processing margin. */
+export const settleMs = postTimeoutMs + 5_000;
+/** One conversations.history (and one .replies) call a minute per workspace, enforced by the fake too. */
+export const historyIntervalMs = 60_000;
+
+export const slackChannel = (channelId: string): ChannelRef => ({
+  platform: 'slack',
+  workspaceId: 'T0FAKE',
+  channelId,
+});
+
+export function startClockedFakeSlack(clock: ManualClock): Promise<FakeSlack> {
+  return startFakeSlack({ botToken, now: () => clock.now(), historyIntervalMs });
+}
+
+export type SlackPipeline = AdapterPipeline<FakeSlack, SlackAdapter>;
+
+/** One bot process: the Slack adapter (not started: posting needs no listener) and the pipeline. */
+export async function startSlackPipeline(
+  fake: FakeSlack,
+  options: Omit<PipelineOptions, 'posters' | 'access'> & { readonly clock: ManualClock },
+): Promise<SlackPipeline> {
+  const adapter = createSlackAdapter({
+    mode: 'http',
+    botToken,
+    signingSecret: 'secret',
+    core: recordingCore(),
+    apiUrl: fake.apiUrl,
+    clock: options.clock,
+    postTimeoutMs,
+    historyIntervalMs,
+    retryPolicy: { retries: 0, minTimeout: 0, maxTimeout: 1 },
+    logger: recordingLogger(),
+  });
+  return startAdapterPipeline(fake, adapter, options);
+}
+
+/**
+ * For a test file whose tests each run one bot against one fake Slack: the returned
+ * function starts them (on the test's clock), and both are stopped after each test.
+ */
+export function slackBotPerTest(): (
+  clock: ManualClock,
+  options?: Omit<PipelineOptions, 'posters' | 'access' | 'clock'>,
+) => Promise<SlackPipeline> {
+  let running: SlackPipeline | undefined;
+  afterEach(async () => {
+    await running?.stop();
+    await running?.fake.close();
+    running = undefined;
+  });
+  return async (clock, options = {}) => {
+    const fake = await startClockedFakeSlack(clock);
+    running = await startSlackPipeline(fake, { ...options, clock });
+    return running;
+  };
+}
+
+/** The event ids of the bot's notices in a channel (thread replies included), in the order they landed. */
+export function eventIdsIn(fake: FakeSlack, channelId: string): string[] {
+  return (fake.messages.get(channelId) ?? []).flatMap((m) => {
+    const key = m.metadata?.event_payload['event_id'];
+    return typeof key === 'string' ? [key.split('@')[0] ?? key] : [];
+  });
+}
+
+/** The plain texts of a posted message's blocks (header and sections), in order. */
+export function blockTexts(call: RecordedCall): string[] {
+  const blocks = (call.args['blocks'] ?? []) as { text?: { text?: string } }[];
+  return blocks.flatMap((b) => (typeof b.text?.text === 'string' ? [b.text.text] : []));
+}
