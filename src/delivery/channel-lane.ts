@@ -180,6 +180,7 @@ export class ChannelLane {
       const message = await item.render(late);
       record = await ledger.beginAttempt(item.key, record, thread);
       item.record = record;
+      delete item.landsBy;
       let receipt: Awaited<ReturnType<ChannelPoster['post']>>;
       try {
         receipt = await poster.post(this.channel, message, item.idempotencyKey, thread);
@@ -255,6 +256,8 @@ export class ChannelLane {
       summary,
       'notice delivery in doubt: it is looked for in the channel before any repeat',
     );
+    // The platform answered (a 5xx): whatever it did with the post, it did before answering.
+    if (answered(error)) item.landsBy = clock.now() + answeredLandsWithinMs;
     this.#aside.put(item, 'doubt', clock.now());
     return false;
   }
@@ -313,4 +316,14 @@ function describe(error: unknown): string {
     status,
   } = errorSummary(error) as { error: string; code?: string; status?: number };
   return [name, code, status].filter((p) => p !== undefined).join(' ');
+}
+
+/** After an HTTP answer the platform has nothing of the request left to do; a little slack for its clock. */
+const answeredLandsWithinMs = 2_000;
+
+/** Whether the failure carries an HTTP answer (a status), not a timeout or a reset before any answer. */
+function answered(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  return typeof status === 'number' || typeof statusCode === 'number';
 }

@@ -9,6 +9,12 @@ import type { ChannelPoster, DoubtSupport, ThreadTarget } from './ports.js';
 export interface Doubt {
   readonly key: string;
   readonly startedAt: number;
+  /**
+   * The latest it can have landed, when known: the platform answered (a 5xx) at a known
+   * time, so nothing lands after it. Unknown (no answer, or a restart): the attempt's
+   * start plus the poster's settle time.
+   */
+  readonly landsBy?: number;
   readonly message: NeutralMessage;
 }
 
@@ -52,7 +58,10 @@ export interface DoubtResolverOptions {
   /** The look budgets are claims (`look:<scope>`, held for the scope's interval): one look per interval in the fleet. */
   readonly claims: Claims;
   readonly clock: Clock;
-  /** Our clock and the platform's may differ: a look reaches this much before the attempt. Default 60 s. */
+  /**
+   * Our clock and the platform's may differ: a look reaches this much before the attempt
+   * and past where it could land, when the poster has no measure of its own. Default 60 s.
+   */
   readonly clockMarginMs?: number;
 }
 
@@ -74,17 +83,20 @@ export interface DoubtResolverOptions {
  */
 export function createDoubtResolver(options: DoubtResolverOptions) {
   const { store, claims, clock } = options;
-  const marginMs = options.clockMarginMs ?? 60_000;
   const viewKey = (channel: ChannelRef, thread: ThreadTarget | undefined) =>
     `delivery/look/${channelKey(channel)}${thread ? `/${encodeURIComponent(thread.parentMessageId)}` : ''}`;
+  /** How far our clock and the platform's may disagree: the poster's measure, else the resolver's default. */
+  const marginOf = (support: DoubtSupport) => support.clockMarginMs ?? options.clockMarginMs ?? 60_000;
+  const landsBy = (support: DoubtSupport, doubt: Doubt) =>
+    doubt.landsBy ?? doubt.startedAt + support.settleMs;
 
-  function fromView(view: LookView, doubt: Doubt, settleMs: number): DoubtDecision | undefined {
+  function fromView(view: LookView, doubt: Doubt, support: DoubtSupport): DoubtDecision | undefined {
     const messageId = view.found[doubt.key];
     if (messageId !== undefined) return { kind: 'posted', messageId };
     const c = view.covered;
-    if (c && c.from <= doubt.startedAt - marginMs && c.to >= doubt.startedAt + settleMs) {
+    const margin = marginOf(support);
+    if (c && c.from <= doubt.startedAt - margin && c.to >= landsBy(support, doubt) + margin)
       return { kind: 'absent' };
-    }
     return undefined;
   }
 
@@ -96,14 +108,19 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
     open: readonly Doubt[],
   ): Promise<LookView> {
     const now = clock.now();
-    const earliest = Math.min(...open.map((d) => d.startedAt)) - marginMs;
+    const margin = marginOf(support);
+    // Only the span where these posts can be: a busy channel's look then needs one page, not five.
+    const earliest = Math.min(...open.map((d) => d.startedAt)) - margin;
+    const latest = Math.min(now, Math.max(...open.map((d) => landsBy(support, d))) + margin);
     const continuing =
-      view.continuation && view.continuation.from <= earliest ? view.continuation : undefined;
+      view.continuation && view.continuation.from <= earliest && view.continuation.to >= latest
+        ? view.continuation
+        : undefined;
     const page = await support.look(
       channel,
       {
         from: continuing?.from ?? earliest,
-        to: continuing?.to ?? now,
+        to: continuing?.to ?? latest,
         ...(continuing ? { cursor: continuing.cursor } : {}),
         wanted: open.map((d) => ({ key: d.key, message: d.message })),
       },
@@ -131,7 +148,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
             continuation: {
               cursor: page.cursor,
               from: continuing?.from ?? earliest,
-              to: continuing?.to ?? now,
+              to: continuing?.to ?? latest,
             },
           }
         : {}),
@@ -160,10 +177,16 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       }
       const settled: Doubt[] = [];
       for (const d of doubts) {
-        if (now < d.startedAt + support.settleMs) {
-          decisions.set(d.key, { kind: 'wait', until: d.startedAt + support.settleMs });
+        // Nothing is decided while the post may still land; inside the dedupe window a repeat is the
+        // check; a look that can tell waits until even the platform's clock is past where the post can be
+        // (a look shows only what exists when it is taken).
+        const lands = landsBy(support, d);
+        if (now < lands) {
+          decisions.set(d.key, { kind: 'wait', until: lands });
         } else if (now - d.startedAt < support.repeatSafeMs) {
           decisions.set(d.key, { kind: 'absent' });
+        } else if (now < lands + marginOf(support)) {
+          decisions.set(d.key, { kind: 'wait', until: lands + marginOf(support) });
         } else {
           settled.push(d);
         }
@@ -171,7 +194,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       if (settled.length === 0) return decisions;
       const key = viewKey(channel, thread);
       let view = (await store.get(key, viewSchema)) ?? { found: {} };
-      let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support.settleMs)));
+      let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support)));
       if (open.length === 0) return decisions;
       const budget = support.lookBudget(channel, thread);
       // When the scope was last looked at, by any replica or an earlier process (claims live in memory or Redis).
@@ -183,7 +206,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         await store.set(budgetKey, now, budget.intervalMs * 2);
         view = await look(support, channel, thread, view, open);
         await store.set(key, view, viewTtlMs);
-        open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support.settleMs)));
+        open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support)));
       }
       // Undecided: the next look the scope's budget allows (an unfinished sweep continues then).
       const next = Math.max((lastLook ?? now) + budget.intervalMs, now + 1_000);

@@ -35,6 +35,11 @@ export interface LaneItem {
   record: DeliveryRecord | undefined;
   /** Epoch ms after which it is given up if it has not gone out (a day's digest). */
   readonly giveUpAt?: number;
+  /**
+   * In doubt after the platform answered (a 5xx): nothing of this attempt lands after
+   * this time (epoch ms). Unknown after a timeout, a reset or a restart.
+   */
+  landsBy?: number;
   /** The bot cannot post in the channel: keep it for the catch-up. Absent: it is 'refused'. */
   hold?(): Promise<void>;
   /** Told once, when the delivery is final for this channel. */

@@ -80,6 +80,12 @@ export interface DoubtSupport {
    */
   readonly settleMs: number;
   /**
+   * How far this platform's clock (message times) and ours may disagree, as the poster
+   * measured it on its posts; a look reaches this much around where a post can be.
+   * Absent: the resolver's conservative default (60 s).
+   */
+  readonly clockMarginMs?: number;
+  /**
    * Until this long after an attempt began, posting again with the same
    * idempotency key cannot duplicate it (Discord's nonce window with
    * `enforce_nonce`): the repeat IS the check. 0 where nothing dedupes (Slack).

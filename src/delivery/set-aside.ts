@@ -116,6 +116,7 @@ export class SetAside {
         group.map(async (w) => ({
           key: w.item.idempotencyKey,
           startedAt: w.item.record?.attemptStartedAt ?? clock.now(),
+          ...(w.item.landsBy !== undefined ? { landsBy: w.item.landsBy } : {}),
           message: await w.item.render(false),
         })),
       );

@@ -130,6 +130,8 @@ export class ScriptedPoster implements ChannelPoster {
   get doubt() {
     return {
       settleMs: this.options.settleMs ?? 15_000,
+      // Messages are stamped with the test's own clock.
+      clockMarginMs: 0,
       repeatSafeMs: this.options.repeatSafeMs ?? 0,
       lookBudget: (channel: ChannelRef) => ({
         scope: `scripted:${channel.channelId}`,

@@ -81,8 +81,8 @@ describe('poster', () => {
 
   it.each([
     ['an unknown channel (10003)', '299999999999999999', undefined, 'gone'],
-    ['missing access (50001)', '200000000000000001', channelFaults.missingAccess, 'no-access'],
-    ['missing permissions (50013)', '200000000000000001', channelFaults.missingPermissions, 'no-access'],
+    ['missing access (50001)', '200000000000000001', channelFaults.missingAccess, 'not-member'],
+    ['missing permissions (50013)', '200000000000000001', channelFaults.missingPermissions, 'no-permission'],
   ] as const)('reports %s as ChannelUnavailableError', async (_, channelId, fault, reason) => {
     if (fault) h.fake.failChannel(channelId, fault);
     const error = await h.adapter.poster

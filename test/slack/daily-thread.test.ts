@@ -15,6 +15,7 @@ import { buildEvent } from '../support/event-builders.js';
 import { hostileTexts } from '../support/hostile-text.js';
 import { ManualClock } from '../support/manual-clock.js';
 import {
+  lookAfterMs,
   type SlackPipeline,
   settleMs,
   slackChannel,
@@ -130,7 +131,7 @@ describe('Slack daily thread', () => {
 
     h = await startBot();
     await h.offer(lost);
-    await h.advance(settleMs);
+    await h.advance(lookAfterMs);
     expect(await h.offer(lost)).toEqual([lost.id]);
     expect(replies()).toHaveLength(2);
     expect(fake.duplicateEventIds(channel.channelId)).toEqual([]);
@@ -151,7 +152,7 @@ describe('Slack daily thread', () => {
 
     h = await startBot();
     await h.offer(ada, supporter('k2', 'Bob', 2));
-    await runFor(h, settleMs + 10_000, 1_000);
+    await runFor(h, lookAfterMs + 10_000, 1_000);
     expect(inChannel()).toHaveLength(1);
     expect(fake.callsTo('conversations.history')).toHaveLength(1);
     const parentTs = inChannel()[0]!.ts;

@@ -15,6 +15,7 @@ import { ManualClock } from '../support/manual-clock.js';
 import {
   eventIdsIn,
   historyIntervalMs,
+  lookAfterMs,
   type SlackPipeline,
   settleMs,
   slackChannel,
@@ -62,11 +63,13 @@ describe('Slack: doubts decided by looking, within one call a minute per workspa
     const events = Array.from({ length: 21 }, (_, i) => supporter(`s${i + 1}`));
     for (const event of events) await bot.offer(event);
     expect(eventIdsIn(fake, 'C0BUSY')).toHaveLength(21);
-    await bot.advance(settleMs);
+    await bot.advance(lookAfterMs);
     // The newest 15 do not reach back to it: undecided, nothing posted.
     expect(looks()).toHaveLength(1);
     expect(resolved).toEqual([]);
-    await runFor(bot, historyIntervalMs - 1_000, 5_000);
+    // The next look comes one budget interval after the first, not before.
+    const firstAt = looks()[0]!.at;
+    await runFor(bot, firstAt + historyIntervalMs - 1_000 - clock.now(), 5_000);
     expect(looks()).toHaveLength(1);
     await runFor(bot, 5_000);
     expect(looks().map((c) => c.outcome)).toEqual(['ok', 'ok']);
@@ -89,7 +92,7 @@ describe('Slack: doubts decided by looking, within one call a minute per workspa
         .map((c) => c.args['channel'])
         .sort(),
     ).toEqual(['C0BUSY', 'C0QUIET']);
-    await runFor(bot, settleMs + 2 * historyIntervalMs, 5_000);
+    await runFor(bot, lookAfterMs + 2 * historyIntervalMs, 5_000);
     // One look per minute in the fleet's budget: each channel's doubt got its turn, none answered 429.
     expect(
       looks()
@@ -105,14 +108,14 @@ describe('Slack: doubts decided by looking, within one call a minute per workspa
   it('an attempt that had not settled when a look was made is not cleared by it: it waits for the next one', async () => {
     fake.fail('chat.postMessage', { beforePost: 'hang' }, 1);
     await bot.offer(supporter('early'));
-    await bot.advance(settleMs);
+    await bot.advance(lookAfterMs);
     expect(looks()).toHaveLength(1);
     expect(resolved).toEqual(['early:absent']);
 
     // A second doubt right after that look: the look said nothing about it.
     fake.fail('chat.postMessage', { beforePost: 'hang' }, 1);
     await bot.offer(supporter('later'));
-    await runFor(bot, settleMs + 1_000);
+    await runFor(bot, lookAfterMs + 1_000);
     expect(looks()).toHaveLength(1);
     expect(eventIdsIn(fake, 'C0BUSY')).toEqual(['early']);
     await runFor(bot, historyIntervalMs, 5_000);

@@ -18,6 +18,7 @@ import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import {
   historyIntervalMs,
+  lookAfterMs,
   postTimeoutMs,
   type SlackPipeline,
   settleMs,
@@ -88,7 +89,8 @@ describe('Slack: exactly one message per event when the answer to a post is lost
     expect(fake.callsTo('conversations.history')).toHaveLength(0);
     expect(await bot.offer(event)).toEqual([]);
 
-    await bot.advance(1);
+    // Settled; and the look waits until even Slack's clock is past where the post can be.
+    await bot.advance(lookAfterMs - settleMs + 1);
     expect(fake.callsTo('conversations.history')).toHaveLength(1);
     expect(fake.callsTo('conversations.history')[0]?.args).toMatchObject({
       channel: 'C0CHAN',
@@ -108,7 +110,7 @@ describe('Slack: exactly one message per event when the answer to a post is lost
     await bot.offer(event);
     expect(await bot.offer(event)).toEqual([event.id]);
     expect(inChannel()).toHaveLength(1);
-    await runFor(bot, settleMs + historyIntervalMs, 10_000);
+    await runFor(bot, lookAfterMs + historyIntervalMs, 10_000);
     expect(fake.callsTo('conversations.history')).toEqual([]);
     expect(resolved).toEqual([]);
   });
@@ -121,7 +123,7 @@ describe('Slack: exactly one message per event when the answer to a post is lost
     await restartBot();
     // The outbox offers what it was never told was done.
     expect(await bot.offer(event)).toEqual([]);
-    await bot.advance(settleMs);
+    await bot.advance(lookAfterMs);
     expect(await bot.offer(event)).toEqual([event.id]);
     expect(inChannel()).toHaveLength(1);
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
@@ -136,7 +138,7 @@ describe('Slack: exactly one message per event when the answer to a post is lost
     expect(inChannel()).toHaveLength(0);
     await restartBot();
     await bot.offer(event);
-    await bot.advance(settleMs);
+    await bot.advance(lookAfterMs);
     await runFor(bot, 2 * historyIntervalMs, 10_000);
     expect(await bot.offer(event)).toEqual([event.id]);
     expect(inChannel()).toHaveLength(1);
@@ -159,7 +161,7 @@ describe('Slack: exactly one message per event when the answer to a post is lost
         event_payload: { event_id: 'fundings:9@slack:T0FAKE:C0CHAN' },
       },
     });
-    await bot.advance(settleMs);
+    await bot.advance(lookAfterMs);
     expect(fake.callsTo('conversations.history')).toHaveLength(1);
     expect(resolved.sort()).toEqual(events.map((e) => `${e.id}:found`));
 
@@ -167,7 +169,7 @@ describe('Slack: exactly one message per event when the answer to a post is lost
     fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
     const late = supporter(4);
     await bot.offer(late);
-    await runFor(bot, settleMs, 1_000);
+    await runFor(bot, lookAfterMs, 1_000);
     expect(fake.callsTo('conversations.history')).toHaveLength(1);
     await runFor(bot, historyIntervalMs, 5_000);
     expect(fake.callsTo('conversations.history')).toHaveLength(2);
@@ -179,7 +181,7 @@ describe('Slack: exactly one message per event when the answer to a post is lost
     fake.fail('chat.postMessage', { beforePost: 'hang' }, 1);
     const spoofed = supporter(9);
     await bot.offer(spoofed);
-    await runFor(bot, settleMs + historyIntervalMs, 5_000);
+    await runFor(bot, lookAfterMs + historyIntervalMs, 5_000);
     expect(inChannel().filter((m) => m.user === 'U0BOT')).toHaveLength(5);
     expect(resolved).toContain(`${spoofed.id}:absent`);
   });

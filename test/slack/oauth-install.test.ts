@@ -184,7 +184,7 @@ describe('Slack OAuth install flow', () => {
     ]);
     await expect(
       adapter.poster.post({ ...one, workspaceId: 'T0NEVER' }, { text: 'x' }, 'event-3'),
-    ).rejects.toMatchObject({ name: 'ChannelUnavailableError', reason: 'no-access' });
+    ).rejects.toMatchObject({ name: 'ChannelUnavailableError', reason: 'token-revoked' });
   });
 
   it('forgets the tokens and the subscriptions of a workspace that uninstalls, and only of it', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { botRetryPolicy, createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import { fileMarker } from '../../src/adapters/slack/slack-look.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { ChannelUnavailableError, DeliveryNotPostedError } from '../../src/delivery/index.js';
@@ -102,7 +103,11 @@ describe('Slack poster', () => {
       'evt:digest:2026-01-01',
     );
     const [getUrl] = fake.callsTo('files.getUploadURLExternal');
-    expect(getUrl?.args).toMatchObject({ filename: 'chart.png', length: String(png.length) });
+    // The file name is made safe and carries the delivery's marker, so a look finds a share in doubt.
+    expect(getUrl?.args).toMatchObject({
+      filename: `chart-${fileMarker('evt:digest:2026-01-01')}.png`,
+      length: String(png.length),
+    });
     expect(fake.uploads).toHaveLength(1);
     expect([...(fake.uploads[0]?.bytes ?? [])]).toEqual([...png]);
     const [complete] = fake.callsTo('files.completeUploadExternal');
@@ -122,11 +127,15 @@ describe('Slack poster', () => {
 
   it.each([
     ['channel_not_found', 'gone'],
-    ['is_archived', 'gone'],
-    ['not_in_channel', 'no-access'],
-    ['restricted_action', 'no-access'],
+    ['is_archived', 'archived'],
+    ['not_in_channel', 'not-member'],
+    ['restricted_action', 'no-permission'],
+    // Token-wide refusals hold the channel too: nothing is lost while the operator fixes the token.
+    ['invalid_auth', 'token-revoked'],
+    ['token_revoked', 'token-revoked'],
+    ['account_inactive', 'token-revoked'],
   ])(
-    "turns %s into the core's ChannelUnavailableError (%s): the notice router must not retry",
+    'turns %s into ChannelUnavailableError (%s): the channel is held, not retried blind',
     async (code, reason) => {
       fake.fail('chat.postMessage', { error: code });
       const error = await adapter.poster.post(channel, notice, 'evt:1').catch((e: unknown) => e);
@@ -137,7 +146,7 @@ describe('Slack poster', () => {
     },
   );
 
-  it.each(['invalid_auth', 'token_revoked', 'account_inactive', 'msg_too_long'])(
+  it.each(['msg_too_long'])(
     'turns the refusal %s into DeliveryNotPostedError: retried later, and not in doubt (Slack posted nothing)',
     async (code) => {
       fake.fail('chat.postMessage', { error: code });

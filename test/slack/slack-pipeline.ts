@@ -5,6 +5,7 @@
  * `ts`); the client's own timeout runs in real time.
  */
 import { afterEach } from 'vitest';
+import { unmeasuredClockMarginMs } from '../../src/adapters/slack/create-slack-poster.js';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { type AdapterPipeline, startAdapterPipeline } from '../delivery/adapter-pipeline.js';
@@ -18,6 +19,11 @@ export const botToken = 'xoxb-1-test-bot-token';
 export const postTimeoutMs = 300;
 /** The poster's settle time: the timeout plus Slack's processing margin. */
 export const settleMs = postTimeoutMs + 5_000;
+/**
+ * When a look can decide a doubt: settled, and past where the post can be on Slack's clock too
+ * (at most the clock margin before a post measured it; less once one has).
+ */
+export const lookAfterMs = settleMs + unmeasuredClockMarginMs;
 /** One conversations.history (and one .replies) call a minute per workspace, enforced by the fake too. */
 export const historyIntervalMs = 60_000;
 

@@ -101,6 +101,7 @@ export function createSlackPoster(
   const historyIntervalMs = options.historyIntervalMs ?? 60_000;
   const gate = createSlackRateGate(clock);
   const look = createSlackLook({ client });
+  const skew = clockSkew();
 
   return {
     platform: 'slack',
@@ -134,6 +135,7 @@ export function createSlackPoster(
           return undefined;
         }
         const { blocks, text } = renderBlocks(message);
+        const sentAt = clock.now();
         const answer = await client.chat.postMessage({
           channel: channel.channelId,
           // A reply in a thread (the daily thread, a batch's names): its parent's ts. Never broadcast.
@@ -144,6 +146,7 @@ export function createSlackPoster(
           unfurl_media: false,
           metadata: { event_type: noticeEventType, event_payload: { event_id: idempotencyKey } },
         });
+        if (answer.ts) skew.sample(Number(answer.ts) * 1000, sentAt, clock.now());
         return answer.ts ? { messageId: answer.ts } : undefined;
       } catch (error) {
         throw classifySlackError(error, channel, gate, scope);
@@ -164,6 +167,10 @@ export function createSlackPoster(
       // Slack may still be processing a request the client gave up on: a margin past the timeout.
       settleMs: postTimeoutMs + 5_000,
       repeatSafeMs: 0,
+      // How far Slack's message times and our clock disagree, as measured on our own posts.
+      get clockMarginMs(): number {
+        return skew.marginMs();
+      },
       // Slack counts conversations.history and .replies per workspace and method.
       lookBudget: (channel, thread) => ({
         scope: `slack:${channel.workspaceId}:${thread ? 'replies' : 'history'}`,
@@ -255,4 +262,32 @@ function markedFilename(name: string, idempotencyKey: string): string {
   const dot = base.lastIndexOf('.');
   const [stem, ext] = dot > 0 ? [base.slice(0, dot), base.slice(dot)] : [base, ''];
   return `${stem}-${fileMarker(idempotencyKey)}${ext}`;
+}
+
+/**
+ * How far Slack's clock and ours are assumed to disagree before a post measured it: a
+ * server kept by NTP is within a second; 10 s is a wide bound, and the first post
+ * measures the real offset (a larger one widens every look that follows).
+ */
+export const unmeasuredClockMarginMs = 10_000;
+
+/**
+ * Slack's clock against ours, from our own posts: a message's `ts` is Slack's time of
+ * it, between our send and the answer. A look then reaches only that far (plus 5 s)
+ * around where a post can be, instead of a blind minute: in a busy channel, where one
+ * history call shows 15 messages, that is one call instead of four or five.
+ */
+function clockSkew() {
+  const samples: number[] = [];
+  return {
+    sample(slackMs: number, sentAt: number, answeredAt: number) {
+      const offset = slackMs < sentAt ? sentAt - slackMs : slackMs > answeredAt ? slackMs - answeredAt : 0;
+      samples.push(offset);
+      if (samples.length > 20) samples.shift();
+    },
+    /** {@link unmeasuredClockMarginMs} until a post measured it. */
+    marginMs(): number {
+      return samples.length === 0 ? unmeasuredClockMarginMs : Math.max(...samples) + 5_000;
+    },
+  };
 }
