@@ -17,7 +17,6 @@ import { ManualClock } from '../support/manual-clock.js';
 import {
   lookAfterMs,
   type SlackPipeline,
-  settleMs,
   slackChannel,
   startClockedFakeSlack,
   startSlackPipeline,

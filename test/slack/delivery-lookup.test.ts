@@ -17,7 +17,6 @@ import {
   historyIntervalMs,
   lookAfterMs,
   type SlackPipeline,
-  settleMs,
   slackChannel,
   startClockedFakeSlack,
   startSlackPipeline,
