@@ -129,7 +129,7 @@ function discordAdapter(
     start: () => gateway.start(),
     async stop() {
       await gateway.stop();
-      rest.close();
+      await rest.close();
     },
   };
 }

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApiClient } from '../api/index.js';
 import { envVars, type FundbotConfig } from '../config/index.js';
-import type { OperationalNote } from '../core/index.js';
+import { ChannelUnavailableError, channelKey, type OperationalNote } from '../core/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import type { EngineOptions, ProjectPollingStatus } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
@@ -15,6 +15,7 @@ import {
   createMetrics,
   createStoreWatch,
   describeStoreTarget,
+  errorSummary,
   type Logger,
   type OpsServer,
   type ShutdownStep,
@@ -256,7 +257,18 @@ export async function startBot(
       readModel: wiring.engine.readModel,
       subscriptions: wiring.subscriptions,
       localeFor: (channel) => wiring.core.localeFor(channel),
-      post: wiring.post,
+      // Each outcome reaches /healthz too: a digest that fails for every channel must not leave it at 200.
+      post: async (channel, message, idempotencyKey) => {
+        // The scheduler's key is `digest:<project>:<channel>:<date>`; a link caption has no colon.
+        const target = `${idempotencyKey.split(':')[1]} ${channelKey(channel)}`;
+        try {
+          await wiring.post(channel, message, idempotencyKey);
+          health.recordDigest(target, undefined);
+        } catch (error) {
+          if (!(error instanceof ChannelUnavailableError)) health.recordDigest(target, errorSummary(error));
+          throw error;
+        }
+      },
       store,
       clock,
       time: config.digest.time,

@@ -15,6 +15,7 @@ import { adapterText } from './adapter-texts.js';
 import { createDiscordPoster } from './create-discord-poster.js';
 import { describeError } from './describe-error.js';
 import { createDiscordChannelAccess } from './discord-channel-access.js';
+import { closeDiscordRest, discordRestOptions } from './discord-rest.js';
 import { createDiscordHttpAdapter, type DiscordHttpAdapterOptions } from './http-interactions/index.js';
 import {
   autocompleteChoices,
@@ -103,19 +104,14 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   const clock = options.clock ?? systemClock;
   const deferAfterMs = options.deferAfterMs ?? 2_000;
   const secrets = [options.token];
-  // discord.js appends `/v10/...` to the base: no trailing slash.
-  const apiUrl = (options.apiUrl ?? options.restApiUrl)?.replace(/\/+$/, '');
+  const apiUrl = options.apiUrl ?? options.restApiUrl;
   const restTimeoutMs = options.restTimeoutMs ?? 15_000;
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     // Nothing in any message may ping: the client default covers replies, edits,
     // follow-ups and channel posts; each call sets it again to be explicit.
     allowedMentions: noMentions,
-    rest: {
-      ...(apiUrl ? { api: apiUrl } : {}),
-      timeout: restTimeoutMs,
-      retries: options.restRetries ?? 3,
-    },
+    rest: discordRestOptions({ apiUrl, timeoutMs: restTimeoutMs, retries: options.restRetries ?? 3 }),
   });
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
@@ -300,6 +296,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         abort.abort();
         await ready.catch(() => undefined);
         await client.destroy();
+        await closeDiscordRest(client.rest);
         throw new Error(
           'Discord login failed: check DISCORD_TOKEN (Developer Portal → Bot → Reset Token) and that the bot ' +
             `can reach Discord (${describeError(error, secrets)['message']})`,
@@ -317,6 +314,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
       ]);
       timer.abort();
       await client.destroy();
+      await closeDiscordRest(client.rest);
     },
   };
 }

@@ -1,6 +1,6 @@
-import { REST } from 'discord.js';
 import type { ChannelAccess, ChannelPoster, CommandCore } from '../../../core/index.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
+import { closeDiscordRest, createDiscordRest } from '../discord-rest.js';
 import { type DiscordAdapterLogger, silentLogger } from '../logger.js';
 import { createInteractionHandler } from './handle-interaction.js';
 import { type InteractionsServer, startInteractionsServer } from './interactions-server.js';
@@ -62,11 +62,12 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const publicKey = discordPublicKey(options.publicKey);
-  const rest = new REST({
-    ...(options.restApiUrl ? { api: options.restApiUrl } : {}),
-    timeout: options.restTimeoutMs ?? 15_000,
+  const rest = createDiscordRest({
+    token: options.token,
+    apiUrl: options.restApiUrl,
+    timeoutMs: options.restTimeoutMs ?? 15_000,
     retries: options.restRetries ?? 3,
-  }).setToken(options.token);
+  });
   const handle = createInteractionHandler({
     core: options.core,
     rest,
@@ -112,8 +113,7 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
         clock.sleep(options.drainTimeoutMs ?? 5_000, timer.signal).catch(() => undefined),
       ]);
       timer.abort();
-      rest.clearHashSweeper();
-      rest.clearHandlerSweeper();
+      await closeDiscordRest(rest);
     },
   };
 }
