@@ -99,9 +99,7 @@ export function parseConfig(
   options: { env: Env; source: string; readFile?: ReadTextFile },
 ): LoadConfigResult {
   const { source } = options;
-  const secretFiles = expandSecretFiles(options.env, options.readFile ?? readTextFileSync);
-  const env = secretFiles.env;
-  const problems: ConfigProblem[] = [...secretFiles.problems];
+  const problems: ConfigProblem[] = [];
   const warnings: ConfigProblem[] = [];
 
   // A BOM is what Windows editors often write; JSON.parse rejects it, people should not have to care.
@@ -124,6 +122,14 @@ export function parseConfig(
     };
   }
 
+  // The secret variables (and the projects' key variables the file names) may come from files.
+  const secretFiles = expandSecretFiles(
+    options.env,
+    options.readFile ?? readTextFileSync,
+    projectKeyVarsOf(raw),
+  );
+  const env = secretFiles.env;
+  problems.push(...secretFiles.problems);
   problems.push(...findSecretsInFile(raw));
   const secretPaths = new Set(problems.map((p) => p.path));
   const parsed = configFileSchema.safeParse(raw);
@@ -197,4 +203,14 @@ export function parseConfig(
     http,
   };
   return { ok: true, config, warnings };
+}
+
+/** The `apiKeyEnv` names in the file, read leniently (the schema reports what is wrong with them). */
+function projectKeyVarsOf(raw: unknown): string[] {
+  const projects = isRecord(raw) ? raw['projects'] : undefined;
+  if (!Array.isArray(projects)) return [];
+  return projects.flatMap((project: unknown) => {
+    const name = isRecord(project) ? project['apiKeyEnv'] : undefined;
+    return typeof name === 'string' && name !== '' ? [name] : [];
+  });
 }
