@@ -1,4 +1,5 @@
 import { fundingCommandSection } from './funding-command.js';
+import { hostileInputSection } from './hostile-input.js';
 import { pacingDaySection } from './pacing-day.js';
 import { plansSection } from './plans.js';
 import { scaleSection } from './scale.js';
@@ -19,4 +20,5 @@ export const benchSections: BenchSection[] = [
   slackInDoubtSection,
   pacingDaySection,
   plansSection,
+  hostileInputSection,
 ];

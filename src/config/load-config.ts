@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ConfigProblem } from './config-problem.js';
 import type { FundbotConfig, LoadConfigResult, ReadTextFile } from './config-types.js';
 import { DEFAULT_CONFIG_PATH, type Env, envVars, readEnv } from './env-vars.js';
+import { checkConfigShape, checkConfigSize } from './file-limits.js';
 import { findSecretsInFile, isRecord, issuesToProblems } from './file-problems.js';
 import { locateJsonError } from './locate-json-error.js';
 import { resolveSlack } from './resolve-chat-platforms.js';
@@ -102,6 +103,8 @@ export function parseConfig(
   const problems: ConfigProblem[] = [];
   const warnings: ConfigProblem[] = [];
 
+  const tooLarge = checkConfigSize(text, source);
+  if (tooLarge) return { ok: false, problems: [tooLarge] };
   // A BOM is what Windows editors often write; JSON.parse rejects it, people should not have to care.
   const body = text.replace(/^\uFEFF/, '');
   let raw: unknown;
@@ -122,6 +125,9 @@ export function parseConfig(
     };
   }
 
+  // Every check below walks the file: one far outside a config's size and depth is refused first.
+  const outOfBounds = checkConfigShape(raw);
+  if (outOfBounds.length > 0) return { ok: false, problems: outOfBounds };
   // The secret variables (and the projects' key variables the file names) may come from files.
   const secretFiles = expandSecretFiles(
     options.env,

@@ -2,6 +2,9 @@ import type { ConfigProblem } from './config-problem.js';
 import type { ReadTextFile } from './config-types.js';
 import { type Env, readEnv, secretEnvVars } from './env-vars.js';
 
+/** A secret file longer than this is something else (a certificate bundle, a log): refused, never used. */
+const MAX_SECRET_FILE_CHARS = 16 * 1024;
+
 /** The suffix of a variable naming a file that holds the secret (Docker and Kubernetes secrets). */
 export const FILE_SUFFIX = '_FILE';
 
@@ -35,7 +38,17 @@ export function expandSecretFiles(
       continue;
     }
     try {
-      expanded[name] = readFile(path).replace(/\r?\n$/, '');
+      const secret = readFile(path).replace(/\r?\n$/, '');
+      if (secret.length > MAX_SECRET_FILE_CHARS) {
+        problems.push({
+          code: 'env_invalid',
+          path: `env ${fileVar}`,
+          message: `names ${path}, which holds ${secret.length.toLocaleString('en')} characters: no secret is that long`,
+          fix: `point ${fileVar} at the file holding only the secret (a Docker/Kubernetes secret), or set ${name} instead`,
+        });
+        continue;
+      }
+      expanded[name] = secret;
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       problems.push({
