@@ -27,6 +27,7 @@ export const de: Catalog = {
     onlyYou: 'nur für dich sichtbar',
     none: 'keine',
     someone: 'jemand',
+    untitled: '(ohne Titel)',
   },
   units: {
     seconds: (c) => n(c, `${c} Sekunde`, `${c} Sekunden`),

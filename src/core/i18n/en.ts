@@ -27,6 +27,7 @@ export const en: Catalog = {
     onlyYou: 'only you can see this',
     none: 'none',
     someone: 'a supporter',
+    untitled: '(untitled)',
   },
   units: {
     seconds: (c) => n(c, `${c} second`, `${c} seconds`),
