@@ -8,6 +8,7 @@ import { createSlackAdapter, encryptionKeyFromBase64 } from '../adapters/slack/i
 import type { DiscordConfig, FundbotConfig, SlackConfig } from '../config/index.js';
 import type { ChannelAccess, ChannelPoster, CommandCore, SubscriptionStore } from '../core/index.js';
 import type { Clock } from '../lib/clock.js';
+import { storeClaims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { Logger } from '../ops/index.js';
 import { leasedGateway } from './leased-gateway.js';
@@ -78,7 +79,13 @@ function discordAdapter(
       clock,
       ...apiUrl,
       ...defer,
-      http: { applicationId: discord.applicationId, publicKey: discord.publicKey, port: discord.port },
+      http: {
+        applicationId: discord.applicationId,
+        publicKey: discord.publicKey,
+        port: discord.port,
+        // A replayed interaction is refused by every replica (Redis), or across restarts (one process's store).
+        claims: replicas?.claims ?? storeClaims(options.store, clock, 'discord-http'),
+      },
     });
     return {
       poster: adapter.poster,

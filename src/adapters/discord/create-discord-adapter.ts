@@ -64,8 +64,11 @@ export interface DiscordAdapterOptions {
    * signed interactions to an endpoint any replica can answer; no gateway is opened.
    */
   readonly mode?: 'gateway' | 'http';
-  /** http mode: the application id, its public key and where to listen. */
-  readonly http?: Pick<DiscordHttpAdapterOptions, 'applicationId' | 'publicKey' | 'port' | 'host' | 'path'>;
+  /** http mode: the application id, its public key, where to listen and where handled interactions are claimed. */
+  readonly http?: Pick<
+    DiscordHttpAdapterOptions,
+    'applicationId' | 'publicKey' | 'port' | 'host' | 'path' | 'claims'
+  >;
 }
 
 export interface DiscordAdapter {

@@ -1,9 +1,11 @@
 import type { ChannelAccess, ChannelPoster, CommandCore } from '../../../core/index.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
+import { type Claims, memoryClaims } from '../../../lib/coordination/claims.js';
 import { closeDiscordRest, createDiscordRest } from '../discord-rest.js';
 import { type DiscordAdapterLogger, silentLogger } from '../logger.js';
 import { createInteractionHandler } from './handle-interaction.js';
 import { type InteractionsServer, startInteractionsServer } from './interactions-server.js';
+import { createInteractionReplayGuard } from './replay-guard.js';
 import { createRestChannelAccess } from './rest-channel-access.js';
 import { createRestPoster } from './rest-poster.js';
 import { discordPublicKey } from './verify-signature.js';
@@ -35,6 +37,11 @@ export interface DiscordHttpAdapterOptions {
   readonly restRetries?: number;
   /** How long `stop()` waits for deferred answers in flight (default 5 s). */
   readonly drainTimeoutMs?: number;
+  /**
+   * Where handled interaction ids are claimed, so a replay is refused: the replicas' Redis
+   * claims, or claims in the store of a single process. Default: this process's memory.
+   */
+  readonly claims?: Claims;
 }
 
 export interface DiscordHttpAdapter {
@@ -77,6 +84,7 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
     deferAfterMs: options.deferAfterMs ?? 2_000,
     secrets: [options.token],
   });
+  const replayGuard = createInteractionReplayGuard(options.claims ?? memoryClaims(clock, 'discord-http'));
   const inFlight = new Set<Promise<void>>();
   const track = (work: Promise<void>) => {
     const tracked = work.catch(() => {}).finally(() => inFlight.delete(tracked));
@@ -100,6 +108,7 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
         logger,
         handle,
         track,
+        replayGuard,
       });
       logger.info({ url: server.url }, 'discord interactions endpoint listening (no gateway in http mode)');
     },
