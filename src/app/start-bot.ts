@@ -112,7 +112,7 @@ export async function startBot(
 
   // The checks run while everything else starts; each project's first poll waits only for its own.
   // A project whose key was rejected is kept: the engine pauses it (with the reason, in /healthz and
-  // /status) and tries the key again every 10 minutes. Only projects that cannot be read whatever the
+  // /status) and tries the key again, backing off to every 10 minutes. Only projects that cannot be read whatever the
   // key (not found, plan below Pro) are dropped; with none left at all, the configuration is wrong.
   const checks = startKeyChecks({ api, projects: config.projects, logger });
   const projects = config.projects;

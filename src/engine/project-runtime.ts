@@ -13,6 +13,8 @@ export interface FeedRuntime {
   lastSuccessAt: number | null;
   failures: number;
   disabledReason?: string;
+  /** Re-checks of a switched-off feed that found the scope still missing: how far the next one backs off. */
+  scopeRechecks?: number;
   /** Moving average of requests per poll. */
   requestsPerPoll: number;
 }
@@ -41,6 +43,8 @@ export interface ProjectPause {
   readonly reason: string;
   /** Epoch ms of the first rejection. */
   readonly since: number;
+  /** Probes refused so far (1 after the first rejection): how far the next one backs off. */
+  probes: number;
   /** Epoch ms of the next probe. */
   retryAt: number;
 }

@@ -11,7 +11,7 @@ const wallOf = async (harness: EngineHarness) =>
   (await harness.engine.readModel.status(lc)).feeds.find((f) => f.feed === 'wall');
 
 describe('a feed switched off for a missing scope', () => {
-  it('is re-checked at most every 10 minutes and comes back on its own when the scope is added', async () => {
+  it('is re-checked backing off to every 10 minutes and comes back on its own when the scope is added', async () => {
     h = await startEngineHarness();
     // The platform answers the wall with 403 insufficient_scope until the admin adds wall:read.
     h.sim.faults.unknownError({
@@ -29,8 +29,10 @@ describe('a feed switched off for a missing scope', () => {
     expect(offWarnings).toBe(1);
     const wallBefore = requestsTo(h.sim, '/wall');
     await runFor(h, 35 * 60_000);
-    // 35 minutes off: three re-checks (one every 10 minutes), no more, and no second warning.
-    expect(requestsTo(h.sim, '/wall') - wallBefore).toBe(3);
+    // 35 minutes off: re-checks after about 5, 15, 35, 75, 155, 315, 635, 1235, 1835 s, and no second warning.
+    const rechecks = requestsTo(h.sim, '/wall') - wallBefore;
+    expect(rechecks).toBeGreaterThanOrEqual(7);
+    expect(rechecks).toBeLessThanOrEqual(10);
     expect(h.logger.warnings.filter((w) => w.includes('lacks wall:read')).length).toBe(1);
     expect((await wallOf(h))?.disabledReason).toBeDefined();
 

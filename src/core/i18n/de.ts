@@ -187,7 +187,7 @@ export const de: Catalog = {
     noErrors: 'keine',
     fieldOperation: 'Betrieb',
     paused: (since, reason) =>
-      `Abfragen pausiert seit ${since}: ${reason}. Der Betreiber muss den API-Schlüssel dieses Projekts ersetzen; er wird alle 10 Minuten erneut versucht.`,
+      `Abfragen pausiert seit ${since}: ${reason}. Der Betreiber muss den API-Schlüssel dieses Projekts ersetzen; er wird nach wenigen Sekunden erneut versucht, dann seltener, mindestens alle 10 Minuten.`,
     storeFailing: (detail) =>
       `Der Speicher antwortet nicht (${detail}): neue Meldungen warten, bis er wieder antwortet.`,
     apiDrift: (detail) => `Die API der Plattform hat sich geändert: ${detail}`,

@@ -178,7 +178,7 @@ export const en: Catalog = {
     noErrors: 'none',
     fieldOperation: 'Operation',
     paused: (since, reason) =>
-      `Polling paused since ${since}: ${reason}. The operator must replace this project's API key; it is tried again every 10 minutes.`,
+      `Polling paused since ${since}: ${reason}. The operator must replace this project's API key; it is tried again after a few seconds, then less often, at least every 10 minutes.`,
     storeFailing: (detail) =>
       `The store does not answer (${detail}): new notices wait until it answers again.`,
     apiDrift: (detail) => `The platform's API changed: ${detail}`,
