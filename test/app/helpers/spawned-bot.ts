@@ -49,15 +49,19 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-process-'));
   const configPath = join(dir, 'fundbot.config.json');
   writeFileSync(configPath, JSON.stringify(options.config));
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/main.ts')], {
-    cwd: options.cwd ?? repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      FUNDBOT_CONFIG: configPath,
-      ...options.env,
+  const proc = spawn(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), join(repoRoot, 'src/main.ts')],
+    {
+      cwd: options.cwd ?? repoRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        FUNDBOT_CONFIG: configPath,
+        ...options.env,
+      },
     },
-  });
+  );
   const logs: LogRecord[] = [];
   const waiters = new Set<() => void>();
   let text = '';
