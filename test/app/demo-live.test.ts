@@ -4,51 +4,17 @@
  * after the 4th supporter for about 7 minutes), and /chart and /digest save their chart as
  * a PNG file and print its path (they printed only the alt text).
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, repoRoot } from './helpers/spawned-bot.js';
+import { eventually, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
 
-let child: ChildProcessWithoutNullStreams | undefined;
-let dir: string | undefined;
-
+let bot: SpawnedBot | undefined;
 afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-  child = undefined;
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  bot?.dispose();
+  bot = undefined;
 });
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** `npm start` in an empty directory (no config, no tokens): the demo, its screen collected. */
-function startDemo(): { proc: ChildProcessWithoutNullStreams; screen: () => string } {
-  dir = mkdtempSync(join(tmpdir(), 'fundbot-demo-live-'));
-  const proc = spawn(
-    process.execPath,
-    ['--import', import.meta.resolve('tsx'), join(repoRoot, 'src/main.ts')],
-    {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        TMPDIR: dir,
-        // A busy campaign: many supporters a minute, as on a launch day.
-        FUNDBOT_DEMO_RATE: '300',
-      },
-    },
-  );
-  child = proc;
-  let text = '';
-  proc.stdout.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-  });
-  proc.stderr.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-  });
-  return { proc, screen: () => text };
-}
 
 /** Supporter notices printed so far: one per supporter, or one for a burst of them. */
 function supporterNotices(screen: string): number {
@@ -57,7 +23,15 @@ function supporterNotices(screen: string): number {
 
 describe('the demo through the real entry point', () => {
   it('shows supporters as they arrive, past the fourth, and saves /chart and /digest as PNG files', async () => {
-    const { proc, screen } = startDemo();
+    // `npm start` in an empty directory (no config, no tokens): the demo; its charts go to the temp directory.
+    bot = await spawnBot({
+      cwd: 'dir',
+      readyMessage: null,
+      env: { FUNDBOT_DEMO_RATE: '300' },
+    });
+    const demo = bot;
+    const screen = () => demo.output();
+    const proc = demo.proc;
     await eventually('the demo banner', () =>
       screen().includes('demo on a simulated campaign') ? true : undefined,
     );
@@ -82,10 +56,10 @@ describe('the demo through the real entry point', () => {
       );
       expect(path).toContain('fundbot-demo');
       expect(readFileSync(path).subarray(0, 8)).toEqual(pngSignature);
+      rmSync(path);
     }
 
-    const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
     proc.stdin.end();
-    expect(await exited).toBe(0);
+    expect(await demo.exited).toBe(0);
   }, 120_000);
 });

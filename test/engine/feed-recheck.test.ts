@@ -1,14 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EngineHarness, lc, requestsTo, runFor, startEngineHarness, step } from './harness.js';
+import {
+  type EngineHarness,
+  lc,
+  requestsTo,
+  runFor,
+  startEngineHarness,
+  step,
+  wallStatus,
+} from './harness.js';
 
 let h: EngineHarness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-const wallOf = async (harness: EngineHarness) =>
-  (await harness.engine.readModel.status(lc)).feeds.find((f) => f.feed === 'wall');
 
 describe('a feed switched off for a missing scope', () => {
   it('is re-checked backing off to every 10 minutes and comes back on its own when the scope is added', async () => {
@@ -22,7 +27,7 @@ describe('a feed switched off for a missing scope', () => {
       n: 1_000,
     });
     await step(h);
-    expect((await wallOf(h))?.disabledReason).toBe(
+    expect((await wallStatus(h))?.disabledReason).toBe(
       'the key for solar-kiosk lacks wall:read: wall notices are off',
     );
     const offWarnings = h.logger.warnings.filter((w) => w.includes('lacks wall:read')).length;
@@ -34,11 +39,11 @@ describe('a feed switched off for a missing scope', () => {
     expect(rechecks).toBeGreaterThanOrEqual(7);
     expect(rechecks).toBeLessThanOrEqual(10);
     expect(h.logger.warnings.filter((w) => w.includes('lacks wall:read')).length).toBe(1);
-    expect((await wallOf(h))?.disabledReason).toBeDefined();
+    expect((await wallStatus(h))?.disabledReason).toBeDefined();
 
     h.sim.faults.clear(); // the admin added wall:read to the key
     await runFor(h, 10 * 60_000);
-    expect((await wallOf(h))?.disabledReason).toBeUndefined();
+    expect((await wallStatus(h))?.disabledReason).toBeUndefined();
     const backOn = h.logger.records.filter((r) => r.msg?.includes('wall feed is back on'));
     expect(backOn).toHaveLength(1);
     expect(backOn[0]?.level).toBe('info');

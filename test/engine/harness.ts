@@ -199,3 +199,8 @@ export function announcedSupporterKeys(events: readonly FundbotEvent[]): string[
 export function fundingKeyOf(k: { supportTimestamp: number; userId: number }): string {
   return fundingKey({ support_timestamp: k.supportTimestamp, user: { id: k.userId, display_name: '' } });
 }
+
+/** The wall feed's line of the project's /status (its `disabledReason` says whether it is switched off). */
+export async function wallStatus(h: EngineHarness) {
+  return (await h.engine.readModel.status(lc)).feeds.find((f) => f.feed === 'wall');
+}

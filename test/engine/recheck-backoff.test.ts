@@ -7,16 +7,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/simulator/index.js';
-import { type EngineHarness, lc, runFor, startEngineHarness, step } from './harness.js';
+import { type EngineHarness, runFor, startEngineHarness, step, wallStatus } from './harness.js';
 
 let h: EngineHarness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-const wallOf = async (harness: EngineHarness) =>
-  (await harness.engine.readModel.status(lc)).feeds.find((f) => f.feed === 'wall');
 
 /** Runs steps until `check` holds; resolves with the virtual ms it took. */
 async function msUntil(harness: EngineHarness, check: () => boolean | Promise<boolean>, limitMs: number) {
@@ -88,7 +85,11 @@ describe('re-checks of a missing scope', () => {
       harness.rawKey,
       every.filter((s) => s !== 'wall:read'),
     );
-    await msUntil(harness, async () => (await wallOf(harness))?.disabledReason !== undefined, 10 * 60_000);
+    await msUntil(
+      harness,
+      async () => (await wallStatus(harness))?.disabledReason !== undefined,
+      10 * 60_000,
+    );
     await runFor(harness, 60_000);
     const refused = harness.sim.requests.filter((r) => r.path.endsWith('/wall') && r.status === 403);
     expect(refused.length).toBeGreaterThanOrEqual(3);
@@ -96,7 +97,7 @@ describe('re-checks of a missing scope', () => {
     harness.sim.setKeyScopes(harness.rawKey, every);
     const seenAfter = await msUntil(
       harness,
-      async () => (await wallOf(harness))?.disabledReason === undefined,
+      async () => (await wallStatus(harness))?.disabledReason === undefined,
       10 * 60_000,
     );
     expect(seenAfter).toBeLessThanOrEqual(60_000);

@@ -22,6 +22,8 @@ export interface SpawnedBot {
   readonly proc: ChildProcessWithoutNullStreams;
   /** The temporary directory holding the config file (and whatever the test puts there). */
   readonly dir: string;
+  /** Resolves with the exit code once the process exits. */
+  readonly exited: Promise<number | null>;
   readonly logs: readonly LogRecord[];
   /** Everything written to stdout and stderr so far, for failure messages. */
   output(): string;
@@ -34,11 +36,15 @@ export interface SpawnedBot {
 }
 
 export interface SpawnBotOptions {
-  /** Written as `fundbot.config.json` in a fresh directory; FUNDBOT_CONFIG names it. */
-  readonly config: unknown;
+  /**
+   * Written as `fundbot.config.json` in a fresh directory (JSON, or `configText` as it is); FUNDBOT_CONFIG names
+   * it. Neither: no config and no FUNDBOT_CONFIG (the demo, without tokens).
+   */
+  readonly config?: unknown;
+  readonly configText?: string;
   /** The child's whole environment besides PATH, HOME and FUNDBOT_CONFIG. */
   readonly env?: Readonly<Record<string, string>>;
-  /** Default: the repository (so tsx and node_modules resolve as under `npm start`). */
+  /** Default: the repository; `'dir'`: the fresh directory (an empty working directory). */
   readonly cwd?: string;
   /** Resolve once this message was logged (default "fundbot is running"); null: at once. */
   readonly readyMessage?: string | null;
@@ -48,20 +54,23 @@ export interface SpawnBotOptions {
 export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-process-'));
   const configPath = join(dir, 'fundbot.config.json');
-  writeFileSync(configPath, JSON.stringify(options.config));
+  const configText =
+    options.configText ?? (options.config === undefined ? undefined : JSON.stringify(options.config));
+  if (configText !== undefined) writeFileSync(configPath, configText);
   const proc = spawn(
     process.execPath,
     ['--import', import.meta.resolve('tsx'), join(repoRoot, 'src/main.ts')],
     {
-      cwd: options.cwd ?? repoRoot,
+      cwd: options.cwd === 'dir' ? dir : (options.cwd ?? repoRoot),
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
-        FUNDBOT_CONFIG: configPath,
+        ...(configText !== undefined ? { FUNDBOT_CONFIG: configPath } : {}),
         ...options.env,
       },
     },
   );
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const logs: LogRecord[] = [];
   const waiters = new Set<() => void>();
   let text = '';
@@ -89,6 +98,7 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   const bot: SpawnedBot = {
     proc,
     dir,
+    exited,
     logs,
     output: () => text,
     waitForLog(what, predicate, timeoutMs = 20_000) {

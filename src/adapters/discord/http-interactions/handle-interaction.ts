@@ -124,18 +124,12 @@ export function createInteractionHandler(
         'discord interaction failed',
       );
       // The placeholder would otherwise say "thinking…" until Discord gives up on it.
-      const notice = restMessage(
-        { text: adapterText('genericError', locale), tone: 'warning', private: true },
-        { ephemeral: true },
-      );
-      await rest
-        .post(Routes.webhook(deps.applicationId, interaction.token), { ...notice, auth: false })
-        .catch((reportError: unknown) =>
-          logger.warn(
-            { ...describeError(reportError, secrets), interactionId: interaction.id },
-            'could not report the error',
-          ),
-        );
+      const notice: NeutralMessage = {
+        text: adapterText('genericError', locale),
+        tone: 'warning',
+        private: true,
+      };
+      await postFollowUp(interaction, notice, 'could not report the error');
       return;
     }
     await sendFollowUp(interaction, message);
@@ -143,16 +137,18 @@ export function createInteractionHandler(
 
   /** The answer's second message, e.g. /subscribe's public "now watching", with its own visibility. */
   async function sendFollowUp(interaction: APIInteraction, message: NeutralMessage): Promise<void> {
-    if (!message.followUp) return;
-    const followUp = restMessage(message.followUp, { ephemeral: message.followUp.private ?? false });
     // The command succeeded and was answered: a lost follow-up is logged, not apologised for.
+    if (message.followUp)
+      await postFollowUp(interaction, message.followUp, 'could not send the answer’s follow-up');
+  }
+
+  /** Posts `message` as a follow-up of the interaction (private when it is); a failure is logged as `failure`. */
+  async function postFollowUp(interaction: APIInteraction, message: NeutralMessage, failure: string) {
+    const body = restMessage(message, { ephemeral: message.private ?? false });
     await rest
-      .post(Routes.webhook(deps.applicationId, interaction.token), { ...followUp, auth: false })
+      .post(Routes.webhook(deps.applicationId, interaction.token), { ...body, auth: false })
       .catch((error: unknown) =>
-        logger.warn(
-          { ...describeError(error, secrets), interactionId: interaction.id },
-          'could not send the answer’s follow-up',
-        ),
+        logger.warn({ ...describeError(error, secrets), interactionId: interaction.id }, failure),
       );
   }
 
