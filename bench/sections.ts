@@ -1,5 +1,6 @@
 import { deliveryFaultsSection } from './delivery-faults/run-delivery-faults.js';
 import { fundingCommandSection } from './funding-command.js';
+import { hostileInputSection } from './hostile-input.js';
 import { pacingDaySection } from './pacing-day.js';
 import { plansSection } from './plans.js';
 import { scaleSection } from './scale.js';
@@ -25,4 +26,5 @@ export const benchSections: BenchSection[] = [
   deliveryFaultsSection,
   pacingDaySection,
   plansSection,
+  hostileInputSection,
 ];

@@ -16,7 +16,15 @@ import {
   interactionsEndpointUrl,
 } from '../src/adapters/discord/http-interactions/index.js';
 import { registerDiscordCommands } from '../src/adapters/discord/register-commands.js';
-import { configPath, envVars, type ReadTextFile, readTextFileSync } from '../src/config/index.js';
+import {
+  type ConfigProblem,
+  checkPublicUrl,
+  configPath,
+  envVars,
+  formatConfigProblem,
+  type ReadTextFile,
+  readTextFileSync,
+} from '../src/config/index.js';
 
 export interface ScriptIo {
   readonly out: (line: string) => void;
@@ -40,15 +48,20 @@ export async function main(
     );
   }
   const publicAt = argv.indexOf('--public-url');
-  const publicUrl =
-    publicAt >= 0 ? (argv[publicAt + 1] ?? '') : env[envVars.publicUrl]?.trim() || file.publicUrl;
+  const fromEnv = env[envVars.publicUrl]?.trim() || undefined;
+  const [publicUrl, where] =
+    publicAt >= 0
+      ? [argv[publicAt + 1] ?? '', '--public-url']
+      : fromEnv !== undefined
+        ? [fromEnv, `env ${envVars.publicUrl}`]
+        : [file.publicUrl, 'publicUrl'];
   let interactionsUrl: string | undefined;
   if (publicUrl !== undefined) {
-    try {
-      interactionsUrl = interactionsEndpointUrl(publicUrl);
-    } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
-    }
+    // The bot's own rule (src/config/service-url.ts): what the bot accepts, this script accepts, and no more.
+    const urlProblems: ConfigProblem[] = [];
+    const base = checkPublicUrl(publicUrl, where, urlProblems);
+    problems.push(...urlProblems.map(formatConfigProblem));
+    if (base !== undefined) interactionsUrl = interactionsEndpointUrl(base);
   }
   const token = env['DISCORD_TOKEN']?.trim();
   if (!token) {
@@ -86,6 +99,11 @@ export async function main(
         `https://<your public host>${defaultInteractionsPath} (set ${envVars.publicUrl} or publicUrl to print the whole URL)`
       } (the bot must be running: Discord checks the endpoint when you save it)`,
     );
+    if (interactionsUrl?.startsWith('http:')) {
+      io.out(
+        `${interactionsUrl} is this machine over plain http, fine for a local trial: Discord itself calls only https, so give it the https address of a tunnel or proxy in front of it`,
+      );
+    }
     return 0;
   } catch (error) {
     io.err(error instanceof Error ? error.message : String(error));

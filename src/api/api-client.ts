@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { Agent } from 'node:http';
 import { z } from 'zod';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { type Random, systemRandom } from '../lib/random.js';
@@ -35,8 +35,11 @@ export interface ApiClientOptions {
   backoffMaxMs?: number;
   /** Larger bodies are refused (a connection error). Default 20 MiB. */
   maxResponseBytes?: number;
-  /** An undici Agent or Pool. Default: an own keep-alive Agent, closed by close(). A passed one is not closed. */
-  dispatcher?: Dispatcher;
+  /**
+   * A node:http Agent (an https.Agent for an https base URL). Default: an own keep-alive Agent,
+   * closed by close(). A passed one is not closed.
+   */
+  agent?: Agent;
   userAgent?: string;
   /**
    * Copies of slow GETs (see HedgePolicy): a GET unanswered after `afterMs` (real time, or
@@ -68,7 +71,7 @@ export interface ApiClient {
   budget(key?: ProjectKey | UserKey): RateBudget | undefined;
   /** Epoch ms until which the API's Retry-After forbids requests with that credential; 0 when none. */
   pausedUntil(key?: ProjectKey | UserKey): number;
-  /** Closes the own connection pool (not a passed dispatcher). */
+  /** Closes the own connection pool (not a passed agent). */
   close(): Promise<void>;
 }
 
@@ -95,7 +98,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     backoffBaseMs: options.backoffBaseMs ?? 500,
     backoffMaxMs: options.backoffMaxMs ?? 30_000,
     maxResponseBytes: options.maxResponseBytes ?? 20 * 1024 * 1024,
-    dispatcher: options.dispatcher,
+    agent: options.agent,
     userAgent: options.userAgent ?? 'fundbot-api-client',
     onResponse: options.onResponse,
     hedge: options.hedge && {

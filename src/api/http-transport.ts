@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import { Agent } from 'undici';
 import { type ApiKey, revealSecret } from './credentials.js';
 import { decodeResponse } from './decode-response.js';
 import type { EndpointSpec } from './endpoints.js';
@@ -9,7 +8,7 @@ import { hedgedAttempt } from './hedged-attempt.js';
 import { parseRateBudget, type RateBudget } from './rate-budget.js';
 import { RetryAfterPauses, retryAfterMsOf } from './retry-after-pauses.js';
 import { RetryPolicy } from './retry-policy.js';
-import { type AttemptTarget, sendAttempt } from './send-attempt.js';
+import { type AttemptTarget, createAgent, sendAttempt } from './send-attempt.js';
 import { errorFromResponse, networkErrorFrom } from './transport-errors.js';
 import type { RawResponse, TransportOptions, TransportRequest, TransportResult } from './transport-types.js';
 
@@ -29,7 +28,7 @@ const PUBLIC = 'public';
 export class HttpTransport {
   readonly #options: TransportOptions;
   readonly #target: AttemptTarget;
-  readonly #ownsDispatcher: boolean;
+  readonly #ownsAgent: boolean;
   readonly #budgets = new Map<string, RateBudget>();
   readonly #pauses: RetryAfterPauses;
   readonly #retries: RetryPolicy;
@@ -45,15 +44,15 @@ export class HttpTransport {
         `the API base URL must be http(s), got ${base.protocol}: check the configured base URL`,
       );
     }
-    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#ownsAgent = options.agent === undefined;
     this.#target = {
       // One Agent: keep-alive connections pooled per origin and reused by every request of this client.
       // The callers bound how many requests run at once (48 projects polling, 64 key checks at start,
       // commands): the pool only caps the total. A slow answer holds its connection until it comes,
       // so a small pool made 1% of slow requests stall everybody (16 connections: the first poll of
       // 1,000 projects took 37 s; 128: 13 s, bench `scale`).
-      dispatcher: options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 128 }),
-      origin: base.origin,
+      agent: options.agent ?? createAgent(base, 128),
+      origin: base,
       basePath: base.pathname.replace(/\/+$/, ''),
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
@@ -79,7 +78,7 @@ export class HttpTransport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#ownsDispatcher) await this.#target.dispatcher.close();
+    if (this.#ownsAgent) this.#target.agent.destroy();
   }
 
   async send<T>(request: TransportRequest<T>): Promise<TransportResult<T>> {

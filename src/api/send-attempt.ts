@@ -1,4 +1,5 @@
-import type { Dispatcher } from 'undici';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { RawResponse, TransportRequest } from './transport-types.js';
 
 /** Marks an abort caused by our own timeout, to tell it from the caller's abort. */
@@ -8,8 +9,10 @@ class TimeoutSignal extends Error {
 
 /** Where and how one attempt is sent. */
 export interface AttemptTarget {
-  readonly dispatcher: Dispatcher;
-  readonly origin: string;
+  /** The client's own keep-alive pool (node:http's Agent; an https base gets an https Agent). */
+  readonly agent: HttpAgent;
+  /** The base URL's scheme, host and port. */
+  readonly origin: URL;
   /** Path prefix of the base URL, without a trailing slash (`''` or `/api/v1`). */
   readonly basePath: string;
   readonly timeoutMs: number;
@@ -18,9 +21,21 @@ export interface AttemptTarget {
 }
 
 /**
+ * The client's own connection pool: keep-alive connections per origin, reused by every
+ * request of this client, at most `connections` open at once. node:http's Agent, not
+ * undici's: loading undici installs undici as the process-wide dispatcher (the one
+ * `fetch` and every other undici copy then use), and fundbot must not change the HTTP
+ * stack of the libraries beside it (@discordjs/rest sent files through it and failed).
+ */
+export function createAgent(origin: URL, connections: number): HttpAgent {
+  const options = { keepAlive: true, maxSockets: connections, maxFreeSockets: connections, timeout: 30_000 };
+  return origin.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+}
+
+/**
  * Sends one attempt of a request (one API request) and reads the whole body,
  * within `timeoutMs` of real time for headers and body together. Throws what
- * undici throws, the caller's abort reason, or a timeout that {@link isTimeout} recognises.
+ * node:http throws, the caller's abort reason, or a timeout that {@link isTimeout} recognises.
  * `cancel` stops this attempt alone (the other copy of a hedged read answered first).
  */
 export async function sendAttempt(
@@ -49,33 +64,54 @@ export async function sendAttempt(
   try {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
-    const response = await target.dispatcher.request({
-      origin: target.origin,
+    const response = await exchange(target, {
       path: target.basePath + request.path + queryString(request.query),
       method: request.endpoint.method,
       headers,
       signal: controller.signal,
     });
-    const text = await readText(response.body, maxResponseBytes, controller.signal);
-    return { status: response.statusCode, headers: response.headers, text };
+    const text = await readText(response, maxResponseBytes, controller.signal);
+    return { status: response.statusCode ?? 0, headers: response.headers, text };
+  } catch (error) {
+    // An abort surfaces from node:http as its own AbortError (or a reset socket): report the reason instead.
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw error;
   } finally {
     clearTimeout(timer);
     for (const { signal, onAbort } of links) signal.removeEventListener('abort', onAbort);
   }
 }
 
-/** Whether a failure of {@link sendAttempt} is a timeout (ours, or one of undici's own). */
+/** Sends the request without a body and resolves with the response head; the body is still to be read. */
+function exchange(
+  target: AttemptTarget,
+  options: { path: string; method: string; headers: Record<string, string>; signal: AbortSignal },
+): Promise<IncomingMessage> {
+  const { origin } = target;
+  const send = origin.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      {
+        protocol: origin.protocol,
+        // `[::1]` in a URL is `::1` on the socket.
+        hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: origin.port,
+        agent: target.agent,
+        ...options,
+      },
+      resolve,
+    );
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+/** Whether a failure of {@link sendAttempt} is a timeout (ours, or one of the socket's own). */
 export function isTimeout(error: unknown): boolean {
   if (error instanceof TimeoutSignal) return true;
   if (typeof error !== 'object' || error === null) return false;
   const code = 'code' in error ? error.code : undefined;
-  if (
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
-  ) {
-    return true;
-  }
+  if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') return true;
   return 'cause' in error && error.cause instanceof TimeoutSignal;
 }
 
@@ -90,11 +126,7 @@ function queryString(query: TransportRequest<unknown>['query']): string {
   return text ? `?${text}` : '';
 }
 
-async function readText(
-  body: Dispatcher.ResponseData['body'],
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<string> {
+async function readText(body: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { Agent } from 'node:http';
 import type { z } from 'zod';
 import type { Clock } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
@@ -36,7 +36,7 @@ export interface TransportOptions {
   readonly backoffBaseMs: number;
   readonly backoffMaxMs: number;
   readonly maxResponseBytes: number;
-  readonly dispatcher: Dispatcher | undefined;
+  readonly agent: Agent | undefined;
   readonly userAgent: string;
   readonly onResponse: ((info: ResponseInfo) => void) | undefined;
   /** Copies of slow GETs; undefined: none. */

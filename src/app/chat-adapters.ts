@@ -9,6 +9,7 @@ import type { DiscordConfig, FundbotConfig, SlackConfig } from '../config/index.
 import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../core/index.js';
 import type { ChannelPoster } from '../delivery/index.js';
 import type { Clock } from '../lib/clock.js';
+import { storeClaims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { Logger } from '../ops/index.js';
 import { leasedGateway } from './leased-gateway.js';
@@ -81,7 +82,13 @@ function discordAdapter(
       clock,
       ...apiUrl,
       ...defer,
-      http: { applicationId: discord.applicationId, publicKey: discord.publicKey, port: discord.port },
+      http: {
+        applicationId: discord.applicationId,
+        publicKey: discord.publicKey,
+        port: discord.port,
+        // A replayed interaction is refused by every replica (Redis), or across restarts (one process's store).
+        claims: replicas?.claims ?? storeClaims(options.store, clock, 'discord-http'),
+      },
     });
     return {
       poster: adapter.poster,
@@ -134,7 +141,7 @@ function discordAdapter(
     start: () => gateway.start(),
     async stop() {
       await gateway.stop();
-      rest.close();
+      await rest.close();
     },
   };
 }

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApiClient } from '../api/index.js';
 import { envVars, type FundbotConfig } from '../config/index.js';
-import { type OperationalNote, subscriptionIndexKey } from '../core/index.js';
+import { channelKey, type OperationalNote, subscriptionIndexKey } from '../core/index.js';
 import type { DeliveryStatus } from '../delivery/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import { type EngineOptions, type ProjectPollingStatus, stateKeys } from '../engine/index.js';
@@ -132,7 +132,7 @@ export async function startBot(
 
   // The checks run while everything else starts; each project's first poll waits only for its own.
   // A project whose key was rejected is kept: the engine pauses it (with the reason, in /healthz and
-  // /status) and tries the key again every 10 minutes. Only projects that cannot be read whatever the
+  // /status) and tries the key again, backing off to every 10 minutes. Only projects that cannot be read whatever the
   // key (not found, plan below Pro) are dropped; with none left at all, the configuration is wrong.
   const checks = startKeyChecks({ api, projects: config.projects, logger });
   const projects = config.projects;
@@ -203,6 +203,16 @@ export async function startBot(
       const driftLine = drift?.statusLine();
       if (driftLine !== undefined) notes.push({ cause: 'api-drift', detail: driftLine });
       return notes;
+    },
+    // The digest's health: a channel whose latest digest post failed is named by /healthz until one lands.
+    deliveryObserver: {
+      posted: ({ kind, id, channel }) => {
+        if (kind === 'digest') health.recordDigest(digestTarget(id, channel), undefined);
+      },
+      failed: ({ kind, id, channel, how, error }) => {
+        if (kind === 'digest' && id !== undefined && how !== 'rate-limited')
+          health.recordDigest(digestTarget(id, channel), `${how}: ${error}`);
+      },
     },
     onPoll: (poll) => {
       health.recordPoll(poll);
@@ -344,4 +354,9 @@ export async function startBot(
     apiDriftStatus: () => drift?.statusLine(),
     shutdownSteps,
   };
+}
+
+/** `<project> <channel>` of a digest delivery (its id is `digest:<project>:<date>`; a link caption has no colon). */
+function digestTarget(id: string, channel: Parameters<typeof channelKey>[0]): string {
+  return `${id.split(':')[1]} ${channelKey(channel)}`;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { consoleChannel, createConsoleAdapter } from '../adapters/console/index.js';
 import { createApiClient, parseProjectKey } from '../api/index.js';
+import { createPacingSettings } from '../core/index.js';
 import { noticeKinds } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
 import { systemRandom } from '../lib/random.js';
@@ -61,15 +62,20 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     digestTimeZone: 'UTC',
   });
   await wiring.subscriptions.subscribe(consoleChannel, demoLinkCaption, noticeKinds, 'demo');
+  // Every supporter at once, as the first screen promises: `auto` (live until 4 in an hour, then a batch
+  // every 10 minutes) suits a team's channel, and stays the default there, but held the demo silent.
+  await createPacingSettings(store).setKind(consoleChannel, 'supporters', { mode: 'live' });
 
+  const chartDir = join(tmpdir(), 'fundbot-demo');
   const console = createConsoleAdapter({
     core: wiring.core,
     input: options.input,
     output,
     canAdminister: true,
     ...(process.stdout.isTTY ? { prompt: 'fundbot> ' } : {}),
-    // The digest's chart cannot be drawn in a terminal: it is saved here and its path printed.
-    attachmentDir: join(tmpdir(), 'fundbot-demo'),
+    // A chart cannot be drawn in a terminal: /chart, /digest and the daily digest save it here and print its path.
+    attachmentDir: chartDir,
+    clock: systemClock,
   });
   // The terminal can always be printed to.
   wiring.registerAdapter(console.poster, { canPost: async () => ({ ok: true }) });
@@ -80,7 +86,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       '',
       `fundbot ${options.version}: demo on a simulated campaign ("${demoLinkCaption}", platform simulator at ${sim.url}).`,
       'No Discord or Slack needed: notices appear below as supporters arrive.',
-      'Type /funding, /rewards, /supporters, /blog, /digest, /status or /help. Ctrl+D or Ctrl+C quits.',
+      'Type /funding, /rewards, /supporters, /blog, /chart, /digest, /status or /help. Ctrl+D or Ctrl+C quits.',
+      `/chart and /digest save the funding chart as a PNG in ${chartDir} and print its path.`,
       '',
       '',
     ].join('\n'),

@@ -13,7 +13,12 @@ import {
   type OperationalNote,
   type SubscriptionStore,
 } from '../core/index.js';
-import { type ChannelPoster, createDelivery, type Delivery } from '../delivery/index.js';
+import {
+  type ChannelPoster,
+  createDelivery,
+  type Delivery,
+  type DeliveryObserver,
+} from '../delivery/index.js';
 import { chartPreview, digestPreview } from '../digest/index.js';
 import { isNoticeKind } from '../domain/events.js';
 import {
@@ -58,6 +63,8 @@ export interface WireOptions {
   readonly claims?: Claims;
   /** Extra observer of finished polls (health); metrics are recorded here already. */
   readonly onPoll?: (poll: PollOutcome) => void;
+  /** Told what the delivery pipeline does, beside the metrics (the digest's health). */
+  readonly deliveryObserver?: DeliveryObserver;
   /** Process-wide causes /status shows (the store failing, API drift), as /healthz names them. */
   readonly operationalNotes?: () => readonly OperationalNote[];
 }
@@ -173,12 +180,19 @@ export function wireFundbot(options: WireOptions): Wiring {
       (await engine.readModel.project(project, 6 * 3_600_000)).value.funding_threshold,
     observer: {
       // Latency of each posted notice: from the platform's timestamp to the post.
-      posted: ({ channel, kind, latencyMs }) => {
-        if (isNoticeKind(kind)) metrics.recordNotice({ kind, platform: channel.platform }, latencyMs);
+      posted: (info) => {
+        if (isNoticeKind(info.kind))
+          metrics.recordNotice({ kind: info.kind, platform: info.channel.platform }, info.latencyMs);
+        options.deliveryObserver?.posted?.(info);
       },
-      failed: ({ channel, how }) => metrics.recordDeliveryError({ platform: channel.platform, reason: how }),
-      abandoned: ({ channel }) =>
-        metrics.recordDeliveryError({ platform: channel.platform, reason: 'abandoned' }),
+      failed: (info) => {
+        metrics.recordDeliveryError({ platform: info.channel.platform, reason: info.how });
+        options.deliveryObserver?.failed?.(info);
+      },
+      abandoned: (info) => {
+        metrics.recordDeliveryError({ platform: info.channel.platform, reason: 'abandoned' });
+        options.deliveryObserver?.abandoned?.(info);
+      },
     },
   });
   delivery = pipeline;

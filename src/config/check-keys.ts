@@ -26,7 +26,7 @@ export interface ProjectKeyStatus {
   /**
    * `disabled`: the project cannot be read (not found, plan below Pro): do not poll it.
    * `paused`: its key was rejected (invalid, deleted, of another project): it is kept and the
-   * engine tries the key again every 10 minutes, so a key restored on the platform or replaced
+   * engine tries the key again (5 s doubling to every 10 minutes), so a key restored on the platform or replaced
    * in its file brings the project back without a restart.
    */
   readonly status: 'enabled' | 'paused' | 'disabled';
@@ -101,7 +101,7 @@ function probeOf(feature: ProjectFeature, feed: FeedName, run: Probe['run']): Pr
  * an unknown project, a plan below Pro and a key without project:read (the public view).
  * The lists' scopes are not probed: each feed's first poll, right after, is that check
  * (a missing scope turns the feed off with a warning saying what to do, and it is
- * re-checked every 10 minutes: src/engine/scheduler.ts). Probing them here too cost 4
+ * re-checked backing off to every 10 minutes: src/engine/scheduler.ts). Probing them here too cost 4
  * requests per project on top of the first poll: at 1,000 projects with 1% of the
  * requests slow, the first poll of all came 16 s after start instead of 10 (bench scale).
  */
@@ -211,7 +211,7 @@ async function checkOne(
       for (const f of projectFeatures) features[f] = 'off';
       warnings.push(
         outcome.keyRejected === true
-          ? `${lc} is paused: ${outcome.reason(project)}; fundbot keeps it and tries the key again every 10 minutes`
+          ? `${lc} is paused: ${outcome.reason(project)}; fundbot keeps it and tries the key again after a few seconds, then less often, at least every 10 minutes`
           : `${lc} is disabled: ${outcome.reason(project)}`,
       );
       break;

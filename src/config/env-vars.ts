@@ -52,6 +52,24 @@ export const envVars = {
   discordApiUrl: 'DISCORD_API_URL',
 } as const;
 
+/**
+ * The variables that hold a secret: each may instead be given as a file (`<name>_FILE`, a
+ * Docker or Kubernetes secret), as may the configured projects' `apiKeyEnv` variables. No
+ * other `*_FILE` variable is read: the environment holds plenty of them that are not
+ * fundbot's (`SSL_CERT_FILE`, `TF_CLI_CONFIG_FILE`, `KUBECONFIG`-style paths).
+ */
+export const secretEnvVars: readonly string[] = [
+  envVars.store,
+  envVars.userKey,
+  envVars.discordToken,
+  envVars.slackBotToken,
+  envVars.slackAppToken,
+  envVars.slackSigningSecret,
+  envVars.slackClientSecret,
+  envVars.slackStateSecret,
+  envVars.encryptionKey,
+];
+
 /** The default config path, relative to the working directory. */
 export const DEFAULT_CONFIG_PATH = './fundbot.config.json';
 

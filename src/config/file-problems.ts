@@ -117,7 +117,7 @@ function genericPath(path: readonly PropertyKey[]): string {
   );
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
+export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;

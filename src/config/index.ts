@@ -37,3 +37,4 @@ export { describeWrappedKey } from './resolve-projects.js';
 export { resolveStartMode, type StartMode } from './resolve-start-mode.js';
 export { type ConfigFile, configFileSchema, DEFAULT_MILESTONES, DEFAULT_STORE_URL } from './schema.js';
 export { Secret } from './secret.js';
+export { checkPublicUrl } from './service-url.js';

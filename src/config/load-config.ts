@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ConfigProblem } from './config-problem.js';
 import type { FundbotConfig, LoadConfigResult, ReadTextFile } from './config-types.js';
 import { DEFAULT_CONFIG_PATH, type Env, envVars, readEnv } from './env-vars.js';
+import { checkConfigShape, checkConfigSize } from './file-limits.js';
 import { findSecretsInFile, isRecord, issuesToProblems } from './file-problems.js';
 import { locateJsonError } from './locate-json-error.js';
 import { resolveSlack } from './resolve-chat-platforms.js';
@@ -99,11 +100,11 @@ export function parseConfig(
   options: { env: Env; source: string; readFile?: ReadTextFile },
 ): LoadConfigResult {
   const { source } = options;
-  const secretFiles = expandSecretFiles(options.env, options.readFile ?? readTextFileSync);
-  const env = secretFiles.env;
-  const problems: ConfigProblem[] = [...secretFiles.problems];
+  const problems: ConfigProblem[] = [];
   const warnings: ConfigProblem[] = [];
 
+  const tooLarge = checkConfigSize(text, source);
+  if (tooLarge) return { ok: false, problems: [tooLarge] };
   // A BOM is what Windows editors often write; JSON.parse rejects it, people should not have to care.
   const body = text.replace(/^\uFEFF/, '');
   let raw: unknown;
@@ -124,6 +125,17 @@ export function parseConfig(
     };
   }
 
+  // Every check below walks the file: one far outside a config's size and depth is refused first.
+  const outOfBounds = checkConfigShape(raw);
+  if (outOfBounds.length > 0) return { ok: false, problems: outOfBounds };
+  // The secret variables (and the projects' key variables the file names) may come from files.
+  const secretFiles = expandSecretFiles(
+    options.env,
+    options.readFile ?? readTextFileSync,
+    projectKeyVarsOf(raw),
+  );
+  const env = secretFiles.env;
+  problems.push(...secretFiles.problems);
   problems.push(...findSecretsInFile(raw));
   const secretPaths = new Set(problems.map((p) => p.path));
   const parsed = configFileSchema.safeParse(raw);
@@ -197,4 +209,14 @@ export function parseConfig(
     http,
   };
   return { ok: true, config, warnings };
+}
+
+/** The `apiKeyEnv` names in the file, read leniently (the schema reports what is wrong with them). */
+function projectKeyVarsOf(raw: unknown): string[] {
+  const projects = isRecord(raw) ? raw['projects'] : undefined;
+  if (!Array.isArray(projects)) return [];
+  return projects.flatMap((project: unknown) => {
+    const name = isRecord(project) ? project['apiKeyEnv'] : undefined;
+    return typeof name === 'string' && name !== '' ? [name] : [];
+  });
 }

@@ -4,7 +4,7 @@ import { logLevels } from '../ops/logger.js';
 import type { ConfigProblem } from './config-problem.js';
 import { type Env, envVars, readEnv } from './env-vars.js';
 import type { ConfigFile } from './schema.js';
-import { baseOf, checkServiceUrl } from './service-url.js';
+import { baseOf, checkPublicUrl, checkServiceUrl } from './service-url.js';
 
 /*
  * Resolvers of the runtime sections (log level, API, store, health server): each reads its file
@@ -131,7 +131,6 @@ export function resolvePublicUrl(
   const value = fromEnv ?? fileValue;
   if (value === undefined) return { ok: true, url: undefined };
   const where = fromEnv !== undefined ? `env ${envVars.publicUrl}` : 'publicUrl';
-  const url = checkServiceUrl(value, where, 'the install redirect and interactions', problems);
-  if (url === undefined) return { ok: false, url: undefined };
-  return { ok: true, url: baseOf(url) };
+  const url = checkPublicUrl(value, where, problems);
+  return url === undefined ? { ok: false, url: undefined } : { ok: true, url };
 }

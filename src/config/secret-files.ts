@@ -1,19 +1,9 @@
 import type { ConfigProblem } from './config-problem.js';
 import type { ReadTextFile } from './config-types.js';
-import { type Env, envVars, readEnv } from './env-vars.js';
+import { type Env, readEnv, secretEnvVars } from './env-vars.js';
 
-/** Variables that never hold a secret: a `_FILE` twin of these means nothing. */
-const NOT_SECRET: ReadonlySet<string> = new Set([
-  envVars.config,
-  envVars.apiBaseUrl,
-  envVars.logLevel,
-  envVars.port,
-  envVars.healthHost,
-  envVars.container,
-  envVars.discordApplicationId,
-  envVars.discordPublicKey,
-  envVars.publicUrl,
-]);
+/** A secret file longer than this is something else (a certificate bundle, a log): refused, never used. */
+const MAX_SECRET_FILE_CHARS = 16 * 1024;
 
 /** The suffix of a variable naming a file that holds the secret (Docker and Kubernetes secrets). */
 export const FILE_SUFFIX = '_FILE';
@@ -21,17 +11,23 @@ export const FILE_SUFFIX = '_FILE';
 /**
  * Reads every secret given as a file: `SLACK_BOT_TOKEN_FILE=/run/secrets/slack` sets
  * `SLACK_BOT_TOKEN` to that file's content (one trailing line break removed, as
- * editors and `echo` add one). Works for each secret variable, including the
- * per-project key variables. Setting both `X` and `X_FILE` is a problem, as is
- * a file that cannot be read; no problem text contains the file's content.
+ * editors and `echo` add one). Only the secret variables have such a twin: the ones in
+ * {@link secretEnvVars} and `projectKeyVars` (the configured projects' `apiKeyEnv`); any
+ * other `*_FILE` variable is someone else's and is neither read nor checked. Setting both
+ * `X` and `X_FILE` is a problem, as is a file that cannot be read; no problem text contains
+ * the file's content.
  */
-export function expandSecretFiles(env: Env, readFile: ReadTextFile): { env: Env; problems: ConfigProblem[] } {
+export function expandSecretFiles(
+  env: Env,
+  readFile: ReadTextFile,
+  projectKeyVars: readonly string[],
+): { env: Env; problems: ConfigProblem[] } {
   const expanded: Record<string, string | undefined> = { ...env };
   const problems: ConfigProblem[] = [];
-  for (const [fileVar, path] of Object.entries(env)) {
-    if (!fileVar.endsWith(FILE_SUFFIX) || path === undefined || path === '') continue;
-    const name = fileVar.slice(0, -FILE_SUFFIX.length);
-    if (name === '' || NOT_SECRET.has(name)) continue;
+  for (const name of new Set([...secretEnvVars, ...projectKeyVars])) {
+    const fileVar = `${name}${FILE_SUFFIX}`;
+    const path = readEnv(env, fileVar);
+    if (path === undefined) continue;
     if (readEnv(env, name) !== undefined) {
       problems.push({
         code: 'env_invalid',
@@ -42,7 +38,17 @@ export function expandSecretFiles(env: Env, readFile: ReadTextFile): { env: Env;
       continue;
     }
     try {
-      expanded[name] = readFile(path).replace(/\r?\n$/, '');
+      const secret = readFile(path).replace(/\r?\n$/, '');
+      if (secret.length > MAX_SECRET_FILE_CHARS) {
+        problems.push({
+          code: 'env_invalid',
+          path: `env ${fileVar}`,
+          message: `names ${path}, which holds ${secret.length.toLocaleString('en')} characters: no secret is that long`,
+          fix: `point ${fileVar} at the file holding only the secret (a Docker/Kubernetes secret), or set ${name} instead`,
+        });
+        continue;
+      }
+      expanded[name] = secret;
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       problems.push({

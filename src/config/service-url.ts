@@ -48,6 +48,17 @@ export function checkServiceUrl(
   return url;
 }
 
+/**
+ * The one rule for the public URL (`publicUrl`, FUNDBOT_PUBLIC_URL, `commands:discord --public-url`): the https
+ * base under which Discord and Slack reach fundbot, or http to this machine for a local trial (behind a tunnel).
+ * The bot and the command-registration script check it here alike. Returns the base without trailing slashes,
+ * or undefined after adding a problem.
+ */
+export function checkPublicUrl(value: string, where: string, problems: ConfigProblem[]): string | undefined {
+  const url = checkServiceUrl(value, where, 'the install redirect and interactions', problems);
+  return url && baseOf(url);
+}
+
 /** The URL as a base without trailing slashes. */
 export function baseOf(url: URL): string {
   return url.href.replace(/\/+$/, '');

@@ -246,19 +246,31 @@ export class ChannelLane {
         });
         return true;
       }
-      observer.failed?.({ channel: this.channel, kind: item.kind, how: 'refused', error: describe(error) });
+      observer.failed?.({
+        channel: this.channel,
+        kind: item.kind,
+        id: item.key.id,
+        how: 'refused',
+        error: describe(error),
+      });
       this.deps.logger.warn(summary, 'notice refused by the platform: retried with backoff');
       this.#aside.retryLater(item, item.record);
       return false;
     }
-    observer.failed?.({ channel: this.channel, kind: item.kind, how: 'doubt', error: describe(error) });
+    observer.failed?.({
+      channel: this.channel,
+      kind: item.kind,
+      id: item.key.id,
+      how: 'doubt',
+      error: describe(error),
+    });
     this.deps.logger.warn(
       summary,
       'notice delivery in doubt: it is looked for in the channel before any repeat',
     );
     // The platform answered (a 5xx): whatever it did with the post, it did before answering.
     if (answered(error)) item.landsBy = clock.now() + answeredLandsWithinMs;
-    this.#aside.put(item, 'doubt', clock.now());
+    this.#aside.inDoubt(item);
     return false;
   }
 

@@ -1,31 +1,18 @@
-import type {
-  ChannelAccess,
-  ChannelAccessStates,
-  ChannelRef,
-  CommandCore,
-  CoreLogger,
-  DailyThreadSettings,
-  NeutralMessage,
-  PacingSettings,
-  SubscriptionStore,
-} from '../core/index.js';
+import type { ChannelAccess, ChannelRef } from '../core/index.js';
 import { channelKey, errorSummary } from '../core/index.js';
 import type { EventSink } from '../domain/event-sink.js';
-import { type CorrectionEvent, type FundbotEvent, noticeKindOf } from '../domain/events.js';
-import type { Clock } from '../lib/clock.js';
-import { type Claims, memoryClaims } from '../lib/coordination/claims.js';
-import type { Random } from '../lib/random.js';
-import type { KeyValueStore } from '../lib/store.js';
+import { type FundbotEvent, noticeKindOf } from '../domain/events.js';
+import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
+import { memoryClaims } from '../lib/coordination/claims.js';
 import { createAccessWatch } from './access-watch.js';
 import { createChannelDirectory } from './channel-directory.js';
 import { ChannelLane } from './channel-lane.js';
 import { createCorrections } from './corrections.js';
+import type { Delivery, DeliveryOptions } from './delivery-api.js';
 import { createDeliveryLedger, isSettled } from './delivery-ledger.js';
-import type { DeliveryObserver } from './delivery-observer.js';
 import { createDoubtResolver } from './doubt-resolver.js';
 import { createEventPlacement } from './event-placement.js';
 import { type ItemOutcome, idempotencyKeyOf, type LaneTask } from './lane-item.js';
-import type { BatchRecord } from './pacing/batch-record.js';
 import { createBatchStore } from './pacing/batch-store.js';
 import { createBatches } from './pacing/batches.js';
 import { createDailyThreads } from './pacing/daily-thread.js';
@@ -33,79 +20,10 @@ import type { ChannelPoster } from './ports.js';
 import { createPostOnce } from './post-once.js';
 import { Wakeups } from './wakeups.js';
 
-export interface DeliveryOptions {
-  /** Delivery's own records: the ledger, batches, looks, pacing counts (`deliveries/` in the bot). */
-  readonly store: KeyValueStore;
-  /** The settings view commands write through (change-stamped, see src/lib/change-stamp.ts) and its stamp key. */
-  readonly settingsStore: KeyValueStore;
-  readonly settingsStampKey: string;
-  readonly core: Pick<CommandCore, 'renderNotice' | 'localeFor' | 'timeZoneFor'>;
-  readonly subscriptions: SubscriptionStore;
-  readonly pacing: PacingSettings;
-  readonly dailyThreads: DailyThreadSettings;
-  readonly access: ChannelAccessStates;
-  readonly clock: Clock;
-  readonly random: Random;
-  readonly logger: CoreLogger & { info?: (details: object, message: string) => void };
-  /** Once-only claims shared by the replicas (Redis); default an in-process map. */
-  readonly claims?: Claims;
-  readonly observer?: DeliveryObserver;
-  /** The zone of the projects' day (the daily thread's date, a late notice's time). Default UTC. */
-  readonly timeZone?: string;
-  /** The project's funding goal for the daily thread's bar (the engine's cache). */
-  readonly goalOf?: (project: string) => Promise<number | undefined>;
-  /** How long one post may hold its channel before the next goes (default 10 s). */
-  readonly stallMs?: number;
-  /** How long a delivery may keep failing before it is given up (default 24 h). */
-  readonly giveUpAfterMs?: number;
-  readonly threadEditIntervalMs?: number;
-  readonly onBatchPosted?: (batch: BatchRecord) => void;
-  /** Told every correction made (an edit, or a name taken out of a held batch). */
-  readonly onCorrected?: (event: CorrectionEvent, channel: ChannelRef, how: 'edited' | 'unheld') => void;
-}
+export type { Delivery, DeliveryOptions, DeliveryStatus, ScheduledPost } from './delivery-api.js';
 
-/** The delivery pipeline: see docs/architecture.md for the walk of one supporter through it. */
-export interface Delivery {
-  /** Each chat adapter registers its poster (and how to check a channel's access) before notices flow. */
-  registerPoster(poster: ChannelPoster, access?: ChannelAccess): void;
-  /** The engine's outbox port. */
-  readonly sink: EventSink;
-  /** A post on a schedule (the digest): once per id and channel across replicas and restarts. */
-  postScheduled(request: ScheduledPost): Promise<ItemOutcome>;
-  /** The platform says the bot's access to a channel (or a whole server) may have changed: re-check it now. */
-  accessMayHaveChanged(scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>): void;
-  /** Loads what the store holds (channels held, batches of the old layout). */
-  start(): Promise<void>;
-  /** Stops the timers and waits (up to `deadlineMs`) for posts in flight. */
-  stop(deadlineMs?: number): Promise<void>;
-  /** Resolves once no delivery work is running (timers may be pending): tests wait on it. */
-  idle(): Promise<void>;
-  /** Epoch ms of the earliest timer (a set-aside post, a batch, a re-check), for a virtual clock's next step. */
-  nextWakeAt(): number | undefined;
-  /** Channels held because the bot cannot post there, deliveries set aside (for /healthz). */
-  status(): DeliveryStatus;
-}
-
-export interface ScheduledPost {
-  readonly id: string;
-  readonly channel: ChannelRef;
-  readonly kind: string;
-  readonly occurredAt: number;
-  /** Epoch ms after which posting it makes no sense any more (a day's digest): given up then. */
-  readonly giveUpAt?: number;
-  render(): Promise<NeutralMessage>;
-}
-
-export interface DeliveryStatus {
-  readonly cannotPost: readonly {
-    readonly channel: string;
-    readonly reason: string;
-    readonly since: number;
-  }[];
-  /** Deliveries queued or set aside (in doubt, refused for now) in this process. */
-  readonly pending: number;
-}
-
+/** Re-reading held work after a failed start: 1 s doubling to a minute. */
+const resumeBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, jitter: 'spread' };
 /** Builds the pipeline; adapters register their posters with it, the engine offers it events. */
 export function createDelivery(options: DeliveryOptions): Delivery {
   const { store, clock, random, logger } = options;
@@ -266,6 +184,27 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     return { pending, placed };
   }
 
+  /**
+   * What the store says is pending (held channels, held batches). A store that is down
+   * at start does not stop the bot: notices queue in memory and this retries with the
+   * one backoff until the store answers.
+   */
+  async function resumeStoredWork(attempt: number): Promise<void> {
+    try {
+      await access.resume();
+      const adopted = await batchStore.adoptLegacy();
+      for (const b of batchStore.loaded()) void batches.schedule(b.project);
+      if (adopted > 0) logger.info?.({ batches: adopted }, 'held batches of the earlier layout adopted');
+    } catch (error) {
+      const waitMs = backoffMs(resumeBackoff, attempt, () => random.next());
+      logger.warn(
+        { ...errorSummary(error), retryInMs: waitMs },
+        'delivery could not read its held work from the store yet',
+      );
+      wakeups.at('resume-stored-work', clock.now() + waitMs, () => void resumeStoredWork(attempt + 1));
+    }
+  }
+
   function scheduleThreadEdits(): void {
     wakeups.at('daily-thread-edits', clock.now() + (options.threadEditIntervalMs ?? 30_000), () => {
       void track(threads.flush())
@@ -350,11 +289,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     },
     accessMayHaveChanged: (scope) => access.recheckNow(scope),
     async start() {
-      await access.resume();
-      const adopted = await batchStore.adoptLegacy();
-      for (const b of batchStore.loaded()) void batches.schedule(b.project);
-      if (adopted > 0) logger.info?.({ batches: adopted }, 'held batches of the earlier layout adopted');
       scheduleThreadEdits();
+      await resumeStoredWork(1);
     },
     async stop(deadlineMs = 5_000) {
       wakeups.stop();

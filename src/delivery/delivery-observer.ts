@@ -20,6 +20,8 @@ export interface DeliveryObserver {
   failed?(info: {
     readonly channel: ChannelRef;
     readonly kind: string;
+    /** The delivery's id (absent for a stall, which is the lane's, not one delivery's). */
+    readonly id?: string;
     readonly how: 'doubt' | 'refused' | 'rate-limited' | 'stalled';
     readonly error: string;
   }): void;

@@ -40,6 +40,8 @@ export interface LaneItem {
    * this time (epoch ms). Unknown after a timeout, a reset or a restart.
    */
   landsBy?: number;
+  /** Attempts of this process that ended in doubt: a repeat after a look found nothing backs off by it. */
+  doubts?: number;
   /** The bot cannot post in the channel: keep it for the catch-up. Absent: it is 'refused'. */
   hold?(): Promise<void>;
   /** Told once, when the delivery is final for this channel. */

@@ -49,6 +49,19 @@ export class SetAside {
     this.wakeAt(dueAt);
   }
 
+  /**
+   * An attempt ended in doubt: looked for at once the first time; when a look found the
+   * earlier attempt absent and the repeat is in doubt again (a channel answering 5xx to
+   * every post), the next look waits with the one backoff, so a broken channel costs a
+   * few requests a minute, not one every two seconds.
+   */
+  inDoubt(item: LaneItem): void {
+    item.doubts = (item.doubts ?? 0) + 1;
+    const wait =
+      item.doubts > 1 ? backoffMs(laneRetryBackoff, item.doubts - 1, () => this.deps.random.next()) : 0;
+    this.put(item, 'doubt', this.deps.clock.now() + wait);
+  }
+
   retryLater(item: LaneItem, record: DeliveryRecord | undefined): void {
     const previous = this.#waiting.get(item.key.id);
     const attempts = (previous?.attempts ?? 0) + 1;

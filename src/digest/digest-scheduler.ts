@@ -56,6 +56,8 @@ export interface DigestRunReport {
   /** Channels posted to in this run, as `project platform/workspace/channel`. */
   readonly sent: readonly string[];
   readonly failed: readonly string[];
+  /** Still on their way when the run ended (in doubt, behind a Retry-After): they finish in their lane. */
+  readonly pending: readonly string[];
 }
 
 export interface DigestScheduler {
@@ -69,8 +71,8 @@ export interface DigestScheduler {
   sendMissedOnStart(): Promise<DigestRunReport>;
 }
 
-/** How long one run waits for a channel's post; a post still on its way finishes in its lane. */
-const POST_WAIT_MS = 60_000;
+/** How long one run waits for a channel's post; a post still on its way finishes in its lane (reported pending). */
+const POST_WAIT_MS = 20_000;
 
 /**
  * Sends each project's daily digest to the channels subscribed to `digest`, at `time`
@@ -104,13 +106,14 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
     const now = clock.now();
     const sent: string[] = [];
     const failed: string[] = [];
+    const pending: string[] = [];
     const today = digestDue({ now, timeZone, minuteOfDay, lastSentDate: undefined });
     // Before the configured time nothing can be due: skip the store reads.
-    if (!today.due) return { date: today.date, sent, failed };
+    if (!today.due) return { date: today.date, sent, failed, pending };
 
     for (const project of options.projects()) {
       try {
-        await runProject(project, now, today.date, sent, failed);
+        await runProject(project, now, today.date, { sent, failed, pending });
       } catch (error) {
         // One project's trouble (API down, store unreadable) must not stop the others.
         logger.error(
@@ -119,21 +122,20 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
         );
       }
     }
-    if (sent.length > 0 || failed.length > 0) {
+    if (sent.length > 0 || failed.length > 0 || pending.length > 0) {
       logger.info(
-        { reason, date: today.date, sent: sent.length, failed: failed.length },
+        { reason, date: today.date, sent: sent.length, failed: failed.length, pending: pending.length },
         'digest: run finished',
       );
     }
-    return { date: today.date, sent, failed };
+    return { date: today.date, sent, failed, pending };
   }
 
   async function runProject(
     project: string,
     now: number,
     date: string,
-    sent: string[],
-    failed: string[],
+    { sent, failed, pending }: { sent: string[]; failed: string[]; pending: string[] },
   ): Promise<void> {
     // Built at most once per project and rendered once per locale, and only for a channel that posts it.
     let data: Promise<DigestData> | undefined;
@@ -185,6 +187,7 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
           }),
         );
         if (outcome?.kind === 'posted') sent.push(label);
+        else if (outcome === undefined) pending.push(label);
         else if (outcome !== undefined && outcome.kind !== 'skipped') {
           failed.push(label);
           logger.warn(

@@ -34,6 +34,8 @@ export interface DigestCatalog {
   readonly wallNone: string;
   /** Stands for a wall post's author whose name shows nothing. */
   readonly someone: string;
+  /** Stands for a blog post title that shows nothing. */
+  readonly untitled: string;
   readonly fieldBlog: string;
   readonly supporterOnlyBadge: string;
   readonly fieldRewardsSold: string;
@@ -88,6 +90,7 @@ const en: DigestCatalog = {
     `${count === '1' ? '1 new post' : `${count} new posts`}; latest by ${author}: “${message}”`,
   wallNone: 'No new posts.',
   someone: 'a supporter',
+  untitled: '(untitled)',
   fieldBlog: 'Blog',
   supporterOnlyBadge: 'supporters only',
   fieldRewardsSold: 'Rewards sold',
@@ -141,6 +144,7 @@ const de: DigestCatalog = {
     `${count === '1' ? '1 neuer Beitrag' : `${count} neue Beiträge`}; zuletzt von ${author}: „${message}“`,
   wallNone: 'Keine neuen Beiträge.',
   someone: 'jemand',
+  untitled: '(ohne Titel)',
   fieldBlog: 'Blog',
   supporterOnlyBadge: 'nur für Unterstützer*innen',
   fieldRewardsSold: 'Verkaufte Dankeschöns',

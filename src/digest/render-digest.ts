@@ -12,6 +12,7 @@ import {
   noteText,
   progressToward,
 } from '../core/index.js';
+import { visibleLine } from '../domain/text.js';
 import { limits } from '../domain/text-limits.js';
 import type { DigestData, DigestPace } from './build-digest.js';
 import { chartAttachment } from './chart-attachment.js';
@@ -180,7 +181,10 @@ export function renderDigest(
       listField(
         t.fieldBlog,
         // Title and badge only: the content of a supporter-only post must never reach a channel.
-        data.blogPosts.map((p) => (p.supporterOnly ? `${p.title} (${t.supporterOnlyBadge})` : p.title)),
+        data.blogPosts.map((p) => {
+          const title = visibleLine(p.title, limits.title, t.untitled);
+          return p.supporterOnly ? `${title} (${t.supporterOnlyBadge})` : title;
+        }),
         t,
         locale,
       ),

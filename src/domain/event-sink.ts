@@ -14,4 +14,10 @@ export interface EventSink {
    * again at the project's next run.
    */
   offer(project: string, events: readonly FundbotEvent[]): Promise<readonly string[]>;
+  /**
+   * Set by a consumer with no ledger of its own (a plain in-order function): the outbox
+   * then offers one event at a time and commits after each, so a crash repeats at most
+   * the one event in hand (one store write per event instead of one per offer).
+   */
+  readonly oneAtATime?: boolean;
 }

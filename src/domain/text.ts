@@ -95,15 +95,19 @@ export function singleLine(text: string, max: number): string {
 }
 
 /**
- * A person's name from the platform (a supporter, a wall post's author), on one line and
- * bounded. A name with nothing visible left (only invisible, blank or bidi-control
- * characters) becomes `placeholder`, the caller's localized "a supporter", so a notice
- * never shows a blank name. Every place that shows a name goes through here.
+ * A name or title from the platform (a supporter, a wall post's author, a blog post or reward
+ * title), on one line and bounded. One with nothing visible left (only invisible, blank,
+ * bidi-control characters or variation selectors) becomes `fallback`, the caller's localized
+ * "a supporter" or "untitled", so nothing a channel shows is blank. Every place that shows a
+ * name or a title goes through here.
  */
-export function displayName(raw: string, max: number, placeholder: string): string {
-  const name = singleLine(raw, max);
-  return name.replace(variationSelectors, '').trim() === '' ? placeholder : name;
+export function visibleLine(raw: string, max: number, fallback: string): string {
+  const line = singleLine(raw, max);
+  return line.replace(variationSelectors, '').trim() === '' ? fallback : line;
 }
+
+/** A person's name: {@link visibleLine} with the caller's localized "a supporter". */
+export const displayName = visibleLine;
 
 /** Only absolute http(s) URLs survive; anything else (javascript:, data:, relative) becomes undefined. */
 export function safeHttpUrl(url: string | null | undefined): string | undefined {

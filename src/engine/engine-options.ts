@@ -173,9 +173,9 @@ export interface ProjectPollingStatus {
   readonly project: string;
   /**
    * Set while the platform rejects the project's key (`invalid_api_key`,
-   * `key_project_mismatch`): no feed is polled; the key is tried again every 10 minutes.
+   * `key_project_mismatch`): no feed is polled; the key is tried again backing off from 5 s to every 10 minutes.
    */
   readonly paused: { readonly reason: string; readonly since: number } | null;
-  /** Feeds switched off because the key lacks their scope (re-checked every 10 minutes). */
+  /** Feeds switched off because the key lacks their scope (re-checked backing off from 5 s to every 10 minutes). */
   readonly disabledFeeds: readonly FeedName[];
 }

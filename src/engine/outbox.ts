@@ -49,18 +49,22 @@ export async function commitOutboxProgress(
  * project's polling; events it finished since the last run leave the outbox now.
  */
 export async function offerOutbox(ctx: EngineContext, rt: ProjectRuntime, sink: EventSink): Promise<void> {
-  const events = rt.state?.outbox.map((e) => e.event) ?? [];
-  if (events.length === 0) return;
-  const done = new Set(await sink.offer(rt.config.linkCaption, events));
-  if (done.size === 0) return;
-  await rt.mutex.run(async () => {
-    const state = await currentState(ctx, rt);
-    await commitOutboxProgress(ctx, rt, {
-      ...state,
-      outbox: state.outbox.filter((e) => !done.has(e.event.id)),
+  for (;;) {
+    const all = rt.state?.outbox.map((e) => e.event) ?? [];
+    const events = sink.oneAtATime ? all.slice(0, 1) : all;
+    if (events.length === 0) return;
+    const done = new Set(await sink.offer(rt.config.linkCaption, events));
+    if (done.size === 0) return;
+    await rt.mutex.run(async () => {
+      const state = await currentState(ctx, rt);
+      await commitOutboxProgress(ctx, rt, {
+        ...state,
+        outbox: state.outbox.filter((e) => !done.has(e.event.id)),
+      });
     });
-  });
-  ctx.counters.eventsDelivered += done.size;
+    ctx.counters.eventsDelivered += done.size;
+    if (!sink.oneAtATime) return;
+  }
 }
 
 /** Offers the outbox of every project whose lease this replica holds. */
@@ -86,6 +90,7 @@ export function inOrderSink(
 ): EventSink {
   const failing = new Map<string, { attempts: number; retryAt: number }>();
   return {
+    oneAtATime: true,
     async offer(project, events) {
       const done: string[] = [];
       for (const event of events) {

@@ -15,6 +15,8 @@ export interface FeedRuntime {
   failures: number;
   /** Set while the feed is off because the key lacks its scope (a `scope-missing` note). */
   disabledReason?: EngineNote;
+  /** Re-checks of a switched-off feed that found the scope still missing: how far the next one backs off. */
+  scopeRechecks?: number;
   /** Moving average of requests per poll. */
   requestsPerPoll: number;
 }
@@ -44,6 +46,8 @@ export interface ProjectPause {
   readonly reason: EngineNote;
   /** Epoch ms of the first rejection. */
   readonly since: number;
+  /** Probes refused so far (1 after the first rejection): how far the next one backs off. */
+  probes: number;
   /** Epoch ms of the next probe. */
   retryAt: number;
 }

@@ -8,20 +8,12 @@ import { classifyFailure } from './describe-failure.js';
 import type { EngineContext } from './engine-context.js';
 import type { PollOutcome } from './engine-options.js';
 import { pollers } from './feeds/index.js';
-import { isKeyRejection, KEY_RETRY_MS, pauseProject, resumeProject } from './key-pause.js';
+import { isKeyRejection, nextRecheckAt, pauseProject, recheckBackoff, resumeProject } from './key-pause.js';
 import { offerOutbox } from './outbox.js';
 import { ensureLease } from './project-lease.js';
 import { feedOf, noteError, type ProjectRuntime } from './project-runtime.js';
 import { currentState } from './project-state-store.js';
 import { replan } from './replan.js';
-
-/**
- * A feed switched off for a missing scope is re-checked this often, with one
- * ordinary poll through the gate (so inside the budget and never from the reserve):
- * at most 144 requests a day per switched-off feed, and the feed comes back on its
- * own when an admin adds the scope to the key.
- */
-export const SCOPE_RECHECK_MS = 10 * 60_000;
 
 /** Past this many doublings a failing feed's retry stops growing (5 s × 2^10 ≈ 85 min). */
 const MAX_POLL_BACKOFF_MS = 5_000 * 2 ** 10;
@@ -91,7 +83,7 @@ export function handlePollError(
     resumeProject(ctx, rt);
   }
   // Anything else at a probe (a 5xx, a timeout) says nothing about the key: probe again later.
-  if (rt.paused !== null) rt.paused.retryAt = clock.now() + KEY_RETRY_MS;
+  if (rt.paused !== null) rt.paused.retryAt = nextRecheckAt(ctx, rt.paused.probes);
   if (error instanceof RateLimitError) {
     f.dueAt = Math.max(ctx.api.pausedUntil(rt.config.key), clock.now() + 1000);
     noteError(rt, clock.now(), note('rate-limited', { feed, until: f.dueAt }));
@@ -99,7 +91,10 @@ export function handlePollError(
     return;
   }
   if (error instanceof ForbiddenError && error.code === 'insufficient_scope') {
-    f.dueAt = clock.now() + SCOPE_RECHECK_MS;
+    // Re-checked with one ordinary poll through the gate (inside the budget, never from the reserve),
+    // backing off to every 10 minutes; the feed comes back on its own when an admin adds the scope.
+    f.scopeRechecks = (f.scopeRechecks ?? 0) + 1;
+    f.dueAt = nextRecheckAt(ctx, f.scopeRechecks);
     // Still off at a re-check: already logged and noted once.
     if (f.disabledReason !== undefined) return;
     const { scope, offConsequence } = feedTable[feed];
@@ -107,7 +102,7 @@ export function handlePollError(
     noteError(rt, clock.now(), f.disabledReason);
     logger.warn(
       { project: lc, feed },
-      `the key for ${lc} lacks ${scope}: ${offConsequence} (add the ${scope} scope to the key in project administration → API keys; fundbot re-checks every ${SCOPE_RECHECK_MS / 60_000} minutes)`,
+      `the key for ${lc} lacks ${scope}: ${offConsequence} (add the ${scope} scope to the key in project administration → API keys; fundbot re-checks after a few seconds, then less often, at least every ${recheckBackoff.maxMs / 60_000} minutes)`,
     );
     replan(ctx, rt);
     return;
@@ -117,7 +112,7 @@ export function handlePollError(
   // A switched-off feed's re-check that failed otherwise waits for the next re-check, not for a backoff.
   f.dueAt =
     f.disabledReason !== undefined
-      ? clock.now() + SCOPE_RECHECK_MS
+      ? nextRecheckAt(ctx, f.scopeRechecks ?? 1)
       : Math.max(startedAt, clock.now()) + backoff;
   const message = error instanceof Error ? error.message : String(error);
   // /status shows these notes in channels: the category only; the log line below has the details.
@@ -132,6 +127,7 @@ export function handlePollError(
 function turnBackOn(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName): void {
   const f = feedOf(rt, feed);
   delete f.disabledReason;
+  delete f.scopeRechecks;
   const restored = note('scope-restored', { feed, scope: feedTable[feed].scope });
   noteError(rt, ctx.clock.now(), restored);
   ctx.logger.info({ project: rt.config.linkCaption, feed }, noteForLog(restored, rt.config.linkCaption));
@@ -150,7 +146,7 @@ export async function runProject(ctx: EngineContext, rt: ProjectRuntime, sink: E
   const now = ctx.clock.now();
   if (rt.paused !== null && now >= rt.paused.retryAt) await runFeed(ctx, rt, probeFeed(rt));
   if (rt.paused === null) {
-    // A switched-off feed is due for its slow re-check (SCOPE_RECHECK_MS) like any other poll.
+    // A switched-off feed is due for its re-check (recheckBackoff) like any other poll.
     const due = feedNames.filter((feed) => feedOf(rt, feed).dueAt <= now);
     for (const feed of due) {
       if (rt.paused !== null) break; // the key was just rejected: the other feeds would be too

@@ -12,6 +12,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
 import { planIntervals } from './budget-plan.js';
 import { CredentialGate, DeferredError } from './credential-gate.js';
+import { recheckBackoff } from './key-pause.js';
 
 /**
  * Share of the user key's day and minute budget left unused: the signal spends at
@@ -32,9 +33,8 @@ const assumedUserBudget = (now: number) => ({
 /** Largest page `/user/me/projects` serves (spec, Pagination). */
 const PAGE_LIMIT = 100;
 
-/** A failed read retries after 5 s doubling to the key-retry time; a rejected key waits 10 minutes. */
+/** A failed read retries after 5 s doubling to 10 minutes; a rejected key is re-checked on the engine's recheckBackoff. */
 const failedReadBackoff: BackoffPolicy = { baseMs: 5_000, maxMs: 10 * 60_000, jitter: 'spread' };
-const KEY_REJECTED_RETRY_MS = 10 * 60_000;
 
 /** What the signal reports to: the engine. */
 export interface UserSignalTarget {
@@ -82,6 +82,8 @@ export class UserSignal {
   #dueAt: number;
   #pages = 1;
   #failures = 0;
+  /** The key was refused at the last read: the error is logged once, not at every re-check. */
+  #refused = false;
   #inFlight: Promise<void> | null = null;
   #reads = 0;
   #signals = 0;
@@ -152,6 +154,8 @@ export class UserSignal {
       }
       this.#pages = Math.max(1, pages);
       this.#failures = 0;
+      if (this.#refused) this.options.logger.info({}, 'the User API key is accepted again');
+      this.#refused = false;
       this.#dueAt = clock.now() + this.#intervalMs();
     } catch (error) {
       this.#failed(error);
@@ -192,10 +196,12 @@ export class UserSignal {
       return;
     }
     if (error instanceof UnauthorizedError || (error instanceof ApiError && error.status === 403)) {
-      this.#dueAt = now + KEY_REJECTED_RETRY_MS;
+      this.#dueAt = now + backoffMs(recheckBackoff, this.#failures, () => this.options.random.next());
+      if (this.#refused) return;
+      this.#refused = true;
       logger.error(
         { code: error instanceof ApiError ? error.code : undefined },
-        'the User API key was refused (it needs project:read): every project keeps its own polling; create a User key with project:read (account settings → API and integrations) and set FUNDBOT_USER_KEY, or switch it off with api.userKey: false. Retrying in 10 minutes',
+        'the User API key was refused (it needs project:read): every project keeps its own polling; create a User key with project:read (account settings → API and integrations) and set FUNDBOT_USER_KEY, or switch it off with api.userKey: false. fundbot tries it again after a few seconds, then less often, at least every 10 minutes',
       );
       return;
     }

@@ -70,6 +70,11 @@ export interface HealthMonitor {
   recordPoll(poll: PollObservation): void;
   /** The store answered (ok) or threw (not ok). Only the latest outcome counts. */
   recordStore(ok: boolean, detail?: string): void;
+  /**
+   * A daily digest post to one channel (`target`, e.g. `solar-kiosk discord:<server>:<channel>`):
+   * `failure` undefined when it was posted, else why not. Only the latest outcome per channel counts.
+   */
+  recordDigest(target: string, failure: string | undefined): void;
   report(): HealthReport;
 }
 
@@ -80,7 +85,9 @@ const NEUTRAL: ReadonlySet<PollResult> = new Set(['rate_limited', 'skipped']);
  * A project is unhealthy when the latest poll of every feed it polled failed
  * (`forbidden` on every feed: its key is rejected), or when it had no successful
  * poll for `pollStaleAfterMs`. The store is unhealthy from its first failed
- * operation until the next one that succeeds.
+ * operation until the next one that succeeds. The digest is unhealthy while its latest
+ * post to some channel failed (a channel that is gone or closed to the bot is not
+ * reported here: that is the channel's business, and the log names it).
  */
 export function createHealthMonitor(options: HealthMonitorOptions): HealthMonitor {
   const { clock } = options;
@@ -96,6 +103,8 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
   let storeOk = true;
   let storeDetail = 'no store operation yet';
   let storeFailingSince: number | undefined;
+  const digestFailures = new Map<string, { readonly reason: string; readonly since: number }>();
+  let digestsPosted = 0;
 
   const seconds = (ms: number) => Math.round(ms / 1000);
 
@@ -150,6 +159,15 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
       if (ok) storeFailingSince = undefined;
       else storeFailingSince ??= clock.now();
     },
+    recordDigest(target, failure) {
+      if (failure === undefined) {
+        digestFailures.delete(target);
+        digestsPosted += 1;
+        return;
+      }
+      const since = digestFailures.get(target)?.since ?? clock.now();
+      digestFailures.set(target, { reason: failure, since });
+    },
     report() {
       const now = clock.now();
       const store: HealthCheck =
@@ -171,6 +189,8 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
         checks[`poll:${project}`] = projectCheck(project, now);
       }
       reported = true;
+      const digest = digestCheck(digestFailures, digestsPosted, now);
+      if (digest !== undefined) checks['digest'] = digest;
       const replica = options.replica?.();
       if (replica !== undefined) {
         checks['replica'] = {
@@ -201,5 +221,23 @@ function deliveryCheck(
     detail: `cannot post in ${held.length} channel(s), their notices are held for a catch-up: ${listed}${
       held.length > 10 ? ', …' : ''
     }${tokenRevoked ? '; the platform refuses the bot token: reinstall the app or replace the token' : ''}`,
+  };
+}
+
+/** The `digest` check: absent before the first digest post, failing while a channel's latest post failed. */
+function digestCheck(
+  failures: ReadonlyMap<string, { readonly reason: string; readonly since: number }>,
+  posted: number,
+  now: number,
+): HealthCheck | undefined {
+  const [first] = failures;
+  if (first === undefined) {
+    return posted > 0 ? { ok: true, detail: `${posted} digest(s) posted, none failing` } : undefined;
+  }
+  const [target, { reason, since }] = first;
+  const others = failures.size > 1 ? ` and ${failures.size - 1} more channel(s)` : '';
+  return {
+    ok: false,
+    detail: `the daily digest did not reach ${target}${others} (${reason}, failing since ${Math.round((now - since) / 1000)} s): fundbot keeps trying until the end of its day (a channel it cannot post in: at each hourly check); see the delivery warnings in the log`,
   };
 }

@@ -1,6 +1,7 @@
 /** Operations: structured logging with secret scrubbing, metrics, health and metrics endpoint, shutdown. */
 
 export { findSecretKind, REDACTED, scrubSecrets } from '../lib/scrub-secrets.js';
+export { errorSummary } from './error-summary.js';
 export {
   type GracefulShutdown,
   type GracefulShutdownOptions,

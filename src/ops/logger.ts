@@ -1,6 +1,7 @@
 import { type DestinationStream, pino } from 'pino';
 import type { Logger } from '../domain/logger.js';
 import { scrubSecrets } from '../lib/scrub-secrets.js';
+import { cutBeforeSecrets, withCutMark } from '../lib/secret-redactor.js';
 
 export type { LogFn, Logger } from '../domain/logger.js';
 
@@ -87,16 +88,27 @@ export const silentLogger: Logger = {
   child: () => silentLogger,
 };
 
+/** A string field longer than this (a server's whole error page) is cut, so the line stays whole JSON. */
+export const MAX_LOG_FIELD_CHARS = 8 * 1024;
+
 /**
  * pino writes a field twice when the base, a child's bindings and the record share a
  * name (`version` in the base and in a message's fields); strict parsers such as
  * Elasticsearch reject such a line. Re-serialising keeps the last value of each
- * name, as `JSON.parse` does. Costs one parse per line; logs are not a hot path.
+ * name, as `JSON.parse` does, and cuts string fields at {@link MAX_LOG_FIELD_CHARS}
+ * (the scrubber cuts whole lines longer than its limit, which would break the JSON).
+ * Costs one parse per line; logs are not a hot path.
  */
 function withoutDuplicateKeys(line: string): string {
   try {
-    return `${JSON.stringify(JSON.parse(line))}\n`;
+    return `${JSON.stringify(JSON.parse(line), cutLongStrings)}\n`;
   } catch {
     return line;
   }
+}
+
+function cutLongStrings(_key: string, value: unknown): unknown {
+  if (typeof value !== 'string' || value.length <= MAX_LOG_FIELD_CHARS) return value;
+  const kept = cutBeforeSecrets(value, MAX_LOG_FIELD_CHARS);
+  return withCutMark(kept, value.length - kept.length);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../lib/clock.js';
-import { scrubSecrets } from '../lib/scrub-secrets.js';
 import type { KeyValueStore, StoreOutcome } from '../lib/store.js';
+import { errorSummary } from './error-summary.js';
 import type { HealthMonitor } from './health.js';
 import type { Logger } from './logger.js';
 
@@ -71,7 +71,7 @@ export function createStoreWatch(options: StoreWatchOptions): StoreWatch {
       }
       failingSince ??= now;
       failures += 1;
-      const reason = describeError(outcome.error);
+      const reason = errorSummary(outcome.error);
       const detail = `${outcome.operation} failed: ${reason}; ${target.check}`;
       if (isWrite) writeFailure = detail;
       else readFailure = detail;
@@ -113,11 +113,6 @@ export function describeStoreTarget(url: string, setting = 'store.url'): { name:
     };
   }
   return { name: 'the in-memory store', check: 'this should not happen with memory: report a bug' };
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) return scrubSecrets(`${error.name}: ${error.message}`).slice(0, 200);
-  return 'unknown error';
 }
 
 /** The key the probe writes and reads back (kept one minute: it never accumulates). */

@@ -26,6 +26,8 @@ const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 /** Issued API keys. Keys come from the seeded random so runs are reproducible; they are test keys only. */
 export class KeyRegistry {
   readonly #keys = new Map<string, KeyRecord>();
+  /** Keys an admin disabled: kept, so they can be enabled again. */
+  readonly #revoked = new Set<string>();
   readonly #random: Random;
   #count = 0;
 
@@ -61,11 +63,22 @@ export class KeyRegistry {
   }
 
   revoke(key: string): void {
-    this.#keys.delete(key);
+    this.#revoked.add(key);
+  }
+
+  restore(key: string): void {
+    this.#revoked.delete(key);
+  }
+
+  /** Replaces the scopes of an issued key (an admin editing it in the project administration). */
+  setScopes(key: string, scopes: readonly string[]): void {
+    const record = this.#keys.get(key);
+    if (record === undefined) throw new Error('setScopes: no such key was issued');
+    this.#keys.set(key, { ...record, scopes: new Set(scopes) } as KeyRecord);
   }
 
   lookup(key: string): KeyRecord | undefined {
-    return this.#keys.get(key);
+    return this.#revoked.has(key) ? undefined : this.#keys.get(key);
   }
 
   #randomPart(): string {

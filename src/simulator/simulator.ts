@@ -40,8 +40,12 @@ export interface Simulator {
   ): string;
   /** A User API Key (`svc_user_...`); `user:read` is always on. */
   issueUserKey(userId: number, opts?: { scopes?: readonly UserScope[] }): string;
-  /** The key answers `invalid_api_key` from now on. */
+  /** The key answers `invalid_api_key` from now on (disabled in the project administration). */
   revokeKey(key: string): void;
+  /** A revoked key works again, with the scopes it had (enabled again). */
+  restoreKey(key: string): void;
+  /** The key's scopes from now on: an admin removed or added one. */
+  setKeyScopes(key: string, scopes: readonly (ProjectScope | UserScope)[]): void;
   /** Live controls and ground truth of a project; throws when unknown. */
   project(linkCaption: string): SimProject;
   createProject(seed: ProjectSeed): SimProject;
@@ -172,6 +176,14 @@ class SimulatorImpl implements Simulator {
 
   revokeKey(key: string): void {
     this.#keys.revoke(key);
+  }
+
+  restoreKey(key: string): void {
+    this.#keys.restore(key);
+  }
+
+  setKeyScopes(key: string, scopes: readonly (ProjectScope | UserScope)[]): void {
+    this.#keys.setScopes(key, scopes);
   }
 
   project(linkCaption: string): SimProject {

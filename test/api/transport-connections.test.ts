@@ -1,4 +1,4 @@
-import { Agent } from 'undici';
+import { Agent } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, parseUserKey, type ResponseInfo } from '../../src/api/index.js';
 import { aList } from './helpers/builders.js';
@@ -13,7 +13,7 @@ describe('transport', () => {
     const api = client(s.url);
     for (let i = 0; i < 10; i++) await api.project('p', key).wallPage();
     expect(s.requests).toHaveLength(10);
-    // undici's pool may open a second socket while the first is finishing; it never opens one per request.
+    // The pool may open a second socket while the first is finishing; it never opens one per request.
     expect(s.connections()).toBeLessThanOrEqual(2);
   });
 
@@ -84,14 +84,15 @@ describe('transport', () => {
     expect(s.requests[0]?.url).toBe('/api/v1/project/p/wall');
   });
 
-  it('close() closes the own Agent but never a dispatcher passed in', async () => {
+  it('close() closes the own Agent but never an agent passed in', async () => {
     const s = await server((_req, res) => json(res, 200, aList([])));
-    const shared = new Agent();
-    cleanups.push(() => shared.close());
-    const borrowing = createApiClient({ baseUrl: s.url, dispatcher: shared });
+    const shared = new Agent({ keepAlive: true });
+    cleanups.push(async () => shared.destroy());
+    const borrowing = createApiClient({ baseUrl: s.url, agent: shared });
     await borrowing.project('p', key).wallPage();
     await borrowing.close();
-    expect(shared.closed).toBe(false);
+    // The borrowed agent still holds its idle keep-alive connection: close() left it alone.
+    expect(Object.values(shared.freeSockets).flat()).toHaveLength(1);
     await expect(borrowing.project('p', key).wallPage()).rejects.toThrow(/closed/);
   });
 

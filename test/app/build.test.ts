@@ -39,6 +39,14 @@ describe('the production build (what the Docker image runs)', () => {
     const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
     proc.stdin.end(); // Ctrl+D
     expect(await exited).toBe(0);
+    // Docker's HEALTHCHECK entry is compiled too, and runs with plain node (here with no config: it says so).
+    const probe = spawnSync(process.execPath, [join(outDir, 'src/healthcheck.js')], {
+      cwd: emptyDir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    });
+    expect(probe.status).toBe(1);
+    expect(probe.stderr).toContain('no bot to check');
     rmSync(emptyDir, { recursive: true, force: true });
   }, 150_000);
 });

@@ -82,7 +82,7 @@ describe('key check against the simulator', () => {
     expect(report.enabled).toEqual([]);
     expect(report.paused).toEqual(['solar-kiosk']);
     expect(report.warnings).toEqual([
-      'solar-kiosk is paused: the key in SOLAR_KIOSK_API_KEY belongs to another project: export the key of solar-kiosk there, or fix projects[].linkCaption; fundbot keeps it and tries the key again every 10 minutes',
+      'solar-kiosk is paused: the key in SOLAR_KIOSK_API_KEY belongs to another project: export the key of solar-kiosk there, or fix projects[].linkCaption; fundbot keeps it and tries the key again after a few seconds, then less often, at least every 10 minutes',
     ]);
     expect(requestsSince(before)).toHaveLength(1);
   });
@@ -93,7 +93,7 @@ describe('key check against the simulator', () => {
     const report = await checkProjectKeys({ api, projects: [project('solar-kiosk', key)] });
     expect(report.projects[0]?.status).toBe('paused');
     expect(report.warnings).toEqual([
-      'solar-kiosk is paused: the key in SOLAR_KIOSK_API_KEY is invalid or was deleted: create a new Project API key for solar-kiosk (project administration → API keys) and export it in SOLAR_KIOSK_API_KEY; fundbot keeps it and tries the key again every 10 minutes',
+      'solar-kiosk is paused: the key in SOLAR_KIOSK_API_KEY is invalid or was deleted: create a new Project API key for solar-kiosk (project administration → API keys) and export it in SOLAR_KIOSK_API_KEY; fundbot keeps it and tries the key again after a few seconds, then less often, at least every 10 minutes',
     ]);
     expect(report.warnings.join()).not.toContain(key);
   });

@@ -89,13 +89,23 @@ describe('the Dockerfile', () => {
     expect(runtime).toMatch(/FUNDBOT_HEALTH_HOST=0\.0\.0\.0/);
   });
 
-  it('runs compiled JavaScript on an LTS Node with fonts, without tsx', () => {
+  it('runs compiled JavaScript on an LTS Node with the packaged chart font and no system font layer, without tsx', () => {
     expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:(22|24)-/);
-    expect(runtime).toContain('fonts-dejavu-core');
+    // The chart draws with @fontsource/inter from node_modules (src/digest/chart-font.ts): no apt layer at all.
+    expect(runtime).not.toMatch(/apt-get|fonts-/);
     expect(runtime).toContain('CMD ["node", "dist/src/main.js"]');
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       dependencies: Record<string, string>;
     };
+    expect(Object.keys(pkg.dependencies)).toContain('@fontsource/inter');
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
+  });
+
+  it('installs the dependencies once (a native SQLite binding compiles once), prunes the dev ones, and copies them', () => {
+    const instructions = dockerfile.split('\n').filter((line) => !line.trimStart().startsWith('#'));
+    expect(instructions.filter((line) => /\bnpm (ci|install)\b/.test(line))).toHaveLength(1);
+    expect(dockerfile).toMatch(/npm run build \\\n\s*&& npm prune --omit=dev/);
+    expect(runtime).toContain('COPY --from=build /app/node_modules ./node_modules');
+    expect(runtime).not.toMatch(/\bnpm (ci|install)\b/);
   });
 });

@@ -44,13 +44,45 @@ describe('secrets from *_FILE variables (Docker and Kubernetes secrets)', () => 
       DISCORD_TOKEN_FILE: '/nope',
     });
     expect(lines).toEqual([
-      '  1. env SLACK_BOT_TOKEN_FILE: SLACK_BOT_TOKEN and SLACK_BOT_TOKEN_FILE are both set: keep one: SLACK_BOT_TOKEN_FILE (a file holding the secret) or SLACK_BOT_TOKEN (the secret itself)',
-      '  2. env DISCORD_TOKEN_FILE: DISCORD_TOKEN and DISCORD_TOKEN_FILE are both set: keep one: DISCORD_TOKEN_FILE (a file holding the secret) or DISCORD_TOKEN (the secret itself)',
+      '  1. env DISCORD_TOKEN_FILE: DISCORD_TOKEN and DISCORD_TOKEN_FILE are both set: keep one: DISCORD_TOKEN_FILE (a file holding the secret) or DISCORD_TOKEN (the secret itself)',
+      '  2. env SLACK_BOT_TOKEN_FILE: SLACK_BOT_TOKEN and SLACK_BOT_TOKEN_FILE are both set: keep one: SLACK_BOT_TOKEN_FILE (a file holding the secret) or SLACK_BOT_TOKEN (the secret itself)',
     ]);
     const { SOLAR_KIOSK_API_KEY: _k, ...withoutKey } = validEnv();
     expect(problemsOf({ ...withoutKey, SOLAR_KIOSK_API_KEY_FILE: '/run/secrets/missing' })[0]).toBe(
       '  1. env SOLAR_KIOSK_API_KEY_FILE: names /run/secrets/missing, which cannot be read (ENOENT): mount the secret file there (Docker/Kubernetes secret) readable by the user fundbot runs as, or set SOLAR_KIOSK_API_KEY instead',
     );
+  });
+});
+
+describe('*_FILE variables that are not fundbot’s secrets', () => {
+  it('are neither read nor checked: another tool’s missing file stops nothing, a certificate path is not read', () => {
+    const readFile = filesystem({ '/etc/ssl/certs/bundle.pem': '-----BEGIN CERTIFICATE-----' });
+    const result = parseConfig(text, {
+      env: {
+        ...validEnv(),
+        TF_CLI_CONFIG_FILE: '/home/ops/.terraformrc-missing',
+        SSL_CERT_FILE: '/etc/ssl/certs/bundle.pem',
+        // Known to fundbot, but not a secret: no twin either.
+        FUNDBOT_API_BASE_URL_FILE: '/etc/ssl/certs/bundle.pem',
+        LOG_LEVEL_FILE: '/nope',
+      },
+      source: 'test.json',
+      readFile,
+    });
+    expect(result.ok ? [] : formatConfigProblems(result.problems)).toEqual([]);
+    expect(readFile.reads).toEqual([]);
+  });
+
+  it('a project’s key variable named in the file has its twin; the same name unconfigured does not', () => {
+    const { SOLAR_KIOSK_API_KEY, ...rest } = validEnv();
+    const readFile = filesystem({ '/run/secrets/solar': `${SOLAR_KIOSK_API_KEY}\n` });
+    const result = parseConfig(text, {
+      env: { ...rest, SOLAR_KIOSK_API_KEY_FILE: '/run/secrets/solar', OTHER_PROJECT_API_KEY_FILE: '/nope' },
+      source: 'test.json',
+      readFile,
+    });
+    if (!result.ok) throw new Error(formatConfigProblems(result.problems));
+    expect(readFile.reads).toEqual(['/run/secrets/solar']);
   });
 });
 

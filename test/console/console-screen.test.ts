@@ -11,6 +11,7 @@ import {
 import { createConsoleAdapter } from '../../src/adapters/console/create-console-adapter.js';
 import { renderConsoleMessage } from '../../src/adapters/console/render-console-message.js';
 import { createCoreFixture } from '../support/core-fixture.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 /** Strips the cursor movements readline writes, leaving what a person would read. */
 function visible(text: string): string {
@@ -90,7 +91,8 @@ describe('console screen', () => {
     out.on('data', (c: Buffer) => {
       written += c.toString('utf8');
     });
-    const poster = createConsolePoster(streamPrint(out), { attachmentDir: dir });
+    const clock = new ManualClock(Date.UTC(2026, 0, 8, 17, 10, 5, 42));
+    const poster = createConsolePoster(streamPrint(out), { attachmentDir: dir, clock });
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
     await poster.post(
       consoleChannel,
@@ -105,7 +107,8 @@ describe('console screen', () => {
       },
       'k',
     );
-    const path = join(dir, '.._.._etc_digest_chart.png'.replace(/^\.+/, ''));
+    // Made safe for any file system, with the time of day so a second chart does not overwrite it.
+    const path = join(dir, '_.._etc_digest_chart-171005042.png');
     expect(written).toContain(`🖼 Funding chart: ${path}`);
     expect(new Uint8Array(await readFile(path))).toEqual(png);
   });

@@ -77,7 +77,7 @@ describe('createDigestScheduler', () => {
     // Down from 08:00 on the 10th until 08:00 on the 11th (before 09:00).
     const { poster, scheduler } = setup(berlinNine(11) - HOUR);
     const report = await (await scheduler()).sendMissedOnStart();
-    expect(report).toEqual({ date: '2026-03-11', sent: [], failed: [] });
+    expect(report).toEqual({ date: '2026-03-11', sent: [], failed: [], pending: [] });
     expect(poster.posted).toEqual([]);
   });
 
@@ -225,10 +225,15 @@ describe('createDigestScheduler', () => {
     const { clock, poster, readModel, scheduler, advance } = setup(berlinNine(10));
     readModel.failWith('solar-kiosk', 'project', missingScope('project'));
     const digest = await scheduler();
-    // The run waits up to a minute for the posts; meanwhile the lanes try to build it again, posting nothing.
+    // The run waits a while for the posts, then reports them still on their way; the lanes keep trying to build it, posting nothing.
     const run = digest.runNow();
     await advance(2 * MINUTE);
-    expect(await run).toEqual({ date: '2026-03-10', sent: [], failed: [] });
+    expect(await run).toEqual({
+      date: '2026-03-10',
+      sent: [],
+      failed: [],
+      pending: ['solar-kiosk discord:guild-1:general', 'solar-kiosk slack:guild-1:team'],
+    });
     expect(poster.attempts()).toEqual([]);
 
     readModel.clearFailure('solar-kiosk', 'project');

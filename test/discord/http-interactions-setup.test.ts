@@ -40,19 +40,31 @@ describe('npm run commands:discord for http mode', () => {
     expect(result.out.join('\n')).toContain('https://<your public host>/discord/interactions');
   });
 
-  it('refuses a plain http public URL before calling Discord', async () => {
+  it('refuses a plain http public URL to a remote host before calling Discord, with the bot’s own words', async () => {
     const before = fake.requests.length;
     const result = await run(['--public-url', 'http://bot.example.com']);
     expect(result.code).toBe(2);
-    expect(result.err.join('\n')).toMatch(/only calls https/);
+    expect(result.err.join('\n')).toBe(
+      '--public-url: uses plain http to a remote host, which would send the install redirect and interactions unencrypted: use https://, or http:// only for localhost (a local fake or the simulator)',
+    );
     expect(fake.requests.length).toBe(before);
+  });
+
+  it('accepts http://localhost as the bot does, saying Discord itself needs https in front of it', async () => {
+    const result = await run(['--public-url', 'http://localhost:3001']);
+    expect(result.code).toBe(0);
+    const out = result.out.join('\n');
+    expect(out).toContain('Interactions Endpoint URL to http://localhost:3001/discord/interactions');
+    expect(out).toContain('Discord itself calls only https');
   });
 
   it('keeps the base path and adds exactly one slash', () => {
     expect(interactionsEndpointUrl('https://bot.example.com/')).toBe(
       'https://bot.example.com/discord/interactions',
     );
-    expect(() => interactionsEndpointUrl('bot.example.com')).toThrow(/absolute https URL/);
+    expect(interactionsEndpointUrl('https://bot.example.com/fundbot')).toBe(
+      'https://bot.example.com/fundbot/discord/interactions',
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { renderNotice } from '../../src/core/notices/render-notice.js';
-import { displayName, singleLine } from '../../src/domain/text.js';
+import { displayName, singleLine, visibleLine } from '../../src/domain/text.js';
 import { allText } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
 
@@ -50,5 +50,26 @@ describe('a blank name in what reaches a channel', () => {
     const event = buildEvent.supporterBurst({ displayNames: ['Ada', '\u{e0041}\u{e0042}'], count: 2 });
     const text = allText(renderNotice(event, 'en', 'UTC'));
     expect(text).toContain('Ada and 1 more');
+  });
+});
+
+describe('a title that shows nothing', () => {
+  test.each(Object.entries(blankNames))(
+    'a blog post titled with %s is "untitled" in every language',
+    (_label, raw) => {
+      const event = buildEvent.blogPost({ title: raw });
+      expect(renderNotice(event, 'en', 'UTC').title).toBe('📝 New blog post: (untitled)');
+      expect(renderNotice(event, 'de', 'UTC').title).toBe('📝 Neuer Blogbeitrag: (ohne Titel)');
+    },
+  );
+
+  test('reward titles take the same fallback; a visible title stays as it is', () => {
+    expect(renderNotice(buildEvent.rewardSoldOut({ title: '\u200b\u2060' }), 'en', 'UTC').title).toContain(
+      '(untitled)',
+    );
+    expect(renderNotice(buildEvent.rewardUnlocked({ title: '\u3164' }), 'de', 'UTC').title).toContain(
+      '(ohne Titel)',
+    );
+    expect(visibleLine('We are \u200blive!', 80, '(untitled)')).toBe('We are live!');
   });
 });

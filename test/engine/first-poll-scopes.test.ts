@@ -27,7 +27,7 @@ describe("a list's first poll is the check of its scope (the start-up key check 
       await step(h);
       const warned = h.logger.warnings.filter((w) => w.includes(`lacks ${scope}`));
       expect(warned).toEqual([
-        `the key for solar-kiosk lacks ${scope}: ${offConsequence} (add the ${scope} scope to the key in project administration → API keys; fundbot re-checks every 10 minutes)`,
+        `the key for solar-kiosk lacks ${scope}: ${offConsequence} (add the ${scope} scope to the key in project administration → API keys; fundbot re-checks after a few seconds, then less often, at least every 10 minutes)`,
       ]);
       const status = await h.engine.readModel.status('solar-kiosk');
       expect(status.feeds.find((f) => f.feed === feed)?.disabledReason).toEqual({

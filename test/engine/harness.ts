@@ -87,6 +87,8 @@ export interface EngineHarness {
   readonly store: KeyValueStore;
   readonly project: SimProject;
   readonly key: ProjectKey;
+  /** The key as issued, for the simulator's controls (revokeKey, restoreKey, setKeyScopes). */
+  readonly rawKey: string;
   readonly recorder: RecordingDeliver;
   readonly logger: RecordingLogger;
   engine: Engine;
@@ -118,9 +120,8 @@ export async function startEngineHarness(
       ...(options.publicLimits ? { public: options.publicLimits } : {}),
     },
   });
-  const key = parseProjectKey(
-    sim.issueProjectKey(lc, { scopes: options.scopes ?? projectScopes, plan: 'pro' }),
-  );
+  const rawKey = sim.issueProjectKey(lc, { scopes: options.scopes ?? projectScopes, plan: 'pro' });
+  const key = parseProjectKey(rawKey);
   // The engine schedules retries itself: the client must neither sleep on 429 nor retry 5xx on a manual clock.
   const api = createApiClient({
     baseUrl: sim.url,
@@ -151,6 +152,7 @@ export async function startEngineHarness(
     store,
     project: sim.project(lc),
     key,
+    rawKey,
     recorder,
     logger,
     engine: newEngine(),
@@ -196,4 +198,9 @@ export function announcedSupporterKeys(events: readonly FundbotEvent[]): string[
 
 export function fundingKeyOf(k: { supportTimestamp: number; userId: number }): string {
   return fundingKey({ support_timestamp: k.supportTimestamp, user: { id: k.userId, display_name: '' } });
+}
+
+/** The wall feed's line of the project's /status (its `disabledReason` says whether it is switched off). */
+export async function wallStatus(h: EngineHarness) {
+  return (await h.engine.readModel.status(lc)).feeds.find((f) => f.feed === 'wall');
 }

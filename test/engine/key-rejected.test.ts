@@ -14,7 +14,7 @@ describe.each([
   { status: 401, code: 'invalid_api_key' },
   { status: 403, code: 'key_project_mismatch' },
 ])('a key rejected mid-run ($status $code)', ({ status, code }) => {
-  it('pauses every feed with one clear error, probes every 10 minutes, and resumes when the key works', async () => {
+  it('pauses every feed with one clear error, probes backing off to every 10 minutes, and resumes when the key works', async () => {
     h = await startEngineHarness({ project: { supporters: initialSupporters(5) } });
     await step(h);
     expect(h.engine.status()[0]?.paused).toBeNull();
@@ -30,12 +30,13 @@ describe.each([
     expect(errors[0]?.msg).toContain(`polling of ${lc} is paused`);
     expect(errors[0]?.msg).toContain('project administration → API keys');
 
-    // 35 minutes paused: one probe every 10 minutes, nothing else, and no second error log.
+    // 35 more minutes paused: probes backing off (about 155 s, 315 s, 635 s, then every 10 minutes),
+    // one request each, nothing else, and no second error log (recheck-backoff.test.ts times them).
     const from = h.sim.requests.length;
     await runFor(h, 35 * 60_000);
     const probes = h.sim.requests.length - from;
-    expect(probes).toBeGreaterThanOrEqual(3);
-    expect(probes).toBeLessThanOrEqual(4);
+    expect(probes).toBeGreaterThanOrEqual(4);
+    expect(probes).toBeLessThanOrEqual(7);
     expect(h.logger.records.filter((r) => r.level === 'error')).toHaveLength(1);
 
     const statusNow = await h.engine.readModel.status(lc);
@@ -75,7 +76,7 @@ describe.each([
 });
 
 describe('a key rejected while answering a command', () => {
-  it('pauses the project too, so the next cycles send nothing until the probe', async () => {
+  it('pauses the project too, so the next cycles send nothing but the backed-off probes', async () => {
     h = await startEngineHarness();
     await step(h);
     h.sim.faults.unknownError({ status: 401, code: 'invalid_api_key', n: 100_000 });
@@ -85,6 +86,9 @@ describe('a key rejected while answering a command', () => {
     expect(h.engine.status()[0]?.paused?.reason).toMatch(/rejected the API key/);
     const from = h.sim.requests.length;
     await runFor(h, 9 * 60_000);
-    expect(h.sim.requests.length).toBe(from);
+    // Probes only (5 s doubling: about 7 in 9 minutes), each one request for the project.
+    const sent = h.sim.requests.slice(from);
+    expect(sent.length).toBeLessThanOrEqual(8);
+    expect(sent.every((r) => r.path === `/project/${lc}` && r.status === 401)).toBe(true);
   });
 });

@@ -110,3 +110,26 @@ describe('store watch', () => {
     expect(logger.records.at(-1)?.msg).toContain('the store answers again');
   });
 });
+
+describe('health monitor: the daily digest', () => {
+  it('turns unhealthy while a channel’s latest digest failed, naming it and why, and recovers when it is posted', () => {
+    const clock = new ManualClock();
+    const monitor = createHealthMonitor({ clock, projects: [project] });
+    monitor.recordPoll({ project, feed: 'fundings', result: 'ok' });
+    // No digest yet: nothing to say.
+    expect(monitor.report().checks['digest']).toBeUndefined();
+    monitor.recordDigest(`${project} discord:1:2`, 'TypeError: action is not a function');
+    clock.advance(7_000);
+    monitor.recordDigest(`${project} slack:T1:C1`, undefined);
+    const failing = monitor.report();
+    expect(failing.healthy).toBe(false);
+    expect(failing.checks['digest']?.detail).toBe(
+      'the daily digest did not reach solar-kiosk discord:1:2 (TypeError: action is not a function, failing since 7 s): fundbot keeps trying until the end of its day (a channel it cannot post in: at each hourly check); see the delivery warnings in the log',
+    );
+    monitor.recordDigest(`${project} discord:1:2`, undefined);
+    expect(monitor.report()).toMatchObject({
+      healthy: true,
+      checks: { digest: { ok: true, detail: '2 digest(s) posted, none failing' } },
+    });
+  });
+});

@@ -115,6 +115,17 @@ describe('logger redaction', () => {
     expect(records()[0]?.['msg']).toBe('line one\n[redacted]\t[redacted]\n"[redacted]"');
   });
 
+  it('cuts a huge field (a server’s whole error page) so the line stays valid JSON, with no secret left', () => {
+    const { logger, lines, records } = capture();
+    const page = `${PROJECT_KEY} ${'<div>oops</div> '.repeat(20_000)}${BOT_TOKEN}`;
+    logger.warn({ body: page }, 'the API answered 500');
+    expectClean(lines);
+    const body = String(records()[0]?.['body']);
+    expect(body.startsWith('[redacted] <div>oops</div>')).toBe(true);
+    expect(body).toMatch(/ …\[\d+ characters cut\]$/);
+    expect(body.length).toBeLessThan(9 * 1024);
+  });
+
   it('keeps child bindings and the level name, and fits the narrow Logger interface', () => {
     const { logger, records } = capture();
     const narrow: Logger = logger;

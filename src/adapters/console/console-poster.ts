@@ -1,8 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ChannelRef, NeutralMessage } from '../../core/index.js';
 import type { ChannelPoster } from '../../delivery/index.js';
+import { type Clock, systemClock } from '../../lib/clock.js';
 import { renderConsoleMessage } from './render-console-message.js';
+import { saveAttachment } from './save-attachment.js';
 
 /** The one channel of the console. */
 export const consoleChannel: ChannelRef = {
@@ -20,6 +20,8 @@ export interface ConsolePosterOptions {
    * printed, since a terminal cannot show a PNG. Without one, only the image's alt text is shown.
    */
   readonly attachmentDir?: string;
+  /** Names saved images by the time of day. Default: the system clock. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -35,21 +37,14 @@ export function createConsolePoster(print: ConsolePrint, options: ConsolePosterO
           `the console poster cannot post to a ${channel.platform} channel: route it to its adapter`,
         );
       }
-      const imagePath = await saveAttachment(message, options.attachmentDir);
+      const imagePath = await saveAttachment(
+        message,
+        options.attachmentDir,
+        (options.clock ?? systemClock).now(),
+      );
       await print(`${renderConsoleMessage(message, imagePath ? { imagePath } : {})}\n\n`);
     },
   };
-}
-
-/** Saves an attached image under a name made safe for any file system; returns its path. */
-async function saveAttachment(message: NeutralMessage, dir: string | undefined): Promise<string | undefined> {
-  const image = message.image;
-  if (dir === undefined || image?.kind !== 'attachment') return undefined;
-  const name = image.filename.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || 'image.png';
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, name);
-  await writeFile(path, image.data);
-  return path;
 }
 
 /** A {@link ConsolePrint} over a plain stream that waits for it, so a slow terminal applies backpressure. */

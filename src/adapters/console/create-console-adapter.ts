@@ -2,9 +2,11 @@ import type { Readable, Writable } from 'node:stream';
 import type { CommandContext, CommandCore, NeutralMessage } from '../../core/index.js';
 import { parseCommandLine, parseErrorMessage, privateError } from '../../core/index.js';
 import type { ChannelPoster } from '../../delivery/index.js';
+import { type Clock, systemClock } from '../../lib/clock.js';
 import { consoleChannel, createConsolePoster } from './console-poster.js';
 import { createConsoleScreen } from './console-screen.js';
 import { renderConsoleMessage } from './render-console-message.js';
+import { saveAttachment } from './save-attachment.js';
 
 export interface ConsoleAdapterOptions {
   readonly core: CommandCore;
@@ -21,8 +23,10 @@ export interface ConsoleAdapterOptions {
    * Default: whether `output` is a TTY.
    */
   readonly interactive?: boolean;
-  /** Where attached images (the digest chart) are saved; their path is printed. */
+  /** Where attached images (the chart of /chart, /digest and the daily digest) are saved; their path is printed. */
   readonly attachmentDir?: string;
+  /** Names saved images by the time of day. Default: the system clock. */
+  readonly clock?: Clock;
 }
 
 export interface ConsoleAdapter {
@@ -64,6 +68,14 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     return core.execute({ name: parsed.command.name, options: parsed.options, context });
   }
 
+  const clock = options.clock ?? systemClock;
+
+  /** A message as terminal text, its attached image (a chart) saved to a file whose path is printed. */
+  async function print(message: NeutralMessage): Promise<void> {
+    const imagePath = await saveAttachment(message, options.attachmentDir, clock.now());
+    await screen.print(`${renderConsoleMessage(message, imagePath ? { imagePath } : {})}\n\n`);
+  }
+
   async function answer(line: string): Promise<void> {
     let message: NeutralMessage | undefined;
     try {
@@ -72,16 +84,16 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       // The core answers every mistake itself; this is a last guard for the REPL to keep running.
       message = privateError('en', 'Something went wrong; try again.');
     }
-    if (message) await screen.print(`${renderConsoleMessage(message)}\n\n`);
-    if (message?.followUp) await screen.print(`${renderConsoleMessage(message.followUp)}\n\n`);
+    if (message) await print(message);
+    if (message?.followUp) await print(message.followUp);
     screen.showPrompt();
   }
 
   return {
-    poster: createConsolePoster(
-      screen.print,
-      options.attachmentDir !== undefined ? { attachmentDir: options.attachmentDir } : {},
-    ),
+    poster: createConsolePoster(screen.print, {
+      clock,
+      ...(options.attachmentDir !== undefined ? { attachmentDir: options.attachmentDir } : {}),
+    }),
     handleLine,
     async start() {
       // Lines are answered one after the other, in the order typed.

@@ -16,6 +16,7 @@ import { adapterText } from './adapter-texts.js';
 import { createDiscordPoster } from './create-discord-poster.js';
 import { describeError } from './describe-error.js';
 import { createDiscordChannelAccess } from './discord-channel-access.js';
+import { closeDiscordRest, discordRestOptions } from './discord-rest.js';
 import { createDiscordHttpAdapter, type DiscordHttpAdapterOptions } from './http-interactions/index.js';
 import {
   autocompleteChoices,
@@ -70,8 +71,11 @@ export interface DiscordAdapterOptions {
    * signed interactions to an endpoint any replica can answer; no gateway is opened.
    */
   readonly mode?: 'gateway' | 'http';
-  /** http mode: the application id, its public key and where to listen. */
-  readonly http?: Pick<DiscordHttpAdapterOptions, 'applicationId' | 'publicKey' | 'port' | 'host' | 'path'>;
+  /** http mode: the application id, its public key, where to listen and where handled interactions are claimed. */
+  readonly http?: Pick<
+    DiscordHttpAdapterOptions,
+    'applicationId' | 'publicKey' | 'port' | 'host' | 'path' | 'claims'
+  >;
 }
 
 export interface DiscordAdapter {
@@ -110,19 +114,14 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   const clock = options.clock ?? systemClock;
   const deferAfterMs = options.deferAfterMs ?? 2_000;
   const secrets = [options.token];
-  // discord.js appends `/v10/...` to the base: no trailing slash.
-  const apiUrl = (options.apiUrl ?? options.restApiUrl)?.replace(/\/+$/, '');
+  const apiUrl = options.apiUrl ?? options.restApiUrl;
   const restTimeoutMs = options.restTimeoutMs ?? 15_000;
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     // Nothing in any message may ping: the client default covers replies, edits,
     // follow-ups and channel posts; each call sets it again to be explicit.
     allowedMentions: noMentions,
-    rest: {
-      ...(apiUrl ? { api: apiUrl } : {}),
-      timeout: restTimeoutMs,
-      retries: options.restRetries ?? 3,
-    },
+    rest: discordRestOptions({ apiUrl, timeoutMs: restTimeoutMs, retries: options.restRetries ?? 3 }),
   });
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
@@ -316,6 +315,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         abort.abort();
         await ready.catch(() => undefined);
         await client.destroy();
+        await closeDiscordRest(client.rest);
         throw new Error(
           'Discord login failed: check DISCORD_TOKEN (Developer Portal → Bot → Reset Token) and that the bot ' +
             `can reach Discord (${describeError(error, secrets)['message']})`,
@@ -333,6 +333,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
       ]);
       timer.abort();
       await client.destroy();
+      await closeDiscordRest(client.rest);
     },
   };
 }

@@ -1,7 +1,8 @@
-import { DiscordAPIError, REST, Routes } from 'discord.js';
+import { DiscordAPIError, Routes } from 'discord.js';
 import { commandDefinitions } from '../../domain/command-definitions.js';
 import { scrubSecrets } from '../../lib/scrub-secrets.js';
 import { buildDiscordCommandPayloads } from './command-payloads.js';
+import { closeDiscordRest, createDiscordRest } from './discord-rest.js';
 
 export interface RegisterDiscordCommandsOptions {
   readonly token: string;
@@ -26,8 +27,12 @@ export async function registerDiscordCommands(
   options: RegisterDiscordCommandsOptions,
 ): Promise<RegisteredCommands> {
   const body = buildDiscordCommandPayloads(commandDefinitions);
-  const rest = new REST({ retries: 1, timeout: 15_000, ...(options.apiUrl ? { api: options.apiUrl } : {}) });
-  rest.setToken(options.token);
+  const rest = createDiscordRest({
+    token: options.token,
+    apiUrl: options.apiUrl,
+    timeoutMs: 15_000,
+    retries: 1,
+  });
   const route = options.guildId
     ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
     : Routes.applicationCommands(options.applicationId);
@@ -36,8 +41,7 @@ export async function registerDiscordCommands(
   } catch (error) {
     throw new Error(explain(error, options), { cause: error });
   } finally {
-    rest.clearHashSweeper();
-    rest.clearHandlerSweeper();
+    await closeDiscordRest(rest);
   }
   return { scope: options.guildId ? { guildId: options.guildId } : 'global', names: body.map((c) => c.name) };
 }

@@ -1,5 +1,5 @@
 import { isGatedPost, publicTeaser } from '../../api/index.js';
-import { displayName, htmlToPlainText, shorten, singleLine } from '../../domain/text.js';
+import { displayName, htmlToPlainText, shorten, singleLine, visibleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import { formatAge } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
@@ -54,7 +54,7 @@ export async function blogCommand(run: CommandRun): Promise<NeutralMessage> {
       formatDate(post.release_timestamp * 1000, locale, run.timeZone),
       post.reading_time_minutes,
     );
-    const title = singleLine(post.title, limits.title) || '—';
+    const title = visibleLine(post.title, limits.title, t.common.untitled);
     return {
       name: gated ? `${title} · 🔒 ${t.common.supportersOnly}` : title,
       value: teaser ? `${meta}\n${teaser}` : meta,

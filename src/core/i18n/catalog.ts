@@ -23,6 +23,8 @@ export interface Catalog {
     readonly none: string;
     /** Stands for a person whose name shows nothing (only invisible or blank characters). */
     readonly someone: string;
+    /** Stands for a blog post or reward title that shows nothing. */
+    readonly untitled: string;
   };
   readonly units: {
     readonly seconds: (n: number) => string;

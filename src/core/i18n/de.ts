@@ -28,6 +28,7 @@ export const de: Catalog = {
     onlyYou: 'nur für dich sichtbar',
     none: 'keine',
     someone: 'jemand',
+    untitled: '(ohne Titel)',
   },
   units: {
     seconds: (c) => n(c, `${c} Sekunde`, `${c} Sekunden`),
@@ -210,7 +211,7 @@ export const de: Catalog = {
     noErrors: 'keine',
     fieldOperation: 'Betrieb',
     paused: (since, reason) =>
-      `Abfragen pausiert seit ${since}: ${reason}. Der Betreiber muss den API-Schlüssel dieses Projekts ersetzen; er wird alle 10 Minuten erneut versucht.`,
+      `Abfragen pausiert seit ${since}: ${reason}. Der Betreiber muss den API-Schlüssel dieses Projekts ersetzen; er wird nach wenigen Sekunden erneut versucht, dann seltener, mindestens alle 10 Minuten.`,
     storeFailing: (detail) =>
       `Der Speicher antwortet nicht (${detail}): neue Meldungen warten, bis er wieder antwortet.`,
     storeEmptied: (detail) => `Der Speicher war leer (der Betreiber muss handeln): ${detail}.`,

@@ -28,6 +28,7 @@ export const en: Catalog = {
     onlyYou: 'only you can see this',
     none: 'none',
     someone: 'a supporter',
+    untitled: '(untitled)',
   },
   units: {
     seconds: (c) => n(c, `${c} second`, `${c} seconds`),
@@ -201,7 +202,7 @@ export const en: Catalog = {
     noErrors: 'none',
     fieldOperation: 'Operation',
     paused: (since, reason) =>
-      `Polling paused since ${since}: ${reason}. The operator must replace this project's API key; it is tried again every 10 minutes.`,
+      `Polling paused since ${since}: ${reason}. The operator must replace this project's API key; it is tried again after a few seconds, then less often, at least every 10 minutes.`,
     storeFailing: (detail) =>
       `The store does not answer (${detail}): new notices wait until it answers again.`,
     storeEmptied: (detail) => `The store was found empty (operator action needed): ${detail}.`,

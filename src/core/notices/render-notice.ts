@@ -1,5 +1,12 @@
 import type { FundbotEvent } from '../../domain/events.js';
-import { displayName, normalizeWhitespace, safeHttpUrl, shorten, singleLine } from '../../domain/text.js';
+import {
+  displayName,
+  normalizeWhitespace,
+  safeHttpUrl,
+  shorten,
+  singleLine,
+  visibleLine,
+} from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import type { Locale } from '../command-core.js';
 import { formatMoney, formatNumber, formatPercent, progressToward } from '../format.js';
@@ -98,7 +105,7 @@ export function renderNotice(event: FundbotEvent, locale: Locale, timeZone: stri
         },
       ];
       return {
-        title: t.notices.blogPost(singleLine(event.title, limits.title)),
+        title: t.notices.blogPost(visibleLine(event.title, limits.title, t.common.untitled)),
         ...(link ? { titleUrl: link, links: [{ label: t.notices.readPost, url: link }] } : {}),
         ...(teaser ? { text: teaser } : {}),
         ...(event.supporterOnly ? { badge: t.common.supportersOnly } : {}),
@@ -126,14 +133,14 @@ export function renderNotice(event: FundbotEvent, locale: Locale, timeZone: stri
     case 'reward-sold-out':
       // The title says "Sold out": no badge saying it again.
       return {
-        title: t.notices.rewardSoldOut(singleLine(event.title, limits.title)),
+        title: t.notices.rewardSoldOut(visibleLine(event.title, limits.title, t.common.untitled)),
         text: t.notices.rewardPrice(money(event.price, event.currency)),
         tone: 'warning',
         footer,
       };
     case 'reward-unlocked':
       return {
-        title: t.notices.rewardUnlocked(singleLine(event.title, limits.title)),
+        title: t.notices.rewardUnlocked(visibleLine(event.title, limits.title, t.common.untitled)),
         text: t.notices.rewardPrice(money(event.price, event.currency)),
         tone: 'success',
         footer,

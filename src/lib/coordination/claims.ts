@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Clock } from '../clock.js';
+import type { KeyValueStore } from '../store.js';
 
 /**
  * Once-only claims across replicas: before posting a notice, a replica claims its (event, channel) key; before
@@ -39,4 +41,45 @@ export function memoryClaims(
 export interface ClaimEntry {
   readonly owner: string;
   readonly until: number;
+}
+
+const claimSchema = z.object({ owner: z.string(), until: z.number() });
+
+/** The operations in progress per store and key: every {@link storeClaims} on one store takes turns. */
+const claimsInFlight = new WeakMap<KeyValueStore, Map<string, Promise<unknown>>>();
+
+/**
+ * Claims kept in the store itself, for one process on SQLite: they outlive a restart (an
+ * in-memory claim would be forgotten by it), and claims on the same key are taken one after
+ * the other inside the process, so the read-then-write is atomic here. Not for replicas: two
+ * processes sharing a store need {@link redisClaims}. Cost: one read and, for the winner, one
+ * write of about 60 bytes per claim, gone after the TTL.
+ */
+export function storeClaims(store: KeyValueStore, clock: Clock, owner: string): Claims {
+  const inFlight = claimsInFlight.get(store) ?? new Map<string, Promise<unknown>>();
+  claimsInFlight.set(store, inFlight);
+  /** Runs `work` after every earlier operation on `key` in this process. */
+  const serially = <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    const previous = inFlight.get(key) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    inFlight.set(key, settled);
+    void settled.then(() => {
+      if (inFlight.get(key) === settled) inFlight.delete(key);
+    });
+    return next;
+  };
+  return {
+    claimOnce: (key, ttlMs) =>
+      serially(key, async () => {
+        const current = await store.get(key, claimSchema);
+        if (current !== undefined && current.until > clock.now()) return false;
+        await store.set(key, { owner, until: clock.now() + ttlMs }, ttlMs);
+        return true;
+      }),
+    giveBack: (key) =>
+      serially(key, async () => {
+        if ((await store.get(key, claimSchema))?.owner === owner) await store.delete(key);
+      }),
+  };
 }

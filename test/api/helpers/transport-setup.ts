@@ -57,7 +57,7 @@ export function transport(baseUrl: string, overrides: Partial<TransportOptions> 
     backoffBaseMs: 10,
     backoffMaxMs: 100,
     maxResponseBytes: 10_000,
-    dispatcher: undefined,
+    agent: undefined,
     userAgent: 'test',
     onResponse: undefined,
     hedge: undefined,

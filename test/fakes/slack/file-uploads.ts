@@ -37,8 +37,9 @@ export function createFileUploads(log: TrafficLog, baseUrl: string): FileUploads
       let bytes: Uint8Array = raw;
       if (contentType.startsWith('multipart/form-data')) {
         const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
-        const part = [...form.values()].find((v): v is File => typeof v !== 'string');
-        bytes = part ? new Uint8Array(await part.arrayBuffer()) : new Uint8Array();
+        const part = [...form.values()].find((v) => typeof v !== 'string');
+        bytes =
+          part && typeof part !== 'string' ? new Uint8Array(await part.arrayBuffer()) : new Uint8Array();
       }
       if (!pendingUploads.has(fileId)) {
         res.writeHead(404).end();

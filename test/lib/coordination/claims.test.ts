@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ClaimEntry, type Claims, memoryClaims } from '../../../src/lib/coordination/claims.js';
+import {
+  type ClaimEntry,
+  type Claims,
+  memoryClaims,
+  storeClaims,
+} from '../../../src/lib/coordination/claims.js';
 import { redisClaims } from '../../../src/lib/coordination/redis-claims.js';
 import { connectRedis, type RedisClient } from '../../../src/lib/coordination/redis-client.js';
+import { type KeyValueStore, memoryStore } from '../../../src/lib/store.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../../support/redis-server.js';
 
@@ -65,6 +71,28 @@ describe('memoryClaims', () => {
     };
   });
   claimsContract(() => subject);
+});
+
+describe('storeClaims (one process, claims in its store)', () => {
+  let subject: ClaimsSubject;
+  let clock: ManualClock;
+  let store: KeyValueStore;
+  beforeEach(() => {
+    clock = new ManualClock();
+    store = memoryStore();
+    subject = {
+      replica: (index) => storeClaims(store, clock, `owner-${index}`),
+      ttlMs: 60_000,
+      expire: async () => clock.advance(60_000),
+    };
+  });
+  claimsContract(() => subject);
+
+  it('a claim outlives a restart: new claims on the same store still refuse it', async () => {
+    const key = 'discord/interaction/1575225645967867907';
+    expect(await storeClaims(store, clock, 'before').claimOnce(key, 60_000)).toBe(true);
+    expect(await storeClaims(store, clock, 'after').claimOnce(key, 60_000)).toBe(false);
+  });
 });
 
 describe.skipIf(skipRedisTests())('redisClaims on a real redis-server', () => {

@@ -1,10 +1,12 @@
-import { REST } from 'discord.js';
 import type { ChannelAccess, CommandCore } from '../../../core/index.js';
 import type { ChannelPoster } from '../../../delivery/index.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
+import { type Claims, memoryClaims } from '../../../lib/coordination/claims.js';
+import { closeDiscordRest, createDiscordRest } from '../discord-rest.js';
 import { type DiscordAdapterLogger, silentLogger } from '../logger.js';
 import { createInteractionHandler } from './handle-interaction.js';
 import { type InteractionsServer, startInteractionsServer } from './interactions-server.js';
+import { createInteractionReplayGuard } from './replay-guard.js';
 import { createRestChannelAccess } from './rest-channel-access.js';
 import { createRestPoster } from './rest-poster.js';
 import { discordPublicKey } from './verify-signature.js';
@@ -36,6 +38,11 @@ export interface DiscordHttpAdapterOptions {
   readonly restRetries?: number;
   /** How long `stop()` waits for deferred answers in flight (default 5 s). */
   readonly drainTimeoutMs?: number;
+  /**
+   * Where handled interaction ids are claimed, so a replay is refused: the replicas' Redis
+   * claims, or claims in the store of a single process. Default: this process's memory.
+   */
+  readonly claims?: Claims;
 }
 
 export interface DiscordHttpAdapter {
@@ -63,11 +70,12 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const publicKey = discordPublicKey(options.publicKey);
-  const rest = new REST({
-    ...(options.restApiUrl ? { api: options.restApiUrl } : {}),
-    timeout: options.restTimeoutMs ?? 15_000,
+  const rest = createDiscordRest({
+    token: options.token,
+    apiUrl: options.restApiUrl,
+    timeoutMs: options.restTimeoutMs ?? 15_000,
     retries: options.restRetries ?? 3,
-  }).setToken(options.token);
+  });
   const handle = createInteractionHandler({
     core: options.core,
     rest,
@@ -77,6 +85,7 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
     deferAfterMs: options.deferAfterMs ?? 2_000,
     secrets: [options.token],
   });
+  const replayGuard = createInteractionReplayGuard(options.claims ?? memoryClaims(clock, 'discord-http'));
   const inFlight = new Set<Promise<void>>();
   const track = (work: Promise<void>) => {
     const tracked = work.catch(() => {}).finally(() => inFlight.delete(tracked));
@@ -100,6 +109,7 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
         logger,
         handle,
         track,
+        replayGuard,
       });
       logger.info({ url: server.url }, 'discord interactions endpoint listening (no gateway in http mode)');
     },
@@ -113,8 +123,7 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
         clock.sleep(options.drainTimeoutMs ?? 5_000, timer.signal).catch(() => undefined),
       ]);
       timer.abort();
-      rest.clearHashSweeper();
-      rest.clearHandlerSweeper();
+      await closeDiscordRest(rest);
     },
   };
 }

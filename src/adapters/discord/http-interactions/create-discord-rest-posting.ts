@@ -1,7 +1,7 @@
-import { REST } from 'discord.js';
 import type { ChannelAccess } from '../../../core/index.js';
 import type { ChannelPoster } from '../../../delivery/index.js';
 import type { Clock } from '../../../lib/clock.js';
+import { closeDiscordRest, createDiscordRest } from '../discord-rest.js';
 import { createRestChannelAccess } from './rest-channel-access.js';
 import { createRestPoster } from './rest-poster.js';
 
@@ -19,8 +19,8 @@ export interface DiscordRestPostingOptions {
 export interface DiscordRestPosting {
   readonly poster: ChannelPoster;
   readonly channelAccess: ChannelAccess;
-  /** Stops the REST client's sweeper timers. */
-  close(): void;
+  /** Stops the REST client's sweeper timers and closes its connections. */
+  close(): Promise<void>;
 }
 
 /**
@@ -31,17 +31,15 @@ export interface DiscordRestPosting {
  */
 export function createDiscordRestPosting(options: DiscordRestPostingOptions): DiscordRestPosting {
   const restTimeoutMs = options.restTimeoutMs ?? 15_000;
-  const rest = new REST({
-    ...(options.apiUrl ? { api: options.apiUrl.replace(/\/+$/, '') } : {}),
-    timeout: restTimeoutMs,
+  const rest = createDiscordRest({
+    token: options.token,
+    apiUrl: options.apiUrl,
+    timeoutMs: restTimeoutMs,
     retries: options.restRetries ?? 3,
-  }).setToken(options.token);
+  });
   return {
     poster: createRestPoster({ rest, restTimeoutMs }),
     channelAccess: createRestChannelAccess(rest),
-    close() {
-      rest.clearHashSweeper();
-      rest.clearHandlerSweeper();
-    },
+    close: () => closeDiscordRest(rest),
   };
 }

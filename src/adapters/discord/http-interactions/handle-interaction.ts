@@ -48,9 +48,12 @@ export interface InteractionHandlerDeps {
  *   /webhooks/{app}/{token}/messages/@original`; an answer whose visibility turns
  *   out the other way goes out as a follow-up and the placeholder is deleted;
  * - autocomplete → the core's project suggestions.
+ * An answer's second message (`followUp`, e.g. /subscribe's public "now watching")
+ * goes out as a webhook follow-up with its own visibility once the answer is sent,
+ * as on the gateway.
  * Cost: no REST request for a fast answer, 1 (edit) or 2 (follow-up, delete)
- * webhook requests for a slow one; interaction webhooks need no bot token and do
- * not count against the bot's global rate limit.
+ * webhook requests for a slow one, plus 1 for a second message; interaction webhooks
+ * need no bot token and do not count against the bot's global rate limit.
  */
 export function createInteractionHandler(
   deps: InteractionHandlerDeps,
@@ -82,8 +85,12 @@ export function createInteractionHandler(
     const early = await settledWithin(outcome, deps.deferAfterMs);
     // An answer with a file (the chart) needs a multipart body: it goes through the webhook instead.
     if (early && early.message.image?.kind !== 'attachment') {
-      const { body } = restMessage(early.message, { ephemeral: early.message.private ?? false });
-      return reply({ type: callback.message, data: body });
+      const { message } = early;
+      const { body } = restMessage(message, { ephemeral: message.private ?? false });
+      return {
+        ...reply({ type: callback.message, data: body }),
+        ...(message.followUp ? { after: () => sendFollowUp(interaction, message) } : {}),
+      };
     }
     const deferredPrivate = early ? (early.message.private ?? false) : (definition?.admin ?? false);
     return {
@@ -100,35 +107,49 @@ export function createInteractionHandler(
     locale: string,
   ): Promise<void> {
     const original = Routes.webhookMessage(deps.applicationId, interaction.token, '@original');
+    let message: NeutralMessage;
     try {
-      const message = await outcome;
+      message = await outcome;
       if ((message.private ?? false) === deferredPrivate) {
         await rest.patch(original, { ...restMessage(message), auth: false });
-        return;
+      } else {
+        // The follow-up comes first, so the user gets the answer even if the delete fails.
+        const followUp = restMessage(message, { ephemeral: message.private ?? false });
+        await rest.post(Routes.webhook(deps.applicationId, interaction.token), { ...followUp, auth: false });
+        await rest.delete(original, { auth: false });
       }
-      // The follow-up comes first, so the user gets the answer even if the delete fails.
-      const followUp = restMessage(message, { ephemeral: message.private ?? false });
-      await rest.post(Routes.webhook(deps.applicationId, interaction.token), { ...followUp, auth: false });
-      await rest.delete(original, { auth: false });
     } catch (error) {
       logger.error(
         { ...describeError(error, secrets), interactionId: interaction.id },
         'discord interaction failed',
       );
       // The placeholder would otherwise say "thinking…" until Discord gives up on it.
-      const notice = restMessage(
-        { text: adapterText('genericError', locale), tone: 'warning', private: true },
-        { ephemeral: true },
-      );
-      await rest
-        .post(Routes.webhook(deps.applicationId, interaction.token), { ...notice, auth: false })
-        .catch((reportError: unknown) =>
-          logger.warn(
-            { ...describeError(reportError, secrets), interactionId: interaction.id },
-            'could not report the error',
-          ),
-        );
+      const notice: NeutralMessage = {
+        text: adapterText('genericError', locale),
+        tone: 'warning',
+        private: true,
+      };
+      await postFollowUp(interaction, notice, 'could not report the error');
+      return;
     }
+    await sendFollowUp(interaction, message);
+  }
+
+  /** The answer's second message, e.g. /subscribe's public "now watching", with its own visibility. */
+  async function sendFollowUp(interaction: APIInteraction, message: NeutralMessage): Promise<void> {
+    // The command succeeded and was answered: a lost follow-up is logged, not apologised for.
+    if (message.followUp)
+      await postFollowUp(interaction, message.followUp, 'could not send the answer’s follow-up');
+  }
+
+  /** Posts `message` as a follow-up of the interaction (private when it is); a failure is logged as `failure`. */
+  async function postFollowUp(interaction: APIInteraction, message: NeutralMessage, failure: string) {
+    const body = restMessage(message, { ephemeral: message.private ?? false });
+    await rest
+      .post(Routes.webhook(deps.applicationId, interaction.token), { ...body, auth: false })
+      .catch((error: unknown) =>
+        logger.warn({ ...describeError(error, secrets), interactionId: interaction.id }, failure),
+      );
   }
 
   /** The core's answer, or a private generic error: the core should not throw, but an adapter must not go silent. */

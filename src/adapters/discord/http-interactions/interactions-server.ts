@@ -5,6 +5,7 @@ import type { APIInteraction } from 'discord.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { DiscordAdapterLogger } from '../logger.js';
 import type { InteractionAnswer } from './handle-interaction.js';
+import type { InteractionReplayGuard } from './replay-guard.js';
 import { checkDiscordSignature } from './verify-signature.js';
 
 /** Interaction payloads are a few kilobytes; anything far larger is not from Discord. */
@@ -21,6 +22,8 @@ export interface InteractionsServerOptions {
   readonly clock: Clock;
   readonly logger: DiscordAdapterLogger;
   readonly handle: (interaction: APIInteraction) => Promise<InteractionAnswer>;
+  /** Refuses an interaction id seen before (a replayed request). */
+  readonly replayGuard: InteractionReplayGuard;
   /** Work that runs after an answer was sent (deferred completions), so stop() can wait for it. */
   readonly track: (work: Promise<void>) => void;
 }
@@ -35,8 +38,10 @@ export interface InteractionsServer {
  * The endpoint Discord posts interactions to (Developer Portal → General
  * Information → Interactions Endpoint URL). Plain node:http: one route, and the
  * signature needs the raw bytes before any parsing. Unsigned or wrongly signed
- * requests get 401 (Discord itself sends such probes when the URL is saved and
- * refuses an endpoint that accepts them); only POST on the path is served.
+ * requests, and timestamps more than 5 minutes off, get 401 (Discord itself sends
+ * such probes when the URL is saved and refuses an endpoint that accepts them); an
+ * interaction already handled (a replay, see {@link InteractionReplayGuard}) gets 409
+ * and runs nothing; only POST on the path is served.
  */
 export async function startInteractionsServer(
   options: InteractionsServerOptions,
@@ -83,6 +88,13 @@ export async function startInteractionsServer(
     } catch {
       return sendJson(res, 400, { error: 'body is not JSON' });
     }
+    if (!(await firstSeen(interaction))) {
+      logger.warn(
+        { interactionId: interaction.id },
+        'discord interaction refused: already handled (a replay)',
+      );
+      return sendJson(res, 409, { error: 'interaction already handled' });
+    }
     const answer = await options.handle(interaction);
     const after = answer.after;
     if (after) {
@@ -91,6 +103,20 @@ export async function startInteractionsServer(
       options.track(sent.then(after));
     }
     sendJson(res, answer.status, answer.body);
+  }
+
+  /** PINGs carry nothing to run twice. A store that fails lets the interaction through: the signature and its age were checked. */
+  async function firstSeen(interaction: APIInteraction): Promise<boolean> {
+    if (interaction.type === 1 || typeof interaction.id !== 'string') return true;
+    try {
+      return await options.replayGuard.firstSeen(interaction.id);
+    } catch (error) {
+      logger.warn(
+        { interactionId: interaction.id, message: error instanceof Error ? error.message : String(error) },
+        'discord replay check failed (the store does not answer): interaction handled without it',
+      );
+      return true;
+    }
   }
 
   await new Promise<void>((resolve, reject) => {
