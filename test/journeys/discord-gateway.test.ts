@@ -1,0 +1,15 @@
+/**
+ * Journey: `npm start` (src/main.ts under tsx) on Discord in gateway mode (the fake's WebSocket gateway and REST), against the local fakes and the platform simulator,
+ * driven only from outside.
+ */
+import { tsxEntry } from './harness/bot-process.js';
+import { defineChatJourney } from './harness/chat-journey.js';
+import { startDiscordDriver } from './harness/discord-driver.js';
+
+defineChatJourney('journey: npm start on Discord through the gateway', {
+  name: 'discord-gateway',
+  platform: 'discord',
+  transport: 'gateway',
+  entry: () => tsxEntry,
+  startDriver: () => startDiscordDriver('gateway'),
+});

@@ -1,0 +1,213 @@
+/**
+ * The chat journey's restart: SIGTERM while a batch is held, things happening while fundbot is down, and a
+ * second start on the same store, whose digest time has come: the missed digest, the held batch, the catch-up
+ * and the API drift all show up once. Last, the checks that span the whole journey: nothing posted twice, no
+ * secret in any log line or message, every log line JSON, no personal data read.
+ */
+import { expect } from 'vitest';
+import { type ChatDriver, isPng } from './chat-driver.js';
+import {
+  type ChatJourneyOptions,
+  type ChatJourneyState,
+  digestTimeDueNow,
+  postsWith,
+  startFundbot,
+  waitForPost,
+} from './chat-journey-state.js';
+import { journeyProject, journeyTitle, seededNames, seededWallMessage } from './journey-project.js';
+import { localHourMinute } from './journey-world.js';
+import { defects, journeyStep } from './known-defects.js';
+import { waitFor } from './wait.js';
+
+const heldBacker = { displayName: 'Held Backer', amount: 25 };
+const downtimeWallPosts = Array.from({ length: 12 }, (_, i) => ({
+  authorName: `Neighbour ${i + 1}`,
+  message: `Posted while fundbot was down (${i + 1})`,
+}));
+
+export function registerRestartSteps<D extends ChatDriver>(
+  state: ChatJourneyState<D>,
+  options: ChatJourneyOptions<D>,
+): void {
+  const discordFiles = options.platform === 'discord' ? defects.discordFiles : undefined;
+
+  journeyStep(
+    "SIGTERM while a batch is held: fundbot exits 0 within Docker's 10 s",
+    undefined,
+    async () => {
+      const { driver, world } = state;
+      const set = await driver.command('pacing', ['supporters', 'batched', '1'], { admin: true }).answer();
+      expect(set.text).toContain('batched every 1 min');
+      const addedAt = Date.now();
+      state.found.heldBackerAddedAt = addedAt;
+      world.project.addSupporter(heldBacker);
+      // The poll that reads the new supporter has been answered: its cycle is in flight or done.
+      await waitFor(
+        () =>
+          world.sim.requests.some(
+            (r) => r.at >= addedAt && r.path === `/project/${journeyProject}/fundings` && r.status === 200,
+          ),
+        'the fundings poll after the new supporter',
+        10_000,
+      );
+      const bot = state.bot;
+      state.found.linesBeforeShutdown = bot.logLines().length;
+      const { code, ms } = await bot.stop('SIGTERM');
+      expect(code, 'exit code').toBe(0);
+      expect(ms).toBeLessThan(8_500);
+      expect(bot.logLines().some((l) => l.msg === 'shutdown complete')).toBe(true);
+    },
+    30_000,
+  );
+
+  journeyStep(
+    'the shutdown with a batch held logs no error (the store stays open until the batch is safe)',
+    undefined,
+    async () => {
+      const shutdownLines = state.bot.logLines().slice(state.found.linesBeforeShutdown);
+      const errors = shutdownLines.filter((l) => l.level === 'error' || l.level === 'fatal');
+      expect(errors.map((l) => l.msg)).toEqual([]);
+    },
+  );
+
+  journeyStep(
+    'restarts on the same store after a dozen wall posts and a change of the API description',
+    undefined,
+    async () => {
+      for (const post of downtimeWallPosts) state.world.project.addWallPost(post);
+      state.world.sim.setOpenApiVariant('field-added');
+      // The digest time of the second start is its own minute: today's digest came due while it was down.
+      await startFundbot(state, {
+        entry: options.entry(),
+        digestTime: await digestTimeDueNow(state),
+        name: `${options.name} (restart)`,
+      });
+    },
+    100_000,
+  );
+
+  journeyStep(
+    'the digest that came due while fundbot was down is posted at start, with its chart PNG',
+    discordFiles,
+    async () => {
+      // Either the digest reaches the channel, or fundbot logs that posting it failed (the step then fails at once).
+      const digest = await waitFor(
+        () => {
+          const failed = state.bot.logLines().find((l) => l.msg?.startsWith('digest: posting failed'));
+          if (failed) throw new Error(`fundbot logged: ${JSON.stringify(failed)}`);
+          return postsWith(state.driver, `Daily digest: ${journeyTitle}`)[0];
+        },
+        'the daily digest',
+        20_000,
+      );
+      expect(digest.channel).toBe(state.driver.channel);
+      expect(digest.files.some(isPng), 'the chart as a PNG').toBe(true);
+    },
+  );
+
+  journeyStep(
+    'what happened while fundbot was down is announced: 12 wall posts as one notice',
+    undefined,
+    async () => {
+      const burst = await waitForPost(state.driver, '💬 12 new wall posts', 'the wall burst notice', 20_000);
+      expect(burst.text).toMatch(/By Neighbour \d+, Neighbour \d+/);
+      expect(postsWith(state.driver, 'Posted while fundbot was down')).toEqual([]);
+    },
+  );
+
+  journeyStep(
+    'the wall burst counts the authors it does not name ("and N more")',
+    defects.wallBurstAuthors,
+    async () => {
+      const burst = postsWith(state.driver, '💬 12 new wall posts')[0]!;
+      const shown = burst.text.match(/Neighbour \d+/g) ?? [];
+      const more = Number(/and (\d+) more/.exec(burst.text)?.[1] ?? 0);
+      expect(shown.length + more).toBe(12);
+    },
+  );
+
+  journeyStep("a change of the platform's /openapi.json is logged at warn", undefined, async () => {
+    const line = await state.bot.waitForLog(/openapi\.json\) changed/, 'the API drift warning', 15_000);
+    expect(line.level).toBe('warn');
+  });
+
+  journeyStep(
+    'the held batch is posted once after the restart, in the same daily thread, with its figures as of when they were read',
+    undefined,
+    async () => {
+      const { driver, found } = state;
+      // The 1-minute window ends at the next full minute; the first poll after it posts the batch.
+      const batch = await waitForPost(driver, heldBacker.displayName, 'the held batch', 75_000);
+      expect(batch.text).toMatch(/🎉 1 new supporter since \d{1,2}:\d\d/);
+      state.found.heldBatch = batch;
+      expect(batch.threadOf).toBe(found.threadParent?.id);
+      expect(postsWith(driver, heldBacker.displayName)).toHaveLength(1);
+      // The restart found the day's thread in the store: no second parent.
+      expect(postsWith(driver, '🎉 Supporters on')).toHaveLength(1);
+    },
+    90_000,
+  );
+
+  journeyStep(
+    'the held batch states the figures it read, "as of HH:MM: supporter count N · total €X"',
+    defects.supporterFigures,
+    async () => {
+      expect(state.found.heldBatch?.text).toMatch(
+        /as of \d{1,2}:\d\d: supporter count [\d,]+ · total €[\d,]+/,
+      );
+    },
+  );
+
+  journeyStep(
+    "the held batch's window start is written on the clock of the configured time zone (or names its zone)",
+    defects.batchTimesUtc,
+    async () => {
+      const { found } = state;
+      const since = /since (\d{1,2}:\d\d)(?: ([A-Z]{3,4}|GMT[+-]\d+))?/.exec(found.heldBatch?.text ?? '');
+      const windowStart = Math.floor(found.heldBackerAddedAt! / 60_000) * 60_000;
+      const local = localHourMinute(windowStart, state.timeZone).replace(/^0/, '');
+      expect(since?.[2] !== undefined || since?.[1]?.replace(/^0/, '') === local, `since ${since?.[0]}`).toBe(
+        true,
+      );
+    },
+  );
+
+  journeyStep(
+    'SIGTERM again exits 0; over the whole journey every notice reached the channel once, nothing old was announced, no secret and no personal data went anywhere',
+    undefined,
+    async () => {
+      const { driver, world } = state;
+      const { code } = await state.bot.stop('SIGTERM');
+      expect(code).toBe(0);
+      const posts = driver.posts();
+      const keys = posts.flatMap((p) => (p.deliveryKey ? [p.deliveryKey] : []));
+      expect(
+        keys.filter((k, i) => keys.indexOf(k) !== i),
+        'delivery keys posted twice',
+      ).toEqual([]);
+      // The first run's baseline: nothing that was there before fundbot started is announced.
+      for (const name of [...seededNames, seededWallMessage]) {
+        expect(
+          posts.filter((p) => p.text.includes(name)),
+          name,
+        ).toEqual([]);
+      }
+      const secrets = [world.apiKey, ...driver.secrets];
+      for (const bot of state.bots) {
+        for (const secret of secrets) expect(bot.output(), `${bot.name} output`).not.toContain(secret);
+        // Logs are JSON lines, one key once per line.
+        const lines = bot
+          .stdout()
+          .split('\n')
+          .filter((l) => l.trim() !== '');
+        for (const line of lines) {
+          expect(() => JSON.parse(line), line).not.toThrow();
+          expect(line.match(/"version":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
+        }
+      }
+      for (const secret of [world.apiKey]) expect(driver.recordedText()).not.toContain(secret);
+      // Personal data is never read: no order, subscriber or address list was requested.
+      expect(world.sim.requests.filter((r) => /\/(orders|subscribers)\b/.test(r.path))).toEqual([]);
+    },
+  );
+}
