@@ -109,7 +109,6 @@ export function registerCommandSteps<D extends ChatDriver>(
         const answer = await run.answer();
         expect(answer.visibility, `/${name} answers in the channel`).toBe('public');
         expect(await run.acknowledgedWithinMs(), `/${name} acknowledged in time`).toBeLessThan(3_000);
-        expect(answer.at - run.sentAt, `/${name} answered in time`).toBeLessThan(3_000);
         answers.set(name, answer.text);
       }
       const funding = answers.get('funding') ?? '';
@@ -136,7 +135,7 @@ export function registerCommandSteps<D extends ChatDriver>(
   journeyStep('/help lists every command, as the platform types it', undefined, async () => {
     const run = state.driver.command('help');
     const help = await run.answer();
-    expect(help.at - run.sentAt).toBeLessThan(3_000);
+    expect(await run.acknowledgedWithinMs()).toBeLessThan(3_000);
     for (const name of [
       'funding',
       'rewards',
@@ -159,35 +158,41 @@ export function registerCommandSteps<D extends ChatDriver>(
 
   journeyStep('/chart answers in the channel with the funding chart as a PNG', discordFiles, async () => {
     const answer = await state.driver.command('chart').answer(15_000);
+    expect(answer.text).not.toMatch(/went wrong/);
     expect(answer.visibility).toBe('public');
     expect(answer.files.some(isPng), 'a PNG attached').toBe(true);
   });
 
   journeyStep("/digest previews today's digest with its chart as a PNG", discordFiles, async () => {
     const answer = await state.driver.command('digest').answer(15_000);
+    expect(answer.text).not.toMatch(/went wrong/);
     expect(answer.visibility).toBe('public');
     expect(answer.text).toContain(`Daily digest: ${journeyTitle}`);
     expect(answer.files.some(isPng), 'a PNG attached').toBe(true);
   });
 
   journeyStep(
-    'a second channel: /language de, /subscribe (German "now watching"), /unsubscribe, /subscriptions',
+    'a second channel: /language de, /subscribe wall blog, /funding in German, /unsubscribe blog, /subscriptions',
     undefined,
     async () => {
       const { driver } = state;
       const channel = driver.otherChannel;
       const language = await driver.command('language', ['de'], { admin: true, channel }).answer();
       expect(language.text).toContain('Dieser Kanal spricht jetzt Deutsch.');
-      const subscribe = driver.command('subscribe', [journeyProject, 'wall'], { admin: true, channel });
+      const subscribe = driver.command('subscribe', [journeyProject, 'wall', 'blog'], {
+        admin: true,
+        channel,
+      });
       expect((await subscribe.answer()).visibility).toBe('private');
       const funding = await driver.command('funding', [], { channel }).answer();
       expect(funding.text).toMatch(/Finanzierung/);
       const unsubscribe = await driver
-        .command('unsubscribe', [journeyProject], { admin: true, channel })
+        .command('unsubscribe', [journeyProject, 'blog'], { admin: true, channel })
         .answer();
       expect(unsubscribe.visibility).toBe('private');
       const listed = await driver.command('subscriptions', [], { channel }).answer();
-      expect(listed.text).not.toContain(journeyTitle);
+      expect(listed.text).toMatch(/wall \(live\)/);
+      expect(listed.text).not.toMatch(/blog \(/);
       // The main channel kept its subscription.
       const main = await driver.command('subscriptions').answer();
       expect(main.text).toContain(journeyTitle);

@@ -20,6 +20,8 @@ import { defects, journeyStep } from './known-defects.js';
 import { waitFor } from './wait.js';
 
 const heldBacker = { displayName: 'Held Backer', amount: 25 };
+/** Posted live in the main channel, held in the second one, whose quiet hours are on. */
+const quietWallPost = { authorName: 'Quiet Neighbour', message: 'Posted during the quiet hours' };
 const downtimeWallPosts = Array.from({ length: 12 }, (_, i) => ({
   authorName: `Neighbour ${i + 1}`,
   message: `Posted while fundbot was down (${i + 1})`,
@@ -32,22 +34,34 @@ export function registerRestartSteps<D extends ChatDriver>(
   const discordFiles = options.platform === 'discord' ? defects.discordFiles : undefined;
 
   journeyStep(
-    "SIGTERM while a batch is held: fundbot exits 0 within Docker's 10 s",
+    "SIGTERM while a batch and a quiet-hours summary are held: fundbot exits 0 within Docker's 10 s",
     undefined,
     async () => {
       const { driver, world } = state;
+      // Quiet hours and the batch window both end at the next full minute: leave room to hold within this one.
+      await waitFor(() => Date.now() % 60_000 < 45_000, 'a minute with 15 s left', 20_000);
+      const minute = Math.floor(Date.now() / 60_000) * 60_000;
+      const hours = `${localHourMinute(minute, state.timeZone)}-${localHourMinute(minute + 60_000, state.timeZone)}`;
+      state.found.quietStartedAt = minute;
+      const quiet = driver.command('quiet', [hours, state.timeZone], {
+        admin: true,
+        channel: driver.otherChannel,
+      });
+      expect((await quiet.answer()).text).toContain('Ruhezeit');
       const set = await driver.command('pacing', ['supporters', 'batched', '1'], { admin: true }).answer();
       expect(set.text).toContain('batched every 1 min');
       const addedAt = Date.now();
       state.found.heldBackerAddedAt = addedAt;
       world.project.addSupporter(heldBacker);
-      // The poll that reads the new supporter has been answered: its cycle is in flight or done.
+      world.project.addWallPost(quietWallPost);
+      // The polls that read them have been answered: their cycles are in flight or done.
+      const answered = (feed: string) =>
+        world.sim.requests.some(
+          (r) => r.at >= addedAt && r.path === `/project/${journeyProject}/${feed}` && r.status === 200,
+        );
       await waitFor(
-        () =>
-          world.sim.requests.some(
-            (r) => r.at >= addedAt && r.path === `/project/${journeyProject}/fundings` && r.status === 200,
-          ),
-        'the fundings poll after the new supporter',
+        () => answered('fundings') && answered('wall'),
+        'the polls after the new entries',
         10_000,
       );
       const bot = state.bot;
@@ -146,6 +160,37 @@ export function registerRestartSteps<D extends ChatDriver>(
       expect(postsWith(driver, '🎉 Supporters on')).toHaveLength(1);
     },
     90_000,
+  );
+
+  journeyStep(
+    'the quiet hours of the second channel end: what they held is posted there as one summary, in German',
+    undefined,
+    async () => {
+      const { driver } = state;
+      const summary = await waitFor(
+        () =>
+          driver.posts().find((p) => p.channel === driver.otherChannel && p.text.includes('Quiet Neighbour')),
+        'the quiet-hours summary',
+        75_000,
+      );
+      expect(summary.text).toContain('Während der Ruhezeit gesammelt');
+      expect(summary.text).toMatch(/💬 1 neuer Pinnwand-Beitrag seit \d{1,2}:\d\d/);
+      state.found.quietSummary = summary;
+      // The main channel, without quiet hours, had it live.
+      expect(postsWith(driver, 'Posted during the quiet hours').map((p) => p.channel)).toEqual([
+        driver.channel,
+      ]);
+    },
+    90_000,
+  );
+
+  journeyStep(
+    'the quiet-hours summary says since when on the clock of the zone the quiet hours were set in',
+    defects.batchTimesUtc,
+    async () => {
+      const since = /seit (\d{1,2}:\d\d)/.exec(state.found.quietSummary?.text ?? '')?.[1];
+      expect(since).toBe(localHourMinute(state.found.quietStartedAt!, state.timeZone));
+    },
   );
 
   journeyStep(

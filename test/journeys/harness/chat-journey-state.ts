@@ -25,6 +25,8 @@ export interface ChatJourneyOptions<D extends ChatDriver = ChatDriver> {
   /** Which entry point runs; a function, since the compiled tree is built in a beforeAll. */
   readonly entry: () => Entry;
   readonly startDriver: () => Promise<D>;
+  /** Steps only this platform and mode have, run while the first process is up (after the subscription). */
+  readonly platformSteps?: (state: ChatJourneyState<D>) => void;
 }
 
 export interface ChatJourneyState<D extends ChatDriver = ChatDriver> {
@@ -48,6 +50,8 @@ export interface ChatJourneyState<D extends ChatDriver = ChatDriver> {
     threadParent?: ChannelPost;
     heldBackerAddedAt?: number;
     heldBatch?: ChannelPost;
+    quietStartedAt?: number;
+    quietSummary?: ChannelPost;
     /** How many log lines the first process had written when it got SIGTERM. */
     linesBeforeShutdown?: number;
   };

@@ -15,6 +15,7 @@ export function defineChatJourney<D extends ChatDriver>(title: string, options: 
   describe(title, () => {
     const state = journeyHooks(options);
     registerSubscribeSteps(state, options);
+    options.platformSteps?.(state);
     registerNoticeSteps(state, options);
     registerCommandSteps(state, options);
     registerRestartSteps(state, options);
