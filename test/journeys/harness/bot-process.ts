@@ -67,13 +67,19 @@ export interface StartOptions {
   /** The whole environment of the child: nothing of the test runner's leaks in except PATH and HOME. */
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
+  /** Another script of the repository than the entry point, e.g. `commands/register-discord.ts`. */
+  readonly script?: string;
+  readonly args?: readonly string[];
 }
 
 export function startBotProcess(options: StartOptions): BotProcess {
-  const args =
-    options.entry.kind === 'tsx'
-      ? ['--import', import.meta.resolve('tsx'), join(repoRoot, 'src/main.ts')]
-      : [join(options.entry.appDir, 'dist/src/main.js')];
+  const script = options.script ?? 'src/main.ts';
+  const args = [
+    ...(options.entry.kind === 'tsx'
+      ? ['--import', import.meta.resolve('tsx'), join(repoRoot, script)]
+      : [join(options.entry.appDir, 'dist', script.replace(/\.ts$/, '.js'))]),
+    ...(options.args ?? []),
+  ];
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',

@@ -38,7 +38,7 @@ export function registerRestartSteps<D extends ChatDriver>(
     undefined,
     async () => {
       const { driver, world } = state;
-      // Quiet hours and the batch window both end at the next full minute: leave room to hold within this one.
+      // Quiet hours and the batch window both end at the next full minute: leave 15 s to hold within this one.
       await waitFor(() => Date.now() % 60_000 < 45_000, 'a minute with 15 s left', 20_000);
       const minute = Math.floor(Date.now() / 60_000) * 60_000;
       const hours = `${localHourMinute(minute, state.timeZone)}-${localHourMinute(minute + 60_000, state.timeZone)}`;

@@ -110,6 +110,7 @@ export function registerSubscribeSteps<D extends ChatDriver>(
       expect(listed.text).toContain('supporters (auto)');
       expect(listed.text).toContain('wall (live)');
       expect(listed.text).toContain('digest');
+      expect(listed.text).toContain('Quiet hours: off');
     },
   );
 }

@@ -18,6 +18,8 @@ export const defects = {
     'issue 23: the HEALTHCHECK always probes 9464, so a config with another http.port is "unhealthy" while /healthz answers 200 (hygiene helper)',
   storeStartsEmpty:
     'issue 23: after the store file was deleted, a restart ran with no subscriptions and said nothing (store helper)',
+  commandsLocalhost:
+    'issue 23: commands:discord refuses an http://localhost public URL that the bot accepts (hygiene helper)',
   discordFiles:
     'issue 23: Discord file uploads fail in the running bot, "TypeError: action is not a function" (hygiene helper)',
   discordHttpNowWatching:
