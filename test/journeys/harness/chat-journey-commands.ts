@@ -15,7 +15,6 @@ import {
 } from './chat-journey-state.js';
 import { journeyProject, journeyRewards, journeyTitle } from './journey-project.js';
 import { defects, journeyStep } from './known-defects.js';
-import { waitFor } from './wait.js';
 
 export function registerCommandSteps<D extends ChatDriver>(
   state: ChatJourneyState<D>,
@@ -214,6 +213,4 @@ export function registerCommandSteps<D extends ChatDriver>(
     expect(metrics).toMatch(/fundbot_api_budget_remaining\{[^}]*window="day"[^}]*\} [1-9]/);
     for (const secret of [...state.driver.secrets, state.world.apiKey]) expect(metrics).not.toContain(secret);
   });
-
-  void waitFor;
 }

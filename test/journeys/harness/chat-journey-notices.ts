@@ -4,14 +4,8 @@
  * supporter-only content left out, and corrections as edits of what was posted.
  */
 import { expect } from 'vitest';
-import type { ChannelPost, ChatDriver, RenderedText } from './chat-driver.js';
-import {
-  type ChatJourneyOptions,
-  type ChatJourneyState,
-  euros,
-  postsWith,
-  waitForPost,
-} from './chat-journey-state.js';
+import type { ChatDriver, RenderedText } from './chat-driver.js';
+import { type ChatJourneyState, euros, postsWith, waitForPost } from './chat-journey-state.js';
 import { journeyProject, journeyRewards, readmeFigures, readmeSupporter } from './journey-project.js';
 import { defects, journeyStep } from './known-defects.js';
 import { waitFor } from './wait.js';
@@ -27,10 +21,7 @@ export const supporterOnlyPost = {
   body: 'SUPPORTER-ONLY-BODY the factory numbers are 4711 panels at 38 euros',
 };
 
-export function registerNoticeSteps<D extends ChatDriver>(
-  state: ChatJourneyState<D>,
-  options: ChatJourneyOptions<D>,
-): void {
+export function registerNoticeSteps<D extends ChatDriver>(state: ChatJourneyState<D>): void {
   journeyStep(
     'a new supporter reaches the channel at the next poll, as a native message with the project footer',
     undefined,
@@ -157,8 +148,6 @@ export function registerNoticeSteps<D extends ChatDriver>(
       expectInert(driver, edit.raw);
     },
   );
-
-  void options;
 }
 
 /** Nothing in the rendered strings pings, broadcasts, links or formats on the platform. */
@@ -180,8 +169,4 @@ export function expectInert(driver: ChatDriver, raw: readonly RenderedText[]): v
       if (!notification) expect(text, 'no bold from user text').not.toContain('**now**');
     }
   }
-}
-
-export function firstPostWith(posts: readonly ChannelPost[], needle: string): ChannelPost | undefined {
-  return posts.find((p) => p.text.includes(needle));
 }

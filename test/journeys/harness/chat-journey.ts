@@ -16,7 +16,7 @@ export function defineChatJourney<D extends ChatDriver>(title: string, options: 
     const state = journeyHooks(options);
     registerSubscribeSteps(state, options);
     options.platformSteps?.(state);
-    registerNoticeSteps(state, options);
+    registerNoticeSteps(state);
     registerCommandSteps(state, options);
     registerRestartSteps(state, options);
   });
