@@ -229,6 +229,8 @@ export function registerRestartSteps<D extends ChatDriver>(
       const { code } = await state.bot.stop('SIGTERM');
       expect(code).toBe(0);
       const posts = driver.posts();
+      // Every message carries its delivery's id (Discord nonce, Slack metadata); a file share cannot.
+      expect(posts.filter((p) => p.shape !== 'file' && p.deliveryKey === undefined)).toEqual([]);
       const keys = posts.flatMap((p) => (p.deliveryKey ? [p.deliveryKey] : []));
       expect(
         keys.filter((k, i) => keys.indexOf(k) !== i),
@@ -255,6 +257,10 @@ export function registerRestartSteps<D extends ChatDriver>(
         }
       }
       for (const secret of secrets) expect(driver.recordedText()).not.toContain(secret);
+      // The key only ever travels as Authorization: Bearer, never in a URL.
+      expect(JSON.stringify(world.sim.requests.map((r) => r.query))).not.toContain('svc_');
+      expect(world.sim.requests.some((r) => r.credential === 'project')).toBe(true);
+      expect(world.sim.requests.filter((r) => r.credential === 'invalid')).toEqual([]);
       // Personal data is never read: no order, subscriber or address list was requested.
       expect(world.sim.requests.filter((r) => /\/(orders|subscribers)\b/.test(r.path))).toEqual([]);
     },
