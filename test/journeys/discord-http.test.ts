@@ -12,6 +12,7 @@ import type { ChatJourneyState } from './harness/chat-journey-state.js';
 import type { DiscordDriver } from './harness/discord-driver.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
 import { defects, journeyStep } from './harness/known-defects.js';
+import { waitFor } from './harness/wait.js';
 
 defineChatJourney('journey: npm start on Discord with HTTP interactions', {
   name: 'discord-http',
@@ -31,6 +32,25 @@ defineChatJourney('journey: npm start on Discord with HTTP interactions', {
           expect((await signed.post(url, signed.ping(), signing)).status, signing.kind).toBe(401);
         }
         expect(fake.gatewayReceived).toEqual([]);
+      },
+    );
+
+    journeyStep(
+      'a signed interaction replayed byte for byte within 5 minutes is not run a second time',
+      defects.discordReplay,
+      async () => {
+        const { signed } = state.driver;
+        const url = state.driver.endpoint();
+        const runs = () => commandRuns(state, 'status');
+        const before = await runs();
+        const interaction = signed.chatInput({ command: 'status' });
+        const signing = { kind: 'valid', timestampSeconds: Math.floor(Date.now() / 1000) } as const;
+        expect((await signed.post(url, interaction, signing)).status).toBe(200);
+        await signed.post(url, interaction, signing);
+        await waitFor(async () => (await runs()) >= before + 1, 'the first /status run', 10_000);
+        // Another command answered since: a replay run would have been counted by now.
+        await state.driver.command('help').answer();
+        expect(await runs()).toBe(before + 1);
       },
     );
 
@@ -87,4 +107,14 @@ function registerCommands(state: ChatJourneyState<DiscordDriver>, args: readonly
       ...env,
     },
   });
+}
+
+/** How many times fundbot ran `command` on Discord, from its own /metrics. */
+async function commandRuns(state: ChatJourneyState<DiscordDriver>, command: string): Promise<number> {
+  const metrics = await (await fetch(`http://127.0.0.1:${state.opsPort}/metrics`)).text();
+  const series = new RegExp(
+    `^fundbot_command_duration_seconds_count\\{[^}]*command="${command}"[^}]*\\} (\\d+)`,
+    'gm',
+  );
+  return [...metrics.matchAll(series)].reduce((sum, m) => sum + Number(m[1]), 0);
 }

@@ -161,6 +161,33 @@ describe('journey: running fundbot for your projects (the operator)', () => {
   );
 
   journeyStep(
+    'a config file with a 60 MB value, or nested 100,000 deep, is refused with a clear message and no stack trace',
+    defects.configLimits,
+    async () => {
+      await bot?.stop('SIGTERM').catch(() => undefined);
+      const projects = [{ linkCaption: journeyProject, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }];
+      const base = `"api":{"baseUrl":"${world.sim.url}"},"projects":${JSON.stringify(projects)}`;
+      const configs = {
+        huge: `{${base},"locale":"${'x'.repeat(60 * 1024 * 1024)}"}`,
+        deep: `{${base},"engine":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      };
+      for (const [name, text] of Object.entries(configs)) {
+        const config = world.writeFile(`${name}.config.json`, text);
+        const run = startBotProcess({
+          name: `fundbot (${name} config)`,
+          entry: tsxEntry,
+          cwd: world.dir,
+          env: { FUNDBOT_CONFIG: config, SOLAR_KIOSK_API_KEY: world.apiKey },
+        });
+        expect(await run.exited(), name).toBe(1);
+        expect(run.stderr(), name).toContain('fundbot cannot start');
+        expect(run.output(), `${name}: no stack trace`).not.toMatch(/\n\s+at /);
+      }
+    },
+    60_000,
+  );
+
+  journeyStep(
     'variables of the machine that merely end in _FILE (TF_CLI_CONFIG_FILE, SSL_CERT_FILE) are left alone',
     defects.secretFileVariables,
     async () => {

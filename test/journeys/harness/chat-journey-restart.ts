@@ -222,6 +222,16 @@ export function registerRestartSteps<D extends ChatDriver>(
   );
 
   journeyStep(
+    'a change of project status is announced as "Project status: Funding phase → …", naming the status once',
+    defects.layoutStatusLabel,
+    async () => {
+      state.world.project.setStatus('finished');
+      const notice = await waitForPost(state.driver, 'Project status: Funding phase →', 'the status notice');
+      expect(notice.text.match(/status/gi)).toHaveLength(1);
+    },
+  );
+
+  journeyStep(
     'SIGTERM again exits 0; over the whole journey every notice reached the channel once, nothing old was announced, no secret and no personal data went anywhere',
     undefined,
     async () => {

@@ -6,6 +6,7 @@
 import { describe } from 'vitest';
 import type { ChatDriver } from './chat-driver.js';
 import { registerCommandSteps } from './chat-journey-commands.js';
+import { registerLayoutSteps } from './chat-journey-layout.js';
 import { registerNoticeSteps } from './chat-journey-notices.js';
 import { registerRestartSteps } from './chat-journey-restart.js';
 import { type ChatJourneyOptions, journeyHooks } from './chat-journey-state.js';
@@ -17,6 +18,7 @@ export function defineChatJourney<D extends ChatDriver>(title: string, options: 
     registerSubscribeSteps(state, options);
     options.platformSteps?.(state);
     registerNoticeSteps(state);
+    registerLayoutSteps(state, options);
     registerCommandSteps(state, options);
     registerRestartSteps(state, options);
   });

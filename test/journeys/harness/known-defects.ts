@@ -20,6 +20,15 @@ export const defects = {
     'issue 23: after the store file was deleted, a restart ran with no subscriptions and said nothing (store helper)',
   commandsLocalhost:
     'issue 23: commands:discord refuses an http://localhost public URL that the bot accepts (hygiene helper)',
+  layoutProgressTwice: 'issue 23: messages with a progress bar show it twice (layout helper)',
+  layoutTwoPercentages: 'issue 23: "now watching" shows 64% and 65% in one message (layout helper)',
+  layoutSoldOutTwice:
+    'issue 23: the Slack sold-out header says "sold out" twice; the Discord embed too (author "sold out" over "Sold out: …") (layout helper)',
+  layoutStatusLabel: 'issue 23: a status change reads "Project status: … → Status: finished" (layout helper)',
+  invisibleTitle: 'issue 23: a blog title made only of invisible characters renders blank (layout helper)',
+  discordReplay: 'issue 23: a Discord interaction replayed within 5 minutes runs again (hygiene helper)',
+  configLimits:
+    'issue 23: a 60 MB config value and a deeply nested config crash loading with a stack trace (hygiene helper)',
   discordFiles:
     'issue 23: Discord file uploads fail in the running bot, "TypeError: action is not a function" (hygiene helper)',
   discordHttpNowWatching:
