@@ -54,6 +54,8 @@ export interface BotProcess {
 }
 
 const running = new Set<BotProcess>();
+// A test worker that ends abruptly (a crash, a timeout) must not leave fundbot processes behind.
+process.once('exit', () => killAllBots());
 
 /** Kills every child still running (for afterAll / afterEach). */
 export function killAllBots(): void {
