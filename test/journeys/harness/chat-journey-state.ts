@@ -38,8 +38,6 @@ export interface ChatJourneyState<D extends ChatDriver = ChatDriver> {
   readonly bots: BotProcess[];
   readonly timeZone: string;
   readonly opsPort: number;
-  /** When the channel's digest subscription was made: the restart's digest time must come after it. */
-  digestSubscribedAt: number;
   /** What earlier steps left for later ones. */
   readonly found: {
     firstSubscribe?: CommandRun;
@@ -50,6 +48,7 @@ export interface ChatJourneyState<D extends ChatDriver = ChatDriver> {
     threadParent?: ChannelPost;
     heldBackerAddedAt?: number;
     heldBatch?: ChannelPost;
+    /** The minute the batch and the quiet-hours summary were held in: both, and the digest, are due after it. */
     quietStartedAt?: number;
     quietSummary?: ChannelPost;
     /** How many log lines the first process had written when it got SIGTERM. */
@@ -69,7 +68,6 @@ export function journeyHooks<D extends ChatDriver>(options: ChatJourneyOptions<D
     state.bots = [];
     state.timeZone = digestTimeZoneAwayFromMidnight();
     state.opsPort = await state.world.freePort();
-    state.digestSubscribedAt = Number.POSITIVE_INFINITY;
     state.found = {};
   }, 60_000);
   afterEach((context) => {
@@ -120,21 +118,6 @@ export async function startFundbot<D extends ChatDriver>(
 /** A digest time that cannot come due while the first process runs (half an hour from now). */
 export function digestTimeNotDueSoon(state: ChatJourneyState): string {
   return localHourMinute(Date.now() + 30 * 60_000, state.timeZone);
-}
-
-/**
- * The digest time for the restart: the current minute, which must be later than the minute the channel
- * subscribed to the digest (a subscription made after the day's digest time waits for tomorrow's). Waits for
- * the next minute when the journey got here within the subscription's minute.
- */
-export async function digestTimeDueNow(state: ChatJourneyState): Promise<string> {
-  const subscribedMinute = Math.floor(state.digestSubscribedAt / 60_000);
-  await waitFor(
-    () => Math.floor(Date.now() / 60_000) > subscribedMinute,
-    'the minute after the digest subscription',
-    70_000,
-  );
-  return localHourMinute(Date.now(), state.timeZone);
 }
 
 /** The posts whose text contains `needle`. */

@@ -101,7 +101,6 @@ export function registerSubscribeSteps<D extends ChatDriver>(
       const run = driver.command('subscribe', [journeyProject], { admin: true });
       const confirmation = await run.answer();
       expect(confirmation.visibility).toBe('private');
-      state.digestSubscribedAt = Date.now();
       // A later command's answer has arrived: a follow-up of the subscribe would have come before it.
       const listed = await driver.command('subscriptions').answer();
       expect(listed.visibility).toBe('public');
