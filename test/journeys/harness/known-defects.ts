@@ -1,10 +1,9 @@
 /**
- * Defects of issue 23 that a journey step meets today. A step that meets one is registered with `it.fails`, so
- * it turns red the moment the fix lands; the lead then makes it an ordinary `it`. Each names the defect and the
- * helper fixing it.
+ * Defects a journey step meets today: those issue 23 lists, and one the journeys found. A step that meets one is
+ * registered with `it.fails`, so it turns red the moment the fix lands; the lead then makes it an ordinary `it`.
+ * Each names the defect and who fixes it.
  */
 import { it, type TestContext } from 'vitest';
-import type { Platform } from './chat-driver.js';
 
 export const defects = {
   readmeFigures:
@@ -39,14 +38,9 @@ export const defects = {
     'issue 23: /digest and /chart in the demo print only the alt text and save no PNG (hygiene helper)',
   secretFileVariables:
     'issue 23: any variable ending in _FILE is read as a secret file, a missing TF_CLI_CONFIG_FILE stops start-up (hygiene helper)',
-  shutdownStoreClosed:
-    'issue 23: SIGTERM closes the store before the held batch is flushed, "batch flush failed: SQLITE_MISUSE" (lead: shutdown order)',
 } as const;
 
 export type Defect = (typeof defects)[keyof typeof defects];
-
-/** The defect a step meets on `platform` in `mode`, if any (see the tables in the journeys). */
-export type DefectRule = (platform: Platform, mode: string) => Defect | undefined;
 
 /** Registers one journey step: `it`, or `it.fails` naming the defect that makes it fail today. */
 export function journeyStep(
