@@ -1,4 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The journeys (test/journeys) start the real bot and mostly wait on it; they are the longest files, so they go
+ * first: otherwise a fresh CI run, with no timings cached, orders files by size and leaves them (small files
+ * over a large harness) for last, as the run's long tail.
+ */
+class JourneysFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const journey = (file: TestSpecification) => file.moduleId.includes('/test/journeys/');
+    return [...sorted.filter(journey), ...sorted.filter((file) => !journey(file))];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -8,5 +22,6 @@ export default defineConfig({
     // Tests start real servers on 127.0.0.1; keep a modest parallelism for 2-core CI machines.
     pool: 'forks',
     maxWorkers: 2,
+    sequence: { sequencer: JourneysFirst },
   },
 });

@@ -1,0 +1,25 @@
+/**
+ * The chat journey: one fundbot process (then a second on the same store) carries every step, in order, against
+ * one platform in one mode. Each step is a test of its own, so the report says which promise of the README
+ * holds and which does not; a step that meets a known defect of issue 23 is `it.fails` (see known-defects.ts).
+ */
+import { describe } from 'vitest';
+import type { ChatDriver } from './chat-driver.js';
+import { registerCommandSteps } from './chat-journey-commands.js';
+import { registerLayoutSteps } from './chat-journey-layout.js';
+import { registerNoticeSteps } from './chat-journey-notices.js';
+import { registerRestartSteps } from './chat-journey-restart.js';
+import { type ChatJourneyOptions, journeyHooks } from './chat-journey-state.js';
+import { registerSubscribeSteps } from './chat-journey-subscribe.js';
+
+export function defineChatJourney<D extends ChatDriver>(title: string, options: ChatJourneyOptions<D>): void {
+  describe(title, () => {
+    const state = journeyHooks(options);
+    registerSubscribeSteps(state, options);
+    options.platformSteps?.(state);
+    registerNoticeSteps(state);
+    registerLayoutSteps(state, options);
+    registerCommandSteps(state, options);
+    registerRestartSteps(state, options);
+  });
+}
