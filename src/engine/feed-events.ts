@@ -50,10 +50,8 @@ export function supporterEvents(
         occurredAt: newest.item.support_timestamp * 1000,
         detectedAt: ctx.detectedAt,
         count: fresh.length,
-        displayNames: [...fresh]
-          .reverse()
-          .slice(0, limits.burstNames)
-          .map((f) => singleLine(f.item.user.display_name, limits.name)),
+        // Every name, newest first: delivery names each supporter (the rest in the notice's thread).
+        displayNames: [...fresh].reverse().map((f) => singleLine(f.item.user.display_name, limits.name)),
         supporterCount: supportersAfterNewest,
         fundingTotal: fundingAfterNewest,
         currency: ctx.currency,
@@ -93,9 +91,10 @@ export function wallEvents(
         occurredAt: newest.item.created_timestamp * 1000,
         detectedAt: ctx.detectedAt,
         count: fresh.length,
+        // Every author once: the notice names a few and counts the rest ("and 7 more").
         authors: [
           ...new Set([...fresh].reverse().map((f) => singleLine(f.item.user.display_name, limits.name))),
-        ].slice(0, limits.burstNames),
+        ],
         postIds: fresh.map((f) => f.item.id),
       },
     ];

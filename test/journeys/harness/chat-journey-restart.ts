@@ -204,7 +204,7 @@ export function registerRestartSteps<D extends ChatDriver>(
     defects.supporterFigures,
     async () => {
       expect(state.found.heldBatch?.text).toMatch(
-        /as of \d{1,2}:\d\d: supporter count [\d,]+ · total €[\d,]+/,
+        /as of \d{1,2}:\d\d(?: [A-Z][\w+:-]*)?: supporter count [\d,]+ · total €[\d,]+/,
       );
     },
   );

@@ -222,7 +222,12 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
   };
 }
 
+/** A shared file's message: its blocks (rich text beside the file), or the older `initial_comment` mrkdwn. */
 function shareMessage(call: RecordedCall, files: Uint8Array[], at: number): AnswerMessage {
+  const blocks = call.args['blocks'];
+  if (Array.isArray(blocks)) {
+    return { visibility: 'public', text: visibleOf(blocks), raw: blockStrings(blocks), files, at };
+  }
   const comment = String(call.args['initial_comment'] ?? '');
   return {
     visibility: 'public',
@@ -245,6 +250,10 @@ function blockStrings(blocks: unknown): RenderedText[] {
     if (Array.isArray(node)) return node.forEach(visit);
     if (typeof node !== 'object' || node === null) return;
     const record = node as Record<string, unknown>;
+    if (record['type'] === 'rich_text') {
+      out.push(...richTextStrings(record['elements']));
+      return;
+    }
     if (
       (record['type'] === 'plain_text' || record['type'] === 'mrkdwn') &&
       typeof record['text'] === 'string'
@@ -256,6 +265,50 @@ function blockStrings(blocks: unknown): RenderedText[] {
   };
   visit(blocks);
   return out;
+}
+
+/**
+ * A `rich_text` block as a reader sees it: sections as lines, list items with bullets. Its text elements are
+ * literal (never parsed); a mention or broadcast element is a real ping, so it is kept as the parsed `<!…>`/`<@…>`
+ * form the security checks look for.
+ */
+function richTextStrings(elements: unknown): RenderedText[] {
+  const pings: RenderedText[] = [];
+  const inline = (element: Record<string, unknown>): string => {
+    switch (element['type']) {
+      case 'text': {
+        const text = typeof element['text'] === 'string' ? element['text'] : '';
+        // Struck text is drawn struck: written here as mrkdwn's ~…~ so a step can see it.
+        const style = element['style'] as Record<string, unknown> | undefined;
+        return style?.['strike'] === true ? `~${text}~` : text;
+      }
+      case 'link':
+        return typeof element['text'] === 'string' ? element['text'] : String(element['url'] ?? '');
+      case 'emoji':
+        return typeof element['unicode'] === 'string'
+          ? String.fromCodePoint(...element['unicode'].split('-').map((hex) => Number.parseInt(hex, 16)))
+          : `:${String(element['name'])}:`;
+      case 'broadcast':
+        pings.push({ text: `<!${String(element['range'])}>`, parsed: true });
+        return `@${String(element['range'])}`;
+      case 'user':
+      case 'usergroup':
+        pings.push({ text: `<@${String(element['user_id'] ?? element['usergroup_id'])}>`, parsed: true });
+        return '@someone';
+      default:
+        return '';
+    }
+  };
+  const line = (section: Record<string, unknown>): string =>
+    Array.isArray(section['elements'])
+      ? (section['elements'] as Record<string, unknown>[]).map(inline).join('')
+      : '';
+  const lines = (Array.isArray(elements) ? (elements as Record<string, unknown>[]) : []).map((element) =>
+    element['type'] === 'rich_text_list' && Array.isArray(element['elements'])
+      ? (element['elements'] as Record<string, unknown>[]).map((item) => `• ${line(item)}`).join('\n')
+      : line(element),
+  );
+  return [{ text: lines.join('\n'), parsed: false }, ...pings];
 }
 
 function visibleOf(blocks: unknown): string {
