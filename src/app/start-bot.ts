@@ -267,7 +267,7 @@ export async function startBot(
       for (const a of adapters) await a.stop().catch(() => undefined);
       storeProbe.stop();
       storeSweep.stop();
-      marker?.stop();
+      await marker?.stop();
       await replicas?.stop();
       await Promise.allSettled([api.close(), store.close(), ops?.close(), replicas?.close()]);
       throw platformStartError(adapter.name, error);
@@ -325,11 +325,11 @@ export async function startBot(
     { name: 'close the API client', stop: () => api.close() },
     {
       name: 'flush and close the store',
-      stop: () => {
+      stop: async () => {
         storeProbe.stop();
         storeSweep.stop();
-        marker?.stop();
-        return Promise.all([store.close(), replicas?.close()]).then(() => undefined);
+        await marker?.stop();
+        await Promise.all([store.close(), replicas?.close()]);
       },
     },
     { name: 'close the health server', stop: async () => ops?.close() },

@@ -37,7 +37,8 @@ export interface StoreMarker {
   check(): HealthCheck;
   /** The same, for `/status`: the detail while alarmed, else undefined. */
   alarm(): string | undefined;
-  stop(): void;
+  /** Stops the checks after one last look (the store must still be open): a short run is vouched for too. */
+  stop(): Promise<void>;
 }
 
 const markerSchema = z.object({
@@ -187,6 +188,11 @@ export async function startStoreMarker(options: StoreMarkerOptions): Promise<Sto
       clearIfAccepted();
       return alarm;
     },
-    stop: () => controller.abort(new Error('store marker stopped')),
+    stop: async () => {
+      if (controller.signal.aborted) return;
+      controller.abort(new Error('store marker stopped'));
+      // A last look before the store closes: a run shorter than the first interval still leaves its marker.
+      await run();
+    },
   };
 }

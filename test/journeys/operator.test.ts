@@ -17,7 +17,7 @@ import {
 } from './harness/bot-process.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
-import { defects, journeyStep } from './harness/known-defects.js';
+import { journeyStep } from './harness/known-defects.js';
 import { waitFor } from './harness/wait.js';
 
 const otherProject = 'river-cleanup';
@@ -142,9 +142,11 @@ describe('journey: running fundbot for your projects (the operator)', () => {
 
   journeyStep(
     'a deleted store makes the next start a first run, and fundbot says so loudly',
-    defects.storeStartsEmpty,
+    undefined,
     async () => {
-      rmSync(join(world.dir, 'data'), { recursive: true, force: true });
+      // The store's file is deleted (with its WAL): what issue 23 measured. The marker beside it vouches that it held data.
+      for (const suffix of ['', '-wal', '-shm'])
+        rmSync(join(world.dir, 'data', `fundbot.sqlite${suffix}`), { force: true });
       keyFile = world.writeFile('solar-kiosk.key', `${world.sim.issueProjectKey(journeyProject)}\n`);
       const running = startOperatorBot('fundbot (store deleted)');
       await running.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
@@ -162,7 +164,7 @@ describe('journey: running fundbot for your projects (the operator)', () => {
 
   journeyStep(
     'a config file with a 60 MB value, or nested 100,000 deep, is refused with a clear message and no stack trace',
-    defects.configLimits,
+    undefined,
     async () => {
       await bot?.stop('SIGTERM').catch(() => undefined);
       const projects = [{ linkCaption: journeyProject, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }];
@@ -189,7 +191,7 @@ describe('journey: running fundbot for your projects (the operator)', () => {
 
   journeyStep(
     'variables of the machine that merely end in _FILE (TF_CLI_CONFIG_FILE, SSL_CERT_FILE) are left alone',
-    defects.secretFileVariables,
+    undefined,
     async () => {
       await bot?.stop('SIGTERM').catch(() => undefined);
       const running = startOperatorBot('fundbot (unrelated _FILE variables)', {

@@ -6,22 +6,11 @@
 import { expect } from 'vitest';
 import { type ChatDriver, isPng } from './chat-driver.js';
 import { supporterOnlyPost } from './chat-journey-notices.js';
-import {
-  type ChatJourneyOptions,
-  type ChatJourneyState,
-  euros,
-  postsWith,
-  waitForPost,
-} from './chat-journey-state.js';
+import { type ChatJourneyState, euros, postsWith, waitForPost } from './chat-journey-state.js';
 import { journeyProject, journeyRewards, journeyTitle } from './journey-project.js';
-import { defects, journeyStep } from './known-defects.js';
+import { journeyStep } from './known-defects.js';
 
-export function registerCommandSteps<D extends ChatDriver>(
-  state: ChatJourneyState<D>,
-  options: ChatJourneyOptions<D>,
-): void {
-  const discordFiles = options.platform === 'discord' ? defects.discordFiles : undefined;
-
+export function registerCommandSteps<D extends ChatDriver>(state: ChatJourneyState<D>): void {
   journeyStep('/pacing supporters live (admin), and /subscriptions shows it', undefined, async () => {
     const { driver } = state;
     const set = await driver.command('pacing', ['supporters', 'live'], { admin: true }).answer();
@@ -56,7 +45,7 @@ export function registerCommandSteps<D extends ChatDriver>(
 
   journeyStep(
     "the daily thread's parent carries the supporter count, the total and a progress bar to the goal",
-    defects.supporterFigures,
+    undefined,
     async () => {
       const parent = state.found.threadParent!;
       const latest = [
@@ -158,14 +147,14 @@ export function registerCommandSteps<D extends ChatDriver>(
     expect(answer.text).toContain(`Watched projects: ${journeyProject}`);
   });
 
-  journeyStep('/chart answers in the channel with the funding chart as a PNG', discordFiles, async () => {
+  journeyStep('/chart answers in the channel with the funding chart as a PNG', undefined, async () => {
     const answer = await state.driver.command('chart').answer(15_000);
     expect(answer.text).not.toMatch(/went wrong/);
     expect(answer.visibility).toBe('public');
     expect(answer.files.some(isPng), 'a PNG attached').toBe(true);
   });
 
-  journeyStep("/digest previews today's digest with its chart as a PNG", discordFiles, async () => {
+  journeyStep("/digest previews today's digest with its chart as a PNG", undefined, async () => {
     const answer = await state.driver.command('digest').answer(15_000);
     expect(answer.text).not.toMatch(/went wrong/);
     expect(answer.visibility).toBe('public');

@@ -12,7 +12,7 @@ import {
   startFundbot,
 } from './chat-journey-state.js';
 import { journeyProject, journeyTitle } from './journey-project.js';
-import { defects, journeyStep } from './known-defects.js';
+import { journeyStep } from './known-defects.js';
 import { waitFor } from './wait.js';
 
 export function registerSubscribeSteps<D extends ChatDriver>(
@@ -79,9 +79,7 @@ export function registerSubscribeSteps<D extends ChatDriver>(
 
   journeyStep(
     'the first subscription is followed by a public "now watching" with funding, goal, progress and supporters',
-    options.platform === 'discord' && options.transport === 'http'
-      ? defects.discordHttpNowWatching
-      : undefined,
+    undefined,
     async () => {
       // It follows the confirmation at once: a few seconds are plenty.
       const watching = await state.found.firstSubscribe!.message(1, 5_000);

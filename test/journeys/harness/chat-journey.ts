@@ -1,7 +1,7 @@
 /**
  * The chat journey: one fundbot process (then a second on the same store) carries every step, in order, against
  * one platform in one mode. Each step is a test of its own, so the report says which promise of the README
- * holds and which does not; a step that meets a known defect of issue 23 is `it.fails` (see known-defects.ts).
+ * holds and which does not; a step that meets a known defect of issue 23 is `it.fails` (see known-defects.js).
  */
 import { describe } from 'vitest';
 import type { ChatDriver } from './chat-driver.js';
@@ -18,8 +18,8 @@ export function defineChatJourney<D extends ChatDriver>(title: string, options: 
     registerSubscribeSteps(state, options);
     options.platformSteps?.(state);
     registerNoticeSteps(state);
-    registerLayoutSteps(state, options);
-    registerCommandSteps(state, options);
+    registerLayoutSteps(state);
+    registerCommandSteps(state);
     registerRestartSteps(state, options);
   });
 }
