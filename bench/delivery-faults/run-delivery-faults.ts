@@ -232,6 +232,9 @@ export async function runDeliveryFaults(): Promise<Figures> {
       wallSeconds: Math.round((Date.now() - started) / 1000),
     };
     keep ||= figures.duplicates > 0 || figures.misses > 0;
+    // What the channels hold, kept beside the bot's log to read a duplicate or a miss.
+    if (keep)
+      writeFileSync(join(dir, 'landed.json'), JSON.stringify({ slackMessages, discordMessages, arrivals }));
     log(JSON.stringify({ ...figures, details }));
     return { deliveryFaults: { ...figures, details } };
   } catch (error) {
@@ -329,7 +332,14 @@ function discordLanded(discord: FakeDiscord): LandedMessage[] {
 function slackAttempts(slack: FakeSlack): PostAttempt[] {
   return slack.callsTo('chat.postMessage').map((call) => ({
     at: call.at,
-    outcome: call.outcome === 'ok' ? 'ok' : call.outcome === 'http 429' ? 'rate-limited' : 'fault',
+    outcome:
+      call.outcome === 'ok'
+        ? 'ok'
+        : call.outcome === 'http 429'
+          ? 'rate-limited'
+          : call.outcome === 'not_in_channel'
+            ? 'no-access'
+            : 'fault',
     ...(call.outcome === 'http 429' ? { retryAfterMs: 5_000 } : {}),
     names: namesIn(String(call.args['text'] ?? '')),
   }));

@@ -21,8 +21,12 @@ export interface LandedMessage {
 /** One request the bot made to post in the channel, and whether the platform took it. */
 export interface PostAttempt {
   readonly at: number;
-  /** `ok`: posted; `fault`: a 5xx, a hang or a refusal; `rate-limited`: a 429 asking to wait `retryAfterMs`. */
-  readonly outcome: 'ok' | 'fault' | 'rate-limited';
+  /**
+   * `ok`: posted; `fault`: a 5xx, a hang or a refusal; `rate-limited`: a 429 asking to wait `retryAfterMs`;
+   * `no-access`: the bot may not post in the channel at all (not_in_channel): every notice of the channel waits
+   * for access, not behind this one, and that wait is the catch-up latency, not a stall.
+   */
+  readonly outcome: 'ok' | 'fault' | 'rate-limited' | 'no-access';
   readonly retryAfterMs?: number;
   /** The supporters the request named (its own notice). */
   readonly names?: readonly string[];
@@ -44,7 +48,9 @@ export interface ChannelScore {
 export function scoreChannel(arrivals: readonly Arrival[], messages: readonly LandedMessage[]): ChannelScore {
   const namedIn = new Map<string, LandedMessage[]>();
   for (const message of messages) {
-    for (const name of namesIn(message.text)) namedIn.set(name, [...(namedIn.get(name) ?? []), message]);
+    // A message names a supporter once however often its text repeats the name (Slack's notification text and blocks).
+    for (const name of new Set(namesIn(message.text)))
+      namedIn.set(name, [...(namedIn.get(name) ?? []), message]);
   }
   let duplicates = 0;
   const missedNames: string[] = [];
@@ -66,10 +72,10 @@ export function scoreChannel(arrivals: readonly Arrival[], messages: readonly La
   }, 0);
   const namedInCounted = messages
     .filter((m) => supportersTitle.test(m.text))
-    .reduce((sum, m) => sum + namesIn(m.text).length, 0);
+    .reduce((sum, m) => sum + new Set(namesIn(m.text)).size, 0);
   const continued = messages
     .filter((m) => /continued \(\d+ of \d+\)/.test(m.text))
-    .reduce((s, m) => s + namesIn(m.text).length, 0);
+    .reduce((s, m) => s + new Set(namesIn(m.text)).size, 0);
   return {
     duplicates,
     misses: missedNames.length,
@@ -99,7 +105,7 @@ export function maxChannelStallMs(
   const arrivedAt = new Map(arrivals.map((a) => [a.name, a.at]));
   let worst = 0;
   for (const fault of attempts) {
-    if (fault.outcome === 'ok') continue;
+    if (fault.outcome === 'ok' || fault.outcome === 'no-access') continue;
     const own = new Set(fault.names ?? []);
     const waited = landed
       .filter(
