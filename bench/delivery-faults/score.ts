@@ -93,8 +93,8 @@ export function namesIn(text: string): string[] {
 /**
  * The longest a notice waited in its channel behind another notice's fault, beyond the platform's Retry-After:
  * for each failed request, the time until the channel's next landed message naming a supporter who arrived
- * before the fault, other than those the failed request carried (their own doubt is resolved in the background
- * and counts in the latency, not here). An arrival shortly before a fault may not have been read yet: the figure
+ * before the fault and whose own post never failed (a failed one waits for its own doubt or retry, resolved in
+ * the background: that counts in the latency, not here). An arrival shortly before a fault may not have been read yet: the figure
  * then includes up to one poll interval.
  */
 export function maxChannelStallMs(
@@ -103,10 +103,12 @@ export function maxChannelStallMs(
   arrivals: readonly Arrival[],
 ): number {
   const arrivedAt = new Map(arrivals.map((a) => [a.name, a.at]));
+  // A notice whose own post failed waits for its own doubt or retry (counted in the latency), not behind another's.
+  const faulted = new Set(attempts.filter((a) => a.outcome !== 'ok').flatMap((a) => a.names ?? []));
   let worst = 0;
   for (const fault of attempts) {
     if (fault.outcome === 'ok' || fault.outcome === 'no-access') continue;
-    const own = new Set(fault.names ?? []);
+    const own = faulted;
     const waited = landed
       .filter(
         (m) =>

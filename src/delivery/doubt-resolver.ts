@@ -3,6 +3,7 @@ import { type ChannelRef, channelKey, type NeutralMessage } from '../core/index.
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
+import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import type { ChannelPoster, DoubtSupport, ThreadTarget } from './ports.js';
 
 /** A delivery in doubt: its idempotency key, when its attempt began, and what it carried. */
@@ -63,7 +64,23 @@ export interface DoubtResolverOptions {
    * and past where it could land, when the poster has no measure of its own. Default 60 s.
    */
   readonly clockMarginMs?: number;
+  /**
+   * How long a doubt that could be looked for waits for others that are about to settle,
+   * so one look covers a burst of failures (a 500 storm fails one post a second; the
+   * budget allows one look a minute). Default 10 s.
+   */
+  readonly gatherMs?: number;
 }
+
+/** Looks are spaced this much beyond the platform's interval: its clock counts the arrival, ours the departure. */
+const lookSpacingMarginMs = 1_000;
+/**
+ * The doubts one look covers: those that began within this span of the oldest open one. A busy
+ * channel shows 15 messages per look (Slack's page for apps outside the Marketplace), so a look over
+ * every doubt of the last minutes would need a page a minute for each part; one burst at a time, the
+ * oldest first, needs one or two.
+ */
+const lookSpanMs = 20_000;
 
 /**
  * Decides deliveries left in doubt (a timeout, a reset connection, a 5xx, a crash
@@ -176,40 +193,63 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         return decisions;
       }
       const settled: Doubt[] = [];
+      // When a look can tell: even the platform's clock is past where the post can be (a look shows only what exists).
+      const settlesAt = (d: Doubt) => landsBy(support, d) + marginOf(support);
       for (const d of doubts) {
-        // Nothing is decided while the post may still land; inside the dedupe window a repeat is the
-        // check; a look that can tell waits until even the platform's clock is past where the post can be
-        // (a look shows only what exists when it is taken).
+        // Nothing is decided while the post may still land; inside the dedupe window a repeat is the check.
         const lands = landsBy(support, d);
         if (now < lands) {
           decisions.set(d.key, { kind: 'wait', until: lands });
         } else if (now - d.startedAt < support.repeatSafeMs) {
           decisions.set(d.key, { kind: 'absent' });
-        } else if (now < lands + marginOf(support)) {
-          decisions.set(d.key, { kind: 'wait', until: lands + marginOf(support) });
+        } else if (now < settlesAt(d)) {
+          decisions.set(d.key, { kind: 'wait', until: settlesAt(d) });
         } else {
           settled.push(d);
         }
       }
       if (settled.length === 0) return decisions;
+      // A burst: wait (at most gatherMs past the first) for the doubts about to settle, then one look covers them.
+      const gatherUntil = Math.min(...settled.map(settlesAt)) + (options.gatherMs ?? 10_000);
+      const soon = doubts.filter((d) => now < settlesAt(d) && settlesAt(d) <= gatherUntil);
+      if (soon.length > 0 && now < gatherUntil) {
+        const until = Math.max(...soon.map(settlesAt));
+        for (const d of settled) decisions.set(d.key, { kind: 'wait', until });
+        return decisions;
+      }
       const key = viewKey(channel, thread);
       let view = (await store.get(key, viewSchema)) ?? { found: {} };
       let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support)));
       if (open.length === 0) return decisions;
       const budget = support.lookBudget(channel, thread);
+      const interval = budget.intervalMs + lookSpacingMarginMs;
       // When the scope was last looked at, by any replica or an earlier process (claims live in memory or Redis).
       const budgetKey = `delivery/look-budget/${encodeURIComponent(budget.scope)}`;
+      const claimKey = `look:${budget.scope}`;
       let lastLook = await store.get(budgetKey, z.number());
-      const spent = lastLook !== undefined && now < lastLook + budget.intervalMs;
-      if (!spent && (await claims.claimOnce(`look:${budget.scope}`, budget.intervalMs))) {
+      const spent = lastLook !== undefined && now < lastLook + interval;
+      if (!spent && (await claims.claimOnce(claimKey, interval))) {
         lastLook = now;
-        await store.set(budgetKey, now, budget.intervalMs * 2);
-        view = await look(support, channel, thread, view, open);
+        await store.set(budgetKey, now, interval * 2);
+        // The oldest burst first: its span fits a page or two even in a busy channel.
+        const oldest = Math.min(...open.map((d) => d.startedAt));
+        const burst = open.filter((d) => d.startedAt <= oldest + lookSpanMs);
+        try {
+          view = await look(support, channel, thread, view, burst);
+        } catch (error) {
+          // The platform refused the look (its rate limit): the budget is what it says, not a whole interval.
+          const retryAfterMs = error instanceof DeliveryNotPostedError ? error.retryAfterMs : undefined;
+          if (retryAfterMs !== undefined) {
+            await claims.giveBack(claimKey).catch(() => {});
+            await store.set(budgetKey, now + retryAfterMs - interval, interval * 2).catch(() => {});
+          }
+          throw error;
+        }
         await store.set(key, view, viewTtlMs);
         open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support)));
       }
       // Undecided: the next look the scope's budget allows (an unfinished sweep continues then).
-      const next = Math.max((lastLook ?? now) + budget.intervalMs, now + 1_000);
+      const next = Math.max((lastLook ?? now) + interval, now + 1_000);
       for (const d of open) decisions.set(d.key, { kind: 'wait', until: next });
       return decisions;
     },

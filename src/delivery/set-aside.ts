@@ -93,6 +93,10 @@ export class SetAside {
       }
     }
     if (doubts.length === 0) return;
+    // One look serves every doubt of the channel: those not due yet are decided (or told to wait) with them.
+    for (const w of this.#waiting.values()) {
+      if (w.reason === 'doubt' && !doubts.includes(w)) doubts.push(w);
+    }
     await this.#resolve(doubts, attempt).catch(async (error: unknown) => {
       if (error instanceof ChannelUnavailableError) {
         await this.deps.cannotPost(this.channel, error);

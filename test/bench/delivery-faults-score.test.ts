@@ -41,5 +41,16 @@ describe('deliveryFaults judge', () => {
       maxChannelStallMs([{ at: 3_000, outcome: 'rate-limited', retryAfterMs: 5_000 }], landed, arrivals),
     ).toBe(12_000);
     expect(maxChannelStallMs([{ at: 3_000, outcome: 'no-access' }], landed, arrivals)).toBe(0);
+    // Fan 0002's own post failed too: it waited for its own doubt, not behind Fan 0001's.
+    expect(
+      maxChannelStallMs(
+        [
+          { at: 3_000, outcome: 'fault', names: ['Fan 0001'] },
+          { at: 2_500, outcome: 'fault', names: ['Fan 0002'] },
+        ],
+        landed,
+        arrivals,
+      ),
+    ).toBe(0);
   });
 });

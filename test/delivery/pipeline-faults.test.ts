@@ -5,7 +5,7 @@ import { memoryStore } from '../../src/lib/store.js';
 import { t0 } from '../support/builders.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { type PipelineOptions, startPipeline } from './pipeline-harness.js';
+import { type PipelineOptions, runFor, startPipeline } from './pipeline-harness.js';
 import { ScriptedPoster } from './scripted-poster.js';
 
 const d1: ChannelRef = { platform: 'discord', workspaceId: 'G1', channelId: 'D1' };
@@ -44,6 +44,32 @@ describe('delivery pipeline: a fault never stalls a channel', () => {
     expect(late.map((m) => m.key.split('@')[0])).toEqual(['s1', 's2', 's3']);
     for (const m of late) expect(m.message.text).toContain('Posted late: it happened at');
     expect(await h.offer(...events)).toEqual(events.map((e) => e.id));
+  });
+
+  it('three 500s a second apart: one look covers the three, soon after the last settled', async () => {
+    const h = await setup();
+    h.slack.fail('S1', { kind: 'server-error' }, { kind: 'server-error' }, { kind: 'server-error' });
+    const events = supporters(3);
+    for (const event of events) {
+      await h.offer(event);
+      await h.advance(1_000);
+    }
+    expect(h.slack.in('S1')).toHaveLength(0);
+    // The first settles 15 s after its attempt; it waits (at most 10 s) for the two settling after it.
+    await runFor(h, 30_000);
+    expect(h.slack.looks).toHaveLength(1);
+    expect(h.slack.in('S1').map((m) => m.key.split('@')[0])).toEqual(['s1', 's2', 's3']);
+  });
+
+  it('a look the platform refuses (429) is made again after its Retry-After, not a whole interval later', async () => {
+    const h = await setup();
+    h.slack.fail('S1', { kind: 'server-error' });
+    h.slack.refuseLooks(2_000);
+    const [event] = supporters(1);
+    await h.offer(event!);
+    await runFor(h, 25_000);
+    expect(h.slack.looks).toHaveLength(1);
+    expect(h.slack.in('S1')).toHaveLength(1);
   });
 
   it('an answer lost after the post landed: the look finds it and nothing is posted again', async () => {

@@ -51,6 +51,8 @@ export class ScriptedPoster implements ChannelPoster {
   readonly looks: LookRequest[] = [];
   readonly threads = 'replies' as const;
   readonly #faults = new Map<string, PostFault[]>();
+  /** Retry-After (ms) of the next looks, refused as rate limited. */
+  readonly #lookRefusals: number[] = [];
   readonly #hung: (() => void)[] = [];
   #next = 0;
 
@@ -63,6 +65,12 @@ export class ScriptedPoster implements ChannelPoster {
   /** The next posts to this channel fail like this, in order. */
   fail(channelId: string, ...faults: PostFault[]): this {
     this.#faults.set(channelId, [...(this.#faults.get(channelId) ?? []), ...faults]);
+    return this;
+  }
+
+  /** The next looks are refused as rate limited, each asking to wait `retryAfterMs`. */
+  refuseLooks(...retryAfterMs: number[]): this {
+    this.#lookRefusals.push(...retryAfterMs);
     return this;
   }
 
@@ -138,6 +146,8 @@ export class ScriptedPoster implements ChannelPoster {
         intervalMs: this.options.lookIntervalMs ?? 60_000,
       }),
       look: async (channel: ChannelRef, request: LookRequest): Promise<LookPage> => {
+        const refused = this.#lookRefusals.shift();
+        if (refused !== undefined) throw new DeliveryNotPostedError('look rate limited (scripted)', refused);
         this.looks.push(request);
         const found = new Map<string, string>();
         for (const m of this.in(channel.channelId)) {
