@@ -207,7 +207,13 @@ export async function runDeliveryFaults(): Promise<Figures> {
       arrivals.filter((a) => heldName.has(a.name)),
       slackMessages,
     );
-    const notices = slackMessages.length + discordMessages.length;
+    // A notice is one supporter announced in one channel (what the outbox hands over); a catch-up message carries many.
+    const notices = arrivals.length * 2 - slackScore.misses - discordScore.misses;
+    const messages = slackMessages.length + discordMessages.length;
+    const operations = {
+      reads: opsBeforeKill.reads + opsAfter.reads,
+      writes: opsBeforeKill.writes + opsAfter.writes,
+    };
     const figures = {
       duplicates: slackScore.duplicates + discordScore.duplicates,
       misses: slackScore.misses + discordScore.misses,
@@ -217,12 +223,16 @@ export async function runDeliveryFaults(): Promise<Figures> {
         maxChannelStallMs(discordAttempts(discord, t0), discordMessages, arrivals),
       ),
       unnamedSupporters: slackScore.unnamedSupporters + discordScore.unnamedSupporters,
-      storeReadsPerNotice: round((opsBeforeKill.reads + opsAfter.reads) / Math.max(1, notices)),
-      storeWritesPerNotice: round((opsBeforeKill.writes + opsAfter.writes) / Math.max(1, notices)),
+      storeReadsPerNotice: round(operations.reads / Math.max(1, notices)),
+      storeWritesPerNotice: round(operations.writes / Math.max(1, notices)),
     };
     const details = {
       supporters: arrivals.length,
       messages: { slack: slackMessages.length, discord: discordMessages.length },
+      storePerMessage: {
+        reads: round(operations.reads / Math.max(1, messages)),
+        writes: round(operations.writes / Math.max(1, messages)),
+      },
       catchUpLatencyMs: latencySummary(slackHeld.latenciesMs),
       lastNoticeAfterLastArrivalMs: Date.now() - lastArrival,
       missed: [
