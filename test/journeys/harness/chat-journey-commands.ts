@@ -9,6 +9,7 @@ import { supporterOnlyPost } from './chat-journey-notices.js';
 import { type ChatJourneyState, euros, postsWith, waitForPost } from './chat-journey-state.js';
 import { journeyProject, journeyRewards, journeyTitle } from './journey-project.js';
 import { journeyStep } from './known-defects.js';
+import { waitFor } from './wait.js';
 
 export function registerCommandSteps<D extends ChatDriver>(state: ChatJourneyState<D>): void {
   journeyStep('/pacing supporters live (admin), and /subscriptions shows it', undefined, async () => {
@@ -48,17 +49,27 @@ export function registerCommandSteps<D extends ChatDriver>(state: ChatJourneySta
     undefined,
     async () => {
       const parent = state.found.threadParent!;
-      const latest = [
-        ...state.driver
-          .edits()
-          .filter((e) => e.id === parent.id)
-          .map((e) => e.text),
-        parent.text,
-      ].at(-1);
-      expect(latest).toMatch(new RegExp(`supporter count ${state.world.project.supporterCount}\\b`));
+      const count = new RegExp(`supporter count ${state.world.project.supporterCount}\\b`);
+      // Posted with the figures its supporter's cycle read; without them (the project not re-read in that
+      // cycle) the next edit brings them, at most 30 s later (README: edited in place as the day goes on).
+      const latest = await waitFor(
+        () => {
+          const text = [
+            ...state.driver
+              .edits()
+              .filter((e) => e.id === parent.id)
+              .map((e) => e.text),
+            parent.text,
+          ].at(-1);
+          return text !== undefined && count.test(text) ? text : undefined;
+        },
+        'the daily thread parent with the supporter count',
+        40_000,
+      );
       expect(latest).toContain(`total ${euros(state.world.project.currentFunding)}`);
       expect(latest).toMatch(/[▰▱]{10} \d+%/);
     },
+    45_000,
   );
 
   journeyStep(
