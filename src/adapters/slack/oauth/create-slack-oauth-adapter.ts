@@ -13,7 +13,9 @@ import { drainInFlight } from '../drain-in-flight.js';
 import { createSlashCommandHandler } from '../handle-slash-command.js';
 import { botRetryPolicy, rejectRateLimitedCalls, webApiTimeoutMs } from '../retry-policy.js';
 import { listenForAccessChanges } from '../slack-access-events.js';
+import { replayGuardReceiverOptions, SlackReplayError, useSlackReplayGuard } from '../slack-replay-guard.js';
 import { createEncryptedInstallationStore } from './installation-store.js';
+import { singleUseStateStore } from './single-use-state-store.js';
 import { createTeamClients } from './team-clients.js';
 import { createTokenCipher } from './token-cipher.js';
 
@@ -111,6 +113,8 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     // As in single-workspace HTTP mode: ack at once, answer through response_url.
     processBeforeResponse: false,
     logger: boltLog,
+    // Replays are refused as in single-workspace HTTP mode (one set-if-absent in the shared store).
+    ...replayGuardReceiverOptions,
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     stateSecret: options.stateSecret,
@@ -133,10 +137,13 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
       // /slack/install goes straight to Slack's consent screen.
       directInstall: true,
       stateVerification: true,
+      // Single-use: a state already used (a replayed redirect) installs nothing.
+      stateStore: singleUseStateStore(options.stateSecret, options.store, () => clock.now()),
       clientOptions,
     },
   });
   const app = new App({ receiver, logger: boltLog, logLevel: LogLevel.INFO, clientOptions });
+  useSlackReplayGuard(app, options.store, clock);
 
   const handle = createSlashCommandHandler({
     core: options.core,
@@ -175,6 +182,10 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     if ((event.tokens.bot ?? []).length > 0) await removeWorkspace(body.team_id, 'tokens_revoked');
   });
   app.error(async (error) => {
+    if (error instanceof SlackReplayError) {
+      logger.warn({ code: error.code }, error.message);
+      throw error; // the receiver answers 401
+    }
     logger.error({ err: error.message, code: error.code }, 'Slack event processing failed');
   });
 
