@@ -14,6 +14,7 @@ import { createSlashCommandHandler } from '../handle-slash-command.js';
 import { botRetryPolicy, rejectRateLimitedCalls, webApiTimeoutMs } from '../retry-policy.js';
 import { listenForAccessChanges } from '../slack-access-events.js';
 import { replayGuardReceiverOptions, SlackReplayError, useSlackReplayGuard } from '../slack-replay-guard.js';
+import { verifyEncryptionKey } from './encryption-key-check.js';
 import { createEncryptedInstallationStore } from './installation-store.js';
 import { singleUseStateStore } from './single-use-state-store.js';
 import { createTeamClients } from './team-clients.js';
@@ -89,10 +90,8 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
   const logger = options.logger ?? stderrLogger;
   const clock = options.clock ?? systemClock;
   const boltLog = boltLogger(logger);
-  const installations = createEncryptedInstallationStore(
-    options.store,
-    createTokenCipher(options.encryptionKey),
-  );
+  const cipher = createTokenCipher(options.encryptionKey);
+  const installations = createEncryptedInstallationStore(options.store, cipher);
   const clientOptions: webApi.WebClientOptions = {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: options.retryPolicy ?? botRetryPolicy,
@@ -201,6 +200,8 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
       return base && `${base}${slackOAuthPaths.install}`;
     },
     async start() {
+      // A wrong key refuses to start, saying what to do, before any workspace is served.
+      await verifyEncryptionKey(options.store, cipher);
       const server = (await app.start({
         port: options.port ?? 3000,
         ...(options.host ? { host: options.host } : {}),
