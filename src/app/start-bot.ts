@@ -226,6 +226,7 @@ export async function startBot(
     config,
     core: wiring.core,
     subscriptions: wiring.subscriptions,
+    forgetWorkspace: (workspace) => wiring.forgetWorkspace(workspace),
     store,
     logger,
     clock,

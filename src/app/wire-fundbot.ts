@@ -35,6 +35,7 @@ import { countedStore } from '../lib/counted-store.js';
 import type { Random } from '../lib/random.js';
 import { type KeyValueStore, namespaced } from '../lib/store.js';
 import type { FundbotMetrics, Logger } from '../ops/index.js';
+import { type ForgottenData, forgetWorkspace } from './forget-workspace.js';
 
 export interface WireOptions {
   readonly api: ApiClient;
@@ -81,6 +82,8 @@ export interface Wiring {
   readonly core: CommandCore;
   readonly subscriptions: SubscriptionStore;
   readonly delivery: Delivery;
+  /** Removes a workspace's subscriptions, settings and markers (its uninstall; see forget-workspace.ts). */
+  forgetWorkspace(workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>): Promise<ForgottenData>;
   /** A project's configured milestones, for the digest. */
   milestonesFor(project: string): readonly number[] | undefined;
   /** An adapter's poster (notices go out through it) and channel check (/subscribe, re-checks). */
@@ -203,6 +206,14 @@ export function wireFundbot(options: WireOptions): Wiring {
     subscriptions,
     delivery: pipeline,
     milestonesFor,
+    forgetWorkspace: (workspace) =>
+      forgetWorkspace({
+        settingsStore,
+        deliveriesStore: namespaced(store, 'deliveries/'),
+        subscriptions,
+        access,
+        workspace,
+      }),
     registerAdapter(poster, channelCheck) {
       channelAccess.set(poster.platform, channelCheck);
       pipeline.registerPoster(poster, channelCheck);

@@ -208,6 +208,8 @@ export interface Catalog {
     readonly internal: string;
     /** The store failed or did not answer while the command ran. */
     readonly storeDown: string;
+    /** Slack OAuth: a command from a workspace with no installation (never installed, or uninstalled). */
+    readonly notInstalled: (installUrl: string | undefined) => string;
     readonly missingOption: (option: string, usage: string) => string;
     readonly invalidInteger: (option: string, given: string) => string;
     readonly invalidBoolean: (option: string, given: string) => string;

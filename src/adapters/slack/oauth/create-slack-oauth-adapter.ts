@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
+import { App, type CodedError, ErrorCode, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
 import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../../../core/index.js';
 import type { ChannelPoster } from '../../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
@@ -16,6 +16,7 @@ import { listenForAccessChanges } from '../slack-access-events.js';
 import { replayGuardReceiverOptions, SlackReplayError, useSlackReplayGuard } from '../slack-replay-guard.js';
 import { verifyEncryptionKey } from './encryption-key-check.js';
 import { createEncryptedInstallationStore } from './installation-store.js';
+import { answerNotInstalled } from './not-installed-answer.js';
 import { singleUseStateStore } from './single-use-state-store.js';
 import { createTeamClients } from './team-clients.js';
 import { createTokenCipher } from './token-cipher.js';
@@ -39,8 +40,15 @@ export interface SlackOAuthAdapterOptions {
   readonly encryptionKey: Uint8Array;
   /** Where installations are kept (fundbot's store: every replica sees every workspace). */
   readonly store: KeyValueStore;
-  /** To forget a workspace's subscriptions when it uninstalls the app. */
+  /** To forget a workspace's subscriptions when it uninstalls the app (when {@link forgetWorkspace} is not given). */
   readonly subscriptions: Pick<SubscriptionStore, 'removeWorkspace'>;
+  /**
+   * Removes everything else stored for a workspace when it uninstalls (subscriptions, language, pacing,
+   * daily thread, markers, connected projects: src/app/forget-workspace.ts); returns counts for the log.
+   */
+  readonly forgetWorkspace?: (
+    workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>,
+  ) => Promise<Record<string, number>>;
   /** Public https base, e.g. https://bot.example.com: sets the redirect URL sent to Slack. */
   readonly publicUrl?: string;
   readonly port?: number;
@@ -141,7 +149,14 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
       clientOptions,
     },
   });
-  const app = new App({ receiver, logger: boltLog, logLevel: LogLevel.INFO, clientOptions });
+  // Extended: the error handler gets the request body, so an unauthorized command can still be answered.
+  const app = new App({
+    receiver,
+    logger: boltLog,
+    logLevel: LogLevel.INFO,
+    clientOptions,
+    extendedErrorHandler: true,
+  });
   useSlackReplayGuard(app, options.store, clock);
 
   const handle = createSlashCommandHandler({
@@ -167,10 +182,13 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     if (!teamId) return;
     await installations.deleteInstallation({ teamId, isEnterpriseInstall: false, enterpriseId: undefined });
     teams.forget(teamId);
-    const removed = await options.subscriptions.removeWorkspace({ platform: 'slack', workspaceId: teamId });
+    const workspace = { platform: 'slack', workspaceId: teamId } as const;
+    const removed = options.forgetWorkspace
+      ? await options.forgetWorkspace(workspace)
+      : { subscriptions: await options.subscriptions.removeWorkspace(workspace) };
     logger.info(
-      { teamId, subscriptionsRemoved: removed, why },
-      'Slack workspace removed: tokens and subscriptions deleted',
+      { teamId, removed, why },
+      'Slack workspace removed: its installation, subscriptions, settings and connected projects deleted',
     );
   }
   // Bolt skips authorization for these two events: the token may already be gone.
@@ -180,16 +198,23 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     // Only the bot token matters: fundbot asks for no user scopes.
     if ((event.tokens.bot ?? []).length > 0) await removeWorkspace(body.team_id, 'tokens_revoked');
   });
-  app.error(async (error) => {
+  app.error(async ({ error, body }: { error: CodedError; body: unknown }) => {
     if (error instanceof SlackReplayError) {
       logger.warn({ code: error.code }, error.message);
       throw error; // the receiver answers 401
+    }
+    if (error.code === ErrorCode.AuthorizationError) {
+      // No installation for this workspace (never installed, or uninstalled): say so instead of silence.
+      await answerNotInstalled({ body, core: options.core, installUrl: publicInstallUrl(), logger });
+      return;
     }
     logger.error({ err: error.message, code: error.code }, 'Slack event processing failed');
   });
 
   let base: string | undefined;
   let started = false;
+  const publicInstallUrl = () =>
+    options.publicUrl ? new URL(slackOAuthPaths.install, options.publicUrl).href : undefined;
   return {
     poster: teams.poster,
     channelAccess: teams.channelAccess,
