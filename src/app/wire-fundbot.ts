@@ -9,6 +9,7 @@ import {
   createPacingSettings,
   createSettingsStore,
   createSubscriptionStore,
+  type HostedProjects,
   type Locale,
   type OperationalNote,
   type SubscriptionStore,
@@ -68,6 +69,8 @@ export interface WireOptions {
   readonly deliveryObserver?: DeliveryObserver;
   /** Process-wide causes /status shows (the store failing, API drift), as /healthz names them. */
   readonly operationalNotes?: () => readonly OperationalNote[];
+  /** Hosted fundbot: builds the connected-projects port on the engine (the commands' `hosted`). */
+  readonly hosted?: (engine: Engine) => HostedProjects;
 }
 
 /**
@@ -157,6 +160,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       dailyThreads,
       logger: logger.child({ component: 'core' }),
       ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
+      ...(options.hosted ? { hosted: options.hosted(engine) } : {}),
     }),
   );
 

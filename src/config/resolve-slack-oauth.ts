@@ -122,7 +122,11 @@ export function resolveSlackOAuth(
 }
 
 /** FUNDBOT_ENCRYPTION_KEY: 32 bytes in base64; the message gives its length, never its value. */
-function resolveEncryptionKey(env: Env, partial: string, problems: ConfigProblem[]): Secret | undefined {
+export function resolveEncryptionKey(
+  env: Env,
+  partial: string,
+  problems: ConfigProblem[],
+): Secret | undefined {
   const name = envVars.encryptionKey;
   const value = readEnv(env, name)?.trim();
   const fix = `export ${name} with 32 random bytes in base64: \`openssl rand -base64 32\`; keep it safe, without it the stored Slack installations cannot be read`;

@@ -7,6 +7,7 @@ import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { boltLogger, stderrLogger } from './bolt-logger.js';
+import { listenForConnectForm } from './connect-form.js';
 import { createSlackPoster, createSlackPostingClient, defaultPostTimeoutMs } from './create-slack-poster.js';
 import { drainInFlight } from './drain-in-flight.js';
 import { createSlashCommandHandler } from './handle-slash-command.js';
@@ -192,11 +193,14 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
 
   if (options.onAccessChanged) listenForAccessChanges(app, options.onAccessChanged);
 
+  listenForConnectForm(app, { core: options.core, users, admins: new Set(options.admins ?? []), logger });
   const inFlight = new Set<Promise<void>>();
-  app.command(/^\/.+/, async ({ command, ack, respond }) => {
+  app.command(/^\/.+/, async ({ command, ack, respond, client }) => {
     // Ack first, always, and empty: Slack's deadline is 3 seconds, and the answer goes to response_url.
     await ack();
-    const run = handle(command, respond);
+    const run = handle(command, respond, (view) =>
+      client.views.open({ trigger_id: command.trigger_id, view }),
+    );
     inFlight.add(run);
     try {
       await run;

@@ -6,6 +6,7 @@
  * dates) or already bounded plain text (names, titles): a catalog never formats
  * or trusts raw user text itself.
  */
+import type { HostedCatalog } from './hosted-catalog.js';
 import type { NoteCatalog } from './note-catalog.js';
 
 export interface Catalog {
@@ -243,4 +244,6 @@ export interface Catalog {
   };
   /** The engine's notes (domain/engine-notes.ts): /status, stale figures, the digest. */
   readonly notes: NoteCatalog;
+  /** Hosted fundbot: projects connected from chat. */
+  readonly hosted: HostedCatalog;
 }

@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { hostedDe } from './hosted-catalog.js';
 import { notesDe } from './note-catalog.js';
 import { plural } from './plural.js';
 
@@ -296,4 +297,5 @@ export const de: Catalog = {
     footer: (project) => `Projekt ${project}`,
   },
   notes: notesDe,
+  hosted: hostedDe,
 };

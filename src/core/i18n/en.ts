@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
 import { plural } from './plural.js';
 
@@ -284,4 +285,5 @@ export const en: Catalog = {
     footer: (project) => `Project ${project}`,
   },
   notes: notesEn,
+  hosted: hostedEn,
 };

@@ -6,15 +6,16 @@ import type { ChannelPoster } from '../../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
 import type { Logger } from '../../../domain/logger.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
+import { verifyEncryptionKey } from '../../../lib/encryption-key-check.js';
 import type { KeyValueStore } from '../../../lib/store.js';
 import { slackBotScopes } from '../app-manifest.js';
 import { boltLogger, stderrLogger } from '../bolt-logger.js';
+import { listenForConnectForm } from '../connect-form.js';
 import { drainInFlight } from '../drain-in-flight.js';
 import { createSlashCommandHandler } from '../handle-slash-command.js';
 import { botRetryPolicy, rejectRateLimitedCalls, webApiTimeoutMs } from '../retry-policy.js';
 import { listenForAccessChanges } from '../slack-access-events.js';
 import { replayGuardReceiverOptions, SlackReplayError, useSlackReplayGuard } from '../slack-replay-guard.js';
-import { verifyEncryptionKey } from './encryption-key-check.js';
 import { createEncryptedInstallationStore } from './installation-store.js';
 import { answerNotInstalled } from './not-installed-answer.js';
 import { singleUseStateStore } from './single-use-state-store.js';
@@ -166,10 +167,18 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     admins: new Set(options.admins ?? []),
     logger,
   });
+  listenForConnectForm(app, {
+    core: options.core,
+    users: teams.users,
+    admins: new Set(options.admins ?? []),
+    logger,
+  });
   const inFlight = new Set<Promise<void>>();
-  app.command(/^\/.+/, async ({ command, ack, respond }) => {
+  app.command(/^\/.+/, async ({ command, ack, respond, client }) => {
     await ack();
-    const run = handle(command, respond);
+    const run = handle(command, respond, (view) =>
+      client.views.open({ trigger_id: command.trigger_id, view }),
+    );
     inFlight.add(run);
     try {
       await run;
