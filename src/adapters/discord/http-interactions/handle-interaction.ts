@@ -1,7 +1,8 @@
 import { type APIInteraction, type REST, Routes } from 'discord.js';
-import type { CommandCore, NeutralMessage } from '../../../core/index.js';
+import type { CommandCore, CommandInvocation, NeutralMessage } from '../../../core/index.js';
 import type { Clock } from '../../../lib/clock.js';
 import { adapterText } from '../adapter-texts.js';
+import { connectModal, connectSubmission, modalCallbackType } from '../connect-modal.js';
 import { describeError } from '../describe-error.js';
 import {
   autocompleteChoices,
@@ -73,9 +74,9 @@ export function createInteractionHandler(
     interaction: APIInteraction,
     facts: GuildInteractionFacts,
     receivedAt: number | undefined,
+    invocation: CommandInvocation = invocationFromFacts(facts),
   ): Promise<InteractionAnswer> {
     const definition = discordCommandDefinition(facts.commandName);
-    const invocation = invocationFromFacts(facts);
     // default_member_permissions only hides the command by default: a server
     // owner can open it to anyone, so the permission is checked again here.
     if (definition?.admin && !invocation.context.canAdminister) {
@@ -93,6 +94,10 @@ export function createInteractionHandler(
         ? deps.deferAfterMs
         : Math.max(1, deps.deferAfterMs - (deps.clock.now() - receivedAt));
     const early = await settledWithin(outcome, left);
+    // /connect: the private form (a modal can only be the first answer, never after a deferral).
+    if (early?.message.form === 'connect-project') {
+      return reply({ type: modalCallbackType, data: connectModal(facts.locale) });
+    }
     // An answer with a file (the chart) needs a multipart body: it goes through the webhook instead.
     if (early && early.message.image?.kind !== 'attachment') {
       const { message } = early;
@@ -234,7 +239,16 @@ export function createInteractionHandler(
         ? command(interaction, facts, receivedAt)
         : privateNotice(adapterText('guildOnly', interaction.locale));
     }
-    // Buttons, menus and modals: fundbot sends only link buttons, which never reach the bot.
+    // The connect form's submission: the `connect` command with the typed project and key.
+    const submitted = connectSubmission(interaction);
+    if (submitted) {
+      return command(interaction, submitted.facts, receivedAt, {
+        name: 'connect',
+        options: { project: submitted.project, key: submitted.key },
+        context: contextFromFacts(submitted.facts),
+      });
+    }
+    // Buttons and menus: fundbot sends only link buttons, which never reach the bot.
     logger.warn(
       { type: interaction.type, interactionId: interaction.id },
       'discord interaction of an unexpected type',
