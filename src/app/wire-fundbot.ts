@@ -231,6 +231,7 @@ function instrumentCore(metrics: FundbotMetrics, clock: Clock, core: CommandCore
     autocomplete: (...args) => core.autocomplete(...args),
     renderNotice: (...args) => core.renderNotice(...args),
     localeFor: (channel) => core.localeFor(channel),
+    ...(core.overview ? { overview: core.overview.bind(core) } : {}),
     timeZoneFor: (channel) => core.timeZoneFor(channel),
     async execute(invocation) {
       const started = clock.now();

@@ -13,6 +13,7 @@ import { blogCommand, supportersCommand } from './commands/feeds.js';
 import { fundingCommand } from './commands/funding.js';
 import { connectCommand, disconnectCommand, projectsCommand } from './commands/hosted.js';
 import { digestCommand, helpCommand, statusCommand } from './commands/info.js';
+import { workspaceOverview } from './commands/overview.js';
 import { pacingCommand, quietCommand } from './commands/pacing.js';
 import { rewardCommand, rewardsCommand } from './commands/rewards.js';
 import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
@@ -182,8 +183,28 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
       });
   }
 
+  async function overview(channel: ChannelRef): Promise<NeutralMessage> {
+    const locale = await localeFor(channel);
+    const definition = findCommand('status') as CommandDefinition;
+    return workspaceOverview({
+      invocation: {
+        name: 'status',
+        options: {},
+        context: { user: { id: '', displayName: '' }, channel, canAdminister: false },
+      },
+      definition,
+      locale,
+      t: catalogFor(locale),
+      timeZone: await timeZoneFor(channel),
+      now: deps.clock.now(),
+      deps,
+      freshness,
+    });
+  }
+
   return {
     execute,
+    overview,
     autocomplete,
     renderNotice: (event: FundbotEvent, locale: Locale, timeZone: string = defaultTimeZone) =>
       renderNotice(event, locale, timeZone),

@@ -51,6 +51,8 @@ export interface MessageField {
    */
   readonly items?: readonly string[];
   readonly inline?: boolean;
+  /** A button beside the field where the platform has them (the Slack App Home): disconnect this project. */
+  readonly action?: { readonly kind: 'disconnect'; readonly project: string };
 }
 
 /**

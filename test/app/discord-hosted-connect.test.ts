@@ -117,6 +117,12 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
     );
     expect(elsewhere).not.toContain('team-garden');
 
+    // /status without a project: the server's overview (funding, channels, health) of every project it can use.
+    const overview = await answerText(fake, signed, url, signed.chatInput({ command: 'status' }));
+    expect(overview).toContain('Team Garden (team-garden)');
+    expect(overview).toContain('from fundbot');
+    expect(overview).toContain('no channel yet');
+
     const gone = await answerText(
       fake,
       signed,

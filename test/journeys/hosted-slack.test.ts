@@ -235,6 +235,37 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     const notice = await supporterNotice('C0TEAM', fake.tokenOf(host.teamId));
     expect(notice).toContain('Garden Backer');
 
+    // Where the team looks: the App Home lists the project, its funding, the channel and its health.
+    const homeEvent = (team: typeof host, user: string, id: string) =>
+      JSON.stringify({
+        token: 'legacy',
+        team_id: team.teamId,
+        api_app_id: 'A0FUNDBOT',
+        type: 'event_callback',
+        event_id: id,
+        event_time: Math.floor(Date.now() / 1000),
+        event: { type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home' },
+      });
+    expect((await postSigned(homeEvent(host, 'U0ADMIN', 'Ev0HOME1'), 'application/json')).status).toBe(200);
+    const home = await waitFor(
+      () => fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(host.teamId)),
+      'the App Home of the host workspace',
+    );
+    expect(home.args.user_id).toBe('U0ADMIN');
+    expect(home.args.view).toContain('Team Garden (team-garden)');
+    expect(home.args.view).toMatch(/of €10,000/);
+    expect(home.args.view).toContain('#C0TEAM supporters');
+    expect(home.args.view).toContain('last poll');
+    expect(home.args.view).toContain('fundbot_home_disconnect');
+    expect((await postSigned(homeEvent(other, 'U0OTHERADMIN', 'Ev0HOME2'), 'application/json')).status).toBe(
+      200,
+    );
+    const otherHome = await waitFor(
+      () => fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(other.teamId)),
+      'the App Home of the other workspace',
+    );
+    expect(otherHome.args.view).not.toContain('team-garden');
+
     // Isolation: the other workspace neither sees nor subscribes the connected project.
     expect(await command(other, 'U0OTHERADMIN', 'projects', 'C0OTHER')).not.toContain(teamProject);
     expect(await command(other, 'U0OTHERADMIN', `subscribe ${teamProject}`, 'C0OTHER')).toMatch(

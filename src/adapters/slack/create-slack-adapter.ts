@@ -6,6 +6,7 @@ import { type CommandDefinition, commandDefinitions } from '../../domain/command
 import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
+import { listenForAppHome } from './app-home.js';
 import { boltLogger, stderrLogger } from './bolt-logger.js';
 import { listenForConnectForm } from './connect-form.js';
 import { createSlackPoster, createSlackPostingClient, defaultPostTimeoutMs } from './create-slack-poster.js';
@@ -193,7 +194,9 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
 
   if (options.onAccessChanged) listenForAccessChanges(app, options.onAccessChanged);
 
-  listenForConnectForm(app, { core: options.core, users, admins: new Set(options.admins ?? []), logger });
+  const hostedDeps = { core: options.core, users, admins: new Set(options.admins ?? []), logger };
+  listenForConnectForm(app, hostedDeps);
+  listenForAppHome(app, hostedDeps);
   const inFlight = new Set<Promise<void>>();
   app.command(/^\/.+/, async ({ command, ack, respond, client }) => {
     // Ack first, always, and empty: Slack's deadline is 3 seconds, and the answer goes to response_url.

@@ -22,6 +22,19 @@ export interface HostedCatalog {
   readonly operatorField: string;
   readonly none: (connect: string) => string;
   readonly connectedLine: (project: string, by: string, off: string | undefined) => string;
+  /** The workspace overview (Slack App Home, /status without a project). */
+  readonly overviewTitle: string;
+  readonly overviewNone: (connect: string) => string;
+  readonly funding: (raised: string, goal: string) => string;
+  readonly fundingUnknown: string;
+  readonly channels: (list: string) => string;
+  readonly noChannels: (subscribe: string) => string;
+  readonly lastPoll: (age: string) => string;
+  readonly neverPolled: string;
+  readonly keyProblem: (note: string) => string;
+  readonly fromOperator: string;
+  readonly connectButton: string;
+  readonly disconnectButton: string;
 }
 
 export const hostedEn: HostedCatalog = {
@@ -66,6 +79,18 @@ export const hostedEn: HostedCatalog = {
   none: (connect) => `None yet: an admin connects one with ${connect}.`,
   connectedLine: (project, by, off) =>
     `${project} (by ${by})${off ? `: off for missing scopes: ${off}` : ''}`,
+  overviewTitle: 'fundbot in this workspace',
+  overviewNone: (connect) => `No project yet: an admin connects one with ${connect}.`,
+  funding: (raised, goal) => `💰 ${raised} of ${goal}`,
+  fundingUnknown: '💰 not read yet',
+  channels: (list) => `📣 ${list}`,
+  noChannels: (subscribe) => `📣 no channel yet (${subscribe})`,
+  lastPoll: (age) => `🩺 last poll ${age}`,
+  neverPolled: '🩺 not polled yet',
+  keyProblem: (note) => `⚠️ ${note}`,
+  fromOperator: "from fundbot's operator",
+  connectButton: 'Connect a project',
+  disconnectButton: 'Disconnect',
 };
 
 export const hostedDe: HostedCatalog = {
@@ -111,4 +136,16 @@ export const hostedDe: HostedCatalog = {
   none: (connect) => `Noch keines: ein Admin verbindet eines mit ${connect}.`,
   connectedLine: (project, by, off) =>
     `${project} (von ${by})${off ? `: aus wegen fehlender Rechte: ${off}` : ''}`,
+  overviewTitle: 'fundbot in diesem Workspace',
+  overviewNone: (connect) => `Noch kein Projekt: ein Admin verbindet eines mit ${connect}.`,
+  funding: (raised, goal) => `💰 ${raised} von ${goal}`,
+  fundingUnknown: '💰 noch nicht gelesen',
+  channels: (list) => `📣 ${list}`,
+  noChannels: (subscribe) => `📣 noch kein Kanal (${subscribe})`,
+  lastPoll: (age) => `🩺 zuletzt abgefragt ${age}`,
+  neverPolled: '🩺 noch nicht abgefragt',
+  keyProblem: (note) => `⚠️ ${note}`,
+  fromOperator: 'vom Betreiber',
+  connectButton: 'Projekt verbinden',
+  disconnectButton: 'Trennen',
 };

@@ -8,6 +8,7 @@ import type { Logger } from '../../../domain/logger.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
 import { verifyEncryptionKey } from '../../../lib/encryption-key-check.js';
 import type { KeyValueStore } from '../../../lib/store.js';
+import { listenForAppHome } from '../app-home.js';
 import { slackBotScopes } from '../app-manifest.js';
 import { boltLogger, stderrLogger } from '../bolt-logger.js';
 import { listenForConnectForm } from '../connect-form.js';
@@ -167,12 +168,14 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     admins: new Set(options.admins ?? []),
     logger,
   });
-  listenForConnectForm(app, {
+  const hostedDeps = {
     core: options.core,
     users: teams.users,
     admins: new Set(options.admins ?? []),
     logger,
-  });
+  };
+  listenForConnectForm(app, hostedDeps);
+  listenForAppHome(app, hostedDeps);
   const inFlight = new Set<Promise<void>>();
   app.command(/^\/.+/, async ({ command, ack, respond, client }) => {
     await ack();
