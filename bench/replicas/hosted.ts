@@ -27,6 +27,7 @@ import {
   allPolledSince,
   eventIdOf,
   longestUnpolledMs,
+  medianFundingsIntervalMs,
   missedSupporters,
 } from './ground-truth.js';
 import { heldProjects, type ReplicaProcess, startReplicaProcess } from './replica-process.js';
@@ -247,7 +248,9 @@ export async function runHostedSection(): Promise<void> {
         supportTimestamp: key.supportTimestamp,
       });
     }, arrivalEveryMs);
+    const windowStart = Date.now();
     await sleep(15_000);
+    const pollIntervalMs = medianFundingsIntervalMs(sim.requests, projects, windowStart, Date.now());
 
     const orphaned = (await heldProjects(replicas[1]!)).filter((p) => projects.includes(p));
     const killedAt = Date.now();
@@ -297,9 +300,11 @@ export async function runHostedSection(): Promise<void> {
         misses: missesOf().length,
         isolationViolations,
         failoverMs,
-        failoverTargetMs: leaseTtlMs + 2_000,
+        // As in the main section: the lease TTL plus one measured fundings poll interval.
+        failoverTargetMs: leaseTtlMs + pollIntervalMs,
         spread: (await readHolds()).map((h) => h.length).sort((a, b) => b - a),
         details: {
+          pollIntervalMs,
           supporters: arrived.length,
           noticesPosted: all.length,
           wallSeconds: Math.round((Date.now() - started) / 1000),

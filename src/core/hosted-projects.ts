@@ -57,6 +57,11 @@ export interface HostedProjects {
   }): Promise<ConnectOutcome>;
   /** False when the workspace has no such project. */
   disconnect(workspace: WorkspaceRef, linkCaption: string): Promise<boolean>;
+  /**
+   * Re-reads the connected projects now (one store read): a project connected on another replica a moment
+   * ago is known here before the next periodic sync. Called when a command names a project not known yet.
+   */
+  refresh(): Promise<void>;
 }
 
 /** Whether `workspace` may see a project: the operator's are everyone's, a connected one only its owner's. */

@@ -44,10 +44,16 @@ export async function resolveProject(
   run: CommandRun,
   options: { allowSubscribed?: boolean } = {},
 ): Promise<WatchedProject> {
-  const watched = visibleWatched(run);
+  let watched = visibleWatched(run);
   const given = run.invocation.options['project'];
   if (typeof given === 'string' && given.trim() !== '') {
-    const match = findWatched(watched, given);
+    let match = findWatched(watched, given);
+    if (!match && run.deps.hosted) {
+      // Connected on another replica a moment ago (each syncs every few seconds): look once more.
+      await run.deps.hosted.refresh();
+      watched = visibleWatched(run);
+      match = findWatched(watched, given);
+    }
     if (match) return match;
     if (options.allowSubscribed) {
       // Unsubscribing must work for a project that is no longer watched.

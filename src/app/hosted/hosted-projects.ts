@@ -42,7 +42,7 @@ export interface RunningHostedProjects extends HostedProjects {
  * exactly like the start-up key check (`checkProjectKeys`: project, plan, scopes and what each missing
  * scope turns off), sealed (AES-256-GCM, FUNDBOT_ENCRYPTION_KEY) into the shared store, and the engine
  * watches the project at once; on replicas the lease balancer (which reads {@link linkCaptions}) decides
- * who polls it, and every replica's sync (10 s) adds it to its engine.
+ * who polls it, and every replica's sync (5 s, or at once when a command names a project it does not know) adds it.
  *
  * Cost: a connect is the key check's requests (1 + one per feed probe) and 3 store writes; a sync is one
  * store read, plus one per project that changed.
@@ -53,6 +53,8 @@ export function createHostedProjects(options: HostedProjectsOptions): RunningHos
   /** What this replica's engine watches: owner and version (`at`) per connected project. */
   const watched = new Map<string, { workspace: WorkspaceRef; at: number }>();
   let timer: NodeJS.Timeout | undefined;
+  /** One sync at a time: a refresh asked during a sync shares it. */
+  let syncing: Promise<void> | undefined;
 
   async function watch(linkCaption: string): Promise<void> {
     const record = await registry.read(linkCaption);
@@ -157,6 +159,15 @@ export function createHostedProjects(options: HostedProjectsOptions): RunningHos
     }
   }
 
+  function syncOnce(): Promise<void> {
+    if (!syncing) {
+      syncing = sync().finally(() => {
+        syncing = undefined;
+      });
+    }
+    return syncing;
+  }
+
   return {
     limit: options.limit,
     ownerOf: (linkCaption) => watched.get(linkCaption)?.workspace,
@@ -173,15 +184,16 @@ export function createHostedProjects(options: HostedProjectsOptions): RunningHos
     disconnect,
     linkCaptions: () => [...watched.keys()],
     sync,
+    refresh: syncOnce,
     async forgetWorkspace(workspace) {
       const own = await registry.ownedBy(workspace);
       for (const entry of own) await disconnect(workspace, entry.linkCaption);
       return own.length;
     },
-    start(intervalMs = 10_000) {
+    start(intervalMs = 5_000) {
       if (timer) return;
       timer = setInterval(() => {
-        sync().catch((error: unknown) =>
+        syncOnce().catch((error: unknown) =>
           logger.warn(
             { err: error instanceof Error ? error.message : String(error) },
             'hosted project sync failed',
