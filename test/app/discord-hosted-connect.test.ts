@@ -55,6 +55,11 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
   it('/connect opens a modal for admins; its submission connects the project for that server only', async () => {
     sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
     sim.createProject({ ...demoProjectSeed(Date.now()), linkCaption: 'team-garden', title: 'Team Garden' });
+    sim.createProject({
+      ...demoProjectSeed(Date.now()),
+      linkCaption: 'second-garden',
+      title: 'Second Garden',
+    });
     discord = await startFakeDiscord();
     const fake = discord;
     const signed = signedInteractions(fake);
@@ -65,7 +70,7 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
         store: { url: 'memory:' },
         projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
         discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port },
-        hosted: { enabled: true },
+        hosted: { enabled: true, maxProjectsPerWorkspace: 1 },
         digest: { enabled: false },
         http: { enabled: false },
       }),
@@ -91,21 +96,40 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
     const opened = await signed.post(url, signed.chatInput({ command: 'connect', permissions: admin }));
     expect(opened.body).toMatchObject({ type: 9, data: { custom_id: 'fundbot_connect' } });
 
-    const key = sim.issueProjectKey('team-garden');
-    const submit = {
-      ...signed.chatInput({ command: 'connect', permissions: admin }),
+    const submission = (project: string, key: string, guildId?: string) => ({
+      ...signed.chatInput({ command: 'connect', permissions: admin, ...(guildId ? { guildId } : {}) }),
       type: 5,
       data: {
         custom_id: 'fundbot_connect',
         components: [
-          { type: 1, components: [{ type: 4, custom_id: 'project', value: 'team-garden' }] },
+          { type: 1, components: [{ type: 4, custom_id: 'project', value: project }] },
           { type: 1, components: [{ type: 4, custom_id: 'key', value: key }] },
         ],
       },
-    };
-    const connected = await answerText(fake, signed, url, submit);
+    });
+    // Refused before anything is stored: not a key, the key of another project, the operator's project.
+    expect(await answerText(fake, signed, url, submission('team-garden', 'not-a-key'))).toContain(
+      'That is not a Project API key',
+    );
+    expect(
+      await answerText(fake, signed, url, submission('team-garden', sim.issueProjectKey('second-garden'))),
+    ).toContain('The platform rejected this key for team-garden');
+    expect(
+      await answerText(fake, signed, url, submission(demoLinkCaption, sim.issueProjectKey(demoLinkCaption))),
+    ).toContain("watched by this fundbot's operator already");
+
+    const key = sim.issueProjectKey('team-garden');
+    const connected = await answerText(fake, signed, url, submission('team-garden', key));
     expect(connected).toContain('team-garden is connected');
     expect(connected).not.toContain(key);
+
+    // The per-workspace limit (1 here), and one workspace per project.
+    expect(
+      await answerText(fake, signed, url, submission('second-garden', sim.issueProjectKey('second-garden'))),
+    ).toContain('the most this fundbot allows');
+    expect(
+      await answerText(fake, signed, url, submission('team-garden', key, '300000000000000099')),
+    ).toContain('connected by another workspace');
 
     const here = await answerText(fake, signed, url, signed.chatInput({ command: 'projects' }));
     expect(here).toContain('team-garden');
