@@ -284,6 +284,8 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     // Disconnect, then uninstall.
     expect(await command(host, 'U0ADMIN', `disconnect ${teamProject}`)).toContain('is disconnected');
     expect(await command(host, 'U0PLAIN', 'projects')).not.toContain(`${teamProject} (by`);
+    // The workspace's channel no longer lists the project it cannot get notices of any more.
+    expect(await command(host, 'U0PLAIN', 'subscriptions')).not.toMatch(/team-garden|Team Garden/);
     const uninstall = JSON.stringify({
       token: 'legacy',
       team_id: host.teamId,

@@ -53,7 +53,10 @@ export async function connectCommand(run: CommandRun): Promise<NeutralMessage> {
   };
 }
 
-/** /disconnect <project>: the workspace's own connected project only; its key is deleted, polling stops. */
+/**
+ * /disconnect <project>: the workspace's own connected project only; its key is deleted, polling stops, and
+ * the workspace's channels are unsubscribed from it (nothing would reach them any more).
+ */
 export async function disconnectCommand(run: CommandRun): Promise<NeutralMessage> {
   const { t } = run;
   const hosted = run.deps.hosted;
@@ -61,7 +64,15 @@ export async function disconnectCommand(run: CommandRun): Promise<NeutralMessage
   const given = run.invocation.options['project'];
   const project = typeof given === 'string' ? given.trim() : '';
   const shown = singleLine(project, limits.title);
-  const done = project !== '' && (await hosted.disconnect(run.invocation.context.channel, project));
+  const { channel } = run.invocation.context;
+  const done = project !== '' && (await hosted.disconnect(channel, project));
+  if (done) {
+    for (const sub of await run.deps.subscriptions.forProject(project)) {
+      if (sub.channel.platform === channel.platform && sub.channel.workspaceId === channel.workspaceId) {
+        await run.deps.subscriptions.unsubscribe(sub.channel, project);
+      }
+    }
+  }
   return done
     ? { text: t.hosted.disconnected(shown), tone: 'success', private: true }
     : { text: t.hosted.notConnected(shown), tone: 'error', private: true };
