@@ -5,6 +5,8 @@ import { keyvRedisEncoder } from './coordination/keyv-redis-entry.js';
 
 /** The store operations keyv has no word for, done with Redis' own commands on the store's connection. */
 export interface KeyvRedisOps {
+  /** Resolves once the connection is ready (bounded): keyv's own operations then do not fail as "offline". */
+  ready(): Promise<void>;
   setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
   deletePrefix(prefix: string): Promise<number>;
 }
@@ -46,9 +48,12 @@ export function keyvRedisOps(keyv: Keyv): KeyvRedisOps | undefined {
   // Connected on first use, as keyv's own operations do (KeyvRedis connects lazily). getClient() hands
   // back a client that is still connecting to every caller but the first, and with the offline queue
   // off a command sent then fails: wait (bounded) until it is ready.
+  // Only the first connection is waited for: once it was up, an outage fails at once (no offline queue), as
+  // the observed store and /healthz expect.
+  let wasReady = false;
   const connected = async (): Promise<RawClient> => {
     const client = (await store.getClient()) as unknown as RawClient;
-    if (!client.isReady) {
+    if (!client.isReady && !wasReady) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 5_000);
         client.once('ready', () => {
@@ -57,9 +62,13 @@ export function keyvRedisOps(keyv: Keyv): KeyvRedisOps | undefined {
         });
       });
     }
+    wasReady ||= client.isReady;
     return client;
   };
   return {
+    async ready() {
+      await connected();
+    },
     async setIfAbsent(key, value, ttlMs) {
       const ttl = Math.max(1, Math.round(ttlMs));
       const entry = await encode(key, value, ttl);

@@ -89,14 +89,19 @@ export function keyvStore(keyv: Keyv): KeyValueStore {
   };
   return {
     async get(key, schema) {
+      // KeyvRedis connects lazily and hands a still-connecting client to concurrent first callers: with the
+      // offline queue off their commands would fail as "offline". Ready is one boolean check once connected.
+      await redis?.ready();
       const raw: unknown = await keyv.get(key);
       if (raw === undefined || raw === null) return undefined;
       return parseStored(key, raw, schema);
     },
     async set(key, value, ttlMs) {
+      await redis?.ready();
       await keyv.set(key, value, ttlMs);
     },
     async delete(key) {
+      await redis?.ready();
       return keyv.delete(key);
     },
     setIfAbsent(key, value, ttlMs) {
