@@ -110,13 +110,19 @@ export function createHostedProjects(options: HostedProjectsOptions): RunningHos
       .filter(([, state]) => state === 'off')
       .map(([feature]) => feature);
 
-    await registry.write(linkCaption, {
-      workspace: { platform: workspace.platform, workspaceId: workspace.workspaceId },
-      apiKey: input.apiKey,
-      by: input.by,
-      at: options.clock.now(),
-      featuresOff,
-    });
+    // Checked again under the index lock: a connect racing on another replica cannot pass the limit.
+    const written = await registry.write(
+      linkCaption,
+      {
+        workspace: { platform: workspace.platform, workspaceId: workspace.workspaceId },
+        apiKey: input.apiKey,
+        by: input.by,
+        at: options.clock.now(),
+        featuresOff,
+      },
+      options.limit,
+    );
+    if (written !== 'ok') return refused(written);
     await watch(linkCaption);
     logger.info(
       {

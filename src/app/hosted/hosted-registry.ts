@@ -45,14 +45,16 @@ const sameWorkspace = (a: WorkspaceRef, b: WorkspaceRef) =>
 
 export function hostedRegistry(store: KeyValueStore, cipher: TokenCipher) {
   /** Runs `change` on the index under the lock; waits up to 5 s for another replica's change. */
-  async function withIndex(change: (index: HostedIndex) => HostedIndex): Promise<void> {
+  async function withIndex(
+    change: (index: HostedIndex) => HostedIndex | Promise<HostedIndex>,
+  ): Promise<void> {
     const owner = `${Date.now()}-${Math.random()}`;
     for (let attempt = 0; !(await store.setIfAbsent(hostedKeys.lock, owner, 5_000)); attempt++) {
       if (attempt > 250) throw new Error('the hosted project index stayed locked for 5 s: try again');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     try {
-      await store.set(hostedKeys.index, change(await index()));
+      await store.set(hostedKeys.index, await change(await index()));
     } finally {
       await store.delete(hostedKeys.lock);
     }
@@ -65,17 +67,34 @@ export function hostedRegistry(store: KeyValueStore, cipher: TokenCipher) {
     /** The key in clear, for the engine only. */
     openKey: (linkCaption: string, record: HostedRecord) =>
       cipher.open(record.key, hostedKeys.project(linkCaption)),
+    /**
+     * Stores the sealed record and its index entry under the lock, so the owner check and the workspace's
+     * limit hold against connects racing on other replicas: `limit` and `other-workspace` store nothing.
+     */
     async write(
       linkCaption: string,
       input: Omit<HostedRecord, 'key'> & { readonly apiKey: string },
-    ): Promise<void> {
+      limit = Number.POSITIVE_INFINITY,
+    ): Promise<'ok' | 'limit' | 'other-workspace'> {
       const { apiKey, ...rest } = input;
       const record: HostedRecord = { ...rest, key: cipher.seal(apiKey, hostedKeys.project(linkCaption)) };
-      await store.set(hostedKeys.project(linkCaption), record);
-      await withIndex((entries) => [
-        ...entries.filter((e) => e.linkCaption !== linkCaption),
-        { linkCaption, workspace: input.workspace, at: input.at },
-      ]);
+      let outcome: 'ok' | 'limit' | 'other-workspace' = 'ok';
+      await withIndex(async (entries) => {
+        const current = entries.find((e) => e.linkCaption === linkCaption);
+        if (current && !sameWorkspace(current.workspace, input.workspace)) outcome = 'other-workspace';
+        else if (
+          !current &&
+          entries.filter((e) => sameWorkspace(e.workspace, input.workspace)).length >= limit
+        )
+          outcome = 'limit';
+        if (outcome !== 'ok') return entries;
+        await store.set(hostedKeys.project(linkCaption), record);
+        return [
+          ...entries.filter((e) => e.linkCaption !== linkCaption),
+          { linkCaption, workspace: input.workspace, at: input.at },
+        ];
+      });
+      return outcome;
     },
     async remove(linkCaption: string): Promise<void> {
       await withIndex((entries) => entries.filter((e) => e.linkCaption !== linkCaption));

@@ -50,6 +50,40 @@ describe.skipIf(skipRedisTests())('the hosted project registry on a real redis-s
         raw.destroy();
       }
 
+      // The limit holds against connects racing on three replicas: of 6 new projects of one workspace with
+      // room for 2, exactly 2 are stored; a project owned by another workspace is not taken over.
+      const racing = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          registries[i % 3]!.write(
+            `racing-${i}`,
+            {
+              workspace: { platform: 'discord', workspaceId: 'G1' },
+              apiKey: keys[0]!,
+              by: 'a',
+              at: i,
+              featuresOff: [],
+            },
+            2,
+          ),
+        ),
+      );
+      expect(racing.filter((r) => r === 'ok')).toHaveLength(2);
+      expect(racing.filter((r) => r === 'limit')).toHaveLength(4);
+      expect(
+        await registries[0]!.write(
+          'project-3',
+          {
+            workspace: { platform: 'discord', workspaceId: 'G9' },
+            apiKey: keys[1]!,
+            by: 'b',
+            at: 99,
+            featuresOff: [],
+          },
+          5,
+        ),
+      ).toBe('other-workspace');
+      expect((await registries[0]!.read('project-3'))?.workspace.workspaceId).toBe('T3');
+
       await Promise.all([registries[0]!.remove('project-1'), registries[1]!.remove('project-2')]);
       expect((await registries[2]!.index()).map((e) => e.linkCaption)).not.toContain('project-1');
       expect(await registries[2]!.read('project-2')).toBeUndefined();
