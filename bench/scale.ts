@@ -21,6 +21,8 @@ function sizeRecordingStore(inner: KeyValueStore): KeyValueStore & { bytes(): nu
       sizes.delete(key);
       return inner.delete(key);
     },
+    setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
+    deletePrefix: (prefix) => inner.deletePrefix(prefix),
     close: () => inner.close(),
     bytes: () => [...sizes.values()].reduce((a, b) => a + b, 0),
   };

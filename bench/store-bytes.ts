@@ -33,6 +33,8 @@ export function byteCountingStore(inner: KeyValueStore): ByteCountingStore {
       await inner.set(key, value, ttl);
     },
     delete: (key) => inner.delete(key),
+    setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
+    deletePrefix: (prefix) => inner.deletePrefix(prefix),
     close: () => inner.close(),
     written: () => bytes,
     writes: () => count,

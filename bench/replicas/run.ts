@@ -37,6 +37,7 @@ import {
   medianFundingsIntervalMs,
   missedSupporters,
 } from './ground-truth.js';
+import { runHostedSection } from './hosted.js';
 import {
   heldProjects,
   type ProcessSample,
@@ -361,4 +362,6 @@ async function durableKeys(raw: Awaited<ReturnType<typeof connectRedis>>): Promi
   return keys.filter((_, i) => ttls[i] === -1 || (ttls[i] ?? 0) > 3_600_000);
 }
 
-await main();
+// `--hosted-only` runs only the hosted section (issue 24: 50 workspaces with connected projects), `--no-hosted` skips it.
+if (!process.argv.includes('--hosted-only')) await main();
+if (!process.argv.includes('--no-hosted')) await runHostedSection();

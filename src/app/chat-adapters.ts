@@ -29,6 +29,10 @@ export interface ChatAdapterOptions {
   readonly config: Pick<FundbotConfig, 'discord' | 'slack' | 'publicUrl'>;
   readonly core: CommandCore;
   readonly subscriptions: SubscriptionStore;
+  /** Everything of a workspace that uninstalls (Slack OAuth): see forget-workspace.ts. */
+  readonly forgetWorkspace?: (
+    workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>,
+  ) => Promise<Record<string, number>>;
   /** The observed store: Slack's replay guard and installations live in it. */
   readonly store: KeyValueStore;
   readonly logger: Logger;
@@ -189,6 +193,7 @@ function slackAdapter(slack: Extract<SlackConfig, { enabled: true }>, options: C
         // Every replica sees every workspace's installation; an uninstall removes its subscriptions.
         store,
         subscriptions: options.subscriptions,
+        ...(options.forgetWorkspace ? { forgetWorkspace: options.forgetWorkspace } : {}),
         ...(options.config.publicUrl ? { publicUrl: options.config.publicUrl } : {}),
         port: slack.port,
         admins: slack.admins,

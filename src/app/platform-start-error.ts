@@ -45,6 +45,11 @@ const platforms: Record<ChatPlatform, { name: string; tokenVar: string; where: s
 export function platformStartError(platform: ChatPlatform, error: unknown): Error {
   const p = platforms[platform];
   const chain = causeChain(error);
+  // The wrong FUNDBOT_ENCRYPTION_KEY: its own message says what to do (restore the key), nothing to add.
+  const keyMismatch = chain.find(
+    (e) => (e as { code?: unknown } | null)?.code === 'fundbot_encryption_key_mismatch',
+  );
+  if (keyMismatch instanceof Error) return keyMismatch;
   const code = chain.map(errorCode).find((c) => c !== undefined && UNREACHABLE_CODES.has(c));
   if (code !== undefined) {
     return new Error(

@@ -13,7 +13,7 @@ import { type SecretRedactor, secretRedactor } from '../lib/secret-redactor.js';
  * Cost: one Set of 16-character windows per secret (about 1.5 KB each).
  */
 export function registerConfiguredSecrets(
-  config: Pick<FundbotConfig, 'discord' | 'slack'>,
+  config: Pick<FundbotConfig, 'discord' | 'slack'> & { readonly hosted?: FundbotConfig['hosted'] },
   redactor: SecretRedactor = secretRedactor,
 ): string[] {
   const slack = config.slack;
@@ -26,6 +26,7 @@ export function registerConfiguredSecrets(
     ...(slack.enabled && slack.mode === 'oauth'
       ? [slack.clientSecret.reveal(), slack.stateSecret.reveal(), slack.encryptionKey.reveal()]
       : []),
+    ...(config.hosted?.encryptionKey ? [config.hosted.encryptionKey.reveal()] : []),
   ];
   redactor.register(...secrets);
   return secrets;

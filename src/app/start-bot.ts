@@ -25,6 +25,7 @@ import {
   startStoreProbe,
 } from '../ops/index.js';
 import { createChatAdapters } from './chat-adapters.js';
+import { prepareHosting } from './hosted/start-hosted.js';
 import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
 import { startKeyChecks } from './start-key-checks.js';
@@ -74,6 +75,9 @@ export async function startBot(
     mkdirSync(dirname(storeUrl.slice('sqlite://'.length)), { recursive: true });
   }
   let enabledProjects: readonly string[] = [];
+  // The configured projects that can be read, and the projects connected from chat (hosted).
+  let hostedProjects: () => readonly string[] = () => [];
+  const watchedProjects = () => [...enabledProjects, ...hostedProjects()];
   let engineStatus: () => readonly ProjectPollingStatus[] = () => [];
   let deliveryStatus: () => DeliveryStatus = () => ({ cannotPost: [], pending: 0 });
   let drift: ApiDriftWatch | undefined;
@@ -82,7 +86,10 @@ export async function startBot(
   let marker: StoreMarker | undefined;
   const health = createHealthMonitor({
     clock,
-    projects: () => (replicas ? replicas.held().filter((p) => enabledProjects.includes(p)) : enabledProjects),
+    projects: () => {
+      const all = watchedProjects();
+      return replicas ? replicas.held().filter((p) => all.includes(p)) : all;
+    },
     replica: () => (replicas ? { id: replicas.replicaId, holds: replicas.held() } : undefined),
     storeName: describeStoreTarget(storeUrl).name,
     // Bound late: the engine is wired after health (health must see the store from the first operation).
@@ -144,7 +151,7 @@ export async function startBot(
     clock,
     logger,
     registry,
-    projects: () => enabledProjects,
+    projects: watchedProjects,
     onStoreOutcome: storeWatch.observe,
   });
   // Notices a store that went away (or came back) while nothing else touches it: one GET per 10 s.
@@ -161,6 +168,10 @@ export async function startBot(
   // A key file replaced while running is swapped in through this ring (see watchKeyFiles).
   const keys = new KeyRing();
   const engineApi = withReplaceableKeys(api, keys);
+  // Hosted fundbot: projects connected from chat. A wrong FUNDBOT_ENCRYPTION_KEY refuses to start here.
+  const hosting = prepareHosting({ config, store, api: engineApi, clock, logger });
+  await hosting.verifyKey();
+  hostedProjects = () => hosting.linkCaptions();
   const wiring = wireFundbot({
     api: engineApi,
     store,
@@ -193,6 +204,7 @@ export async function startBot(
     },
     defaultLocale: config.locale,
     digestTimeZone: config.digest.timeZone,
+    ...(hosting.factory ? { hosted: hosting.factory } : {}),
     // /status names what /healthz names; drift is bound late (it is watched once the engine runs).
     operationalNotes: () => {
       const notes: OperationalNote[] = [];
@@ -226,6 +238,10 @@ export async function startBot(
     config,
     core: wiring.core,
     subscriptions: wiring.subscriptions,
+    forgetWorkspace: async (workspace) => ({
+      ...(await wiring.forgetWorkspace(workspace)),
+      projects: await hosting.forgetWorkspace(workspace),
+    }),
     store,
     logger,
     clock,
@@ -275,6 +291,7 @@ export async function startBot(
     logger.info({ adapter: adapter.name }, 'chat adapter connected');
   }
   await wiring.engine.start();
+  await hosting.start();
   // /openapi.json at start and once a day: one request, no key budget.
   drift = watchApiDrift({ api, store, clock, logger, registry });
   const keyFiles = watchKeyFiles({
@@ -297,8 +314,10 @@ export async function startBot(
       time: config.digest.time,
       timeZone: config.digest.timeZone,
       // On replicas each digests the projects it holds (the ledger and claims keep it once regardless).
-      projects: () =>
-        replicas ? replicas.held().filter((p) => enabledProjects.includes(p)) : enabledProjects,
+      projects: () => {
+        const all = watchedProjects();
+        return replicas ? replicas.held().filter((p) => all.includes(p)) : all;
+      },
       milestonesFor: wiring.milestonesFor,
       logger,
     });
@@ -312,6 +331,7 @@ export async function startBot(
       name: 'stop the digest schedule, the key file and API drift watches',
       stop: async () => {
         keyFiles.stop();
+        hosting.stop();
         drift?.stop();
         digest?.stop();
       },

@@ -9,6 +9,7 @@ import {
   createPacingSettings,
   createSettingsStore,
   createSubscriptionStore,
+  type HostedProjects,
   type Locale,
   type OperationalNote,
   type SubscriptionStore,
@@ -35,6 +36,7 @@ import { countedStore } from '../lib/counted-store.js';
 import type { Random } from '../lib/random.js';
 import { type KeyValueStore, namespaced } from '../lib/store.js';
 import type { FundbotMetrics, Logger } from '../ops/index.js';
+import { type ForgottenData, forgetWorkspace } from './forget-workspace.js';
 
 export interface WireOptions {
   readonly api: ApiClient;
@@ -67,6 +69,8 @@ export interface WireOptions {
   readonly deliveryObserver?: DeliveryObserver;
   /** Process-wide causes /status shows (the store failing, API drift), as /healthz names them. */
   readonly operationalNotes?: () => readonly OperationalNote[];
+  /** Hosted fundbot: builds the connected-projects port on the engine (the commands' `hosted`). */
+  readonly hosted?: (engine: Engine) => HostedProjects;
 }
 
 /**
@@ -81,6 +85,8 @@ export interface Wiring {
   readonly core: CommandCore;
   readonly subscriptions: SubscriptionStore;
   readonly delivery: Delivery;
+  /** Removes a workspace's subscriptions, settings and markers (its uninstall; see forget-workspace.ts). */
+  forgetWorkspace(workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>): Promise<ForgottenData>;
   /** A project's configured milestones, for the digest. */
   milestonesFor(project: string): readonly number[] | undefined;
   /** An adapter's poster (notices go out through it) and channel check (/subscribe, re-checks). */
@@ -154,6 +160,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       dailyThreads,
       logger: logger.child({ component: 'core' }),
       ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
+      ...(options.hosted ? { hosted: options.hosted(engine) } : {}),
     }),
   );
 
@@ -203,6 +210,14 @@ export function wireFundbot(options: WireOptions): Wiring {
     subscriptions,
     delivery: pipeline,
     milestonesFor,
+    forgetWorkspace: (workspace) =>
+      forgetWorkspace({
+        settingsStore,
+        deliveriesStore: namespaced(store, 'deliveries/'),
+        subscriptions,
+        access,
+        workspace,
+      }),
     registerAdapter(poster, channelCheck) {
       channelAccess.set(poster.platform, channelCheck);
       pipeline.registerPoster(poster, channelCheck);
@@ -216,6 +231,7 @@ function instrumentCore(metrics: FundbotMetrics, clock: Clock, core: CommandCore
     autocomplete: (...args) => core.autocomplete(...args),
     renderNotice: (...args) => core.renderNotice(...args),
     localeFor: (channel) => core.localeFor(channel),
+    ...(core.overview ? { overview: core.overview.bind(core) } : {}),
     timeZoneFor: (channel) => core.timeZoneFor(channel),
     async execute(invocation) {
       const started = clock.now();

@@ -116,6 +116,8 @@ export interface FundbotConfig {
   /** As in the file, plus `reserveFraction` = reservePct / 100 (what the engine's budget planner takes). */
   readonly engine: ConfigFile['engine'] & { readonly reserveFraction: number };
   readonly http: ConfigFile['http'];
+  /** Projects connected from chat; `encryptionKey` (FUNDBOT_ENCRYPTION_KEY) is set exactly when enabled. */
+  readonly hosted: ConfigFile['hosted'] & { readonly encryptionKey?: Secret };
 }
 
 export type LoadConfigResult =

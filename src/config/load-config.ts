@@ -16,6 +16,7 @@ import {
   resolvePublicUrl,
   resolveStore,
 } from './resolve-runtime-sections.js';
+import { resolveEncryptionKey } from './resolve-slack-oauth.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 import { expandSecretFiles } from './secret-files.js';
 
@@ -171,6 +172,14 @@ export function parseConfig(
   );
   const slack = resolveSlack(env, section('slack'), http, problems, warnings);
   const digest = section('digest');
+  const hosted = section('hosted');
+  const hostedKey = hosted?.enabled
+    ? resolveEncryptionKey(
+        env,
+        'hosted.enabled lets workspaces connect their own projects, whose keys are sealed with it',
+        problems,
+      )
+    : undefined;
 
   if (discord?.enabled === false && slack?.enabled === false) {
     warnings.push({
@@ -190,7 +199,18 @@ export function parseConfig(
     };
   }
   // Every resolver succeeded when no problem was recorded; the checks keep the types honest.
-  if (!api || !store || !http || !projects || !discord || !slack || !digest || !logLevel || !publicUrl.ok) {
+  if (
+    !api ||
+    !store ||
+    !http ||
+    !projects ||
+    !discord ||
+    !slack ||
+    !digest ||
+    !hosted ||
+    !logLevel ||
+    !publicUrl.ok
+  ) {
     throw new Error('internal: configuration resolved without problems but incompletely');
   }
   const [hour, minute] = digest.time.split(':').map(Number) as [number, number];
@@ -207,6 +227,7 @@ export function parseConfig(
     digest: { ...digest, hour, minute, cron: `${minute} ${hour} * * *` },
     engine: { ...parsed.data.engine, reserveFraction: parsed.data.engine.reservePct / 100 },
     http,
+    hosted: { ...hosted, ...(hostedKey ? { encryptionKey: hostedKey } : {}) },
   };
   return { ok: true, config, warnings };
 }

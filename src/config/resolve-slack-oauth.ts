@@ -8,6 +8,8 @@ import { Secret } from './secret.js';
 /** Basic Information → App Credentials → Client ID: two numbers joined by a dot. */
 const CLIENT_ID = /^\d+\.\d+$/;
 const ENCRYPTION_KEY_BYTES = 32;
+/** The state secret signs install states (HMAC-SHA256): at least as many characters as `openssl rand -hex 16` gives. */
+export const STATE_SECRET_MIN_CHARS = 32;
 
 /** True when any OAuth setting is present: then all of them must be (a half-configured install flow is a mistake). */
 export function wantsSlackOAuth(env: Env, section: ConfigFile['slack']): boolean {
@@ -73,6 +75,14 @@ export function resolveSlackOAuth(
     envVars.slackStateSecret,
     'a long random string of your own (e.g. `openssl rand -hex 32`); it signs the install state',
   );
+  if (stateSecret && stateSecret.reveal().length < STATE_SECRET_MIN_CHARS) {
+    problems.push({
+      code: 'env_invalid',
+      path: `env ${envVars.slackStateSecret}`,
+      message: `is ${stateSecret.reveal().length} characters long; it must have at least ${STATE_SECRET_MIN_CHARS} (a short secret lets anyone forge install states)`,
+      fix: `export ${envVars.slackStateSecret}="$(openssl rand -hex 32)"`,
+    });
+  }
   const encryptionKey = resolveEncryptionKey(env, partial, problems);
   const signingSecret = need(
     envVars.slackSigningSecret,
@@ -112,7 +122,11 @@ export function resolveSlackOAuth(
 }
 
 /** FUNDBOT_ENCRYPTION_KEY: 32 bytes in base64; the message gives its length, never its value. */
-function resolveEncryptionKey(env: Env, partial: string, problems: ConfigProblem[]): Secret | undefined {
+export function resolveEncryptionKey(
+  env: Env,
+  partial: string,
+  problems: ConfigProblem[],
+): Secret | undefined {
   const name = envVars.encryptionKey;
   const value = readEnv(env, name)?.trim();
   const fix = `export ${name} with 32 random bytes in base64: \`openssl rand -base64 32\`; keep it safe, without it the stored Slack installations cannot be read`;

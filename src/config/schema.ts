@@ -170,6 +170,16 @@ const httpSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
 });
 
+/**
+ * Hosted fundbot (issue 24): workspace and server admins connect their own projects from chat
+ * (`/fundbot connect`, Discord `/connect`); their keys are sealed with FUNDBOT_ENCRYPTION_KEY.
+ */
+const hostedSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** Projects one workspace (Slack) or server (Discord) may connect; the operator's configured ones do not count. */
+  maxProjectsPerWorkspace: z.number().int().min(1).max(100).default(5),
+});
+
 /** The whole file. Sections may be omitted; each then takes its defaults. */
 export const configFileSchema = z.strictObject({
   api: apiSchema.prefault({}),
@@ -189,6 +199,7 @@ export const configFileSchema = z.strictObject({
   digest: digestSchema.prefault({}),
   engine: engineSchema.prefault({}),
   http: httpSchema.prefault({}),
+  hosted: hostedSchema.prefault({}),
 });
 
 /** The file after defaults are applied (no secrets, no environment overrides yet). */

@@ -1,6 +1,7 @@
 import type { Logger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
+import type { HostedProjects } from './hosted-projects.js';
 import type { NeutralMessage } from './message.js';
 import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
 import type { ChannelAccessStates } from './settings/channel-access-states.js';
@@ -88,4 +89,6 @@ export interface CommandCoreDeps {
   /** Channels the bot cannot post in (written by the delivery pipeline): /subscriptions and /status say so. */
   readonly channelAccessStates?: ChannelAccessStates;
   readonly logger?: CoreLogger;
+  /** Projects connected from chat (hosted fundbot); without it /connect says hosting is off. */
+  readonly hosted?: HostedProjects;
 }

@@ -31,6 +31,11 @@ export interface CommandInvocation {
  */
 export interface CommandCore {
   execute(invocation: CommandInvocation): Promise<NeutralMessage>;
+  /**
+   * The workspace overview (its projects, funding, channels, health) in the workspace's language, for
+   * places that are no command: the Slack App Home. Optional: test cores and the console have none.
+   */
+  overview?(channel: ChannelRef): Promise<NeutralMessage>;
   /** Suggestions for an option marked `autocomplete` (at most 25). */
   autocomplete(
     commandName: string,

@@ -11,11 +11,14 @@ import { chartCommand } from './commands/chart.js';
 import type { CommandHandler, CommandRun } from './commands/command-run.js';
 import { blogCommand, supportersCommand } from './commands/feeds.js';
 import { fundingCommand } from './commands/funding.js';
+import { connectCommand, disconnectCommand, projectsCommand } from './commands/hosted.js';
 import { digestCommand, helpCommand, statusCommand } from './commands/info.js';
+import { workspaceOverview } from './commands/overview.js';
 import { pacingCommand, quietCommand } from './commands/pacing.js';
 import { rewardCommand, rewardsCommand } from './commands/rewards.js';
 import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
 import { threadCommand } from './commands/thread.js';
+import { projectVisibleTo } from './hosted-projects.js';
 import { catalogFor, localeFromTag } from './i18n/index.js';
 import type { NeutralMessage } from './message.js';
 import { renderNotice } from './notices/render-notice.js';
@@ -40,6 +43,9 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   language: languageCommand,
   digest: digestCommand,
   status: statusCommand,
+  connect: connectCommand,
+  disconnect: disconnectCommand,
+  projects: projectsCommand,
   help: helpCommand,
 };
 
@@ -142,13 +148,14 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
     commandName: string,
     optionName: string,
     partial: string,
-    _context: CommandContext,
+    context: CommandContext,
   ): Promise<readonly { readonly name: string; readonly value: string }[]> {
     const option = findCommand(commandName)?.options.find((o) => o.name === optionName);
     if (option?.autocomplete !== 'project') return [];
     const wanted = partial.trim().toLowerCase();
     const scored = deps.readModel
       .watchedProjects()
+      .filter((w) => projectVisibleTo(deps.hosted, context.channel, w.linkCaption))
       .map((w) => {
         const caption = w.linkCaption.toLowerCase();
         const title = w.title.toLowerCase();
@@ -176,8 +183,28 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
       });
   }
 
+  async function overview(channel: ChannelRef): Promise<NeutralMessage> {
+    const locale = await localeFor(channel);
+    const definition = findCommand('status') as CommandDefinition;
+    return workspaceOverview({
+      invocation: {
+        name: 'status',
+        options: {},
+        context: { user: { id: '', displayName: '' }, channel, canAdminister: false },
+      },
+      definition,
+      locale,
+      t: catalogFor(locale),
+      timeZone: await timeZoneFor(channel),
+      now: deps.clock.now(),
+      deps,
+      freshness,
+    });
+  }
+
   return {
     execute,
+    overview,
     autocomplete,
     renderNotice: (event: FundbotEvent, locale: Locale, timeZone: string = defaultTimeZone) =>
       renderNotice(event, locale, timeZone),

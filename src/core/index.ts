@@ -26,6 +26,14 @@ export type { CommandCoreDeps, CoreLogger, Freshness, OperationalNote } from './
 export { defaultFreshness } from './command-core-deps.js';
 export { createCommandCore, privateError } from './create-command-core.js';
 export * from './format.js';
+export {
+  type ConnectOutcome,
+  type ConnectRefusal,
+  type HostedProjectInfo,
+  type HostedProjects,
+  projectVisibleTo,
+  type WorkspaceRef,
+} from './hosted-projects.js';
 export type { Catalog } from './i18n/index.js';
 export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
 export { assertTimeZone, type LocalTime, localTime, parseTimeOfDay } from './local-time.js';

@@ -32,6 +32,12 @@ export interface NeutralMessage {
    * (Slack respond(), a Discord interaction follow-up); notices never carry one.
    */
   readonly followUp?: NeutralMessage;
+  /**
+   * Asks the adapter to open a private form instead of (or before) showing the text: `connect-project`
+   * is the form of /fundbot connect (Slack views.open, a Discord modal), whose submission comes back as
+   * the `connect` command with `project` and `key` options. Adapters without forms show the text.
+   */
+  readonly form?: 'connect-project';
 }
 
 export interface MessageField {
@@ -45,6 +51,8 @@ export interface MessageField {
    */
   readonly items?: readonly string[];
   readonly inline?: boolean;
+  /** A button beside the field where the platform has them (the Slack App Home): disconnect this project. */
+  readonly action?: { readonly kind: 'disconnect'; readonly project: string };
 }
 
 /**

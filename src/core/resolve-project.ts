@@ -3,6 +3,7 @@ import { limits } from '../domain/text-limits.js';
 import { CommandRefusal } from './command-refusal.js';
 import type { CommandRun } from './commands/command-run.js';
 import { listWithMore } from './commands/command-run.js';
+import { projectVisibleTo } from './hosted-projects.js';
 import type { WatchedProject } from './ports.js';
 
 function watchedList(run: CommandRun, watched: readonly WatchedProject[]) {
@@ -11,6 +12,17 @@ function watchedList(run: CommandRun, watched: readonly WatchedProject[]) {
     watched.map((w) => singleLine(w.linkCaption, limits.title)),
     limits.projectsListed,
   );
+}
+
+/**
+ * The watched projects this command's workspace may see: the operator's and its own connected ones
+ * (never another workspace's: {@link projectVisibleTo}).
+ */
+export function visibleWatched(run: Pick<CommandRun, 'deps' | 'invocation'>): readonly WatchedProject[] {
+  const { channel } = run.invocation.context;
+  return run.deps.readModel
+    .watchedProjects()
+    .filter((w) => projectVisibleTo(run.deps.hosted, channel, w.linkCaption));
 }
 
 /** A watched project by link caption (or title), case-insensitive. */
@@ -32,10 +44,16 @@ export async function resolveProject(
   run: CommandRun,
   options: { allowSubscribed?: boolean } = {},
 ): Promise<WatchedProject> {
-  const watched = run.deps.readModel.watchedProjects();
+  let watched = visibleWatched(run);
   const given = run.invocation.options['project'];
   if (typeof given === 'string' && given.trim() !== '') {
-    const match = findWatched(watched, given);
+    let match = findWatched(watched, given);
+    if (!match && run.deps.hosted) {
+      // Connected on another replica a moment ago (each syncs every few seconds): look once more.
+      await run.deps.hosted.refresh();
+      watched = visibleWatched(run);
+      match = findWatched(watched, given);
+    }
     if (match) return match;
     if (options.allowSubscribed) {
       // Unsubscribing must work for a project that is no longer watched.

@@ -271,6 +271,34 @@ export const commandDefinitions: readonly CommandDefinition[] = [
     options: [projectOption(false)],
     admin: false,
   },
+  // Hosted fundbot (issue 24). /connect takes no option: the key is typed into a private form, never a command.
+  {
+    name: 'connect',
+    description: {
+      en: 'Connect a project with its API key (a private form), or replace its key',
+      de: 'Ein Projekt mit seinem API-Schlüssel verbinden (privates Formular) oder den Schlüssel ersetzen',
+    },
+    options: [],
+    admin: true,
+  },
+  {
+    name: 'disconnect',
+    description: {
+      en: 'Disconnect a project this workspace connected (its key is deleted)',
+      de: 'Ein hier verbundenes Projekt trennen (sein Schlüssel wird gelöscht)',
+    },
+    options: [projectOption(true)],
+    admin: true,
+  },
+  {
+    name: 'projects',
+    description: {
+      en: 'The projects this workspace can use',
+      de: 'Die Projekte, die dieser Workspace nutzen kann',
+    },
+    options: [],
+    admin: false,
+  },
   {
     name: 'help',
     description: { en: 'What fundbot can do', de: 'Was fundbot kann' },

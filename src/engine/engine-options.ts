@@ -166,6 +166,13 @@ export interface Engine {
    * (a third of the TTL later). Costs no request of its own.
    */
   leaseGranted(linkCaption: string): void;
+  /**
+   * Watches a project from now on (connected from chat): false when it is watched already. Every feed is
+   * due at once; on replicas the lease decides, as for a configured project.
+   */
+  addProject(project: EngineProject): boolean;
+  /** Stops watching a project (disconnected); its stored state stays until deleted. False when unknown. */
+  removeProject(linkCaption: string): Promise<boolean>;
 }
 
 /** What health needs to know about one project's polling. */

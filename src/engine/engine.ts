@@ -1,5 +1,6 @@
 import { noteForLog } from '../domain/engine-notes.js';
 import { silentLogger } from '../domain/logger.js';
+import type { CredentialGate } from './credential-gate.js';
 import { type EngineContext, emptyCounters } from './engine-context.js';
 import { engineLoop } from './engine-loop.js';
 import type { CreateEngineOptions, Engine } from './engine-options.js';
@@ -8,7 +9,7 @@ import { memoryLease } from './lease.js';
 import { drainOutbox, inOrderSink } from './outbox.js';
 import { releaseLeases } from './project-lease.js';
 import { ProjectRuns } from './project-runs.js';
-import { createProjectRuntimes } from './project-runtime.js';
+import { addProjectRuntime, createProjectRuntimes } from './project-runtime.js';
 import { createReadModel } from './read-model.js';
 import { readModelSource } from './read-model-source.js';
 import { UserSignal, type UserSignalTarget } from './user-signal.js';
@@ -35,11 +36,13 @@ export type {
 export function createEngine(deps: CreateEngineOptions): Engine {
   const { clock } = deps;
   const settings = engineSettings(deps.options);
+  const gates = new Map<string, CredentialGate>();
   const runtimes = createProjectRuntimes({
     api: deps.api,
     projects: deps.projects,
     reserveShare: settings.reserveShare,
     now: clock.now(),
+    gates,
   });
   const logger = deps.logger ?? silentLogger;
   const userSignal =
@@ -136,6 +139,27 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       for (const f of rt.feeds.values()) if (f.disabledReason !== undefined) f.dueAt = now;
       runs.invalidate(linkCaption);
       loop.wake();
+    },
+    addProject(project) {
+      // A project connected from chat (or taken over by this replica's sync): polled at once. Its stored
+      // state, if any (a restart, a key rotation), is loaded by its first run as for any project.
+      if (runtimes.has(project.linkCaption)) return false;
+      addProjectRuntime(
+        runtimes,
+        { api: deps.api, reserveShare: settings.reserveShare, now: clock.now(), gates },
+        project,
+      );
+      runs.invalidate(project.linkCaption);
+      loop.wake();
+      return true;
+    },
+    async removeProject(linkCaption) {
+      if (!runtimes.delete(linkCaption)) return false;
+      runs.invalidate(linkCaption);
+      // A run in flight finishes on its own (it holds its runtime); nothing is scheduled for it again.
+      await ctx.lease.release(linkCaption, ctx.replicaId).catch(() => undefined);
+      loop.wake();
+      return true;
     },
     leaseGranted(linkCaption) {
       const rt = runtimes.get(linkCaption);

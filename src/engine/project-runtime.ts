@@ -61,12 +61,31 @@ export function createProjectRuntimes(input: {
   readonly projects: readonly EngineProject[];
   readonly reserveShare: number;
   readonly now: number;
+  /** Shared with {@link addProjectRuntime}: a project added later with a known key shares its gate. */
+  readonly gates?: Map<string, CredentialGate>;
 }): Map<string, ProjectRuntime> {
-  const gates = new Map<string, CredentialGate>();
   const runtimes = new Map<string, ProjectRuntime>();
   for (const config of input.projects) {
     if (runtimes.has(config.linkCaption))
       throw new Error(`project "${config.linkCaption}" is configured twice`);
+    addProjectRuntime(runtimes, { ...input, gates: input.gates ?? new Map() }, config);
+  }
+  return runtimes;
+}
+
+/** Adds one project's runtime, every feed due at `now` (a project connected while running, or at start). */
+export function addProjectRuntime(
+  runtimes: Map<string, ProjectRuntime>,
+  input: {
+    readonly api: ApiClient;
+    readonly reserveShare: number;
+    readonly now: number;
+    readonly gates: Map<string, CredentialGate>;
+  },
+  config: EngineProject,
+): void {
+  const gates = input.gates;
+  {
     const credential = config.key.fingerprint;
     let gate = gates.get(credential);
     if (gate === undefined) {
@@ -101,7 +120,6 @@ export function createProjectRuntimes(input: {
       paused: null,
     });
   }
-  return runtimes;
 }
 
 /** Keeps the last 20 notes for `/status` (codes: each channel reads them in its language). */

@@ -29,6 +29,16 @@ export function withChangeStamp(
       if (deleted) await stamp();
       return deleted;
     },
+    async setIfAbsent(key, value, ttlMs) {
+      const added = await store.setIfAbsent(key, value, ttlMs);
+      if (added) await stamp();
+      return added;
+    },
+    async deletePrefix(prefix) {
+      const deleted = await store.deletePrefix(prefix);
+      if (deleted > 0) await stamp();
+      return deleted;
+    },
     // A view does not own the connection.
     close: async () => {},
   };

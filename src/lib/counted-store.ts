@@ -24,6 +24,14 @@ export function countedStore(
       count('delete');
       return inner.delete(key);
     },
+    setIfAbsent(key, value, ttlMs) {
+      count('write');
+      return inner.setIfAbsent(key, value, ttlMs);
+    },
+    deletePrefix(prefix) {
+      count('delete');
+      return inner.deletePrefix(prefix);
+    },
     // A view does not own the connection.
     close: async () => {},
   };

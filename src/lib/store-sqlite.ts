@@ -66,7 +66,9 @@ export const SWEEP_SLICE_ROWS = 5_000;
 
 type Write =
   | { readonly op: 'set'; readonly key: string; readonly json: string; readonly expires: number | null }
-  | { readonly op: 'delete'; readonly key: string };
+  | { readonly op: 'add'; readonly key: string; readonly json: string; readonly expires: number }
+  | { readonly op: 'delete'; readonly key: string }
+  | { readonly op: 'deletePrefix'; readonly key: string };
 
 /** Thrown for any operation after {@link KeyValueStore.close}. */
 export class StoreClosedError extends Error {
@@ -86,6 +88,11 @@ export class StoreFileReplacedError extends Error {
         '(or restart it to begin with an empty store)',
     );
   }
+}
+
+/** The first string after every string that starts with `prefix` (its last UTF-16 unit plus one). */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
 export async function openSqliteStore(
@@ -110,6 +117,16 @@ export async function openSqliteStore(
     `INSERT INTO kv (key, value, expires) VALUES (?, ?, ?)
      ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires = excluded.expires`,
   );
+  // Set-if-absent in ONE statement: a live row is left alone (0 changes), an expired one is replaced.
+  // It runs inside the group commit's transaction, in the order issued, so of two callers in one batch
+  // (or in two processes on one file: SQLite's write lock) exactly one changes a row.
+  const insertIfAbsent = db.prepare<[string, string, number, number]>(
+    `INSERT INTO kv (key, value, expires) VALUES (?, ?, ?)
+     ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires = excluded.expires
+     WHERE kv.expires IS NOT NULL AND kv.expires < ?`,
+  );
+  // Keys starting with a prefix: a range on the primary key, [p, p with its last character incremented).
+  const removeRange = db.prepare<[string, string]>('DELETE FROM kv WHERE key >= ? AND key < ?');
   const remove = db.prepare<[string], { expires: number | null }>(
     'DELETE FROM kv WHERE key = ? RETURNING expires',
   );
@@ -127,19 +144,21 @@ export async function openSqliteStore(
   };
 
   let closed = false;
-  const applyBatch = db.transaction((batch: readonly Write[]): boolean[] => {
+  const applyBatch = db.transaction((batch: readonly Write[]): (boolean | number)[] => {
     const at = now();
     return batch.map((w) => {
       if (w.op === 'set') {
         upsert.run(w.key, w.json, w.expires);
         return true;
       }
+      if (w.op === 'add') return insertIfAbsent.run(w.key, w.json, w.expires, at).changes === 1;
+      if (w.op === 'deletePrefix') return removeRange.run(w.key, prefixEnd(w.key)).changes;
       // "Deleted" means a live value was there (keyv's answer); an expired row goes too.
       const row = remove.get(w.key);
       return row !== undefined && (row.expires === null || at <= row.expires);
     });
   });
-  const writes = groupCommit<Write, boolean>({
+  const writes = groupCommit<Write, boolean | number>({
     ...(options.windowMs !== undefined ? { windowMs: options.windowMs } : {}),
     commit(batch) {
       if (closed) throw new StoreClosedError();
@@ -178,8 +197,12 @@ export async function openSqliteStore(
   };
 
   const readValue = (key: string): unknown => {
-    const queued = writes.pending().findLast((w) => w.key === key);
-    if (queued !== undefined) return queued.op === 'set' ? parse(queued.json, queued.expires) : undefined;
+    // A queued set-if-absent is not read through: whether it lands is the commit's to say.
+    const queued = writes
+      .pending()
+      .findLast((w) => (w.op === 'deletePrefix' ? key.startsWith(w.key) : w.op !== 'add' && w.key === key));
+    if (queued?.op === 'set') return parse(queued.json, queued.expires);
+    if (queued !== undefined) return undefined;
     const row = select.get(key);
     return row === undefined ? undefined : parse(row.value, row.expires);
   };
@@ -201,7 +224,16 @@ export async function openSqliteStore(
       return writes.write({ op: 'set', key, json, expires }).then(() => undefined);
     },
     delete(key) {
-      return writes.write({ op: 'delete', key });
+      return writes.write({ op: 'delete', key }).then((deleted) => deleted === true);
+    },
+    setIfAbsent(key, value, ttlMs) {
+      const json = JSON.stringify(value) ?? 'null';
+      return writes.write({ op: 'add', key, json, expires: now() + ttlMs }).then((added) => added === true);
+    },
+    async deletePrefix(prefix) {
+      if (prefix === '') throw new Error('deletePrefix needs a non-empty prefix (it would empty the store)');
+      const deleted = await writes.write({ op: 'deletePrefix', key: prefix });
+      return typeof deleted === 'number' ? deleted : 0;
     },
     async sweepExpired(at: number): Promise<SweepSlice> {
       await writes.flush();

@@ -1,5 +1,6 @@
 import Keyv from 'keyv';
 import type { z } from 'zod';
+import { keyvRedisOps } from './store-redis-ops.js';
 import { openSqliteStore, type SqliteStoreOptions } from './store-sqlite.js';
 import { parseStored } from './store-value.js';
 
@@ -29,6 +30,20 @@ export interface KeyValueStore {
   set(key: string, value: unknown, ttlMs?: number): Promise<void>;
   delete(key: string): Promise<boolean>;
   /**
+   * Writes `value` under `key` only when no live value is there, atomically: of any number of
+   * concurrent callers (on any replica sharing the store) exactly one gets true. An expired value
+   * counts as absent. The replay guards and once-only marks are built on it.
+   * Memory: one process, serialized; SQLite: one `INSERT … ON CONFLICT … WHERE expired` in the
+   * group commit's transaction; Redis: `SET key value NX PX ttl`.
+   */
+  setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
+  /**
+   * Deletes every value whose key starts with `prefix` (a workspace's settings when it uninstalls);
+   * returns how many went. Cost: SQLite one range delete; Redis one SCAN over the keyspace (MATCH on
+   * the prefix) plus one UNLINK per 500 keys, so use it for rare events only.
+   */
+  deletePrefix(prefix: string): Promise<number>;
+  /**
    * Deletes expired values in the next slice of the store (stores that expire values by
    * themselves, like Redis, do not have it). See src/lib/store-sweep.ts.
    */
@@ -52,24 +67,62 @@ export function namespaced(store: KeyValueStore, prefix: string): KeyValueStore 
     get: (key, schema) => store.get(full(key), schema),
     set: (key, value, ttlMs) => store.set(full(key), value, ttlMs),
     delete: (key) => store.delete(full(key)),
+    setIfAbsent: (key, value, ttlMs) => store.setIfAbsent(full(key), value, ttlMs),
+    deletePrefix: (keyPrefix) => store.deletePrefix(full(keyPrefix)),
     // A namespace does not own the connection: closing it is the root store's job.
     close: async () => {},
   };
 }
 
-/** Adapts any keyv instance (memory, SQLite, Redis) to {@link KeyValueStore}. */
+/**
+ * Adapts a keyv instance (memory or Redis) to {@link KeyValueStore}. Over @keyv/redis, set-if-absent is
+ * Redis' own `SET NX PX` and a prefix delete a SCAN; over keyv's in-process Map both run serialized
+ * behind one lock (one process: nothing else can interleave).
+ */
 export function keyvStore(keyv: Keyv): KeyValueStore {
+  const redis = keyvRedisOps(keyv);
+  let lock: Promise<unknown> = Promise.resolve();
+  const serialized = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = lock.then(run, run);
+    lock = result.catch(() => undefined);
+    return result;
+  };
   return {
     async get(key, schema) {
+      // KeyvRedis connects lazily and hands a still-connecting client to concurrent first callers: with the
+      // offline queue off their commands would fail as "offline". Ready is one boolean check once connected.
+      await redis?.ready();
       const raw: unknown = await keyv.get(key);
       if (raw === undefined || raw === null) return undefined;
       return parseStored(key, raw, schema);
     },
     async set(key, value, ttlMs) {
+      await redis?.ready();
       await keyv.set(key, value, ttlMs);
     },
     async delete(key) {
+      await redis?.ready();
       return keyv.delete(key);
+    },
+    setIfAbsent(key, value, ttlMs) {
+      if (redis) return redis.setIfAbsent(key, value, ttlMs);
+      return serialized(async () => {
+        const existing: unknown = await keyv.get(key);
+        if (existing !== undefined && existing !== null) return false;
+        await keyv.set(key, value, ttlMs);
+        return true;
+      });
+    },
+    deletePrefix(prefix) {
+      if (redis) return redis.deletePrefix(prefix);
+      return serialized(async () => {
+        const keys: string[] = [];
+        for await (const [key] of keyv.iterator?.(undefined) ?? []) {
+          if (typeof key === 'string' && key.startsWith(prefix)) keys.push(key);
+        }
+        for (const key of keys) await keyv.delete(key);
+        return keys.length;
+      });
     },
     async close() {
       await keyv.disconnect();

@@ -31,8 +31,17 @@ describe('the command definitions', () => {
     }
   });
 
-  it('mark exactly the channel-changing commands as admin-only', () => {
+  it('mark exactly the channel-changing commands and the project connections as admin-only', () => {
     const admin = commandDefinitions.filter((c) => c.admin).map((c) => c.name);
-    expect(admin.sort()).toEqual(['language', 'pacing', 'quiet', 'subscribe', 'thread', 'unsubscribe']);
+    expect(admin.sort()).toEqual([
+      'connect',
+      'disconnect',
+      'language',
+      'pacing',
+      'quiet',
+      'subscribe',
+      'thread',
+      'unsubscribe',
+    ]);
   });
 });

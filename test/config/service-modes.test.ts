@@ -132,6 +132,13 @@ describe('Slack OAuth (slack.clientId)', () => {
     );
     expect(badId.join('\n')).toContain('slack.clientId: is not a Slack client id');
   });
+
+  it('refuses a short SLACK_STATE_SECRET (issue 24: 3 characters were accepted), naming the length only', () => {
+    const text = lines(load(oauthFile, { ...oauthEnv, SLACK_STATE_SECRET: 'abc' })).join('\n');
+    expect(text).toContain('env SLACK_STATE_SECRET: is 3 characters long; it must have at least 32');
+    expect(text).toContain('openssl rand -hex 32');
+    expect(text).not.toContain('abc"');
+  });
 });
 
 describe('publicUrl / FUNDBOT_PUBLIC_URL', () => {

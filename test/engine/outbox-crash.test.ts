@@ -38,6 +38,8 @@ class PowerCut {
         await inner.set(key, value, ttl);
       },
       delete: (key) => inner.delete(key),
+      setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
+      deletePrefix: (prefix) => inner.deletePrefix(prefix),
       close: () => inner.close(),
     };
   }

@@ -10,6 +10,8 @@ function storeWithRefusableWrites(): KeyValueStore & { refuseWrites: boolean } {
     refuseWrites: false,
     get: inner.get.bind(inner),
     delete: inner.delete.bind(inner),
+    setIfAbsent: inner.setIfAbsent.bind(inner),
+    deletePrefix: inner.deletePrefix.bind(inner),
     close: inner.close.bind(inner),
     async set(key: string, value: unknown, ttlMs?: number) {
       if (store.refuseWrites) throw new Error('SQLITE_FULL: database or disk is full');

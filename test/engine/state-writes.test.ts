@@ -38,6 +38,16 @@ function mapStore(
     async delete(key) {
       return map.delete(key);
     },
+    async setIfAbsent(key, value) {
+      if (map.has(key)) return false;
+      map.set(key, JSON.stringify(value));
+      return true;
+    },
+    async deletePrefix(prefix) {
+      const keys = [...map.keys()].filter((k) => k.startsWith(prefix));
+      for (const k of keys) map.delete(k);
+      return keys.length;
+    },
     async close() {},
   };
 }
@@ -74,6 +84,11 @@ class PowerCut {
         if (this.dead) throw new Crash('dead');
         return inner.delete(key);
       },
+      setIfAbsent: async (key, value, ttl) => {
+        this.tick();
+        return inner.setIfAbsent(key, value, ttl);
+      },
+      deletePrefix: (prefix) => inner.deletePrefix(prefix),
       close: async () => {},
     };
   }

@@ -15,6 +15,8 @@ const hangingStore: KeyValueStore = {
   get: () => new Promise(() => {}),
   set: () => new Promise(() => {}),
   delete: () => new Promise(() => {}),
+  setIfAbsent: () => new Promise(() => {}),
+  deletePrefix: () => new Promise(() => {}),
   close: async () => {},
 };
 

@@ -19,8 +19,15 @@ describe('Slack app manifest for many workspaces (--oauth)', () => {
         'group_unarchive',
         'app_uninstalled',
         'tokens_revoked',
+        'app_home_opened',
       ],
     });
+    // Hosted fundbot: the connect form and the App Home's buttons, and the App Home tab itself.
+    expect(manifest.settings.interactivity).toEqual({
+      is_enabled: true,
+      request_url: 'https://bot.example.com/fundbot/slack/events',
+    });
+    expect(manifest.features.app_home).toEqual({ home_tab_enabled: true, messages_tab_enabled: true });
     expect(manifest.settings.socket_mode_enabled).toBe(false);
   });
 

@@ -5,8 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
-import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { type KeyValueStore, memoryStore, openStore } from '../../src/lib/store.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { skipRedisTests, startRedisServer } from '../support/redis-server.js';
 import {
   postSignedCommand,
   type RecordingCore,
@@ -78,4 +79,30 @@ describe('Slack HTTP mode: replayed signed requests', () => {
     await fake.waitFor(() => fake.responses.length === 2, 'the answer to the new request');
     expect(second.core.invocations).toHaveLength(1);
   });
+
+  it.skipIf(skipRedisTests())(
+    '5 concurrent copies of one signed request over two replicas on a real Redis run once',
+    async () => {
+      const redis = await startRedisServer();
+      store = await openStore(redis.url);
+      try {
+        const first = await startReplica();
+        const second = await startReplica();
+        const fields = slashCommand({ response_url: fake.responseUrl() });
+        const timestampSeconds = Math.floor(Date.now() / 1000);
+        const answers = await Promise.all(
+          [first, second, first, second, first].map((replica) =>
+            postSignedCommand(replica.url, signingSecret, fields, { timestampSeconds }),
+          ),
+        );
+        expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401, 401, 401]);
+        await fake.waitFor(() => fake.responses.length === 1, 'the one answer');
+        expect(first.core.invocations.length + second.core.invocations.length).toBe(1);
+      } finally {
+        for (const r of replicas.splice(0)) await r.adapter.stop();
+        await store.close();
+        await redis.stop();
+      }
+    },
+  );
 });

@@ -8,11 +8,13 @@ import {
   type Interaction,
   type InteractionReplyOptions,
   MessageFlags,
+  type ModalSubmitInteraction,
 } from 'discord.js';
 import type { ChannelAccess, ChannelRef, CommandCore, NeutralMessage } from '../../core/index.js';
 import type { ChannelPoster } from '../../delivery/index.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
+import { connectModal, gatewayConnectSubmission } from './connect-modal.js';
 import { createDiscordPoster } from './create-discord-poster.js';
 import { describeError } from './describe-error.js';
 import { createDiscordChannelAccess } from './discord-channel-access.js';
@@ -148,6 +150,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     try {
       if (interaction.isChatInputCommand()) await handleCommand(interaction);
       else if (interaction.isAutocomplete()) await handleAutocomplete(interaction);
+      else if (interaction.isModalSubmit()) await handleConnectSubmit(interaction);
     } catch (error) {
       logger.error(
         { ...describeError(error, secrets), interactionId: interaction.id },
@@ -199,6 +202,11 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
     const outcome = executeSafely(invocation, interaction.id, locale);
     const early = await settledWithin(outcome, deferAfterMs);
+    if (early?.message.form === 'connect-project') {
+      // /connect: the private form; its submission comes back as a modal submit (handleConnectSubmit).
+      await interaction.showModal(connectModal(locale) as Parameters<typeof interaction.showModal>[0]);
+      return;
+    }
     if (early) {
       await interaction.reply(replyOptions(early.message));
       await sendFollowUp(interaction, early.message);
@@ -220,6 +228,15 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     await interaction.followUp(replyOptions(message));
     await interaction.deleteReply();
     await sendFollowUp(interaction, message);
+  }
+
+  /** A submitted connect form: the key check can take seconds, so the private answer is deferred first. */
+  async function handleConnectSubmit(interaction: ModalSubmitInteraction): Promise<void> {
+    const invocation = gatewayConnectSubmission(interaction);
+    if (!invocation) return;
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const message = await executeSafely(invocation, interaction.id, interaction.locale);
+    await interaction.editReply({ ...renderEmbed(message), allowedMentions: noMentions });
   }
 
   /** The answer's second message, e.g. /subscribe's public "now watching", with its own visibility. */

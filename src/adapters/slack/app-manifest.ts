@@ -59,6 +59,8 @@ export interface SlackAppManifest {
   readonly features: {
     readonly bot_user: { readonly display_name: string; readonly always_online: boolean };
     readonly slash_commands: readonly SlackSlashCommandManifest[];
+    /** The App Home tab (hosted fundbot's overview). */
+    readonly app_home?: { readonly home_tab_enabled: boolean; readonly messages_tab_enabled: boolean };
   };
   readonly oauth_config: {
     readonly scopes: { readonly bot: readonly string[] };
@@ -66,6 +68,8 @@ export interface SlackAppManifest {
   };
   readonly settings: {
     readonly event_subscriptions?: { readonly request_url?: string; readonly bot_events: readonly string[] };
+    /** The connect form (a modal) and the App Home's buttons post here. */
+    readonly interactivity?: { readonly is_enabled: true; readonly request_url?: string };
     readonly org_deploy_enabled: false;
     readonly socket_mode_enabled: boolean;
     readonly token_rotation_enabled: false;
@@ -123,6 +127,8 @@ export function buildSlackAppManifest(
           ...(requestUrl ? { url: requestUrl } : {}),
         },
       ],
+      // Hosted fundbot: the App Home shows the workspace's projects, funding, channels and health.
+      ...(oauth ? { app_home: { home_tab_enabled: true, messages_tab_enabled: true } } : {}),
     },
     oauth_config: {
       scopes: { bot: [...slackBotScopes] },
@@ -132,8 +138,15 @@ export function buildSlackAppManifest(
       event_subscriptions: {
         ...(requestUrl ? { request_url: requestUrl } : {}),
         // The bot was invited back or a channel unarchived: held notices go out at once (see slackAccessEvents).
-        bot_events: [...slackAccessEvents, ...(oauth ? ['app_uninstalled', 'tokens_revoked'] : [])],
+        bot_events: [
+          ...slackAccessEvents,
+          ...(oauth ? ['app_uninstalled', 'tokens_revoked', 'app_home_opened'] : []),
+        ],
       },
+      // The connect form (views.open) and the App Home buttons answer through interactivity.
+      ...(oauth
+        ? { interactivity: { is_enabled: true as const, ...(requestUrl ? { request_url: requestUrl } : {}) } }
+        : {}),
       org_deploy_enabled: false,
       socket_mode_enabled: requestUrl === undefined,
       token_rotation_enabled: false,

@@ -1,12 +1,14 @@
 import type { AddressInfo } from 'node:net';
-import { App, HTTPModuleFunctions, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
 import type { ChannelAccess, ChannelRef, CommandCore } from '../../core/index.js';
 import type { ChannelPoster } from '../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
+import { listenForAppHome } from './app-home.js';
 import { boltLogger, stderrLogger } from './bolt-logger.js';
+import { listenForConnectForm } from './connect-form.js';
 import { createSlackPoster, createSlackPostingClient, defaultPostTimeoutMs } from './create-slack-poster.js';
 import { drainInFlight } from './drain-in-flight.js';
 import { createSlashCommandHandler } from './handle-slash-command.js';
@@ -19,7 +21,7 @@ import {
 } from './retry-policy.js';
 import { listenForAccessChanges } from './slack-access-events.js';
 import { createSlackChannelAccess } from './slack-channel-access.js';
-import { createSlackReplayGuard, SlackReplayError } from './slack-replay-guard.js';
+import { replayGuardReceiverOptions, SlackReplayError, useSlackReplayGuard } from './slack-replay-guard.js';
 import { createSlackUserLookup } from './slack-user-lookup.js';
 
 export interface SlackAdapterOptions {
@@ -138,15 +140,8 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
           endpoints: eventsPath,
           processBeforeResponse: false,
           logger: boltLog,
-          // The verified signature, for the replay check below.
-          customPropertiesExtractor: (req) => ({ slackSignature: req.headers['x-slack-signature'] }),
-          processEventErrorHandler: async (args) => {
-            if ((args.error as { code?: unknown }).code === 'fundbot_slack_replay') {
-              if (!args.response.headersSent) args.response.writeHead(401).end();
-              return false;
-            }
-            return HTTPModuleFunctions.defaultProcessEventErrorHandler(args);
-          },
+          // The verified signature, for the replay check below; a replay is answered 401.
+          ...replayGuardReceiverOptions,
         })
       : undefined;
 
@@ -194,25 +189,21 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
     logger,
   });
 
-  const replayGuard = receiver && options.store ? createSlackReplayGuard(options.store, clock) : undefined;
-  if (replayGuard) {
-    // Before every listener: a signed request seen within its window does not run again.
-    app.use(async ({ context, next }) => {
-      const signature = context['slackSignature'];
-      if (typeof signature === 'string' && !(await replayGuard.firstSeen(signature))) {
-        throw new SlackReplayError();
-      }
-      await next();
-    });
-  }
+  // Before every listener: a signed request seen within its window does not run again.
+  if (receiver && options.store) useSlackReplayGuard(app, options.store, clock);
 
   if (options.onAccessChanged) listenForAccessChanges(app, options.onAccessChanged);
 
+  const hostedDeps = { core: options.core, users, admins: new Set(options.admins ?? []), logger };
+  listenForConnectForm(app, hostedDeps);
+  listenForAppHome(app, hostedDeps);
   const inFlight = new Set<Promise<void>>();
-  app.command(/^\/.+/, async ({ command, ack, respond }) => {
+  app.command(/^\/.+/, async ({ command, ack, respond, client }) => {
     // Ack first, always, and empty: Slack's deadline is 3 seconds, and the answer goes to response_url.
     await ack();
-    const run = handle(command, respond);
+    const run = handle(command, respond, (view) =>
+      client.views.open({ trigger_id: command.trigger_id, view }),
+    );
     inFlight.add(run);
     try {
       await run;

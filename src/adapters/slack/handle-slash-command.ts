@@ -1,4 +1,4 @@
-import type { RespondFn, SlashCommand } from '@slack/bolt';
+import type { RespondFn, SlashCommand, webApi } from '@slack/bolt';
 import type { ChannelRef, CommandContext, CommandCore, Locale, NeutralMessage } from '../../core/index.js';
 import {
   catalogFor,
@@ -9,6 +9,7 @@ import {
 } from '../../core/index.js';
 import { type CommandDefinition, slackCommand } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
+import { connectFormView } from './connect-form.js';
 import { renderBlocks } from './render-blocks.js';
 import type { SlackUserLookup } from './slack-user-lookup.js';
 
@@ -38,13 +39,17 @@ export const slackCommandName = `/${slackCommand.name}`;
  */
 export function createSlashCommandHandler(
   deps: SlashCommandDeps,
-): (command: SlashCommand, respond: RespondFn) => Promise<void> {
+): (
+  command: SlashCommand,
+  respond: RespondFn,
+  openView?: (view: webApi.View) => Promise<unknown>,
+) => Promise<void> {
   const reply = async (respond: RespondFn, message: NeutralMessage) => {
     const { blocks, text } = renderBlocks(message);
     await respond({ response_type: message.private ? 'ephemeral' : 'in_channel', blocks, text });
   };
 
-  return async (command, respond) => {
+  return async (command, respond, openView) => {
     const channel: ChannelRef = {
       platform: 'slack',
       workspaceId: command.team_id,
@@ -85,6 +90,20 @@ export function createSlashCommandHandler(
         ...(facts.locale ? { platformLocale: facts.locale } : {}),
       };
       const message = await deps.core.execute({ name: definition.name, options: parsed.options, context });
+      // /fundbot connect: the private form (views.open needs the trigger id within 3 s of the command).
+      if (message.form === 'connect-project' && openView) {
+        const opened = await openView(connectFormView(locale, command.channel_id)).then(
+          () => true,
+          (error: unknown) => {
+            deps.logger.warn(
+              { err: error instanceof Error ? error.message : String(error) },
+              'Slack views.open of the connect form failed',
+            );
+            return false;
+          },
+        );
+        if (opened) return;
+      }
       if (message.image?.kind === 'attachment' && !message.private && deps.postWithAttachment) {
         await deps.postWithAttachment(channel, message);
         return;

@@ -9,14 +9,21 @@ import { formatAge, formatNumber } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { noteText } from '../note-text.js';
 import { commandUsage } from '../parse-command-text.js';
-import { resolveProject } from '../resolve-project.js';
+import { resolveProject, visibleWatched } from '../resolve-project.js';
 import { formatDateTime } from '../time-format.js';
 import { cannotPostLine } from './cannot-post-line.js';
 import { type CommandRun, readOrRefuse } from './command-run.js';
+import { workspaceOverview } from './overview.js';
 
 /** /status: last successful poll per feed, disabled feeds, API budget, recent errors, version. */
 export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
   const { t, locale } = run;
+  // Without a project where a workspace can have several (hosted, or more than one watched): the overview of
+  // every project it can use, as the Slack App Home shows it (issue 24).
+  const given = run.invocation.options['project'];
+  if ((typeof given !== 'string' || given.trim() === '') && !run.deps.defaultProject) {
+    if (run.deps.hosted || visibleWatched(run).length > 1) return workspaceOverview(run);
+  }
   const watched = await resolveProject(run);
   const status = await readOrRefuse(
     run,

@@ -8,7 +8,7 @@ import type { NeutralMessage } from '../message.js';
 import { watchingNotice } from '../notices/watching-notice.js';
 import type { WatchedProject } from '../ports.js';
 import { errorSummary } from '../read-failure.js';
-import { findWatched, resolveProject } from '../resolve-project.js';
+import { findWatched, resolveProject, visibleWatched } from '../resolve-project.js';
 import { formatQuietHours } from '../settings/pacing-settings.js';
 import { cannotPostLine } from './cannot-post-line.js';
 import { type CommandRun, typedCommand } from './command-run.js';
@@ -125,7 +125,7 @@ export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMess
     pacing && isPacedKind(kind)
       ? t.pacing.kindWithMode(kind, describePacing(t, pacingOf(pacing, kind)))
       : kind;
-  const watched: readonly WatchedProject[] = run.deps.readModel.watchedProjects();
+  const watched: readonly WatchedProject[] = visibleWatched(run);
   const lines = subscriptions.slice(0, limits.fields).map((s) => {
     const title = findWatched(watched, s.project)?.title ?? s.project;
     return t.subscriptions.line(singleLine(title, limits.title), t.common.list(s.kinds.map(kindText)));

@@ -6,6 +6,7 @@
  * dates) or already bounded plain text (names, titles): a catalog never formats
  * or trusts raw user text itself.
  */
+import type { HostedCatalog } from './hosted-catalog.js';
 import type { NoteCatalog } from './note-catalog.js';
 
 export interface Catalog {
@@ -208,6 +209,8 @@ export interface Catalog {
     readonly internal: string;
     /** The store failed or did not answer while the command ran. */
     readonly storeDown: string;
+    /** Slack OAuth: a command from a workspace with no installation (never installed, or uninstalled). */
+    readonly notInstalled: (installUrl: string | undefined) => string;
     readonly missingOption: (option: string, usage: string) => string;
     readonly invalidInteger: (option: string, given: string) => string;
     readonly invalidBoolean: (option: string, given: string) => string;
@@ -241,4 +244,6 @@ export interface Catalog {
   };
   /** The engine's notes (domain/engine-notes.ts): /status, stale figures, the digest. */
   readonly notes: NoteCatalog;
+  /** Hosted fundbot: projects connected from chat. */
+  readonly hosted: HostedCatalog;
 }

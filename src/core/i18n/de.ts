@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { hostedDe } from './hosted-catalog.js';
 import { notesDe } from './note-catalog.js';
 import { plural } from './plural.js';
 
@@ -261,6 +262,8 @@ export const de: Catalog = {
     internal: 'Bei fundbot ist etwas schiefgegangen; versuch es in einer Minute noch mal.',
     storeDown:
       'Der Speicher ist nicht erreichbar; es geht nichts verloren. fundbot konnte das gerade weder lesen noch speichern: versuch es in ein paar Minuten noch mal (der Betreiber sieht den Grund in /healthz und im Log).',
+    notInstalled: (installUrl) =>
+      `fundbot ist in diesem Workspace nicht installiert: bitte einen Workspace-Admin, es${installUrl ? ` unter ${installUrl}` : ' (den Link hat der Betreiber)'} zu installieren, und versuch es dann noch mal.`,
     missingOption: (option, usage) => `${option} fehlt. Aufruf: ${usage}`,
     invalidInteger: (option, given) => `${option} muss eine ganze Zahl sein, nicht „${given}“.`,
     invalidBoolean: (option, given) => `${option} muss ja oder nein sein, nicht „${given}“.`,
@@ -294,4 +297,5 @@ export const de: Catalog = {
     footer: (project) => `Projekt ${project}`,
   },
   notes: notesDe,
+  hosted: hostedDe,
 };

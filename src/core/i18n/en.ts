@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
 import { plural } from './plural.js';
 
@@ -251,6 +252,8 @@ export const en: Catalog = {
     internal: 'Something went wrong on fundbot’s side; try again in a minute.',
     storeDown:
       'The store is down; nothing is lost. fundbot could not read or save this right now: try again in a few minutes (the operator sees why in /healthz and the log).',
+    notInstalled: (installUrl) =>
+      `fundbot is not installed in this workspace: ask a workspace admin to install it${installUrl ? ` at ${installUrl}` : ' (the operator has the install link)'}, then try again.`,
     missingOption: (option, usage) => `Missing ${option}. Usage: ${usage}`,
     invalidInteger: (option, given) => `${option} must be a whole number, not "${given}".`,
     invalidBoolean: (option, given) => `${option} must be yes or no, not "${given}".`,
@@ -282,4 +285,5 @@ export const en: Catalog = {
     footer: (project) => `Project ${project}`,
   },
   notes: notesEn,
+  hosted: hostedEn,
 };

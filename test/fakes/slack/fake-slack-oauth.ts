@@ -86,6 +86,22 @@ export async function startFakeSlackOAuth(): Promise<FakeSlackOAuth> {
       case 'chat.postMessage':
         ts += 1;
         return { ok: true, channel: args.channel, ts: `${ts}.000100` };
+      // Hosted fundbot: the connect form, the App Home tab, private answers, the subscribe check.
+      case 'chat.postEphemeral':
+        ts += 1;
+        return { ok: true, message_ts: `${ts}.000200` };
+      case 'views.open':
+        return args.trigger_id
+          ? { ok: true, view: { id: `V0${ts}` } }
+          : { ok: false, error: 'invalid_trigger_id' };
+      case 'views.publish':
+        return args.user_id
+          ? { ok: true, view: { id: `V0HOME${args.user_id}` } }
+          : { ok: false, error: 'invalid_arguments' };
+      case 'conversations.info':
+        return { ok: true, channel: { id: args.channel, is_member: true, is_archived: false } };
+      case 'conversations.history':
+        return { ok: true, messages: [], has_more: false };
       case 'users.info':
         return {
           ok: true,

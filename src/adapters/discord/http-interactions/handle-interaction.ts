@@ -1,7 +1,8 @@
 import { type APIInteraction, type REST, Routes } from 'discord.js';
-import type { CommandCore, NeutralMessage } from '../../../core/index.js';
+import type { CommandCore, CommandInvocation, NeutralMessage } from '../../../core/index.js';
 import type { Clock } from '../../../lib/clock.js';
 import { adapterText } from '../adapter-texts.js';
+import { connectModal, connectSubmission, modalCallbackType } from '../connect-modal.js';
 import { describeError } from '../describe-error.js';
 import {
   autocompleteChoices,
@@ -32,7 +33,10 @@ export interface InteractionHandlerDeps {
   readonly applicationId: string;
   readonly clock: Clock;
   readonly logger: DiscordAdapterLogger;
-  /** How long a command may run before the answer is deferred (Discord's deadline is 3 s). */
+  /**
+   * How long after the request's arrival a command may run before the answer is deferred (Discord's
+   * deadline is 3 s; the HTTP adapter's default is 0.5 s, leaving 2.5 s for a busy event loop).
+   */
   readonly deferAfterMs: number;
   /** Redacted from every log line. */
   readonly secrets: readonly string[];
@@ -57,7 +61,7 @@ export interface InteractionHandlerDeps {
  */
 export function createInteractionHandler(
   deps: InteractionHandlerDeps,
-): (interaction: APIInteraction) => Promise<InteractionAnswer> {
+): (interaction: APIInteraction, receivedAt?: number) => Promise<InteractionAnswer> {
   const { core, rest, logger, secrets } = deps;
   const reply = (body: unknown): InteractionAnswer => ({ status: 200, body });
   const privateNotice = (text: string) =>
@@ -69,9 +73,10 @@ export function createInteractionHandler(
   async function command(
     interaction: APIInteraction,
     facts: GuildInteractionFacts,
+    receivedAt: number | undefined,
+    invocation: CommandInvocation = invocationFromFacts(facts),
   ): Promise<InteractionAnswer> {
     const definition = discordCommandDefinition(facts.commandName);
-    const invocation = invocationFromFacts(facts);
     // default_member_permissions only hides the command by default: a server
     // owner can open it to anyone, so the permission is checked again here.
     if (definition?.admin && !invocation.context.canAdminister) {
@@ -82,7 +87,17 @@ export function createInteractionHandler(
       return privateNotice(adapterText('adminOnly', facts.locale));
     }
     const outcome = executeSafely(invocation, interaction.id, facts.locale);
-    const early = await settledWithin(outcome, deps.deferAfterMs);
+    // Measured from the arrival: time spent before the handler got the CPU is already gone. At least 1 ms
+    // (0 means "always defer"): a request that arrived late still gets an answer that is ready.
+    const left =
+      deps.deferAfterMs <= 0 || receivedAt === undefined
+        ? deps.deferAfterMs
+        : Math.max(1, deps.deferAfterMs - (deps.clock.now() - receivedAt));
+    const early = await settledWithin(outcome, left);
+    // /connect: the private form (a modal can only be the first answer, never after a deferral).
+    if (early?.message.form === 'connect-project') {
+      return reply({ type: modalCallbackType, data: connectModal(facts.locale) });
+    }
     // An answer with a file (the chart) needs a multipart body: it goes through the webhook instead.
     if (early && early.message.image?.kind !== 'attachment') {
       const { message } = early;
@@ -211,7 +226,7 @@ export function createInteractionHandler(
     return reply({ type: callback.autocompleteResult, data: { choices: autocompleteChoices(suggestions) } });
   }
 
-  return async (interaction) => {
+  return async (interaction, receivedAt) => {
     if (interaction.type === interactionTypes.ping) return reply({ type: callback.pong });
     const facts = factsFromRawInteraction(interaction);
     if (interaction.type === interactionTypes.autocomplete) {
@@ -221,10 +236,19 @@ export function createInteractionHandler(
     }
     if (interaction.type === interactionTypes.applicationCommand) {
       return facts
-        ? command(interaction, facts)
+        ? command(interaction, facts, receivedAt)
         : privateNotice(adapterText('guildOnly', interaction.locale));
     }
-    // Buttons, menus and modals: fundbot sends only link buttons, which never reach the bot.
+    // The connect form's submission: the `connect` command with the typed project and key.
+    const submitted = connectSubmission(interaction);
+    if (submitted) {
+      return command(interaction, submitted.facts, receivedAt, {
+        name: 'connect',
+        options: { project: submitted.project, key: submitted.key },
+        context: contextFromFacts(submitted.facts),
+      });
+    }
+    // Buttons and menus: fundbot sends only link buttons, which never reach the bot.
     logger.warn(
       { type: interaction.type, interactionId: interaction.id },
       'discord interaction of an unexpected type',

@@ -1,19 +1,25 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
+import { App, type CodedError, ErrorCode, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
 import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../../../core/index.js';
 import type { ChannelPoster } from '../../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
 import type { Logger } from '../../../domain/logger.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
+import { verifyEncryptionKey } from '../../../lib/encryption-key-check.js';
 import type { KeyValueStore } from '../../../lib/store.js';
+import { listenForAppHome } from '../app-home.js';
 import { slackBotScopes } from '../app-manifest.js';
 import { boltLogger, stderrLogger } from '../bolt-logger.js';
+import { listenForConnectForm } from '../connect-form.js';
 import { drainInFlight } from '../drain-in-flight.js';
 import { createSlashCommandHandler } from '../handle-slash-command.js';
 import { botRetryPolicy, rejectRateLimitedCalls, webApiTimeoutMs } from '../retry-policy.js';
 import { listenForAccessChanges } from '../slack-access-events.js';
+import { replayGuardReceiverOptions, SlackReplayError, useSlackReplayGuard } from '../slack-replay-guard.js';
 import { createEncryptedInstallationStore } from './installation-store.js';
+import { answerNotInstalled } from './not-installed-answer.js';
+import { singleUseStateStore } from './single-use-state-store.js';
 import { createTeamClients } from './team-clients.js';
 import { createTokenCipher } from './token-cipher.js';
 
@@ -36,8 +42,15 @@ export interface SlackOAuthAdapterOptions {
   readonly encryptionKey: Uint8Array;
   /** Where installations are kept (fundbot's store: every replica sees every workspace). */
   readonly store: KeyValueStore;
-  /** To forget a workspace's subscriptions when it uninstalls the app. */
+  /** To forget a workspace's subscriptions when it uninstalls the app (when {@link forgetWorkspace} is not given). */
   readonly subscriptions: Pick<SubscriptionStore, 'removeWorkspace'>;
+  /**
+   * Removes everything else stored for a workspace when it uninstalls (subscriptions, language, pacing,
+   * daily thread, markers, connected projects: src/app/forget-workspace.ts); returns counts for the log.
+   */
+  readonly forgetWorkspace?: (
+    workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>,
+  ) => Promise<Record<string, number>>;
   /** Public https base, e.g. https://bot.example.com: sets the redirect URL sent to Slack. */
   readonly publicUrl?: string;
   readonly port?: number;
@@ -87,10 +100,8 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
   const logger = options.logger ?? stderrLogger;
   const clock = options.clock ?? systemClock;
   const boltLog = boltLogger(logger);
-  const installations = createEncryptedInstallationStore(
-    options.store,
-    createTokenCipher(options.encryptionKey),
-  );
+  const cipher = createTokenCipher(options.encryptionKey);
+  const installations = createEncryptedInstallationStore(options.store, cipher);
   const clientOptions: webApi.WebClientOptions = {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: options.retryPolicy ?? botRetryPolicy,
@@ -111,6 +122,8 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     // As in single-workspace HTTP mode: ack at once, answer through response_url.
     processBeforeResponse: false,
     logger: boltLog,
+    // Replays are refused as in single-workspace HTTP mode (one set-if-absent in the shared store).
+    ...replayGuardReceiverOptions,
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     stateSecret: options.stateSecret,
@@ -133,10 +146,20 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
       // /slack/install goes straight to Slack's consent screen.
       directInstall: true,
       stateVerification: true,
+      // Single-use: a state already used (a replayed redirect) installs nothing.
+      stateStore: singleUseStateStore(options.stateSecret, options.store, () => clock.now()),
       clientOptions,
     },
   });
-  const app = new App({ receiver, logger: boltLog, logLevel: LogLevel.INFO, clientOptions });
+  // Extended: the error handler gets the request body, so an unauthorized command can still be answered.
+  const app = new App({
+    receiver,
+    logger: boltLog,
+    logLevel: LogLevel.INFO,
+    clientOptions,
+    extendedErrorHandler: true,
+  });
+  useSlackReplayGuard(app, options.store, clock);
 
   const handle = createSlashCommandHandler({
     core: options.core,
@@ -145,10 +168,20 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     admins: new Set(options.admins ?? []),
     logger,
   });
+  const hostedDeps = {
+    core: options.core,
+    users: teams.users,
+    admins: new Set(options.admins ?? []),
+    logger,
+  };
+  listenForConnectForm(app, hostedDeps);
+  listenForAppHome(app, hostedDeps);
   const inFlight = new Set<Promise<void>>();
-  app.command(/^\/.+/, async ({ command, ack, respond }) => {
+  app.command(/^\/.+/, async ({ command, ack, respond, client }) => {
     await ack();
-    const run = handle(command, respond);
+    const run = handle(command, respond, (view) =>
+      client.views.open({ trigger_id: command.trigger_id, view }),
+    );
     inFlight.add(run);
     try {
       await run;
@@ -161,10 +194,13 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     if (!teamId) return;
     await installations.deleteInstallation({ teamId, isEnterpriseInstall: false, enterpriseId: undefined });
     teams.forget(teamId);
-    const removed = await options.subscriptions.removeWorkspace({ platform: 'slack', workspaceId: teamId });
+    const workspace = { platform: 'slack', workspaceId: teamId } as const;
+    const removed = options.forgetWorkspace
+      ? await options.forgetWorkspace(workspace)
+      : { subscriptions: await options.subscriptions.removeWorkspace(workspace) };
     logger.info(
-      { teamId, subscriptionsRemoved: removed, why },
-      'Slack workspace removed: tokens and subscriptions deleted',
+      { teamId, removed, why },
+      'Slack workspace removed: its installation, subscriptions, settings and connected projects deleted',
     );
   }
   // Bolt skips authorization for these two events: the token may already be gone.
@@ -174,12 +210,23 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     // Only the bot token matters: fundbot asks for no user scopes.
     if ((event.tokens.bot ?? []).length > 0) await removeWorkspace(body.team_id, 'tokens_revoked');
   });
-  app.error(async (error) => {
+  app.error(async ({ error, body }: { error: CodedError; body: unknown }) => {
+    if (error instanceof SlackReplayError) {
+      logger.warn({ code: error.code }, error.message);
+      throw error; // the receiver answers 401
+    }
+    if (error.code === ErrorCode.AuthorizationError) {
+      // No installation for this workspace (never installed, or uninstalled): say so instead of silence.
+      await answerNotInstalled({ body, core: options.core, installUrl: publicInstallUrl(), logger });
+      return;
+    }
     logger.error({ err: error.message, code: error.code }, 'Slack event processing failed');
   });
 
   let base: string | undefined;
   let started = false;
+  const publicInstallUrl = () =>
+    options.publicUrl ? new URL(slackOAuthPaths.install, options.publicUrl).href : undefined;
   return {
     poster: teams.poster,
     channelAccess: teams.channelAccess,
@@ -190,6 +237,8 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
       return base && `${base}${slackOAuthPaths.install}`;
     },
     async start() {
+      // A wrong key refuses to start, saying what to do, before any workspace is served.
+      await verifyEncryptionKey(options.store, cipher);
       const server = (await app.start({
         port: options.port ?? 3000,
         ...(options.host ? { host: options.host } : {}),

@@ -1,0 +1,331 @@
+/**
+ * `npm run bench:replicas`, hosted section (issue 24): three REAL replicas (src/main.ts) in Slack OAuth mode with
+ * hosted.enabled on one redis-server; 50 workspaces install fundbot through the real install flow, each connects
+ * its own project through the connect form (a signed view_submission, each to the next replica), subscribes its
+ * own channel and paces supporters live. Supporters arrive on every project over the run; mid-run one replica is
+ * SIGKILLed and started again. Figures, from ground truth (the simulator and the Slack fake):
+ *
+ * - `duplicates`: event ids posted more than once in a workspace's channel (0);
+ * - `misses`: supporters whose notice never reached their workspace's channel (0);
+ * - `isolationViolations`: notices posted into another workspace's channel or with another workspace's token (0);
+ * - `failoverMs`: the longest one of the killed replica's projects went unpolled;
+ * - `spread`: projects per replica at the end (51: 50 connected + the operator's).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSubscriptionStore } from '../../src/core/index.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { openStore } from '../../src/lib/store.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { type FakeWorkspace, startFakeSlackOAuth } from '../../test/fakes/slack/fake-slack-oauth.js';
+import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
+import { freePort, redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
+import {
+  type ArrivedSupporter,
+  allPolledSince,
+  eventIdOf,
+  longestUnpolledMs,
+  medianFundingsIntervalMs,
+  missedSupporters,
+} from './ground-truth.js';
+import { heldProjects, type ReplicaProcess, startReplicaProcess } from './replica-process.js';
+
+const workspaceCount = 50;
+const replicaCount = 3;
+const leaseTtlMs = 3_000;
+const perMinute = 60;
+const arrivalEveryMs = 100;
+const signingSecret = 'bench-hosted-signing-secret';
+const operatorProject = 'operator-project';
+
+const log = (message: string) =>
+  process.stderr.write(`bench:replicas hosted ${new Date().toISOString().slice(11, 23)} ${message}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (
+    !(await Promise.resolve()
+      .then(check)
+      .catch(() => false))
+  ) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const workspaces: (FakeWorkspace & { project: string; channel: string; admin: string })[] = Array.from(
+  { length: workspaceCount },
+  (_, i) => ({
+    teamId: `T0WS${pad(i)}`,
+    name: `Workspace ${i}`,
+    admins: [`U0ADMIN${pad(i)}`],
+    admin: `U0ADMIN${pad(i)}`,
+    project: `team-${pad(i)}`,
+    channel: `C0WS${pad(i)}`,
+  }),
+);
+
+function signedPost(url: string, body: string, contentType: string): Promise<Response> {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': contentType,
+      'x-slack-request-timestamp': timestamp,
+      'x-slack-signature': signature,
+    },
+    body,
+  });
+}
+
+/** The hosted section's figures (one JSON object on stdout, after the main section's line). */
+export async function runHostedSection(): Promise<void> {
+  const unavailable = redisUnavailableReason();
+  if (unavailable !== undefined) {
+    log(`skipped: ${unavailable}`);
+    return;
+  }
+  const started = Date.now();
+  const redis = await startRedisServer();
+  const projects = workspaces.map((w) => w.project);
+  const sim = await startSimulator({
+    seed: 24,
+    projects: [...projects, operatorProject].map((linkCaption) => ({
+      linkCaption,
+      title: linkCaption,
+      currency: 'EUR',
+    })),
+    limits: { pro: { perMinute, perDay: 1_000_000 } },
+  });
+  const slack = await startFakeSlackOAuth();
+  const dir = mkdtempSync(join(tmpdir(), 'fundbot-hosted-replicas-'));
+  const env: Record<string, string> = {
+    OPERATOR_API_KEY: sim.issueProjectKey(operatorProject),
+    SLACK_CLIENT_SECRET: slack.clientSecret,
+    SLACK_STATE_SECRET: randomBytes(24).toString('hex'),
+    SLACK_SIGNING_SECRET: signingSecret,
+    FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    SLACK_API_URL: slack.apiUrl,
+    LOG_LEVEL: 'info',
+  };
+  const slots = await Promise.all(
+    Array.from({ length: replicaCount }, async (_, i) => {
+      const opsPort = await freePort();
+      const slackPort = await freePort();
+      const configPath = join(dir, `hosted-${i + 1}.json`);
+      writeFileSync(
+        configPath,
+        JSON.stringify({
+          api: { baseUrl: sim.url },
+          store: { url: redis.url, leaseTtlMs },
+          projects: [{ linkCaption: operatorProject, apiKeyEnv: 'OPERATOR_API_KEY' }],
+          slack: { enabled: true, mode: 'http', port: slackPort, clientId: slack.clientId },
+          hosted: { enabled: true, maxProjectsPerWorkspace: 1 },
+          digest: { enabled: false },
+          engine: { publicReads: false },
+          http: { enabled: true, port: opsPort },
+        }),
+      );
+      return { name: `h${i + 1}`, configPath, opsPort, slackPort, logPath: join(dir, `h${i + 1}.log`) };
+    }),
+  );
+  const startSlot = (i: number) => startReplicaProcess({ ...slots[i]!, env, entry: 'tsx' });
+  const events = (i: number) => `http://127.0.0.1:${slots[i % replicaCount]!.slackPort}/slack/events`;
+  const store = await openStore(redis.url);
+  const subscriptions = createSubscriptionStore(store, { clock: systemClock });
+  let replicas: ReplicaProcess[] = [];
+  const arrived: (ArrivedSupporter & { workspace: number })[] = [];
+  let arrivals: NodeJS.Timeout | undefined;
+  let keepLogs = process.argv.includes('--keep-logs');
+  const readHolds = () => Promise.all(replicas.map((r) => heldProjects(r)));
+  const allHeld = async () => new Set((await readHolds()).flat()).size === workspaceCount + 1;
+
+  try {
+    replicas = await Promise.all(slots.map((_, i) => startSlot(i)));
+    log(`${replicaCount} replicas running after ${Math.round((Date.now() - started) / 1000)} s`);
+
+    // Every workspace installs (the whole flow on one replica: the state cookie), connects its project through
+    // the form's submission, subscribes its channel and paces supporters live: each through the next replica.
+    for (const [i, w] of workspaces.entries()) {
+      const base = `http://127.0.0.1:${slots[i % replicaCount]!.slackPort}`;
+      const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
+      const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
+      const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const done = await fetch(
+        `${base}/slack/oauth_redirect?code=${slack.issueCode(w)}&state=${encodeURIComponent(state)}`,
+        { headers: { cookie }, redirect: 'manual' },
+      );
+      if (done.status !== 200) throw new Error(`install ${w.teamId}: HTTP ${done.status}`);
+      const payload = {
+        type: 'view_submission',
+        team: { id: w.teamId, domain: w.teamId.toLowerCase() },
+        user: { id: w.admin, team_id: w.teamId, name: 'admin' },
+        api_app_id: 'A0FUNDBOT',
+        token: 'legacy',
+        trigger_id: `trigger-${i}`,
+        view: {
+          id: `V0${i}`,
+          team_id: w.teamId,
+          type: 'modal',
+          callback_id: 'fundbot_connect',
+          private_metadata: JSON.stringify({ channel: w.channel, locale: 'en' }),
+          state: {
+            values: {
+              project: { project: { type: 'plain_text_input', value: w.project } },
+              key: { key: { type: 'plain_text_input', value: sim.issueProjectKey(w.project) } },
+            },
+          },
+          hash: 'h',
+          app_id: 'A0FUNDBOT',
+          bot_id: 'B0BOT',
+        },
+      };
+      const submitted = await signedPost(
+        events(i + 1),
+        `payload=${encodeURIComponent(JSON.stringify(payload))}`,
+        'application/x-www-form-urlencoded',
+      );
+      if (!submitted.ok) throw new Error(`connect ${w.project}: HTTP ${submitted.status}`);
+    }
+    await until('every workspace told its project is connected', () =>
+      workspaces.every((w) =>
+        slack.calls.some(
+          (c) =>
+            c.method === 'chat.postEphemeral' &&
+            c.args.user === w.admin &&
+            (c.args.text ?? '').includes('is connected'),
+        ),
+      ),
+    );
+    log(`50 workspaces installed and connected after ${Math.round((Date.now() - started) / 1000)} s`);
+    for (const [i, w] of workspaces.entries()) {
+      for (const text of [`subscribe ${w.project} supporters`, 'pacing supporters live']) {
+        const sent = await postSignedCommand(
+          events(i + 2),
+          signingSecret,
+          slashCommand({
+            response_url: slack.responseUrl(),
+            text,
+            user_id: w.admin,
+            channel_id: w.channel,
+            team_id: w.teamId,
+          }),
+        );
+        if (!sent.ok) throw new Error(`${text} in ${w.teamId}: HTTP ${sent.status}`);
+      }
+    }
+    await until('every workspace channel subscribed to its own project', async () => {
+      const found = await Promise.all(
+        workspaces.map((w) => subscriptions.forProject(w.project, 'supporters')),
+      );
+      return found.every(
+        (list, i) => list.length === 1 && list[0]?.channel.channelId === workspaces[i]!.channel,
+      );
+    });
+    await until('every connected project leased by one replica', allHeld, 90_000);
+    const settledAt = Date.now();
+    await until(
+      'a fundings poll of every connected project',
+      () => allPolledSince(sim.requests, projects, settledAt + 2_500, '/fundings'),
+      90_000,
+    );
+    log(`spread settled and baselines read after ${Math.round((Date.now() - started) / 1000)} s`);
+
+    let next = 0;
+    arrivals = setInterval(() => {
+      const workspace = (next * 7) % workspaceCount; // 7 is coprime with 50: every project in turn
+      next += 1;
+      const project = workspaces[workspace]!.project;
+      const key = sim.project(project).addSupporter({});
+      arrived.push({
+        workspace,
+        project,
+        entryKey: `funding:${key.supportTimestamp}:${key.userId}`,
+        supportTimestamp: key.supportTimestamp,
+      });
+    }, arrivalEveryMs);
+    const windowStart = Date.now();
+    await sleep(15_000);
+    const pollIntervalMs = medianFundingsIntervalMs(sim.requests, projects, windowStart, Date.now());
+
+    const orphaned = (await heldProjects(replicas[1]!)).filter((p) => projects.includes(p));
+    const killedAt = Date.now();
+    replicas[1]!.child.kill('SIGKILL');
+    await until("the killed replica's projects to be polled by the others", () =>
+      allPolledSince(sim.requests, orphaned, killedAt + 100),
+    );
+    const failoverMs = longestUnpolledMs(sim.requests, orphaned, killedAt + 100, Date.now());
+    log(`killed h2 (${orphaned.length} connected projects): taken over, longest unpolled ${failoverMs} ms`);
+    await sleep(5_000);
+    replicas[1] = await startSlot(1);
+    await sleep(15_000);
+
+    clearInterval(arrivals);
+    arrivals = undefined;
+    const posts = () =>
+      slack.calls.flatMap((c) => {
+        if (c.method !== 'chat.postMessage' || !c.args.metadata) return [];
+        const id = (JSON.parse(c.args.metadata) as { event_payload?: { event_id?: string } }).event_payload
+          ?.event_id;
+        return typeof id === 'string' ? [{ id: eventIdOf(id), channel: c.args.channel, token: c.token }] : [];
+      });
+    const missesOf = () =>
+      workspaces.flatMap((w, i) =>
+        missedSupporters(
+          arrived.filter((a) => a.workspace === i),
+          posts()
+            .filter((p) => p.channel === w.channel)
+            .map((p) => p.id),
+        ),
+      );
+    await until('every supporter notice', () => missesOf().length === 0, 45_000).catch((error: unknown) =>
+      log(String(error)),
+    );
+    const all = posts();
+    const seen = new Map<string, number>();
+    for (const p of all) seen.set(`${p.channel} ${p.id}`, (seen.get(`${p.channel} ${p.id}`) ?? 0) + 1);
+    const isolationViolations = all.filter((p) => {
+      const owner = workspaces.find((w) => p.id.startsWith(`${w.project}:`));
+      return !owner || p.channel !== owner.channel || p.token !== slack.tokenOf(owner.teamId);
+    }).length;
+    const figures = {
+      hosted: {
+        replicas: replicaCount,
+        workspaces: workspaceCount,
+        duplicates: [...seen.values()].filter((n) => n > 1).length,
+        misses: missesOf().length,
+        isolationViolations,
+        failoverMs,
+        // As in the main section: the lease TTL plus one measured fundings poll interval.
+        failoverTargetMs: leaseTtlMs + pollIntervalMs,
+        spread: (await readHolds()).map((h) => h.length).sort((a, b) => b - a),
+        details: {
+          pollIntervalMs,
+          supporters: arrived.length,
+          noticesPosted: all.length,
+          wallSeconds: Math.round((Date.now() - started) / 1000),
+        },
+      },
+    };
+    keepLogs ||= figures.hosted.duplicates > 0 || figures.hosted.misses > 0 || isolationViolations > 0;
+    process.stdout.write(`${JSON.stringify(figures)}\n`);
+  } catch (error) {
+    keepLogs = true;
+    for (const replica of replicas)
+      log(`--- ${replica.name} log tail ---\n${replica.output().slice(-4_000)}`);
+    throw error;
+  } finally {
+    if (arrivals) clearInterval(arrivals);
+    await Promise.all(replicas.map((r) => r.stop()));
+    await store.close().catch(() => {});
+    await slack.close();
+    await sim.close();
+    await redis.stop();
+    if (keepLogs) log(`replica logs kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Issue 24, hosted fundbot on Discord (HTTP interactions) through startBot: /connect opens a modal for
+ * server admins, its submission connects the project (key checked against the simulator, sealed), /projects
+ * shows it to that server only, /disconnect removes it.
+ */
+import { randomBytes } from 'node:crypto';
+import { PermissionFlagsBits } from 'discord.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningBot, startBot } from '../../src/app/start-bot.js';
+import { parseConfig } from '../../src/config/index.js';
+import { silentLogger } from '../../src/ops/index.js';
+import {
+  demoLinkCaption,
+  demoProjectSeed,
+  type Simulator,
+  startSimulator,
+} from '../../src/simulator/index.js';
+import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { type SignedInteractions, signedInteractions } from '../fakes/discord/signed-interactions.js';
+import { freePort } from '../support/redis-server.js';
+
+let sim: Simulator | undefined;
+let discord: FakeDiscord | undefined;
+let bot: RunningBot | undefined;
+
+afterEach(async () => {
+  for (const step of bot?.shutdownSteps ?? []) await step.stop();
+  bot = undefined;
+  await discord?.close();
+  await sim?.close();
+});
+
+const admin = PermissionFlagsBits.ManageGuild;
+
+/** The text of an interaction's answer: at once (type 4) or, deferred (type 5), from the webhook edit. */
+async function answerText(
+  fake: FakeDiscord,
+  signed: SignedInteractions,
+  url: string,
+  payload: Record<string, unknown> & { token: string },
+): Promise<string> {
+  const answer = await signed.post(url, payload);
+  expect(answer.status).toBe(200);
+  const body = answer.body as { type: number; data?: unknown };
+  if (body.type === 4) return JSON.stringify(body.data);
+  expect(body.type).toBe(5);
+  const edit = await fake.waitForRequest(
+    (r) => r.method === 'PATCH' && r.path.includes(payload.token) && r.path.endsWith('@original'),
+    10_000,
+  );
+  return JSON.stringify(edit.body);
+}
+
+describe('hosted fundbot on Discord HTTP interactions, through startBot', () => {
+  it('/connect opens a modal for admins; its submission connects the project for that server only', async () => {
+    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+    sim.createProject({ ...demoProjectSeed(Date.now()), linkCaption: 'team-garden', title: 'Team Garden' });
+    sim.createProject({
+      ...demoProjectSeed(Date.now()),
+      linkCaption: 'second-garden',
+      title: 'Second Garden',
+    });
+    discord = await startFakeDiscord();
+    const fake = discord;
+    const signed = signedInteractions(fake);
+    const port = await freePort();
+    const parsed = parseConfig(
+      JSON.stringify({
+        api: { baseUrl: sim.url },
+        store: { url: 'memory:' },
+        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+        discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port },
+        hosted: { enabled: true, maxProjectsPerWorkspace: 1 },
+        digest: { enabled: false },
+        http: { enabled: false },
+      }),
+      {
+        env: {
+          SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+          DISCORD_TOKEN: fake.token,
+          DISCORD_PUBLIC_KEY: signed.publicKeyHex,
+          DISCORD_API_URL: fake.apiUrl,
+          FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        },
+        source: 'test.json',
+      },
+    );
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    bot = await startBot(parsed.config, silentLogger, 'e2e');
+    const url = `http://127.0.0.1:${port}/discord/interactions`;
+
+    // A member without Manage Server gets no form.
+    const plain = await signed.post(url, signed.chatInput({ command: 'connect' }));
+    expect(JSON.stringify(plain.body)).not.toContain('fundbot_connect');
+
+    const opened = await signed.post(url, signed.chatInput({ command: 'connect', permissions: admin }));
+    expect(opened.body).toMatchObject({ type: 9, data: { custom_id: 'fundbot_connect' } });
+
+    const submission = (project: string, key: string, guildId?: string) => ({
+      ...signed.chatInput({ command: 'connect', permissions: admin, ...(guildId ? { guildId } : {}) }),
+      type: 5,
+      data: {
+        custom_id: 'fundbot_connect',
+        components: [
+          { type: 1, components: [{ type: 4, custom_id: 'project', value: project }] },
+          { type: 1, components: [{ type: 4, custom_id: 'key', value: key }] },
+        ],
+      },
+    });
+    // Refused before anything is stored: not a key, the key of another project, the operator's project.
+    expect(await answerText(fake, signed, url, submission('team-garden', 'not-a-key'))).toContain(
+      'That is not a Project API key',
+    );
+    expect(
+      await answerText(fake, signed, url, submission('team-garden', sim.issueProjectKey('second-garden'))),
+    ).toContain('The platform rejected this key for team-garden');
+    expect(
+      await answerText(fake, signed, url, submission(demoLinkCaption, sim.issueProjectKey(demoLinkCaption))),
+    ).toContain("watched by this fundbot's operator already");
+
+    const key = sim.issueProjectKey('team-garden');
+    const connected = await answerText(fake, signed, url, submission('team-garden', key));
+    expect(connected).toContain('team-garden is connected');
+    expect(connected).not.toContain(key);
+
+    // The per-workspace limit (1 here), and one workspace per project.
+    expect(
+      await answerText(fake, signed, url, submission('second-garden', sim.issueProjectKey('second-garden'))),
+    ).toContain('the most this fundbot allows');
+    expect(
+      await answerText(fake, signed, url, submission('team-garden', key, '300000000000000099')),
+    ).toContain('connected by another workspace');
+
+    const here = await answerText(fake, signed, url, signed.chatInput({ command: 'projects' }));
+    expect(here).toContain('team-garden');
+    const elsewhere = await answerText(
+      fake,
+      signed,
+      url,
+      signed.chatInput({ command: 'projects', guildId: '300000000000000099' }),
+    );
+    expect(elsewhere).not.toContain('team-garden');
+
+    // /status without a project: the server's overview (funding, channels, health) of every project it can use.
+    const overview = await answerText(fake, signed, url, signed.chatInput({ command: 'status' }));
+    expect(overview).toContain('Team Garden (team-garden)');
+    expect(overview).toContain('from fundbot');
+    expect(overview).toContain('no channel yet');
+
+    const gone = await answerText(
+      fake,
+      signed,
+      url,
+      signed.chatInput({
+        command: 'disconnect',
+        permissions: admin,
+        options: [{ name: 'project', value: 'team-garden' }],
+      }),
+    );
+    expect(gone).toContain('team-garden is disconnected');
+  }, 40_000);
+});

@@ -1,0 +1,189 @@
+/**
+ * Issue 24, hardening, through startBot in Slack OAuth mode against the fake Web API: uninstalling removes
+ * all of the workspace's data (and only its), and a command from an uninstalled or unknown workspace is
+ * answered "fundbot is not installed in this workspace" instead of silence.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type RunningBot, startBot } from '../../src/app/start-bot.js';
+import { parseConfig } from '../../src/config/index.js';
+import {
+  type ChannelRef,
+  createChannelAccessStates,
+  createDailyThreadSettings,
+  createSettingsStore,
+  createSubscriptionStore,
+} from '../../src/core/index.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { type KeyValueStore, openStore } from '../../src/lib/store.js';
+import { silentLogger } from '../../src/ops/index.js';
+import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
+import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { freePort } from '../support/redis-server.js';
+
+const signingSecret = 'uninstall-signing-secret';
+const gone = { teamId: 'T0GONE', name: 'Leaving Team' };
+const stays = { teamId: 'T0STAYS', name: 'Staying Team' };
+
+let sim: Simulator | undefined;
+let slack: FakeSlackOAuth | undefined;
+let bot: RunningBot | undefined;
+let dir: string | undefined;
+
+afterEach(async () => {
+  for (const step of bot?.shutdownSteps ?? []) await step.stop();
+  bot = undefined;
+  await slack?.close();
+  await sim?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function postSignedEvent(base: string, body: object): Promise<Response> {
+  const text = JSON.stringify(body);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${text}`).digest('hex')}`;
+  return fetch(`${base}/slack/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-slack-request-timestamp': timestamp,
+      'x-slack-signature': signature,
+    },
+    body: text,
+  });
+}
+
+/** Every setting a workspace can leave behind, written through the core's own stores (their real key layout). */
+async function writeWorkspaceData(store: KeyValueStore, team: string): Promise<void> {
+  const channel: ChannelRef = { platform: 'slack', workspaceId: team, channelId: 'C0MAIN' };
+  await createSubscriptionStore(store, { clock: systemClock }).subscribe(
+    channel,
+    demoLinkCaption,
+    ['supporters'],
+    'U0ADMIN',
+  );
+  await createSettingsStore(store).setLocale(channel, 'workspace', 'de');
+  await createSettingsStore(store).setLocale(channel, 'channel', 'de');
+  await createDailyThreadSettings(store).set(channel, true);
+  await createChannelAccessStates(store).markCannotPost(channel, { reason: 'not-member' }, 1);
+  await store.set(`settings/pacing/slack:${team}:C0MAIN`, { any: 'pacing' });
+  await store.set(`deliveries/pacing/recent/slack:${team}:C0MAIN/supporter`, { at: 1 });
+}
+
+const keysOf = async (store: KeyValueStore, team: string) => {
+  const probes = [
+    `settings/locale/workspace/slack:${team}`,
+    `settings/locale/channel/slack:${team}:C0MAIN`,
+    `settings/daily-thread/slack:${team}:C0MAIN`,
+    `settings/access/slack:${team}:C0MAIN`,
+    `settings/pacing/slack:${team}:C0MAIN`,
+    `deliveries/pacing/recent/slack:${team}:C0MAIN/supporter`,
+    `slack/installations/team/${team}`,
+  ];
+  const present = await Promise.all(probes.map(async (k) => ((await store.get(k, z.unknown())) ? k : '')));
+  return present.filter(Boolean);
+};
+
+describe('Slack OAuth uninstall and unknown workspaces, through startBot', () => {
+  it('app_uninstalled removes all of that workspace data and only its; its commands are answered "not installed"', async () => {
+    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+    slack = await startFakeSlackOAuth();
+    const fake = slack;
+    dir = mkdtempSync(join(tmpdir(), 'fundbot-uninstall-'));
+    const storeUrl = `sqlite://${join(dir, 'fundbot.sqlite')}`;
+    const port = await freePort();
+    const parsed = parseConfig(
+      JSON.stringify({
+        api: { baseUrl: sim.url },
+        store: { url: storeUrl },
+        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+        slack: { enabled: true, mode: 'http', port, clientId: fake.clientId },
+        digest: { enabled: false },
+        http: { enabled: false },
+      }),
+      {
+        env: {
+          SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+          SLACK_CLIENT_SECRET: fake.clientSecret,
+          SLACK_STATE_SECRET: 'uninstall-state-secret-0123456789abcdef',
+          SLACK_SIGNING_SECRET: signingSecret,
+          FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+          SLACK_API_URL: fake.apiUrl,
+        },
+        source: 'test.json',
+      },
+    );
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    bot = await startBot(parsed.config, silentLogger, 'test');
+    const base = `http://127.0.0.1:${port}`;
+    for (const team of [gone, stays]) {
+      const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
+      const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
+      const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const done = await fetch(
+        `${base}/slack/oauth_redirect?code=${fake.issueCode(team)}&state=${encodeURIComponent(state)}`,
+        { headers: { cookie }, redirect: 'manual' },
+      );
+      expect(done.status).toBe(200);
+    }
+
+    const side = await openStore(storeUrl);
+    try {
+      await writeWorkspaceData(side, gone.teamId);
+      await writeWorkspaceData(side, stays.teamId);
+      expect(await keysOf(side, gone.teamId)).toHaveLength(7);
+
+      const uninstalled = await postSignedEvent(base, {
+        token: 'legacy',
+        team_id: gone.teamId,
+        api_app_id: 'A0FUNDBOT',
+        type: 'event_callback',
+        event_id: 'Ev0GONE',
+        event_time: Math.floor(Date.now() / 1000),
+        event: { type: 'app_uninstalled' },
+      });
+      expect(uninstalled.status).toBe(200);
+      for (let i = 0; i < 100 && (await keysOf(side, gone.teamId)).length > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(await keysOf(side, gone.teamId)).toEqual([]);
+      expect(await keysOf(side, stays.teamId)).toHaveLength(7);
+      const subscriptions = createSubscriptionStore(side, { clock: systemClock });
+      expect(await subscriptions.forProject(demoLinkCaption)).toEqual([
+        expect.objectContaining({ channel: expect.objectContaining({ workspaceId: stays.teamId }) }),
+      ]);
+    } finally {
+      await side.close();
+    }
+
+    // A command from the uninstalled workspace, and one from a workspace that never installed: answered.
+    for (const team of [gone.teamId, 'T0NEVER']) {
+      const responseUrl = fake.responseUrl();
+      const sent = await postSignedCommand(
+        `${base}/slack/events`,
+        signingSecret,
+        slashCommand({ response_url: responseUrl, team_id: team, text: 'funding' }),
+      );
+      expect(sent.status).toBe(200);
+      const answer = await until('the not-installed answer', () =>
+        fake.responses.find((r) => responseUrl.endsWith(r.id)),
+      );
+      expect(JSON.stringify(answer.body)).toContain('fundbot is not installed in this workspace');
+    }
+  }, 40_000);
+});

@@ -1,0 +1,315 @@
+/**
+ * Journey (issue 24, hosted fundbot): `npm start` (src/main.ts as a child process) in Slack OAuth mode with
+ * hosted.enabled, against the fake Slack Web API and the platform simulator. A new workspace goes from install
+ * to its first supporter notice without the operator: install → /fundbot connect (views.open) → the form's
+ * submission → subscribe → notice → key rotation → disconnect → uninstall. Another workspace never sees the
+ * connected project, and the key is never in clear in a log, a message or the store.
+ */
+import { createHmac } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
+import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { type BotProcess, killAllBots, startBotProcess, tsxEntry } from './harness/bot-process.js';
+import { journeyProject, journeyProjectSeed } from './harness/journey-project.js';
+import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
+import { waitFor } from './harness/wait.js';
+
+const signingSecret = 'hosted-journey-signing-secret';
+const teamProject = 'team-garden';
+const host = { teamId: 'T0HOST', name: 'Garden Team', admins: ['U0ADMIN'] };
+const other = { teamId: 'T0OTHER', name: 'Other Team', admins: ['U0OTHERADMIN'] };
+
+let world: JourneyWorld;
+let fake: FakeSlackOAuth;
+let bot: BotProcess;
+let base: string;
+const keys: string[] = [];
+
+beforeAll(async () => {
+  world = await startJourneyWorld('hosted-slack');
+  world.sim.createProject({
+    ...journeyProjectSeed(Date.now()),
+    linkCaption: teamProject,
+    title: 'Team Garden',
+  });
+  fake = await startFakeSlackOAuth();
+  const port = await world.freePort();
+  base = `http://127.0.0.1:${port}`;
+  const config = world.writeConfig({
+    api: { baseUrl: world.sim.url },
+    store: { url: world.storeUrl },
+    projects: [{ linkCaption: journeyProject, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+    slack: { enabled: true, mode: 'http', port, clientId: fake.clientId },
+    hosted: { enabled: true, maxProjectsPerWorkspace: 2 },
+    digest: { enabled: false },
+    http: { enabled: true, port: await world.freePort() },
+  });
+  bot = startBotProcess({
+    name: 'npm start (hosted, Slack OAuth)',
+    entry: tsxEntry,
+    cwd: world.dir,
+    env: {
+      FUNDBOT_CONFIG: config,
+      SOLAR_KIOSK_API_KEY: world.apiKey,
+      SLACK_CLIENT_SECRET: fake.clientSecret,
+      SLACK_STATE_SECRET: 'hosted-journey-state-secret-0123456789abcdef',
+      SLACK_SIGNING_SECRET: signingSecret,
+      FUNDBOT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      SLACK_API_URL: fake.apiUrl,
+    },
+  });
+  await bot.waitForLog(/fundbot is running/, 'fundbot to start', 60_000);
+}, 90_000);
+
+afterAll(async () => {
+  await bot?.stop('SIGTERM').catch(() => undefined);
+  killAllBots();
+  await fake?.close();
+  await world?.close();
+});
+
+async function install(team: typeof host): Promise<void> {
+  const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
+  const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
+  const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const done = await fetch(
+    `${base}/slack/oauth_redirect?code=${fake.issueCode(team)}&state=${encodeURIComponent(state)}`,
+    { headers: { cookie }, redirect: 'manual' },
+  );
+  expect(done.status).toBe(200);
+}
+
+/** A slash command from a user of `team`; resolves with the text of the answer through response_url. */
+async function command(
+  team: typeof host,
+  user: string,
+  text: string,
+  channel = 'C0TEAM',
+  expectForm = false,
+): Promise<string> {
+  const responseUrl = fake.responseUrl();
+  const fields = slashCommand({
+    response_url: responseUrl,
+    team_id: team.teamId,
+    user_id: user,
+    channel_id: channel,
+    text,
+    trigger_id: `trigger-${Math.random()}`,
+  });
+  const sent = await postSignedCommand(`${base}/slack/events`, signingSecret, fields);
+  expect(sent.status).toBe(200);
+  if (expectForm) {
+    await waitFor(
+      () => fake.calls.some((c) => c.method === 'views.open' && c.args.trigger_id === fields.trigger_id),
+      'views.open',
+      10_000,
+    );
+    return '';
+  }
+  const answer = await waitFor(
+    () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
+    `the answer to /fundbot ${text}`,
+    15_000,
+  );
+  return JSON.stringify(answer.body);
+}
+
+function postSigned(body: string, contentType: string): Promise<Response> {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+  return fetch(`${base}/slack/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': contentType,
+      'x-slack-request-timestamp': timestamp,
+      'x-slack-signature': signature,
+    },
+    body,
+  });
+}
+
+/** Submits the connect form Slack showed, as Slack posts a view_submission; resolves with the private answer. */
+async function submitConnectForm(
+  team: typeof host,
+  user: string,
+  project: string,
+  key: string,
+): Promise<string> {
+  const opened = [...fake.calls]
+    .reverse()
+    .find((c) => c.method === 'views.open' && c.token === fake.tokenOf(team.teamId));
+  const view = JSON.parse(opened?.args.view ?? '{}') as { callback_id: string; private_metadata: string };
+  const before = fake.calls.length;
+  const payload = {
+    type: 'view_submission',
+    team: { id: team.teamId, domain: 'team' },
+    user: { id: user, team_id: team.teamId, name: user.toLowerCase() },
+    api_app_id: 'A0FUNDBOT',
+    token: 'legacy',
+    trigger_id: 'trigger-submit',
+    view: {
+      id: 'V0FORM',
+      team_id: team.teamId,
+      type: 'modal',
+      callback_id: view.callback_id,
+      private_metadata: view.private_metadata,
+      state: {
+        values: {
+          project: { project: { type: 'plain_text_input', value: project } },
+          key: { key: { type: 'plain_text_input', value: key } },
+        },
+      },
+      hash: 'h',
+      app_id: 'A0FUNDBOT',
+      bot_id: 'B0BOT',
+    },
+  };
+  const sent = await postSigned(
+    `payload=${encodeURIComponent(JSON.stringify(payload))}`,
+    'application/x-www-form-urlencoded',
+  );
+  expect(sent.status).toBe(200);
+  const answer = await waitFor(
+    () =>
+      fake.calls
+        .slice(before)
+        .find(
+          (c) =>
+            c.method === 'chat.postEphemeral' || (c.method === 'chat.postMessage' && c.args.channel === user),
+        ),
+    'the private answer to the connect form',
+    20_000,
+  );
+  return `${answer.args.text ?? ''} ${answer.args.blocks ?? ''}`;
+}
+
+/** Adds supporters to the team's project until one of them is announced in `channel`. */
+async function supporterNotice(channel: string, token: string | undefined): Promise<string> {
+  const names: string[] = [];
+  let addedAt = 0;
+  return waitFor(
+    () => {
+      if (Date.now() - addedAt > 1_500) {
+        addedAt = Date.now();
+        const name = `Garden Backer ${Math.random().toString(36).slice(2, 7)}`;
+        names.push(name);
+        world.sim.project(teamProject).addSupporter({ displayName: name, amount: 25 });
+      }
+      const posted = fake.calls.find(
+        (c) =>
+          c.method === 'chat.postMessage' &&
+          c.args.channel === channel &&
+          c.token === token &&
+          names.some((n) => JSON.stringify(c.args).includes(n)),
+      );
+      return posted ? JSON.stringify(posted.args) : undefined;
+    },
+    `a supporter notice of ${teamProject} in ${channel}`,
+    45_000,
+  );
+}
+
+describe('journey: hosted fundbot on Slack, from install to uninstall without the operator', () => {
+  it('install → connect → subscribe → notice → rotation → disconnect → uninstall', async () => {
+    await install(host);
+    await install(other);
+
+    // Connect: the command opens the private form; the key goes only into the form's submission.
+    expect(await command(host, 'U0PLAIN', 'connect')).toMatch(/admin/i);
+    expect(fake.calls.some((c) => c.method === 'views.open' && c.token === fake.tokenOf(host.teamId))).toBe(
+      false,
+    );
+    await command(host, 'U0ADMIN', 'connect', 'C0TEAM', true);
+    const firstKey = world.sim.issueProjectKey(teamProject);
+    keys.push(firstKey);
+    expect(await submitConnectForm(host, 'U0ADMIN', teamProject, firstKey)).toContain(
+      `${teamProject} is connected`,
+    );
+
+    // Subscribe and the first notice, posted with the workspace's own token.
+    const subscribed = await command(host, 'U0ADMIN', `subscribe ${teamProject} supporters`);
+    // The title once the engine read the project, else the link caption.
+    expect(subscribed).toMatch(/now gets supporters notices of (team-garden|Team Garden)/);
+    const notice = await supporterNotice('C0TEAM', fake.tokenOf(host.teamId));
+    expect(notice).toContain('Garden Backer');
+
+    // Where the team looks: the App Home lists the project, its funding, the channel and its health.
+    const homeEvent = (team: typeof host, user: string, id: string) =>
+      JSON.stringify({
+        token: 'legacy',
+        team_id: team.teamId,
+        api_app_id: 'A0FUNDBOT',
+        type: 'event_callback',
+        event_id: id,
+        event_time: Math.floor(Date.now() / 1000),
+        event: { type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home' },
+      });
+    expect((await postSigned(homeEvent(host, 'U0ADMIN', 'Ev0HOME1'), 'application/json')).status).toBe(200);
+    const home = await waitFor(
+      () => fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(host.teamId)),
+      'the App Home of the host workspace',
+    );
+    expect(home.args.user_id).toBe('U0ADMIN');
+    expect(home.args.view).toContain('Team Garden (team-garden)');
+    expect(home.args.view).toMatch(/of €10,000/);
+    expect(home.args.view).toContain('#C0TEAM supporters');
+    expect(home.args.view).toContain('last poll');
+    expect(home.args.view).toContain('fundbot_home_disconnect');
+    expect((await postSigned(homeEvent(other, 'U0OTHERADMIN', 'Ev0HOME2'), 'application/json')).status).toBe(
+      200,
+    );
+    const otherHome = await waitFor(
+      () => fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(other.teamId)),
+      'the App Home of the other workspace',
+    );
+    expect(otherHome.args.view).not.toContain('team-garden');
+
+    // Isolation: the other workspace neither sees nor subscribes the connected project.
+    expect(await command(other, 'U0OTHERADMIN', 'projects', 'C0OTHER')).not.toContain(teamProject);
+    expect(await command(other, 'U0OTHERADMIN', `subscribe ${teamProject}`, 'C0OTHER')).toMatch(
+      /not watched|unknown|does not watch/i,
+    );
+    expect(await command(host, 'U0PLAIN', 'projects')).toContain(teamProject);
+
+    // Rotation: a new key through the same form; the old one is revoked and notices go on.
+    await command(host, 'U0ADMIN', 'connect', 'C0TEAM', true);
+    const secondKey = world.sim.issueProjectKey(teamProject);
+    keys.push(secondKey);
+    expect(await submitConnectForm(host, 'U0ADMIN', teamProject, secondKey)).toContain('was replaced');
+    world.sim.revokeKey(firstKey);
+    expect(await supporterNotice('C0TEAM', fake.tokenOf(host.teamId))).toContain('Garden Backer');
+
+    // Disconnect, then uninstall.
+    expect(await command(host, 'U0ADMIN', `disconnect ${teamProject}`)).toContain('is disconnected');
+    expect(await command(host, 'U0PLAIN', 'projects')).not.toContain(`${teamProject} (by`);
+    // The workspace's channel no longer lists the project it cannot get notices of any more.
+    expect(await command(host, 'U0PLAIN', 'subscriptions')).not.toMatch(/team-garden|Team Garden/);
+    const uninstall = JSON.stringify({
+      token: 'legacy',
+      team_id: host.teamId,
+      api_app_id: 'A0FUNDBOT',
+      type: 'event_callback',
+      event_id: 'Ev0HOSTGONE',
+      event_time: Math.floor(Date.now() / 1000),
+      event: { type: 'app_uninstalled' },
+    });
+    expect((await postSigned(uninstall, 'application/json')).status).toBe(200);
+    await bot.waitForLog(/Slack workspace removed/, 'the uninstall', 15_000);
+    expect(await command(host, 'U0ADMIN', 'funding')).toContain('fundbot is not installed in this workspace');
+
+    // The key never in clear: not in fundbot's output, not in any message it sent, not in the store's files.
+    const sent =
+      JSON.stringify(fake.calls.filter((c) => c.method !== 'views.open')) + JSON.stringify(fake.responses);
+    const stored = readdirSync(join(world.dir, 'data'))
+      .map((f) => readFileSync(join(world.dir, 'data', f)).toString('latin1'))
+      .join('');
+    for (const key of keys) {
+      expect(bot.output()).not.toContain(key);
+      expect(sent).not.toContain(key);
+      expect(stored).not.toContain(key);
+      expect(stored).not.toContain(key.slice(9, 30));
+    }
+  }, 240_000);
+});
