@@ -185,6 +185,11 @@ export function wireFundbot(options: WireOptions): Wiring {
     // The bar's goal from the engine's cache (the project is re-read far more often than 6 h).
     goalOf: async (project) =>
       (await engine.readModel.project(project, 6 * 3_600_000)).value.funding_threshold,
+    // The parent's count and total while no notice of the day carried them: the engine's last read.
+    figuresOf: async (project) => {
+      const { value } = await engine.readModel.project(project, 6 * 3_600_000);
+      return { supporterCount: value.supporter_count, fundingTotal: value.current_funding };
+    },
     observer: {
       // Latency of each posted notice: from the platform's timestamp to the post.
       posted: (info) => {

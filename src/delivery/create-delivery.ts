@@ -106,6 +106,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     enqueueEdit: enqueue,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     ...(options.goalOf ? { goalOf: options.goalOf } : {}),
+    ...(options.figuresOf ? { figuresOf: options.figuresOf } : {}),
     ...(options.threadEditIntervalMs !== undefined ? { editIntervalMs: options.threadEditIntervalMs } : {}),
     logger,
   });

@@ -18,7 +18,7 @@ import type { KeyValueStore } from '../lib/store.js';
 import type { DeliveryObserver } from './delivery-observer.js';
 import type { ItemOutcome } from './lane-item.js';
 import type { BatchRecord } from './pacing/batch-record.js';
-import type { ChannelPoster } from './ports.js';
+import type { ChannelPoster, ProjectFigures } from './ports.js';
 
 /** What the pipeline offers the composition root, and what it needs from it. */
 
@@ -43,6 +43,11 @@ export interface DeliveryOptions {
   readonly timeZone?: string;
   /** The project's funding goal for the daily thread's bar (the engine's cache). */
   readonly goalOf?: (project: string) => Promise<number | undefined>;
+  /**
+   * The project's supporter count and total as the engine last read them (its cache, no request): the daily
+   * thread's parent shows them while the notices of the day carried none (their cycle did not re-read the project).
+   */
+  readonly figuresOf?: (project: string) => Promise<ProjectFigures | undefined>;
   /** How long one post may hold its channel before the next goes (default 10 s). */
   readonly stallMs?: number;
   /** How long a delivery may keep failing before it is given up (default 24 h). */

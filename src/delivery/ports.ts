@@ -130,3 +130,9 @@ export interface LookPage {
   readonly covered: { readonly from: number; readonly to: number };
   readonly cursor?: string;
 }
+
+/** A project's supporter count and funding total at one read. */
+export interface ProjectFigures {
+  readonly supporterCount: number;
+  readonly fundingTotal: number;
+}

@@ -114,6 +114,41 @@ describe('daily thread', () => {
     expect(f.poster.inChannel).toHaveLength(2);
   });
 
+  test("a day whose notices carried no figures: the parent shows the project's as the engine last read them", async () => {
+    let figures = { supporterCount: 41, fundingTotal: 5_200 };
+    const poster = new ThreadingPoster('discord');
+    const h = await startPipeline({
+      posters: [poster],
+      clock: new ManualClock(t0),
+      overrides: {
+        goalOf: async () => 20_000,
+        figuresOf: async () => figures,
+        timeZone: 'Europe/Berlin',
+      },
+    });
+    await h.subscribe(d1, ['supporters']);
+    await h.pacing.setKind(d1, 'supporters', { mode: 'live' });
+    await h.dailyThreads.set(d1, true);
+    // The supporter's cycle did not re-read the project: its event carries no count or total.
+    await h.offer(
+      buildEvent.supporter({
+        id: 'solar-kiosk:supporter:k1',
+        displayName: 'Fan 1',
+        supporterCount: null,
+        fundingTotal: null,
+        detectedAt: h.clock.now(),
+      }),
+    );
+    const [parent] = poster.posts.filter((p) => !p.thread);
+    expect(allText(parent!.message)).toContain('supporter count 41 · total €5,200');
+    // The engine reads the project again: the next edit follows it.
+    figures = { supporterCount: 42, fundingTotal: 5_300 };
+    await h.advance(30_000);
+    await h.advance(30_000);
+    expect(poster.edits).toHaveLength(1);
+    expect(allText(poster.edits[0]!.message)).toContain('supporter count 42 · total €5,300');
+  });
+
   test('a restart keeps the day: the same parent and thread from the store, a retried notice counted once', async () => {
     const store = memoryStore();
     const clock = new ManualClock(t0);

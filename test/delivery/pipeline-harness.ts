@@ -60,7 +60,10 @@ export interface PipelineOptions {
   /** The configured zone of the channels' times (the core's `timeZone`; default UTC). */
   readonly timeZone?: string;
   readonly overrides?: Partial<
-    Pick<DeliveryOptions, 'stallMs' | 'giveUpAfterMs' | 'timeZone' | 'threadEditIntervalMs' | 'goalOf'>
+    Pick<
+      DeliveryOptions,
+      'stallMs' | 'giveUpAfterMs' | 'timeZone' | 'threadEditIntervalMs' | 'goalOf' | 'figuresOf'
+    >
   >;
 }
 

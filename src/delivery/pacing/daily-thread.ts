@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { ChannelUnavailableError } from '../channel-unavailable-error.js';
 import type { EditTask } from '../lane-item.js';
-import type { ChannelPoster, ThreadTarget } from '../ports.js';
+import type { ChannelPoster, ProjectFigures, ThreadTarget } from '../ports.js';
 import {
   countIn,
   type DailyThreadRecord,
@@ -57,6 +57,8 @@ export interface DailyThreadOptions {
   readonly timeZone?: string;
   /** The project's funding goal for the parent's progress bar (from the engine's cache). */
   readonly goalOf?: (project: string) => Promise<number | undefined>;
+  /** The project's figures as last read (no request), for a day whose notices carried none. */
+  readonly figuresOf?: (project: string) => Promise<ProjectFigures | undefined>;
   /** Minimum time between two edits of one parent (rate limits). Default 30 s. */
   readonly editIntervalMs?: number;
   readonly logger?: CoreLogger;
@@ -111,6 +113,13 @@ export function createDailyThreads(options: DailyThreadOptions) {
     }
   }
 
+  /** The record's figures, or the project's as last read when no notice of the day carried any. */
+  async function withFigures(record: DailyThreadRecord): Promise<DailyThreadRecord> {
+    if (record.supporterCount !== null || !options.figuresOf) return record;
+    const figures = await options.figuresOf(record.project).catch(() => undefined);
+    return figures ? { ...record, ...figures } : record;
+  }
+
   async function markOpen(key: string) {
     const open = (await store.get(openKey, keys)) ?? [];
     if (!open.includes(key)) await store.set(openKey, [...open, key], keepMs);
@@ -121,7 +130,7 @@ export function createDailyThreads(options: DailyThreadOptions) {
     let current = record;
     if (!current.parentMessageId) {
       // The parent shows the day so far, this first notice included: no edit right after it.
-      const withNotice = countIn(record, notice);
+      const withNotice = await withFigures(countIn(record, notice));
       const now = clock.now();
       const message = await options.render(
         record.channel,
@@ -164,8 +173,9 @@ export function createDailyThreads(options: DailyThreadOptions) {
   }
 
   async function flushParent(key: string): Promise<'done' | 'keep'> {
-    const record = await store.get(key, dailyThreadRecordSchema);
-    if (!record?.parentMessageId) return 'done';
+    const stored = await store.get(key, dailyThreadRecordSchema);
+    if (!stored?.parentMessageId) return 'done';
+    const record = await withFigures(stored);
     const today = localDate(clock.now(), timeZone);
     const shown = await store.get(shownKey(key), shownFiguresSchema);
     if (sameFigures(record, shown)) return record.date < today ? 'done' : 'keep';
@@ -173,7 +183,7 @@ export function createDailyThreads(options: DailyThreadOptions) {
     if (shown && now - shown.at < editIntervalMs) return 'keep';
     const poster = options.posterFor(record.channel.platform);
     if (!poster?.edit || editing.has(key)) return 'keep';
-    const messageId = record.parentMessageId;
+    const messageId = stored.parentMessageId;
     const message = await options.render(
       record.channel,
       parentEvent(record, await goal(record.project), now),
