@@ -185,10 +185,14 @@ export function wireFundbot(options: WireOptions): Wiring {
     // The bar's goal from the engine's cache (the project is re-read far more often than 6 h).
     goalOf: async (project) =>
       (await engine.readModel.project(project, 6 * 3_600_000)).value.funding_threshold,
-    // The parent's count and total while no notice of the day carried them: the engine's last read.
+    // A daily thread parent's or a batch's count and total when its notices carried none: the engine's last read.
     figuresOf: async (project) => {
-      const { value } = await engine.readModel.project(project, 6 * 3_600_000);
-      return { supporterCount: value.supporter_count, fundingTotal: value.current_funding };
+      const { value, fetchedAt } = await engine.readModel.project(project, 6 * 3_600_000);
+      return {
+        supporterCount: value.supporter_count,
+        fundingTotal: value.current_funding,
+        readAt: fetchedAt,
+      };
     },
     observer: {
       // Latency of each posted notice: from the platform's timestamp to the post.

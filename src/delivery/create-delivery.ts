@@ -125,6 +125,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     threadFor: async (channel, batch, at) =>
       (await directory.profile(channel)).dailyThread ? threads.targetFor(batch, channel, at) : undefined,
     threadCounted: (channel, batch, at) => threads.counted(batch, channel, at),
+    ...(options.figuresOf ? { figuresOf: options.figuresOf } : {}),
     ...(options.onBatchPosted ? { onPosted: options.onBatchPosted } : {}),
   });
   const access = createAccessWatch({

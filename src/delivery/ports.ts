@@ -135,4 +135,6 @@ export interface LookPage {
 export interface ProjectFigures {
   readonly supporterCount: number;
   readonly fundingTotal: number;
+  /** Epoch ms of the read. */
+  readonly readAt: number;
 }

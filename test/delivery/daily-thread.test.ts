@@ -115,7 +115,7 @@ describe('daily thread', () => {
   });
 
   test("a day whose notices carried no figures: the parent shows the project's as the engine last read them", async () => {
-    let figures = { supporterCount: 41, fundingTotal: 5_200 };
+    let figures = { supporterCount: 41, fundingTotal: 5_200, readAt: t0 };
     const poster = new ThreadingPoster('discord');
     const h = await startPipeline({
       posters: [poster],
@@ -142,7 +142,7 @@ describe('daily thread', () => {
     const [parent] = poster.posts.filter((p) => !p.thread);
     expect(allText(parent!.message)).toContain('supporter count 41 · total €5,200');
     // The engine reads the project again: the next edit follows it.
-    figures = { supporterCount: 42, fundingTotal: 5_300 };
+    figures = { supporterCount: 42, fundingTotal: 5_300, readAt: t0 + 20_000 };
     await h.advance(30_000);
     await h.advance(30_000);
     expect(poster.edits).toHaveLength(1);

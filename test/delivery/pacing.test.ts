@@ -50,6 +50,35 @@ describe('pacing', () => {
     expect(h.discord.messages).toHaveLength(5);
   });
 
+  test("a batch whose notices carried no figures states the project's last read, with its time", async () => {
+    const clock = new ManualClock(t0);
+    const discord = new ScriptedPoster('discord', clock);
+    const h = await startPipeline({
+      posters: [discord],
+      clock,
+      overrides: {
+        figuresOf: async () => ({ supporterCount: 57, fundingTotal: 6_400, readAt: t0 + 2 * minute }),
+      },
+    });
+    await h.subscribe(d1, ['supporters']);
+    await h.pacing.setKind(d1, 'supporters', { mode: 'batched' });
+    // Their cycles did not re-read the project: no count or total on the events.
+    for (const n of [1, 2])
+      await h.offer(
+        buildEvent.supporter({
+          id: `solar-kiosk:supporter:n${n}`,
+          displayName: `Fan ${n}`,
+          supporterCount: null,
+          fundingTotal: null,
+        }),
+      );
+    await h.advance(10 * minute);
+    expect(discord.messages).toHaveLength(1);
+    expect(allText(discord.messages[0]!.message)).toMatch(
+      /as of 00:02 UTC: supporter count 57 · total €6,400/,
+    );
+  });
+
   test('batched: one message per interval; a restart before the window ends neither loses nor repeats a name', async () => {
     const store = memoryStore();
     const clock = new ManualClock(t0);

@@ -15,7 +15,7 @@ import type { DeliveryLedger, DeliveryRecord } from '../delivery-ledger.js';
 import type { ItemOutcome, LaneTask } from '../lane-item.js';
 import { idempotencyKeyOf } from '../lane-item.js';
 import type { HoldWindow } from '../placement.js';
-import type { ChannelPoster, ThreadTarget } from '../ports.js';
+import type { ChannelPoster, ProjectFigures, ThreadTarget } from '../ports.js';
 import type { Wakeups } from '../wakeups.js';
 import { type BatchRecord, batchEvent, batchId, heldEntry } from './batch-record.js';
 import { type BatchStore, batchKeepMs } from './batch-store.js';
@@ -44,6 +44,8 @@ export interface BatchesDeps {
   ) => Promise<ThreadTarget | undefined>;
   /** A batch posted into the daily thread counts in the day's figures. */
   readonly threadCounted: (channel: ChannelRef, batch: NoticeBatchEvent, at: number) => Promise<void>;
+  /** The project's figures as last read (no request), for a batch whose notices carried none. */
+  readonly figuresOf?: (project: string) => Promise<ProjectFigures | undefined>;
   /** Told every batch posted (metrics, the benchmark). */
   readonly onPosted?: (batch: BatchRecord) => void;
 }
@@ -105,7 +107,7 @@ export function createBatches(deps: BatchesDeps) {
     const record = await ledger.get(key).catch(() => undefined);
     // Stamped with the window's end, so a retry after midnight lands in the same day's thread.
     const day = batch.due ?? clock.now();
-    const asEvent = batchEvent(batch, clock.now(), restIn);
+    const asEvent = batchEvent(await withLastFigures(batch), clock.now(), restIn);
     const inDailyThread = batch.kind === 'supporters';
     deps.enqueue(batch.channel, {
       type: 'post',
@@ -161,6 +163,15 @@ export function createBatches(deps: BatchesDeps) {
       outcome.messageId,
       dailyThread,
     );
+  }
+
+  /** A supporters' batch whose notices carried no figures states the project's last read, with its time. */
+  async function withLastFigures(batch: BatchRecord): Promise<BatchRecord> {
+    if (batch.kind !== 'supporters' || batch.supporterCount !== null || !deps.figuresOf) return batch;
+    const figures = await deps.figuresOf(batch.project).catch(() => undefined);
+    if (!figures) return batch;
+    const { supporterCount, fundingTotal, readAt } = figures;
+    return { ...batch, supporterCount, fundingTotal, countedAt: readAt };
   }
 
   /**

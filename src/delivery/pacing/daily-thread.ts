@@ -117,7 +117,9 @@ export function createDailyThreads(options: DailyThreadOptions) {
   async function withFigures(record: DailyThreadRecord): Promise<DailyThreadRecord> {
     if (record.supporterCount !== null || !options.figuresOf) return record;
     const figures = await options.figuresOf(record.project).catch(() => undefined);
-    return figures ? { ...record, ...figures } : record;
+    return figures
+      ? { ...record, supporterCount: figures.supporterCount, fundingTotal: figures.fundingTotal }
+      : record;
   }
 
   async function markOpen(key: string) {
