@@ -1,0 +1,123 @@
+/**
+ * The replicas bench's scheduled-post and failover scenarios (issue 21, build item 7), on their own cluster
+ * (cluster.ts) so their timing does not depend on run.ts's: 12 projects on three replicas, supporters arriving
+ * once a second (Slack's own pace for posts into one channel) and posted live into one channel, and one digest
+ * channel per project. The digest comes due a minute or so after the start (digest-claims.ts), then the
+ * channel's poster is killed mid-post a few times (doubt-failover.ts). Returns the figures run.ts reports.
+ */
+import { slackChannel, startCluster, until } from './cluster.js';
+import { type DigestFigures, measureDigestClaims } from './digest-claims.js';
+import { type DoubtFigures, measureDoubtFailover } from './doubt-failover.js';
+import { type ArrivedSupporter, allPolledSince, eventIdOf, missedSupporters } from './ground-truth.js';
+
+const projectCount = 12;
+const replicaCount = 3;
+const leaseTtlMs = 3_000;
+const arrivalEveryMs = 1_000;
+/** `--doubt-trials N` (default 3). */
+const trials = Number(process.argv[process.argv.indexOf('--doubt-trials') + 1]) || 3;
+/** Time to start, subscribe and read the baselines before the digest may come due. */
+const setupMs = 50_000;
+const noticeChannel = slackChannel('C0NOTICES');
+
+export interface ScenarioFigures {
+  readonly digestsPerChannel: DigestFigures;
+  readonly doubtResolvedMs: DoubtFigures & {
+    /** Over the whole scenario in the notice channel (every supporter once). */
+    readonly channelDuplicates: number;
+    readonly channelMisses: number;
+    readonly supporters: number;
+  };
+}
+
+export async function runReplicaScenarios(options: {
+  readonly entry: 'tsx' | 'built';
+  readonly log: (message: string) => void;
+}): Promise<ScenarioFigures> {
+  const { log } = options;
+  // The first whole minute at least `setupMs` away, in UTC: the replicas' hourly digest check fires in it.
+  const dueAt = Math.ceil((Date.now() + setupMs) / 60_000) * 60_000;
+  const cluster = await startCluster({
+    projectCount,
+    replicaCount,
+    leaseTtlMs,
+    digestTime: new Date(dueAt).toISOString().slice(11, 16),
+    entry: options.entry,
+    log,
+  });
+  let keep = false;
+  let arrivals: NodeJS.Timeout | undefined;
+  try {
+    const digestChannels = cluster.projects.map((_, i) => `C0DIGEST${String(i).padStart(2, '0')}`);
+    for (const [i, project] of cluster.projects.entries()) {
+      await cluster.command(noticeChannel.channelId, `subscribe ${project} supporters`, i);
+      await cluster.command(digestChannels[i]!, `subscribe ${project} digest`, i + 1);
+    }
+    await cluster.command(noticeChannel.channelId, 'pacing supporters live', 0);
+    await until('an even spread', () => cluster.evenSpread(), 45_000);
+    const settledAt = Date.now();
+    await until('a fundings poll of every project after the spread settled', () =>
+      allPolledSince(cluster.sim.requests, cluster.projects, settledAt + 2_500, '/fundings'),
+    );
+    if (Date.now() >= dueAt) throw new Error('the setup took longer than the digest time allows');
+
+    const arrived: ArrivedSupporter[] = [];
+    let next = 0;
+    arrivals = setInterval(() => {
+      const project = cluster.projects[(next * 5) % projectCount]!; // 5 is coprime with 12
+      next += 1;
+      const key = cluster.sim.project(project).addSupporter({});
+      arrived.push({
+        project,
+        entryKey: `funding:${key.supportTimestamp}:${key.userId}`,
+        supportTimestamp: key.supportTimestamp,
+      });
+    }, arrivalEveryMs);
+
+    const digestsPerChannel = await measureDigestClaims(cluster, digestChannels, dueAt, log);
+    const doubt = await measureDoubtFailover(cluster, noticeChannel, trials, log);
+
+    clearInterval(arrivals);
+    arrivals = undefined;
+    const posted = () =>
+      (cluster.slack.messages.get(noticeChannel.channelId) ?? []).flatMap((m) => {
+        const id = m.metadata?.event_payload['event_id'];
+        return typeof id === 'string' ? [eventIdOf(id)] : [];
+      });
+    await until(
+      'every supporter notice',
+      () => missedSupporters(arrived, posted()).length === 0,
+      60_000,
+    ).catch((error: unknown) => log(String(error)));
+    const figures: ScenarioFigures = {
+      digestsPerChannel,
+      doubtResolvedMs: {
+        ...doubt,
+        channelDuplicates: cluster.slack.duplicateEventIds(noticeChannel.channelId).length,
+        channelMisses: missedSupporters(arrived, posted()).length,
+        supporters: arrived.length,
+      },
+    };
+    keep = misses(figures);
+    return figures;
+  } catch (error) {
+    keep = true;
+    throw error;
+  } finally {
+    if (arrivals) clearInterval(arrivals);
+    await cluster.stop(keep);
+  }
+}
+
+/** Whether a target was missed (the replica logs are then kept). */
+function misses({ digestsPerChannel: d, doubtResolvedMs: t }: ScenarioFigures): boolean {
+  return (
+    d.min !== 1 ||
+    d.max !== 1 ||
+    t.unresolved > 0 ||
+    t.duplicates > 0 ||
+    (t.max ?? 0) > 60_000 ||
+    t.channelDuplicates > 0 ||
+    t.channelMisses > 0
+  );
+}
