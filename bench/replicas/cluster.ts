@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChannelRef } from '../../src/core/index.js';
-import { openStore } from '../../src/lib/store.js';
+import { createDeliveryLedger, type DeliveryLedger } from '../../src/delivery/index.js';
+import { namespaced, openStore } from '../../src/lib/store.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
@@ -155,6 +156,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     },
   };
 }
+
+/** The delivery records as the pipeline keeps them (app/wire-fundbot.ts, delivery/create-delivery.ts). */
+export const deliveryLedger = (cluster: Cluster): DeliveryLedger =>
+  createDeliveryLedger(namespaced(cluster.store, 'deliveries/'), { prefix: 'notices/delivered/' });
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -10,10 +10,8 @@
  * duplicate. Each trial starts with the workspace's look budget unspent (a rare fault, not a storm of them).
  */
 import { type ChannelRef, channelKey } from '../../src/core/index.js';
-import { createDeliveryLedger } from '../../src/delivery/index.js';
-import { namespaced } from '../../src/lib/store.js';
 import { summarize } from '../stats.js';
-import { type Cluster, sleep, until } from './cluster.js';
+import { type Cluster, deliveryLedger, sleep, until } from './cluster.js';
 import { eventIdOf } from './ground-truth.js';
 
 /** How long a trial waits for the doubt to be resolved before it is reported unresolved. */
@@ -23,6 +21,13 @@ const lookIntervalMs = 60_000;
 
 export interface DoubtTrial {
   readonly event: string;
+  /** One new supporter every this many ms, over all projects, posted live into the channel. */
+  readonly arrivalEveryMs: number;
+  /**
+   * The bot's messages in the span a look must read (the post's time minus 5 s to plus 20 s: the Slack
+   * poster's settle time and clock margin). A history page holds 15: more need a second look, a minute later.
+   */
+  readonly messagesInLookSpan: number;
   /** From the post reaching the fake to the record saying `posted`; undefined: not within the timeout. */
   readonly resolvedMs: number | undefined;
   /** From the post reaching the fake to the SIGKILL. */
@@ -33,14 +38,19 @@ export interface DoubtTrial {
   readonly looks: readonly string[];
 }
 
-export interface DoubtFigures {
+export interface DoubtFigures extends DoubtSummary {
+  /** The same figures per arrival pace (a busier channel needs more history pages per look). */
+  readonly byArrivalEveryMs: Readonly<Record<string, DoubtSummary>>;
+  readonly perTrial: readonly DoubtTrial[];
+}
+
+export interface DoubtSummary {
   readonly trials: number;
   readonly p50: number | undefined;
   readonly max: number | undefined;
   readonly unresolved: number;
   /** Trials whose notice ended up in the channel more than once. */
   readonly duplicates: number;
-  readonly perTrial: readonly DoubtTrial[];
 }
 
 const copiesOf = (cluster: Cluster, channelId: string, idempotencyKey: string) =>
@@ -52,6 +62,7 @@ const copiesOf = (cluster: Cluster, channelId: string, idempotencyKey: string) =
 async function trial(
   cluster: Cluster,
   channel: ChannelRef,
+  arrivalEveryMs: number,
   log: (message: string) => void,
 ): Promise<DoubtTrial> {
   const { slack } = cluster;
@@ -80,10 +91,7 @@ async function trial(
   const killedAfterMs = Date.now() - call.at;
   log(`doubt: ${cluster.replicas[slot]!.name} killed ${killedAfterMs} ms after its post of ${key} landed`);
 
-  // The pipeline's own layout (app/wire-fundbot.ts, delivery/create-delivery.ts): read with the real ledger.
-  const ledger = createDeliveryLedger(namespaced(cluster.store, 'deliveries/'), {
-    prefix: 'notices/delivered/',
-  });
+  const ledger = deliveryLedger(cluster);
   const delivery = { id: eventIdOf(key), channel };
   let resolvedMs: number | undefined;
   await until(
@@ -99,8 +107,13 @@ async function trial(
   // A wrong "absent" would post it again right after deciding: give a repeat a moment to show.
   await sleep(3_000);
   const looks = slack.callsTo('conversations.history').filter((c) => c.at >= call.at);
+  const landedAt = call.at / 1000;
   const result: DoubtTrial = {
     event: key,
+    arrivalEveryMs,
+    messagesInLookSpan: (slack.messages.get(channel.channelId) ?? []).filter(
+      (m) => Number(m.ts) >= landedAt - 5 && Number(m.ts) <= landedAt + 20,
+    ).length,
     resolvedMs,
     killedAfterMs,
     copies: copiesOf(cluster, channel.channelId, key),
@@ -113,24 +126,45 @@ async function trial(
   return result;
 }
 
-/** Runs `trials` kill-mid-post trials on `channel` (a channel with notices flowing). */
+/**
+ * Runs kill-mid-post trials on `channel` (a channel with notices flowing): each group's trials at its arrival
+ * pace, set through `pace` before the group.
+ */
 export async function measureDoubtFailover(
   cluster: Cluster,
   channel: ChannelRef,
-  trials: number,
+  groups: readonly { readonly arrivalEveryMs: number; readonly trials: number }[],
+  pace: (arrivalEveryMs: number) => void,
   log: (message: string) => void,
 ): Promise<DoubtFigures> {
-  log(`doubt: ${trials} trials of a holder killed mid-post in ${channelKey(channel)}`);
   const perTrial: DoubtTrial[] = [];
-  for (let i = 0; i < trials; i += 1) perTrial.push(await trial(cluster, channel, log));
-  const resolved = perTrial.flatMap((t) => (t.resolvedMs === undefined ? [] : [t.resolvedMs]));
+  for (const { arrivalEveryMs, trials } of groups) {
+    pace(arrivalEveryMs);
+    log(
+      `doubt: ${trials} trials of a holder killed mid-post in ${channelKey(channel)}, a supporter every ${arrivalEveryMs} ms`,
+    );
+    for (let i = 0; i < trials; i += 1) perTrial.push(await trial(cluster, channel, arrivalEveryMs, log));
+  }
+  return {
+    ...figuresOf(perTrial),
+    byArrivalEveryMs: Object.fromEntries(
+      groups.map(({ arrivalEveryMs }) => [
+        arrivalEveryMs,
+        figuresOf(perTrial.filter((t) => t.arrivalEveryMs === arrivalEveryMs)),
+      ]),
+    ),
+    perTrial,
+  };
+}
+
+function figuresOf(trials: readonly DoubtTrial[]): DoubtSummary {
+  const resolved = trials.flatMap((t) => (t.resolvedMs === undefined ? [] : [t.resolvedMs]));
   const stats = summarize(resolved);
   return {
-    trials,
+    trials: trials.length,
     p50: resolved.length > 0 ? stats.p50 : undefined,
     max: resolved.length > 0 ? stats.max : undefined,
-    unresolved: perTrial.length - resolved.length,
-    duplicates: perTrial.filter((t) => t.copies > 1).length,
-    perTrial,
+    unresolved: trials.length - resolved.length,
+    duplicates: trials.filter((t) => t.copies > 1).length,
   };
 }

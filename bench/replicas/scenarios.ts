@@ -1,11 +1,11 @@
 /**
  * The replicas bench's scheduled-post and failover scenarios (issue 21, build item 7), on their own cluster
  * (cluster.ts) so their timing does not depend on run.ts's: 12 projects on three replicas, supporters arriving
- * once a second (Slack's own pace for posts into one channel) and posted live into one channel, and one digest
- * channel per project. The digest comes due a minute or so after the start (digest-claims.ts), then the
+ * once a second (Slack's own pace for posts into one channel; later every 3 s) and posted live into one
+ * channel, and one digest channel per project. The digest comes due a minute or so after the start (digest-claims.ts), then the
  * channel's poster is killed mid-post a few times (doubt-failover.ts). Returns the figures run.ts reports.
  */
-import { slackChannel, startCluster, until } from './cluster.js';
+import { deliveryLedger, slackChannel, startCluster, until } from './cluster.js';
 import { type DigestFigures, measureDigestClaims } from './digest-claims.js';
 import { type DoubtFigures, measureDoubtFailover } from './doubt-failover.js';
 import { type ArrivedSupporter, allPolledSince, eventIdOf, missedSupporters } from './ground-truth.js';
@@ -13,9 +13,13 @@ import { type ArrivedSupporter, allPolledSince, eventIdOf, missedSupporters } fr
 const projectCount = 12;
 const replicaCount = 3;
 const leaseTtlMs = 3_000;
-const arrivalEveryMs = 1_000;
-/** `--doubt-trials N` (default 3). */
+/** A busy channel: a notice a second, Slack's own pace for posts into one channel. */
+const busyEveryMs = 1_000;
+/** A quieter one: a notice every 3 s (fewer than 15, one history page, in a doubt's look span). */
+const quietEveryMs = 3_000;
+/** `--doubt-trials N` (default 3) in the busy channel, then 2 in the quieter one. */
 const trials = Number(process.argv[process.argv.indexOf('--doubt-trials') + 1]) || 3;
+const quietTrials = 2;
 /** Time to start, subscribe and read the baselines before the digest may come due. */
 const setupMs = 50_000;
 const noticeChannel = slackChannel('C0NOTICES');
@@ -26,6 +30,7 @@ export interface ScenarioFigures {
     /** Over the whole scenario in the notice channel (every supporter once). */
     readonly channelDuplicates: number;
     readonly channelMisses: number;
+    readonly missedExamples: readonly string[];
     readonly supporters: number;
   };
 }
@@ -63,19 +68,32 @@ export async function runReplicaScenarios(options: {
 
     const arrived: ArrivedSupporter[] = [];
     let next = 0;
-    arrivals = setInterval(() => {
-      const project = cluster.projects[(next * 5) % projectCount]!; // 5 is coprime with 12
-      next += 1;
-      const key = cluster.sim.project(project).addSupporter({});
-      arrived.push({
-        project,
-        entryKey: `funding:${key.supportTimestamp}:${key.userId}`,
-        supportTimestamp: key.supportTimestamp,
-      });
-    }, arrivalEveryMs);
+    const pace = (everyMs: number) => {
+      clearInterval(arrivals);
+      arrivals = setInterval(() => {
+        const project = cluster.projects[(next * 5) % projectCount]!; // 5 is coprime with 12
+        next += 1;
+        const key = cluster.sim.project(project).addSupporter({});
+        arrived.push({
+          project,
+          entryKey: `funding:${key.supportTimestamp}:${key.userId}`,
+          supportTimestamp: key.supportTimestamp,
+        });
+      }, everyMs);
+    };
+    pace(busyEveryMs);
 
     const digestsPerChannel = await measureDigestClaims(cluster, digestChannels, dueAt, log);
-    const doubt = await measureDoubtFailover(cluster, noticeChannel, trials, log);
+    const doubt = await measureDoubtFailover(
+      cluster,
+      noticeChannel,
+      [
+        { arrivalEveryMs: busyEveryMs, trials },
+        { arrivalEveryMs: quietEveryMs, trials: quietTrials },
+      ],
+      pace,
+      log,
+    );
 
     clearInterval(arrivals);
     arrivals = undefined;
@@ -89,12 +107,21 @@ export async function runReplicaScenarios(options: {
       () => missedSupporters(arrived, posted()).length === 0,
       60_000,
     ).catch((error: unknown) => log(String(error)));
+    const missed = missedSupporters(arrived, posted());
     const figures: ScenarioFigures = {
       digestsPerChannel,
       doubtResolvedMs: {
         ...doubt,
         channelDuplicates: cluster.slack.duplicateEventIds(noticeChannel.channelId).length,
-        channelMisses: missedSupporters(arrived, posted()).length,
+        channelMisses: missed.length,
+        // With the delivery record each left (none: never placed in the channel).
+        missedExamples: await Promise.all(
+          missed.slice(0, 5).map(async (s) => {
+            const id = `${s.project}:supporter:${s.entryKey}`;
+            const record = await deliveryLedger(cluster).get({ id, channel: noticeChannel });
+            return `${id} ${new Date(s.supportTimestamp * 1000).toISOString()} ${record?.state ?? 'no record'}`;
+          }),
+        ),
         supporters: arrived.length,
       },
     };
