@@ -5,7 +5,9 @@
  * channel, and one digest channel per project. The digest comes due a minute or so after the start (digest-claims.ts), then the
  * channel's poster is killed mid-post a few times (doubt-failover.ts). Returns the figures run.ts reports.
  */
-import { deliveryLedger, slackChannel, startCluster, until } from './cluster.js';
+import { createSubscriptionStore } from '../../src/core/index.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { type Cluster, deliveryLedger, slackChannel, startCluster, until } from './cluster.js';
 import { type DigestFigures, measureDigestClaims } from './digest-claims.js';
 import { type DoubtFigures, measureDoubtFailover } from './doubt-failover.js';
 import { type ArrivedSupporter, allPolledSince, eventIdOf, missedSupporters } from './ground-truth.js';
@@ -25,6 +27,11 @@ const setupMs = 50_000;
 const noticeChannel = slackChannel('C0NOTICES');
 
 export interface ScenarioFigures {
+  /**
+   * `<project> <channel>` subscribed by the real command (its record is stored) but missing from the project's
+   * index, which posting reads: that channel gets nothing of the project (no digest, no notice). Target: none.
+   */
+  readonly subscriptionsLost: readonly string[];
   readonly digestsPerChannel: DigestFigures;
   readonly doubtResolvedMs: DoubtFigures & {
     /** Over the whole scenario in the notice channel (every supporter once). */
@@ -65,6 +72,14 @@ export async function runReplicaScenarios(options: {
       allPolledSince(cluster.sim.requests, cluster.projects, settledAt + 2_500, '/fundings'),
     );
     if (Date.now() >= dueAt) throw new Error('the setup took longer than the digest time allows');
+    // Each command was answered (acked) before the next went to another replica: the subscriptions of one
+    // project were written by two replicas at once. Those missing from the project's index never get a post.
+    const subscriptionsLost = await lostSubscriptions(cluster, [
+      ...cluster.projects.map((project) => ({ project, channelId: noticeChannel.channelId })),
+      ...cluster.projects.map((project, i) => ({ project, channelId: digestChannels[i]! })),
+    ]);
+    if (subscriptionsLost.length > 0)
+      log(`subscriptions missing from their project's index: ${subscriptionsLost}`);
 
     const arrived: ArrivedSupporter[] = [];
     let next = 0;
@@ -109,6 +124,7 @@ export async function runReplicaScenarios(options: {
     ).catch((error: unknown) => log(String(error)));
     const missed = missedSupporters(arrived, posted());
     const figures: ScenarioFigures = {
+      subscriptionsLost,
       digestsPerChannel,
       doubtResolvedMs: {
         ...doubt,
@@ -137,8 +153,9 @@ export async function runReplicaScenarios(options: {
 }
 
 /** Whether a target was missed (the replica logs are then kept). */
-function misses({ digestsPerChannel: d, doubtResolvedMs: t }: ScenarioFigures): boolean {
+function misses({ subscriptionsLost, digestsPerChannel: d, doubtResolvedMs: t }: ScenarioFigures): boolean {
   return (
+    subscriptionsLost.length > 0 ||
     d.min !== 1 ||
     d.max !== 1 ||
     t.unresolved > 0 ||
@@ -147,4 +164,18 @@ function misses({ digestsPerChannel: d, doubtResolvedMs: t }: ScenarioFigures): 
     t.channelDuplicates > 0 ||
     t.channelMisses > 0
   );
+}
+
+/** Subscriptions whose record is stored but whose channel is missing from the project's index. */
+async function lostSubscriptions(
+  cluster: Cluster,
+  wanted: readonly { readonly project: string; readonly channelId: string }[],
+): Promise<string[]> {
+  const subscriptions = createSubscriptionStore(cluster.store, { clock: systemClock });
+  const lost: string[] = [];
+  for (const { project, channelId } of wanted) {
+    const indexed = await subscriptions.forProject(project);
+    if (!indexed.some((s) => s.channel.channelId === channelId)) lost.push(`${project} ${channelId}`);
+  }
+  return lost;
 }
