@@ -15,7 +15,9 @@
  * - `spread`: projects per replica at the end, from each replica's `/healthz` (none above ceil(30/3));
  * - `redisRestartLost`: durable keys (state, subscriptions, delivery records) present just before the Redis
  *   crash and gone after it (0);
- * - `sizing`: CPU and RSS per replica while each held 10 projects, with the request rate they served.
+ * - `sizing`: CPU and RSS per replica while each held 10 projects, with the request rate they served;
+ * - `digestsPerChannel` and `doubtResolvedMs` (issue 21): a digest due on three replicas, and the poster killed
+ *   mid-post; measured first, on a cluster of their own (scenarios.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +47,7 @@ import {
   sampleProcess,
   startReplicaProcess,
 } from './replica-process.js';
+import { runReplicaScenarios } from './scenarios.js';
 
 const projectCount = 30;
 const replicaCount = 3;
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
     log(`skipped: ${unavailable}`);
     return;
   }
+  const scenarios = await runReplicaScenarios({ entry, log });
   const started = Date.now();
   const redis = await startRedisServer({ persistence: 'aof' });
   const projects = Array.from({ length: projectCount }, (_, i) => `project-${String(i).padStart(2, '0')}`);
@@ -297,6 +301,7 @@ async function main(): Promise<void> {
       spread,
       redisRestartLost,
       sizing,
+      ...scenarios,
       details: {
         supporters: arrived.length,
         noticesPosted: posted().length,

@@ -95,8 +95,8 @@ const lookSpanMs = 20_000;
  *    its interval: Slack's conversations.history, about one a minute per workspace).
  *
  * Cost: no request while nothing is in doubt; per decision one or two store reads (the
- * channel's view, the scope's last look); per look one platform call, one claim and two
- * small writes (the view, the scope's last look).
+ * channel's view, the scope's last look); per look one platform call, one claim and three
+ * small writes (the view, the scope's last look when it is sent and when it is answered).
  */
 export function createDoubtResolver(options: DoubtResolverOptions) {
   const { store, claims, clock } = options;
@@ -245,6 +245,10 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
           }
           throw error;
         }
+        // The platform counts from when the call reached it, which may be well after `now` (a poster's
+        // first look asks who it is first; a slow answer): timed from the answer, the next is never early.
+        lastLook = clock.now();
+        await store.set(budgetKey, lastLook, interval * 2);
         await store.set(key, view, viewTtlMs);
         open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support)));
       }

@@ -1,0 +1,181 @@
+/**
+ * A small replicas cluster for the scenarios that need their own (digest-claims.ts, doubt-failover.ts): three
+ * REAL replicas (`src/main.ts`, each its own process, as run.ts starts them) on one real redis-server, a few
+ * projects on one simulator, one recording Slack fake with Slack's own look limit (conversations.history about
+ * once a minute, which run.ts's fake leaves out), and channels subscribed through the real signed slash command.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChannelRef } from '../../src/core/index.js';
+import { createDeliveryLedger, type DeliveryLedger } from '../../src/delivery/index.js';
+import { namespaced, openStore } from '../../src/lib/store.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type FakeSlack, startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
+import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
+import { freePort, type RedisServer, startRedisServer } from '../../test/support/redis-server.js';
+import { heldProjects, type ReplicaProcess, startReplicaProcess } from './replica-process.js';
+
+const botToken = 'xoxb-bench-replicas';
+const signingSecret = 'bench-replicas-signing-secret';
+export const workspaceId = 'T0FAKE';
+
+export interface ClusterOptions {
+  readonly projectCount: number;
+  readonly replicaCount: number;
+  readonly leaseTtlMs: number;
+  /** The daily digest's local time (UTC), `HH:MM`. */
+  readonly digestTime: string;
+  readonly entry: 'tsx' | 'built';
+  readonly log: (message: string) => void;
+}
+
+export interface Cluster {
+  readonly projects: readonly string[];
+  readonly sim: Simulator;
+  readonly slack: FakeSlack;
+  readonly redis: RedisServer;
+  /** The bench's own view of the bot's store (same keyv namespace as the replicas). */
+  readonly store: Awaited<ReturnType<typeof openStore>>;
+  /** The running replica of each slot (a restarted slot replaces its entry). */
+  readonly replicas: ReplicaProcess[];
+  restartSlot(i: number): Promise<void>;
+  /** Runs the slash command `/fundbot <text>` in the channel, as an admin, through slot `via`. */
+  command(channelId: string, text: string, via: number): Promise<void>;
+  /** Holds per slot, from `/healthz`. */
+  holds(): Promise<string[][]>;
+  /** True when every project is held exactly once and each replica holds its share. */
+  evenSpread(): Promise<boolean>;
+  /** Keeps the replica logs when `keep` is set (a target missed or a step failed). */
+  stop(keep: boolean): Promise<void>;
+}
+
+export const slackChannel = (channelId: string): ChannelRef => ({
+  platform: 'slack',
+  workspaceId,
+  channelId,
+});
+
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  const { projectCount, replicaCount, log } = options;
+  const redis = await startRedisServer({ persistence: 'aof' });
+  const projects = Array.from({ length: projectCount }, (_, i) => `project-${String(i).padStart(2, '0')}`);
+  const sim = await startSimulator({
+    seed: 21,
+    projects: projects.map((linkCaption) => ({ linkCaption, title: linkCaption, currency: 'EUR' })),
+    limits: { pro: { perMinute: 60, perDay: 1_000_000 } },
+  });
+  // Slack lets apps outside the Marketplace read conversations.history about once a minute (15 messages a page).
+  const slack = await startFakeSlack({
+    botToken,
+    historyIntervalMs: 60_000,
+    users: [{ id: 'U0ADMIN', team_id: workspaceId, name: 'lead', is_admin: true }],
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'fundbot-replicas-scenarios-'));
+  const keyEnv = (project: string) => `${project.toUpperCase().replaceAll('-', '_')}_API_KEY`;
+  const env: Record<string, string> = {
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    LOG_LEVEL: 'info',
+  };
+  for (const project of projects) env[keyEnv(project)] = sim.issueProjectKey(project);
+  const slots = await Promise.all(
+    Array.from({ length: replicaCount }, async (_, i) => {
+      const opsPort = await freePort();
+      const slackPort = await freePort();
+      const configPath = join(dir, `replica-${i + 1}.json`);
+      writeFileSync(
+        configPath,
+        JSON.stringify({
+          api: { baseUrl: sim.url },
+          store: { url: redis.url, leaseTtlMs: options.leaseTtlMs },
+          projects: projects.map((linkCaption) => ({ linkCaption, apiKeyEnv: keyEnv(linkCaption) })),
+          slack: { enabled: true, mode: 'http', port: slackPort },
+          digest: { enabled: true, time: options.digestTime, timeZone: 'UTC' },
+          engine: { publicReads: false },
+          http: { enabled: true, port: opsPort },
+        }),
+      );
+      return { name: `s${i + 1}`, configPath, opsPort, slackPort, logPath: join(dir, `s${i + 1}.log`) };
+    }),
+  );
+  const startSlot = (i: number) => startReplicaProcess({ ...slots[i]!, env, entry: options.entry });
+  const store = await openStore(redis.url);
+  const replicas = await Promise.all(slots.map((_, i) => startSlot(i)));
+  log(`scenarios: ${replicaCount} replicas on ${projectCount} projects running (logs in ${dir})`);
+
+  const holds = () => Promise.all(replicas.map((r) => heldProjects(r)));
+  return {
+    projects,
+    sim,
+    slack,
+    redis,
+    store,
+    replicas,
+    async restartSlot(i) {
+      await replicas[i]!.stop();
+      replicas[i] = await startSlot(i);
+    },
+    async command(channelId, text, via) {
+      const response = await postSignedCommand(
+        `http://127.0.0.1:${slots[via % replicaCount]!.slackPort}/slack/events`,
+        signingSecret,
+        slashCommand({
+          response_url: slack.responseUrl(),
+          text,
+          user_id: 'U0ADMIN',
+          channel_id: channelId,
+          channel_name: channelId.toLowerCase(),
+          team_id: workspaceId,
+        }),
+      );
+      if (!response.ok) throw new Error(`/fundbot ${text} in ${channelId}: HTTP ${response.status}`);
+    },
+    holds,
+    async evenSpread() {
+      const all = await holds();
+      const flat = all.flat();
+      return (
+        new Set(flat).size === projectCount &&
+        flat.length === projectCount &&
+        all.every((h) => h.length === projectCount / replicaCount)
+      );
+    },
+    async stop(keep) {
+      if (keep)
+        for (const replica of replicas)
+          log(`--- ${replica.name} log tail ---\n${replica.output().slice(-3_000)}`);
+      await Promise.all(replicas.map((r) => r.stop()));
+      await store.close().catch(() => {});
+      await slack.close();
+      await sim.close();
+      await redis.stop();
+      if (keep) log(`scenario replica logs kept in ${dir}`);
+      else rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The delivery records as the pipeline keeps them (app/wire-fundbot.ts, delivery/create-delivery.ts). */
+export const deliveryLedger = (cluster: Cluster): DeliveryLedger =>
+  createDeliveryLedger(namespaced(cluster.store, 'deliveries/'), { prefix: 'notices/delivered/' });
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `check` holds, checking every 100 ms; throws with `what` after `timeoutMs`. */
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (
+    !(await Promise.resolve()
+      .then(check)
+      .catch(() => false))
+  ) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
