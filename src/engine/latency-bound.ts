@@ -5,8 +5,34 @@
  * planner reads the same targets, so the three cannot drift apart.
  */
 
+import type { FeedName } from '../domain/feeds.js';
+
 /** Wall posts within 60 s and blog posts within 300 s, at the 95th percentile (issue 22). */
 export const latencyTargets = { wallP95Ms: 60_000, blogP95Ms: 300_000 } as const;
+
+/**
+ * The p95 each feed is read for, where it has one: the wall and blog their targets; the rewards
+ * list (no target of its own) as often as a blog list. Fundings and the project have none here:
+ * fundings get everything left, the project is read mostly on the public budget.
+ */
+export const feedP95Targets: Readonly<Partial<Record<FeedName, number>>> = {
+  wall: latencyTargets.wallP95Ms,
+  blog: latencyTargets.blogP95Ms,
+  incentives: latencyTargets.blogP95Ms,
+};
+
+/**
+ * The engine plans a targeted feed at this share of the interval that meets its target exactly:
+ * its polls carry ±5% jitter and a failed poll waits for a retry, and with a handful of blog posts
+ * in a day their p95 is their slowest one, so an exact plan would end just over the target.
+ */
+export const TARGET_MARGIN = 0.9;
+
+/** The interval the engine plans for `feed`'s latency target, or undefined when it has none. */
+export function targetIntervalMs(feed: FeedName): number | undefined {
+  const p95 = feedP95Targets[feed];
+  return p95 === undefined ? undefined : (TARGET_MARGIN * p95) / UNIFORM_P95_SHARE;
+}
 
 /**
  * A poller reading a list every T ms finds an entry that arrived at a random moment
@@ -44,8 +70,8 @@ export function uniformPollerPlan(input: {
   readonly periodMs: number;
 }): UniformPollerPlan {
   const { keyRequests, publicRequests, periodMs } = input;
-  const wallIntervalMs = latencyTargets.wallP95Ms / UNIFORM_P95_SHARE;
-  const blogIntervalMs = latencyTargets.blogP95Ms / UNIFORM_P95_SHARE;
+  const wallIntervalMs = (feedP95Targets.wall ?? latencyTargets.wallP95Ms) / UNIFORM_P95_SHARE;
+  const blogIntervalMs = (feedP95Targets.blog ?? latencyTargets.blogP95Ms) / UNIFORM_P95_SHARE;
   const projectOnPublic = publicRequests >= 1;
   const projectIntervalMs = projectOnPublic ? periodMs / publicRequests : blogIntervalMs;
   // Wall, two blog lists, rewards (and the project when no public budget reads it).

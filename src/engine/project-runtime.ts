@@ -2,6 +2,7 @@ import type { ApiClient, Incentive, IncentiveDetail, Project, ProjectApi } from 
 import type { EngineNote } from '../domain/engine-notes.js';
 import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
 import type { Cached, HistoryPoint } from '../domain/read-model.js';
+import { ArrivalRate } from './arrival-rate.js';
 import { CredentialGate } from './credential-gate.js';
 import type { EngineProject } from './engine-options.js';
 import type { ProjectState } from './project-state.js';
@@ -17,8 +18,13 @@ export interface FeedRuntime {
   disabledReason?: EngineNote;
   /** Re-checks of a switched-off feed that found the scope still missing: how far the next one backs off. */
   scopeRechecks?: number;
-  /** Moving average of requests per poll. */
+  /** Moving average of a poll's regular requests (the pages at the new end). */
   requestsPerPoll: number;
+  /**
+   * Slow moving average of the one-off requests per poll (sweeps below the window, fills,
+   * late searches): counted in the plan too, averaged slowly so one deep search does not stall the feed.
+   */
+  oneOffPerPoll: number;
 }
 
 /** Per-project runtime: in-memory copy of the stored state (authoritative while holding the lease). */
@@ -28,6 +34,8 @@ export interface ProjectRuntime {
   readonly gate: CredentialGate;
   readonly mutex: Mutex;
   readonly feeds: Map<FeedName, FeedRuntime>;
+  /** New supporters seen over time: where the planner spends (arrival-rate.ts). In memory only. */
+  readonly arrivals: ArrivalRate;
   state: ProjectState | null;
   history: HistoryPoint[] | null;
   projectCache: Cached<Project> | null;
@@ -82,6 +90,7 @@ export function createProjectRuntimes(input: {
         lastSuccessAt: null,
         failures: 0,
         requestsPerPoll: 1,
+        oneOffPerPoll: 0,
       });
     }
     runtimes.set(config.linkCaption, {
@@ -90,6 +99,7 @@ export function createProjectRuntimes(input: {
       gate,
       mutex: new Mutex(),
       feeds,
+      arrivals: new ArrivalRate(input.now),
       state: null,
       history: null,
       projectCache: null,
