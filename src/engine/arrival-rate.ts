@@ -1,3 +1,5 @@
+import { DecayingRate } from './decaying-rate.js';
+
 /**
  * Where the supporters are: a feed's arrival rate learned from the entries it has seen,
  * and the pace rule that moves the budget towards the hours with arrivals.
@@ -33,12 +35,15 @@ const RATE_FLOOR_PER_MS = 1 / (60 * 60_000);
  * Record every poll's new entries with {@link record}; read {@link pace}.
  */
 export class ArrivalRate {
+  readonly #recent: DecayingRate;
+  /** The recent rate at `#at`. */
   #rate = 0;
   #average: number | null = null;
   #at: number;
   readonly #since: number;
 
   constructor(now: number) {
+    this.#recent = new DecayingRate(RECENT_TAU_MS, now);
     this.#at = now;
     this.#since = now;
   }
@@ -46,7 +51,8 @@ export class ArrivalRate {
   /** `count` new entries found at `now` (0 for an idle poll: time passing lowers the rate). */
   record(now: number, count: number): void {
     this.#advance(now);
-    this.#rate += count / RECENT_TAU_MS;
+    this.#recent.record(now, count);
+    this.#rate = this.#recent.rate(now);
   }
 
   /** The recent arrival rate in entries per ms. */
@@ -72,7 +78,7 @@ export class ArrivalRate {
     this.#at = Math.max(this.#at, now);
     if (dt === 0) return;
     const before = this.#rate;
-    this.#rate *= Math.exp(-dt / RECENT_TAU_MS);
+    this.#rate = this.#recent.rate(now);
     // The time average of the rate, its inflow the mean over the step (trapezoid).
     const mean = (before + this.#rate) / 2;
     const keep = Math.exp(-dt / AVERAGE_TAU_MS);

@@ -54,12 +54,20 @@ export function planIntervals(input: {
    * the credential's share of the process-wide ceiling (see replan.ts). Default none.
    */
   readonly maxRatePerMs?: number;
+  /**
+   * Requests per ms the credential spends outside the feeds' polls (one-off sweeps, fills and
+   * searches, as a rate over hours): taken off the capacity before it is shared, at most half
+   * of it. Default 0.
+   */
+  readonly overheadPerMs?: number;
 }): Map<string, number> {
   const { budget, now, reserveShare, demands } = input;
   const timeLeft = Math.max(60_000, budget.dayResetAt - now);
   const spendable = Math.max(0, budget.dayRemaining - reserveShare * budget.dayLimit);
   const perMinuteCap = (budget.minuteLimit * (1 - reserveShare)) / 60_000;
-  let capacity = Math.min(spendable / timeLeft, perMinuteCap, input.maxRatePerMs ?? Number.POSITIVE_INFINITY);
+  const base = Math.min(spendable / timeLeft, perMinuteCap, input.maxRatePerMs ?? Number.POSITIVE_INFINITY);
+  // The one-offs take at most half: a burst of searches slows the polls, never stops them.
+  let capacity = base - Math.min(input.overheadPerMs ?? 0, base / 2);
   const result = new Map<string, number>();
   if (capacity <= 0) {
     for (const d of demands) result.set(d.feed, timeLeft);

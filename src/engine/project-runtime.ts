@@ -4,9 +4,13 @@ import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
 import type { Cached, HistoryPoint } from '../domain/read-model.js';
 import { ArrivalRate } from './arrival-rate.js';
 import { CredentialGate } from './credential-gate.js';
+import { DecayingRate } from './decaying-rate.js';
 import type { EngineProject } from './engine-options.js';
 import type { ProjectState } from './project-state.js';
 import { Mutex } from './single-flight.js';
+
+/** The one-off requests' rate forgets with this time constant: a daily sweep is paid over hours. */
+export const ONE_OFF_TAU_MS = 3 * 60 * 60_000;
 
 /** The scheduler's view of one feed of one project (in memory only). */
 export interface FeedRuntime {
@@ -21,10 +25,11 @@ export interface FeedRuntime {
   /** Moving average of a poll's regular requests (the pages at the new end). */
   requestsPerPoll: number;
   /**
-   * Slow moving average of the one-off requests per poll (sweeps below the window, fills,
-   * late searches): counted in the plan too, averaged slowly so one deep search does not stall the feed.
+   * The one-off requests (sweeps below the window, fills, late searches) as a rate over hours:
+   * the plan takes them off the capacity it spreads (replan.ts), so a steady sweep is fully counted
+   * and one deep search is paid for over the next hours instead of stalling this feed's next polls.
    */
-  oneOffPerPoll: number;
+  readonly oneOffs: DecayingRate;
 }
 
 /** Per-project runtime: in-memory copy of the stored state (authoritative while holding the lease). */
@@ -90,7 +95,7 @@ export function createProjectRuntimes(input: {
         lastSuccessAt: null,
         failures: 0,
         requestsPerPoll: 1,
-        oneOffPerPoll: 0,
+        oneOffs: new DecayingRate(ONE_OFF_TAU_MS, input.now),
       });
     }
     runtimes.set(config.linkCaption, {

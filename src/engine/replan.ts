@@ -90,8 +90,8 @@ export function demandOf(
     feed,
     weight: feedTable[feed].weight * activity,
     targetIntervalMs: Math.max(1, floor, ctx.settings.minIntervalMs),
-    // Every request a poll makes: the regular pages and, averaged slowly, sweeps, fills and searches.
-    requestsPerPoll: Math.max(1, f.requestsPerPoll) + f.oneOffPerPoll,
+    // The regular pages of a poll; its one-off requests are taken off the capacity (replan below).
+    requestsPerPoll: Math.max(1, f.requestsPerPoll),
     ...(forTarget !== undefined ? { meetsTarget: true } : {}),
   };
 }
@@ -125,8 +125,11 @@ export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
     (Math.max(1, sharingPolledHere) / Math.max(1, polledHere, sharingPolledHere));
   const budget = ctx.api.budget(rt.config.key) ?? assumedBudget(now);
   const demands: FeedDemand[] = [];
+  // Every request counts (issue 22): the one-offs' rate (sweeps, fills, searches) comes off the capacity.
+  let oneOffRatePerMs = 0;
   for (const r of sharing) {
     for (const feed of feedNames) {
+      oneOffRatePerMs += feedOf(r, feed).oneOffs.rate(now);
       if (feedOf(r, feed).disabledReason !== undefined) continue;
       demands.push({ ...demandOf(ctx, r, feed, polledHere), feed: `${r.config.linkCaption}/${feed}` });
     }
@@ -137,6 +140,7 @@ export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
     reserveShare: ctx.settings.reserveShare,
     demands,
     maxRatePerMs,
+    overheadPerMs: oneOffRatePerMs,
   });
   // The fastest any one feed may go, whatever its pace: the minute cap and the process ceiling.
   const fastestMs =

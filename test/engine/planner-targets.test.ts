@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planIntervals, TARGETS_MAX_SHARE } from '../../src/engine/budget-plan.js';
+import { DecayingRate } from '../../src/engine/decaying-rate.js';
 import {
   feedP95Targets,
   targetIntervalMs,
@@ -74,5 +75,29 @@ describe('the bound of a uniform poller (docs/latency-bound.md)', () => {
     expect(UNIFORM_P95_SHARE * split.blogIntervalMs).toBeCloseTo(feedP95Targets.blog ?? 0, 6);
     expect(targetIntervalMs('wall')).toBeLessThan(split.wallIntervalMs);
     expect(targetIntervalMs('fundings')).toBeUndefined();
+  });
+});
+
+describe('one-off requests (sweeps, fills, searches) are counted in the plan', () => {
+  const demands = [{ feed: 'fundings', weight: 8, targetIntervalMs: 1_000, requestsPerPoll: 1 }];
+
+  it('takes their rate off the capacity, so the polls and the one-offs together keep to the budget', () => {
+    const overheadPerMs = 1_000 / day; // a thousand one-off requests a day
+    const plan = planIntervals({ budget: pro, now, reserveShare: 0.15, demands, overheadPerMs });
+    expect(perDay(plan.get('fundings')) + 1_000).toBeCloseTo(8_500, 3);
+  });
+
+  it('takes at most half of it: a burst of searches slows the polls, never stops them', () => {
+    const plan = planIntervals({ budget: pro, now, reserveShare: 0.15, demands, overheadPerMs: 1 });
+    expect(perDay(plan.get('fundings'))).toBeCloseTo(4_250, 3);
+  });
+});
+
+describe('a decaying rate', () => {
+  it('reads a steady rate after a few time constants and forgets a burst', () => {
+    const rate = new DecayingRate(60_000, now);
+    for (let t = now; t <= now + 10 * 60_000; t += 1_000) rate.record(t, 1);
+    expect(rate.rate(now + 10 * 60_000) * 1_000).toBeCloseTo(1, 1);
+    expect(rate.rate(now + 20 * 60_000) * 1_000).toBeLessThan(0.001);
   });
 });

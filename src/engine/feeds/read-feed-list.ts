@@ -7,9 +7,6 @@ import { type ListReadResult, readList } from '../list-reader.js';
 import type { ListState } from '../list-state.js';
 import { feedOf, noteError, type ProjectRuntime } from '../project-runtime.js';
 
-/** The one-off requests' average keeps this much per poll (about 35 polls to halve). */
-const ONE_OFF_KEEP = 0.98;
-
 /** One page of a list endpoint, as the project API returns it. */
 export type ListEndpoint<T> = (
   offset: number,
@@ -45,11 +42,11 @@ export async function readFeedList<T>(
   });
   if (result.kind === 'heal') ctx.counters.heals += 1;
   const f = feedOf(rt, feed);
-  // Every request is counted for the plan (issue 22): the regular ones at the usual pace, the
-  // one-offs (sweeps, fills, searches) slowly, so a steady sweep counts fully and a rare search a little.
+  // Every request is counted for the plan (issue 22): the regular ones per poll, the one-offs
+  // (sweeps, fills, searches) as a rate over hours that the plan takes off its capacity (replan.ts).
   const oneOff = result.oneOffRequests ?? 0;
   f.requestsPerPoll = 0.8 * f.requestsPerPoll + 0.2 * (result.requests - oneOff);
-  f.oneOffPerPoll = ONE_OFF_KEEP * f.oneOffPerPoll + (1 - ONE_OFF_KEEP) * oneOff;
+  if (oneOff > 0) f.oneOffs.record(now, oneOff);
   if (result.lateUnfound !== undefined) {
     const message = `${rt.config.linkCaption} ${listName}: the list grew by ${result.lateUnfound} entries below the window that the late search could not place (older than the first read, or hidden by drops); they are not announced`;
     ctx.logger.warn({ project: rt.config.linkCaption, feed: listName, unfound: result.lateUnfound }, message);
