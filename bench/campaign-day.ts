@@ -5,6 +5,7 @@ import { seededRandom } from '../src/lib/random.js';
 import { memoryStore } from '../src/lib/store.js';
 import {
   type CampaignPlan,
+  type CampaignProfile,
   createScenario,
   demoLinkCaption,
   demoProjectSeed,
@@ -24,6 +25,8 @@ import { virtualClockClient } from './virtual-clock-client.js';
 /** 2026-03-02 07:00 UTC (08:00 CET): the campaign launches at the start of the working day. */
 export const campaignStart = Date.UTC(2026, 2, 2, 7, 0, 0);
 const day = 86_400_000;
+/** The UTC midnight the launch day's key budget starts at. */
+export const wholeDayStart = Math.floor(campaignStart / day) * day;
 const seed = 2026;
 const existingSupporters = 500;
 const outageStart = campaignStart + 20 * 60_000;
@@ -47,8 +50,16 @@ export interface CampaignOptions {
   readonly listOrder: ListOrder;
   /** The key's plan (rate limits). Default Pro. */
   readonly plan?: 'pro' | 'premium' | 'enterprise';
-  /** Simulated hours from the launch (default 24); a shorter run covers the launch rush only. */
+  /** Simulated hours from the start (default 24); a shorter run covers the launch rush only. */
   readonly hours?: number;
+  /**
+   * Epoch ms the engine starts and the key's day is measured from (default the launch,
+   * `campaignStart`, on a fresh key). `wholeDayStart` is the honest basis: the UTC midnight
+   * before the launch, the key's normal day budget spread over the whole day.
+   */
+  readonly dayStart?: number;
+  /** The arrival curve (default `launch-day`: the spike at the launch, the daily rhythm; `flat`: uniform). */
+  readonly profile?: CampaignProfile;
   /** Also run the naive pollers for comparison (default true). */
   readonly naive?: boolean;
   /** Give the engine the project owner's User API key as a change signal (default false). */
@@ -81,18 +92,20 @@ function projectSeed(extraHistory: number): ProjectSeed {
   };
 }
 
-function plan(options: CampaignOptions): CampaignPlan {
+/** The scenario: from the run's start for 24 h, the launch spike at `campaignStart`. */
+export function plan(options: CampaignOptions): CampaignPlan {
   return planCampaignDay({
-    start: campaignStart,
+    start: options.dayStart ?? campaignStart,
+    launchAt: campaignStart,
     random: seededRandom(seed),
     supporters: options.supporters,
     wallPosts: options.wallPosts,
     blogPosts: options.blogPosts,
-    profile: 'launch-day',
+    profile: options.profile ?? 'launch-day',
   });
 }
 
-async function startCampaignSimulator(
+export async function startCampaignSimulator(
   clock: ManualClock,
   options: CampaignOptions,
   shifts: boolean,
@@ -116,7 +129,8 @@ export async function runCampaignDay(
   rss: RssPeak,
   options: CampaignOptions = defaultCampaign,
 ): Promise<Figures> {
-  const clock = new ManualClock(campaignStart);
+  const runStart = options.dayStart ?? campaignStart;
+  const clock = new ManualClock(runStart);
   const sim = await startCampaignSimulator(clock, options, true);
   const key = parseProjectKey(sim.issueProjectKey(demoLinkCaption, { plan: options.plan ?? 'pro' }));
   const userKey =
@@ -142,7 +156,7 @@ export async function runCampaignDay(
   let engine = newEngine();
   let inBaseline: ReadonlySet<string> = new Set<string>();
   const scenario = createScenario(sim.project(demoLinkCaption), plan(options));
-  const end = campaignStart + Math.round((options.hours ?? 24) * 3_600_000);
+  const end = runStart + Math.round((options.hours ?? 24) * 3_600_000);
   const ctx: CampaignContext = {
     sim,
     clock,
@@ -152,7 +166,7 @@ export async function runCampaignDay(
     },
     linkCaption: demoLinkCaption,
     key,
-    start: campaignStart,
+    start: runStart,
     end,
     get inBaseline() {
       return inBaseline;
@@ -199,12 +213,11 @@ export async function runCampaignDay(
     for (const s of sections) await s.campaign?.tick?.(ctx);
     rss.sample();
   }
-  const requests = sim.requests.filter((r) => r.at >= campaignStart && r.at < end);
-  // The budget is a UTC day: measured from the launch to the first midnight (or the end of a shorter run).
-  const midnight = Math.min(end, Math.floor(campaignStart / day + 1) * day);
+  const requests = sim.requests.filter((r) => r.at >= runStart && r.at < end);
+  // The budget is a UTC day: measured from the start to the first midnight (or the end of a shorter run).
+  const midnight = Math.min(end, Math.floor(runStart / day + 1) * day);
   const inUtcDay = requests.filter((r) => r.at < midnight).length;
-  const utcDayShare =
-    (midnight - campaignStart) / (Math.floor(campaignStart / day + 1) * day - campaignStart);
+  const utcDayShare = (midnight - runStart) / (Math.floor(runStart / day + 1) * day - runStart);
   // Each budget on its own: the key's, the per-IP public one (1,000/day) and the User key's (5,000/day).
   // The key's and the User key's planners spread what is left of the day to its end, so a shorter
   // run's pace is extrapolated to the day. The public budget is spent first and greedily up to its
@@ -219,7 +232,7 @@ export async function runCampaignDay(
         1000,
     ) / 10;
   const { truth, counts, latency, lateLatency, catchUp, withRestart, spurious, duplicates, missed } =
-    scoreDeliveries({ sim, start: campaignStart, inBaseline, late, delivered, restartedAt });
+    scoreDeliveries({ sim, start: runStart, inBaseline, late, delivered, restartedAt });
   const misses = missed.length;
   const dayLimit = api.budget(key)?.dayLimit ?? 10_000;
   const extra: Figures = {};
@@ -233,7 +246,7 @@ export async function runCampaignDay(
 
   const naiveRun = (firstPageOnly: boolean, intervalMs: number, listIntervalsMs = {}) =>
     runNaivePoller({
-      start: campaignStart,
+      start: runStart,
       end,
       intervalMs,
       firstPageOnly,
@@ -246,10 +259,7 @@ export async function runCampaignDay(
   // The fair baseline: a bot reading only the first page of every list at the engine's own
   // average rates (the run's length over the engine's requests for that feed; blog reads two lists).
   const averageInterval = (feed: 'project' | 'incentives' | 'fundings' | 'wall' | 'blog') =>
-    Math.max(
-      1_000,
-      ((end - campaignStart) * (feed === 'blog' ? 2 : 1)) / Math.max(1, metrics.requests[feed]),
-    );
+    Math.max(1_000, ((end - runStart) * (feed === 'blog' ? 2 : 1)) / Math.max(1, metrics.requests[feed]));
   const engineIntervals = {
     project: averageInterval('project'),
     incentives: averageInterval('incentives'),
@@ -317,6 +327,9 @@ export async function runCampaignDay(
       listOrder: options.listOrder,
       naiveSupportersAtEnd: naive?.fullReread.supportersAtEnd,
       requestsInUtcDay: inUtcDay,
+      // What the key and the per-IP public budget really answered (a 5xx fault counts on neither).
+      keyRequests: requests.filter((r) => r.status < 500 && r.credential === 'project').length,
+      publicRequests: requests.filter((r) => r.status < 500 && r.credential === 'none').length,
       simulatedHours: options.hours ?? 24,
     },
   };

@@ -22,7 +22,7 @@ export function supportKey(k: { supportTimestamp: number; userId: number }): str
 }
 
 /** Every public supporter, wall post and blog post of the day still there at its end. */
-function groundTruth(sim: Simulator, start: number, inBaseline: ReadonlySet<string>): Truth {
+export function groundTruth(sim: Simulator, start: number, inBaseline: ReadonlySet<string>): Truth {
   const truth: Truth = { existed: new Set(), supporters: new Map(), wall: new Map(), blog: new Map() };
   const failed = new Set<string>();
   const removed = new Set<string>();

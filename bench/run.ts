@@ -68,6 +68,8 @@ function print(f: Figures): void {
       `${sec(lat['blog']?.p50)}/${sec(lat['blog']?.p95)}/${sec(lat['blog']?.max)}`,
     ),
     row('physical limit (all to fundings) p95', sec(Number(f['physicalLimitP95Ms']))),
+    ...wholeDayRows(f['wholeDay'] as Record<string, Figures> | undefined),
+    row('bound: best uniform poller p95', sec(Number(f['boundP95Ms'])), 'docs/latency-bound.md'),
     row('spurious notices', f['spurious'], '0'),
     row('naive first-page poller requests', f['naiveRequests']),
     row('naive first-page / engine', `${naiveRatio.toFixed(2)}x`),
@@ -93,6 +95,26 @@ function print(f: Figures): void {
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** The whole-day runs (bench/whole-day.ts): the engine beside the fair uniform poller. */
+function wholeDayRows(days: Record<string, Figures> | undefined): string[] {
+  const targets: Record<string, string> = {
+    dailyCurve: 'p95 <= 0.8x, mean <= 0.7x uniform',
+    flat: 'p95 <= 1.0x uniform, <= 1.15x bound',
+  };
+  return Object.entries(days ?? {}).flatMap(([name, d]) => [
+    row(
+      `${name}: supporter p95/mean (uniform)`,
+      `${sec(Number(d['supporterP95Ms']))}/${sec(Number(d['supporterMeanMs']))} (${sec(Number(d['uniformPollerP95Ms']))}/${sec(Number(d['uniformPollerMeanMs']))})`,
+      targets[name] ?? '',
+    ),
+    row(
+      `${name}: wall/blog p95, max budget`,
+      `${sec(Number(d['wallP95Ms']))}/${sec(Number(d['blogP95Ms']))} ${d['budgetPctMax']}%`,
+      '60 s / 300 s, <= 90 %',
+    ),
+  ]);
 }
 
 function planRows(plans: Record<string, Figures> | undefined): string[] {

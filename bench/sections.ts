@@ -9,6 +9,7 @@ import type { BenchSection } from './section.js';
 import { slackInDoubtSection } from './slack-in-doubt.js';
 import { storeBytesSection } from './store-bytes.js';
 import { storeDiskSection } from './store-disk.js';
+import { wholeDaySection } from './whole-day.js';
 
 /**
  * The sections `npm run bench` runs besides the campaign day. To add figures
@@ -25,6 +26,7 @@ export const benchSections: BenchSection[] = [
   slackInDoubtSection,
   deliveryFaultsSection,
   pacingDaySection,
+  wholeDaySection,
   plansSection,
   hostileInputSection,
 ];

@@ -10,6 +10,7 @@ export interface LatencySummary {
   readonly p50: number;
   readonly p95: number;
   readonly max: number;
+  readonly mean: number;
 }
 
 export function summarize(values: readonly number[]): LatencySummary {
@@ -17,6 +18,7 @@ export function summarize(values: readonly number[]): LatencySummary {
     p50: Math.round(percentile(values, 50)),
     p95: Math.round(percentile(values, 95)),
     max: Math.round(values.reduce((m, v) => Math.max(m, v), 0)),
+    mean: values.length === 0 ? 0 : Math.round(values.reduce((sum, v) => sum + v, 0) / values.length),
   };
 }
 

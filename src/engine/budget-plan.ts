@@ -20,14 +20,24 @@ export interface FeedDemand {
   readonly targetIntervalMs: number;
   /** Expected requests per poll (1 for an idle list, more while pages are busy, 2 for the two blog lists). */
   readonly requestsPerPoll: number;
+  /**
+   * The feed has a latency target and `targetIntervalMs` is the interval that meets it: it is
+   * granted that first, before the weighted sharing, while such feeds together take at most
+   * {@link TARGETS_MAX_SHARE} of the capacity (beyond it they share by weight like the others).
+   */
+  readonly meetsTarget?: boolean;
 }
+
+/** At most this share of a plan's capacity goes to feeds' latency targets before the weighted sharing. */
+export const TARGETS_MAX_SHARE = 0.5;
 
 /**
  * Spreads what may be spent of the day budget until its reset over the feeds.
  *
  * Spendable = day remaining - reserve (reserveShare of the day limit, kept for
  * slash commands), divided by the time to the reset; also at most
- * (1 - reserveShare) of the minute limit. The whole capacity is water-filled by
+ * (1 - reserveShare) of the minute limit. Feeds with a latency target (`meetsTarget`)
+ * get the rate that meets it first; the rest of the capacity is water-filled by
  * weight: every feed gets its weighted share, down to its floor interval (where it
  * stops for politeness) and what it does not take there is shared by the others. So
  * a bigger plan buys proportionally lower latency, and the reserve stays untouched. Re-planned after every
@@ -44,12 +54,20 @@ export function planIntervals(input: {
    * the credential's share of the process-wide ceiling (see replan.ts). Default none.
    */
   readonly maxRatePerMs?: number;
+  /**
+   * Requests per ms the credential spends outside the feeds' polls (one-off sweeps, fills and
+   * searches, as a rate over hours): taken off the capacity before it is shared, at most half
+   * of it. Default 0.
+   */
+  readonly overheadPerMs?: number;
 }): Map<string, number> {
   const { budget, now, reserveShare, demands } = input;
   const timeLeft = Math.max(60_000, budget.dayResetAt - now);
   const spendable = Math.max(0, budget.dayRemaining - reserveShare * budget.dayLimit);
   const perMinuteCap = (budget.minuteLimit * (1 - reserveShare)) / 60_000;
-  let capacity = Math.min(spendable / timeLeft, perMinuteCap, input.maxRatePerMs ?? Number.POSITIVE_INFINITY);
+  const base = Math.min(spendable / timeLeft, perMinuteCap, input.maxRatePerMs ?? Number.POSITIVE_INFINITY);
+  // The one-offs take at most half: a burst of searches slows the polls, never stops them.
+  let capacity = base - Math.min(input.overheadPerMs ?? 0, base / 2);
   const result = new Map<string, number>();
   if (capacity <= 0) {
     for (const d of demands) result.set(d.feed, timeLeft);
@@ -58,6 +76,14 @@ export function planIntervals(input: {
   const wants = new Map(demands.map((d) => [d.feed, d.requestsPerPoll / d.targetIntervalMs]));
   const granted = new Map<string, number>();
   let open = [...demands];
+  // Targets first: the wall and blog get what meets their latency target, the rest is shared.
+  const targeted = demands.filter((d) => d.meetsTarget === true);
+  const targetedWant = targeted.reduce((sum, d) => sum + (wants.get(d.feed) ?? 0), 0);
+  if (targeted.length > 0 && targetedWant <= TARGETS_MAX_SHARE * capacity) {
+    for (const d of targeted) granted.set(d.feed, wants.get(d.feed) ?? 0);
+    capacity -= targetedWant;
+    open = open.filter((d) => d.meetsTarget !== true);
+  }
   // Water-filling: at most one round per feed.
   while (open.length > 0 && capacity > 1e-15) {
     const weightSum = open.reduce((sum, d) => sum + d.weight, 0);

@@ -2,10 +2,15 @@ import type { ApiClient, Incentive, IncentiveDetail, Project, ProjectApi } from 
 import type { EngineNote } from '../domain/engine-notes.js';
 import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
 import type { Cached, HistoryPoint } from '../domain/read-model.js';
+import { ArrivalRate } from './arrival-rate.js';
 import { CredentialGate } from './credential-gate.js';
+import { DecayingRate } from './decaying-rate.js';
 import type { EngineProject } from './engine-options.js';
 import type { ProjectState } from './project-state.js';
 import { Mutex } from './single-flight.js';
+
+/** The one-off requests' rate forgets with this time constant: a daily sweep is paid over hours. */
+export const ONE_OFF_TAU_MS = 3 * 60 * 60_000;
 
 /** The scheduler's view of one feed of one project (in memory only). */
 export interface FeedRuntime {
@@ -17,8 +22,14 @@ export interface FeedRuntime {
   disabledReason?: EngineNote;
   /** Re-checks of a switched-off feed that found the scope still missing: how far the next one backs off. */
   scopeRechecks?: number;
-  /** Moving average of requests per poll. */
+  /** Moving average of a poll's regular requests (the pages at the new end). */
   requestsPerPoll: number;
+  /**
+   * The one-off requests (sweeps below the window, fills, late searches) as a rate over hours:
+   * the plan takes them off the capacity it spreads (replan.ts), so a steady sweep is fully counted
+   * and one deep search is paid for over the next hours instead of stalling this feed's next polls.
+   */
+  readonly oneOffs: DecayingRate;
 }
 
 /** Per-project runtime: in-memory copy of the stored state (authoritative while holding the lease). */
@@ -28,6 +39,8 @@ export interface ProjectRuntime {
   readonly gate: CredentialGate;
   readonly mutex: Mutex;
   readonly feeds: Map<FeedName, FeedRuntime>;
+  /** New supporters seen over time: where the planner spends (arrival-rate.ts). In memory only. */
+  readonly arrivals: ArrivalRate;
   state: ProjectState | null;
   history: HistoryPoint[] | null;
   projectCache: Cached<Project> | null;
@@ -101,6 +114,7 @@ export function addProjectRuntime(
         lastSuccessAt: null,
         failures: 0,
         requestsPerPoll: 1,
+        oneOffs: new DecayingRate(ONE_OFF_TAU_MS, input.now),
       });
     }
     runtimes.set(config.linkCaption, {
@@ -109,6 +123,7 @@ export function addProjectRuntime(
       gate,
       mutex: new Mutex(),
       feeds,
+      arrivals: new ArrivalRate(input.now),
       state: null,
       history: null,
       projectCache: null,

@@ -8,7 +8,13 @@ import type { ProjectRuntime } from './project-runtime.js';
 const DRAFT_STATUS = 'new';
 
 /** At least one keyed read per this many project reads: the public view lacks `process_status` (payoff). */
-const KEYED_READ_EVERY = 4;
+export const KEYED_READ_EVERY = 4;
+
+/** Whether `rt`'s project polls can be read without a credential (the planner plans them on the public budget). */
+export function readsOnPublic(ctx: EngineContext, rt: ProjectRuntime): boolean {
+  const last = rt.state?.project?.snapshot;
+  return ctx.settings.publicReads && rt.paused === null && last !== undefined && last.status !== DRAFT_STATUS;
+}
 
 /**
  * The per-IP public budget (`X-RateLimit-Public-*`, 1,000 a day) is one per process,

@@ -11,10 +11,11 @@ import { createNameGenerator } from './names.js';
  * Shapes of a campaign day:
  * - `launch-day`: a heavy launch hour decaying over the first hours, evening peaks, quiet nights;
  * - `steady`: only the daily rhythm;
- * - `final-day`: the daily rhythm plus a rush towards the end.
- * All profiles add a few short bursts (a post shared widely: dozens of supporters within two minutes).
+ * - `final-day`: the daily rhythm plus a rush towards the end;
+ * - `flat`: the same rate all day and no bursts (uniform arrivals: the basis of docs/latency-bound.md).
+ * The other profiles add a few short bursts (a post shared widely: dozens of supporters within two minutes).
  */
-export type CampaignProfile = 'launch-day' | 'steady' | 'final-day';
+export type CampaignProfile = 'launch-day' | 'steady' | 'final-day' | 'flat';
 
 export interface PlanCampaignDayOptions {
   /** Epoch ms of the first moment of the plan. */
@@ -34,6 +35,11 @@ export interface PlanCampaignDayOptions {
   readonly subscribers?: number;
   /** Default `launch-day`. */
   readonly profile?: CampaignProfile;
+  /**
+   * Epoch ms of the launch spike of `launch-day` (default `start`). A plan of a whole UTC day
+   * launching at 07:00 starts at midnight with the daily rhythm only and spikes at the launch.
+   */
+  readonly launchAt?: number;
   /** Share (0..1) of names and messages replaced by hostile text. Default 0. */
   readonly hostileRate?: number;
   /** How the plan ends: nothing (default), status `successful`, or successful and paid out. */
@@ -105,15 +111,21 @@ const hourWeights = [
 const freeAmounts = [5, 10, 10, 20, 25, 50, 50, 100, 250];
 
 /** Cumulative weights per minute of the plan, for inverse-CDF sampling. */
-function minuteDistribution(start: number, durationMs: number, profile: CampaignProfile): Float64Array {
+function minuteDistribution(
+  start: number,
+  durationMs: number,
+  profile: CampaignProfile,
+  launchAt: number,
+): Float64Array {
   const bins = Math.max(1, Math.ceil(durationMs / minute));
   const cumulative = new Float64Array(bins);
   let sum = 0;
   for (let i = 0; i < bins; i++) {
     const t = start + i * minute;
     const localHour = (new Date(t).getUTCHours() + 1) % 24;
-    let weight = hourWeights[localHour] ?? 1;
-    if (profile === 'launch-day') weight *= 1 + 14 * Math.exp(-(t - start) / (45 * minute));
+    let weight = profile === 'flat' ? 1 : (hourWeights[localHour] ?? 1);
+    if (profile === 'launch-day' && t >= launchAt)
+      weight *= 1 + 14 * Math.exp(-(t - launchAt) / (45 * minute));
     if (profile === 'final-day') weight *= 1 + 10 * Math.exp(-(start + durationMs - t) / (90 * minute));
     sum += weight;
     cumulative[i] = sum;
@@ -153,17 +165,18 @@ export function planCampaignDay(options: PlanCampaignDayOptions): CampaignPlan {
     random,
     options.hostileRate === undefined ? {} : { hostileRate: options.hostileRate },
   );
-  const cumulative = minuteDistribution(start, durationMs, profile);
+  const cumulative = minuteDistribution(start, durationMs, profile, options.launchAt ?? start);
   const sample = () => sampleTime(random, start, durationMs, cumulative);
   const actions: CampaignAction[] = [];
 
-  if (profile === 'launch-day') actions.push({ at: start, kind: 'status', status: 'active' });
+  const launchAt = options.launchAt ?? start;
+  if (profile === 'launch-day') actions.push({ at: launchAt, kind: 'status', status: 'active' });
 
   // Supports: ~15% in a few tight bursts, the rest along the day's curve.
   const burstCenters = Array.from({ length: Math.max(1, Math.round(durationMs / (3 * hour))) }, sample);
   const supportTimes: number[] = [];
   for (let i = 0; i < supporters; i++) {
-    const inBurst = random.next() < 0.15;
+    const inBurst = random.next() < (profile === 'flat' ? 0 : 0.15);
     const at = inBurst
       ? Math.min(end - 1, pick(random, burstCenters) + Math.floor(random.next() * 2 * minute))
       : sample();
@@ -218,7 +231,7 @@ export function planCampaignDay(options: PlanCampaignDayOptions): CampaignPlan {
   for (let i = 0; i < blogPosts; i++) {
     const at =
       i === 0
-        ? start + randomInt(random, 5 * minute, 20 * minute)
+        ? launchAt + randomInt(random, 5 * minute, 20 * minute)
         : start + Math.floor((durationMs * i) / blogPosts);
     const post = names.blogPost(i);
     actions.push({

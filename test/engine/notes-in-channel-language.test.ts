@@ -32,7 +32,8 @@ describe("the engine's notes reach a channel in its language (issue 23: German /
     h = await startEngineHarness({ scopes: projectScopes.filter((s) => s !== 'wall:read') });
     await step(h);
     h.sim.faults.unknownError({ path: /\/blog/, code: 'quantum_flux', status: 503, n: 5 });
-    await runFor(h, 3 * 60_000);
+    // The blog is read for its 300 s target (latency-bound.ts): one interval and its jitter.
+    await runFor(h, 6 * 60_000);
     const text = await germanStatus(h);
     expect(text).toContain('abgeschaltet: dem API-Schlüssel fehlt wall:read: Pinnwand-Meldungen sind aus');
     expect(text).toContain('Blog: die Plattform hat mit einem Fehler geantwortet (HTTP 503)');

@@ -66,6 +66,8 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
     (offset, limit) => rt.api.fundingsPage({ limit, offset }),
   );
   const now = ctx.clock.now();
+  // Where the supporters are: the planner paces this feed by what it finds (arrival-rate.ts).
+  rt.arrivals.record(now, result.fresh.length);
   const events: FundbotEvent[] = [];
   const projectFeed = feedOf(rt, 'project');
   let projectAfter: { funding: number; supporters: number } | null = null;

@@ -42,7 +42,11 @@ export async function readFeedList<T>(
   });
   if (result.kind === 'heal') ctx.counters.heals += 1;
   const f = feedOf(rt, feed);
-  f.requestsPerPoll = 0.8 * f.requestsPerPoll + 0.2 * (result.requests - (result.oneOffRequests ?? 0));
+  // Every request is counted for the plan (issue 22): the regular ones per poll, the one-offs
+  // (sweeps, fills, searches) as a rate over hours that the plan takes off its capacity (replan.ts).
+  const oneOff = result.oneOffRequests ?? 0;
+  f.requestsPerPoll = 0.8 * f.requestsPerPoll + 0.2 * (result.requests - oneOff);
+  if (oneOff > 0) f.oneOffs.record(now, oneOff);
   if (result.lateUnfound !== undefined) {
     const message = `${rt.config.linkCaption} ${listName}: the list grew by ${result.lateUnfound} entries below the window that the late search could not place (older than the first read, or hidden by drops); they are not announced`;
     ctx.logger.warn({ project: rt.config.linkCaption, feed: listName, unfound: result.lateUnfound }, message);
