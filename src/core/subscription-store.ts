@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type NoticeKind, noticeKinds } from '../domain/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
+import { withStoreLock } from '../lib/store-lock.js';
 import { channelKey, workspaceKey } from './channel-key.js';
 import type { ChannelRef, Subscription, SubscriptionStore } from './ports.js';
 
@@ -25,7 +26,6 @@ const announcedSchema = z.object({ at: z.number() });
 const projectIndexSchema = z.array(channelRefSchema);
 
 /** How often an index write is read back and redone when a concurrent writer overwrote it. */
-const indexAttempts = 3;
 
 /** Kinds in the canonical order of {@link noticeKinds}, without duplicates. */
 function canonicalKinds(kinds: Iterable<NoticeKind>): NoticeKind[] {
@@ -44,23 +44,14 @@ function canonicalKinds(kinds: Iterable<NoticeKind>): NoticeKind[] {
  * - `subscriptions/by-workspace/<workspace>`    channels with a record in the server/workspace
  *   (for removing a workspace at uninstall; one read on subscribe, one or two on unsubscribe)
  *
- * Concurrency: keyv has no transactions or compare-and-set, so every step is a
- * read-modify-write of ONE key, and each step is idempotent. Within one process
- * (the single-process SQLite deployment) the steps on a key are serialized by a
- * per-key queue of this store instance, so concurrent commands cannot lose each
- * other's changes. The race that remains is across replicas: two admins on two
- * replicas changing subscriptions of the same project (or the same channel) within
- * the same few milliseconds can both read an index and the later write drops the
- * other's entry. To keep that safe:
- * - the record is written before the indexes are extended and deleted before
- *   they are shrunk, so an index entry without a record is harmless (skipped);
- * - after writing an index the store reads it back and redoes its change when a
- *   concurrent writer overwrote it (a few attempts), which closes the window for
- *   all but truly simultaneous writers;
- * - subscribing again is idempotent and repairs both indexes, so the rare lost
- *   entry is fixed by repeating the command (`/subscriptions` shows the result).
- * A Redis deployment that needs strict guarantees would swap this for one using
- * WATCH/MULTI behind the same interface.
+ * Concurrency: every step is a read-modify-write of ONE key and idempotent. Within one
+ * process the steps on a key are serialized by a per-key queue of this store instance;
+ * across replicas an index is changed under its lock in the store (`<key>#lock`, one
+ * atomic set-if-absent, {@link withStoreLock}): two admins on two replicas subscribing
+ * channels to one project at the same moment both stay listed (bench:replicas lost 1 of
+ * 24 such subscriptions to the read-modify-write race before). The record is written
+ * before the indexes are extended and deleted before they are shrunk, so an index entry
+ * without a record is harmless (skipped); subscribing again repairs both indexes.
  */
 /** Where a project's subscribed channels are listed: present once the project ever had a subscription. */
 export const subscriptionIndexKey = (project: string) =>
@@ -96,7 +87,7 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
   const readRecord = (project: string, channel: ChannelRef): Promise<Subscription | undefined> =>
     store.get(recordKey(project, channel), subscriptionSchema);
 
-  /** Adds or removes one member of a list-valued key, re-reading to survive a concurrent overwrite. */
+  /** Adds or removes one member of a list-valued key: in this process one at a time, across replicas under its lock. */
   async function updateIndex<T>(
     key: string,
     schema: z.ZodType<T[]>,
@@ -104,16 +95,15 @@ export function createSubscriptionStore(store: KeyValueStore, options: { clock: 
     same: (a: T, b: T) => boolean,
     present: boolean,
   ): Promise<void> {
-    await serialized(key, async () => {
-      for (let attempt = 0; attempt < indexAttempts; attempt++) {
+    await serialized(key, () =>
+      withStoreLock(store, `${key}#lock`, async () => {
         const current = (await store.get(key, schema)) ?? [];
-        const has = current.some((m) => same(m, member));
-        if (has === present) return;
+        if (current.some((m) => same(m, member)) === present) return;
         const next = present ? [...current, member] : current.filter((m) => !same(m, member));
         if (next.length === 0) await store.delete(key);
         else await store.set(key, next);
-      }
-    });
+      }),
+    );
   }
 
   const sameChannel = (a: ChannelRef, b: ChannelRef) => channelKey(a) === channelKey(b);

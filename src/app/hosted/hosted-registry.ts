@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { WorkspaceRef } from '../../core/index.js';
 import type { KeyValueStore } from '../../lib/store.js';
+import { withStoreLock } from '../../lib/store-lock.js';
 import { sealedValueSchema, type TokenCipher } from '../../lib/token-cipher.js';
 
 /**
@@ -48,16 +49,9 @@ export function hostedRegistry(store: KeyValueStore, cipher: TokenCipher) {
   async function withIndex(
     change: (index: HostedIndex) => HostedIndex | Promise<HostedIndex>,
   ): Promise<void> {
-    const owner = `${Date.now()}-${Math.random()}`;
-    for (let attempt = 0; !(await store.setIfAbsent(hostedKeys.lock, owner, 5_000)); attempt++) {
-      if (attempt > 250) throw new Error('the hosted project index stayed locked for 5 s: try again');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    try {
-      await store.set(hostedKeys.index, await change(await index()));
-    } finally {
-      await store.delete(hostedKeys.lock);
-    }
+    await withStoreLock(store, hostedKeys.lock, async () =>
+      store.set(hostedKeys.index, await change(await index())),
+    );
   }
   const index = async (): Promise<HostedIndex> => (await store.get(hostedKeys.index, indexSchema)) ?? [];
 
