@@ -26,6 +26,12 @@ export interface FeedDemand {
    * {@link TARGETS_MAX_SHARE} of the capacity (beyond it they share by weight like the others).
    */
   readonly meetsTarget?: boolean;
+  /**
+   * The interval that meets the feed's latency target (wall 60 s, blog 300 s): granted first like
+   * `meetsTarget`, but a floor only of that first grant: what the other feeds leave (they reached their
+   * own floors, a big plan) lets this feed go faster, down to `targetIntervalMs`.
+   */
+  readonly targetMs?: number;
 }
 
 /** At most this share of a plan's capacity goes to feeds' latency targets before the weighted sharing. */
@@ -77,32 +83,57 @@ export function planIntervals(input: {
   const granted = new Map<string, number>();
   let open = [...demands];
   // Targets first: the wall and blog get what meets their latency target, the rest is shared.
-  const targeted = demands.filter((d) => d.meetsTarget === true);
-  const targetedWant = targeted.reduce((sum, d) => sum + (wants.get(d.feed) ?? 0), 0);
+  const firstWant = (d: FeedDemand) =>
+    d.targetMs !== undefined ? d.requestsPerPoll / d.targetMs : (wants.get(d.feed) ?? 0);
+  const targeted = demands.filter((d) => d.meetsTarget === true || d.targetMs !== undefined);
+  const targetedWant = targeted.reduce((sum, d) => sum + firstWant(d), 0);
+  let faster: FeedDemand[] = [];
   if (targeted.length > 0 && targetedWant <= TARGETS_MAX_SHARE * capacity) {
-    for (const d of targeted) granted.set(d.feed, wants.get(d.feed) ?? 0);
+    for (const d of targeted) granted.set(d.feed, firstWant(d));
     capacity -= targetedWant;
-    open = open.filter((d) => d.meetsTarget !== true);
+    open = open.filter((d) => !targeted.includes(d));
+    faster = targeted.filter((d) => d.targetMs !== undefined);
   }
-  // Water-filling: at most one round per feed.
-  while (open.length > 0 && capacity > 1e-15) {
-    const weightSum = open.reduce((sum, d) => sum + d.weight, 0);
-    const satisfied = open.filter((d) => (capacity * d.weight) / weightSum >= (wants.get(d.feed) ?? 0));
-    if (satisfied.length === 0) {
-      for (const d of open) granted.set(d.feed, (capacity * d.weight) / weightSum);
-      open = [];
-      break;
-    }
-    for (const d of satisfied) {
-      const want = wants.get(d.feed) ?? 0;
-      granted.set(d.feed, want);
-      capacity -= want;
-    }
-    open = open.filter((d) => !satisfied.includes(d));
+  capacity = waterFill(open, capacity, wants, granted);
+  // What the others left (they reached their floors: a big plan) lets the targeted feeds go faster.
+  if (faster.length > 0 && capacity > 1e-15) {
+    const extra = new Map(faster.map((d) => [d.feed, Math.max(0, (wants.get(d.feed) ?? 0) - firstWant(d))]));
+    const more = new Map<string, number>();
+    waterFill(faster, capacity, extra, more);
+    for (const [feed, rate] of more) granted.set(feed, (granted.get(feed) ?? 0) + rate);
   }
   for (const d of demands) {
     const rate = granted.get(d.feed) ?? 0;
     result.set(d.feed, rate > 0 ? Math.max(d.targetIntervalMs, d.requestsPerPoll / rate) : timeLeft);
   }
   return result;
+}
+
+/**
+ * Shares `capacity` among `open` by weight, each up to what it `wants`; what a satisfied feed does not take goes to
+ * the others (at most one round per feed). Writes each feed's rate into `granted`; returns the capacity left.
+ */
+function waterFill(
+  feeds: readonly FeedDemand[],
+  capacity: number,
+  wants: ReadonlyMap<string, number>,
+  granted: Map<string, number>,
+): number {
+  let open = [...feeds];
+  let left = capacity;
+  while (open.length > 0 && left > 1e-15) {
+    const weightSum = open.reduce((sum, d) => sum + d.weight, 0);
+    const satisfied = open.filter((d) => (left * d.weight) / weightSum >= (wants.get(d.feed) ?? 0));
+    if (satisfied.length === 0) {
+      for (const d of open) granted.set(d.feed, (left * d.weight) / weightSum);
+      return 0;
+    }
+    for (const d of satisfied) {
+      const want = wants.get(d.feed) ?? 0;
+      granted.set(d.feed, want);
+      left -= want;
+    }
+    open = open.filter((d) => !satisfied.includes(d));
+  }
+  return left;
 }

@@ -77,11 +77,11 @@ export function demandOf(
     if (feed !== 'fundings' && quietFor > QUIET_AFTER_MS) activity /= 2;
   }
   // An operator's explicit interval is a floor that follows activity like the share does. Without
-  // one, a feed with a latency target (wall, blog, rewards) asks first for the interval that meets it
-  // (latency-bound.ts) and no faster: what it does not take goes to the supporters.
+  // one, a feed with a latency target (wall, blog, rewards) is granted first the interval that meets it
+  // (latency-bound.ts); the supporters get the rest, and what they leave (a big plan) lets it go faster.
   const explicit = ctx.settings.targets[feed];
   const forTarget = explicit === undefined ? targetIntervalMs(feed) : undefined;
-  const floor = explicit !== undefined ? explicit / activity : (forTarget ?? ctx.settings.minIntervalMs);
+  const floor = explicit !== undefined ? explicit / activity : ctx.settings.minIntervalMs;
   // A fundings feed covered by the User API key's change signal keeps its full share: the polls the
   // signal asks for come out of the same key budget, and the planner, re-planning from the headers,
   // already slows the idle polling by what they cost. Measured on the Pro launch day: a covered feed
@@ -92,7 +92,7 @@ export function demandOf(
     targetIntervalMs: Math.max(1, floor, ctx.settings.minIntervalMs),
     // The regular pages of a poll; its one-off requests are taken off the capacity (replan below).
     requestsPerPoll: Math.max(1, f.requestsPerPoll),
-    ...(forTarget !== undefined ? { meetsTarget: true } : {}),
+    ...(forTarget !== undefined ? { targetMs: Math.max(forTarget, floor, ctx.settings.minIntervalMs) } : {}),
   };
 }
 

@@ -50,6 +50,33 @@ describe('the plan meets the latency targets first and gives the rest to the sup
     expect(TARGETS_MAX_SHARE).toBeLessThan(1);
   });
 
+  it('a plan bigger than the supporters can use: the wall and blog go faster than their targets, down to 1 s', () => {
+    const big = { dayLimit: 1_000_000, dayRemaining: 1_000_000, dayResetAt: now + day, minuteLimit: 10_000 };
+    const withFloors = [
+      { feed: 'fundings', weight: 8, targetIntervalMs: 1_000, requestsPerPoll: 1 },
+      {
+        feed: 'wall',
+        weight: 2,
+        targetIntervalMs: 1_000,
+        requestsPerPoll: 1,
+        targetMs: targetIntervalMs('wall') ?? 0,
+      },
+      {
+        feed: 'blog',
+        weight: 1,
+        targetIntervalMs: 1_000,
+        requestsPerPoll: 2,
+        targetMs: targetIntervalMs('blog') ?? 0,
+      },
+    ];
+    const plan = planIntervals({ budget: big, now, reserveShare: 0.15, demands: withFloors });
+    expect([plan.get('fundings'), plan.get('wall'), plan.get('blog')]).toEqual([1_000, 1_000, 1_000]);
+    // On Pro the same demands meet the targets exactly and give every other request to the supporters.
+    const onPro = planIntervals({ budget: pro, now, reserveShare: 0.15, demands: withFloors });
+    expect(onPro.get('wall')).toBeCloseTo(targetIntervalMs('wall') ?? 0, 6);
+    expect(onPro.get('blog')).toBeCloseTo(targetIntervalMs('blog') ?? 0, 6);
+  });
+
   it('never plans more than the day budget less the reserve, whatever the targets', () => {
     for (const dayLimit of [1_000, 10_000, 50_000, 100_000]) {
       const budget = { ...pro, dayLimit, dayRemaining: dayLimit, minuteLimit: dayLimit / 80 };
