@@ -46,13 +46,14 @@ export function demandOf(
       ? publicProjectInterval(ctx, rt, ctx.clock.now(), projectsHere)
       : undefined;
   if (onPublic !== undefined) {
-    // Read at the public budget's pace; the key pays only its every KEYED_READ_EVERYth read.
+    // Read at the public budget's pace; the key pays only its every KEYED_READ_EVERYth read. On a plan
+    // bigger than the other feeds can use, the leftover reads it faster (milestones and status sooner).
     return {
       feed,
       weight: feedTable[feed].weight,
-      targetIntervalMs: Math.max(onPublic, ctx.settings.minIntervalMs),
+      targetIntervalMs: ctx.settings.minIntervalMs,
       requestsPerPoll: 1 / KEYED_READ_EVERY,
-      meetsTarget: true,
+      targetMs: Math.max(onPublic, ctx.settings.minIntervalMs),
     };
   }
   const state = rt.state;
