@@ -81,8 +81,6 @@ const lookSpacingMarginMs = 1_000;
  * oldest first, needs one or two.
  */
 const lookSpanMs = 20_000;
-/** How soon after its request reached the platform a post is in the channel. */
-const landsAtOnceMs = 2_000;
 
 /**
  * Decides deliveries left in doubt (a timeout, a reset connection, a 5xx, a crash
@@ -109,21 +107,6 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
   const landsBy = (support: DoubtSupport, doubt: Doubt) =>
     doubt.landsBy ?? doubt.startedAt + support.settleMs;
 
-  /**
-   * A post the platform received lands at once: a first look at the few seconds after the attempts began
-   * finds it on one page even in a busy channel (Slack shows the newest 15 first, so over the whole span
-   * where it may land, up to 25 s for a post with no answer, an early post is on the second page, a minute
-   * later). Only when that short span showed it absent is the rest read. Undefined: read the whole span.
-   */
-  function firstWhereItLands(support: DoubtSupport, view: LookView, burst: readonly Doubt[]) {
-    const margin = marginOf(support);
-    const from = Math.min(...burst.map((d) => d.startedAt)) - margin;
-    const landed = Math.max(...burst.map((d) => d.startedAt)) + margin + landsAtOnceMs;
-    const whole = Math.max(...burst.map((d) => landsBy(support, d))) + margin;
-    const seen = view.covered !== undefined && view.covered.from <= from && view.covered.to >= landed;
-    return whole > landed && !seen ? landed : undefined;
-  }
-
   function fromView(view: LookView, doubt: Doubt, support: DoubtSupport): DoubtDecision | undefined {
     const messageId = view.found[doubt.key];
     if (messageId !== undefined) return { kind: 'posted', messageId };
@@ -140,13 +123,12 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
     thread: ThreadTarget | undefined,
     view: LookView,
     open: readonly Doubt[],
-    upTo?: number,
   ): Promise<LookView> {
     const now = clock.now();
     const margin = marginOf(support);
     // Only the span where these posts can be: a busy channel's look then needs one page, not five.
     const earliest = Math.min(...open.map((d) => d.startedAt)) - margin;
-    const latest = Math.min(now, upTo ?? Math.max(...open.map((d) => landsBy(support, d))) + margin);
+    const latest = Math.min(now, Math.max(...open.map((d) => landsBy(support, d))) + margin);
     const continuing =
       view.continuation && view.continuation.from <= earliest && view.continuation.to >= latest
         ? view.continuation
@@ -253,7 +235,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         const oldest = Math.min(...open.map((d) => d.startedAt));
         const burst = open.filter((d) => d.startedAt <= oldest + lookSpanMs);
         try {
-          view = await look(support, channel, thread, view, burst, firstWhereItLands(support, view, burst));
+          view = await look(support, channel, thread, view, burst);
         } catch (error) {
           // The platform refused the look (its rate limit): the budget is what it says, not a whole interval.
           const retryAfterMs = error instanceof DeliveryNotPostedError ? error.retryAfterMs : undefined;

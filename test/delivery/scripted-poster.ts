@@ -59,13 +59,7 @@ export class ScriptedPoster implements ChannelPoster {
   constructor(
     readonly platform: ChannelRef['platform'],
     private readonly clock: ManualClock,
-    private readonly options: {
-      settleMs?: number;
-      lookIntervalMs?: number;
-      repeatSafeMs?: number;
-      /** Messages one look returns, newest first (Slack: 15); unbounded when absent. */
-      lookPageSize?: number;
-    } = {},
+    private readonly options: { settleMs?: number; lookIntervalMs?: number; repeatSafeMs?: number } = {},
   ) {}
 
   /** The next posts to this channel fail like this, in order. */
@@ -155,20 +149,11 @@ export class ScriptedPoster implements ChannelPoster {
         const refused = this.#lookRefusals.shift();
         if (refused !== undefined) throw new DeliveryNotPostedError('look rate limited (scripted)', refused);
         this.looks.push(request);
-        const inSpan = this.in(channel.channelId)
-          .filter((m) => m.at >= request.from && m.at <= request.to)
-          .reverse();
-        const offset = Number(request.cursor ?? 0);
-        const size = this.options.lookPageSize ?? inSpan.length;
-        const page = inSpan.slice(offset, offset + size);
-        const found = new Map(page.map((m) => [m.key, m.id]));
-        const complete = offset + size >= inSpan.length;
-        const lowest = Math.min(request.to, ...page.map((m) => m.at));
-        return {
-          found,
-          covered: { from: complete ? request.from : lowest, to: request.to },
-          ...(complete ? {} : { cursor: String(offset + size) }),
-        };
+        const found = new Map<string, string>();
+        for (const m of this.in(channel.channelId)) {
+          if (m.at >= request.from && m.at <= request.to) found.set(m.key, m.id);
+        }
+        return { found, covered: { from: request.from, to: request.to } };
       },
     };
   }
