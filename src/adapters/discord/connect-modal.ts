@@ -1,5 +1,6 @@
 import type { APIInteraction, APIInteractionGuildMember, APIUser, ModalSubmitInteraction } from 'discord.js';
 import { type CommandInvocation, catalogFor, localeFromTag } from '../../core/index.js';
+import { memberFacts } from './http-interactions/raw-interaction.js';
 import { contextFromFacts, displayNameOf, type GuildInteractionFacts } from './interaction-invocation.js';
 
 /** The modal's custom id: its submission (interaction type 5) comes back as the `connect` command. */
@@ -49,25 +50,11 @@ export function connectSubmission(
     components?: { components?: { custom_id?: string; value?: string }[] }[];
   };
   if (data.custom_id !== connectModalId) return undefined;
-  const member = (interaction as { member?: APIInteractionGuildMember }).member;
-  const guildId = interaction.guild_id;
-  if (!guildId || !member) return undefined;
+  const facts = memberFacts(interaction, 'connect', () => undefined);
+  if (!facts) return undefined;
   const inputs = (data.components ?? []).flatMap((row) => row.components ?? []);
   const value = (id: string) => inputs.find((c) => c.custom_id === id)?.value ?? '';
-  return {
-    facts: {
-      commandName: 'connect',
-      guildId,
-      channelId: interaction.channel?.id ?? (interaction as { channel_id?: string }).channel_id,
-      userId: member.user.id,
-      displayName: displayNameOf(member, member.user as APIUser),
-      permissions: member.permissions,
-      locale: interaction.locale ?? 'en-US',
-      optionValue: () => undefined,
-    },
-    project: value('project'),
-    key: value('key'),
-  };
+  return { facts, project: value('project'), key: value('key') };
 }
 
 /** The gateway's twin of {@link connectSubmission}: the `connect` invocation from a discord.js modal submission. */

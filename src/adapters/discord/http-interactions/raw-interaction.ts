@@ -27,19 +27,31 @@ export function factsFromRawInteraction(interaction: APIInteraction): GuildInter
   }
   const data = interaction.data;
   if (data.type !== chatInputCommandType) return undefined;
+  const options = topLevelOptions(data.options);
+  return memberFacts(interaction, data.name, (name) => options.find((o) => o.name === name)?.value);
+}
+
+/**
+ * Who sent a raw interaction where, as the core reads it (a slash command or a modal submission), or
+ * undefined when it did not come from a server member.
+ */
+export function memberFacts(
+  interaction: APIInteraction,
+  commandName: string,
+  optionValue: GuildInteractionFacts['optionValue'],
+): GuildInteractionFacts | undefined {
   const member = (interaction as { member?: APIInteractionGuildMember }).member;
   const guildId = interaction.guild_id;
   if (!guildId || !member) return undefined;
-  const options = topLevelOptions(data.options);
   return {
-    commandName: data.name,
+    commandName,
     guildId,
     channelId: interaction.channel?.id ?? (interaction as { channel_id?: string }).channel_id,
     userId: member.user.id,
     displayName: displayNameOf(member, member.user as APIUser),
     permissions: member.permissions,
-    locale: interaction.locale ?? 'en-US',
-    optionValue: (name) => options.find((o) => o.name === name)?.value,
+    locale: (interaction as { locale?: string }).locale ?? 'en-US',
+    optionValue,
   };
 }
 
