@@ -123,8 +123,10 @@ export function scoreDeliveries(input: {
         continue;
       }
       if (feed === 'fundings') withRestart.push(at - happened);
-      // What the restarted process caught up on is also reported apart: its delay is the outage, not the polling.
-      if (at === restartedAt) catchUp.push(at - happened);
+      // What the restarted process caught up on (it happened before that process started) is reported
+      // apart: its delay is the outage, not the polling. Not only its first step's: a first step that
+      // reads something else first (the User key's baseline) announces it a moment later.
+      if (restartedAt >= 0 && happened < restartedAt && at >= restartedAt) catchUp.push(at - happened);
       else latency[feed].push(at - happened);
     }
   }
