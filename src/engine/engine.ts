@@ -83,9 +83,9 @@ export function createEngine(deps: CreateEngineOptions): Engine {
   const runs = new ProjectRuns(ctx, sink, settings.maxConcurrentProjects, () => wake());
   const signalTarget: UserSignalTarget = {
     watched: () => runtimes.keys(),
-    // Only schedules the fundings poll (through the key's gate, like any poll): never a notice itself.
-    moved: (linkCaption) => {
-      if (runs.pollFundingsNow(linkCaption)) wake();
+    // Only schedules fundings polls (through the key's gate, like any poll): never a notice itself.
+    looked: (linkCaption, signalIntervalMs, moved) => {
+      if (runs.fundingsLooked(linkCaption, signalIntervalMs, moved)) wake();
     },
   };
   const runDue = async () => {

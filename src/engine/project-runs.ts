@@ -1,8 +1,16 @@
 import type { EventSink } from '../domain/event-sink.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
+import { assumedBudget } from './credential-gate.js';
 import type { EngineContext } from './engine-context.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { projectDueAt, runProject } from './scheduler.js';
+import { nextPollInWindow, openSignalWindow } from './signal-interleave.js';
+
+/**
+ * A live change signal holds the fundings polls back at most this long after the last one: a
+ * signal whose counts stopped moving (a platform fault) cannot hold the feed longer.
+ */
+const SIGNAL_TRUSTED_FOR_MS = 10 * 60_000;
 
 /** After a failed run of one project: 1 s doubling to 60 s for that project only, spread ±25%. */
 const failedRunBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, jitter: 'spread' };
@@ -98,20 +106,40 @@ export class ProjectRuns {
   }
 
   /**
-   * A change signal (the User API key's `/user/me/projects`) says the project's
-   * fundings moved: its fundings feed is due now. Only schedules the poll, which goes
-   * through the key's gate like any other; a paused project or a switched-off feed
-   * ignores it. Returns whether anything was moved forward.
+   * The User key's change signal read this project's counts (user-signal.ts). The read opens a
+   * window to the next one, over which the key's fundings polls are spread evenly; a read that saw
+   * the counts move may ask for a poll now (signal-interleave.ts), which goes through the key's
+   * gate like any other. One that saw no change was a look at the list as good as a poll, so the
+   * next poll moves to the window's first slot: never later than twice the interval after the last
+   * poll, so a signal that stopped seeing changes cannot hold the feed. A paused project or a
+   * switched-off feed ignores it. Returns whether a poll was moved forward.
    */
-  pollFundingsNow(linkCaption: string): boolean {
+  fundingsLooked(linkCaption: string, signalIntervalMs: number, moved: boolean): boolean {
     const rt = this.ctx.runtimes.get(linkCaption);
     if (rt === undefined || rt.paused !== null) return false;
     const f = feedOf(rt, 'fundings');
     const now = this.ctx.clock.now();
-    if (f.disabledReason !== undefined || f.dueAt <= now) return false;
-    f.dueAt = now;
+    const window = openSignalWindow(
+      f.signalWindow,
+      { at: now, intervalMs: signalIntervalMs },
+      f.intervalMs,
+      rt.arrivals.rate(now),
+    );
+    f.signalWindow = window;
+    const pollNow = moved;
+    if (f.disabledReason !== undefined || f.lastSuccessAt === null || f.failures > 0) return false;
+    if (pollNow) {
+      if (f.dueAt <= now) return false;
+      f.dueAt = now;
+      const budget = this.ctx.api.budget(rt.config.key) ?? assumedBudget(now);
+      f.signalPolls?.record(budget.dayResetAt, Math.max(1, f.requestsPerPoll));
+    } else {
+      const slot = nextPollInWindow(window, now) ?? f.dueAt;
+      const due = Math.min(slot, f.lastSuccessAt + SIGNAL_TRUSTED_FOR_MS);
+      f.dueAt = Math.max(moved ? Math.min(due, f.dueAt) : due, this.ctx.api.pausedUntil(rt.config.key));
+    }
     this.#dueCache.delete(linkCaption);
-    return true;
+    return pollNow;
   }
 
   /** Something outside a run moved this project's due time (an operator replaced its key). */

@@ -7,6 +7,7 @@ import { CredentialGate } from './credential-gate.js';
 import { DecayingRate } from './decaying-rate.js';
 import type { EngineProject } from './engine-options.js';
 import type { ProjectState } from './project-state.js';
+import { SignalPolls, type SignalWindow } from './signal-interleave.js';
 import { Mutex } from './single-flight.js';
 
 /** The one-off requests' rate forgets with this time constant: a daily sweep is paid over hours. */
@@ -30,6 +31,10 @@ export interface FeedRuntime {
    * and one deep search is paid for over the next hours instead of stalling this feed's next polls.
    */
   readonly oneOffs: DecayingRate;
+  /** Fundings only: the polls the change signal asked for outside the plan (signal-interleave.ts). */
+  readonly signalPolls?: SignalPolls;
+  /** Fundings only: the User key's change signal's last read of the project and the key polls it leaves room for. */
+  signalWindow?: SignalWindow;
 }
 
 /** Per-project runtime: in-memory copy of the stored state (authoritative while holding the lease). */
@@ -115,6 +120,7 @@ export function addProjectRuntime(
         failures: 0,
         requestsPerPoll: 1,
         oneOffs: new DecayingRate(ONE_OFF_TAU_MS, input.now),
+        ...(feed === 'fundings' ? { signalPolls: new SignalPolls() } : {}),
       });
     }
     runtimes.set(config.linkCaption, {

@@ -130,7 +130,8 @@ export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
   let oneOffRatePerMs = 0;
   for (const r of sharing) {
     for (const feed of feedNames) {
-      oneOffRatePerMs += feedOf(r, feed).oneOffs.rate(now);
+      oneOffRatePerMs +=
+        feedOf(r, feed).oneOffs.rate(now) + (feedOf(r, feed).signalPolls?.rate(now, budget.dayResetAt) ?? 0);
       if (feedOf(r, feed).disabledReason !== undefined) continue;
       demands.push({ ...demandOf(ctx, r, feed, polledHere), feed: `${r.config.linkCaption}/${feed}` });
     }

@@ -14,6 +14,7 @@ import { ensureLease } from './project-lease.js';
 import { feedOf, noteError, type ProjectRuntime } from './project-runtime.js';
 import { currentState } from './project-state-store.js';
 import { replan } from './replan.js';
+import { nextPollInWindow } from './signal-interleave.js';
 
 /** Past this many doublings a failing feed's retry stops growing (5 s × 2^10 ≈ 85 min). */
 const MAX_POLL_BACKOFF_MS = 5_000 * 2 ** 10;
@@ -46,8 +47,11 @@ export async function runFeed(ctx: EngineContext, rt: ProjectRuntime, feed: Feed
     f.lastSuccessAt = clock.now();
     f.failures = 0;
     replan(ctx, rt);
-    // ±5% jitter so feeds and replicas do not fall into lockstep.
-    f.dueAt = clock.now() + Math.round(f.intervalMs * (0.95 + 0.1 * ctx.random.next()));
+    // ±5% jitter so feeds and replicas do not fall into lockstep; fundings covered by the User key's
+    // change signal are polled between its reads instead (signal-interleave.ts).
+    f.dueAt =
+      (feed === 'fundings' ? nextPollInWindow(f.signalWindow, clock.now()) : undefined) ??
+      clock.now() + Math.round(f.intervalMs * (0.95 + 0.1 * ctx.random.next()));
   } catch (error) {
     report(outcomeOf(error));
     handlePollError(ctx, rt, feed, error, now);

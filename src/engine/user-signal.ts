@@ -41,10 +41,11 @@ export interface UserSignalTarget {
   /** The link captions the engine polls (only these are compared). */
   watched(): Iterable<string>;
   /**
-   * A watched project's `supporter_count` or `current_funding` moved: poll its
-   * fundings feed now. Only schedules a poll: never makes a notice itself.
+   * The signal read a watched project's counts (not the first sight) and reads again about
+   * `signalIntervalMs` later; `moved` when its `supporter_count` or `current_funding` changed.
+   * Only schedules polls (signal-interleave.ts): never makes a notice itself.
    */
-  moved(linkCaption: string): void;
+  looked(linkCaption: string, signalIntervalMs: number, moved: boolean): void;
 }
 
 export interface UserSignalOptions {
@@ -125,6 +126,7 @@ export class UserSignal {
     const watched = new Map<string, string>();
     for (const lc of target.watched()) watched.set(lc.toLowerCase(), lc);
     let pages = 0;
+    const looked: { lc: string; moved: boolean }[] = [];
     try {
       let offset = 0;
       for (;;) {
@@ -141,13 +143,11 @@ export class UserSignal {
           const before = this.#seen.get(lower);
           this.#seen.set(lower, now);
           // The first sight is a baseline: the project's own polling already covers what came before.
-          if (
-            before !== undefined &&
-            (before.supporters !== now.supporters || before.funding !== now.funding)
-          ) {
-            this.#signals += 1;
-            target.moved(lc);
-          }
+          if (before !== undefined)
+            looked.push({
+              lc,
+              moved: before.supporters !== now.supporters || before.funding !== now.funding,
+            });
         }
         offset += page.items.length;
         if (page.items.length === 0 || offset >= page.meta.total) break;
@@ -156,7 +156,12 @@ export class UserSignal {
       this.#failures = 0;
       if (this.#refused) this.options.logger.info({}, 'the User API key is accepted again');
       this.#refused = false;
-      this.#dueAt = clock.now() + this.#intervalMs();
+      const interval = this.#intervalMs();
+      this.#dueAt = clock.now() + interval;
+      for (const { lc, moved } of looked) {
+        if (moved) this.#signals += 1;
+        target.looked(lc, interval, moved);
+      }
     } catch (error) {
       this.#failed(error);
     }
