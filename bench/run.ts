@@ -103,7 +103,11 @@ function wholeDayRows(days: Record<string, Figures> | undefined): string[] {
     dailyCurve: 'p95 <= 0.8x, mean <= 0.7x uniform',
     flat: 'p95 <= 1.0x uniform, <= 1.15x bound',
   };
-  return Object.entries(days ?? {}).flatMap(([name, d]) => [
+  const { keyOnly, ...withUserKey } = days ?? {};
+  const keyOnlyDays = Object.entries((keyOnly ?? {}) as Record<string, Figures>).map(
+    ([name, d]) => [`${name} (key only)`, d] as const,
+  );
+  return [...Object.entries(withUserKey), ...keyOnlyDays].flatMap(([name, d]) => [
     row(
       `${name}: supporter p95/mean (uniform)`,
       `${sec(Number(d['supporterP95Ms']))}/${sec(Number(d['supporterMeanMs']))} (${sec(Number(d['uniformPollerP95Ms']))}/${sec(Number(d['uniformPollerMeanMs']))})`,
