@@ -21,6 +21,7 @@ import { type ServedReply, startSimulator } from '../src/simulator/index.js';
 import { startFakeSlack } from '../test/fakes/slack/fake-slack.js';
 import { freePort } from '../test/support/redis-server.js';
 import { fanName, namesIn } from './delivery-faults/score.js';
+import { writeLaunchBotConfig } from './launch-bot-config.js';
 import { namesListed, type ReceivedPost, type ServedList, scoreReadToPost } from './read-to-post-score.js';
 import { startReplicaProcess } from './replicas/replica-process.js';
 import type { BenchSection, Figures } from './section.js';
@@ -57,18 +58,7 @@ export async function measureReadToPost(): Promise<Figures> {
   });
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-read-to-post-'));
   const [opsPort, slackPort] = [await freePort(), await freePort()];
-  const configPath = join(dir, 'fundbot.config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      api: { baseUrl: sim.url },
-      store: { url: `sqlite://${join(dir, 'fundbot.sqlite')}` },
-      projects: [{ linkCaption: 'launch', apiKeyEnv: 'LAUNCH_API_KEY' }],
-      slack: { enabled: true, mode: 'http', port: slackPort },
-      digest: { enabled: false },
-      http: { enabled: true, port: opsPort },
-    }),
-  );
+  const configPath = writeLaunchBotConfig({ dir, simUrl: sim.url, slackPort, opsPort });
   const bot = await startReplicaProcess({
     name: 'bot',
     configPath,

@@ -17,6 +17,7 @@ import { channelFaults, type FakeDiscord, startFakeDiscord } from '../../test/fa
 import { signedInteractions } from '../../test/fakes/discord/signed-interactions.js';
 import { type FakeSlack, startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
 import { freePort } from '../../test/support/redis-server.js';
+import { writeLaunchBotConfig } from '../launch-bot-config.js';
 import { type ReplicaProcess, startReplicaProcess } from '../replicas/replica-process.js';
 import type { BenchSection, Figures } from '../section.js';
 import { runSlackAdminCommands } from '../slack-admin-commands.js';
@@ -77,20 +78,16 @@ export async function runDeliveryFaults(): Promise<Figures> {
   const signed = signedInteractions(discord);
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-delivery-faults-'));
   const [opsPort, slackPort, discordPort] = [await freePort(), await freePort(), await freePort()];
-  const configPath = join(dir, 'fundbot.config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      api: { baseUrl: sim.url },
-      store: { url: `sqlite://${join(dir, 'fundbot.sqlite')}` },
-      projects: [{ linkCaption: 'launch', apiKeyEnv: 'LAUNCH_API_KEY' }],
-      slack: { enabled: true, mode: 'http', port: slackPort },
+  const configPath = writeLaunchBotConfig({
+    dir,
+    simUrl: sim.url,
+    slackPort,
+    opsPort,
+    extra: {
       discord: { enabled: true, mode: 'http', applicationId: discord.applicationId, port: discordPort },
-      digest: { enabled: false },
       engine: { publicReads: false },
-      http: { enabled: true, port: opsPort },
-    }),
-  );
+    },
+  });
   const env = {
     LAUNCH_API_KEY: sim.issueProjectKey('launch'),
     SLACK_BOT_TOKEN: botToken,
