@@ -29,11 +29,11 @@ import { runSlackAdminCommands } from './slack-admin-commands.js';
 import { summarize } from './stats.js';
 import { waitUntil } from './wait-until.js';
 
-const supporters = 45;
+const supporterCount = 45;
 /** Gaps between two supporters: uniform in this range, so reads find none, one or two new supporters. */
 const arrivalGapMs = { min: 1_000, max: 3_000 };
 const channel = 'C0LAUNCH';
-const admin = 'U0ADMIN';
+const adminUserId = 'U0ADMIN';
 const botToken = 'xoxb-bench-read-to-post';
 const signingSecret = 'bench-read-to-post-signing-secret';
 
@@ -54,7 +54,7 @@ export async function measureReadToPost(): Promise<Figures> {
   });
   const slack = await startFakeSlack({
     botToken,
-    users: [{ id: admin, team_id: 'T0FAKE', name: 'lead', is_admin: true }],
+    users: [{ id: adminUserId, team_id: 'T0FAKE', name: 'lead', is_admin: true }],
   });
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-read-to-post-'));
   const [opsPort, slackPort] = [await freePort(), await freePort()];
@@ -78,7 +78,7 @@ export async function measureReadToPost(): Promise<Figures> {
       port: slackPort,
       signingSecret,
       channel,
-      userId: admin,
+      userId: adminUserId,
       texts: ['subscribe launch supporters', 'pacing supporters live'],
       log,
     });
@@ -91,7 +91,7 @@ export async function measureReadToPost(): Promise<Figures> {
 
     const random = seededRandom(22);
     const added: { name: string; at: number }[] = [];
-    for (let n = 1; n <= supporters; n += 1) {
+    for (let n = 1; n <= supporterCount; n += 1) {
       await sleep(arrivalGapMs.min + random.next() * (arrivalGapMs.max - arrivalGapMs.min));
       const name = fanName(n);
       sim.project('launch').addSupporter({ displayName: name });
