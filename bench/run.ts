@@ -68,6 +68,7 @@ function print(f: Figures): void {
       `${sec(lat['blog']?.p50)}/${sec(lat['blog']?.p95)}/${sec(lat['blog']?.max)}`,
     ),
     row('physical limit (all to fundings) p95', sec(Number(f['physicalLimitP95Ms']))),
+    readToPostRow(f['readToPostMs'] as Figures | undefined),
     ...wholeDayRows(f['wholeDay'] as Record<string, Figures> | undefined),
     row('bound: best uniform poller p95', sec(Number(f['boundP95Ms'])), 'docs/latency-bound.md'),
     row('spurious notices', f['spurious'], '0'),
@@ -119,6 +120,12 @@ function wholeDayRows(days: Record<string, Figures> | undefined): string[] {
       '60 s / 300 s, <= 90 %',
     ),
   ]);
+}
+
+/** bench/read-to-post.ts: from the read that listed a supporter to the Slack post naming it (real bot, real clock). */
+function readToPostRow(r: Figures | undefined): string {
+  const text = r ? `${r['p50']}/${r['p95']}/${r['p99']} ms (${r['samples']})` : '-';
+  return row('read to post p50/p95/p99 (samples)', text, 'p95 <= 250 ms');
 }
 
 function planRows(plans: Record<string, Figures> | undefined): string[] {

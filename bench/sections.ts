@@ -3,6 +3,7 @@ import { fundingCommandSection } from './funding-command.js';
 import { hostileInputSection } from './hostile-input.js';
 import { pacingDaySection } from './pacing-day.js';
 import { plansSection } from './plans.js';
+import { readToPostSection } from './read-to-post.js';
 import { scaleSection } from './scale.js';
 import { scaleRedisSection } from './scale-redis.js';
 import type { BenchSection } from './section.js';
@@ -25,6 +26,7 @@ export const benchSections: BenchSection[] = [
   fundingCommandSection,
   slackInDoubtSection,
   deliveryFaultsSection,
+  readToPostSection,
   pacingDaySection,
   wholeDaySection,
   plansSection,

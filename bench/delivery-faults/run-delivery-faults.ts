@@ -16,12 +16,15 @@ import { startSimulator } from '../../src/simulator/index.js';
 import { channelFaults, type FakeDiscord, startFakeDiscord } from '../../test/fakes/discord/fake-discord.js';
 import { signedInteractions } from '../../test/fakes/discord/signed-interactions.js';
 import { type FakeSlack, startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
-import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
 import { freePort } from '../../test/support/redis-server.js';
+import { writeLaunchBotConfig } from '../launch-bot-config.js';
 import { type ReplicaProcess, startReplicaProcess } from '../replicas/replica-process.js';
 import type { BenchSection, Figures } from '../section.js';
+import { runSlackAdminCommands } from '../slack-admin-commands.js';
+import { waitUntil } from '../wait-until.js';
 import {
   type Arrival,
+  fanName,
   type LandedMessage,
   latencySummary,
   maxChannelStallMs,
@@ -43,25 +46,8 @@ const log = (message: string) =>
   process.stderr.write(`bench:deliveryFaults ${new Date().toISOString().slice(11, 19)} ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 60_000,
-): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (
-    !(await Promise.resolve()
-      .then(check)
-      .catch(() => false))
-  ) {
-    if (Date.now() > deadline) {
-      log(`gave up waiting for ${what}`);
-      return false;
-    }
-    await sleep(200);
-  }
-  return true;
-}
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) =>
+  waitUntil(what, check, { timeoutMs, log });
 
 /** The delivery pipeline's store operations so far, from the bot's /metrics. */
 async function storeOperations(bot: ReplicaProcess): Promise<{ reads: number; writes: number }> {
@@ -92,20 +78,16 @@ export async function runDeliveryFaults(): Promise<Figures> {
   const signed = signedInteractions(discord);
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-delivery-faults-'));
   const [opsPort, slackPort, discordPort] = [await freePort(), await freePort(), await freePort()];
-  const configPath = join(dir, 'fundbot.config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      api: { baseUrl: sim.url },
-      store: { url: `sqlite://${join(dir, 'fundbot.sqlite')}` },
-      projects: [{ linkCaption: 'launch', apiKeyEnv: 'LAUNCH_API_KEY' }],
-      slack: { enabled: true, mode: 'http', port: slackPort },
+  const configPath = writeLaunchBotConfig({
+    dir,
+    simUrl: sim.url,
+    slackPort,
+    opsPort,
+    extra: {
       discord: { enabled: true, mode: 'http', applicationId: discord.applicationId, port: discordPort },
-      digest: { enabled: false },
       engine: { publicReads: false },
-      http: { enabled: true, port: opsPort },
-    }),
-  );
+    },
+  });
   const env = {
     LAUNCH_API_KEY: sim.issueProjectKey('launch'),
     SLACK_BOT_TOKEN: botToken,
@@ -134,7 +116,7 @@ export async function runDeliveryFaults(): Promise<Figures> {
     let n = 0;
     arrivalTimer = setInterval(() => {
       n += 1;
-      const name = `Fan ${String(n).padStart(4, '0')}`;
+      const name = fanName(n);
       sim.project('launch').addSupporter({ displayName: name });
       arrivals.push({ name, at: Date.now() });
     }, arrivalEveryMs);
@@ -270,20 +252,15 @@ async function adminCommands(
   signed: ReturnType<typeof signedInteractions>,
   discordPort: number,
 ): Promise<void> {
-  for (const text of ['subscribe launch supporters', 'pacing supporters live']) {
-    const response = await postSignedCommand(
-      `http://127.0.0.1:${slackPort}/slack/events`,
-      signingSecret,
-      slashCommand({
-        response_url: slack.responseUrl(),
-        text,
-        user_id: 'U0ADMIN',
-        channel_id: slackChannel,
-        team_id: 'T0FAKE',
-      }),
-    );
-    if (!response.ok) throw new Error(`Slack ${text}: HTTP ${response.status}`);
-  }
+  await runSlackAdminCommands({
+    slack,
+    port: slackPort,
+    signingSecret,
+    channel: slackChannel,
+    userId: 'U0ADMIN',
+    texts: ['subscribe launch supporters', 'pacing supporters live'],
+    log,
+  });
   const url = `http://127.0.0.1:${discordPort}/discord/interactions`;
   for (const [command, options] of [
     [
@@ -304,7 +281,6 @@ async function adminCommands(
     const answer = await signed.post(url, signed.chatInput({ command, options, permissions: manageGuild }));
     if (answer.status !== 200) throw new Error(`Discord /${command}: HTTP ${answer.status}`);
   }
-  await until('both channels paced live', () => slack.responses.length >= 2, 20_000);
 }
 
 function slackLanded(slack: FakeSlack): LandedMessage[] {

@@ -85,6 +85,11 @@ export function scoreChannel(arrivals: readonly Arrival[], messages: readonly La
   };
 }
 
+/** The bench's name of its `n`th supporter ("Fan 0042"), which {@link namesIn} finds again. */
+export function fanName(n: number): string {
+  return `Fan ${String(n).padStart(4, '0')}`;
+}
+
 /** The bench's supporter names in a text ("Fan 0042"): four digits, so one is never part of another. */
 export function namesIn(text: string): string[] {
   return text.match(/Fan \d{4}\b/g) ?? [];

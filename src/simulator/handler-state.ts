@@ -10,7 +10,7 @@ import type { KeyRegistry } from './keys.js';
 import type { NameGenerator } from './names.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SimProject } from './sim-project.js';
-import type { ListOrder, RateLimits, RequestLogEntry } from './types.js';
+import type { ListOrder, RateLimits, RequestLogEntry, ServedReply } from './types.js';
 import type { UserRegistry } from './users.js';
 
 /** Everything the request pipeline reads from the simulator. */
@@ -30,6 +30,8 @@ export interface HandlerState {
   allProjects(): Iterable<SimProject>;
   openApiDocument(): unknown;
   log(entry: RequestLogEntry): void;
+  /** Told every reply as it is sent (SimulatorOptions.onReply). */
+  served(reply: ServedReply): void;
   /** Real-time delay for the `slow` fault; resolves early (with false) when the simulator closes. */
   delay(ms: number): Promise<boolean>;
 }

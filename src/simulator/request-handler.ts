@@ -47,6 +47,15 @@ export function createRequestHandler(state: HandlerState) {
       });
       record.finish(reply.status);
       res.end(text);
+      state.served({
+        receivedAt: at,
+        sentAt: state.clock.now(),
+        method,
+        path,
+        query: Object.fromEntries(url.searchParams),
+        status: reply.status,
+        body: reply.raw ?? reply.body,
+      });
     };
 
     if (method === 'OPTIONS') {

@@ -125,6 +125,7 @@ class SimulatorImpl implements Simulator {
       allProjects: () => this.#projects.values(),
       openApiDocument: () => this.#openApiDocument(),
       log: (entry) => this.#requests.push(entry),
+      served: options.onReply ?? (() => {}),
       delay: (ms) => this.#delay(ms),
     });
     this.#server = createServer((req, res) => {

@@ -273,6 +273,24 @@ export interface RequestLogEntry {
   readonly fault?: string;
 }
 
+/**
+ * A reply as the simulator hands it to the socket, told to {@link SimulatorOptions.onReply}: what a client
+ * was served and when, so a benchmark can time from the moment data left the platform.
+ */
+export interface ServedReply {
+  /** Epoch ms on the simulator clock when the request arrived. */
+  readonly receivedAt: number;
+  /** Epoch ms on the simulator clock when the reply was written to the socket. */
+  readonly sentAt: number;
+  readonly method: string;
+  /** Path without the query string. */
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly status: number;
+  /** The reply's JSON body as data (the raw text instead, for a fault that sends malformed or HTML text). */
+  readonly body: unknown;
+}
+
 export interface SimulatorOptions {
   /** All time (timestamps, rate-limit windows, scenario) comes from it. Default: systemClock. */
   clock?: Clock | undefined;
@@ -290,4 +308,9 @@ export interface SimulatorOptions {
   limits?: Partial<RateLimits> | undefined;
   /** Public web base for `url` fields. Default https://crowdfunding.example */
   publicBaseUrl?: string | undefined;
+  /**
+   * Told every reply as it is sent (not a client's hang-up before one). Called on the request's path:
+   * keep it cheap, and never modify the body it is handed.
+   */
+  onReply?: ((reply: ServedReply) => void) | undefined;
 }

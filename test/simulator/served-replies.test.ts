@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServedReply } from '../../src/simulator/index.js';
+import { get, type Harness, projectSeed, startHarness } from './helpers.js';
+
+let started: Harness | undefined;
+afterEach(() => started?.sim.close());
+
+/** A simulator with one project and a recorder of what it serves. */
+async function recordingSimulator(): Promise<{ h: Harness; served: ServedReply[]; key: string }> {
+  const served: ServedReply[] = [];
+  const h = await startHarness({
+    projects: [projectSeed({ linkCaption: 'p' })],
+    onReply: (reply) => served.push(reply),
+  });
+  started = h;
+  return { h, served, key: h.sim.issueProjectKey('p') };
+}
+
+describe('onReply: what the simulator served, and when', () => {
+  it('tells each reply with its body as data, the path, the query and the times on the simulator clock', async () => {
+    const { h, served, key } = await recordingSimulator();
+    const { userId } = h.sim.project('p').addSupporter({ displayName: 'Zoë' });
+    const response = await get(h.sim, '/project/p/fundings?limit=5', key);
+
+    expect(served).toHaveLength(1);
+    const [reply] = served;
+    expect(reply).toMatchObject({
+      method: 'GET',
+      path: '/project/p/fundings',
+      query: { limit: '5' },
+      status: 200,
+      receivedAt: h.clock.now(),
+      sentAt: h.clock.now(),
+    });
+    // The very entries the client got.
+    expect(reply?.body).toEqual(response.body);
+    expect(JSON.stringify(reply?.body)).toContain(`"id":${userId}`);
+  });
+
+  it('tells refusals too, and the raw text of a fault that sends no JSON', async () => {
+    const { h, served, key } = await recordingSimulator();
+    await get(h.sim, '/project/p/wall');
+    h.sim.faults.serverError({ status: 502, html: true, n: 1 });
+    await get(h.sim, '/project/p', key);
+
+    expect(served.map((r) => r.status)).toEqual([401, 502]);
+    expect(served[1]?.body).toEqual(expect.stringContaining('<html'));
+  });
+
+  it('tells nothing for a request whose client hung up before the reply', async () => {
+    const { h, served, key } = await recordingSimulator();
+    h.sim.faults.slow({ delayMs: 100, n: 1 });
+    const aborted = get(h.sim, '/project/p', key, { signal: AbortSignal.timeout(20) });
+    await expect(aborted).rejects.toThrow();
+    // The slow reply comes due after the hang-up: nothing is sent, so nothing is told.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(h.sim.requests.map((r) => r.status)).toEqual([499]);
+    expect(served).toEqual([]);
+  });
+});
