@@ -61,7 +61,7 @@ export interface DigestRunReport {
 }
 
 export interface DigestScheduler {
-  /** Schedules the hourly check (node-cron, in the configured time zone). Idempotent. */
+  /** Schedules the check every minute (node-cron, in the configured time zone). Idempotent. */
   start(): void;
   /** Removes the cron task and waits for a running check to finish: no timer is left behind. */
   stop(): Promise<void>;
@@ -70,6 +70,9 @@ export interface DigestScheduler {
   /** The same check as {@link runNow}, logged as a catch-up: call once after start-up. */
   sendMissedOnStart(): Promise<DigestRunReport>;
 }
+
+/** A project checked today is checked again after this long (a refused channel, a post still on its way). */
+const RECHECK_AFTER_MS = 60 * 60_000 - 30_000;
 
 /** How long one run waits for a channel's post; a post still on its way finishes in its lane (reported pending). */
 const POST_WAIT_MS = 20_000;
@@ -83,12 +86,13 @@ const POST_WAIT_MS = 20_000;
  * chart's file name carries the delivery's marker on Slack, the nonce on Discord), and
  * a channel the bot cannot post in is tried again at the next hourly check.
  *
- * The cron task fires hourly at the configured minute (plus 5 s, so a timer that
- * fires a hair early still sees the right minute); whether a digest is due is
- * decided by {@link digestDue} from the injected clock, so a failed channel is
- * retried an hour later and a time in a skipped DST hour still fires that day.
+ * The cron task fires every minute (at second 5, so a timer that fires a hair early
+ * still sees the right minute) and checks each project the first time it is due that
+ * day (at the configured time, or as soon as a replica holds it), then hourly; whether
+ * a digest is due is decided by {@link digestDue} from the injected clock, so a failed
+ * channel is retried an hour later and a time in a skipped DST hour still fires that day.
  * Cost: one ledger read per subscribed channel and hourly check after the digest's
- * time (nothing is built for a channel that has it).
+ * time (nothing is built for a channel that has it); the other ticks read nothing.
  */
 export function createDigestScheduler(options: DigestSchedulerOptions): DigestScheduler {
   const timeZone = options.timeZone ?? 'UTC';
@@ -101,6 +105,8 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
 
   let task: { destroy(): void | Promise<void> } | undefined;
   let running: Promise<DigestRunReport> | undefined;
+  /** When each project was last checked, and for which local date. */
+  const checked = new Map<string, { readonly date: string; readonly at: number }>();
 
   async function run(reason: 'scheduled' | 'manual' | 'startup'): Promise<DigestRunReport> {
     const now = clock.now();
@@ -112,6 +118,12 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
     if (!today.due) return { date: today.date, sent, failed, pending };
 
     for (const project of options.projects()) {
+      // The minute's tick checks a project once a day and then hourly: at the configured time, or
+      // as soon as this process holds it (a replica taking over one whose holder was killed at the
+      // digest's minute), not at the next hour. Asked (a command, the start), it checks them all.
+      const last = checked.get(project);
+      if (reason === 'scheduled' && last?.date === today.date && now - last.at < RECHECK_AFTER_MS) continue;
+      checked.set(project, { date: today.date, at: now });
       try {
         await runProject(project, now, today.date, { sent, failed, pending });
       } catch (error) {
@@ -228,9 +240,8 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
   return {
     start() {
       if (task) return;
-      const minute = minuteOfDay % 60;
       task = cron.schedule(
-        `5 ${minute} * * * *`,
+        '5 * * * * *',
         () =>
           runOnce('scheduled').catch((error: unknown) =>
             logger.error({ error: errorText(error) }, 'digest: scheduled run failed'),

@@ -268,8 +268,8 @@ describe('createDigestScheduler', () => {
     await expect(scheduler({ time: '9am' })).rejects.toThrow(/HH:MM/);
   });
 
-  it('schedules an hourly check at the configured minute in the time zone, which runs the digest', async () => {
-    const { poster, scheduler } = setup(berlinNine(10) + 30 * MINUTE);
+  it('schedules a check every minute in the time zone, which runs the digest once and then hourly', async () => {
+    const { clock, poster, readModel, scheduler } = setup(berlinNine(10) + 30 * MINUTE);
     const scheduled: { expression: string; options: unknown; task: () => unknown; destroyed: boolean }[] = [];
     const cron: CronLike = {
       schedule(expression, task, options) {
@@ -287,11 +287,20 @@ describe('createDigestScheduler', () => {
     digest.start();
     expect(scheduled).toHaveLength(1);
     expect(scheduled[0]).toMatchObject({
-      expression: '5 30 * * * *',
+      expression: '5 * * * * *',
       options: { timezone: 'Europe/Berlin' },
     });
 
     await scheduled[0]?.task();
+    expect(poster.posted).toHaveLength(2);
+    // The next minutes' ticks read nothing for a project checked today; an hour later they check again.
+    const attempts = poster.attempts().length;
+    clock.advance(MINUTE);
+    await scheduled[0]?.task();
+    expect(readModel.callsOf('project').filter((c) => c.project === 'solar-kiosk')).toHaveLength(1);
+    clock.advance(HOUR);
+    await scheduled[0]?.task();
+    expect(poster.attempts()).toHaveLength(attempts);
     expect(poster.posted).toHaveLength(2);
     await digest.stop();
     expect(scheduled[0]?.destroyed).toBe(true);

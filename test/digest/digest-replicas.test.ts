@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReplicaCoordination } from '../../src/app/replica-coordination.js';
+import type { CronLike } from '../../src/digest/index.js';
 import { type ClaimEntry, memoryClaims } from '../../src/lib/coordination/claims.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
 import { connectTestReplica } from '../support/test-replica.js';
@@ -48,6 +49,36 @@ describe('the digest across replicas', () => {
       { claims: memoryClaims(s.clock, 'replica-b', table) },
     );
     expect(s.poster.posted).toHaveLength(2);
+  });
+
+  it('a replica that takes a project over after the digest minute (its holder was killed) sends it within a minute, not an hour later', async () => {
+    const s = setup(berlinNine(10));
+    // node-cron's task as its expression fires it: second 5 of each matching minute.
+    let tick: (() => unknown) | undefined;
+    let expression = '';
+    const cron: CronLike = {
+      schedule(e, task) {
+        expression = e;
+        tick = task;
+        return { destroy: () => {} };
+      },
+    };
+    const firesAt = (minute: number) => {
+      const field = expression.split(' ')[1];
+      return field === '*' || Number(field) === minute;
+    };
+    let held: string[] = [];
+    const digest = await s.scheduler({ cron, projects: () => held });
+    digest.start();
+    for (let minute = 0; minute < 10 && s.poster.posted.length < 2; minute++) {
+      // The killed holder's lease runs out: this replica holds the project from 09:02.
+      if (minute === 2) held = ['solar-kiosk'];
+      s.clock.set(berlinNine(10) + minute * MINUTE + 5_000);
+      if (firesAt(minute)) await tick?.();
+      await s.advance(10_000);
+    }
+    expect(s.poster.channels().sort()).toEqual(['general', 'team']);
+    expect(Math.max(...s.poster.posted.map((p) => p.at))).toBeLessThan(berlinNine(10) + 4 * MINUTE);
   });
 
   describe.skipIf(skipRedisTests())('on a real redis-server', () => {
