@@ -71,6 +71,7 @@ function print(f: Figures): void {
     readToPostRow(f['readToPostMs'] as Figures | undefined),
     ...wholeDayRows(f['wholeDay'] as Record<string, Figures> | undefined),
     row('bound: best uniform poller p95', sec(Number(f['boundP95Ms'])), 'docs/latency-bound.md'),
+    ...oracleRows(f['oracleSchedules'] as Record<string, Record<string, Figures>> | undefined),
     row('spurious notices', f['spurious'], '0'),
     row('naive first-page poller requests', f['naiveRequests']),
     row('naive first-page / engine', `${naiveRatio.toFixed(2)}x`),
@@ -126,6 +127,17 @@ function wholeDayRows(days: Record<string, Figures> | undefined): string[] {
 function readToPostRow(r: Figures | undefined): string {
   const text = r ? `${r['p50']}/${r['p95']}/${r['p99']} ms (${r['samples']})` : '-';
   return row('read to post p50/p95/p99 (samples)', text, 'p95 <= 250 ms');
+}
+
+/** What the key alone could reach knowing the day's curve (bench/oracle-schedules.ts). */
+function oracleRows(days: Record<string, Record<string, Figures>> | undefined): string[] {
+  const o = days?.['dailyCurve'];
+  if (!o) return [];
+  const text = (s: Figures | undefined) => `${s?.['p95VsUniform']}x/${s?.['meanVsUniform']}x`;
+  return [
+    row('key alone, oracle sqrt(rate) p95/mean', text(o['sqrtRate']), 'vs uniform, daily curve'),
+    row('key alone, oracle quiet cut p95/mean', text(o['quietCut']), 'vs uniform, daily curve'),
+  ];
 }
 
 function planRows(plans: Record<string, Figures> | undefined): string[] {

@@ -1,6 +1,7 @@
 import { deliveryFaultsSection } from './delivery-faults/run-delivery-faults.js';
 import { fundingCommandSection } from './funding-command.js';
 import { hostileInputSection } from './hostile-input.js';
+import { oracleSchedulesSection } from './oracle-schedules.js';
 import { pacingDaySection } from './pacing-day.js';
 import { plansSection } from './plans.js';
 import { readToPostSection } from './read-to-post.js';
@@ -29,6 +30,7 @@ export const benchSections: BenchSection[] = [
   readToPostSection,
   pacingDaySection,
   wholeDaySection,
+  oracleSchedulesSection,
   plansSection,
   hostileInputSection,
 ];

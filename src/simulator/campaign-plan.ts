@@ -110,8 +110,11 @@ const hourWeights = [
 ];
 const freeAmounts = [5, 10, 10, 20, 25, 50, 50, 100, 250];
 
-/** Cumulative weights per minute of the plan, for inverse-CDF sampling. */
-function minuteDistribution(
+/**
+ * Cumulative weights per minute of the plan, for inverse-CDF sampling (and for the bench's oracle
+ * schedules, which know the curve the supporters are drawn from: bench/oracle-schedules.ts).
+ */
+export function minuteDistribution(
   start: number,
   durationMs: number,
   profile: CampaignProfile,

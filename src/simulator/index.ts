@@ -8,6 +8,7 @@ export {
   type CampaignAction,
   type CampaignPlan,
   type CampaignProfile,
+  minuteDistribution,
   type PlanCampaignDayOptions,
   planCampaignDay,
 } from './campaign-plan.js';
