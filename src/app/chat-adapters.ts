@@ -29,7 +29,7 @@ export interface ChatAdapterOptions {
   readonly config: Pick<FundbotConfig, 'discord' | 'slack' | 'publicUrl'>;
   readonly core: CommandCore;
   readonly subscriptions: SubscriptionStore;
-  /** Everything of a workspace that uninstalls (Slack OAuth): see forget-workspace.ts. */
+  /** Everything of a workspace that uninstalls (Slack OAuth) or removes the bot (a Discord server): see forget-workspace.ts. */
   readonly forgetWorkspace?: (
     workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>,
   ) => Promise<Record<string, number>>;
@@ -113,8 +113,9 @@ function discordAdapter(
     };
   }
   const accessHint = options.onAccessChanged ? { onAccessChanged: options.onAccessChanged } : {};
+  const forget = options.forgetWorkspace ? { forgetWorkspace: options.forgetWorkspace } : {};
   const gatewayAdapter = () =>
-    createDiscordAdapter({ token, core, logger, clock, ...apiUrl, ...defer, ...accessHint });
+    createDiscordAdapter({ token, core, logger, clock, ...apiUrl, ...defer, ...accessHint, ...forget });
   if (!replicas) return gatewayAdapter();
   // Several replicas: one session for the fleet, opened by the lease holder; notices go out through REST
   // from whichever replica polls the project (only the holder has the gateway's channel cache).

@@ -13,7 +13,8 @@ type Workspace = Pick<ChannelRef, 'platform' | 'workspaceId'>;
 export type ForgottenData = Record<string, number>;
 
 /**
- * Everything fundbot stores about one workspace, in one table, and what an uninstall removes (issue 24):
+ * Everything fundbot stores about one workspace, in one table, and what an uninstall removes (issue 24; a Slack
+ * uninstall, or fundbot removed from a Discord server: src/adapters/discord/server-removal.ts):
  *
  * | removed | where (store key) |
  * | --- | --- |

@@ -29,6 +29,7 @@ import {
 } from './interaction-invocation.js';
 import { type DiscordAdapterLogger, silentLogger } from './logger.js';
 import { type DiscordRendering, renderEmbed } from './render-embed.js';
+import { type ForgetWorkspace, forgetOnServerRemoval } from './server-removal.js';
 
 export interface DiscordAdapterOptions {
   /** The bot token (DISCORD_TOKEN). Never logged. */
@@ -51,6 +52,8 @@ export interface DiscordAdapterOptions {
    * channels it holds notices for.
    */
   readonly onAccessChanged?: (scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>) => void;
+  /** Gateway mode: deletes what is stored for a server that removed fundbot (server-removal.ts). */
+  readonly forgetWorkspace?: ForgetWorkspace;
   /**
    * Times the deferral and the stop drain. Discord's 3-second deadline is wall-clock
    * time, so this must tick in real time (systemClock, the default) outside tests.
@@ -127,6 +130,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   });
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
+  if (options.forgetWorkspace) forgetOnServerRemoval(client, options.forgetWorkspace, logger);
 
   client.on(Events.Error, (error) => logger.error(describeError(error, secrets), 'discord client error'));
   client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));

@@ -89,6 +89,11 @@ export interface FakeDiscord {
    * CHANNEL_UPDATE, as from Discord.
    */
   setPermissionOverwrites(channelId: string, overwrites: readonly FakePermissionOverwrite[]): void;
+  /**
+   * The server removes the bot (GUILD_DELETE), or has an outage (GUILD_DELETE with `unavailable`),
+   * as Discord tells connected sessions.
+   */
+  removeFromGuild(guildId: string, how?: 'removed' | 'outage'): void;
   /** Makes a channel fail GET and Create Message with Discord's error (undefined heals it). */
   failChannel(channelId: string, fault: ChannelFault | undefined): void;
   /** Makes every interaction callback fail (e.g. 10062 Unknown Interaction), or succeed again with undefined. */
@@ -173,6 +178,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       if (!changed) throw new Error(`fake Discord: no channel ${channelId}`);
       gateway.broadcast('CHANNEL_UPDATE', channelPayload(changed.channel, changed.guildId));
     },
+    removeFromGuild: (guildId, how = 'removed') =>
+      gateway.broadcast(
+        'GUILD_DELETE',
+        how === 'outage' ? { id: guildId, unavailable: true } : { id: guildId },
+      ),
     failChannel: faults.failChannel,
     failInteractionCallbacks: (fault) => {
       faults.interactionCallbackFault = fault;
