@@ -50,17 +50,21 @@ export function keyvRedisOps(keyv: Keyv): KeyvRedisOps | undefined {
   // off a command sent then fails: wait (bounded) until it is ready.
   // Only the first connection is waited for: once it was up, an outage fails at once (no offline queue), as
   // the observed store and /healthz expect.
+  // One wait shared by every caller: a listener each (a thousand projects starting at once) tripped
+  // Node's MaxListeners warning on the client.
   let wasReady = false;
+  let firstReady: Promise<void> | undefined;
   const connected = async (): Promise<RawClient> => {
     const client = (await store.getClient()) as unknown as RawClient;
     if (!client.isReady && !wasReady) {
-      await new Promise<void>((resolve) => {
+      firstReady ??= new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 5_000);
         client.once('ready', () => {
           clearTimeout(timer);
           resolve();
         });
       });
+      await firstReady;
     }
     wasReady ||= client.isReady;
     return client;
