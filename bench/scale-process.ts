@@ -90,6 +90,9 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
   };
   const store = observedStore(await openStore(options.storeUrl), { clock, onOutcome });
   const started = Date.now();
+  // As the bot does (src/app/start-bot.ts): the key checks run while the replica joins the fleet.
+  const checks = startKeyChecks({ api, projects, logger: silentLogger });
+  const checksDone = checks.report.then(() => Date.now());
   const replicas = await startReplicas({
     storeUrl: options.storeUrl,
     leaseTtlMs: 30_000,
@@ -104,8 +107,6 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
   let lastFullAt = 0;
   let fullyPolled = 0;
   let firstPollCpuMs = 0;
-  const checks = startKeyChecks({ api, projects, logger: silentLogger });
-  const checksDone = checks.report.then(() => Date.now());
   const engine = createEngine({
     api,
     store,

@@ -22,14 +22,15 @@ export const ENGINE_STORE_PREFIX = 'engine/';
  * the keyv store reads it.
  */
 export function balancedEngineLease(
-  balancer: Pick<LeaseBalancer, 'held'>,
+  balancer: Pick<LeaseBalancer, 'tokenOf'>,
   lease: Lease,
   encode: (key: string, value: unknown) => Promise<{ key: string; value: string }>,
   observe?: { readonly clock: Clock; readonly onOutcome: (outcome: StoreOutcome) => void },
 ): EngineLease {
   return {
     async acquire(resource) {
-      const token = balancer.held().get(resource);
+      // Asked at every run of every configured project: one map lookup, not a copy of every lease held.
+      const token = balancer.tokenOf(resource);
       return token === undefined ? null : { token };
     },
     // The balancer gives leases back when it stops; the engine's stop must not release them under it.

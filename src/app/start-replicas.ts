@@ -107,6 +107,8 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
       );
     }
   };
+  // A fleet starting together waits to see itself whole, then claims: each replica its share, not the first all.
+  await coordination.balancer.join().catch(() => undefined);
   // One tick before the engine starts, so it finds its share held instead of waiting a third of a TTL.
   await coordination.balancer.tick().then(onTick, () => undefined);
   coordination.start(onTick);
