@@ -90,9 +90,6 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
   };
   const store = observedStore(await openStore(options.storeUrl), { clock, onOutcome });
   const started = Date.now();
-  // As the bot does (src/app/start-bot.ts): the key checks run while the replica joins the fleet.
-  const checks = startKeyChecks({ api, projects, logger: silentLogger });
-  const checksDone = checks.report.then(() => Date.now());
   const replicas = await startReplicas({
     storeUrl: options.storeUrl,
     leaseTtlMs: 30_000,
@@ -103,6 +100,15 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
     onStoreOutcome: onOutcome,
   });
   if (replicas) heldNow = () => replicas.held().length;
+  // As the bot does (src/app/start-bot.ts): a replica checks the keys of the projects it holds, as it takes them.
+  const checks = startKeyChecks({
+    api,
+    projects,
+    logger: silentLogger,
+    start: replicas ? 'when-held' : 'all',
+  });
+  replicas?.whenAcquired((acquired) => checks.check(acquired));
+  const checksDone = checks.settled().then(() => Date.now());
   const polled = new Map<string, Set<FeedName>>();
   let lastFullAt = 0;
   let fullyPolled = 0;
