@@ -64,7 +64,7 @@ describe.skipIf(unavailable !== undefined)(
       relay.close();
     });
 
-    it("the fenced sets of one engine commit (the lease's Lua script) reach Redis in one chunk", async () => {
+    it('an engine commit (its chunks, then its head) is one fenced script: one round trip', async () => {
       redis = await startRedisServer();
       const relay = await recordingRelay(redis.port);
       const client = await connectRedis(relay.url, () => {});
@@ -74,14 +74,13 @@ describe.skipIf(unavailable !== undefined)(
       // Loads the script (EVALSHA answers NOSCRIPT the first time).
       await lease.fencedSet('p', grant.token, 'fundbot:warm', '1');
       relay.chunks.length = 0;
-      const written = await Promise.all(
-        Array.from({ length: 6 }, (_, i) =>
-          lease.fencedSet('p', grant.token, `fundbot:chunk/${i}`, String(i)),
-        ),
-      );
-      expect(written).toEqual(Array(6).fill(true));
+      const commit = [
+        ...Array.from({ length: 6 }, (_, i) => ({ key: `fundbot:chunk/${i}`, value: String(i) })),
+        { key: 'fundbot:head', value: 'h' },
+      ];
+      expect(await lease.fencedSetAll('p', grant.token, commit)).toBe(true);
       const evals = relay.chunks.map((c) => (c.match(/EVALSHA/gi) ?? []).length);
-      expect(evals[0]).toBe(6);
+      expect(evals).toEqual([1]);
       await client.close();
       relay.close();
     });
