@@ -84,5 +84,21 @@ describe.skipIf(unavailable !== undefined)(
       await client.close();
       relay.close();
     });
+
+    it('sends a script in full once per client, even when its first calls come all at once', async () => {
+      redis = await startRedisServer();
+      const relay = await recordingRelay(redis.port);
+      const client = await connectRedis(relay.url, () => {});
+      const lease = redisLease(client);
+      const grants = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => lease.acquire(`p${i}`, 'replica-1', 30_000)),
+      );
+      expect(grants.every((grant) => grant !== null)).toBe(true);
+      const sent = relay.chunks.join('');
+      expect(sent.match(/\r\nEVAL\r\n/gi) ?? []).toHaveLength(1);
+      expect(sent.match(/\r\nEVALSHA\r\n/gi) ?? []).toHaveLength(19);
+      await client.close();
+      relay.close();
+    });
   },
 );
