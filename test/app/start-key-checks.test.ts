@@ -1,22 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, createApiClient, parseProjectKey } from '../../src/api/index.js';
+import { type ApiClient, parseProjectKey } from '../../src/api/index.js';
 import { startKeyChecks, startupReport } from '../../src/app/start-key-checks.js';
 import type { ProjectConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/ops/index.js';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { ManualClock } from '../support/manual-clock.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { startKeyCheckSimulator } from '../support/key-check-simulator.js';
 
 let sim: Simulator;
 let api: ApiClient;
 let projects: ProjectConfig[];
 
 beforeAll(async () => {
-  const clock = new ManualClock(Date.UTC(2026, 2, 1, 12));
-  sim = await startSimulator({
-    clock,
-    projects: [{ linkCaption: 'solar-kiosk' }, { linkCaption: 'river-cleanup' }],
-  });
-  api = createApiClient({ baseUrl: sim.url, clock, maxRetries: 0 });
+  ({ sim, api } = await startKeyCheckSimulator());
   const key = (linkCaption: string) => parseProjectKey(sim.issueProjectKey(linkCaption));
   projects = [
     {

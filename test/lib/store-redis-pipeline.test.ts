@@ -45,6 +45,14 @@ afterEach(async () => {
   redis = undefined;
 });
 
+/** A fresh redis-server, a recording relay in front of it, and a lease on a client that talks through the relay. */
+async function relayedLease() {
+  redis = await startRedisServer();
+  const relay = await recordingRelay(redis.port);
+  const client = await connectRedis(relay.url, () => {});
+  return { relay, client, lease: redisLease(client) };
+}
+
 describe.skipIf(unavailable !== undefined)(
   'writes to Redis issued together are pipelined (real redis-server)',
   () => {
@@ -65,13 +73,10 @@ describe.skipIf(unavailable !== undefined)(
     });
 
     it('an engine commit (its chunks, then its head) is one fenced script: one round trip', async () => {
-      redis = await startRedisServer();
-      const relay = await recordingRelay(redis.port);
-      const client = await connectRedis(relay.url, () => {});
-      const lease = redisLease(client);
+      const { relay, client, lease } = await relayedLease();
       const grant = await lease.acquire('p', 'replica-1', 30_000);
       if (grant === null) throw new Error('no lease');
-      // Loads the script (EVALSHA answers NOSCRIPT the first time).
+      // The first call of the script on a client sends it in full (EVAL): count from the next one.
       await lease.fencedSet('p', grant.token, 'fundbot:warm', '1');
       relay.chunks.length = 0;
       const commit = [
@@ -86,10 +91,7 @@ describe.skipIf(unavailable !== undefined)(
     });
 
     it('sends a script in full once per client, even when its first calls come all at once', async () => {
-      redis = await startRedisServer();
-      const relay = await recordingRelay(redis.port);
-      const client = await connectRedis(relay.url, () => {});
-      const lease = redisLease(client);
+      const { relay, client, lease } = await relayedLease();
       const grants = await Promise.all(
         Array.from({ length: 20 }, (_, i) => lease.acquire(`p${i}`, 'replica-1', 30_000)),
       );
