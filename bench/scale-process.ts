@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { createApiClient, DEFAULT_HEDGE_AFTER_MS, parseProjectKey } from '../src/api/index.js';
 import { startKeyChecks } from '../src/app/start-key-checks.js';
@@ -64,9 +65,19 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
     apiKey: parseProjectKey(raw),
     milestones: [],
   }));
+  const cpuAtStart = process.cpuUsage();
+  // Where the first poll's time goes (issue 22, scaleRedis): this process's CPU, its event loop's delay, and
+  // on Redis when the leases stopped moving.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  let heldNow = () => projects.length;
+  let heldLast = -1;
+  let heldSettledAt = 0;
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    const held = heldNow();
+    if (held !== heldLast) [heldLast, heldSettledAt] = [held, Date.now()];
   }, 250);
   // Failed store operations by error, with the first message of each (what an operator would read in the log).
   const storeFailures: Record<string, { count: number; first: string }> = {};
@@ -88,11 +99,20 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
     projects: () => projects.map((p) => p.linkCaption),
     onStoreOutcome: onOutcome,
   });
+  if (replicas) heldNow = () => replicas.held().length;
+  // As the bot does (src/app/start-bot.ts): a replica checks the keys of the projects it holds, as it takes them.
+  const checks = startKeyChecks({
+    api,
+    projects,
+    logger: silentLogger,
+    start: replicas ? 'when-held' : 'all',
+  });
+  replicas?.whenAcquired((acquired) => checks.check(acquired));
+  const checksDone = checks.settled().then(() => Date.now());
   const polled = new Map<string, Set<FeedName>>();
   let lastFullAt = 0;
   let fullyPolled = 0;
-  const checks = startKeyChecks({ api, projects, logger: silentLogger });
-  const checksDone = checks.report.then(() => Date.now());
+  let firstPollCpuMs = 0;
   const engine = createEngine({
     api,
     store,
@@ -115,6 +135,7 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
       if (before < 5 && feeds.size === 5) {
         fullyPolled += 1;
         lastFullAt = Date.now();
+        firstPollCpuMs = cpuMs(process.cpuUsage(cpuAtStart));
         options.onFullyPolled?.(poll.project);
       }
     },
@@ -127,6 +148,8 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
     () => fullyPolled,
     () => (replicas ? replicas.held().length : projects.length),
   );
+  loopDelay.disable();
+  const firstPollLoopDelayP99Ms = Math.round(loopDelay.percentile(99) / 1e6);
   const checksDoneAt = await checksDone;
   await new Promise((resolve) => setTimeout(resolve, settleMs));
   const cpuBefore = process.cpuUsage();
@@ -136,6 +159,8 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
   const windowMs = performance.now() - windowStart;
   const polls = engine.metrics().polls;
   const held = replicas?.held().length;
+  // After the steady window: a replica above its share at the first polls gives the excess up later.
+  const leasesSettledMs = heldSettledAt - started;
   clearInterval(sampler);
   await engine.stop();
   await replicas?.stop();
@@ -145,14 +170,21 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
   return {
     projectsFullyPolled: fullyPolled,
     firstPollAllMs: lastFullAt === 0 ? -1 : lastFullAt - started,
-    cpuPct: Math.round(((cpu.user + cpu.system) / 1000 / windowMs) * 1000) / 10,
+    cpuPct: Math.round((cpuMs(cpu) / windowMs) * 1000) / 10,
     rssMb: Math.round(peakRss / 104_857.6) / 10,
     details: {
       keyChecksDoneMs: checksDoneAt - started,
+      firstPollCpuMs,
+      firstPollCpuMsPerProject: Math.round((firstPollCpuMs / Math.max(1, fullyPolled)) * 100) / 100,
+      firstPollLoopDelayP99Ms,
       polls,
       copiesOfSlowRequests: copiesSent,
       storeFailures,
-      ...(held === undefined ? {} : { projectsHeldAtEnd: held }),
+      ...(held === undefined ? {} : { projectsHeldAtEnd: held, leasesSettledMs }),
     },
   };
+}
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return Math.round((usage.user + usage.system) / 1000);
 }

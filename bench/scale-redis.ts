@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { createClient } from '@keyv/redis';
 import { redisUnavailableReason, startRedisServer } from '../test/support/redis-server.js';
 import { offsetToAfterMidnight, startScaleSimulator } from './scale.js';
 import type { ScaleProcessFigures } from './scale-process.js';
@@ -55,6 +56,9 @@ export async function measureScaleRedis(): Promise<Record<string, unknown>> {
       });
     });
     await Promise.race([fleetDone, new Promise((resolve) => setTimeout(resolve, firstPollDeadlineMs))]);
+    // What the fleet's first polls cost outside the replicas (read before the steady window adds to them).
+    const redisWork = await redisServerWork(redis.url);
+    const simulator = await sim.stats();
     for (const child of children) child.send('steady');
     const replicas = await Promise.all(figures);
     return {
@@ -66,13 +70,40 @@ export async function measureScaleRedis(): Promise<Record<string, unknown>> {
         projectsHeldAtEnd: details['projectsHeldAtEnd'],
         keyChecksDoneMs: details['keyChecksDoneMs'],
         storeFailures: details['storeFailures'],
+        leasesSettledMs: details['leasesSettledMs'],
+        firstPollCpuMs: details['firstPollCpuMs'],
+        firstPollCpuMsPerProject: details['firstPollCpuMsPerProject'],
+        firstPollLoopDelayP99Ms: details['firstPollLoopDelayP99Ms'],
       })),
       projectsFullyPolled: polled.size,
+      untilFirstPollsDone: {
+        redisCommandsPerProject: Math.round((redisWork.commands / count) * 10) / 10,
+        redisCpuMs: redisWork.cpuMs,
+        simulatorRequests: simulator.requests,
+        simulatorCpuMs: simulator.cpuMs,
+      },
     };
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill();
     sim.stop();
     await redis.stop();
+  }
+}
+
+/** Commands redis-server has processed and the CPU it used (user + system) since it started. */
+async function redisServerWork(url: string): Promise<{ commands: number; cpuMs: number }> {
+  const client = createClient({ url });
+  await client.connect();
+  try {
+    const info = await client.info();
+    const field = (name: string) =>
+      Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+    return {
+      commands: field('total_commands_processed'),
+      cpuMs: Math.round((field('used_cpu_user') + field('used_cpu_sys')) * 1000),
+    };
+  } finally {
+    await client.quit();
   }
 }
 

@@ -18,28 +18,33 @@ export const ENGINE_STORE_PREFIX = 'engine/';
 /**
  * The engine's lease port on a {@link LeaseBalancer}: the balancer (not the engine) acquires, renews and
  * releases, so projects spread fairly; the engine only asks whether it holds a project (no Redis request) and
- * commits through the Redis lease's `fencedSet`, one script that compares the token and writes the state where
- * the keyv store reads it.
+ * commits through the Redis lease's `fencedSetAll`, one script that compares the token and writes the commit's
+ * chunks and pointer where the keyv store reads them (one round trip a commit, where a script per chunk and
+ * then one for the pointer took two).
  */
 export function balancedEngineLease(
-  balancer: Pick<LeaseBalancer, 'held'>,
+  balancer: Pick<LeaseBalancer, 'tokenOf'>,
   lease: Lease,
   encode: (key: string, value: unknown) => Promise<{ key: string; value: string }>,
   observe?: { readonly clock: Clock; readonly onOutcome: (outcome: StoreOutcome) => void },
 ): EngineLease {
   return {
     async acquire(resource) {
-      const token = balancer.held().get(resource);
+      // Asked at every run of every configured project: one map lookup, not a copy of every lease held.
+      const token = balancer.tokenOf(resource);
       return token === undefined ? null : { token };
     },
     // The balancer gives leases back when it stops; the engine's stop must not release them under it.
     async release() {},
-    async fencedSet(resource, token, key, value) {
-      const entry = await encode(`${ENGINE_STORE_PREFIX}${key}`, value);
+    async fencedCommit(resource, token, { chunks, pointer }) {
+      // The chunks first and the pointer last, in one script: they land together or not at all.
+      const entries = await Promise.all(
+        [...chunks, pointer].map((w) => encode(`${ENGINE_STORE_PREFIX}${w.key}`, w.value)),
+      );
       const startedAt = observe?.clock.now() ?? 0;
       // The state write is the store's busiest write: health must see it fail as it saw the plain set fail.
       try {
-        const written = await lease.fencedSet(resource, token, entry.key, entry.value);
+        const written = await lease.fencedSetAll(resource, token, entries);
         observe?.onOutcome({ operation: 'set', ok: true, durationMs: observe.clock.now() - startedAt });
         return written;
       } catch (error) {

@@ -28,7 +28,7 @@ import { createChatAdapters } from './chat-adapters.js';
 import { prepareHosting } from './hosted/start-hosted.js';
 import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
-import { startKeyChecks } from './start-key-checks.js';
+import { startKeyChecks, startupReport } from './start-key-checks.js';
 import { type StartedReplicas, startReplicas } from './start-replicas.js';
 import { type ApiDriftWatch, watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
@@ -74,10 +74,10 @@ export async function startBot(
     // SQLite creates the file but not its directory.
     mkdirSync(dirname(storeUrl.slice('sqlite://'.length)), { recursive: true });
   }
-  let enabledProjects: readonly string[] = [];
-  // The configured projects that can be read, and the projects connected from chat (hosted).
+  // The configured projects not found unreadable by their key check, and the projects connected from chat (hosted).
+  let enabledProjects: () => readonly string[] = () => [];
   let hostedProjects: () => readonly string[] = () => [];
-  const watchedProjects = () => [...enabledProjects, ...hostedProjects()];
+  const watchedProjects = () => [...enabledProjects(), ...hostedProjects()];
   let engineStatus: () => readonly ProjectPollingStatus[] = () => [];
   let deliveryStatus: () => DeliveryStatus = () => ({ cannotPost: [], pending: 0 });
   let drift: ApiDriftWatch | undefined;
@@ -137,13 +137,8 @@ export async function startBot(
     onResponse: (info) => metrics.recordApiResponse(info),
   });
 
-  // The checks run while everything else starts; each project's first poll waits only for its own.
-  // A project whose key was rejected is kept: the engine pauses it (with the reason, in /healthz and
-  // /status) and tries the key again, backing off to every 10 minutes. Only projects that cannot be read whatever the
-  // key (not found, plan below Pro) are dropped; with none left at all, the configuration is wrong.
-  const checks = startKeyChecks({ api, projects: config.projects, logger });
   const projects = config.projects;
-  enabledProjects = projects.map((p) => p.linkCaption);
+  enabledProjects = () => projects.map((p) => p.linkCaption);
   // On Redis: leases spread the projects over the replicas; delivery claims keep notices once-only.
   replicas = await startReplicas({
     storeUrl,
@@ -154,6 +149,14 @@ export async function startBot(
     projects: watchedProjects,
     onStoreOutcome: storeWatch.observe,
   });
+  // The checks run while everything else starts; each project's first poll waits only for its own.
+  // A project whose key was rejected is kept: the engine pauses it (with the reason, in /healthz and
+  // /status) and tries the key again, backing off to every 10 minutes. Only projects that cannot be read whatever the
+  // key (not found, plan below Pro) are dropped; with none left at all, the configuration is wrong.
+  // A replica checks the projects it holds, as it takes them (see KeyCheckStart).
+  const checks = startKeyChecks({ api, projects, logger, start: replicas ? 'when-held' : 'all' });
+  enabledProjects = () => projects.map((p) => p.linkCaption).filter((lc) => !checks.isDisabled(lc));
+  replicas?.whenAcquired((acquired) => checks.check(acquired));
   // Notices a store that went away (or came back) while nothing else touches it: one GET per 10 s.
   const storeProbe = startStoreProbe({ store, clock, lastWriteAt: storeWatch.lastWriteAt });
   // SQLite keeps expired rows (delivery records after 14 days) until read: swept hourly, bounded.
@@ -354,10 +357,11 @@ export async function startBot(
     },
     { name: 'close the health server', stop: async () => ops?.close() },
   ];
-  const report = await checks.report;
-  const readable = new Set([...report.enabled, ...report.paused]);
-  enabledProjects = projects.map((p) => p.linkCaption).filter((lc) => readable.has(lc));
-  if (enabledProjects.length === 0) {
+  const report = await startupReport(
+    checks,
+    projects.map((p) => p.linkCaption),
+  );
+  if (report.projects.length > 0 && report.enabled.length + report.paused.length === 0) {
     for (const step of shutdownSteps) await step.stop().catch(() => undefined);
     throw new Error(
       'no configured project can be read (see the warnings above): fix projects[].linkCaption or the plan, and start again',
@@ -365,7 +369,7 @@ export async function startBot(
   }
   logger.info(
     // `version` is on every line already (the logger's base): a second one would make the JSON invalid for strict parsers.
-    { projects: enabledProjects, adapters: adapters.map((a) => a.name) },
+    { projects: enabledProjects(), adapters: adapters.map((a) => a.name) },
     'fundbot is running',
   );
 

@@ -39,7 +39,11 @@ export interface StartReplicasOptions {
  */
 /** The replica's coordination, and who to tell when the balancer takes projects over. */
 export interface StartedReplicas extends ReplicaCoordination {
-  /** `listener` is told the projects each balancer tick acquired (the engine starts their runs at once). */
+  /**
+   * `listener` is told the projects held now, then those each balancer tick acquires (the engine starts their
+   * runs at once; their key checks start). Told the held ones first, so no project acquired before the
+   * listener came is missed.
+   */
   whenAcquired(listener: (projects: readonly string[]) => void): void;
 }
 
@@ -107,6 +111,8 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
       );
     }
   };
+  // A fleet starting together waits to see itself whole, then claims: each replica its share, not the first all.
+  await coordination.balancer.join().catch(() => undefined);
   // One tick before the engine starts, so it finds its share held instead of waiting a third of a TTL.
   await coordination.balancer.tick().then(onTick, () => undefined);
   coordination.start(onTick);
@@ -114,6 +120,8 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
   return Object.assign(coordination, {
     whenAcquired(listener: (projects: readonly string[]) => void) {
       acquiredListeners.push(listener);
+      const held = coordination.held();
+      if (held.length > 0) listener(held);
     },
   });
 }

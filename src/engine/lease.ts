@@ -18,18 +18,26 @@ export interface Lease {
   /** Gives it up if `holder` has it. */
   release(resource: string, holder: string): Promise<void>;
   /**
-   * Writes `value` under the engine store's `key` only while `token` is still the resource's current token.
-   * False when the lease expired or moved on: the caller lost the project and must not write it. The in-process
-   * lease checks and then writes to `store` (one process: nothing can take the lease in between but an expiry);
-   * the Redis lease ignores `store` and compares and writes in one script in Redis, where the store reads.
+   * Writes a commit only while `token` is still the resource's current token: its chunks, then its pointer (the
+   * head or an index), which makes them current; the pointer never lands without every chunk. False when the
+   * lease expired or moved on: the caller lost the project and must not write it. A failure throws (what landed
+   * is unknown). The in-process lease checks and then writes to `store`, the chunks together and then the
+   * pointer (one process: nothing can take the lease in between but an expiry); the Redis lease ignores `store`
+   * and compares and writes them all in one script in Redis, where the store reads: one round trip, atomic.
    */
-  fencedSet(
-    resource: string,
-    token: number,
-    key: string,
-    value: unknown,
-    store: KeyValueStore,
-  ): Promise<boolean>;
+  fencedCommit(resource: string, token: number, commit: FencedCommit, store: KeyValueStore): Promise<boolean>;
+}
+
+/** One store write of a commit: a key of the engine's store and its value. */
+export interface PlannedWrite {
+  readonly key: string;
+  readonly value: unknown;
+}
+
+/** What {@link Lease.fencedCommit} writes: the changed chunks, then the pointer that makes them current. */
+export interface FencedCommit {
+  readonly chunks: readonly PlannedWrite[];
+  readonly pointer: PlannedWrite;
 }
 
 /** In-process leases: for one process, and for tests of several replicas sharing one instance. */
@@ -51,9 +59,15 @@ export function memoryLease(clock: Clock): Lease {
     async release(resource, holder) {
       if (held.get(resource)?.holder === holder) held.delete(resource);
     },
-    async fencedSet(resource, token, key, value, store) {
+    async fencedCommit(resource, token, { chunks, pointer }, store) {
       if (live(resource)?.token !== token) return false;
-      await store.set(key, value);
+      // Settled, not raced: a chunk write still in flight after a failure could land later in a slot
+      // the next commit (which plans against the same stored pointer) writes again.
+      const results = await Promise.allSettled(chunks.map((w) => store.set(w.key, w.value)));
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+      if (live(resource)?.token !== token) return false;
+      await store.set(pointer.key, pointer.value);
       return true;
     },
   };

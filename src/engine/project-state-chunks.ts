@@ -39,9 +39,21 @@ export function fnv1a(text: string): number {
  * and the keyed project read list the same fields in different orders.
  */
 export function digestOf(value: unknown): string {
-  const text = Array.isArray(value)
-    ? `[${value.map(itemJson).join(',')}]`
-    : JSON.stringify(value, sortedKeys);
+  if (Array.isArray(value)) return sha1(`[${value.map(itemJson).join(',')}]`);
+  if (value === null || typeof value !== 'object') return sha1(JSON.stringify(value, sortedKeys) as string);
+  // A snapshot object is the same object commit after commit until its feed reads a new one (state objects
+  // are never mutated): its digest, sorted-key JSON and all, is computed once, not at every other feed's commit.
+  let digest = objectDigests.get(value);
+  if (digest === undefined) {
+    digest = sha1(JSON.stringify(value, sortedKeys));
+    objectDigests.set(value, digest);
+  }
+  return digest;
+}
+
+const objectDigests = new WeakMap<object, string>();
+
+function sha1(text: string): string {
   return createHash('sha1').update(text).digest('base64');
 }
 

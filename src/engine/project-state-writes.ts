@@ -1,5 +1,6 @@
 import { LeaseLostError } from '../domain/errors.js';
 import type { EngineContext } from './engine-context.js';
+import type { PlannedWrite } from './lease.js';
 import { commitTokenOf, leaseLost, leaseResourceOf } from './lease-tenure.js';
 import type { ProjectRuntime } from './project-runtime.js';
 import { stateKeys } from './project-state.js';
@@ -18,11 +19,7 @@ export interface ChunkedLayout {
 
 export const emptyLayout = (): ChunkedLayout => ({ collections: new Map(), stale: false });
 
-/** One store write of a commit. */
-export interface PlannedWrite {
-  readonly key: string;
-  readonly value: unknown;
-}
+export type { PlannedWrite } from './lease.js';
 
 /**
  * Plans one collection: its chunk values against the stored chunks. Returns the writes
@@ -46,11 +43,11 @@ export function planCollection(
 }
 
 /**
- * Writes a commit: every chunk first (in parallel: none is referenced yet), then the
- * pointer (the head or the history index), which is the commit point. Every write is
- * fenced by the project's lease token. A crash or failure before the pointer write leaves
- * the stored pointer on the previous commit's chunks, untouched: the stored state is
- * exactly the previous commit's. A refused write means another replica holds the project:
+ * Writes a commit: every chunk, then the pointer (the head or the history index), which is the
+ * commit point, fenced by the project's lease token (Lease.fencedCommit: on Redis one script, so
+ * the chunks and the pointer land together). A crash or failure before the pointer landed leaves
+ * the stored pointer on the previous commit's chunks, untouched: the stored state is exactly the
+ * previous commit's. A refused write means another replica holds the project:
  * {@link LeaseLostError}. Any other failure marks the layout stale and is thrown.
  */
 export async function writeCommit(
@@ -69,20 +66,9 @@ export async function writeCommit(
     throw new LeaseLostError(project);
   };
   if (token === undefined) return lost();
-  const write = (w: PlannedWrite) =>
-    ctx.lease.fencedSet(leaseResourceOf(rt), token, w.key, w.value, ctx.store);
-  // Settled, not raced: a chunk write still in flight after a failure could land later in a slot
-  // the next commit (which plans against the same stored pointer) writes again.
-  const results = await Promise.allSettled(chunks.map(write));
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed !== undefined) {
-    layout.stale = true;
-    throw failed.reason;
-  }
-  if (results.some((r) => r.status === 'fulfilled' && !r.value)) return lost();
   let written: boolean;
   try {
-    written = await write(pointer);
+    written = await ctx.lease.fencedCommit(leaseResourceOf(rt), token, { chunks, pointer }, ctx.store);
   } catch (error) {
     layout.stale = true;
     throw error;

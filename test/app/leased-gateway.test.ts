@@ -34,6 +34,10 @@ function severable(lease: Lease): Lease & { sever(): void } {
       guard();
       return lease.fencedSet(...args);
     },
+    fencedSetAll: async (...args) => {
+      guard();
+      return lease.fencedSetAll(...args);
+    },
     holders: async (...args) => {
       guard();
       return lease.holders(...args);

@@ -4,20 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient, parseProjectKey } from '../../src/api/index.js';
 import { checkProjectKeys, type KeyCheckProject } from '../../src/config/check-keys.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { startSimulator } from '../../src/simulator/index.js';
 import type { ProjectScope } from '../../src/simulator/types.js';
+import { startKeyCheckSimulator } from '../support/key-check-simulator.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 let sim: Simulator;
 let api: ApiClient;
 
 beforeAll(async () => {
-  const clock = new ManualClock(Date.UTC(2026, 2, 1, 12));
-  sim = await startSimulator({
-    clock,
-    projects: [{ linkCaption: 'solar-kiosk' }, { linkCaption: 'river-cleanup' }],
-  });
-  api = createApiClient({ baseUrl: sim.url, clock, maxRetries: 0 });
+  ({ sim, api } = await startKeyCheckSimulator());
 });
 afterAll(async () => {
   await api?.close();

@@ -45,6 +45,14 @@ afterEach(async () => {
   redis = undefined;
 });
 
+/** A fresh redis-server, a recording relay in front of it, and a lease on a client that talks through the relay. */
+async function relayedLease() {
+  redis = await startRedisServer();
+  const relay = await recordingRelay(redis.port);
+  const client = await connectRedis(relay.url, () => {});
+  return { relay, client, lease: redisLease(client) };
+}
+
 describe.skipIf(unavailable !== undefined)(
   'writes to Redis issued together are pipelined (real redis-server)',
   () => {
@@ -64,24 +72,33 @@ describe.skipIf(unavailable !== undefined)(
       relay.close();
     });
 
-    it("the fenced sets of one engine commit (the lease's Lua script) reach Redis in one chunk", async () => {
-      redis = await startRedisServer();
-      const relay = await recordingRelay(redis.port);
-      const client = await connectRedis(relay.url, () => {});
-      const lease = redisLease(client);
+    it('an engine commit (its chunks, then its head) is one fenced script: one round trip', async () => {
+      const { relay, client, lease } = await relayedLease();
       const grant = await lease.acquire('p', 'replica-1', 30_000);
       if (grant === null) throw new Error('no lease');
-      // Loads the script (EVALSHA answers NOSCRIPT the first time).
+      // The first call of the script on a client sends it in full (EVAL): count from the next one.
       await lease.fencedSet('p', grant.token, 'fundbot:warm', '1');
       relay.chunks.length = 0;
-      const written = await Promise.all(
-        Array.from({ length: 6 }, (_, i) =>
-          lease.fencedSet('p', grant.token, `fundbot:chunk/${i}`, String(i)),
-        ),
-      );
-      expect(written).toEqual(Array(6).fill(true));
+      const commit = [
+        ...Array.from({ length: 6 }, (_, i) => ({ key: `fundbot:chunk/${i}`, value: String(i) })),
+        { key: 'fundbot:head', value: 'h' },
+      ];
+      expect(await lease.fencedSetAll('p', grant.token, commit)).toBe(true);
       const evals = relay.chunks.map((c) => (c.match(/EVALSHA/gi) ?? []).length);
-      expect(evals[0]).toBe(6);
+      expect(evals).toEqual([1]);
+      await client.close();
+      relay.close();
+    });
+
+    it('sends a script in full once per client, even when its first calls come all at once', async () => {
+      const { relay, client, lease } = await relayedLease();
+      const grants = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => lease.acquire(`p${i}`, 'replica-1', 30_000)),
+      );
+      expect(grants.every((grant) => grant !== null)).toBe(true);
+      const sent = relay.chunks.join('');
+      expect(sent.match(/\r\nEVAL\r\n/gi) ?? []).toHaveLength(1);
+      expect(sent.match(/\r\nEVALSHA\r\n/gi) ?? []).toHaveLength(19);
       await client.close();
       relay.close();
     });

@@ -28,9 +28,13 @@ export interface ShareDecision {
  * The fair-spread policy, pure. Each replica aims at ceil(P/N) projects: one below it takes free projects, one
  * above it gives up the excess while another live replica is below its share. Because N × ceil(P/N) ≥ P, a free
  * project always finds a replica below its share, so none stays orphaned longer than one tick after its lease
- * expired. Which projects a replica prefers is rendezvous hashing (hash of replica + project), so replicas
- * reach for different free projects instead of all racing for the first one, and a replica gives up the ones
- * it prefers least.
+ * expired. Which projects a replica prefers is rendezvous hashing (hash of replica + project): first the
+ * projects it scores highest for among the live replicas (its own; the others' own ones are theirs), then the
+ * rest by its score. Replicas that see the same live list reach for disjoint free projects, so a fleet starting
+ * together claims its shares at once instead of racing for the same projects and waiting a tick for the
+ * leftovers; and a replica above its share gives up the projects it prefers least, other replicas' own first.
+ *
+ * Cost: one SHA-1 per held or free project and live replica; nothing while nothing is free or in excess.
  */
 export function assignShare(input: ShareInput): ShareDecision {
   const live = new Set(input.replicas);
@@ -42,7 +46,7 @@ export function assignShare(input: ShareInput): ShareDecision {
   for (const [project, holder] of input.holders) {
     if (listed.has(project)) counts.set(holder, (counts.get(holder) ?? 0) + 1);
   }
-  const preference = (project: string) => rendezvousScore(input.self, project);
+  const preference = preferenceOf(input.self, [...live]);
   const byPreference = (a: string, b: string) => preference(b) - preference(a) || a.localeCompare(b);
 
   const held = input.projects
@@ -56,6 +60,24 @@ export function assignShare(input: ShareInput): ShareDecision {
   );
   const excess = held.length > share && someoneBelowShare ? held.slice(share) : [];
   return { share, held, acquire, excess };
+}
+
+/** Above every score: a project `self` scores highest for among the live replicas ranks before all the others. */
+const OWN = 2 ** 48;
+
+/** How much `self` prefers a project (higher first), computed once per project. */
+function preferenceOf(self: string, live: readonly string[]): (project: string) => number {
+  const memo = new Map<string, number>();
+  return (project) => {
+    let preference = memo.get(project);
+    if (preference === undefined) {
+      const score = rendezvousScore(self, project);
+      const own = live.every((replica) => replica === self || rendezvousScore(replica, project) < score);
+      preference = own ? OWN + score : score;
+      memo.set(project, preference);
+    }
+    return preference;
+  };
 }
 
 /** A stable pseudo-random score of (replica, project): the first 6 bytes of a SHA-1, as a number. */

@@ -17,6 +17,13 @@ export interface LeaseBalancerOptions {
    * spread from flapping while replicas start or beat late, at the cost of a newcomer waiting this long.
    */
   readonly releaseGraceMs?: number;
+  /**
+   * The step of {@link LeaseBalancer.join} (how long the live replicas must stay the same before the first
+   * claim), and the wait before the next tick after one lost projects to another replica's claim; default 1 s.
+   */
+  readonly joinStepMs?: number;
+  /** The longest {@link LeaseBalancer.join} waits for replicas still coming; default a third of the TTL. */
+  readonly joinMaxMs?: number;
   /** Called when a tick fails (Redis unreachable): the loop goes on and retries at the next tick. */
   readonly onError?: (error: unknown) => void;
 }
@@ -32,6 +39,11 @@ export interface BalanceReport {
   /** Live replicas and the share this replica aimed at. */
   readonly replicas: number;
   readonly share: number;
+  /**
+   * Below its share after losing projects it reached for to another replica's claim in the same moment: the
+   * next tick comes after a join step, not a third of the TTL, so the leftovers do not wait 10 s to be polled.
+   */
+  readonly contended: boolean;
 }
 
 interface Tenure {
@@ -52,6 +64,8 @@ export class LeaseBalancer {
   readonly #options: LeaseBalancerOptions;
   readonly #ttlMs: number;
   readonly #graceMs: number;
+  readonly #joinStepMs: number;
+  readonly #joinMaxMs: number;
   readonly #tenures = new Map<string, Tenure>();
   #overShareSince: number | undefined;
 
@@ -59,6 +73,8 @@ export class LeaseBalancer {
     this.#options = options;
     this.#ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
     this.#graceMs = options.releaseGraceMs ?? this.#ttlMs;
+    this.#joinStepMs = options.joinStepMs ?? 1_000;
+    this.#joinMaxMs = options.joinMaxMs ?? this.intervalMs;
   }
 
   /** Ticks run this often: a third of the TTL. */
@@ -79,14 +95,49 @@ export class LeaseBalancer {
     return held;
   }
 
+  /** The token of `project` while this replica holds it (as {@link held} says, without copying every lease). */
+  tokenOf(project: string): number | undefined {
+    const tenure = this.#tenures.get(project);
+    if (tenure === undefined || this.#options.clock.now() - tenure.renewedAt >= this.#ttlMs) return undefined;
+    return tenure.token;
+  }
+
+  /**
+   * Waits, before the first tick, for the replicas of a fleet starting together to see each other: beats the
+   * registry until the live replicas stayed the same for one join step (at most `joinMaxMs`). Without it the
+   * first replica up saw itself alone, claimed every project and held the others' shares for the release grace
+   * (bench scaleRedis: a replica started 0.5 s before the others held all 3,000 and the others polled nothing
+   * for 30 s). Kafka's consumer groups wait the same way before their first rebalance
+   * (`group.initial.rebalance.delay.ms`). Returns at once when any project is held: a replica joining a running
+   * fleet has no claim to race for. Cost: one `holders` script, then a heartbeat per step (1 s for a lone replica).
+   */
+  async join(signal?: AbortSignal): Promise<void> {
+    const { self, lease, registry, clock } = this.#options;
+    if ((await lease.holders([...new Set(this.#options.projects())])).size > 0) return;
+    const deadline = clock.now() + this.#joinMaxMs;
+    let live = (await registry.heartbeat(self, this.#beatTtlMs)).join(' ');
+    while (clock.now() < deadline) {
+      await clock.sleep(Math.min(this.#joinStepMs, deadline - clock.now()), signal);
+      const now = (await registry.heartbeat(self, this.#beatTtlMs)).join(' ');
+      if (now === live) return;
+      live = now;
+    }
+  }
+
+  /**
+   * Beats expire after 2/3 of a lease TTL: a dead replica leaves the count before its leases free up, so the
+   * survivors' shares already cover its projects when they become free.
+   */
+  get #beatTtlMs(): number {
+    return Math.floor((this.#ttlMs * 2) / 3);
+  }
+
   /** One balancing step. Throws when Redis fails; the held leases then age out per {@link held}. */
   async tick(): Promise<BalanceReport> {
     const { self, lease, registry, clock } = this.#options;
     const projects = [...new Set(this.#options.projects())];
     const listed = new Set(projects);
-    // Beats expire after 2/3 of a lease TTL: a dead replica leaves the count before its leases free up, so the
-    // survivors' shares already cover its projects when they become free.
-    const replicas = await registry.heartbeat(self, Math.floor((this.#ttlMs * 2) / 3));
+    const replicas = await registry.heartbeat(self, this.#beatTtlMs);
 
     const released: string[] = [];
     const unlisted = [...this.#tenures.keys()].filter((project) => !listed.has(project));
@@ -137,20 +188,23 @@ export class LeaseBalancer {
       lost: lost.sort(),
       replicas: replicas.length,
       share: decision.share,
+      contended: acquired.length < decision.acquire.length && this.#tenures.size < decision.share,
     };
   }
 
   /** Ticks every TTL/3 until `signal` aborts, then releases every lease and leaves the registry. */
   async run(signal: AbortSignal, onTick?: (report: BalanceReport) => void): Promise<void> {
     while (!signal.aborted) {
+      let contended = false;
       try {
         const report = await this.tick();
+        contended = report.contended;
         onTick?.(report);
       } catch (error) {
         this.#options.onError?.(error);
       }
       try {
-        await this.#options.clock.sleep(this.intervalMs, signal);
+        await this.#options.clock.sleep(contended ? this.#joinStepMs : this.intervalMs, signal);
       } catch {
         break; // aborted
       }

@@ -1,4 +1,4 @@
-import { DEFAULT_LEASE_TTL_MS, type Lease, type LeaseHolder } from './lease.js';
+import { DEFAULT_LEASE_TTL_MS, entryOf, type FencedEntry, type Lease, type LeaseHolder } from './lease.js';
 import { RedisScript, type RedisScriptClient } from './redis-script.js';
 
 /**
@@ -37,13 +37,17 @@ return 0
 `);
 
 /**
- * KEYS[1] = lease, KEYS[2] = data key; ARGV[1] = token, ARGV[2] = value, ARGV[3] = ttl ms or ''.
- * Compares the lease's current token, then sets, atomically. Returns 1 when written, 0 when refused.
+ * KEYS[1] = lease, KEYS[2..n+1] = data keys; ARGV[1] = token, then per data key its value and its ttl ms or ''
+ * (ARGV[2i], ARGV[2i+1] for KEYS[i+1]). Compares the lease's current token, then sets them all in order,
+ * atomically. Returns 1 when written, 0 when refused.
  */
 const fencedSetScript = new RedisScript(`
 local current = redis.call('GET', KEYS[1])
 if not current or string.sub(current, 1, string.find(current, ' ', 1, true) - 1) ~= ARGV[1] then return 0 end
-if ARGV[3] == '' then redis.call('SET', KEYS[2], ARGV[2]) else redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) end
+for i = 2, #KEYS do
+  local value, ttl = ARGV[2 * i - 2], ARGV[2 * i - 1]
+  if ttl == '' then redis.call('SET', KEYS[i], value) else redis.call('SET', KEYS[i], value, 'PX', ttl) end
+end
 return 1
 `);
 
@@ -66,7 +70,7 @@ export interface RedisLeaseOptions {
  *
  * Storage per project: the lease key (~60 B, expires with the TTL) and its token counter (~40 B, kept so tokens
  * never go back while Redis lives). Requests: one script per acquire/renew (every TTL/3 per held project), one
- * per release, one per fenced write; `holders` is one script per 1,000 projects.
+ * per release, one per fenced write or group of writes (`fencedSetAll`); `holders` is one script per 1,000 projects.
  *
  * The data key of `fencedSet` is a raw Redis key: on a Redis Cluster it would need the lease's hash slot, so this
  * is for a single instance (which is what fundbot's `redis://` store is).
@@ -76,24 +80,30 @@ export function redisLease(client: RedisScriptClient, options: RedisLeaseOptions
   // The hash tag keeps a lease and its counter in one slot, should the instance ever become a cluster.
   const leaseKey = (resource: string) => `${prefix}{${resource}}`;
   const counterKey = (resource: string) => `${prefix}{${resource}}:token`;
+  const fencedSetAll = async (resource: string, token: number, entries: readonly FencedEntry[]) => {
+    const written = await fencedSetScript.run(client, {
+      keys: [leaseKey(resource), ...entries.map((e) => e.key)],
+      arguments: [
+        String(token),
+        ...entries.flatMap((e) => [e.value, e.ttlMs === undefined ? '' : ttlText(e.ttlMs)]),
+      ],
+    });
+    return written === 1;
+  };
   return {
     async acquire(resource, holder, ttlMs = DEFAULT_LEASE_TTL_MS) {
       const token = await acquireScript.run(client, {
         keys: [leaseKey(resource), counterKey(resource)],
-        arguments: [holder, String(Math.max(1, Math.round(ttlMs)))],
+        arguments: [holder, ttlText(ttlMs)],
       });
       return token === null ? null : { token: Number(token) };
     },
     async release(resource, holder) {
       await releaseScript.run(client, { keys: [leaseKey(resource)], arguments: [holder] });
     },
-    async fencedSet(resource, token, key, value, ttlMs) {
-      const written = await fencedSetScript.run(client, {
-        keys: [leaseKey(resource), key],
-        arguments: [String(token), value, ttlMs === undefined ? '' : String(Math.max(1, Math.round(ttlMs)))],
-      });
-      return written === 1;
-    },
+    fencedSet: (resource, token, key, value, ttlMs) =>
+      fencedSetAll(resource, token, [entryOf(key, value, ttlMs)]),
+    fencedSetAll,
     async holders(resources) {
       const found = new Map<string, LeaseHolder>();
       // Batches keep `unpack(KEYS)` well inside Lua's stack limit (~8000 values) for any number of projects.
@@ -112,3 +122,6 @@ export function redisLease(client: RedisScriptClient, options: RedisLeaseOptions
     },
   };
 }
+
+/** A TTL as Redis' PX takes it: whole milliseconds, at least 1. */
+const ttlText = (ttlMs: number) => String(Math.max(1, Math.round(ttlMs)));

@@ -19,16 +19,30 @@ export interface RedisScriptClient {
 /**
  * A Lua script run by its SHA1 (`EVALSHA`: 40 bytes on the wire instead of the script's few hundred), falling
  * back to `EVAL` when Redis answers NOSCRIPT: after a Redis restart or `SCRIPT FLUSH` the script cache is empty,
- * and `EVAL` fills it again.
+ * and `EVAL` fills it again. The first call on a client is an `EVAL` (which loads the script), and calls made
+ * while it is under way wait for it: a replica's first balancing tick acquires ~1,000 leases at once, and each
+ * of them used to be answered NOSCRIPT and sent again in full (3,468 failed calls at a fleet's start, bench
+ * scaleRedis).
  */
 export class RedisScript {
   readonly sha1: string;
+  readonly #firstCalls = new WeakMap<RedisScriptClient, Promise<unknown>>();
 
   constructor(readonly source: string) {
     this.sha1 = createHash('sha1').update(source).digest('hex');
   }
 
   async run(client: RedisScriptClient, call: ScriptCall): Promise<unknown> {
+    const first = this.#firstCalls.get(client);
+    if (first === undefined) {
+      const loading = client.eval(this.source, call);
+      this.#firstCalls.set(
+        client,
+        loading.catch(() => undefined),
+      );
+      return loading;
+    }
+    await first;
     try {
       return await client.evalSha(this.sha1, call);
     } catch (error) {

@@ -72,6 +72,17 @@ describe('assignShare', () => {
     expect(overlap.length).toBeLessThan(10);
   });
 
+  it('has replicas that see the same live list reach for disjoint projects, so claims made together do not collide', () => {
+    const projects = projectsOf(300);
+    const claims = replicasOf(3).map(
+      (self) => assignShare({ self, replicas: replicasOf(3), projects, holders: new Map() }).acquire,
+    );
+    expect(claims.map((claim) => claim.length)).toEqual([100, 100, 100]);
+    // Each takes the projects it scores highest for; only a replica with fewer than its share of those reaches
+    // further (here 284 distinct). Each replica's own top 100 by its score alone would be about 211 distinct.
+    expect(new Set(claims.flat()).size).toBeGreaterThanOrEqual(270);
+  });
+
   it('from any start, holds every project with nobody above ceil(P/N) (property)', () => {
     fc.assert(
       fc.property(

@@ -122,6 +122,55 @@ describe('LeaseBalancer on memory leases and a manual clock', () => {
     expect((await replicas.holders()).size).toBe(0);
   });
 
+  it('joins before its first claim: replicas starting together each claim their share, none all of them', async () => {
+    const a = replicas.start('a');
+    const b = replicas.start('b');
+    const aJoined = a.join();
+    await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1));
+    // b comes up within a's join step: a sees the fleet change and waits a step more; b sees it whole at once.
+    const bJoined = b.join();
+    await vi.waitFor(() => expect(clock.pendingSleepers).toBe(2));
+    clock.advance(1_000);
+    await bJoined;
+    await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1));
+    clock.advance(1_000);
+    await aJoined;
+    // Claims in the same moment: each reaches first for the projects it scores highest among the live replicas.
+    await replicas.tickAll();
+    await replicas.tickAll();
+    expect(await replicas.counts()).toEqual([15, 15]);
+  });
+
+  it('claims at once when projects are held already: a fleet running has no first claim to wait for', async () => {
+    await replicas.start('a').tick();
+    await replicas.start('b').join();
+    expect(clock.pendingSleepers).toBe(0);
+  });
+
+  it('ticks again after a join step, not a third of the TTL, when another replica took a project it reached for', async () => {
+    const lease = memoryLease(clock);
+    let refusals = 3; // another replica's claim, in the same moment, won these
+    const contested: Lease = {
+      ...lease,
+      acquire: async (resource, holder, ttl) => {
+        if (refusals === 0) return lease.acquire(resource, holder, ttl);
+        refusals -= 1;
+        return null;
+      },
+    };
+    const a = fleet(contested, memoryReplicaRegistry(clock), clock, ttlMs).start('a');
+    const stop = new AbortController();
+    const reports: { held: number; contended: boolean }[] = [];
+    const running = a.run(stop.signal, (r) => reports.push({ held: r.held.size, contended: r.contended }));
+    await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1));
+    expect(reports).toEqual([{ held: 27, contended: true }]);
+    clock.advance(1_000);
+    await vi.waitFor(() => expect(reports).toHaveLength(2));
+    expect(reports[1]).toEqual({ held: 30, contended: false });
+    stop.abort();
+    await running;
+  });
+
   it('gives everything back on stop so the others need not wait for the TTL', async () => {
     const a = replicas.start('a');
     await a.tick();

@@ -69,6 +69,23 @@ export function leaseContract(subject: () => LeaseSubject): void {
     expect(await read('state/p1')).toBe('from-b');
   });
 
+  it('writes a group of values all together, or none of them for a stale token', async () => {
+    const { lease, ttlMs, expire, read } = subject();
+    const a = await lease.acquire('p1', 'replica-a', ttlMs);
+    const chunkAndHead = (from: string) => [
+      { key: 'chunk/p1', value: `chunk-${from}` },
+      { key: 'head/p1', value: `head-${from}`, ttlMs: 60_000 },
+    ];
+    expect(await lease.fencedSetAll('p1', a!.token, chunkAndHead('a'))).toBe(true);
+    expect([await read('chunk/p1'), await read('head/p1')]).toEqual(['chunk-a', 'head-a']);
+    await expire('p1');
+    const b = await lease.acquire('p1', 'replica-b', ttlMs);
+    expect(await lease.fencedSetAll('p1', a!.token, chunkAndHead('a-late'))).toBe(false);
+    expect([await read('chunk/p1'), await read('head/p1')]).toEqual(['chunk-a', 'head-a']);
+    expect(await lease.fencedSetAll('p1', b!.token, chunkAndHead('b'))).toBe(true);
+    expect([await read('chunk/p1'), await read('head/p1')]).toEqual(['chunk-b', 'head-b']);
+  });
+
   it('refuses a commit after the lease expired even when nobody took it yet', async () => {
     const { lease, ttlMs, expire, read } = subject();
     const a = await lease.acquire('p1', 'replica-a', ttlMs);
