@@ -41,6 +41,8 @@ export interface StartReplicasOptions {
 export interface StartedReplicas extends ReplicaCoordination {
   /** `listener` is told the projects each balancer tick acquired (the engine starts their runs at once). */
   whenAcquired(listener: (projects: readonly string[]) => void): void;
+  /** The live replicas at the last balancer tick (this one included). */
+  liveReplicas(): number;
 }
 
 export async function startReplicas(options: StartReplicasOptions): Promise<StartedReplicas | undefined> {
@@ -85,7 +87,9 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
     registers,
   });
   const acquiredListeners: ((projects: readonly string[]) => void)[] = [];
+  let live = 1;
   const onTick = (report: BalanceReport) => {
+    live = Math.max(1, report.replicas);
     if (report.acquired.length > 0) {
       changes.inc({ change: 'acquired' }, report.acquired.length);
       for (const listener of acquiredListeners) listener(report.acquired);
@@ -115,5 +119,6 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
     whenAcquired(listener: (projects: readonly string[]) => void) {
       acquiredListeners.push(listener);
     },
+    liveReplicas: () => live,
   });
 }

@@ -187,6 +187,7 @@ export class ChannelLane {
       } catch (error) {
         return await this.#failed(item, record, error);
       }
+      this.deps.resolver.notePosted(this.channel, thread);
       try {
         item.record = await ledger.confirm(item.key, receipt?.messageId);
       } catch (error) {

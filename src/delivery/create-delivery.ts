@@ -55,7 +55,12 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     prefix: 'notices/delivered/',
     ...(options.claims ? { claims: options.claims } : {}),
   });
-  const resolver = createDoubtResolver({ store, claims, clock });
+  const resolver = createDoubtResolver({
+    store,
+    claims,
+    clock,
+    ...(options.postingReplicas ? { postingReplicas: options.postingReplicas } : {}),
+  });
   const directory = createChannelDirectory({
     store: options.settingsStore,
     stampKey: options.settingsStampKey,
