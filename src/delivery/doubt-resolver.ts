@@ -84,8 +84,8 @@ const lookSpanMs = 20_000;
  *    interval: Slack's conversations.history, about one a minute per workspace).
  *
  * Cost: no request while nothing is in doubt; per decision one or two store reads (the
- * channel's view, the scope's last look); per look one platform call, one claim and three
- * small writes (the view, the scope's last look when it is sent and when it is answered).
+ * channel's view, the scope's last look); per look one platform call, one claim and two
+ * small writes (the view, and the scope's last look, timed from its answer).
  */
 export function createDoubtResolver(options: DoubtResolverOptions) {
   const { store, claims, clock } = options;
@@ -237,9 +237,10 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       const claimKey = `look:${budget.scope}`;
       let lastLook = await store.get(budgetKey, z.number());
       const spent = lastLook !== undefined && now < lastLook + interval;
+      // The claim keeps every other caller (replica, or this process on SQLite) from looking meanwhile; a
+      // process that dies mid-look and restarts may look once too early: Slack's 429 then says how long to wait.
       if (!spent && (await claims.claimOnce(claimKey, interval))) {
         lastLook = now;
-        await store.set(budgetKey, now, interval * 2);
         // The oldest burst first: its span fits a page or two even in a busy channel.
         const oldest = Math.min(...open.map((d) => d.startedAt));
         const burst = open.filter((d) => d.startedAt <= oldest + lookSpanMs);
