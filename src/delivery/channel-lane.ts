@@ -281,8 +281,8 @@ export class ChannelLane {
       return;
     }
     try {
-      await item.hold();
-      item.settle({ kind: 'held' });
+      const { stored } = await item.hold();
+      void stored.then(() => item.settle({ kind: 'held' }));
     } catch (error) {
       this.deps.logger.warn(
         { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) },
