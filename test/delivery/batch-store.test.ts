@@ -41,6 +41,25 @@ function failingWrites(inner: KeyValueStore) {
   return { store, state };
 }
 
+/** A store whose writes wait until `release()` while `held` is set (a slow disk, a far Redis). */
+function slowWrites(inner: KeyValueStore) {
+  let waiting: (() => void)[] = [];
+  const state = { held: false };
+  const store: KeyValueStore = {
+    ...inner,
+    async set(key, value, ttl) {
+      if (state.held) await new Promise<void>((resolve) => waiting.push(resolve));
+      return inner.set(key, value, ttl);
+    },
+  };
+  const release = () => {
+    state.held = false;
+    for (const go of waiting) go();
+    waiting = [];
+  };
+  return { store, state, release };
+}
+
 async function setup(inner: KeyValueStore = memoryStore()) {
   const clock = new ManualClock(t0);
   const wakeups = new Wakeups(clock);
@@ -80,6 +99,23 @@ describe('held batches: the notices that join within a few seconds are stored in
     await storedAt;
     await flush(10_000);
     expect((await stored())?.state).toBe('posted');
+  });
+
+  it('a notice found in a batch whose write is on its way is told when that write lands, not before', async () => {
+    const { store, state, release } = slowWrites(memoryStore());
+    const { batches, flush } = await setup(store);
+    await batches.gather(open([entry(1)]));
+    state.held = true;
+    await flush(5_000);
+    let told = false;
+    void batches.stored('batch-1').then(() => {
+      told = true;
+    });
+    await flush(0);
+    expect(told).toBe(false);
+    release();
+    await flush(0);
+    expect(told).toBe(true);
   });
 
   it('a write the store refused is made again with the next gathering; the notices wait for it', async () => {

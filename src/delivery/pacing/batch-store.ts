@@ -50,6 +50,8 @@ export function createBatchStore(store: KeyValueStore, options: BatchStoreOption
   const open = new Map<string, Map<string, BatchRecord>>();
   const loading = new Map<string, Promise<Map<string, BatchRecord>>>();
   const gathered = new Map<string, GatheredWrite>();
+  /** Gathered writes on their way to the store: what they wait for is not stored yet. */
+  const gatheredInFlight = new Map<string, GatheredWrite>();
   /** Per batch, the write in flight: the next one waits for it. */
   const writing = new Map<string, Promise<void>>();
   const { gatherMs = 0, wakeups, clock } = options;
@@ -118,12 +120,15 @@ export function createBatchStore(store: KeyValueStore, options: BatchStoreOption
     if (!write) return;
     // Closed meanwhile: the close stored it.
     const batch = open.get(write.project)?.get(id);
+    gatheredInFlight.set(id, write);
     try {
       if (batch) await writeBatch(batch);
       write.done();
     } catch {
       // The store failed: written with the next gathering (the notices stay in the outbox until then).
       gatherAgain(id, write);
+    } finally {
+      if (gatheredInFlight.get(id) === write) gatheredInFlight.delete(id);
     }
   }
 
@@ -187,7 +192,8 @@ export function createBatchStore(store: KeyValueStore, options: BatchStoreOption
     },
 
     /** Resolves once the batch as it is in memory now is in the store. */
-    stored: (id: string): Promise<void> => gathered.get(id)?.stored ?? Promise.resolve(),
+    stored: (id: string): Promise<void> =>
+      gathered.get(id)?.stored ?? gatheredInFlight.get(id)?.stored ?? Promise.resolve(),
 
     /** Writes every gathered batch now (the pipeline stops). */
     async storeGathered(): Promise<void> {
