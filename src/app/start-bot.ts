@@ -192,7 +192,12 @@ export async function startBot(
     })),
     ...(config.api.userKey !== undefined ? { userKey: config.api.userKey } : {}),
     ...(replicas
-      ? { lease: replicas.engineLease, replicaId: replicas.replicaId, claims: replicas.claims }
+      ? {
+          lease: replicas.engineLease,
+          replicaId: replicas.replicaId,
+          claims: replicas.claims,
+          postingReplicas: () => replicas.liveReplicas(),
+        }
       : {}),
     engineOptions: {
       ...(replicas ? { leaseTtlMs: replicas.ttlMs } : {}),

@@ -45,6 +45,8 @@ export interface StartedReplicas extends ReplicaCoordination {
    * listener came is missed.
    */
   whenAcquired(listener: (projects: readonly string[]) => void): void;
+  /** The live replicas at the last balancer tick (this one included). */
+  liveReplicas(): number;
 }
 
 export async function startReplicas(options: StartReplicasOptions): Promise<StartedReplicas | undefined> {
@@ -89,7 +91,9 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
     registers,
   });
   const acquiredListeners: ((projects: readonly string[]) => void)[] = [];
+  let live = 1;
   const onTick = (report: BalanceReport) => {
+    live = Math.max(1, report.replicas);
     if (report.acquired.length > 0) {
       changes.inc({ change: 'acquired' }, report.acquired.length);
       for (const listener of acquiredListeners) listener(report.acquired);
@@ -123,5 +127,6 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
       const held = coordination.held();
       if (held.length > 0) listener(held);
     },
+    liveReplicas: () => live,
   });
 }

@@ -63,6 +63,8 @@ export interface WireOptions {
   readonly replicaId?: string;
   /** Once-only delivery claims shared by the replicas; default in-process. */
   readonly claims?: Claims;
+  /** The live replicas posting into the channels (the lease balancer's count); default 1. */
+  readonly postingReplicas?: () => number;
   /** Extra observer of finished polls (health); metrics are recorded here already. */
   readonly onPoll?: (poll: PollOutcome) => void;
   /** Told what the delivery pipeline does, beside the metrics (the digest's health). */
@@ -180,6 +182,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     random: options.random,
     logger: logger.child({ component: 'delivery' }),
     ...(options.claims !== undefined ? { claims: options.claims } : {}),
+    ...(options.postingReplicas !== undefined ? { postingReplicas: options.postingReplicas } : {}),
     // The day of the daily thread is the digest's day.
     timeZone: options.digestTimeZone,
     // The bar's goal from the engine's cache (the project is re-read far more often than 6 h).

@@ -187,6 +187,7 @@ export class ChannelLane {
       } catch (error) {
         return await this.#failed(item, record, error);
       }
+      this.deps.resolver.notePosted(this.channel, thread);
       try {
         item.record = await ledger.confirm(item.key, receipt?.messageId);
       } catch (error) {
@@ -280,8 +281,8 @@ export class ChannelLane {
       return;
     }
     try {
-      await item.hold();
-      item.settle({ kind: 'held' });
+      const { stored } = await item.hold();
+      void stored.then(() => item.settle({ kind: 'held' }));
     } catch (error) {
       this.deps.logger.warn(
         { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) },

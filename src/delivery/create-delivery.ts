@@ -22,6 +22,12 @@ import { Wakeups } from './wakeups.js';
 
 export type { Delivery, DeliveryOptions, DeliveryStatus, ScheduledPost } from './delivery-api.js';
 
+/**
+ * A held notice's batch is written this long after it joined, with the notices that
+ * joined meanwhile: one write for a few held notices instead of one each. The outbox
+ * keeps them until then; the batch goes out minutes later.
+ */
+const heldWriteGatherMs = 5_000;
 /** Re-reading held work after a failed start: 1 s doubling to a minute. */
 const resumeBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, jitter: 'spread' };
 /** Builds the pipeline; adapters register their posters with it, the engine offers it events. */
@@ -55,7 +61,12 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     prefix: 'notices/delivered/',
     ...(options.claims ? { claims: options.claims } : {}),
   });
-  const resolver = createDoubtResolver({ store, claims, clock });
+  const resolver = createDoubtResolver({
+    store,
+    claims,
+    clock,
+    ...(options.postingReplicas ? { postingReplicas: options.postingReplicas } : {}),
+  });
   const directory = createChannelDirectory({
     store: options.settingsStore,
     stampKey: options.settingsStampKey,
@@ -110,7 +121,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     ...(options.threadEditIntervalMs !== undefined ? { editIntervalMs: options.threadEditIntervalMs } : {}),
     logger,
   });
-  const batchStore = createBatchStore(store);
+  const batchStore = createBatchStore(store, { gatherMs: heldWriteGatherMs, wakeups, clock });
   const batches = createBatches({
     store,
     batchStore,
@@ -295,6 +306,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       await resumeStoredWork(1);
     },
     async stop(deadlineMs = 5_000) {
+      // Held notices gathering for their batch's write: stored now, so the outbox need not offer them again.
+      await batchStore.storeGathered().catch(() => {});
       wakeups.stop();
       if (deadlineMs <= 0) return;
       const deadline = new AbortController();

@@ -38,6 +38,8 @@ export interface DeliveryOptions {
   readonly logger: CoreLogger & { info?: (details: object, message: string) => void };
   /** Once-only claims shared by the replicas (Redis); default an in-process map. */
   readonly claims?: Claims;
+  /** How many replicas post into the channels now (the live ones); default 1 (see DoubtResolverOptions). */
+  readonly postingReplicas?: () => number;
   readonly observer?: DeliveryObserver;
   /** The zone of the projects' day (the daily thread's date, a late notice's time). Default UTC. */
   readonly timeZone?: string;

@@ -4,6 +4,9 @@ import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
+import { landsAtOnceMs, nextLookSpan } from './look-span.js';
+import { joinCovered, type LookView, lookViewSchema, readAtOf, withFound } from './look-view.js';
+import { OwnPosts } from './own-posts.js';
 import type { ChannelPoster, DoubtSupport, ThreadTarget } from './ports.js';
 
 /** A delivery in doubt: its idempotency key, when its attempt began, and what it carried. */
@@ -27,32 +30,10 @@ export type DoubtDecision =
   /** Cannot tell yet (it may still land, or no look is allowed before `until`). */
   | { readonly kind: 'wait'; readonly until: number };
 
-/**
- * What the looks at one channel (or thread) have shown, shared by every replica in
- * the store (`delivery/look/<channel>[/<thread>]`, under 10 KB), so a replica that
- * takes a project over continues the previous holder's doubt instead of starting over.
- */
-interface LookView {
-  /** The span looked at completely in one sweep (epoch ms). */
-  readonly covered?: { readonly from: number; readonly to: number };
-  /** Idempotency keys seen in the channel, with their message ids (the newest {@link foundKept}). */
-  readonly found: Readonly<Record<string, string>>;
-  /** An unfinished sweep: the call that continues it. */
-  readonly continuation?: { readonly cursor: string; readonly from: number; readonly to: number };
-  /** Epoch ms of the last look (for the next allowed one). */
-  readonly lookedAt?: number;
-}
-
-const viewSchema = z.object({
-  covered: z.object({ from: z.number(), to: z.number() }).optional(),
-  found: z.record(z.string(), z.string()),
-  continuation: z.object({ cursor: z.string(), from: z.number(), to: z.number() }).optional(),
-  lookedAt: z.number().optional(),
-}) as unknown as z.ZodType<LookView>;
-
-const foundKept = 200;
 /** A view is kept a day: longer than any doubt lasts. */
 const viewTtlMs = 24 * 3_600_000;
+/** A pace a look measured is trusted this long: a campaign's pace changes over its day. */
+const paceTrustMs = 30 * 60_000;
 
 export interface DoubtResolverOptions {
   readonly store: KeyValueStore;
@@ -70,6 +51,12 @@ export interface DoubtResolverOptions {
    * budget allows one look a minute). Default 10 s.
    */
   readonly gatherMs?: number;
+  /**
+   * How many replicas post into the channels (the live ones, from the lease balancer; 1
+   * alone). Before a look has measured a channel's pace, this process's own posts times
+   * this is its guess: projects are spread evenly, so the others post about as much.
+   */
+  readonly postingReplicas?: () => number;
 }
 
 /** Looks are spaced this much beyond the platform's interval: its clock counts the arrival, ours the departure. */
@@ -88,33 +75,51 @@ const lookSpanMs = 20_000;
  * 1. before `settleMs` after the attempt began nothing is decided: it may still land;
  * 2. inside the platform's dedupe window (`repeatSafeMs`, Discord's nonce) a repeat
  *    is the check: 'absent' means "post it again with the same key";
- * 3. otherwise the channel is looked at: one platform call covers every doubt of the
- *    channel from the earliest attempt (minus a clock margin) to now, and what it
- *    showed (keys found, the span covered) is stored for the others and for the next
- *    holder. Looks spend a budget shared by every replica (a claim per scope held for
- *    its interval: Slack's conversations.history, about one a minute per workspace).
+ * 3. otherwise the channel is looked at: one platform call covers the doubts of the
+ *    channel's oldest burst, from the earliest attempt (minus a clock margin) to where
+ *    the posts can be, and what it showed (keys found, the span covered, the pace) is
+ *    stored for the others and for the next holder. In a channel busier than one page
+ *    (look-span.ts) the first look reads where a received post lands, the rest after.
+ *    Looks spend a budget shared by every replica (a claim per scope held for its
+ *    interval: Slack's conversations.history, about one a minute per workspace).
  *
  * Cost: no request while nothing is in doubt; per decision one or two store reads (the
- * channel's view, the scope's last look); per look one platform call, one claim and three
- * small writes (the view, the scope's last look when it is sent and when it is answered).
+ * channel's view, the scope's last look); per look one platform call, one claim and two
+ * small writes (the view, and the scope's last look, timed from its answer).
  */
 export function createDoubtResolver(options: DoubtResolverOptions) {
   const { store, claims, clock } = options;
+  const ownPosts = new OwnPosts();
   const viewKey = (channel: ChannelRef, thread: ThreadTarget | undefined) =>
     `delivery/look/${channelKey(channel)}${thread ? `/${encodeURIComponent(thread.parentMessageId)}` : ''}`;
   /** How far our clock and the platform's may disagree: the poster's measure, else the resolver's default. */
   const marginOf = (support: DoubtSupport) => support.clockMarginMs ?? options.clockMarginMs ?? 60_000;
   const landsBy = (support: DoubtSupport, doubt: Doubt) =>
     doubt.landsBy ?? doubt.startedAt + support.settleMs;
+  /** When a look can tell: even the platform's clock is past where the post can be (a look shows only what exists). */
+  const settlesAt = (support: DoubtSupport, doubt: Doubt) => landsBy(support, doubt) + marginOf(support);
 
   function fromView(view: LookView, doubt: Doubt, support: DoubtSupport): DoubtDecision | undefined {
     const messageId = view.found[doubt.key];
     if (messageId !== undefined) return { kind: 'posted', messageId };
     const c = view.covered;
     const margin = marginOf(support);
-    if (c && c.from <= doubt.startedAt - margin && c.to >= landsBy(support, doubt) + margin)
+    if (
+      c &&
+      c.from <= doubt.startedAt - margin &&
+      c.to >= landsBy(support, doubt) + margin &&
+      readAtOf(c) >= settlesAt(support, doubt)
+    )
       return { kind: 'absent' };
     return undefined;
+  }
+
+  /** Messages the channel likely holds in a span: as a look measured it lately, else our own posts times the replicas. */
+  function expectedMessages(key: string, view: LookView, from: number, to: number): number {
+    const seen = ownPosts.between(key, from, to) * (options.postingReplicas?.() ?? 1);
+    const pace = view.pace;
+    if (!pace || clock.now() - pace.at > paceTrustMs) return seen;
+    return Math.max(seen, (pace.messages / Math.max(1, pace.spanMs)) * (to - from));
   }
 
   async function look(
@@ -126,54 +131,59 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
   ): Promise<LookView> {
     const now = clock.now();
     const margin = marginOf(support);
-    // Only the span where these posts can be: a busy channel's look then needs one page, not five.
-    const earliest = Math.min(...open.map((d) => d.startedAt)) - margin;
-    const latest = Math.min(now, Math.max(...open.map((d) => landsBy(support, d))) + margin);
-    const continuing =
-      view.continuation && view.continuation.from <= earliest && view.continuation.to >= latest
-        ? view.continuation
+    const key = viewKey(channel, thread);
+    // A span read before one of these settled may miss its post: it is read again.
+    const trusted =
+      view.covered && readAtOf(view.covered) >= Math.max(...open.map((d) => settlesAt(support, d)))
+        ? view.covered
         : undefined;
+    // Only the span where these posts can be: a busy channel's look then needs one page, not five.
+    const span = nextLookSpan({
+      earliest: Math.min(...open.map((d) => d.startedAt)) - margin,
+      latest: Math.min(now, Math.max(...open.map((d) => landsBy(support, d))) + margin),
+      landedBy: Math.max(...open.map((d) => d.startedAt)) + margin + landsAtOnceMs,
+      covered: trusted,
+      continuation: view.continuation,
+      newestFirstPageSize: support.newestFirstPageSize,
+      expected: (from, to) => expectedMessages(key, view, from, to),
+      now,
+    });
     const page = await support.look(
       channel,
       {
-        from: continuing?.from ?? earliest,
-        to: continuing?.to ?? latest,
-        ...(continuing ? { cursor: continuing.cursor } : {}),
+        from: span.from,
+        to: span.to,
+        ...(span.cursor ? { cursor: span.cursor } : {}),
         wanted: open.map((d) => ({ key: d.key, message: d.message })),
       },
       thread,
     );
-    const found = { ...view.found, ...Object.fromEntries(page.found) };
-    const keys = Object.keys(found);
-    const trimmed =
-      keys.length > foundKept
-        ? Object.fromEntries(keys.slice(-foundKept).map((k) => [k, found[k] as string]))
-        : found;
-    // A span is trusted only as read in one sweep: a continued sweep extends the span of its first page.
-    const covered =
-      continuing && view.covered
-        ? {
-            from: Math.min(page.covered.from, view.covered.from),
-            to: Math.max(page.covered.to, view.covered.to),
-          }
-        : page.covered;
+    // A continued sweep extends its own earlier pages; a new one, what was read after these settled.
+    const covered = joinCovered(span.cursor ? view.covered : trusted, {
+      ...page.covered,
+      readAt: span.readAt,
+    });
+    const measured =
+      page.shown !== undefined && !span.cursor
+        ? { messages: page.shown, spanMs: page.covered.to - page.covered.from, at: now }
+        : view.pace;
     return {
       covered,
-      found: trimmed,
+      found: withFound(view.found, page.found),
       ...(page.cursor
-        ? {
-            continuation: {
-              cursor: page.cursor,
-              from: continuing?.from ?? earliest,
-              to: continuing?.to ?? latest,
-            },
-          }
+        ? { continuation: { cursor: page.cursor, from: span.from, to: span.to, readAt: span.readAt } }
         : {}),
       lookedAt: now,
+      ...(measured ? { pace: measured } : {}),
     };
   }
 
   return {
+    /** One of our posts landed in the channel (or thread): its pace, as far as this process sees it. */
+    notePosted(channel: ChannelRef, thread: ThreadTarget | undefined): void {
+      ownPosts.noted(viewKey(channel, thread), clock.now());
+    },
+
     /**
      * Decides each doubt of one channel (or thread) posted through `poster`. At most
      * one look, and only when some doubt has settled and the budget allows.
@@ -193,8 +203,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         return decisions;
       }
       const settled: Doubt[] = [];
-      // When a look can tell: even the platform's clock is past where the post can be (a look shows only what exists).
-      const settlesAt = (d: Doubt) => landsBy(support, d) + marginOf(support);
+      const settles = (d: Doubt) => settlesAt(support, d);
       for (const d of doubts) {
         // Nothing is decided while the post may still land; inside the dedupe window a repeat is the check.
         const lands = landsBy(support, d);
@@ -202,23 +211,23 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
           decisions.set(d.key, { kind: 'wait', until: lands });
         } else if (now - d.startedAt < support.repeatSafeMs) {
           decisions.set(d.key, { kind: 'absent' });
-        } else if (now < settlesAt(d)) {
-          decisions.set(d.key, { kind: 'wait', until: settlesAt(d) });
+        } else if (now < settles(d)) {
+          decisions.set(d.key, { kind: 'wait', until: settles(d) });
         } else {
           settled.push(d);
         }
       }
       if (settled.length === 0) return decisions;
       // A burst: wait (at most gatherMs past the first) for the doubts about to settle, then one look covers them.
-      const gatherUntil = Math.min(...settled.map(settlesAt)) + (options.gatherMs ?? 10_000);
-      const soon = doubts.filter((d) => now < settlesAt(d) && settlesAt(d) <= gatherUntil);
+      const gatherUntil = Math.min(...settled.map(settles)) + (options.gatherMs ?? 10_000);
+      const soon = doubts.filter((d) => now < settles(d) && settles(d) <= gatherUntil);
       if (soon.length > 0 && now < gatherUntil) {
-        const until = Math.max(...soon.map(settlesAt));
+        const until = Math.max(...soon.map(settles));
         for (const d of settled) decisions.set(d.key, { kind: 'wait', until });
         return decisions;
       }
       const key = viewKey(channel, thread);
-      let view = (await store.get(key, viewSchema)) ?? { found: {} };
+      let view: LookView = (await store.get(key, lookViewSchema)) ?? { found: {} };
       let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support)));
       if (open.length === 0) return decisions;
       const budget = support.lookBudget(channel, thread);
@@ -228,9 +237,10 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       const claimKey = `look:${budget.scope}`;
       let lastLook = await store.get(budgetKey, z.number());
       const spent = lastLook !== undefined && now < lastLook + interval;
+      // The claim keeps every other caller (replica, or this process on SQLite) from looking meanwhile; a
+      // process that dies mid-look and restarts may look once too early: Slack's 429 then says how long to wait.
       if (!spent && (await claims.claimOnce(claimKey, interval))) {
         lastLook = now;
-        await store.set(budgetKey, now, interval * 2);
         // The oldest burst first: its span fits a page or two even in a busy channel.
         const oldest = Math.min(...open.map((d) => d.startedAt));
         const burst = open.filter((d) => d.startedAt <= oldest + lookSpanMs);

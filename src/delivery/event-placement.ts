@@ -87,7 +87,8 @@ export function createEventPlacement(deps: EventPlacementDeps) {
       let record = await ledger.get(key);
       if (isSettled(record)) return done();
       if (record?.state === 'held') {
-        if ((await batches.repairHeld(event, channel, kind, record)) === 'kept') return done();
+        const kept = await batches.repairHeld(event, channel, kind, record);
+        if (kept !== 'lost') return void kept.stored.then(done);
         record = undefined; // its batch went out without it: placed again below
       }
       const supporter = event.type === 'supporter' || event.type === 'supporter-burst';
@@ -105,9 +106,10 @@ export function createEventPlacement(deps: EventPlacementDeps) {
         });
         if (placement.where === 'drop') return done();
         if (placement.where === 'hold') {
-          await batches.hold(event, channel, kind, placement.window);
+          const kept = await batches.hold(event, channel, kind, placement.window);
           if (profile.cannotPost) deps.heldForNoAccess(channel, profile.cannotPost);
-          return done();
+          // Done for the outbox once the batch is stored: a crash before then offers it again.
+          return void kept.stored.then(done);
         }
         thread = placement.thread;
         // Counted before posting: a retried post is still one message.

@@ -42,8 +42,11 @@ export interface LaneItem {
   landsBy?: number;
   /** Attempts of this process that ended in doubt: a repeat after a look found nothing backs off by it. */
   doubts?: number;
-  /** The bot cannot post in the channel: keep it for the catch-up. Absent: it is 'refused'. */
-  hold?(): Promise<void>;
+  /**
+   * The bot cannot post in the channel: keep it for the catch-up (held once `stored`
+   * resolves: the batch's write gathers a few notices). Absent: it is 'refused'.
+   */
+  hold?(): Promise<{ readonly stored: Promise<void> }>;
   /** Told once, when the delivery is final for this channel. */
   settle(outcome: ItemOutcome): void;
 }

@@ -92,6 +92,14 @@ export interface DoubtSupport {
    */
   readonly repeatSafeMs: number;
   /**
+   * Messages one look shows when its page lists the NEWEST first (Slack: 15 for apps
+   * outside the Marketplace): a span busier than that shows its oldest part, where a
+   * received post lands, only on a later page, a budget interval later. The resolver then
+   * reads that part first. Absent: a page starts at the span's oldest end (Discord reads
+   * oldest first), and a look reads the whole span.
+   */
+  readonly newestFirstPageSize?: number;
+  /**
    * Which rate limit a look draws from, and how often it may be spent (Slack:
    * conversations.history/replies per workspace, about once a minute for apps
    * outside the Marketplace; Discord: the channel's message list).
@@ -129,6 +137,11 @@ export interface LookPage {
    */
   readonly covered: { readonly from: number; readonly to: number };
   readonly cursor?: string;
+  /**
+   * How many messages (anyone's, not only the bot's) the page showed within `covered`:
+   * the channel's pace, which picks the span of the next look. Absent when unknown.
+   */
+  readonly shown?: number;
 }
 
 /** A project's supporter count and funding total at one read. */

@@ -6,6 +6,7 @@ import { memoryClaims } from '../../src/lib/coordination/claims.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { t0 } from '../support/builders.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { operationCountingStore } from '../support/operation-counting-store.js';
 
 const channel: ChannelRef = { platform: 'slack', workspaceId: 'T1', channelId: 'S1' };
 const intervalMs = 60_000;
@@ -62,5 +63,17 @@ describe('doubt resolver: the shared look budget', () => {
     // Slack's own count: at least a minute between two calls that reached it.
     for (let i = 1; i < arrivals.length; i += 1)
       expect(arrivals[i]! - arrivals[i - 1]!).toBeGreaterThanOrEqual(intervalMs);
+  });
+
+  it('a look costs two writes: what it showed, and the budget timed from its answer', async () => {
+    const clock = new ManualClock(t0);
+    const store = operationCountingStore(memoryStore());
+    const resolver = createDoubtResolver({ store, claims: memoryClaims(clock, 'a'), clock });
+    const { poster, arrivals } = platform(clock, 0);
+    const doubt = { key: 'e1@slack:T1:S1', startedAt: t0, message: { text: 'Ada backed the project' } };
+    clock.set(t0 + 15_000);
+    await resolver.decide(poster, channel, undefined, [doubt]);
+    expect(arrivals).toHaveLength(1);
+    expect(store.counts.writes).toBe(2);
   });
 });

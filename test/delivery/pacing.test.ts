@@ -37,7 +37,11 @@ describe('pacing', () => {
       await h.advance(minute);
     }
     expect(h.discord.messages).toHaveLength(4);
-    for (let n = 5; n <= 11; n += 1) expect(await h.offer(supporter(n))).toEqual([supporter(n).id]);
+    const held = Array.from({ length: 7 }, (_, i) => supporter(i + 5));
+    for (const event of held) await h.offer(event);
+    // Held: their batch is stored a few seconds later, one write for the seven; then the outbox may forget them.
+    await h.advance(5_000);
+    expect(await h.offer(...held)).toEqual(held.map((e) => e.id));
     expect(h.discord.messages).toHaveLength(4);
     await h.advance(10 * minute);
     expect(h.discord.messages).toHaveLength(5);
@@ -94,6 +98,26 @@ describe('pacing', () => {
     await after.advance(5 * minute);
     expect(after.slack.messages).toHaveLength(1);
     expect(after.slack.messages[0]!.message.title).toContain('3 new supporters');
+  });
+
+  test("a crash before held notices' batch was stored: the outbox still has them, each is named once", async () => {
+    const store = memoryStore();
+    const first = await setup(store, new ManualClock(t0));
+    await first.subscribe(s1, ['supporters']);
+    await first.pacing.setKind(s1, 'supporters', { mode: 'batched' });
+    // Marked held in the ledger; the batch's write gathers a few seconds, so the outbox keeps them meanwhile.
+    expect(await first.offer(supporter(1), supporter(2))).toEqual([]);
+    // The process dies there (its clock never moves again); the next one offers them again.
+    const after = await setup(store, new ManualClock(t0 + 1_000));
+    const events = [supporter(1), supporter(2), supporter(3)];
+    await after.offer(...events);
+    await after.advance(5_000);
+    expect(await after.offer(...events)).toEqual(events.map((e) => e.id));
+    await after.advance(5 * minute);
+    expect(after.slack.messages).toHaveLength(1);
+    expect(after.slack.messages[0]!.message.title).toContain('3 new supporters');
+    const text = allText(after.slack.messages[0]!.message);
+    for (const n of [1, 2, 3]) expect(text.split(`Fan ${n}`)).toHaveLength(2);
   });
 
   test('a crash right after a batch was posted never puts a name into the next batch as well', async () => {

@@ -62,7 +62,13 @@ export interface PipelineOptions {
   readonly overrides?: Partial<
     Pick<
       DeliveryOptions,
-      'stallMs' | 'giveUpAfterMs' | 'timeZone' | 'threadEditIntervalMs' | 'goalOf' | 'figuresOf'
+      | 'stallMs'
+      | 'giveUpAfterMs'
+      | 'timeZone'
+      | 'threadEditIntervalMs'
+      | 'goalOf'
+      | 'figuresOf'
+      | 'postingReplicas'
     >
   >;
 }

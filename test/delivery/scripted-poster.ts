@@ -19,6 +19,8 @@ export type PostFault =
   | { readonly kind: 'lost-answer' }
   /** It fails in a way that leaves it in doubt, and it did NOT land (a 5xx before processing). */
   | { readonly kind: 'server-error' }
+  /** No answer, and it did NOT land (a timeout before the platform got it): in doubt until its settle time. */
+  | { readonly kind: 'lost-request' }
   /** A 429 with Retry-After. */
   | { readonly kind: 'rate-limit'; readonly retryAfterMs: number }
   /** The channel refuses the bot (not in channel, archived, ...). */
@@ -59,7 +61,13 @@ export class ScriptedPoster implements ChannelPoster {
   constructor(
     readonly platform: ChannelRef['platform'],
     private readonly clock: ManualClock,
-    private readonly options: { settleMs?: number; lookIntervalMs?: number; repeatSafeMs?: number } = {},
+    private readonly options: {
+      settleMs?: number;
+      lookIntervalMs?: number;
+      repeatSafeMs?: number;
+      /** Messages one look shows, newest first (Slack: 15); the whole span when absent. */
+      lookPageSize?: number;
+    } = {},
   ) {}
 
   /** The next posts to this channel fail like this, in order. */
@@ -120,6 +128,10 @@ export class ScriptedPoster implements ChannelPoster {
         throw new ChannelUnavailableError(channel, fault.reason);
       case 'server-error':
         throw Object.assign(new Error('HTTP 500 (scripted)'), { status: 500 });
+      case 'lost-request':
+        throw Object.assign(new Error('timed out before the platform got it (scripted)'), {
+          code: 'ETIMEDOUT',
+        });
       case 'lost-answer':
         land();
         throw Object.assign(new Error('connection reset after the post (scripted)'), { code: 'ECONNRESET' });
@@ -141,6 +153,7 @@ export class ScriptedPoster implements ChannelPoster {
       // Messages are stamped with the test's own clock.
       clockMarginMs: 0,
       repeatSafeMs: this.options.repeatSafeMs ?? 0,
+      ...(this.options.lookPageSize !== undefined ? { newestFirstPageSize: this.options.lookPageSize } : {}),
       lookBudget: (channel: ChannelRef) => ({
         scope: `scripted:${channel.channelId}`,
         intervalMs: this.options.lookIntervalMs ?? 60_000,
@@ -149,11 +162,20 @@ export class ScriptedPoster implements ChannelPoster {
         const refused = this.#lookRefusals.shift();
         if (refused !== undefined) throw new DeliveryNotPostedError('look rate limited (scripted)', refused);
         this.looks.push(request);
-        const found = new Map<string, string>();
-        for (const m of this.in(channel.channelId)) {
-          if (m.at >= request.from && m.at <= request.to) found.set(m.key, m.id);
-        }
-        return { found, covered: { from: request.from, to: request.to } };
+        const inSpan = this.in(channel.channelId)
+          .filter((m) => m.at >= request.from && m.at <= request.to)
+          .reverse();
+        const offset = Number(request.cursor ?? 0);
+        const size = this.options.lookPageSize ?? inSpan.length;
+        const page = inSpan.slice(offset, offset + size);
+        const complete = offset + size >= inSpan.length;
+        const lowest = Math.min(request.to, ...page.map((m) => m.at));
+        return {
+          found: new Map(page.map((m) => [m.key, m.id])),
+          covered: { from: complete ? request.from : lowest, to: request.to },
+          ...(complete ? {} : { cursor: String(offset + size) }),
+          shown: page.length,
+        };
       },
     };
   }

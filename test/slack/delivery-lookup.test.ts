@@ -81,6 +81,21 @@ describe('Slack: doubts decided by looking, within one call a minute per workspa
     expect(fake.duplicateEventIds('C0BUSY')).toEqual([]);
   });
 
+  it('a lost answer among notices every half second is found by the first look, where the post landed', async () => {
+    fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
+    const events = Array.from({ length: 24 }, (_, i) => supporter(`s${i + 1}`));
+    for (const event of events) {
+      await bot.offer(event);
+      await bot.advance(500);
+    }
+    await runFor(bot, lookAfterMs, 500);
+    // The span where the unanswered post may be holds more than a page of 15; its first seconds do not.
+    expect(looks()).toHaveLength(1);
+    expect(resolved).toEqual(['s1:found']);
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(24);
+    expect(fake.duplicateEventIds('C0BUSY')).toEqual([]);
+  });
+
   it('two channels of the workspace in doubt share the one call a minute', async () => {
     await watchLive(quiet);
     fake.fail('chat.postMessage', { beforePost: 'hang' }, 2);

@@ -40,7 +40,9 @@ describe('Slack: a channel the bot was removed from', () => {
     const names = longNames(120);
     const first = supporters(names.slice(0, 100));
     await h.offer(...first);
-    // Held is done for the outbox (told at its next offer): every notice is kept in the store, none dropped.
+    // Held is done for the outbox once their batch is stored (one write a few seconds later, told at the
+    // next offer): every notice is kept in the store, none dropped.
+    await h.advance(5_000);
     expect(await h.offer(...first)).toEqual(first.map((e) => e.id));
     expect(fake.messages.get('C0CHAN') ?? []).toEqual([]);
     // One refused post told it all: the rest were held without asking Slack again.
@@ -55,6 +57,7 @@ describe('Slack: a channel the bot was removed from', () => {
     await runFor(h, 2 * 60_000, 5_000);
     const rest = supporters(names.slice(100), 101);
     await h.offer(...rest);
+    await h.advance(5_000);
     expect(await h.offer(...rest)).toEqual(rest.map((e) => e.id));
     expect(fake.callsTo('conversations.info').length).toBeGreaterThanOrEqual(2);
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);

@@ -10,7 +10,7 @@ import {
 import { limits } from '../../domain/text-limits.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { renderBlocks, renderRichText, slackLimits } from './render-blocks.js';
-import { createSlackLook, fileMarker, noticeEventType } from './slack-look.js';
+import { createSlackLook, fileMarker, historyPageLimit, noticeEventType } from './slack-look.js';
 import { createSlackRateGate, rateScope, type SlackRateGate } from './slack-rate-gate.js';
 import { clip, neutralizePlainText } from './slack-text.js';
 
@@ -167,6 +167,7 @@ export function createSlackPoster(
       // Slack may still be processing a request the client gave up on: a margin past the timeout.
       settleMs: postTimeoutMs + 5_000,
       repeatSafeMs: 0,
+      newestFirstPageSize: historyPageLimit,
       // How far Slack's message times and our clock disagree, as measured on our own posts.
       get clockMarginMs(): number {
         return skew.marginMs();

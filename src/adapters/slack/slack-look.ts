@@ -15,9 +15,15 @@ export function fileMarker(idempotencyKey: string): string {
   return `fb${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 10)}`;
 }
 
+/**
+ * Messages per conversations.history or .replies page: Slack's maximum (and default) for
+ * apps outside the Marketplace since 2025, newest first.
+ */
+export const historyPageLimit = 15;
+
 export interface SlackLookOptions {
   readonly client: webApi.WebClient;
-  /** Messages per page (Slack allows apps outside the Marketplace 15). Default 15. */
+  /** Messages per page. Default {@link historyPageLimit}. */
   readonly pageSize?: number;
 }
 
@@ -32,7 +38,7 @@ export interface SlackLookOptions {
  */
 export function createSlackLook(options: SlackLookOptions) {
   const { client } = options;
-  const pageSize = options.pageSize ?? 15;
+  const pageSize = options.pageSize ?? historyPageLimit;
   let identity: Promise<{ botId?: string; userId?: string }> | undefined;
 
   function botIdentity() {
@@ -70,9 +76,11 @@ export function createSlackLook(options: SlackLookOptions) {
     const markers = new Map(request.wanted.map((w) => [fileMarker(w.key), w.key]));
     const found = new Map<string, string>();
     let lowest = request.to;
+    let shown = 0;
     for (const m of page.messages ?? []) {
       // conversations.replies starts every page with the parent: it says nothing about the span.
       if (!m.ts || m.ts === thread?.parentMessageId) continue;
+      shown += 1;
       lowest = Math.min(lowest, Number(m.ts) * 1000);
       const mine = (me.botId && m.bot_id === me.botId) || (me.userId && m.user === me.userId);
       if (!mine) continue;
@@ -92,6 +100,7 @@ export function createSlackLook(options: SlackLookOptions) {
       found,
       covered: { from: complete ? request.from : lowest, to: request.to },
       ...(complete ? {} : { cursor }),
+      shown,
     };
   };
 }

@@ -50,6 +50,11 @@ export interface BatchesDeps {
   readonly onPosted?: (batch: BatchRecord) => void;
 }
 
+/** A notice kept in a batch: `stored` resolves once the batch that holds it is in the store. */
+export interface KeptInBatch {
+  readonly stored: Promise<void>;
+}
+
 /**
  * Held notices: written into their batch BEFORE the outbox may forget them, posted
  * as one message when the batch's window ends (or, for a catch-up, when the bot can
@@ -59,9 +64,10 @@ export interface BatchesDeps {
  * two is repaired when the outbox offers the notice again), and the batch is posted
  * under its own id through the ledger.
  *
- * Cost per held notice: two writes (the ledger mark, the batch, ~40 bytes a name);
- * per batch: the post, its confirmation, closing it, and one message per 2,400
- * characters of further names.
+ * Cost per held notice: the ledger mark, and the batch (~40 bytes a name) written once
+ * for the notices that join it within `gatherMs` of each other (batch-store.ts); per
+ * batch: the post, its confirmation, closing it, and one message per 2,400 characters
+ * of further names.
  */
 export function createBatches(deps: BatchesDeps) {
   const { store, batchStore, ledger, clock, wakeups } = deps;
@@ -122,6 +128,7 @@ export function createBatches(deps: BatchesDeps) {
       hold: async () => {
         flushing.delete(id);
         await batchStore.saveOpen({ ...batch, due: null });
+        return { stored: Promise.resolve() };
       },
       settle: (outcome) =>
         void posted(batch, outcome, inDailyThread ? { event: asEvent, day } : undefined).finally(() =>
@@ -274,13 +281,16 @@ export function createBatches(deps: BatchesDeps) {
       if (total !== null) lastTotal.set(`${channelKey(channel)}/${project}`, total);
     },
 
-    /** Holds a notice: the ledger mark first, then the batch (see the exactly-once note above). */
+    /**
+     * Holds a notice: the ledger mark first, then the batch (see the exactly-once note
+     * above). Done for the outbox only once `stored` resolves.
+     */
     async hold(
       event: FundbotEvent,
       channel: ChannelRef,
       kind: NoticeKind,
       window: HoldWindow,
-    ): Promise<void> {
+    ): Promise<KeptInBatch> {
       let id = batchId(channel, event.project, kind, window.since);
       let since = window.since;
       let due: number | null = Number.isFinite(window.due) ? window.due : null;
@@ -291,14 +301,20 @@ export function createBatches(deps: BatchesDeps) {
         id = batchId(channel, event.project, kind, since);
       }
       await ledger.hold({ id: event.id, channel }, id);
-      await this.addTo(id, event, channel, kind, { ...window, since, due: due ?? Infinity });
+      return this.addTo(id, event, channel, kind, { ...window, since, due: due ?? Infinity });
     },
 
-    /** Writes the notice into its batch (creating it); idempotent by event id. */
-    async addTo(id: string, event: FundbotEvent, channel: ChannelRef, kind: NoticeKind, window: HoldWindow) {
+    /** Puts the notice into its batch (creating it); idempotent by event id. */
+    async addTo(
+      id: string,
+      event: FundbotEvent,
+      channel: ChannelRef,
+      kind: NoticeKind,
+      window: HoldWindow,
+    ): Promise<KeptInBatch> {
       const batches = await batchStore.load(event.project);
       const existing = batches.get(id);
-      if (existing?.entries.some((e) => e.eventId === event.id)) return;
+      if (existing?.entries.some((e) => e.eventId === event.id)) return { stored: batchStore.stored(id) };
       const base: BatchRecord = existing ?? {
         id,
         project: event.project,
@@ -327,32 +343,37 @@ export function createBatches(deps: BatchesDeps) {
           }
         : {};
       const batch: BatchRecord = { ...base, ...figures, entries: [...base.entries, heldEntry(event)] };
-      await batchStore.saveOpen(batch);
+      await batchStore.gather(batch);
       if (event.type === 'supporter-burst') {
         // A drop names one supporter, not the burst: each member is findable (~100 bytes each; bursts are rare).
         for (const key of event.entryKeys ?? [])
           await store.set(heldMemberKey(event.project, key, channel), id, batchKeepMs);
       }
       if (!existing) arm(batch);
+      return { stored: batchStore.stored(id) };
     },
 
     /**
      * The ledger says held in `record.batchId`: a crash may have come between the mark and
-     * the batch write. 'kept' when the batch has it (or gets it now); 'lost' when that
-     * batch went out without it (the notice is placed again).
+     * the batch write. Kept when the batch has it (or gets it now); 'lost' when that batch
+     * went out without it (the notice is placed again).
      */
-    async repairHeld(event: FundbotEvent, channel: ChannelRef, kind: NoticeKind, record: DeliveryRecord) {
+    async repairHeld(
+      event: FundbotEvent,
+      channel: ChannelRef,
+      kind: NoticeKind,
+      record: DeliveryRecord,
+    ): Promise<KeptInBatch | 'lost'> {
       const id = record.batchId;
-      if (id === undefined) return 'lost' as const;
+      if (id === undefined) return 'lost';
       const batch = (await batchStore.load(event.project)).get(id) ?? (await batchStore.get(id));
-      if (batch?.entries.some((e) => e.eventId === event.id)) return 'kept' as const;
-      if (batch?.state !== 'open' || flushing.has(id)) return 'lost' as const;
-      await this.addTo(id, event, channel, kind, {
+      if (batch?.entries.some((e) => e.eventId === event.id)) return { stored: batchStore.stored(id) };
+      if (batch?.state !== 'open' || flushing.has(id)) return 'lost';
+      return this.addTo(id, event, channel, kind, {
         since: batch.since,
         due: batch.due ?? Infinity,
         reason: batch.reason,
       });
-      return 'kept' as const;
     },
 
     /** Arms the timers of a project's open batches (after it was loaded: a restart, a lease taken over). */
