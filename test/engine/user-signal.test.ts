@@ -26,12 +26,14 @@ const fundingsReads = (log: readonly RequestLogEntry[]) => log.filter((r) => r.p
 async function withUserKey(
   userLimits = { perMinute: 60, perDay: 5_000 },
   keyLimits?: { perMinute: number; perDay: number },
+  ownPlan = false,
 ): Promise<{ h: EngineHarness; userKey: UserKey; raw: string }> {
   const harness = await startEngineHarness({
     project: { supporters: initialSupporters(5) },
     ...(keyLimits ? { limits: keyLimits } : {}),
-    // Fundings' own polling is slow here, so a fundings read soon after a change can only be the signal's.
-    engine: { targetIntervalsMs: { fundings: 3_600_000 } },
+    // Fundings' own polling is slow here, so a fundings read soon after a change can only be the signal's;
+    // with `ownPlan` the Pro key's own plan polls them.
+    ...(ownPlan ? {} : { engine: { targetIntervalsMs: { fundings: 3_600_000 } } }),
   });
   harness.sim.setLimits({ user: userLimits });
   const raw = harness.sim.issueUserKey(harness.project.ownerId);
@@ -122,5 +124,50 @@ describe('the User API key change signal', () => {
     h.sim.restoreKey(setup.raw);
     await runFor(h, 13 * 60_000);
     expect(h.logger.records.some((r) => r.msg === 'the User API key is accepted again')).toBe(true);
+  });
+});
+
+describe('the key polls around the User key change signal', () => {
+  it('falls between the signal reads, not next to them: each read that saw no change counts as a look', async () => {
+    h = (await withUserKey(undefined, undefined, true)).h;
+    // A supporter every 40 s: busy enough for the plan's full share of polls between the reads.
+    for (let i = 0; i < 45; i++) {
+      h.project.addSupporter({ amount: 5 });
+      await runFor(h, 40_000);
+    }
+    const from = h.sim.requests.findIndex((r) => r.at >= h!.clock.now() - 20 * 60_000);
+    const log = h.sim.requests.slice(from);
+    const reads = userReads(log).map((r) => r.at);
+    const polls = fundingsReads(log)
+      .filter((r) => r.credential === 'project')
+      .map((r) => r.at);
+    expect(reads.length).toBeGreaterThan(60);
+    expect(polls.length).toBeGreaterThan(60);
+    // A poll at a read's own instant is the one the read asked for (the counts moved). Any other poll
+    // within 1.5 s of a read looks again at what the read just saw: spread at random against the reads,
+    // about a quarter of the polls were.
+    const nextTo = polls.filter((p) => reads.some((r) => p !== r && Math.abs(p - r) < 1_500));
+    expect(nextTo).toEqual([]);
+    expect(announcedSupporterKeys(h.recorder.events)).toHaveLength(45);
+  });
+
+  it('a quiet list leaves the watching to the signal: few key polls, and a new supporter still announced within one read', async () => {
+    h = (await withUserKey(undefined, undefined, true)).h;
+    const from = h.sim.requests.length;
+    await runFor(h, 30 * 60_000);
+    const log = h.sim.requests.slice(from);
+    const reads = userReads(log).map((r) => r.at);
+    // On its own the plan polls the fundings every few seconds (hundreds in 30 minutes); the signal's
+    // reads every ~11 s watch instead, the key looks at least every 10 minutes.
+    expect(reads.length).toBeGreaterThan(100);
+    expect(
+      fundingsReads(log)
+        .filter((r) => r.credential === 'project')
+        .map((r) => r.at).length,
+    ).toBeLessThanOrEqual(4);
+    const interval = (reads.at(-1) ?? 0) - (reads.at(-2) ?? 0);
+    const k = h.project.addSupporter({ amount: 5 });
+    await runFor(h, interval + 2_000);
+    expect(announcedSupporterKeys(h.recorder.events)).toContain(fundingKeyOf(k));
   });
 });
