@@ -124,6 +124,7 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
       linkCaption: p.linkCaption,
       key: p.apiKey,
       ready: checks.ready(p.linkCaption),
+      checkedRead: () => checks.takeCheckedRead(p.linkCaption),
     })),
     deliver: async () => {},
     onPoll: (poll) => {

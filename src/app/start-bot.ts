@@ -189,6 +189,7 @@ export async function startBot(
       key: p.apiKey,
       milestones: p.milestones,
       ready: checks.ready(p.linkCaption),
+      checkedRead: () => checks.takeCheckedRead(p.linkCaption),
     })),
     ...(config.api.userKey !== undefined ? { userKey: config.api.userKey } : {}),
     ...(replicas

@@ -1,4 +1,4 @@
-import type { ApiClient } from '../api/index.js';
+import type { ApiClient, Project } from '../api/index.js';
 import {
   checkProjectKeys,
   type KeyCheckReport,
@@ -25,6 +25,11 @@ export interface RunningKeyChecks {
   check(linkCaptions: readonly string[]): void;
   /** True once `linkCaption`'s check found it cannot be read at all (not found, plan below Pro): not to be polled. */
   isDisabled(linkCaption: string): boolean;
+  /**
+   * The project as its check read it with its key, once (then forgotten): the engine's first project poll takes
+   * it instead of sending the same request again (1 request of the 7 of a project's first poll).
+   */
+  takeCheckedRead(linkCaption: string): Project | undefined;
   /** The checks done so far (grows while they run): what the start-up already warned about. */
   readonly done: readonly ProjectKeyStatus[];
   /** The report of every check started so far, once they are all done (with `all`: every project). */
@@ -52,6 +57,7 @@ export function startKeyChecks(input: {
   }
   const done: ProjectKeyStatus[] = [];
   const disabled = new Set<string>();
+  const reads = new Map<string, Project>();
   const started = new Set<string>();
   const batches: Promise<KeyCheckReport>[] = [];
   const check = (linkCaptions: readonly string[]) => {
@@ -67,9 +73,10 @@ export function startKeyChecks(input: {
         apiKey: p.apiKey,
       })),
       logger: input.logger,
-      onChecked: (status) => {
+      onChecked: (status, read) => {
         done.push(status);
         if (status.status === 'disabled') disabled.add(status.linkCaption);
+        if (status.status === 'enabled' && read !== undefined) reads.set(status.linkCaption, read);
         waiting.get(status.linkCaption)?.(status.status !== 'disabled');
       },
     });
@@ -84,6 +91,11 @@ export function startKeyChecks(input: {
     ready: (linkCaption) => promises.get(linkCaption) ?? Promise.resolve(true),
     check,
     isDisabled: (linkCaption) => disabled.has(linkCaption),
+    takeCheckedRead(linkCaption) {
+      const read = reads.get(linkCaption);
+      reads.delete(linkCaption);
+      return read;
+    },
     done,
     async settled() {
       const reports = await Promise.all(batches);

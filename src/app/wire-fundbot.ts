@@ -1,4 +1,4 @@
-import type { ApiClient, ProjectKey, UserKey } from '../api/index.js';
+import type { ApiClient, Project, ProjectKey, UserKey } from '../api/index.js';
 import {
   type ChannelAccess,
   type ChannelRef,
@@ -52,6 +52,8 @@ export interface WireOptions {
     milestones?: readonly number[];
     /** The project's own start-up key check: polling waits for it only (see startKeyChecks). */
     ready?: Promise<boolean>;
+    /** The project as that check read it (engine `checkedRead`). */
+    checkedRead?: () => Project | undefined;
   }[];
   /** The optional User API key used as a change signal (engine `userKey`). */
   readonly userKey?: UserKey;

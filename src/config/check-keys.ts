@@ -2,6 +2,7 @@ import {
   type ApiClient,
   ApiError,
   ApiNetworkError,
+  type Project,
   type ProjectApi,
   type ProjectKey,
   RateLimitError,
@@ -69,8 +70,11 @@ export interface CheckProjectKeysOptions {
    * answer leaves that project unverified, polling starts anyway. Default {@link KEY_CHECK_TIMEOUT_MS}.
    */
   readonly timeoutMs?: number;
-  /** Told as soon as each project's check is done (in completion order), before the whole report. */
-  readonly onChecked?: (status: ProjectKeyStatus) => void;
+  /**
+   * Told as soon as each project's check is done (in completion order), before the whole report, with the
+   * project as the check read it (when it could).
+   */
+  readonly onChecked?: (status: ProjectKeyStatus, project: Project | undefined) => void;
 }
 
 /**
@@ -134,9 +138,9 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
       const project = options.projects[i] as KeyCheckProject;
       const own = AbortSignal.timeout(timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, own]) : own;
-      const status = await checkOne(api, project, signal, shared);
+      const { status, read } = await checkOne(api, project, signal, shared);
       results[i] = status;
-      options.onChecked?.(status);
+      options.onChecked?.(status, read);
     }
   };
   const workers = Math.max(
@@ -159,13 +163,16 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
   return report;
 }
 
-/** Checks one project's key, probe after probe (the project first); `shared.unreachable` stops the others. */
+/**
+ * Checks one project's key, probe after probe (the project first); `shared.unreachable` stops the others.
+ * `read`: the project as the project probe read it.
+ */
 async function checkOne(
   api: ApiClient,
   project: KeyCheckProject,
   signal: AbortSignal,
   shared: { unreachable: boolean },
-): Promise<ProjectKeyStatus> {
+): Promise<{ status: ProjectKeyStatus; read?: Project }> {
   const features: Record<ProjectFeature, FeatureState> = {
     project: 'unknown',
     supporters: 'unknown',
@@ -179,8 +186,9 @@ async function checkOne(
 
   if (shared.unreachable) {
     warnings.push(`${lc}: key not checked because the API was unreachable; polling starts anyway`);
-    return { linkCaption: lc, status, features, warnings };
+    return { status: { linkCaption: lc, status, features, warnings } };
   }
+  let read: Project | undefined;
 
   const client = api.project(lc, project.apiKey);
   for (const probe of probes) {
@@ -191,6 +199,7 @@ async function checkOne(
     const outcome = await runProbe(probe, client, signal);
     if (outcome.kind === 'ok') {
       features[probe.feature] = 'on';
+      if (probe.feature === 'project') read = outcome.value as Project;
       if (outcome.warning) warnings.push(`${lc}: ${outcome.warning}`);
       if (probe.feature === 'project' && isPublicView(outcome.value)) {
         warnings.push(
@@ -221,7 +230,7 @@ async function checkOne(
     if (outcome.unreachable) shared.unreachable = true;
     break;
   }
-  return { linkCaption: lc, status, features, warnings };
+  return { status: { linkCaption: lc, status, features, warnings }, ...(read ? { read } : {}) };
 }
 
 type ProbeOutcome =

@@ -1,4 +1,4 @@
-import type { ApiClient, ProjectKey, UserKey } from '../api/index.js';
+import type { ApiClient, Project, ProjectKey, UserKey } from '../api/index.js';
 import type { EventSink } from '../domain/event-sink.js';
 import type { FundbotEvent } from '../domain/events.js';
 import type { FeedName } from '../domain/feeds.js';
@@ -23,6 +23,11 @@ export interface EngineProject {
    * for it. Absent: polled at once.
    */
   readonly ready?: Promise<boolean>;
+  /**
+   * The project as the start-up key check read it, with this key, moments before (taken once): the first project
+   * poll uses it as its read instead of sending the same request again. Absent or undefined: the poll reads.
+   */
+  readonly checkedRead?: () => Project | undefined;
 }
 
 export interface EngineOptions {

@@ -38,7 +38,8 @@ function publicGateOf(ctx: EngineContext): { gate: CredentialGate; reads: Map<st
  * leaves the key's budget to the lists; otherwise, for commands, for a draft, every
  * {@link KEYED_READ_EVERY}th read and when the public budget is down to its reserve,
  * with the key. The public view lacks the fields a key adds (`process_status`):
- * they are carried over from the last keyed read. Costs: one request either way.
+ * they are carried over from the last keyed read. Costs: one request either way; none for a project's first
+ * poll after its start-up key check (EngineProject.checkedRead).
  */
 export async function readProject(
   ctx: EngineContext,
@@ -47,6 +48,9 @@ export async function readProject(
   last: Project | undefined,
 ): Promise<Project> {
   const lc = rt.config.linkCaption;
+  // The first poll's read was made moments ago by the start-up key check, with the same key: not sent twice.
+  const checked = last === undefined && tag !== 'command' ? rt.config.checkedRead?.() : undefined;
+  if (checked !== undefined) return checked;
   const { gate, reads } = publicGateOf(ctx);
   const count = (reads.get(lc) ?? 0) + 1;
   reads.set(lc, count);

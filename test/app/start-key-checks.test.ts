@@ -44,6 +44,10 @@ describe('startKeyChecks', () => {
     expect(await checks.ready('solar-kiosk')).toBe(true);
     expect(await checks.ready('gone')).toBe(false);
     expect(checks.isDisabled('gone')).toBe(true);
+    // The read of the check is handed to the first poll once; an unreadable project has none.
+    expect(checks.takeCheckedRead('solar-kiosk')?.link_caption).toBe('solar-kiosk');
+    expect(checks.takeCheckedRead('solar-kiosk')).toBeUndefined();
+    expect(checks.takeCheckedRead('gone')).toBeUndefined();
     expect((await checks.settled()).projects).toHaveLength(3);
     expect(projectReads(before).sort()).toEqual([
       '/project/gone',

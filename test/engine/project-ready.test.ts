@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { readStoredState } from '../../src/engine/project-state-store.js';
 import { type EngineHarness, lc, runFor, startEngineHarness } from './harness.js';
 
 let h: EngineHarness | undefined;
@@ -42,5 +43,23 @@ describe('a project held for its own start-up key check', () => {
     await runFor(h, 60_000);
     expect(projectRequests(h)).toBe(0);
     expect(h.engine.status()).toEqual([]);
+  });
+
+  it('takes its first project read from the check (no second request), and reads it itself after', async () => {
+    h = await startEngineHarness();
+    await h.engine.stop();
+    const checked = await h.api.project(lc, h.key).get();
+    let taken = 0;
+    const checkedRead = () => (taken++ === 0 ? checked : undefined);
+    h.engine = h.newEngine({
+      projects: [{ linkCaption: lc, key: h.key, ready: Promise.resolve(true), checkedRead }],
+    });
+    const projectReads = () => h!.sim.requests.filter((r) => r.path === `/project/${lc}`).length;
+    const before = projectReads();
+    await h.engine.runDue();
+    expect(projectReads()).toBe(before);
+    expect((await readStoredState(h.store, lc))?.project?.snapshot).toEqual(checked);
+    await runFor(h, 3_600_000);
+    expect(projectReads()).toBeGreaterThan(before);
   });
 });
