@@ -95,6 +95,20 @@ export function registerCommandSteps<D extends ChatDriver>(state: ChatJourneySta
     undefined,
     async () => {
       const { driver, world } = state;
+      // The project is re-read within 45 s of new supporters (README, "The API budget"), not at once: the rush's
+      // last supporter may have come after the last read. /funding answers from that read, so its figures are
+      // checked once a read has followed the last supporter.
+      const lastSupport = Math.max(
+        ...world.project.history.filter((h) => h.type === 'supporter').map((h) => h.at),
+      );
+      await waitFor(
+        () =>
+          world.sim.requests.some(
+            (r) => r.at >= lastSupport && r.status === 200 && r.path === `/project/${journeyProject}`,
+          ),
+        'a project read after the last supporter',
+        50_000,
+      );
       const answers = new Map<string, string>();
       for (const [name, args] of [
         ['funding', []],
