@@ -125,8 +125,8 @@ export class ProjectRuns {
    * window to the next one, over which the key's fundings polls are spread evenly; a read that saw
    * the counts move may ask for a poll now (signal-interleave.ts), which goes through the key's
    * gate like any other. One that saw no change was a look at the list as good as a poll, so the
-   * next poll moves to the window's first slot: never later than twice the interval after the last
-   * poll, so a signal that stopped seeing changes cannot hold the feed. A paused project or a
+   * next poll moves to the window's first slot: never later than {@link SIGNAL_TRUSTED_FOR_MS} after
+   * the last poll, so a signal that stopped seeing changes cannot hold the feed. A paused project or a
    * switched-off feed ignores it. Returns whether a poll was moved forward.
    */
   fundingsLooked(linkCaption: string, signalIntervalMs: number, moved: boolean): boolean {
@@ -141,20 +141,21 @@ export class ProjectRuns {
       rt.arrivals.rate(now),
     );
     f.signalWindow = window;
-    const pollNow = moved;
     if (f.disabledReason !== undefined || f.lastSuccessAt === null || f.failures > 0) return false;
-    if (pollNow) {
+    if (moved) {
       if (f.dueAt <= now) return false;
       f.dueAt = now;
       const budget = this.ctx.api.budget(rt.config.key) ?? assumedBudget(now);
       f.signalPolls?.record(budget.dayResetAt, Math.max(1, f.requestsPerPoll));
     } else {
       const slot = nextPollInWindow(window, now) ?? f.dueAt;
-      const due = Math.min(slot, f.lastSuccessAt + SIGNAL_TRUSTED_FOR_MS);
-      f.dueAt = Math.max(moved ? Math.min(due, f.dueAt) : due, this.ctx.api.pausedUntil(rt.config.key));
+      f.dueAt = Math.max(
+        Math.min(slot, f.lastSuccessAt + SIGNAL_TRUSTED_FOR_MS),
+        this.ctx.api.pausedUntil(rt.config.key),
+      );
     }
     this.#dueChanged(linkCaption);
-    return pollNow;
+    return moved;
   }
 
   /** Something outside a run moved this project's due time (an operator replaced its key). */
