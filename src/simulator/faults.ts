@@ -20,6 +20,9 @@ export type FaultKind =
   | 'unknown-error'
   | 'shift-between-pages';
 
+/** Faults that strike a share of the requests at random (seeded), counted apart from the rules. */
+type RandomFaultKind = 'random-5xx' | 'random-slow';
+
 interface FaultRule {
   readonly kind: FaultKind;
   readonly path: string | RegExp | undefined;
@@ -29,7 +32,7 @@ interface FaultRule {
 
 /** Counters of applied faults, for assertions and the benchmark report. */
 export interface FaultStats {
-  readonly applied: Readonly<Record<FaultKind | 'random-5xx', number>>;
+  readonly applied: Readonly<Record<FaultKind | RandomFaultKind, number>>;
 }
 
 /**
@@ -72,6 +75,11 @@ export interface FaultControls {
   shiftBetweenPages(options?: FaultMatch & { insert?: number; remove?: number }): void;
   /** Every request fails with a 5xx (default 503) with probability `rate`, from the seeded random. 0 turns it off. */
   injectRandom5xx(rate: number, options?: { status?: number; path?: string | RegExp }): void;
+  /**
+   * Every request is held `delayMs` of REAL time (as {@link FaultControls.slow}) with probability `rate`,
+   * from the seeded random: the slow tail of a busy API. 0 turns it off.
+   */
+  injectRandomSlow(rate: number, delayMs: number, options?: { path?: string | RegExp }): void;
   /** Removes all rules and the random 5xx rate. */
   clear(): void;
   readonly stats: FaultStats;
@@ -91,8 +99,9 @@ function matches(path: string, filter: string | RegExp | undefined): boolean {
 export class FaultInjector implements FaultControls {
   #rules: FaultRule[] = [];
   #random5xx: { rate: number; status: number; path: string | RegExp | undefined } | null = null;
+  #randomSlow: { rate: number; delayMs: number; path: string | RegExp | undefined } | null = null;
   readonly #random: Random;
-  readonly #applied: Record<FaultKind | 'random-5xx', number> = {
+  readonly #applied: Record<FaultKind | RandomFaultKind, number> = {
     'server-error': 0,
     slow: 0,
     'rate-limit-storm': 0,
@@ -102,6 +111,7 @@ export class FaultInjector implements FaultControls {
     'unknown-error': 0,
     'shift-between-pages': 0,
     'random-5xx': 0,
+    'random-slow': 0,
   };
 
   constructor(random: Random) {
@@ -153,9 +163,13 @@ export class FaultInjector implements FaultControls {
   injectRandom5xx(rate: number, options: { status?: number; path?: string | RegExp } = {}): void {
     this.#random5xx = rate > 0 ? { rate, status: options.status ?? 503, path: options.path } : null;
   }
+  injectRandomSlow(rate: number, delayMs: number, options: { path?: string | RegExp } = {}): void {
+    this.#randomSlow = rate > 0 ? { rate, delayMs, path: options.path } : null;
+  }
   clear(): void {
     this.#rules = [];
     this.#random5xx = null;
+    this.#randomSlow = null;
   }
 
   /** Whether any rule is pending (lets the server skip the response-fault work on the hot path). */
@@ -180,6 +194,15 @@ export class FaultInjector implements FaultControls {
     if (this.#random.next() >= config.rate) return undefined;
     this.#applied['random-5xx']++;
     return config.status;
+  }
+
+  /** The real-time delay the random slow fault gives this request, if it strikes; draws only while enabled. */
+  takeRandomSlow(path: string): number | undefined {
+    const config = this.#randomSlow;
+    if (config === null || !matches(path, config.path)) return undefined;
+    if (this.#random.next() >= config.rate) return undefined;
+    this.#applied['random-slow']++;
+    return config.delayMs;
   }
 
   #add(kind: FaultKind, options: FaultMatch, defaultN: number, params: Record<string, unknown>): void {

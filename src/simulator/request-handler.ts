@@ -82,9 +82,10 @@ export function createRequestHandler(state: HandlerState) {
 
     // Faults that replace the whole response (as an overloaded proxy or a new server version would).
     const slow = state.faults.take('slow', path);
-    if (slow !== undefined) {
-      record.fault = 'slow';
-      const completed = await state.delay(Number(slow.params.delayMs));
+    const slowForMs = slow === undefined ? state.faults.takeRandomSlow(path) : Number(slow.params.delayMs);
+    if (slowForMs !== undefined) {
+      record.fault = slow === undefined ? 'random-slow' : 'slow';
+      const completed = await state.delay(slowForMs);
       if (!completed) {
         // The simulator is closing: record the request as abandoned.
         record.finish(499);

@@ -127,6 +127,26 @@ describe('fault injection', () => {
     expect(sim.faults.stats.applied['random-5xx']).toBe(failures);
   });
 
+  it('holds a seeded share of the matching requests for the given real time', async () => {
+    sim.faults.injectRandomSlow(0.25, 150, { path: '/wall' });
+    const heldMs: number[] = [];
+    for (let i = 0; i < 24; i++) {
+      const started = performance.now();
+      expect((await get(sim, '/project/p/wall', key)).status).toBe(200);
+      if (sim.requests.at(-1)?.fault === 'random-slow') heldMs.push(performance.now() - started);
+    }
+    expect(heldMs.length).toBeGreaterThan(0);
+    expect(heldMs.length).toBeLessThan(16);
+    for (const ms of heldMs) expect(ms).toBeGreaterThanOrEqual(145);
+    expect(sim.faults.stats.applied['random-slow']).toBe(heldMs.length);
+    // Other paths are not held; 0 turns it off.
+    expect((await get(sim, '/project/p/fundings', key)).status).toBe(200);
+    expect(sim.requests.at(-1)?.fault).toBeUndefined();
+    sim.faults.injectRandomSlow(0, 150);
+    for (let i = 0; i < 8; i++) await get(sim, '/project/p/wall', key);
+    expect(sim.faults.stats.applied['random-slow']).toBe(heldMs.length);
+  });
+
   describe('shiftBetweenPages', () => {
     const page = async (path: string, offset: number) =>
       (await get(sim, `${path}?limit=5&offset=${offset}`, key)).body.data as {
