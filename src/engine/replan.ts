@@ -5,6 +5,7 @@ import type { EngineContext } from './engine-context.js';
 import { targetIntervalMs } from './latency-bound.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { KEYED_READ_EVERY, readsOnPublic } from './public-project-read.js';
+import { censusOf } from './runtime-census.js';
 
 /** A list unchanged for this long (other than fundings) gets half its share of the budget. */
 const QUIET_AFTER_MS = 2 * 60 * 60_000;
@@ -109,18 +110,11 @@ export function demandOf(
  */
 export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
   const now = ctx.clock.now();
-  const sharing: ProjectRuntime[] = [];
-  let polledHere = 0;
-  let sharingPolledHere = 0;
-  // One pass over the projects (this runs after every poll): who shares the key, who polls here.
-  for (const r of ctx.runtimes.values()) {
-    const shares = r.gate === rt.gate;
-    if (shares) sharing.push(r);
-    if (now < r.leaseUntil && r.paused === null) {
-      polledHere += 1;
-      if (shares) sharingPolledHere += 1;
-    }
-  }
+  // Who shares the key and who polls here: counted once a second, not at every poll (runtime-census.ts).
+  const census = censusOf(ctx, rt);
+  const sharing = census.sharing.get(rt.gate) ?? [rt];
+  const polledHere = census.polledHereTotal;
+  const sharingPolledHere = census.polledHere.get(rt.gate) ?? 0;
   const maxRatePerMs =
     (ctx.settings.maxRequestsPerSecond / 1000) *
     (Math.max(1, sharingPolledHere) / Math.max(1, polledHere, sharingPolledHere));
