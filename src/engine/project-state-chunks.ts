@@ -39,13 +39,14 @@ export function fnv1a(text: string): number {
  * and the keyed project read list the same fields in different orders.
  */
 export function digestOf(value: unknown): string {
-  if (Array.isArray(value)) return sha1(`[${value.map(itemJson).join(',')}]`);
   if (value === null || typeof value !== 'object') return sha1(JSON.stringify(value, sortedKeys) as string);
-  // A snapshot object is the same object commit after commit until its feed reads a new one (state objects
-  // are never mutated): its digest, sorted-key JSON and all, is computed once, not at every other feed's commit.
+  // A snapshot object or a chunk of an unchanged list is the same object commit after commit (state objects
+  // are never mutated; layout.ts cuts a list once): its digest is computed once, not at every other feed's commit.
   let digest = objectDigests.get(value);
   if (digest === undefined) {
-    digest = sha1(JSON.stringify(value, sortedKeys));
+    digest = Array.isArray(value)
+      ? sha1(`[${value.map(itemJson).join(',')}]`)
+      : sha1(JSON.stringify(value, sortedKeys));
     objectDigests.set(value, digest);
   }
   return digest;
