@@ -10,6 +10,7 @@ import { redisClaims } from '../lib/coordination/redis-claims.js';
 import { connectRedis, type RedisClient } from '../lib/coordination/redis-client.js';
 import { redisLease } from '../lib/coordination/redis-lease.js';
 import { redisReplicaRegistry } from '../lib/coordination/redis-replica-registry.js';
+import { keyvSerialize } from '../lib/keyv-serialize.js';
 import { type KeyValueStore, keyvStore, type StoreOutcome } from '../lib/store.js';
 
 /** The engine's store is `namespaced(store, 'engine/')` (wire-fundbot): fenced writes must land on the same keys. */
@@ -124,6 +125,7 @@ export async function connectReplicaCoordination(
     }),
     namespace: 'fundbot',
     throwOnErrors: true,
+    serialize: keyvSerialize,
   });
   const lease = redisLease(client);
   const balancer = new LeaseBalancer({

@@ -1,5 +1,6 @@
 import Keyv from 'keyv';
 import type { z } from 'zod';
+import { keyvSerialize } from './keyv-serialize.js';
 import { keyvRedisOps } from './store-redis-ops.js';
 import { openSqliteStore, type SqliteStoreOptions } from './store-sqlite.js';
 import { parseStored } from './store-value.js';
@@ -161,7 +162,9 @@ export async function openStore(url: string, options: SqliteStoreOptions = {}): 
       },
       { throwOnErrors: true, throwOnConnectError: true, connectionTimeout: 5_000 },
     );
-    return keyvStore(new Keyv({ store: redis, namespace: 'fundbot', throwOnErrors: true }));
+    return keyvStore(
+      new Keyv({ store: redis, namespace: 'fundbot', throwOnErrors: true, serialize: keyvSerialize }),
+    );
   }
   throw new Error(
     `unknown store URL "${url}": use memory:, sqlite://path/to/state.sqlite or redis://host:port`,
