@@ -43,8 +43,8 @@ export interface ApiClientOptions {
   userAgent?: string;
   /**
    * Copies of slow GETs (see HedgePolicy): a GET unanswered after `afterMs` (real time, or
-   * twice the recent p95 when the API is slow overall) gets a second copy and the first
-   * answer wins; copies are at most `maxShare` (default 2 %) of the last minute's requests
+   * twice the recent p95 when the API is slow overall) gets a copy, and one more after as
+   * long again when that is slow too; the first answer wins; copies are at most `maxShare` (default 2 %) of the last minute's requests
    * plus `burst` (default 10), never from a credential's last tenth of its budget.
    * Default: off (every request is sent once).
    */

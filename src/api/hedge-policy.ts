@@ -2,7 +2,7 @@ import { type RateBudget, windowAtReserve } from './rate-budget.js';
 
 /**
  * Hedged GETs ("The Tail at Scale"): a GET still unanswered after `afterMs` gets a
- * second copy, and the first complete answer wins. Every GET of the spec is safe to
+ * copy (and one more after another delay, hedged-attempt.ts), and the first complete answer wins. Every GET of the spec is safe to
  * repeat ("All GET endpoints: safe to retry, no effect"), so a copy changes nothing
  * but the budget, and that cost is capped: at most `maxShare` of all requests are
  * copies, never one from the last tenth of a credential's minute or day budget.

@@ -36,7 +36,8 @@ const apiSchema = z.strictObject({
   /** Per-request timeout. */
   timeoutMs: z.number().int().min(1_000).max(120_000).default(10_000),
   /**
-   * A GET unanswered after this long gets a second copy, and the first answer wins (at most
+   * A GET unanswered after this long gets a copy (a second after as long again if the copy is
+   * slow too), and the first answer wins (at most
    * 2 % of the requests plus 10 a minute; never from a key's last tenth of budget). 0: off.
    */
   hedgeAfterMs: z.number().int().min(0).max(60_000).default(DEFAULT_HEDGE_AFTER_MS),

@@ -115,11 +115,22 @@ describe('hedged GETs: a copy of a slow request, the first answer wins', () => {
     expect(s.requests).toHaveLength(3);
   });
 
-  it('when both copies fail, the error is the first copy error (what the retry policy always saw)', async () => {
+  it('a copy held too gets a second copy after another afterMs, and no more', async () => {
+    const s = await server((_req, res, index) =>
+      index < 2 ? hold(res) : json(res, 200, aProjectResponse(), budgetHeaders(100)),
+    );
+    const infos: ResponseInfo[] = [];
+    const project = await client(s.url, { afterMs: 50 }, { infos }).project('solar-kiosk', key).get();
+    expect(project.link_caption).toBe('solar-kiosk');
+    expect(s.requests).toHaveLength(3);
+    expect(infos.filter((i) => i.hedge && i.status === 200)).toHaveLength(1);
+  });
+
+  it('when every copy fails, the error is the first send error (what the retry policy always saw)', async () => {
     const s = await server((_req, res) => hold(res));
-    const api = client(s.url, { afterMs: 50 }, { timeoutMs: 300 });
+    const api = client(s.url, { afterMs: 50 }, { timeoutMs: 400 });
     await expect(api.project('solar-kiosk', key).get()).rejects.toBeInstanceOf(ApiTimeoutError);
-    expect(s.requests).toHaveLength(2);
+    expect(s.requests).toHaveLength(3);
   });
 
   it('a caller abort cancels both copies', async () => {
