@@ -40,13 +40,13 @@ export async function measureScaleRedis(): Promise<Record<string, unknown>> {
       children.push(child);
       child.send({ simUrl: sim.url, keys: sim.keys, offsetMs, storeUrl: redis.url });
       return new Promise<ScaleProcessFigures>((resolve, reject) => {
-        child.on('message', (m: { polled?: string; figures?: ScaleProcessFigures }) => {
-          if (m.polled !== undefined && !polled.has(m.polled)) {
-            polled.add(m.polled);
-            if (polled.size === count) {
-              fleetDoneAt = Date.now();
-              markDone();
-            }
+        child.on('message', (m: { polled?: [string, number][]; figures?: ScaleProcessFigures }) => {
+          // Same machine, same wall clock: the child's stamp is when the project was fully polled.
+          for (const [project, at] of m.polled ?? []) {
+            if (polled.has(project)) continue;
+            polled.add(project);
+            fleetDoneAt = Math.max(fleetDoneAt, at);
+            if (polled.size === count) markDone();
           }
           if (m.figures !== undefined) resolve(m.figures);
         });
@@ -64,7 +64,7 @@ export async function measureScaleRedis(): Promise<Record<string, unknown>> {
     return {
       replicas: replicaCount,
       projects: count,
-      firstPollAllMs: fleetDoneAt === 0 ? -1 : fleetDoneAt - started,
+      firstPollAllMs: polled.size === count ? fleetDoneAt - started : -1,
       perReplica: replicas.map(({ details, ...r }) => ({
         ...r,
         projectsHeldAtEnd: details['projectsHeldAtEnd'],
