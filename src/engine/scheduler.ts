@@ -12,7 +12,7 @@ import { isKeyRejection, nextRecheckAt, pauseProject, recheckBackoff, resumeProj
 import { offerOutbox } from './outbox.js';
 import { ensureLease } from './project-lease.js';
 import { feedOf, noteError, type ProjectRuntime } from './project-runtime.js';
-import { currentState } from './project-state-store.js';
+import { currentState, inOneCommit } from './project-state-store.js';
 import { replan } from './replan.js';
 import { nextPollInWindow } from './signal-interleave.js';
 
@@ -31,8 +31,11 @@ function outcomeOf(error: unknown): PollOutcome['result'] {
   return 'error';
 }
 
-/** Polls one feed; on success re-plans and schedules the next poll (±5% jitter), on failure see handlePollError. */
-export async function runFeed(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName): Promise<void> {
+/**
+ * Polls one feed; on success re-plans and schedules the next poll (±5% jitter), on failure see
+ * handlePollError. Returns whether the poll succeeded.
+ */
+export async function runFeed(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName): Promise<boolean> {
   const { clock } = ctx;
   const f = feedOf(rt, feed);
   const now = clock.now();
@@ -52,9 +55,11 @@ export async function runFeed(ctx: EngineContext, rt: ProjectRuntime, feed: Feed
     f.dueAt =
       (feed === 'fundings' ? nextPollInWindow(f.signalWindow, clock.now()) : undefined) ??
       clock.now() + Math.round(f.intervalMs * (0.95 + 0.1 * ctx.random.next()));
+    return true;
   } catch (error) {
     report(outcomeOf(error));
     handlePollError(ctx, rt, feed, error, now);
+    return false;
   }
 }
 
@@ -143,19 +148,33 @@ function probeFeed(rt: ProjectRuntime): FeedName {
   return feedNames.find((feed) => feedOf(rt, feed).disabledReason === undefined) ?? 'project';
 }
 
-/** Runs the project's due feeds (if this replica holds its lease), then offers its outbox to the sink. */
+/**
+ * Runs the project's due feeds (if this replica holds its lease) as one cycle whose state is written
+ * once (inOneCommit), then offers its outbox to the sink. When that write fails, each feed polled in the
+ * cycle is retried as after a failed poll, and nothing is offered: the state is back to before the cycle.
+ */
 export async function runProject(ctx: EngineContext, rt: ProjectRuntime, sink: EventSink): Promise<void> {
   if (!(await ensureLease(ctx, rt))) return;
   if (rt.state === null) await rt.mutex.run(() => currentState(ctx, rt));
   const now = ctx.clock.now();
-  if (rt.paused !== null && now >= rt.paused.retryAt) await runFeed(ctx, rt, probeFeed(rt));
-  if (rt.paused === null) {
-    // A switched-off feed is due for its re-check (recheckBackoff) like any other poll.
-    const due = feedNames.filter((feed) => feedOf(rt, feed).dueAt <= now);
-    for (const feed of due) {
-      if (rt.paused !== null) break; // the key was just rejected: the other feeds would be too
-      await runFeed(ctx, rt, feed);
-    }
+  const polled: FeedName[] = [];
+  const poll = async (feed: FeedName) => {
+    if (await runFeed(ctx, rt, feed)) polled.push(feed);
+  };
+  try {
+    await inOneCommit(ctx, rt, async () => {
+      if (rt.paused !== null && now >= rt.paused.retryAt) await poll(probeFeed(rt));
+      if (rt.paused !== null) return;
+      // A switched-off feed is due for its re-check (recheckBackoff) like any other poll.
+      const due = feedNames.filter((feed) => feedOf(rt, feed).dueAt <= now);
+      for (const feed of due) {
+        if (rt.paused !== null) break; // the key was just rejected: the other feeds would be too
+        await poll(feed);
+      }
+    });
+  } catch (error) {
+    for (const feed of polled) handlePollError(ctx, rt, feed, error, now);
+    return;
   }
   await offerOutbox(ctx, rt, sink);
 }

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { stateKeys } from '../../src/engine/project-state.js';
+import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { type EngineHarness, initialSupporters, lc, runFor, startEngineHarness, step } from './harness.js';
+
+/** A memory store that counts the writes of each key and can refuse writes, as a full disk does. */
+function watchedStore(): KeyValueStore & { refuseWrites: boolean; writes: Map<string, number> } {
+  const inner = memoryStore();
+  const store = {
+    refuseWrites: false,
+    writes: new Map<string, number>(),
+    get: inner.get.bind(inner),
+    delete: inner.delete.bind(inner),
+    setIfAbsent: inner.setIfAbsent.bind(inner),
+    deletePrefix: inner.deletePrefix.bind(inner),
+    close: inner.close.bind(inner),
+    async set(key: string, value: unknown, ttlMs?: number) {
+      if (store.refuseWrites) throw new Error('SQLITE_FULL: database or disk is full');
+      store.writes.set(key, (store.writes.get(key) ?? 0) + 1);
+      await inner.set(key, value, ttlMs);
+    },
+  };
+  return store;
+}
+
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('a poll cycle is written as one commit', () => {
+  it('the first cycle reads all five feeds and writes the state head once', async () => {
+    const store = watchedStore();
+    h = await startEngineHarness({ store, project: { supporters: initialSupporters(20) } });
+    await step(h);
+    expect(h.engine.metrics().polls).toBe(5);
+    expect(store.writes.get(stateKeys.head(lc))).toBe(1);
+    // The state written is the whole cycle's: a restart re-derives nothing.
+    await h.engine.stop();
+    h.engine = h.newEngine();
+    h.project.addSupporter({ displayName: 'After Restart' });
+    await runFor(h, 5 * 60_000);
+    expect(h.recorder.ofType('supporter').map((e) => e.displayName)).toEqual(['After Restart']);
+  });
+
+  it('a cycle whose write fails is as if it never ran: nothing is offered, the feeds are read again, each supporter is delivered once', async () => {
+    const store = watchedStore();
+    h = await startEngineHarness({ store, project: { supporters: initialSupporters(20) } });
+    await step(h); // baseline
+    h.project.addSupporter({ displayName: 'Held Back' });
+    store.refuseWrites = true;
+    await runFor(h, 2 * 60_000);
+    expect(h.recorder.events).toHaveLength(0);
+    expect(h.engine.metrics().eventsEmitted).toBe(0);
+    expect(h.logger.warnings).toContain('poll failed: retrying with backoff');
+
+    store.refuseWrites = false;
+    await runFor(h, 2 * 60_000);
+    expect(h.recorder.ofType('supporter').map((e) => e.displayName)).toEqual(['Held Back']);
+    await h.engine.stop();
+    h.engine = h.newEngine();
+    await runFor(h, 5 * 60_000);
+    expect(h.recorder.ofType('supporter').map((e) => e.displayName)).toEqual(['Held Back']);
+  });
+});
