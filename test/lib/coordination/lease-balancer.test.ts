@@ -141,6 +141,23 @@ describe('LeaseBalancer on memory leases and a manual clock', () => {
     expect(await replicas.counts()).toEqual([15, 15]);
   });
 
+  it('stops waiting when a fleet-mate claimed its share meanwhile, though the fleet changed', async () => {
+    const a = replicas.start('a');
+    let joined = false;
+    const aJoined = a.join().then(() => {
+      joined = true;
+    });
+    await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1));
+    // b arrives within a's join step and claims (it saw a in the fleet): a's fleet changed, but b's claim says
+    // the fleet has settled with a in it, so a claims now instead of a step later.
+    await replicas.start('b').tick();
+    clock.advance(1_000);
+    await vi.waitFor(() => expect(joined).toBe(true));
+    await aJoined;
+    await a.tick();
+    expect(await replicas.counts()).toEqual([15, 15]);
+  });
+
   it('claims at once when projects are held already: a fleet running has no first claim to wait for', async () => {
     await replicas.start('a').tick();
     await replicas.start('b').join();
