@@ -10,6 +10,12 @@ import { defaultListReadOptions, type ListReadOptions } from './list-assessment.
  */
 export const DEFAULT_MAX_REQUESTS_PER_SECOND = 200;
 
+/**
+ * A poll's next one comes after its interval times 1 ± this, drawn at random, so feeds and replicas do
+ * not fall into lockstep (scheduler.ts).
+ */
+export const POLL_JITTER = 0.05;
+
 /** {@link EngineOptions} with every default filled in. */
 export interface EngineSettings {
   readonly reserveShare: number;

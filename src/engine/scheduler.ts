@@ -7,6 +7,7 @@ import { DeferredError } from './credential-gate.js';
 import { classifyFailure } from './describe-failure.js';
 import type { EngineContext } from './engine-context.js';
 import type { PollOutcome } from './engine-options.js';
+import { POLL_JITTER } from './engine-settings.js';
 import { pollers } from './feeds/index.js';
 import { isKeyRejection, nextRecheckAt, pauseProject, recheckBackoff, resumeProject } from './key-pause.js';
 import { offerOutbox } from './outbox.js';
@@ -32,7 +33,7 @@ function outcomeOf(error: unknown): PollOutcome['result'] {
 }
 
 /**
- * Polls one feed; on success re-plans and schedules the next poll (±5% jitter), on failure see
+ * Polls one feed; on success re-plans and schedules the next poll (POLL_JITTER), on failure see
  * handlePollError. Returns whether the poll succeeded.
  */
 export async function runFeed(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName): Promise<boolean> {
@@ -50,11 +51,11 @@ export async function runFeed(ctx: EngineContext, rt: ProjectRuntime, feed: Feed
     f.lastSuccessAt = clock.now();
     f.failures = 0;
     replan(ctx, rt);
-    // ±5% jitter so feeds and replicas do not fall into lockstep; fundings covered by the User key's
+    // Jittered so feeds and replicas do not fall into lockstep; fundings covered by the User key's
     // change signal are polled between its reads instead (signal-interleave.ts).
     f.dueAt =
       (feed === 'fundings' ? nextPollInWindow(f.signalWindow, clock.now()) : undefined) ??
-      clock.now() + Math.round(f.intervalMs * (0.95 + 0.1 * ctx.random.next()));
+      clock.now() + Math.round(f.intervalMs * (1 - POLL_JITTER + 2 * POLL_JITTER * ctx.random.next()));
     return true;
   } catch (error) {
     report(outcomeOf(error));

@@ -72,7 +72,7 @@ describe('a supporter notice carries the figures read in its own cycle (issue 23
     expect(notices.map((n) => ({ count: n.supporterCount, total: n.fundingTotal }))).toEqual(expected);
   });
 
-  it("at the demo's pace (its Enterprise plan, the project read every 10 s, a supporter every 15 s): nearly every notice", async () => {
+  it("at the demo's pace (its Enterprise plan, the project read every 10 s, a supporter every 15 s): every notice", async () => {
     h = await startEngineHarness({
       project: { supporters: fifteenSupporters },
       limits: { perMinute: 600, perDay: 100_000 },
@@ -87,8 +87,9 @@ describe('a supporter notice carries the figures read in its own cycle (issue 23
     }
     const notices = h.recorder.ofType('supporter');
     expect(notices).toHaveLength(24);
-    // Measured 23 of 24 (the planned 10 s reads are taken early when a supporter arrives).
-    expect(notices.filter((n) => n.supporterCount !== null).length).toBeGreaterThanOrEqual(21);
+    // Every one (the planned 10 s reads are taken early when a supporter arrives): 23 of 24 before a read
+    // whose next one drew a long jitter counted as not due within the interval.
+    expect(notices.filter((n) => n.supporterCount !== null).length).toBeGreaterThanOrEqual(24);
     // The count a notice names is the project's after that supporter: never one read before it.
     notices.forEach((n, i) => {
       if (n.supporterCount !== null) expect(n.supporterCount).toBe(16 + i);
