@@ -1,27 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { stateKeys } from '../../src/engine/project-state.js';
-import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { refusableStore } from '../support/refusable-store.js';
 import { type EngineHarness, initialSupporters, lc, runFor, startEngineHarness, step } from './harness.js';
-
-/** A memory store that counts the writes of each key and can refuse writes, as a full disk does. */
-function watchedStore(): KeyValueStore & { refuseWrites: boolean; writes: Map<string, number> } {
-  const inner = memoryStore();
-  const store = {
-    refuseWrites: false,
-    writes: new Map<string, number>(),
-    get: inner.get.bind(inner),
-    delete: inner.delete.bind(inner),
-    setIfAbsent: inner.setIfAbsent.bind(inner),
-    deletePrefix: inner.deletePrefix.bind(inner),
-    close: inner.close.bind(inner),
-    async set(key: string, value: unknown, ttlMs?: number) {
-      if (store.refuseWrites) throw new Error('SQLITE_FULL: database or disk is full');
-      store.writes.set(key, (store.writes.get(key) ?? 0) + 1);
-      await inner.set(key, value, ttlMs);
-    },
-  };
-  return store;
-}
 
 let h: EngineHarness | undefined;
 afterEach(async () => {
@@ -31,7 +11,7 @@ afterEach(async () => {
 
 describe('a poll cycle is written as one commit', () => {
   it('the first cycle reads all five feeds and writes the state head once', async () => {
-    const store = watchedStore();
+    const store = refusableStore();
     h = await startEngineHarness({ store, project: { supporters: initialSupporters(20) } });
     await step(h);
     expect(h.engine.metrics().polls).toBe(5);
@@ -45,7 +25,7 @@ describe('a poll cycle is written as one commit', () => {
   });
 
   it('a cycle whose write fails is as if it never ran: nothing is offered, the feeds are read again, each supporter is delivered once', async () => {
-    const store = watchedStore();
+    const store = refusableStore();
     h = await startEngineHarness({ store, project: { supporters: initialSupporters(20) } });
     await step(h); // baseline
     h.project.addSupporter({ displayName: 'Held Back' });

@@ -1,25 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FundbotEvent } from '../../src/engine/index.js';
-import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { refusableStore } from '../support/refusable-store.js';
 import { type EngineHarness, initialSupporters, runFor, startEngineHarness, step } from './harness.js';
-
-/** A store whose writes can be refused, as on a full disk (reads still work). */
-function storeWithRefusableWrites(): KeyValueStore & { refuseWrites: boolean } {
-  const inner = memoryStore();
-  const store = {
-    refuseWrites: false,
-    get: inner.get.bind(inner),
-    delete: inner.delete.bind(inner),
-    setIfAbsent: inner.setIfAbsent.bind(inner),
-    deletePrefix: inner.deletePrefix.bind(inner),
-    close: inner.close.bind(inner),
-    async set(key: string, value: unknown, ttlMs?: number) {
-      if (store.refuseWrites) throw new Error('SQLITE_FULL: database or disk is full');
-      await inner.set(key, value, ttlMs);
-    },
-  };
-  return store;
-}
 
 let h: EngineHarness | undefined;
 afterEach(async () => {
@@ -29,7 +11,7 @@ afterEach(async () => {
 
 describe('outbox when the state store refuses writes', () => {
   it('a delivered event whose removal cannot be stored is not delivered again and again', async () => {
-    const store = storeWithRefusableWrites();
+    const store = refusableStore();
     h = await startEngineHarness({ store, project: { supporters: initialSupporters(20) } });
     const harness = h;
     await step(harness); // baseline
