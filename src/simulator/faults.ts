@@ -187,22 +187,28 @@ export class FaultInjector implements FaultControls {
     return { kind, params: rule.params };
   }
 
-  /** Whether the random 5xx strikes this request; draws from the seeded random only while enabled. */
+  /** The status of the random 5xx when it strikes this request; draws from the seeded random only while enabled. */
   takeRandom5xx(path: string): number | undefined {
     const config = this.#random5xx;
-    if (config === null || !matches(path, config.path)) return undefined;
-    if (this.#random.next() >= config.rate) return undefined;
-    this.#applied['random-5xx']++;
-    return config.status;
+    return this.#strikes('random-5xx', config, path) ? config?.status : undefined;
   }
 
   /** The real-time delay the random slow fault gives this request, if it strikes; draws only while enabled. */
   takeRandomSlow(path: string): number | undefined {
     const config = this.#randomSlow;
-    if (config === null || !matches(path, config.path)) return undefined;
-    if (this.#random.next() >= config.rate) return undefined;
-    this.#applied['random-slow']++;
-    return config.delayMs;
+    return this.#strikes('random-slow', config, path) ? config?.delayMs : undefined;
+  }
+
+  /** Whether a random fault strikes this request (and counts it); draws from the seeded random only while enabled. */
+  #strikes(
+    kind: RandomFaultKind,
+    config: { readonly rate: number; readonly path: string | RegExp | undefined } | null,
+    path: string,
+  ): boolean {
+    if (config === null || !matches(path, config.path)) return false;
+    if (this.#random.next() >= config.rate) return false;
+    this.#applied[kind]++;
+    return true;
   }
 
   #add(kind: FaultKind, options: FaultMatch, defaultN: number, params: Record<string, unknown>): void {
