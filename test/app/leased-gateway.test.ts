@@ -30,10 +30,6 @@ function severable(lease: Lease): Lease & { sever(): void } {
       guard();
       return lease.release(...args);
     },
-    fencedSet: async (...args) => {
-      guard();
-      return lease.fencedSet(...args);
-    },
     fencedSetAll: async (...args) => {
       guard();
       return lease.fencedSetAll(...args);

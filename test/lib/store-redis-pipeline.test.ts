@@ -77,7 +77,7 @@ describe.skipIf(unavailable !== undefined)(
       const grant = await lease.acquire('p', 'replica-1', 30_000);
       if (grant === null) throw new Error('no lease');
       // The first call of the script on a client sends it in full (EVAL): count from the next one.
-      await lease.fencedSet('p', grant.token, 'fundbot:warm', '1');
+      await lease.fencedSetAll('p', grant.token, [{ key: 'fundbot:warm', value: '1' }]);
       relay.chunks.length = 0;
       const commit = [
         ...Array.from({ length: 6 }, (_, i) => ({ key: `fundbot:chunk/${i}`, value: String(i) })),

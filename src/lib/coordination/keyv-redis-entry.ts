@@ -10,9 +10,9 @@ export interface KeyvRedisEntry {
 
 /**
  * Encodes `value` under `key` exactly as `keyv.set(key, value, ttlMs)` would store it in Redis, so a
- * {@link Lease.fencedSet} (a Lua script, which cannot go through keyv) writes state the store reads back:
+ * {@link Lease.fencedSetAll} (a Lua script, which cannot go through keyv) writes state the store reads back:
  * the engine's conditional commit on a `redis://` store is
- * `lease.fencedSet(project, token, entry.key, entry.value, ttlMs)` with `entry = await encode(key, value, ttlMs)`.
+ * `lease.fencedSetAll(project, token, [{ ...entry, ttlMs }])` with `entry = await encode(key, value, ttlMs)`.
  *
  * It uses keyv's own prefixing and serializer (`_getKeyPrefix`, `serializeData`: public in keyv 5's types)
  * and KeyvRedis' `createKeyPrefix`; the round-trip test against a real Redis fails if an upgrade changes them.

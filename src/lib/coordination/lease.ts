@@ -7,7 +7,7 @@ export const DEFAULT_LEASE_TTL_MS = 30_000;
 export interface LeaseGrant {
   /**
    * Stays the same while the same holder renews; a new holder gets a strictly greater one. Writes made on the
-   * lease's behalf carry it ({@link Lease.fencedSet}), so a holder that paused past its TTL cannot overwrite the
+   * lease's behalf carry it ({@link Lease.fencedSetAll}), so a holder that paused past its TTL cannot overwrite the
    * work of its successor.
    */
   readonly token: number;
@@ -26,11 +26,6 @@ export interface FencedEntry {
   readonly ttlMs?: number;
 }
 
-/** A {@link FencedEntry} from {@link Lease.fencedSet}'s arguments. */
-export function entryOf(key: string, value: string, ttlMs: number | undefined): FencedEntry {
-  return ttlMs === undefined ? { key, value } : { key, value, ttlMs };
-}
-
 /** Where a memory lease's fenced writes land (a {@link KeyValueStore} fits). */
 export interface FencedWriteTarget {
   set(key: string, value: string, ttlMs?: number): Promise<void>;
@@ -40,7 +35,7 @@ export interface FencedWriteTarget {
  * A lease with fencing tokens: exactly one holder per resource (one per project: the replica that polls it).
  *
  * The engine keeps calling `acquire` every TTL/3 (renewal is an acquire by the current holder) and makes its
- * commit conditional on the token: `fencedSet` writes only while the token is still the resource's current one.
+ * commit conditional on the token: `fencedSetAll` writes only while the token is still the resource's current one.
  */
 export interface Lease {
   /** Acquires or renews `resource` for `holder` until now + ttlMs; null while another holder has it. */
@@ -48,14 +43,10 @@ export interface Lease {
   /** Gives it up if `holder` has it (a successor need not wait for the TTL). */
   release(resource: string, holder: string): Promise<void>;
   /**
-   * Writes `value` under `key` only if `token` is the current token of a live lease on `resource`, atomically
-   * (no write can slip between the check and the set). False when the lease expired or moved on: the caller has
-   * lost the resource and must stop working on it.
-   */
-  fencedSet(resource: string, token: number, key: string, value: string, ttlMs?: number): Promise<boolean>;
-  /**
-   * {@link Lease.fencedSet} of several values, in their order, in one step: all of them or none land. One script
-   * (one round trip) in Redis: a commit of its chunks and then its head costs one round trip instead of two.
+   * Writes `entries`, in their order, only if `token` is the current token of a live lease on `resource`,
+   * atomically (no write can slip between the check and the sets): all of them or none land. False when the
+   * lease expired or moved on: the caller has lost the resource and must stop working on it. One script (one
+   * round trip) in Redis: a commit of its chunks and then its head costs one round trip.
    */
   fencedSetAll(resource: string, token: number, entries: readonly FencedEntry[]): Promise<boolean>;
   /** The live holders among `resources` (absent: free). One round trip per 1,000 resources in Redis. */
@@ -92,8 +83,6 @@ export function memoryLease(clock: Clock, target?: FencedWriteTarget): Lease {
     async release(resource, holder) {
       if (held.get(resource)?.holder === holder) held.delete(resource);
     },
-    fencedSet: (resource, token, key, value, ttlMs) =>
-      fencedSetAll(resource, token, [entryOf(key, value, ttlMs)]),
     fencedSetAll,
     async holders(resources) {
       const found = new Map<string, LeaseHolder>();

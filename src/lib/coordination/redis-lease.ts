@@ -1,4 +1,4 @@
-import { DEFAULT_LEASE_TTL_MS, entryOf, type FencedEntry, type Lease, type LeaseHolder } from './lease.js';
+import { DEFAULT_LEASE_TTL_MS, type FencedEntry, type Lease, type LeaseHolder } from './lease.js';
 import { RedisScript, type RedisScriptClient } from './redis-script.js';
 
 /**
@@ -70,9 +70,9 @@ export interface RedisLeaseOptions {
  *
  * Storage per project: the lease key (~60 B, expires with the TTL) and its token counter (~40 B, kept so tokens
  * never go back while Redis lives). Requests: one script per acquire/renew (every TTL/3 per held project), one
- * per release, one per fenced write or group of writes (`fencedSetAll`); `holders` is one script per 1,000 projects.
+ * per release, one per fenced group of writes (`fencedSetAll`); `holders` is one script per 1,000 projects.
  *
- * The data key of `fencedSet` is a raw Redis key: on a Redis Cluster it would need the lease's hash slot, so this
+ * The data keys of `fencedSetAll` are raw Redis keys: on a Redis Cluster it would need the lease's hash slot, so this
  * is for a single instance (which is what fundbot's `redis://` store is).
  */
 export function redisLease(client: RedisScriptClient, options: RedisLeaseOptions = {}): Lease {
@@ -101,8 +101,6 @@ export function redisLease(client: RedisScriptClient, options: RedisLeaseOptions
     async release(resource, holder) {
       await releaseScript.run(client, { keys: [leaseKey(resource)], arguments: [holder] });
     },
-    fencedSet: (resource, token, key, value, ttlMs) =>
-      fencedSetAll(resource, token, [entryOf(key, value, ttlMs)]),
     fencedSetAll,
     async holders(resources) {
       const found = new Map<string, LeaseHolder>();

@@ -41,7 +41,7 @@ describe.skipIf(skipRedisTests())(
       expect(entry.value).toBe(await client.get(stored!));
     });
 
-    it("commits a project's state through fencedSet for the keyv store to read, and refuses a stale token", async () => {
+    it("commits a project's state through fencedSetAll for the keyv store to read, and refuses a stale token", async () => {
       const lease = redisLease(client);
       const store = keyvStore(keyv);
       const encode = keyvRedisEncoder(keyv, systemClock);
@@ -49,15 +49,21 @@ describe.skipIf(skipRedisTests())(
 
       const a = await lease.acquire('solar-kiosk', 'replica-a', 60_000);
       const first = await encode(key, { cursor: 'c1', seen: [1] });
-      expect(await lease.fencedSet('solar-kiosk', a!.token, first.key, first.value)).toBe(true);
+      expect(
+        await lease.fencedSetAll('solar-kiosk', a!.token, [{ key: first.key, value: first.value }]),
+      ).toBe(true);
       expect(await store.get(key, stateSchema)).toEqual({ cursor: 'c1', seen: [1] });
 
       await lease.release('solar-kiosk', 'replica-a');
       const b = await lease.acquire('solar-kiosk', 'replica-b', 60_000);
       const stale = await encode(key, { cursor: 'stale', seen: [] });
-      expect(await lease.fencedSet('solar-kiosk', a!.token, stale.key, stale.value)).toBe(false);
+      expect(
+        await lease.fencedSetAll('solar-kiosk', a!.token, [{ key: stale.key, value: stale.value }]),
+      ).toBe(false);
       const fresh = await encode(key, { cursor: 'c2', seen: [1, 2] });
-      expect(await lease.fencedSet('solar-kiosk', b!.token, fresh.key, fresh.value)).toBe(true);
+      expect(
+        await lease.fencedSetAll('solar-kiosk', b!.token, [{ key: fresh.key, value: fresh.value }]),
+      ).toBe(true);
       expect(await store.get(key, stateSchema)).toEqual({ cursor: 'c2', seen: [1, 2] });
     });
 
@@ -66,7 +72,9 @@ describe.skipIf(skipRedisTests())(
       const lease = redisLease(client);
       const grant = await lease.acquire('p', 'replica-a', 60_000);
       const entry = await encode('outbox/x', 'queued', 120_000);
-      expect(await lease.fencedSet('p', grant!.token, entry.key, entry.value, 120_000)).toBe(true);
+      expect(
+        await lease.fencedSetAll('p', grant!.token, [{ key: entry.key, value: entry.value, ttlMs: 120_000 }]),
+      ).toBe(true);
       expect(await client.pTTL(entry.key)).toBeGreaterThan(100_000);
       expect(await keyvStore(keyv).get('outbox/x', z.string())).toBe('queued');
     });

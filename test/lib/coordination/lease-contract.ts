@@ -59,13 +59,13 @@ export function leaseContract(subject: () => LeaseSubject): void {
   it('refuses the commit of a paused replica whose lease expired and was taken', async () => {
     const { lease, ttlMs, expire, read } = subject();
     const a = await lease.acquire('p1', 'replica-a', ttlMs);
-    expect(await lease.fencedSet('p1', a!.token, 'state/p1', 'from-a-1')).toBe(true);
+    expect(await lease.fencedSetAll('p1', a!.token, [{ key: 'state/p1', value: 'from-a-1' }])).toBe(true);
     // replica-a pauses (GC, a frozen VM) past its TTL; replica-b takes over and commits.
     await expire('p1');
     const b = await lease.acquire('p1', 'replica-b', ttlMs);
-    expect(await lease.fencedSet('p1', b!.token, 'state/p1', 'from-b')).toBe(true);
+    expect(await lease.fencedSetAll('p1', b!.token, [{ key: 'state/p1', value: 'from-b' }])).toBe(true);
     // replica-a wakes up and tries to commit what it computed before the pause.
-    expect(await lease.fencedSet('p1', a!.token, 'state/p1', 'from-a-2')).toBe(false);
+    expect(await lease.fencedSetAll('p1', a!.token, [{ key: 'state/p1', value: 'from-a-2' }])).toBe(false);
     expect(await read('state/p1')).toBe('from-b');
   });
 
@@ -90,7 +90,7 @@ export function leaseContract(subject: () => LeaseSubject): void {
     const { lease, ttlMs, expire, read } = subject();
     const a = await lease.acquire('p1', 'replica-a', ttlMs);
     await expire('p1');
-    expect(await lease.fencedSet('p1', a!.token, 'state/p1', 'late')).toBe(false);
+    expect(await lease.fencedSetAll('p1', a!.token, [{ key: 'state/p1', value: 'late' }])).toBe(false);
     expect(await read('state/p1')).toBeUndefined();
   });
 

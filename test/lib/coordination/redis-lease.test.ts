@@ -46,7 +46,9 @@ describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
 
   it('writes the fenced value with its TTL', async () => {
     const grant = await subject.lease.acquire('p1', 'replica-a', 10_000);
-    expect(await subject.lease.fencedSet('p1', grant!.token, 'state/p1', 'v', 60_000)).toBe(true);
+    expect(
+      await subject.lease.fencedSetAll('p1', grant!.token, [{ key: 'state/p1', value: 'v', ttlMs: 60_000 }]),
+    ).toBe(true);
     expect(await client.pTTL('state/p1')).toBeGreaterThan(50_000);
   });
 
@@ -66,7 +68,11 @@ describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
     const after = await subject.lease.acquire('p1', 'replica-b', 60_000);
     expect(after!.token).toBeGreaterThan(before!.token);
     // The paused holder from before the restart cannot commit over the new one.
-    expect(await subject.lease.fencedSet('p1', before!.token, 'state/p1', 'stale')).toBe(false);
-    expect(await subject.lease.fencedSet('p1', after!.token, 'state/p1', 'fresh')).toBe(true);
+    expect(await subject.lease.fencedSetAll('p1', before!.token, [{ key: 'state/p1', value: 'stale' }])).toBe(
+      false,
+    );
+    expect(await subject.lease.fencedSetAll('p1', after!.token, [{ key: 'state/p1', value: 'fresh' }])).toBe(
+      true,
+    );
   });
 });
