@@ -69,11 +69,9 @@ export function createBatchStore(store: KeyValueStore, options: BatchStoreOption
 
   /** Writes a batch record after the write of it in flight, if any. */
   function writeBatch(batch: BatchRecord): Promise<void> {
+    // What `writing` holds never rejects (`settled`): a failed write does not stop the next one.
     const previous = writing.get(batch.id) ?? Promise.resolve();
-    const next = previous.then(
-      () => store.set(batchKey(batch.id), batch, batchKeepMs),
-      () => store.set(batchKey(batch.id), batch, batchKeepMs),
-    );
+    const next = previous.then(() => store.set(batchKey(batch.id), batch, batchKeepMs));
     const settled = next.catch(() => undefined);
     writing.set(batch.id, settled);
     void settled.then(() => {
