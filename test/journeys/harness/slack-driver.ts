@@ -80,6 +80,8 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
     });
     stamp();
     const sentAt = Date.now();
+    // The shares already made (the last command's chart) are not this answer's, even within the same millisecond.
+    const earlierCalls = new Set(fake.calls);
     const acknowledged =
       mode === 'socket'
         ? (() => {
@@ -116,7 +118,7 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
         });
       const charts = withChart.has(name)
         ? shares()
-            .filter((s) => s.call.args['channel_id'] === channel && at(s.call) >= sentAt)
+            .filter((s) => s.call.args['channel_id'] === channel && !earlierCalls.has(s.call))
             .map((s) => shareMessage(s.call, s.files, at(s.call)))
         : [];
       return [...charts, ...replies].sort((a, b) => a.at - b.at);
