@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createClient } from '@keyv/redis';
 import { redisUnavailableReason, startRedisServer } from '../test/support/redis-server.js';
+import { benchChild } from './compiled-children.js';
 import { offsetToAfterMidnight, startScaleSimulator } from './scale.js';
 import type { ScaleProcessFigures } from './scale-process.js';
 import type { BenchSection } from './section.js';
@@ -24,6 +25,7 @@ export async function measureScaleRedis(): Promise<Record<string, unknown>> {
   const offsetMs = offsetToAfterMidnight();
   const sim = await startScaleSimulator(count, offsetMs);
   const children: ChildProcess[] = [];
+  const childModule = await benchChild('bench/scale-redis-child.ts');
   try {
     const polled = new Set<string>();
     const started = Date.now();
@@ -33,8 +35,8 @@ export async function measureScaleRedis(): Promise<Record<string, unknown>> {
       markDone = resolve;
     });
     const figures = Array.from({ length: replicaCount }, () => {
-      const child = fork(new URL('./scale-redis-child.ts', import.meta.url), [], {
-        execArgv: ['--import', 'tsx'],
+      const child = fork(childModule, [], {
+        execArgv: [],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       children.push(child);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
 import { startBigProject } from './big-project.js';
+import { benchChild } from './compiled-children.js';
 import { runScaleProcess } from './scale-process.js';
 import type { BenchSection } from './section.js';
 import { percentile } from './stats.js';
@@ -79,8 +80,8 @@ export async function startScaleSimulator(
   stats(): Promise<{ requests: number; slowed: number; cpuMs: number }>;
   stop(): void;
 }> {
-  const child = fork(new URL('./scale-sim-child.ts', import.meta.url), [String(count), String(offsetMs)], {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(await benchChild('bench/scale-sim-child.ts'), [String(count), String(offsetMs)], {
+    execArgv: [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<{ url: string; keys: string[] }>((resolve, reject) => {
@@ -141,8 +142,8 @@ export async function measureManyProjects(count: number): Promise<ManyProjectsFi
 
 /** {@link measureManyProjects} in a fresh process (bench/scale-bot-child.ts). */
 async function inFreshProcess(count: number): Promise<ManyProjectsFigures & { details: object }> {
-  const child = fork(new URL('./scale-bot-child.ts', import.meta.url), [String(count)], {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(await benchChild('bench/scale-bot-child.ts'), [String(count)], {
+    execArgv: [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

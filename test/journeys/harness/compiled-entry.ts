@@ -1,13 +1,10 @@
 /**
- * The compiled entry point as the Docker image lays it out: `npm run build` (tsc -p tsconfig.build.json) into a
- * temporary /app-like directory holding `dist/`, `package.json` and `node_modules` (a link to the repository's),
- * started with plain `node dist/src/main.js`: no tsx, no esbuild.
+ * The compiled entry point as the Docker image lays it out (test/support/compiled-app.ts), started with plain
+ * `node dist/src/main.js`: no tsx, no esbuild.
  */
-import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { compileApp } from '../../support/compiled-app.js';
 import { type Entry, repoRoot } from './bot-process.js';
 
 export interface CompiledApp {
@@ -18,27 +15,8 @@ export interface CompiledApp {
 
 /** Builds once (about 15-30 s on a shared 2-core machine); the caller removes it in afterAll. */
 export async function buildCompiledApp(): Promise<CompiledApp> {
-  const appDir = mkdtempSync(join(tmpdir(), 'fundbot-journey-app-'));
-  const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
-  try {
-    await promisify(execFile)(
-      process.execPath,
-      [tsc, '-p', join(repoRoot, 'tsconfig.build.json'), '--outDir', join(appDir, 'dist')],
-      { cwd: repoRoot },
-    );
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    rmSync(appDir, { recursive: true, force: true });
-    throw new Error(`npm run build failed:\n${stdout}${stderr}`);
-  }
-  // As in the image: package.json (ESM, the version) beside dist/, the production dependencies in node_modules.
-  copyFileSync(join(repoRoot, 'package.json'), join(appDir, 'package.json'));
-  symlinkSync(join(repoRoot, 'node_modules'), join(appDir, 'node_modules'), 'dir');
-  return {
-    entry: { kind: 'compiled', appDir },
-    appDir,
-    remove: () => rmSync(appDir, { recursive: true, force: true }),
-  };
+  const app = await compileApp();
+  return { entry: { kind: 'compiled', appDir: app.appDir }, appDir: app.appDir, remove: app.remove };
 }
 
 /** What the Dockerfile's runtime stage sets: its environment and its HEALTHCHECK command. */

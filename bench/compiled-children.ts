@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url';
+import { type CompiledAppDir, compileApp } from '../test/support/compiled-app.js';
+
+/** The bench's processes that serve or answer the measured load: they run compiled, as the image runs the bot. */
+const childEntries = ['bench/scale-bot-child.ts', 'bench/scale-redis-child.ts', 'bench/scale-sim-child.ts'];
+
+let build: Promise<CompiledAppDir> | undefined;
+
+/**
+ * The module to fork for a bench child (`bench/scale-sim-child.ts`): its compiled JavaScript, to start with
+ * plain `node` and no loader, as the Docker image starts `node dist/src/main.js`. Under tsx each process
+ * compiled its modules at start, about 1.5 s of CPU each, while the processes started before it were
+ * measuring their first polls on the same two cores. Built once per bench run (tsc, about 20 s) and
+ * removed at exit; a child that is itself compiled forks its sibling from the same build.
+ */
+export async function benchChild(repoPath: string): Promise<string> {
+  if (import.meta.url.endsWith('.js'))
+    return fileURLToPath(new URL(`../${repoPath.replace(/\.ts$/, '.js')}`, import.meta.url));
+  build ??= compileApp({ entries: childEntries }).then((app) => {
+    process.once('exit', () => app.remove());
+    return app;
+  });
+  return (await build).compiled(repoPath);
+}
