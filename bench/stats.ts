@@ -24,9 +24,9 @@ export function summarize(values: readonly number[]): LatencySummary {
 
 /** Tracks the process's peak resident set size; call sample() often. */
 export class RssPeak {
-  #peak = process.memoryUsage().rss;
+  #peak = process.memoryUsage.rss();
   sample(): void {
-    this.#peak = Math.max(this.#peak, process.memoryUsage().rss);
+    this.#peak = Math.max(this.#peak, process.memoryUsage.rss());
   }
   get mb(): number {
     return Math.round((this.#peak / 1_048_576) * 10) / 10;
