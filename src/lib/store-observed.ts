@@ -3,6 +3,8 @@ import type { KeyValueStore } from './store.js';
 import { StoredValueError } from './store-value.js';
 
 const storeFailures = new WeakSet<object>();
+/** Why an operation's timer stops: one shared reason (an Error per operation cost its stack trace each time). */
+const settled = new Error('store operation settled');
 
 /** Marks an error thrown by a failing store (a non-object is wrapped first), so callers can tell it apart. */
 function markStoreFailure(error: unknown): object {
@@ -94,7 +96,7 @@ export function observedStore(inner: KeyValueStore, options: ObservedStoreOption
       options.onOutcome({ operation, ok, durationMs: clock.now() - startedAt, ...(ok ? {} : { error }) });
       throw ok ? error : markStoreFailure(error);
     } finally {
-      timer.abort(new Error('store operation settled'));
+      timer.abort(settled);
     }
   };
   return {
