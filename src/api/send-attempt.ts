@@ -126,18 +126,46 @@ function queryString(query: TransportRequest<unknown>['query']): string {
   return text ? `?${text}` : '';
 }
 
-async function readText(body: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buffer.length;
-    if (size > maxBytes) {
+/**
+ * The whole body as text, refused past `maxBytes`. Listeners, not `for await`: an async iterator per
+ * response (and its end-of-stream watch) cost about a tenth of this client's own CPU per request at the
+ * first polls of 1,000 projects.
+ */
+function readText(body: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+      signal.removeEventListener('abort', onAbort);
+    };
+    const fail = (error: unknown) => {
+      stop();
+      // Keeps a late error of the destroyed stream from being an unhandled 'error' event.
+      body.on('error', () => {});
       body.destroy();
-      throw new Error(`response body larger than ${maxBytes} bytes`);
-    }
-    chunks.push(buffer);
-    if (signal.aborted) throw signal.reason;
-  }
-  return Buffer.concat(chunks).toString('utf8');
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return fail(new Error(`response body larger than ${maxBytes} bytes`));
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onError = (error: Error) => fail(error);
+    const onClose = () => fail(new Error('the connection closed before the whole response body arrived'));
+    const onAbort = () => fail(signal.reason);
+    if (signal.aborted) return onAbort();
+    body.on('data', onData);
+    body.once('end', onEnd);
+    body.once('error', onError);
+    body.once('close', onClose);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
