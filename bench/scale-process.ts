@@ -1,12 +1,13 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { createApiClient, DEFAULT_HEDGE_AFTER_MS, parseProjectKey } from '../src/api/index.js';
+import { ENGINE_STORE_PREFIX } from '../src/app/replica-coordination.js';
 import { startKeyChecks } from '../src/app/start-key-checks.js';
 import { startReplicas } from '../src/app/start-replicas.js';
 import type { ProjectConfig } from '../src/config/index.js';
 import { createEngine, type FeedName } from '../src/engine/index.js';
 import { systemRandom } from '../src/lib/random.js';
-import { observedStore, openStore } from '../src/lib/store.js';
+import { namespaced, observedStore, openStore } from '../src/lib/store.js';
 import { silentLogger } from '../src/ops/index.js';
 import { shiftedToAfterMidnight } from './shifted-clock.js';
 
@@ -117,7 +118,8 @@ export async function runScaleProcess(options: ScaleProcessOptions): Promise<Sca
   let cpuReadAt = 0;
   const engine = createEngine({
     api,
-    store,
+    // As wire-fundbot gives it: the engine's keys under `engine/`, where a replica's fenced commits write them.
+    store: namespaced(store, ENGINE_STORE_PREFIX),
     clock,
     random: systemRandom,
     ...(replicas ? { lease: replicas.engineLease, replicaId: replicas.replicaId } : {}),
