@@ -1,5 +1,3 @@
-import KeyvRedis from '@keyv/redis';
-import Keyv from 'keyv';
 import type { Lease as EngineLease } from '../engine/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
@@ -10,7 +8,7 @@ import { redisClaims } from '../lib/coordination/redis-claims.js';
 import { connectRedis, type RedisClient } from '../lib/coordination/redis-client.js';
 import { redisLease } from '../lib/coordination/redis-lease.js';
 import { redisReplicaRegistry } from '../lib/coordination/redis-replica-registry.js';
-import { keyvSerialize } from '../lib/keyv-serialize.js';
+import { redisKeyv } from '../lib/redis-keyv.js';
 import { type KeyValueStore, keyvStore, type StoreOutcome } from '../lib/store.js';
 
 /** The engine's store is `namespaced(store, 'engine/')` (wire-fundbot): fenced writes must land on the same keys. */
@@ -117,16 +115,7 @@ export async function connectReplicaCoordination(
     disableOfflineQueue: true,
     connectWithinMs: 5_000,
   });
-  const keyv = new Keyv({
-    store: new KeyvRedis(client, {
-      throwOnErrors: true,
-      throwOnConnectError: true,
-      connectionTimeout: 5_000,
-    }),
-    namespace: 'fundbot',
-    throwOnErrors: true,
-    serialize: keyvSerialize,
-  });
+  const keyv = redisKeyv(client);
   const lease = redisLease(client);
   const balancer = new LeaseBalancer({
     self: options.replicaId,

@@ -1,6 +1,5 @@
 import Keyv from 'keyv';
 import type { z } from 'zod';
-import { keyvSerialize } from './keyv-serialize.js';
 import { keyvRedisOps } from './store-redis-ops.js';
 import { openSqliteStore, type SqliteStoreOptions } from './store-sqlite.js';
 import { parseStored } from './store-value.js';
@@ -145,12 +144,9 @@ export async function openStore(url: string, options: SqliteStoreOptions = {}): 
   if (url === 'memory:' || url === 'memory') return memoryStore();
   if (url.startsWith('sqlite://')) return openSqliteStore(url.slice('sqlite://'.length), options);
   if (url.startsWith('redis://') || url.startsWith('rediss://')) {
-    // Loaded lazily: a single-process install never opens a Redis client.
-    const { default: KeyvRedis } = await import('@keyv/redis');
-    // keyv's default turns every failure into "not found": a stopped Redis would look like an empty
-    // store and the engine would announce everything again. throwOnErrors makes it fail.
-    const redis = new KeyvRedis(
-      {
+    const { redisKeyv } = await import('./redis-keyv.js');
+    return keyvStore(
+      redisKeyv({
         url,
         // Without this, a write issued while Redis is away is queued and applied minutes later,
         // after the caller was told it failed: fail at once and let the engine retry it.
@@ -159,11 +155,7 @@ export async function openStore(url: string, options: SqliteStoreOptions = {}): 
           connectTimeout: 5_000,
           reconnectStrategy: (retries: number) => Math.min(250 * 2 ** retries, 5_000),
         },
-      },
-      { throwOnErrors: true, throwOnConnectError: true, connectionTimeout: 5_000 },
-    );
-    return keyvStore(
-      new Keyv({ store: redis, namespace: 'fundbot', throwOnErrors: true, serialize: keyvSerialize }),
+      }),
     );
   }
   throw new Error(
