@@ -10,7 +10,7 @@ let build: Promise<CompiledAppDir> | undefined;
  * The module to fork for a bench child (`bench/scale-sim-child.ts`): its compiled JavaScript, to start with
  * plain `node` and no loader, as the Docker image starts `node dist/src/main.js`. Under tsx each process
  * compiled its modules at start, about 1.5 s of CPU each, while the processes started before it were
- * measuring their first polls on the same two cores. Built once per bench run (tsc, about 20 s) and
+ * measuring their first polls on the same two cores. Built once per bench run (tsc, 7-8 s here) and
  * removed at exit; a child that is itself compiled forks its sibling from the same build.
  */
 export async function benchChild(repoPath: string): Promise<string> {
