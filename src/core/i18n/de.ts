@@ -1,3 +1,4 @@
+import { HELD_NOTICE_DAYS } from '../../domain/held-notices.js';
 import type { Catalog } from './catalog.js';
 import { hostedDe } from './hosted-catalog.js';
 import { notesDe } from './note-catalog.js';
@@ -156,7 +157,7 @@ export const de: Catalog = {
       }
     },
     cannotPost: (problem, since) =>
-      `⚠️ fundbot kann hier seit ${since} nicht posten: ${problem} Meldungen werden gesammelt (bis zu 7 Tage) und gebündelt nachgeholt, sobald es wieder geht.`,
+      `⚠️ fundbot kann hier seit ${since} nicht posten: ${problem} Meldungen werden gesammelt (bis zu ${HELD_NOTICE_DAYS} Tage) und gebündelt nachgeholt, sobald es wieder geht.`,
   },
   pacing: {
     mode: (mode, minutes) =>

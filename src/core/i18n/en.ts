@@ -1,3 +1,4 @@
+import { HELD_NOTICE_DAYS } from '../../domain/held-notices.js';
 import type { Catalog } from './catalog.js';
 import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
@@ -148,7 +149,7 @@ export const en: Catalog = {
       }
     },
     cannotPost: (problem, since) =>
-      `⚠️ fundbot cannot post here since ${since}: ${problem} Notices are held (up to 7 days) and posted as one catch-up as soon as it can.`,
+      `⚠️ fundbot cannot post here since ${since}: ${problem} Notices are held (up to ${HELD_NOTICE_DAYS} days) and posted as one catch-up as soon as it can.`,
   },
   pacing: {
     mode: (mode, minutes) =>
