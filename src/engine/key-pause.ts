@@ -69,7 +69,8 @@ export function nextProbeAt(ctx: EngineContext, pause: ProjectPause): number {
 }
 
 const seconds = (ms: number) => Math.round(ms / 1000);
-const recheckPace = `every ${seconds(0.75 * RECOVERY_RECHECK_MAX_MS)}-${seconds(1.25 * RECOVERY_RECHECK_MAX_MS)} s`;
+/** {@link recheckBackoff}'s pace once backed off, in words for the log ("every 30-50 s"). */
+export const recheckPace = `every ${seconds(0.75 * RECOVERY_RECHECK_MAX_MS)}-${seconds(1.25 * RECOVERY_RECHECK_MAX_MS)} s`;
 
 /** What the operator (or the workspace that connected the project) does about a rejected key: one sentence. */
 function whatToDo(config: EngineProject, code: RejectedKeyCode): string {

@@ -16,6 +16,7 @@ import {
   nextRecheckAt,
   pauseProject,
   recheckBackoff,
+  recheckPace,
   resumeProject,
 } from './key-pause.js';
 import { offerOutbox } from './outbox.js';
@@ -122,7 +123,7 @@ export function handlePollError(
     noteError(rt, clock.now(), f.disabledReason);
     const pace =
       scopeRecheckPolicy(rt, feed) === recheckBackoff
-        ? `every ${(0.75 * recheckBackoff.maxMs) / 1000}-${(1.25 * recheckBackoff.maxMs) / 1000} s`
+        ? recheckPace
         : `after a few seconds, then less often, at least every ${neverGrantedRecheckBackoff.maxMs / 60_000} minutes`;
     logger.warn(
       { project: lc, feed },
