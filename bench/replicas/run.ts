@@ -217,7 +217,7 @@ async function main(): Promise<void> {
       const found = await Promise.all(projects.map((p) => subscriptions.forProject(p, 'supporters')));
       return found.every((list) => list.length === 1);
     });
-    await until('an even spread (10 projects per replica)', evenSpread);
+    await until('an even spread (10 projects per replica)', evenSpread, 90_000);
     // Every project polled (and its baseline committed) by its settled holder before the first supporter.
     const settledAt = Date.now();
     await until('a fundings poll of every project after the spread settled', () =>
