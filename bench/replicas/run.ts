@@ -153,8 +153,7 @@ async function main(): Promise<void> {
     }),
   );
   // Three processes loading the sources under tsx at once took over a minute on a loaded 2-core machine.
-  const startSlot = (i: number) =>
-    startReplicaProcess({ ...slots[i]!, env, entry, startTimeoutMs: 180_000 });
+  const startSlot = (i: number) => startReplicaProcess({ ...slots[i]!, env, entry, startTimeoutMs: 180_000 });
 
   // The bench's own view of the bot's store (same keyv namespace) and a raw client for the restart check.
   const store = await openStore(redis.url);
