@@ -15,17 +15,26 @@ export interface ConnectionWatch {
   /**
    * Looks at the server's connections and returns those of `replicas` (replicas that said they are watched)
    * whose connection has been gone at every look for at least the reconnect grace: not a replica reconnecting
-   * after a blip or a Redis restart, which is back within its reconnect backoff. Empty while this replica cannot
-   * see its own connection: a view that does not show it cannot show the others' either.
+   * after a blip, which is back within a round trip of its first retry. (After a Redis restart the replicas
+   * reconnect with longer backoffs: the fleet watch judges nobody by this until {@link RECONNECT_SETTLE_MS}
+   * after its own last failure.) Empty while this replica cannot see its own connection: a view that does not
+   * show it cannot show the others' either.
    */
   gone(replicas: readonly string[]): Promise<string[]>;
 }
 
 /**
- * Longer than a replica's reconnect takes (node-redis retries within 2 s ± 25 %, redis-client.ts, then the
- * handshake): a connection absent for this long is not coming back.
+ * A connection absent at every look for this long is not a reconnect after a blip: node-redis retries a dropped
+ * connection after 50 ms (redis-client.ts) and the server lists it again a round trip later.
  */
-export const RECONNECT_GRACE_MS = 3_000;
+export const RECONNECT_GRACE_MS = 1_000;
+
+/**
+ * After this replica itself could not reach Redis (a Redis restart, an outage of its own link), the others may
+ * still be reconnecting for this long (node-redis' backoff reaches 2 s ± 25 % while Redis is away): nobody is
+ * judged by a closed connection until it passed. Also the longest gap in looking that keeps the watch going.
+ */
+export const RECONNECT_SETTLE_MS = 3_000;
 
 /**
  * The bookkeeping both watches share: since when each watched replica has been missing from the server's
@@ -38,13 +47,14 @@ export class AbsenceTracker {
   constructor(
     private readonly clock: Clock,
     private readonly graceMs: number,
+    private readonly maxGapMs = RECONNECT_SETTLE_MS,
   ) {}
 
   /** Of `replicas`, those absent from `present` at every look for at least the grace. */
   judge(replicas: readonly string[], present: (replica: string) => boolean): string[] {
     const now = this.clock.now();
     // A gap in looking is a gap in the evidence: what was absent before it may have come and gone since.
-    if (now - this.#lastLookAt > this.graceMs) this.#since.clear();
+    if (now - this.#lastLookAt > this.maxGapMs) this.#since.clear();
     this.#lastLookAt = now;
     const watched = new Set(replicas);
     for (const replica of this.#since.keys()) if (!watched.has(replica)) this.#since.delete(replica);

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { ConnectionWatch } from './connection-watch.js';
+import { type ConnectionWatch, RECONNECT_SETTLE_MS } from './connection-watch.js';
 import type { Lease } from './lease.js';
 import type { FleetView, ReplicaRegistry } from './replica-registry.js';
 
@@ -32,16 +32,19 @@ export interface FleetWatchOptions {
   readonly clock: Clock;
   readonly beatTtlMs: number;
   readonly connections?: ConnectionWatch;
+  /** How long after its own failed look this replica judges nobody by a closed connection; default 3 s. */
+  readonly settleMs?: number;
 }
 
 /**
  * A replica's beat and its look at the others, every second by default: the part of the balancing that tells the
  * dead from the living within seconds, while the leases themselves live 30 s.
  *
- * A replica is dead when its connection to the store has been gone for the reconnect grace (kill -9, OOM, a
- * crash: the kernel closes it at once; see connection-watch.ts), or when its beat ran out while this replica was
- * beating without a gap for a whole beat TTL (frozen, cut off: only time tells; a Redis outage stops every beat at
- * once and is not a death). The first replica to see it buries it: removes it from the registry and breaks its
+ * A replica is dead when its connection to the store has been gone at every look for the reconnect grace (kill -9,
+ * OOM, a crash: the kernel closes it at once; see connection-watch.ts) while this replica has reached Redis for
+ * the settle time, or when its beat ran out while this replica was beating without a gap for a whole beat TTL
+ * (frozen, cut off: only time tells; a Redis outage stops every beat and drops every connection at once and is
+ * not a death). The first replica to see it buries it: removes it from the registry and breaks its
  * leases, so the next balancing step (at once) gives its projects to the others with greater tokens; a commit it
  * still makes with an old token is refused by the fence. A replica buried while alive (a long stall) finds out at
  * its next beat and drops what it held.
@@ -54,6 +57,8 @@ export class FleetWatch {
   #watchingSince = Number.NEGATIVE_INFINITY;
   #beaten = false;
   #buried = false;
+  /** When a look of this replica last failed (Redis unreachable from here). */
+  #lastFailureAt = Number.NEGATIVE_INFINITY;
   #lastLive = '';
 
   constructor(options: FleetWatchOptions) {
@@ -79,6 +84,15 @@ export class FleetWatch {
 
   /** Beats, finds the dead, buries them and breaks their leases among `projects`. */
   async look(projects: readonly string[]): Promise<FleetLook> {
+    try {
+      return await this.#look(projects);
+    } catch (error) {
+      this.#lastFailureAt = this.#options.clock.now();
+      throw error;
+    }
+  }
+
+  async #look(projects: readonly string[]): Promise<FleetLook> {
     const { self, registry, lease, clock, beatTtlMs, connections } = this.#options;
     const view = await this.beat();
     const buried = this.#buried;
@@ -88,7 +102,10 @@ export class FleetWatch {
       for (const replica of await registry.buryExpired(view.expired)) dead.set(replica, 'beat');
     }
     if (connections !== undefined) {
-      for (const replica of await connections.gone(view.watched.filter((r) => r !== self))) {
+      const gone = await connections.gone(view.watched.filter((r) => r !== self));
+      // Just back from an outage of its own, the others may still be reconnecting: looked at, not judged.
+      const settled = clock.now() - this.#lastFailureAt >= (this.#options.settleMs ?? RECONNECT_SETTLE_MS);
+      for (const replica of settled ? gone : []) {
         await registry.leave(replica);
         dead.set(replica, 'connection');
       }

@@ -47,6 +47,11 @@ export interface LeaseBalancerOptions {
   readonly lookMs?: number;
   /** Tells killed replicas by their closed connection, within seconds; without it only beats tell. */
   readonly connections?: ConnectionWatch;
+  /**
+   * How long after its own failed look a replica judges nobody by a closed connection (the others may still be
+   * reconnecting); default RECONNECT_SETTLE_MS (3 s).
+   */
+  readonly reconnectSettleMs?: number;
   /** Called when a tick fails (Redis unreachable): the loop goes on and retries at the next tick. */
   readonly onError?: (error: unknown) => void;
 }
@@ -119,6 +124,7 @@ export class LeaseBalancer {
       clock: options.clock,
       beatTtlMs,
       ...(options.connections ? { connections: options.connections } : {}),
+      ...(options.reconnectSettleMs !== undefined ? { settleMs: options.reconnectSettleMs } : {}),
     });
   }
 
