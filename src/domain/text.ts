@@ -1,46 +1,26 @@
+import { decodeHTML } from 'entities/decode';
+
 /**
  * Turning untrusted, possibly HTML text from the API into safe plain text.
  * Platform escaping (Discord markdown, Slack mrkdwn) happens later, in each
  * adapter's renderer; this only makes the text plain and bounded.
  */
 
-const namedEntities: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  ndash: '–',
-  mdash: '—',
-  hellip: '…',
-  euro: '€',
-  auml: 'ä',
-  ouml: 'ö',
-  uuml: 'ü',
-  Auml: 'Ä',
-  Ouml: 'Ö',
-  Uuml: 'Ü',
-  szlig: 'ß',
-};
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, body: string) => {
-    if (body[0] === '#') {
-      const code =
-        body[1] === 'x' || body[1] === 'X'
-          ? Number.parseInt(body.slice(2), 16)
-          : Number.parseInt(body.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-    }
-    return namedEntities[body] ?? whole;
-  });
-}
-
 /**
  * HTML to plain text: block elements become line breaks, list items bullets,
  * every tag (and script/style content) disappears, entities are decoded.
  * Links keep their label only: a URL smuggled into an href never reaches a channel.
+ *
+ * Entities are decoded by `entities` (the decoder of htmlparser2 and cheerio), with the
+ * HTML standard's whole table of 2,231 named references and its rules for numeric ones
+ * (`&#0;` and surrogates become U+FFFD, `&#x80;` the euro sign as browsers show it), in
+ * the standard's text mode, so `&eacute;`, `&rsquo;` and `&copy;` read as a browser shows
+ * them. The order is the safety: tags are removed first, so an encoded tag (`&lt;b&gt;`)
+ * decodes to literal text, never markup; decoding is one pass, so `&amp;lt;` stays `&lt;`;
+ * and the invisible-character filter runs after it, so an encoded bidi override or
+ * zero-width space (`&#x202E;`, `&ZeroWidthSpace;`) is removed like a typed one. What
+ * decodes to `<`, `@everyone` or a URL is user text like any other: each adapter's renderer
+ * neutralises it.
  */
 export function htmlToPlainText(html: string): string {
   const withoutScripts = html.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ');
@@ -49,7 +29,7 @@ export function htmlToPlainText(html: string): string {
     .replace(/<li\b[^>]*>/gi, '\n• ')
     .replace(/<\/(p|div|h[1-6]|ul|ol|blockquote|tr)\s*>/gi, '\n');
   const withoutTags = withBreaks.replace(/<[^>]*>/g, '').replace(/</g, '‹');
-  return normalizeWhitespace(decodeEntities(withoutTags));
+  return normalizeWhitespace(decodeHTML(withoutTags));
 }
 
 /**
