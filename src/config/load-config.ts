@@ -12,6 +12,7 @@ import { resolveProjects } from './resolve-projects.js';
 import {
   resolveApi,
   resolveHttp,
+  resolveLogFormat,
   resolveLogLevel,
   resolvePublicUrl,
   resolveStore,
@@ -159,6 +160,7 @@ export function parseConfig(
   };
 
   const logLevel = resolveLogLevel(env, section('logLevel'), problems);
+  const logFormat = resolveLogFormat(env, section('logFormat'), problems);
   const api = resolveApi(env, section('api'), problems);
   const store = resolveStore(env, section('store'), problems);
   const http = resolveHttp(env, section('http'), problems);
@@ -214,6 +216,7 @@ export function parseConfig(
     !digest ||
     !hosted ||
     !logLevel ||
+    !logFormat ||
     !publicUrl.ok
   ) {
     throw new Error('internal: configuration resolved without problems but incompletely');
@@ -226,6 +229,7 @@ export function parseConfig(
     publicUrl: publicUrl.url,
     locale: parsed.data.locale,
     logLevel,
+    logFormat,
     projects,
     discord,
     slack,

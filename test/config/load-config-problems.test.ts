@@ -265,9 +265,12 @@ describe('each configuration problem says where and what to do', () => {
     ]);
   });
 
-  it('env_invalid: LOG_LEVEL and PORT', () => {
-    expect(lines(load(validFile(), validEnv({ LOG_LEVEL: 'verbose', PORT: 'eighty' })))).toEqual([
+  it('env_invalid: LOG_LEVEL, LOG_FORMAT and PORT', () => {
+    expect(
+      lines(load(validFile(), validEnv({ LOG_LEVEL: 'verbose', LOG_FORMAT: 'colour', PORT: 'eighty' }))),
+    ).toEqual([
       'env LOG_LEVEL: is not a log level: use one of fatal, error, warn, info, debug, trace, silent, or unset it to use logLevel from the file',
+      'env LOG_FORMAT: is not a log format: use one of json, pretty, or unset it to use logFormat from the file',
       'env PORT: is not a port number: set it to a number between 1 and 65535, or unset it to use http.port from the file',
     ]);
   });
