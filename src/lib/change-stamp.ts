@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { KeyValueStore } from './store.js';
+import type { KeyValueStore } from './store-port.js';
 
 /**
  * A store view whose every write also writes a change stamp (a fresh random value

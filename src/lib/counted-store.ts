@@ -1,4 +1,4 @@
-import type { KeyValueStore } from './store.js';
+import type { KeyValueStore } from './store-port.js';
 
 export type StoreOperationKind = 'read' | 'write' | 'delete';
 

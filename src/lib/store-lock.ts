@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import { z } from 'zod';
-import type { KeyValueStore } from './store.js';
+import type { KeyValueStore } from './store-port.js';
 
 export interface StoreLockOptions {
   /** A holder killed mid-change frees the lock after this (default 5 s); a change must finish well inside it. */

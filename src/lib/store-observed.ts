@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from './clock.js';
-import type { KeyValueStore } from './store.js';
+import type { KeyValueStore } from './store-port.js';
 import { StoredValueError } from './store-value.js';
 
 const storeFailures = new WeakSet<object>();

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Clock } from './clock.js';
-import type { KeyValueStore, SweepSlice } from './store.js';
 import { groupCommit } from './store-group-commit.js';
+import type { KeyValueStore, SweepSlice } from './store-port.js';
 import { migrateKeyvTable } from './store-sqlite-migrate.js';
 import { parseStored } from './store-value.js';
 
