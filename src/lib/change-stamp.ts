@@ -34,6 +34,11 @@ export function withChangeStamp(
       if (added) await stamp();
       return added;
     },
+    async deleteIfValue(key, expected) {
+      const deleted = await store.deleteIfValue(key, expected);
+      if (deleted) await stamp();
+      return deleted;
+    },
     async deletePrefix(prefix) {
       const deleted = await store.deletePrefix(prefix);
       if (deleted > 0) await stamp();

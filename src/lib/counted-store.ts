@@ -28,6 +28,10 @@ export function countedStore(
       count('write');
       return inner.setIfAbsent(key, value, ttlMs);
     },
+    deleteIfValue(key, expected) {
+      count('delete');
+      return inner.deleteIfValue(key, expected);
+    },
     deletePrefix(prefix) {
       count('delete');
       return inner.deletePrefix(prefix);

@@ -30,6 +30,14 @@ export interface KeyValueStore {
    */
   setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
   /**
+   * Deletes `key` only when its live value is the string `expected`, atomically: the compare and
+   * the delete cannot be split by another caller's write (a lock released by its owner never
+   * deletes the lock another holder took after it expired). True when it deleted.
+   * Memory: serialized with the other conditional operations; SQLite: one conditional `DELETE` in
+   * the group commit's transaction; Redis: one Lua script (GET, compare, DEL).
+   */
+  deleteIfValue(key: string, expected: string): Promise<boolean>;
+  /**
    * Deletes every value whose key starts with `prefix` (a workspace's settings when it uninstalls);
    * returns how many went. Cost: SQLite one range delete; Redis one SCAN over the keyspace (MATCH on
    * the prefix) plus one UNLINK per 500 keys, so use it for rare events only.

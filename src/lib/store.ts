@@ -24,6 +24,7 @@ export function namespaced(store: KeyValueStore, prefix: string): KeyValueStore 
     set: (key, value, ttlMs) => store.set(full(key), value, ttlMs),
     delete: (key) => store.delete(full(key)),
     setIfAbsent: (key, value, ttlMs) => store.setIfAbsent(full(key), value, ttlMs),
+    deleteIfValue: (key, expected) => store.deleteIfValue(full(key), expected),
     deletePrefix: (keyPrefix) => store.deletePrefix(full(keyPrefix)),
     // A namespace does not own the connection: closing it is the root store's job.
     close: async () => {},
@@ -32,8 +33,8 @@ export function namespaced(store: KeyValueStore, prefix: string): KeyValueStore 
 
 /**
  * Adapts a keyv instance (memory or Redis) to {@link KeyValueStore}. Over @keyv/redis, set-if-absent is
- * Redis' own `SET NX PX` and a prefix delete a SCAN; over keyv's in-process Map both run serialized
- * behind one lock (one process: nothing else can interleave).
+ * Redis' own `SET NX PX`, a compare-and-delete a Lua script and a prefix delete a SCAN; over keyv's
+ * in-process Map all three run serialized behind one lock (one process: nothing else can interleave).
  */
 export function keyvStore(keyv: Keyv): KeyValueStore {
   const redis = keyvRedisOps(keyv);
@@ -69,6 +70,13 @@ export function keyvStore(keyv: Keyv): KeyValueStore {
         return true;
       });
     },
+    deleteIfValue(key, expected) {
+      if (redis) return redis.deleteIfValue(key, expected);
+      return serialized(async () => {
+        const current: unknown = await keyv.get(key);
+        return current === expected ? keyv.delete(key) : false;
+      });
+    },
     deletePrefix(prefix) {
       if (redis) return redis.deletePrefix(prefix);
       return serialized(async () => {
@@ -100,7 +108,10 @@ export async function openStore(url: string, options: SqliteStoreOptions = {}): 
   if (url === 'memory:' || url === 'memory') return memoryStore();
   if (url.startsWith('sqlite://')) return openSqliteStore(url.slice('sqlite://'.length), options);
   if (url.startsWith('redis://') || url.startsWith('rediss://')) {
-    const { redisKeyv } = await import('./redis-keyv.js');
+    const [{ redisKeyv }, { redisReconnectStrategy }] = await Promise.all([
+      import('./redis-keyv.js'),
+      import('./coordination/redis-client.js'),
+    ]);
     return keyvStore(
       redisKeyv({
         url,
@@ -109,7 +120,7 @@ export async function openStore(url: string, options: SqliteStoreOptions = {}): 
         disableOfflineQueue: true,
         socket: {
           connectTimeout: 5_000,
-          reconnectStrategy: (retries: number) => Math.min(250 * 2 ** retries, 5_000),
+          reconnectStrategy: redisReconnectStrategy(),
         },
       }),
     );
