@@ -106,7 +106,7 @@ function operationLines(run: CommandRun, paused: EngineStatus['paused']): string
   return lines;
 }
 
-/** /help: every command from commands/definitions.ts with its description in the channel's language. */
+/** /help: every command from src/domain/command-definitions.ts with its description in the channel's language. */
 export async function helpCommand(run: CommandRun): Promise<NeutralMessage> {
   const { t, locale } = run;
   const platform = run.invocation.context.channel.platform;
