@@ -25,6 +25,7 @@ const projectScopeOf: Record<string, ProjectScope> = {
  * GET /project/{link_caption}: a Project API Key must be this project's and have
  * project:read, and sees the full view, as does a team member's User key with
  * project:read; everyone else sees the public view (a `new` project stays hidden).
+ * Another project's key gets `key_project_mismatch` or the public view (`otherKeyProjectPage`).
  */
 export function getProject(state: HandlerState, lc: string, credential: Credential): Reply {
   const project = state.projectByCaption(lc);
@@ -34,7 +35,8 @@ export function getProject(state: HandlerState, lc: string, credential: Credenti
       : errors.accessDenied();
   if (credential.kind === 'project') {
     if (project === undefined) return errors.accessDenied();
-    if (credential.linkCaption !== lc) return errors.mismatch();
+    if (credential.linkCaption !== lc)
+      return state.otherKeyProjectPage() === 'public-view' ? publicView() : errors.mismatch();
     if (!credential.scopes.has('project:read')) return errors.scope('project:read', 'Project API Key');
     return json(200, { project: project.projectView(true), status: 0 });
   }

@@ -64,6 +64,20 @@ describe('authentication and scopes', () => {
     expect([unknown.status, unknown.body.error]).toEqual([403, 'project_access_denied']);
   });
 
+  it('answers GET /project with another project key as configured: mismatch, or the public view (spec rule 1)', async () => {
+    const key = sim.issueProjectKey('live');
+    const refused = await get(sim, '/project/other', key);
+    expect([refused.status, refused.body.error]).toEqual([403, 'key_project_mismatch']);
+    sim.otherKeyProjectPage = 'public-view';
+    const page = await get(sim, '/project/other', key);
+    expect(page.status).toBe(200);
+    expect(page.body.project.link_caption).toBe('other');
+    expect(page.body.project).not.toHaveProperty('process_status');
+    // Only the project page: the lists still refuse the key.
+    const list = await get(sim, '/project/other/fundings', key);
+    expect([list.status, list.body.error]).toEqual([403, 'key_project_mismatch']);
+  });
+
   it('serves the project without a credential from status started on, as a public view without key fields', async () => {
     const anonymous = await get(sim, '/project/live');
     expect(anonymous.status).toBe(200);
