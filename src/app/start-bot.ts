@@ -172,7 +172,14 @@ export async function startBot(
   const keys = new KeyRing();
   const engineApi = withReplaceableKeys(api, keys);
   // Hosted fundbot: projects connected from chat. A wrong FUNDBOT_ENCRYPTION_KEY refuses to start here.
-  const hosting = prepareHosting({ config, store, api: engineApi, clock, logger });
+  const hosting = prepareHosting({
+    config,
+    store,
+    api: engineApi,
+    clock,
+    logger,
+    ...(replicas ? { replicas } : {}),
+  });
   await hosting.verifyKey();
   hostedProjects = () => hosting.linkCaptions();
   const wiring = wireFundbot({

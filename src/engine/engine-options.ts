@@ -178,6 +178,18 @@ export interface Engine {
   addProject(project: EngineProject): boolean;
   /** Stops watching a project (disconnected); its stored state stays until deleted. False when unknown. */
   removeProject(linkCaption: string): Promise<boolean>;
+  /**
+   * Runs a just-added project's first poll cycle now (all its feeds, under its lease) and resolves once it
+   * is committed: true when the fundings list's baseline is stored, so every supporter who funds from now
+   * on is announced (issue 30). False when it could not be read (lease elsewhere, key refused, a failure).
+   */
+  readBaseline(linkCaption: string): Promise<boolean>;
+  /**
+   * Deletes everything stored of a project this engine does not watch (state, history, status): a
+   * disconnected project, or what an earlier connection left before a new one reads its own baseline.
+   * Returns how many values went. Throws while the project is watched.
+   */
+  forgetState(linkCaption: string): Promise<number>;
 }
 
 /** What health needs to know about one project's polling. */

@@ -158,6 +158,16 @@ export class ProjectRuns {
     return moved;
   }
 
+  /**
+   * Runs the project now, or joins its run in flight, and resolves when that run is done (never rejects: a
+   * failed run backs off as in the loop). A project held for its start-up key check is not started.
+   */
+  async runNow(linkCaption: string): Promise<void> {
+    const rt = this.ctx.runtimes.get(linkCaption);
+    if (rt === undefined || this.#held.has(linkCaption)) return;
+    await (this.#inFlight.get(linkCaption) ?? this.#start(rt, true));
+  }
+
   /** Something outside a run moved this project's due time (an operator replaced its key). */
   invalidate(linkCaption: string): void {
     this.#dueChanged(linkCaption);

@@ -113,6 +113,8 @@ export const projectStateSchema: z.ZodType<ProjectState> = z.object({
 
 /** Store keys, namespaced per project (the state's layout: project-state-layout.ts). */
 export const stateKeys = {
+  /** Everything the engine stores of one project starts with this (its state, history and status). */
+  prefix: (linkCaption: string) => `engine/${linkCaption}/`,
   /** The state as one value, as stored before the state was split: read once, to migrate. */
   state: (linkCaption: string) => `engine/${linkCaption}/state`,
   /** The small value every commit writes last: cursors, counters and where the chunks are. */

@@ -12,6 +12,7 @@ import { silentLogger } from '../../src/ops/index.js';
 import {
   demoLinkCaption,
   demoProjectSeed,
+  demoTeam,
   type Simulator,
   startSimulator,
 } from '../../src/simulator/index.js';
@@ -107,16 +108,41 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
         ],
       },
     });
-    // Refused before anything is stored: not a key, the key of another project, the operator's project.
-    expect(await answerText(fake, signed, url, submission('team-garden', 'not-a-key'))).toContain(
-      'That is not a Project API key',
-    );
+    // Refused before anything is stored: not a key, a User key, the key of another project (whose project page
+    // the platform serves as the public view: only a list read tells), a revoked key, a key without
+    // fundings:read, the operator's project. Each says what is wrong and what to do; none is polled after.
+    const simulator = sim;
+    simulator.otherKeyProjectPage = 'public-view';
+    const refusedWith = async (key: string, expected: string) => {
+      const before = simulator.requests.length;
+      expect(await answerText(fake, signed, url, submission('team-garden', key))).toContain(expected);
+      return simulator.requests.slice(before).filter((r) => r.path.startsWith('/project/team-garden')).length;
+    };
+    expect(await refusedWith('not-a-key', 'That is not a Project API key')).toBe(0);
     expect(
-      await answerText(fake, signed, url, submission('team-garden', sim.issueProjectKey('second-garden'))),
-    ).toContain('The platform rejected this key for team-garden');
+      await refusedWith(
+        simulator.issueUserKey(demoTeam.ownerId, { scopes: ['project:read'] }),
+        'That is a User API key',
+      ),
+    ).toBe(0);
+    // The probes: one request per feed fundbot polls (project, fundings, wall, blog, rewards).
+    expect(
+      await refusedWith(simulator.issueProjectKey('second-garden'), 'This key belongs to another project'),
+    ).toBe(5);
+    const revoked = simulator.issueProjectKey('team-garden');
+    simulator.revokeKey(revoked);
+    expect(await refusedWith(revoked, 'The platform refuses this key (invalid or deleted)')).toBe(5);
+    const noFundings = simulator.issueProjectKey('team-garden', {
+      scopes: ['project:read', 'wall:read', 'blog:read', 'incentives:read'],
+    });
+    expect(await refusedWith(noFundings, 'This key lacks fundings:read')).toBe(5);
     expect(
       await answerText(fake, signed, url, submission(demoLinkCaption, sim.issueProjectKey(demoLinkCaption))),
     ).toContain("watched by this fundbot's operator already");
+    // Nothing stored, nothing polled: no further request for the project after the refusals.
+    const afterRefusals = simulator.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(simulator.requests.slice(afterRefusals).filter((r) => r.path.includes('team-garden'))).toEqual([]);
 
     const key = sim.issueProjectKey('team-garden');
     const connected = await answerText(fake, signed, url, submission('team-garden', key));
@@ -129,7 +155,7 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
     ).toContain('the most this fundbot allows');
     expect(
       await answerText(fake, signed, url, submission('team-garden', key, '300000000000000099')),
-    ).toContain('connected by another workspace');
+    ).toContain('connected by another server');
 
     const here = await answerText(fake, signed, url, signed.chatInput({ command: 'projects' }));
     expect(here).toContain('team-garden');

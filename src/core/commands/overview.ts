@@ -77,7 +77,7 @@ export async function workspaceOverview(run: CommandRun): Promise<NeutralMessage
     }),
   );
   return {
-    title: t.hosted.overviewTitle,
+    title: t.hosted.overviewTitle(t.hosted.place(channel.platform)),
     ...(fields.length > 0 ? { fields } : { text: t.hosted.overviewNone(typedCommand(run, 'connect')) }),
     tone: 'info',
   };
