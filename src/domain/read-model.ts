@@ -24,6 +24,13 @@ export interface ProjectReadModel {
   /** Funding snapshots since `sinceMs`, oldest first. */
   history(linkCaption: string, sinceMs: number): Promise<readonly HistoryPoint[]>;
   status(linkCaption: string): Promise<EngineStatus>;
+  /**
+   * Resolves once the project's supporters list has a stored baseline, so every supporter who funds from
+   * then on is announced (what /subscribe confirms): at once when it has one; on the replica that polls the
+   * project by reading it now (1-2 requests from the command reserve); on any other by waiting up to
+   * `waitMs` for the stored state. False when none could be had (the key is refused, the feed is off).
+   */
+  baseline(linkCaption: string, waitMs: number): Promise<boolean>;
 }
 
 export interface WatchedProject {

@@ -6,6 +6,7 @@ import {
 } from '../domain/errors.js';
 import { type FeedName, feedTable } from '../domain/feeds.js';
 import type { FeedStatus } from '../domain/read-model.js';
+import { awaitStoredBaseline, hasBaseline } from './baseline.js';
 import type { EngineContext } from './engine-context.js';
 import { request } from './feed-request.js';
 import { pollers } from './feeds/index.js';
@@ -43,6 +44,30 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
     }
   }
 
+  async function refresh(project: string, feed: FeedName, isFresh: () => boolean): Promise<void> {
+    const rt = runtime(project);
+    const f = feedOf(rt, feed);
+    assertRefreshable(rt, feed);
+    if (clock.now() >= rt.leaseUntil && !(await ensureLease(ctx, rt))) throw new LeaseLostError(project);
+    const polled = await rt.mutex.run(async () => {
+      // Re-checked under the lock: a cycle that just finished may have refreshed it.
+      if (isFresh()) return false;
+      try {
+        await pollers[feed](ctx, rt, 'command');
+      } catch (error) {
+        // A command is the first to hear the key is rejected: pause the project as a poll would.
+        if (isKeyRejection(error)) pauseProject(ctx, rt, error);
+        throw error;
+      }
+      return true;
+    });
+    if (polled) {
+      f.lastSuccessAt = clock.now();
+      // A command's read counts as the feed's poll: the next scheduled one moves back.
+      f.dueAt = Math.max(f.dueAt, clock.now() + f.intervalMs);
+    }
+  }
+
   return {
     clock,
     projects: () => [...ctx.runtimes.keys()],
@@ -70,28 +95,20 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
       }
     },
     assertRefreshable: (project, feed) => assertRefreshable(runtime(project), feed),
-    async refresh(project, feed, isFresh) {
+    refresh,
+    async baseline(project, waitMs) {
       const rt = runtime(project);
-      const f = feedOf(rt, feed);
-      assertRefreshable(rt, feed);
-      if (clock.now() >= rt.leaseUntil && !(await ensureLease(ctx, rt))) throw new LeaseLostError(project);
-      const polled = await rt.mutex.run(async () => {
-        // Re-checked under the lock: a cycle that just finished may have refreshed it.
-        if (isFresh()) return false;
-        try {
-          await pollers[feed](ctx, rt, 'command');
-        } catch (error) {
-          // A command is the first to hear the key is rejected: pause the project as a poll would.
-          if (isKeyRejection(error)) pauseProject(ctx, rt, error);
-          throw error;
-        }
-        return true;
-      });
-      if (polled) {
-        f.lastSuccessAt = clock.now();
-        // A command's read counts as the feed's poll: the next scheduled one moves back.
-        f.dueAt = Math.max(f.dueAt, clock.now() + f.intervalMs);
+      if (hasBaseline(rt)) return true;
+      let deadline = clock.now() + waitMs;
+      try {
+        // The replica that polls it reads the baseline now (the fundings poll of a command).
+        await refresh(project, 'fundings', () => hasBaseline(rt));
+      } catch (error) {
+        // Another replica polls it: its first poll stores the baseline. Anything else (key refused, feed off):
+        // only what is stored already counts.
+        if (!(error instanceof LeaseLostError)) deadline = clock.now();
       }
+      return hasBaseline(rt) || awaitStoredBaseline(ctx, project, deadline);
     },
     feedStatus(project): FeedStatus[] {
       const rt = runtime(project);

@@ -52,6 +52,8 @@ export interface ReadModelSource {
   feedStatus(project: string): readonly FeedStatus[];
   budget(project: string): RateBudget | undefined;
   recentErrors(project: string): readonly { readonly at: number; readonly note: EngineNote }[];
+  /** See {@link ProjectReadModel.baseline}. */
+  baseline(project: string, waitMs: number): Promise<boolean>;
   /** Why and since when polling is paused (its key was rejected), or null. */
   paused(project: string): { readonly reason: EngineNote; readonly since: number } | null;
   history(project: string): Promise<readonly HistoryPoint[]>;
@@ -189,6 +191,8 @@ export function createReadModel(source: ReadModelSource): ProjectReadModel {
       const points = await source.history(watched(linkCaption));
       return points.filter((p) => p.at >= sinceMs);
     },
+
+    baseline: (linkCaption, waitMs) => source.baseline(watched(linkCaption), waitMs),
 
     async status(linkCaption): Promise<EngineStatus> {
       const project = watched(linkCaption);

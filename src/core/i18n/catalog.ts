@@ -94,6 +94,8 @@ export interface Catalog {
   };
   readonly subscriptions: {
     readonly subscribed: (project: string, kinds: string) => string;
+    /** The project's supporters were not read yet (its key refused, the feed off, the poller slow). */
+    readonly notReadYet: (project: string, status: string) => string;
     readonly unsubscribed: (project: string, kinds: string) => string;
     readonly remaining: (kinds: string) => string;
     readonly nothingLeft: string;

@@ -105,6 +105,8 @@ export const de: Catalog = {
   subscriptions: {
     subscribed: (project, kinds) =>
       `✅ Dieser Kanal bekommt jetzt ${kinds}-Benachrichtigungen von ${project}.`,
+    notReadYet: (project, status) =>
+      `⚠️ fundbot hat die Unterstützer von ${project} noch nicht gelesen; Benachrichtigungen kommen darum erst ab dem ersten Lesen, nicht ab jetzt: warum, zeigt ${status} (ein abgelehnter Schlüssel, ein fehlendes Recht).`,
     unsubscribed: (project, kinds) =>
       `Dieser Kanal bekommt keine ${kinds}-Benachrichtigungen von ${project} mehr.`,
     remaining: (kinds) => `Weiterhin abonniert: ${kinds}.`,

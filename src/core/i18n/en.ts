@@ -98,6 +98,8 @@ export const en: Catalog = {
   },
   subscriptions: {
     subscribed: (project, kinds) => `✅ This channel now gets ${kinds} notices of ${project}.`,
+    notReadYet: (project, status) =>
+      `⚠️ fundbot has not read the supporters of ${project} yet, so notices start from its first read, not from now: ${status} says why (a refused key, a missing scope).`,
     unsubscribed: (project, kinds) => `This channel no longer gets ${kinds} notices of ${project}.`,
     remaining: (kinds) => `Still subscribed: ${kinds}.`,
     nothingLeft: 'No notices of it are left in this channel.',
