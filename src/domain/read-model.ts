@@ -77,4 +77,10 @@ export interface EngineStatus {
    * key (why, as a note, and since when); null while it polls.
    */
   readonly paused: { readonly reason: EngineNote; readonly since: number } | null;
+  /**
+   * While polls succeed, the poll times are refreshed at least this often (the fleet's shared status is
+   * written on change, and this often besides): a `lastSuccessAt` younger than this means "polled within
+   * it", not "exactly then". Absent: the times are exact.
+   */
+  readonly reportedEveryMs?: number;
 }

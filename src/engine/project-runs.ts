@@ -6,6 +6,7 @@ import type { EngineContext } from './engine-context.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { projectDueAt, runProject } from './scheduler.js';
 import { nextPollInWindow, openSignalWindow } from './signal-interleave.js';
+import { publishStatus } from './status-board.js';
 
 /**
  * A live change signal holds the fundings polls back at most this long after the last one: a
@@ -229,6 +230,8 @@ export class ProjectRuns {
       try {
         await runProject(this.ctx, rt, this.sink);
         this.#failures.delete(lc);
+        // What every replica shows of the project (written only when a reader would see something new).
+        await publishStatus(this.ctx, rt);
       } catch (error) {
         const count = (this.#failures.get(lc)?.count ?? 0) + 1;
         const retryAt =

@@ -122,6 +122,8 @@ export const stateKeys = {
   /** One chunk of a collection, in one of its two slots (`entries/fundings/3a`). */
   chunk: (linkCaption: string, collection: string, ref: { id: number; slot: 'a' | 'b' }) =>
     `engine/${linkCaption}/${collection}/${ref.id}${ref.slot}`,
+  /** The project's status as every replica shows it (status-board.ts). */
+  status: (linkCaption: string) => `engine/${linkCaption}/status`,
   /** The funding history as one value, as stored before it was chunked: read once, to migrate. */
   history: (linkCaption: string) => `engine/${linkCaption}/history`,
   /** Where the history's chunks are (collection `history`). */

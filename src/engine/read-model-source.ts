@@ -5,7 +5,6 @@ import {
   ProjectPausedError,
 } from '../domain/errors.js';
 import { type FeedName, feedTable } from '../domain/feeds.js';
-import type { FeedStatus } from '../domain/read-model.js';
 import { awaitStoredBaseline, hasBaseline } from './baseline.js';
 import type { EngineContext } from './engine-context.js';
 import { request } from './feed-request.js';
@@ -15,12 +14,10 @@ import { ensureLease } from './project-lease.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { currentState, loadHistory } from './project-state-store.js';
 import type { ReadModelSource } from './read-model.js';
+import { memoryStatus, readSharedStatus } from './status-board.js';
 
 /** Reward details kept for commands; the oldest is dropped beyond this. */
 const MAX_CACHED_REWARDS = 200;
-
-/** The order `/status` lists the feeds in. */
-const statusOrder: readonly FeedName[] = ['project', 'incentives', 'fundings', 'wall', 'blog'];
 
 /** The engine's side of the read model: its runtimes and scheduler behind {@link ReadModelSource}. */
 export function readModelSource(ctx: EngineContext): ReadModelSource {
@@ -110,24 +107,9 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
       }
       return hasBaseline(rt) || awaitStoredBaseline(ctx, project, deadline);
     },
-    feedStatus(project): FeedStatus[] {
-      const rt = runtime(project);
-      return statusOrder.map((feed) => {
-        const f = feedOf(rt, feed);
-        return {
-          feed,
-          lastSuccessAt: f.lastSuccessAt,
-          intervalMs: Math.round(f.intervalMs),
-          ...(f.disabledReason !== undefined ? { disabledReason: f.disabledReason } : {}),
-        };
-      });
-    },
-    budget: (project) => ctx.api.budget(runtime(project).config.key),
-    recentErrors: (project) => runtime(project).recentErrors,
-    paused(project) {
-      const { paused } = runtime(project);
-      return paused === null ? null : { reason: paused.reason, since: paused.since };
-    },
+    // Every replica shows what the poller shared; before it shared anything, this replica's memory.
+    status: async (project) =>
+      (await readSharedStatus(ctx.store, project)) ?? memoryStatus(ctx, runtime(project)),
     history: (project) => loadHistory(ctx, runtime(project)),
   };
 }

@@ -170,6 +170,8 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
     // /status without a project: the server's overview (funding, channels, health) of every project it can use.
     const overview = await answerText(fake, signed, url, signed.chatInput({ command: 'status' }));
     expect(overview).toContain('Team Garden (team-garden)');
+    // Discord says server, not workspace (issue 30).
+    expect(overview).toContain('fundbot in this server');
     expect(overview).toContain('from fundbot');
     expect(overview).toContain('no channel yet');
 

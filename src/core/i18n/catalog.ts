@@ -161,6 +161,8 @@ export interface Catalog {
     readonly title: (project: string) => string;
     readonly feedOk: (age: string, interval: string) => string;
     readonly feedNever: string;
+    /** A poll time known to a window only (the fleet's shared status): "within the last 15 minutes". */
+    readonly within: (window: string) => string;
     readonly feedDisabled: (reason: string) => string;
     readonly fieldBudget: string;
     readonly budget: (remaining: string, limit: string) => string;

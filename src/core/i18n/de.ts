@@ -205,6 +205,7 @@ export const de: Catalog = {
     title: (project) => `fundbot-Status für ${project}`,
     feedOk: (age, interval) => `letzte Abfrage ${age} (alle ${interval})`,
     feedNever: 'noch keine erfolgreiche Abfrage',
+    within: (window) => `innerhalb der letzten ${window}`,
     feedDisabled: (reason) => `abgeschaltet: ${reason}`,
     fieldBudget: 'API-Budget heute',
     budget: (remaining, limit) => `noch ${remaining} von ${limit} Anfragen`,

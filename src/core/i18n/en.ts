@@ -196,6 +196,7 @@ export const en: Catalog = {
     title: (project) => `fundbot status for ${project}`,
     feedOk: (age, interval) => `last poll ${age} (every ${interval})`,
     feedNever: 'no successful poll yet',
+    within: (window) => `within the last ${window}`,
     feedDisabled: (reason) => `disabled: ${reason}`,
     fieldBudget: 'API budget today',
     budget: (remaining, limit) => `${remaining} of ${limit} requests left`,
