@@ -25,6 +25,7 @@ import {
   startStoreProbe,
 } from '../ops/index.js';
 import { createChatAdapters } from './chat-adapters.js';
+import { healthWithFleet } from './fleet-health.js';
 import { prepareHosting } from './hosted/start-hosted.js';
 import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
@@ -172,14 +173,7 @@ export async function startBot(
   const keys = new KeyRing();
   const engineApi = withReplaceableKeys(api, keys);
   // Hosted fundbot: projects connected from chat. A wrong FUNDBOT_ENCRYPTION_KEY refuses to start here.
-  const hosting = prepareHosting({
-    config,
-    store,
-    api: engineApi,
-    clock,
-    logger,
-    ...(replicas ? { replicas } : {}),
-  });
+  const hosting = prepareHosting({ config, store, api: engineApi, clock, logger, replicas });
   await hosting.verifyKey();
   hostedProjects = () => hosting.linkCaptions();
   const wiring = wireFundbot({
@@ -287,7 +281,10 @@ export async function startBot(
       port: config.http.port,
       registry,
       logger,
-      health: () => health.report(),
+      health: healthWithFleet(
+        () => health.report(),
+        replicas && { readModel: wiring.engine.readModel, projects: watchedProjects, clock },
+      ),
     });
   }
 

@@ -37,10 +37,12 @@ export function prepareHosting(input: {
    * On replicas: the lease balancer (a new project's baseline is read under a lease claimed on the replica
    * answering the connect) and the lease TTL (a disconnected project's state waits a sync and a TTL).
    */
-  readonly replicas?: {
-    readonly balancer: { claim(project: string): Promise<boolean> };
-    readonly ttlMs: number;
-  };
+  readonly replicas?:
+    | {
+        readonly balancer: { claim(project: string): Promise<boolean> };
+        readonly ttlMs: number;
+      }
+    | undefined;
 }): Hosting {
   const { hosted } = input.config;
   if (!hosted.enabled || !hosted.encryptionKey) {
