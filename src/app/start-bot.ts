@@ -31,6 +31,7 @@ import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
 import { startKeyChecks, startupReport } from './start-key-checks.js';
 import { type StartedReplicas, startReplicas } from './start-replicas.js';
+import { startUserKeyReader } from './user-key-reader.js';
 import { type ApiDriftWatch, watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
 import { wireFundbot } from './wire-fundbot.js';
@@ -150,11 +151,9 @@ export async function startBot(
     projects: watchedProjects,
     onStoreOutcome: storeWatch.observe,
   });
-  // The checks run while everything else starts; each project's first poll waits only for its own.
-  // A project whose key was rejected is kept: the engine pauses it (with the reason, in /healthz and
-  // /status) and tries the key again, backing off to every 10 minutes. Only projects that cannot be read whatever the
-  // key (not found, plan below Pro) are dropped; with none left at all, the configuration is wrong.
-  // A replica checks the projects it holds, as it takes them (see KeyCheckStart).
+  // The checks run while everything else starts; each project's first poll waits only for its own. A rejected
+  // key pauses its project (shown in /healthz and /status; retried backing off to every 10 minutes); only projects
+  // no key can read (not found, plan below Pro) are dropped. A replica checks the projects it holds (KeyCheckStart).
   const checks = startKeyChecks({ api, projects, logger, start: replicas ? 'when-held' : 'all' });
   enabledProjects = () => projects.map((p) => p.linkCaption).filter((lc) => !checks.isDisabled(lc));
   replicas?.whenAcquired((acquired) => checks.check(acquired));
@@ -176,6 +175,8 @@ export async function startBot(
   const hosting = prepareHosting({ config, store, api: engineApi, clock, logger, replicas });
   await hosting.verifyKey();
   hostedProjects = () => hosting.linkCaptions();
+  // On replicas one of them reads the User key for the fleet (its lease); the others follow its reads.
+  const userKeyReader = startUserKeyReader({ replicas, userKey: config.api.userKey, clock, logger });
   const wiring = wireFundbot({
     api: engineApi,
     store,
@@ -193,6 +194,7 @@ export async function startBot(
       checkedRead: () => checks.takeCheckedRead(p.linkCaption),
     })),
     ...(config.api.userKey !== undefined ? { userKey: config.api.userKey } : {}),
+    userKeyReader: userKeyReader.reads,
     ...(replicas
       ? {
           lease: replicas.engineLease,
@@ -345,6 +347,7 @@ export async function startBot(
       stop: async () => {
         keyFiles.stop();
         hosting.stop();
+        await userKeyReader.stop();
         drift?.stop();
         digest?.stop();
       },

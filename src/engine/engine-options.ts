@@ -115,6 +115,12 @@ export interface CreateEngineOptions {
    * polling slows down. Off when absent.
    */
   readonly userKey?: UserKey;
+  /**
+   * Replicas: whether this replica holds the fleet's User-key reader lease now. Only the holder reads the
+   * key; it shares each read in the store and the others follow it from there, so the fleet reads the key
+   * at one process's pace (issue 30). Absent: this process reads (one process).
+   */
+  readonly userKeyReader?: () => boolean;
 }
 
 /** One finished poll of one feed; `skipped` = deferred by a Retry-After wait or a lost lease. */

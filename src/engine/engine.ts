@@ -57,6 +57,9 @@ export function createEngine(deps: CreateEngineOptions): Engine {
           random: deps.random,
           logger: logger.child({ component: 'user-signal' }),
           minIntervalMs: settings.minIntervalMs,
+          // The configured projects: the key's owner should be a member of each (a warning at its first read).
+          members: deps.projects.map((p) => p.linkCaption),
+          ...(deps.userKeyReader ? { shared: { reads: deps.userKeyReader, store: deps.store } } : {}),
         });
   const ctx: EngineContext = {
     api: deps.api,

@@ -146,7 +146,9 @@ describe('renderEmbed', () => {
   it("shows a field's named channels as channel mentions, and nothing else (issue 30)", () => {
     const value = '📣 #300000000000000111 supporters; #300000000000000222 wall\n#300000000000000111 first';
     const field = renderEmbed({
-      fields: [{ name: 'Team Garden', value, channels: ['300000000000000111', '300000000000000222', 'x)|('] }],
+      fields: [
+        { name: 'Team Garden', value, channels: ['300000000000000111', '300000000000000222', 'x)|('] },
+      ],
     }).embeds[0]?.fields?.[0];
     expect(field?.value).toBe(
       '📣 <#300000000000000111> supporters; <#300000000000000222> wall\n<#300000000000000111> first',

@@ -44,7 +44,9 @@ describe('the shared project status', () => {
     const shared = await other.readModel.status(lc);
     expect(await poller.readModel.status(lc)).toEqual(shared);
     expect(shared.feeds.find((f) => f.feed === 'fundings')?.lastSuccessAt).not.toBeNull();
-    expect(shared.feeds.find((f) => f.feed === 'wall')?.disabledReason).toMatchObject({ code: 'scope-missing' });
+    expect(shared.feeds.find((f) => f.feed === 'wall')?.disabledReason).toMatchObject({
+      code: 'scope-missing',
+    });
     expect(shared.reportedEveryMs).toBe(15 * 60_000);
     expect(writes).toHaveLength(1);
     expect(writes[0]).toBeLessThan(1_500);
