@@ -34,8 +34,8 @@ export function withChangeStamp(
       if (added) await stamp();
       return added;
     },
-    async deletePrefix(prefix) {
-      const deleted = await store.deletePrefix(prefix);
+    async deletePrefix(prefix, containing) {
+      const deleted = await store.deletePrefix(prefix, containing);
       if (deleted > 0) await stamp();
       return deleted;
     },

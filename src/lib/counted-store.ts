@@ -28,9 +28,9 @@ export function countedStore(
       count('write');
       return inner.setIfAbsent(key, value, ttlMs);
     },
-    deletePrefix(prefix) {
+    deletePrefix(prefix, containing) {
       count('delete');
-      return inner.deletePrefix(prefix);
+      return inner.deletePrefix(prefix, containing);
     },
     // A view does not own the connection.
     close: async () => {},

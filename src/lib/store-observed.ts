@@ -105,7 +105,7 @@ export function observedStore(inner: KeyValueStore, options: ObservedStoreOption
     delete: (key) => run('delete', () => inner.delete(key)),
     // Health knows three kinds: a set-if-absent is a write, a prefix delete a delete.
     setIfAbsent: (key, value, ttlMs) => run('set', () => inner.setIfAbsent(key, value, ttlMs)),
-    deletePrefix: (prefix) => run('delete', () => inner.deletePrefix(prefix)),
+    deletePrefix: (prefix, containing) => run('delete', () => inner.deletePrefix(prefix, containing)),
     ...(inner.sweepExpired ? { sweepExpired: inner.sweepExpired.bind(inner) } : {}),
     close: () => inner.close(),
   };

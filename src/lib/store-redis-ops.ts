@@ -2,13 +2,14 @@ import KeyvRedis from '@keyv/redis';
 import type Keyv from 'keyv';
 import { systemClock } from './clock.js';
 import { keyvRedisEncoder } from './coordination/keyv-redis-entry.js';
+import { keyContains } from './store-value.js';
 
 /** The store operations keyv has no word for, done with Redis' own commands on the store's connection. */
 export interface KeyvRedisOps {
   /** Resolves once the connection is ready (bounded): keyv's own operations then do not fail as "offline". */
   ready(): Promise<void>;
   setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
-  deletePrefix(prefix: string): Promise<number>;
+  deletePrefix(prefix: string, containing?: readonly string[]): Promise<number>;
 }
 
 /** The node-redis commands used here (the client type of @keyv/redis is a union with the cluster's). */
@@ -83,7 +84,7 @@ export function keyvRedisOps(keyv: Keyv): KeyvRedisOps | undefined {
       });
       return answer === 'OK';
     },
-    async deletePrefix(prefix) {
+    async deletePrefix(prefix, containing) {
       const match = globPrefix((await encode(prefix, null)).key);
       const client = await connected();
       let cursor = '0';
@@ -91,7 +92,8 @@ export function keyvRedisOps(keyv: Keyv): KeyvRedisOps | undefined {
       do {
         const page = await client.scan(cursor, { MATCH: match, COUNT: batch });
         cursor = String(page.cursor);
-        if (page.keys.length > 0) deleted += await client.unlink(page.keys);
+        const keys = page.keys.filter((key) => keyContains(key, containing));
+        if (keys.length > 0) deleted += await client.unlink(keys);
       } while (cursor !== '0');
       return deleted;
     },

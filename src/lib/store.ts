@@ -2,7 +2,7 @@ import Keyv from 'keyv';
 import type { z } from 'zod';
 import { keyvRedisOps } from './store-redis-ops.js';
 import { openSqliteStore, type SqliteStoreOptions } from './store-sqlite.js';
-import { parseStored } from './store-value.js';
+import { keyContains, parseStored } from './store-value.js';
 
 export {
   isStoreFailure,
@@ -39,10 +39,12 @@ export interface KeyValueStore {
   setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
   /**
    * Deletes every value whose key starts with `prefix` (a workspace's settings when it uninstalls);
-   * returns how many went. Cost: SQLite one range delete; Redis one SCAN over the keyspace (MATCH on
+   * returns how many went. With `containing`, only those of them whose key also contains one of these
+   * strings (a workspace's channels in keys led by an event id). Cost: SQLite one range delete (with
+   * `containing`: the range read, then the matching keys deleted); Redis one SCAN over the keyspace (MATCH on
    * the prefix) plus one UNLINK per 500 keys, so use it for rare events only.
    */
-  deletePrefix(prefix: string): Promise<number>;
+  deletePrefix(prefix: string, containing?: readonly string[]): Promise<number>;
   /**
    * Deletes expired values in the next slice of the store (stores that expire values by
    * themselves, like Redis, do not have it). See src/lib/store-sweep.ts.
@@ -68,7 +70,7 @@ export function namespaced(store: KeyValueStore, prefix: string): KeyValueStore 
     set: (key, value, ttlMs) => store.set(full(key), value, ttlMs),
     delete: (key) => store.delete(full(key)),
     setIfAbsent: (key, value, ttlMs) => store.setIfAbsent(full(key), value, ttlMs),
-    deletePrefix: (keyPrefix) => store.deletePrefix(full(keyPrefix)),
+    deletePrefix: (keyPrefix, containing) => store.deletePrefix(full(keyPrefix), containing),
     // A namespace does not own the connection: closing it is the root store's job.
     close: async () => {},
   };
@@ -113,12 +115,13 @@ export function keyvStore(keyv: Keyv): KeyValueStore {
         return true;
       });
     },
-    deletePrefix(prefix) {
-      if (redis) return redis.deletePrefix(prefix);
+    deletePrefix(prefix, containing) {
+      if (redis) return redis.deletePrefix(prefix, containing);
       return serialized(async () => {
         const keys: string[] = [];
         for await (const [key] of keyv.iterator?.(undefined) ?? []) {
-          if (typeof key === 'string' && key.startsWith(prefix)) keys.push(key);
+          if (typeof key === 'string' && key.startsWith(prefix) && keyContains(key, containing))
+            keys.push(key);
         }
         for (const key of keys) await keyv.delete(key);
         return keys.length;
