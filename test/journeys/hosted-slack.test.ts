@@ -1,9 +1,11 @@
 /**
- * Journey (issue 24, hosted fundbot): `npm start` (src/main.ts as a child process) in Slack OAuth mode with
- * hosted.enabled, against the fake Slack Web API and the platform simulator. A new workspace goes from install
- * to its first supporter notice without the operator: install → /fundbot connect (views.open) → the form's
- * submission → subscribe → notice → key rotation → disconnect → uninstall. Another workspace never sees the
- * connected project, and the key is never in clear in a log, a message or the store.
+ * Journey (issues 24 and 30, hosted fundbot): `npm start` (src/main.ts as a child process) in Slack OAuth mode
+ * with hosted.enabled, against the fake Slack Web API and the platform simulator. A new workspace goes from
+ * install to its first supporter notice without the operator: install → /fundbot connect (views.open) → the
+ * form's submission (another project's key refused first, and never polled) → subscribe → notice → key rotation
+ * → disconnect → uninstall, after which no key of the store names the workspace or its project. Another
+ * workspace never sees the connected project, and the key is never in clear in a log, a message or the store.
+ * The same on three replicas on Redis: hosted-replicas.test.ts.
  */
 import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { allStoreKeys } from '../support/store-keys.js';
 import { type BotProcess, killAllBots, startBotProcess, tsxEntry } from './harness/bot-process.js';
 import { journeyProject, journeyProjectSeed } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
@@ -34,6 +37,9 @@ beforeAll(async () => {
     linkCaption: teamProject,
     title: 'Team Garden',
   });
+  world.sim.createProject({ ...journeyProjectSeed(Date.now()), linkCaption: 'other-garden', title: 'Other' });
+  // The platform as measured in issue 30: another project's key gets the project page's public view.
+  world.sim.otherKeyProjectPage = 'public-view';
   fake = await startFakeSlackOAuth();
   const port = await world.freePort();
   base = `http://127.0.0.1:${port}`;
@@ -88,6 +94,7 @@ async function command(
   text: string,
   channel = 'C0TEAM',
   expectForm = false,
+  withTrigger = true,
 ): Promise<string> {
   const responseUrl = fake.responseUrl();
   const fields = slashCommand({
@@ -96,7 +103,7 @@ async function command(
     user_id: user,
     channel_id: channel,
     text,
-    trigger_id: `trigger-${Math.random()}`,
+    trigger_id: withTrigger ? `trigger-${Math.random()}` : '',
   });
   const sent = await postSignedCommand(`${base}/slack/events`, signingSecret, fields);
   expect(sent.status).toBe(200);
@@ -222,6 +229,22 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
       false,
     );
     await command(host, 'U0ADMIN', 'connect', 'C0TEAM', true);
+    // Another project's key: refused with its reason before anything is stored, and the project never polled.
+    const probesFrom = world.sim.requests.length;
+    expect(
+      await submitConnectForm(host, 'U0ADMIN', teamProject, world.sim.issueProjectKey('other-garden')),
+    ).toContain(`This key belongs to another project, not to ${teamProject}`);
+    const teamRequests = () =>
+      world.sim.requests.slice(probesFrom).filter((r) => r.path.startsWith(`/project/${teamProject}`));
+    expect(teamRequests()).toHaveLength(5);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(teamRequests()).toHaveLength(5);
+    // A form Slack did not open (no trigger id: views.open refuses) is not "the form fundbot opened".
+    expect(await command(host, 'U0ADMIN', 'connect', 'C0TEAM', false, false)).toContain(
+      'The connect form did not open',
+    );
+
+    await command(host, 'U0ADMIN', 'connect', 'C0TEAM', true);
     const firstKey = world.sim.issueProjectKey(teamProject);
     keys.push(firstKey);
     expect(await submitConnectForm(host, 'U0ADMIN', teamProject, firstKey)).toContain(
@@ -298,6 +321,12 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     expect((await postSigned(uninstall, 'application/json')).status).toBe(200);
     await bot.waitForLog(/Slack workspace removed/, 'the uninstall', 15_000);
     expect(await command(host, 'U0ADMIN', 'funding')).toContain('fundbot is not installed in this workspace');
+
+    // Nothing of the workspace is left: no key of the whole store names it or its connected project (issue 30).
+    const left = (await allStoreKeys(world.storeUrl)).filter(
+      (k) => k.includes(host.teamId) || k.includes(teamProject),
+    );
+    expect(left).toEqual([]);
 
     // The key never in clear: not in fundbot's output, not in any message it sent, not in the store's files.
     const sent =
