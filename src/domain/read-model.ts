@@ -83,4 +83,16 @@ export interface EngineStatus {
    * it", not "exactly then". Absent: the times are exact.
    */
   readonly reportedEveryMs?: number;
+  /**
+   * The project's title and funding as the polling replica last read them (what the overview shows, the same
+   * on every replica); absent before the project was read.
+   */
+  readonly project?: {
+    readonly title: string;
+    readonly current: number;
+    readonly goal: number;
+    readonly currency: string;
+    /** Epoch ms of the read. */
+    readonly readAt: number;
+  };
 }

@@ -11,9 +11,9 @@ import { bookkeepingRefreshMs } from './project-state-store.js';
 /**
  * A project's status as every replica shows it (issue 30: App Home, Discord /status, /fundbot status and
  * /healthz said "not polled yet" on every replica but the one polling). The replica that polls the project
- * writes it to the store after a run, and only when something a reader shows changed: a feed polled for
- * the first time, switched off or on, failing or recovered, the project paused or resumed, a new note, a new
- * poller. The times of the last polls are not a change: a reader takes the later of the status's and the
+ * writes it to the store after a run, and only when something a reader shows changed: the title or funding, a feed
+ * polled for the first time, switched off or on, failing or recovered, the project paused or resumed, a new
+ * note, a new poller. The times of the last polls are not a change: a reader takes the later of the status's and the
  * state head's (`readAt`), which the engine writes at most {@link bookkeepingRefreshMs} apart while polls
  * succeed (project-state-store.ts), so "polled within 15 minutes" is told from "stopped" at no extra write.
  *
@@ -30,7 +30,19 @@ const statusOrder: readonly FeedName[] = ['project', 'incentives', 'fundings', '
 /** The project's status as this replica's memory has it (the poller's truth, and what it publishes). */
 export function memoryStatus(ctx: EngineContext, rt: ProjectRuntime): EngineStatus {
   const budget = ctx.api.budget(rt.config.key);
+  const read = rt.projectCache;
   return {
+    ...(read !== null
+      ? {
+          project: {
+            title: read.value.title,
+            current: read.value.current_funding,
+            goal: read.value.funding_threshold,
+            currency: read.value.currency,
+            readAt: read.fetchedAt,
+          },
+        }
+      : {}),
     feeds: statusOrder.map((feed): FeedStatus => {
       const f = feedOf(rt, feed);
       return {
@@ -57,8 +69,12 @@ function signatureOf(ctx: EngineContext, rt: ProjectRuntime): string {
     const f = feedOf(rt, feed);
     return [feed, f.lastSuccessAt !== null, f.failures > 0, f.disabledReason?.code ?? ''];
   });
+  const project = rt.projectCache?.value;
   return JSON.stringify([
     ctx.replicaId,
+    project === undefined
+      ? null
+      : [project.title, project.current_funding, project.funding_threshold, project.currency],
     feeds,
     rt.paused?.reason.code ?? '',
     rt.recentErrors.at(-1)?.at ?? 0,
@@ -91,6 +107,7 @@ export async function publishStatus(ctx: EngineContext, rt: ProjectRuntime): Pro
     budget: status.budget,
     notes: status.recentErrors.slice(-NOTES_SHARED),
     paused: status.paused,
+    ...(status.project !== undefined ? { project: status.project } : {}),
   };
   try {
     await ctx.store.set(stateKeys.status(rt.config.linkCaption), stored);
@@ -125,6 +142,15 @@ const storedStatusSchema = z.object({
   // A note another version wrote under a code this one does not know is left out, not the whole status.
   notes: z.array(z.object({ at: z.number(), note: z.unknown() })),
   paused: z.object({ reason: noteSchema, since: z.number() }).nullable(),
+  project: z
+    .object({
+      title: z.string(),
+      current: z.number(),
+      goal: z.number(),
+      currency: z.string(),
+      readAt: z.number(),
+    })
+    .optional(),
 });
 type StoredStatus = z.infer<typeof storedStatusSchema>;
 
@@ -156,5 +182,6 @@ export async function readSharedStatus(
     recentErrors: stored.notes.flatMap((n) => (isEngineNote(n.note) ? [{ at: n.at, note: n.note }] : [])),
     paused: stored.paused,
     reportedEveryMs: bookkeepingRefreshMs,
+    ...(stored.project !== undefined ? { project: stored.project } : {}),
   };
 }

@@ -71,7 +71,8 @@ export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
   const stale =
     status.feeds.some((f) => f.disabledReason !== undefined) || errors.length > 0 || operation.length > 0;
   return {
-    title: t.status.title(singleLine(watched.title, limits.title)),
+    // The title as the polling replica read it: the same whichever replica answers.
+    title: t.status.title(singleLine(status.project?.title ?? watched.title, limits.title)),
     fields,
     footer: t.status.version(singleLine(run.deps.version, limits.name)),
     tone: stale ? 'warning' : 'info',

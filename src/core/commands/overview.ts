@@ -1,3 +1,4 @@
+import type { EngineStatus } from '../../domain/read-model.js';
 import { singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import { formatInterval } from '../duration.js';
@@ -31,17 +32,8 @@ export async function workspaceOverview(run: CommandRun): Promise<NeutralMessage
     projects.map(async (w): Promise<MessageField> => {
       const lines: string[] = [];
       const owner = hosted?.ownerOf(w.linkCaption);
-      try {
-        const { value: project } = await run.deps.readModel.project(w.linkCaption, overviewMaxAgeMs);
-        lines.push(
-          t.hosted.funding(
-            formatMoney(project.current_funding, project.currency, locale),
-            formatMoney(project.funding_threshold, project.currency, locale),
-          ),
-        );
-      } catch {
-        lines.push(t.hosted.fundingUnknown);
-      }
+      const status = await run.deps.readModel.status(w.linkCaption).catch(() => undefined);
+      lines.push(await fundingLine(run, w.linkCaption, status));
       const here = (await run.deps.subscriptions.forProject(w.linkCaption)).filter(
         (s) => s.channel.platform === channel.platform && s.channel.workspaceId === channel.workspaceId,
       );
@@ -59,8 +51,7 @@ export async function workspaceOverview(run: CommandRun): Promise<NeutralMessage
         if (found)
           lines.push(t.hosted.cannotPost(channelMention(s.channel.channelId), found.problem, found.since));
       }
-      try {
-        const status = await run.deps.readModel.status(w.linkCaption);
+      if (status !== undefined) {
         const last = Math.max(0, ...status.feeds.map((f) => f.lastSuccessAt ?? 0));
         lines.push(
           last > 0
@@ -73,11 +64,13 @@ export async function workspaceOverview(run: CommandRun): Promise<NeutralMessage
           if (feed.disabledReason !== undefined)
             lines.push(t.hosted.keyProblem(noteText(feed.disabledReason, t, locale, run.timeZone)));
         }
-      } catch {
+      } else {
         lines.push(t.hosted.neverPolled);
       }
+      // The title as the poller read it (this replica may not have read the project itself).
+      const known = status?.project?.title ?? w.title;
       const title = singleLine(
-        w.title && w.title !== w.linkCaption ? `${w.title} (${w.linkCaption})` : w.linkCaption,
+        known && known !== w.linkCaption ? `${known} (${w.linkCaption})` : w.linkCaption,
         limits.title,
       );
       const channels = shown.map((s) => s.channel.channelId);
@@ -96,6 +89,33 @@ export async function workspaceOverview(run: CommandRun): Promise<NeutralMessage
     ...(fields.length > 0 ? { fields } : { text: t.hosted.overviewNone(typedCommand(run, 'connect')) }),
     tone: 'info',
   };
+}
+
+/**
+ * The funding as the polling replica shared it (the same on every replica); before it shared any, this
+ * replica's own read (a project read older than 6 h is refreshed).
+ */
+async function fundingLine(
+  run: CommandRun,
+  linkCaption: string,
+  status: EngineStatus | undefined,
+): Promise<string> {
+  const { t, locale } = run;
+  const shared = status?.project;
+  if (shared !== undefined)
+    return t.hosted.funding(
+      formatMoney(shared.current, shared.currency, locale),
+      formatMoney(shared.goal, shared.currency, locale),
+    );
+  try {
+    const { value: project } = await run.deps.readModel.project(linkCaption, overviewMaxAgeMs);
+    return t.hosted.funding(
+      formatMoney(project.current_funding, project.currency, locale),
+      formatMoney(project.funding_threshold, project.currency, locale),
+    );
+  } catch {
+    return t.hosted.fundingUnknown;
+  }
 }
 
 /**
