@@ -5,10 +5,9 @@
  * supporter funds 200 ms later. That supporter must be announced (`firstSupporterMissed`); a wrong key must
  * never be accepted (`wrongKeyAccepted`) nor its project polled after the refusal.
  */
-import { createHmac } from 'node:crypto';
 import type { Simulator } from '../../src/simulator/index.js';
 import type { FakeSlackOAuth, FakeWorkspace } from '../../test/fakes/slack/fake-slack-oauth.js';
-import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
+import { connectFormSubmission, postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
 import type { ArrivedSupporter } from './ground-truth.js';
 
 export type BenchWorkspace = FakeWorkspace & { project: string; channel: string; admin: string };
@@ -59,42 +58,14 @@ export async function connectWorkspaces(input: {
   };
   const connect = async (n: number, w: BenchWorkspace, key: string): Promise<string> => {
     const before = slack.calls.length;
-    const payload = {
-      type: 'view_submission',
-      team: { id: w.teamId, domain: w.teamId.toLowerCase() },
-      user: { id: w.admin, team_id: w.teamId, name: 'admin' },
-      api_app_id: 'A0FUNDBOT',
-      token: 'legacy',
-      trigger_id: `trigger-${w.teamId}`,
-      view: {
-        id: `V0${w.teamId}`,
-        team_id: w.teamId,
-        type: 'modal',
-        callback_id: 'fundbot_connect',
-        private_metadata: JSON.stringify({ channel: w.channel, locale: 'en' }),
-        state: {
-          values: {
-            project: { project: { type: 'plain_text_input', value: w.project } },
-            key: { key: { type: 'plain_text_input', value: key } },
-          },
-        },
-        hash: 'h',
-        app_id: 'A0FUNDBOT',
-        bot_id: 'B0BOT',
-      },
-    };
-    const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = `v0=${createHmac('sha256', input.signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-    const sent = await fetch(input.events(n), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-slack-request-timestamp': timestamp,
-        'x-slack-signature': signature,
-      },
-      body,
+    const form = connectFormSubmission({
+      teamId: w.teamId,
+      userId: w.admin,
+      project: w.project,
+      key,
+      channel: w.channel,
     });
+    const sent = await postSignedCommand(input.events(n), input.signingSecret, form);
     if (!sent.ok) throw new Error(`connect ${w.project}: HTTP ${sent.status}`);
     const deadline = Date.now() + 60_000;
     for (;;) {

@@ -25,6 +25,7 @@ import { systemClock } from '../../src/lib/clock.js';
 import { openStore } from '../../src/lib/store.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { type FakeWorkspace, startFakeSlackOAuth } from '../../test/fakes/slack/fake-slack-oauth.js';
+import { installThroughOAuth } from '../../test/slack/helpers.js';
 import { freePort, redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
 import {
   type ArrivedSupporter,
@@ -170,15 +171,12 @@ export async function runHostedSection(): Promise<void> {
       events,
       wrongKeyEvery,
       install: async (w, i) => {
-        const base = `http://127.0.0.1:${slots[i % replicaCount]!.slackPort}`;
-        const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-        const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
-        const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-        const done = await fetch(
-          `${base}/slack/oauth_redirect?code=${slack.issueCode(w)}&state=${encodeURIComponent(state)}`,
-          { headers: { cookie }, redirect: 'manual' },
+        const status = await installThroughOAuth(
+          `http://127.0.0.1:${slots[i % replicaCount]!.slackPort}`,
+          slack,
+          w,
         );
-        if (done.status !== 200) throw new Error(`install ${w.teamId}: HTTP ${done.status}`);
+        if (status !== 200) throw new Error(`install ${w.teamId}: HTTP ${status}`);
       },
     });
     log(`50 workspaces installed and connected after ${Math.round((Date.now() - started) / 1000)} s`);

@@ -17,7 +17,11 @@ import {
   startSimulator,
 } from '../../src/simulator/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
-import { type SignedInteractions, signedInteractions } from '../fakes/discord/signed-interactions.js';
+import {
+  connectModalSubmission,
+  type SignedInteractions,
+  signedInteractions,
+} from '../fakes/discord/signed-interactions.js';
 import { freePort } from '../support/redis-server.js';
 
 let sim: Simulator | undefined;
@@ -97,17 +101,8 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
     const opened = await signed.post(url, signed.chatInput({ command: 'connect', permissions: admin }));
     expect(opened.body).toMatchObject({ type: 9, data: { custom_id: 'fundbot_connect' } });
 
-    const submission = (project: string, key: string, guildId?: string) => ({
-      ...signed.chatInput({ command: 'connect', permissions: admin, ...(guildId ? { guildId } : {}) }),
-      type: 5,
-      data: {
-        custom_id: 'fundbot_connect',
-        components: [
-          { type: 1, components: [{ type: 4, custom_id: 'project', value: project }] },
-          { type: 1, components: [{ type: 4, custom_id: 'key', value: key }] },
-        ],
-      },
-    });
+    const submission = (project: string, key: string, guildId?: string) =>
+      connectModalSubmission(signed, project, key, { permissions: admin, ...(guildId ? { guildId } : {}) });
     // Refused before anything is stored: not a key, a User key, the key of another project (whose project page
     // the platform serves as the public view: only a list read tells), a revoked key, a key without
     // fundings:read, the operator's project. Each says what is wrong and what to do; none is polled after.

@@ -9,6 +9,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultGuild } from '../fakes/discord/fake-discord.js';
+import { connectModalSubmission } from '../fakes/discord/signed-interactions.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
 import { allStoreKeys } from '../support/store-keys.js';
 import { killAllBots } from './harness/bot-process.js';
@@ -49,17 +50,8 @@ describe.skipIf(skipRedisTests())('journey: hosted fundbot on three replicas (Sl
     await world?.close();
   });
 
-  const discordConnect = (project: string, key: string) => ({
-    ...fleet.signed.chatInput({ command: 'connect', permissions: admin }),
-    type: 5,
-    data: {
-      custom_id: 'fundbot_connect',
-      components: [
-        { type: 1, components: [{ type: 4, custom_id: 'project', value: project }] },
-        { type: 1, components: [{ type: 4, custom_id: 'key', value: key }] },
-      ],
-    },
-  });
+  const discordConnect = (project: string, key: string) =>
+    connectModalSubmission(fleet.signed, project, key, { permissions: admin });
   const discordCommand = (command: string, options: Record<string, string> = {}) =>
     fleet.signed.chatInput({
       command,

@@ -4,7 +4,7 @@
  * the recording fakes. The journey (hosted-replicas.test.ts) drives them only from outside: signed requests to
  * each replica in turn, the simulator's controls, and what the fakes recorded.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -15,7 +15,13 @@ import {
   type FakeWorkspace,
   startFakeSlackOAuth,
 } from '../../fakes/slack/fake-slack-oauth.js';
-import { postSignedCommand, slashCommand } from '../../slack/helpers.js';
+import {
+  connectFormSubmission,
+  installThroughOAuth,
+  postSignedCommand,
+  postSignedEvent,
+  slashCommand,
+} from '../../slack/helpers.js';
 import type { RedisServer } from '../../support/redis-server.js';
 import { type BotProcess, startBotProcess, tsxEntry } from './bot-process.js';
 import type { JourneyWorld } from './journey-world.js';
@@ -114,19 +120,7 @@ export async function startHostedFleet(world: JourneyWorld, redis: RedisServer):
   );
   const at = (replica: number) => replicas[replica % replicas.length] as FleetReplica;
 
-  const postSigned = (replica: number, body: string, contentType: string) => {
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-    return fetch(`${at(replica).slackUrl}/slack/events`, {
-      method: 'POST',
-      headers: {
-        'content-type': contentType,
-        'x-slack-request-timestamp': timestamp,
-        'x-slack-signature': signature,
-      },
-      body,
-    });
-  };
+  const events = (replica: number) => `${at(replica).slackUrl}/slack/events`;
 
   return {
     replicas,
@@ -134,15 +128,7 @@ export async function startHostedFleet(world: JourneyWorld, redis: RedisServer):
     discord,
     signed,
     async install(team, replica) {
-      const base = at(replica).slackUrl;
-      const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-      const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
-      const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-      const done = await fetch(
-        `${base}/slack/oauth_redirect?code=${slack.issueCode(team)}&state=${encodeURIComponent(state)}`,
-        { headers: { cookie }, redirect: 'manual' },
-      );
-      expect(done.status).toBe(200);
+      expect(await installThroughOAuth(at(replica).slackUrl, slack, team)).toBe(200);
     },
     async slackCommand(replica, team, user, text, channel) {
       const responseUrl = slack.responseUrl();
@@ -153,9 +139,7 @@ export async function startHostedFleet(world: JourneyWorld, redis: RedisServer):
         channel_id: channel,
         text,
       });
-      expect(
-        (await postSignedCommand(`${at(replica).slackUrl}/slack/events`, signingSecret, fields)).status,
-      ).toBe(200);
+      expect((await postSignedCommand(events(replica), signingSecret, fields)).status).toBe(200);
       const answer = await waitFor(
         () => slack.responses.find((r) => responseUrl.endsWith(r.id)),
         `the answer to /fundbot ${text}`,
@@ -165,32 +149,14 @@ export async function startHostedFleet(world: JourneyWorld, redis: RedisServer):
     },
     async slackConnect(replica, team, user, project, key) {
       const before = slack.calls.length;
-      const payload = {
-        type: 'view_submission',
-        team: { id: team.teamId, domain: 'team' },
-        user: { id: user, team_id: team.teamId, name: user.toLowerCase() },
-        api_app_id: 'A0FUNDBOT',
-        token: 'legacy',
-        trigger_id: `trigger-${randomBytes(4).toString('hex')}`,
-        view: {
-          id: 'V0FORM',
-          team_id: team.teamId,
-          type: 'modal',
-          callback_id: 'fundbot_connect',
-          private_metadata: JSON.stringify({ channel: 'C0TEAM', locale: 'en' }),
-          state: {
-            values: {
-              project: { project: { type: 'plain_text_input', value: project } },
-              key: { key: { type: 'plain_text_input', value: key } },
-            },
-          },
-          hash: 'h',
-          app_id: 'A0FUNDBOT',
-          bot_id: 'B0BOT',
-        },
-      };
-      const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
-      expect((await postSigned(replica, body, 'application/x-www-form-urlencoded')).status).toBe(200);
+      const form = connectFormSubmission({
+        teamId: team.teamId,
+        userId: user,
+        project,
+        key,
+        channel: 'C0TEAM',
+      });
+      expect((await postSignedCommand(events(replica), signingSecret, form)).status).toBe(200);
       const answer = await waitFor(
         () =>
           slack.calls.slice(before).find((c) => c.method === 'chat.postEphemeral' && c.args.user === user),
@@ -200,16 +166,7 @@ export async function startHostedFleet(world: JourneyWorld, redis: RedisServer):
       return `${answer.args.text ?? ''} ${answer.args.blocks ?? ''}`;
     },
     async slackEvent(replica, team, event) {
-      const body = JSON.stringify({
-        token: 'legacy',
-        team_id: team.teamId,
-        api_app_id: 'A0FUNDBOT',
-        type: 'event_callback',
-        event_id: `Ev${randomBytes(6).toString('hex')}`,
-        event_time: Math.floor(Date.now() / 1000),
-        event,
-      });
-      expect((await postSigned(replica, body, 'application/json')).status).toBe(200);
+      expect((await postSignedEvent(events(replica), signingSecret, team.teamId, event)).status).toBe(200);
     },
     async discordInteraction(replica, payload) {
       const answer = await signed.post(at(replica).discordUrl, payload);
