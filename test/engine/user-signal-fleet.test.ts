@@ -91,7 +91,7 @@ describe('the User key on several replicas', () => {
     expect(fleet[2]?.metrics().userReads).toBeGreaterThan(aloneReads * 0.8);
     expect(userReads(h, handover)).toBeLessThanOrEqual(Math.ceil(aloneReads * 1.1) + 1);
     for (const engine of fleet) await engine.stop();
-  });
+  }, 60_000);
 
   it('warns once at start when the key owner is not a member of a configured project', async () => {
     const setup = await harnessWithUserKey();
