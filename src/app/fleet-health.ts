@@ -1,6 +1,8 @@
+import { channelKey, createChannelAccessStates } from '../core/index.js';
 import { noteForLog } from '../domain/engine-notes.js';
 import type { EngineStatus, ProjectReadModel } from '../domain/read-model.js';
 import type { Clock } from '../lib/clock.js';
+import type { KeyValueStore } from '../lib/store.js';
 import type { HealthCheck, HealthReport } from '../ops/index.js';
 
 /** A project's shared status is read again for `/healthz` at most this often. */
@@ -9,22 +11,41 @@ const REREAD_MS = 30_000;
 /**
  * `/healthz` on replicas (issue 30): one `status:<project>` check per watched project, from the status the
  * polling replica shares in the store (status-board.ts), so every replica's `/healthz` tells the same of every
- * project: who polls it, its last poll, a paused key, feeds switched off. Always `ok`: a project's trouble
- * fails the `poll:<project>` check of the replica that polls it, not the others' health.
+ * project: who polls it, its last poll, a paused key, feeds switched off; and one `cannot-post` check with every
+ * channel of the fleet fundbot cannot post in (their notices held for a catch-up), from the shared access
+ * states, where a replica's own `delivery` check knows only the channels its own posts found. Always `ok`: a
+ * project's trouble fails the `poll:<project>` check of the replica that polls it, not the others' health.
  *
- * Cost: two store reads per project, at most every 30 s whatever the health check's rate.
+ * Cost: two store reads per project and one per channel that cannot be posted in (plus the index), at most
+ * every 30 s whatever the health check's rate.
  */
 export function fleetStatusChecks(deps: {
   readonly readModel: Pick<ProjectReadModel, 'status'>;
   readonly projects: () => readonly string[];
   readonly clock: Clock;
+  /** The shared store, for the channels' access states. */
+  readonly store: KeyValueStore;
 }): () => Promise<Record<string, HealthCheck>> {
   const cache = new Map<string, { readonly at: number; readonly detail: string }>();
+  const access = createChannelAccessStates(deps.store);
+  let cannotPost: { readonly at: number; readonly detail: string } | undefined;
   return async () => {
     const now = deps.clock.now();
+    if (cannotPost === undefined || now - cannotPost.at >= REREAD_MS) {
+      const detail = await access.list().then(
+        (held) =>
+          held.length === 0
+            ? 'fundbot can post in every subscribed channel'
+            : held
+                .map((h) => `${channelKey(h.channel)} (${h.state.reason} since ${iso(h.state.since)})`)
+                .join(', '),
+        () => "the channels' access states cannot be read now",
+      );
+      cannotPost = { at: now, detail };
+    }
     const projects = deps.projects();
     for (const project of cache.keys()) if (!projects.includes(project)) cache.delete(project);
-    const checks: Record<string, HealthCheck> = {};
+    const checks: Record<string, HealthCheck> = { 'cannot-post': { ok: true, detail: cannotPost.detail } };
     await Promise.all(
       projects.map(async (project) => {
         let cached = cache.get(project);
@@ -43,11 +64,13 @@ export function fleetStatusChecks(deps: {
   };
 }
 
-/** The shared status in the operator's English. */
+/** An instant as every replica writes it (a duration would differ by when each was asked). */
+const iso = (at: number) => new Date(at).toISOString();
+
+/** The shared status in the operator's English, in absolute times: the same text on every replica. */
 export function describeStatus(project: string, status: EngineStatus, now: number): string {
-  const seconds = (ms: number) => Math.round(ms / 1000);
   if (status.paused !== null) {
-    return `polling paused for ${seconds(now - status.paused.since)} s: ${noteForLog(status.paused.reason, project)}`;
+    return `polling paused since ${iso(status.paused.since)}: ${noteForLog(status.paused.reason, project)}`;
   }
   const last = Math.max(0, ...status.feeds.map((f) => f.lastSuccessAt ?? 0));
   const window = status.reportedEveryMs;
@@ -56,7 +79,7 @@ export function describeStatus(project: string, status: EngineStatus, now: numbe
       ? 'not polled yet'
       : window !== undefined && now - last < window
         ? `last successful poll within the last ${Math.round(window / 60_000)} minutes`
-        : `last successful poll ${seconds(now - last)} s ago`,
+        : `last successful poll at ${iso(last)}`,
   ];
   const off = status.feeds.flatMap((f) =>
     f.disabledReason !== undefined ? [noteForLog(f.disabledReason, project)] : [],

@@ -285,7 +285,7 @@ export async function startBot(
       logger,
       health: healthWithFleet(
         () => health.report(),
-        replicas && { readModel: wiring.engine.readModel, projects: watchedProjects, clock },
+        replicas && { readModel: wiring.engine.readModel, projects: watchedProjects, clock, store },
       ),
     });
   }

@@ -162,9 +162,12 @@ describe.skipIf(skipRedisTests())('journey: hosted fundbot on three replicas (Sl
       const body = (await (await fetch(`${fleet.replicas[replica]?.opsUrl}/healthz`)).json()) as {
         checks: Record<string, unknown>;
       };
-      return JSON.stringify(Object.entries(body.checks).filter(([name]) => name.startsWith('status:')));
+      return JSON.stringify(
+        Object.entries(body.checks).filter(([name]) => name.startsWith('status:') || name === 'cannot-post'),
+      );
     });
     for (const project of projects) expect(fleetHealth).toContain(`status:${project}`);
+    expect(fleetHealth).toContain('fundbot can post in every subscribed channel');
     expect(fleetHealth).not.toContain('not polled yet');
   }, 180_000);
 
