@@ -107,7 +107,7 @@ class SimulatorImpl implements Simulator {
     const seed = options.seed ?? 1;
     this.clock = options.clock ?? systemClock;
     this.listOrder = options.listOrder ?? 'newest-first';
-    this.otherKeyProjectPage = options.otherKeyProjectPage ?? 'mismatch';
+    this.otherKeyProjectPage = options.otherKeyProjectPage ?? 'public-view';
     this.#limits = { ...defaultRateLimits, ...options.limits };
     this.#publicBaseUrl = (options.publicBaseUrl ?? 'https://crowdfunding.example').replace(/\/+$/, '');
     this.#names = createNameGenerator(stream(seed, 1));

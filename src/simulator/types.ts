@@ -2,16 +2,9 @@
  * Public types of the platform simulator. Kept in one module so that the test
  * suites, the benchmark and the demo can import them without the server code.
  */
-import type {
-  BlogPost,
-  Funding,
-  IncentiveDetail,
-  Order,
-  Project,
-  Subscriber,
-  WallPost,
-} from '../api/schemas/index.js';
+import type { BlogPost, Funding, IncentiveDetail, Project, WallPost } from '../api/schemas/index.js';
 import type { Clock } from '../lib/clock.js';
+import type { Order, Subscriber } from './personal-data.js';
 
 /** The seven scopes a Project API Key can carry (spec, Authentication 5). */
 export const projectScopes = [
@@ -294,8 +287,9 @@ export interface ServedReply {
 /**
  * The spec says two things of `GET /project/{lc}` with another project's key: rule 7 of Authentication
  * (`key_project_mismatch`) and rule 1 of the project endpoints ("a request with or without a key that is not
- * entitled to more returns the same public view"). `mismatch` (default) answers 403; `public-view` serves the
- * public view, as the platform was measured to do (issue 30): then only a list read tells the key is wrong.
+ * entitled to more returns the same public view"). `public-view` (default) serves the public view, as the
+ * platform was measured to do (issue 30; a draft still answers 403): then only a list read tells the key is wrong;
+ * `mismatch` always answers 403.
  */
 export type OtherKeyProjectPage = 'mismatch' | 'public-view';
 

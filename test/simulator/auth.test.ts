@@ -64,16 +64,21 @@ describe('authentication and scopes', () => {
     expect([unknown.status, unknown.body.error]).toEqual([403, 'project_access_denied']);
   });
 
-  it('answers GET /project with another project key as configured: mismatch, or the public view (spec rule 1)', async () => {
+  it("answers the project read with another project's key with the public view, as a key not entitled to more", async () => {
     const key = sim.issueProjectKey('live');
+    const other = await get(sim, '/project/other', key);
+    expect(other.status).toBe(200);
+    expect(other.body.project.link_caption).toBe('other');
+    expect(other.body.project).not.toHaveProperty('process_status');
+  });
+
+  it("answers GET /project with another project's key with key_project_mismatch when so configured (rule 7 read strictly)", async () => {
+    const key = sim.issueProjectKey('live');
+    sim.otherKeyProjectPage = 'mismatch';
     const refused = await get(sim, '/project/other', key);
     expect([refused.status, refused.body.error]).toEqual([403, 'key_project_mismatch']);
+    // The lists refuse the key whatever the project page answers.
     sim.otherKeyProjectPage = 'public-view';
-    const page = await get(sim, '/project/other', key);
-    expect(page.status).toBe(200);
-    expect(page.body.project.link_caption).toBe('other');
-    expect(page.body.project).not.toHaveProperty('process_status');
-    // Only the project page: the lists still refuse the key.
     const list = await get(sim, '/project/other/fundings', key);
     expect([list.status, list.body.error]).toEqual([403, 'key_project_mismatch']);
   });
