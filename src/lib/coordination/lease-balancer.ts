@@ -202,6 +202,20 @@ export class LeaseBalancer {
     return this.#balance(await this.#watch.look(this.#projects()));
   }
 
+  /**
+   * Takes one project now, outside the ticks, when no replica holds it: a project connected from chat on this
+   * replica reads its first state under its own lease before the connect is answered (issue 30). The project
+   * must be among {@link LeaseBalancerOptions.projects} by the next tick, which otherwise gives it back; later
+   * ticks keep it or hand it on like any other. False while another replica holds it. One acquire script.
+   */
+  async claim(project: string): Promise<boolean> {
+    const startedAt = this.#options.clock.now();
+    const grant = await this.#options.lease.acquire(project, this.#options.self, this.#ttlMs);
+    if (grant === null) return false;
+    this.#tenures.set(project, { token: grant.token, renewedAt: startedAt });
+    return true;
+  }
+
   #projects(): string[] {
     return [...new Set(this.#options.projects())];
   }
