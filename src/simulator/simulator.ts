@@ -90,7 +90,7 @@ class SimulatorImpl implements Simulator {
   readonly #users: UserRegistry;
   readonly #names: NameGenerator;
   readonly #keys: KeyRegistry;
-  readonly #limiter = new RateLimiter();
+  readonly #limiter: RateLimiter;
   #limits: RateLimits;
   #requests: RequestLogEntry[] = [];
   #openApiVariant: OpenApiVariant = 'baseline';
@@ -104,6 +104,7 @@ class SimulatorImpl implements Simulator {
     this.clock = options.clock ?? systemClock;
     this.listOrder = options.listOrder ?? 'newest-first';
     this.#limits = { ...defaultRateLimits, ...options.limits };
+    this.#limiter = new RateLimiter(options.rateLimitDayOffsetMs ?? 0);
     this.#publicBaseUrl = (options.publicBaseUrl ?? 'https://crowdfunding.example').replace(/\/+$/, '');
     this.#names = createNameGenerator(stream(seed, 1));
     this.#users = new UserRegistry(this.#ids, this.#names, this.clock);
