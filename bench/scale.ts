@@ -110,9 +110,9 @@ export async function measureManyProjects(count: number): Promise<ManyProjectsFi
   }
 }
 
-/** {@link measureManyProjects} in a fresh process (bench/scale-bot-child.ts). */
+/** {@link measureManyProjects} in a fresh process (bench/scale-engine-child.ts). */
 async function inFreshProcess(count: number): Promise<ManyProjectsFigures & { details: object }> {
-  const child = fork(await benchChild('bench/scale-bot-child.ts'), [String(count)], {
+  const child = fork(await benchChild('bench/scale-engine-child.ts'), [String(count)], {
     execArgv: [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
