@@ -156,7 +156,7 @@ function whatLimits(run: BotScaleFigures, plan: BotScaleFigures): Record<string,
     ceilingPerSecond,
     ceilingBinds,
     limitedBy: !reached
-      ? `the process: ${run.apiRequestsPerSecond}/s served of the ${allowed}/s allowed`
+      ? `the process or the machine: ${run.apiRequestsPerSecond}/s served of the ${allowed}/s allowed`
       : ceilingBinds
         ? 'engine.maxRequestsPerSecond'
         : "the keys' plans",
