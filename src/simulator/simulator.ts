@@ -94,7 +94,7 @@ class SimulatorImpl implements Simulator {
   readonly #users: UserRegistry;
   readonly #names: NameGenerator;
   readonly #keys: KeyRegistry;
-  readonly #limiter = new RateLimiter();
+  readonly #limiter: RateLimiter;
   #limits: RateLimits;
   #requests: RequestLogEntry[] = [];
   #openApiVariant: OpenApiVariant = 'baseline';
@@ -109,6 +109,7 @@ class SimulatorImpl implements Simulator {
     this.listOrder = options.listOrder ?? 'newest-first';
     this.otherKeyProjectPage = options.otherKeyProjectPage ?? 'public-view';
     this.#limits = { ...defaultRateLimits, ...options.limits };
+    this.#limiter = new RateLimiter(options.rateLimitDayOffsetMs ?? 0);
     this.#publicBaseUrl = (options.publicBaseUrl ?? 'https://crowdfunding.example').replace(/\/+$/, '');
     this.#names = createNameGenerator(stream(seed, 1));
     this.#users = new UserRegistry(this.#ids, this.#names, this.clock);

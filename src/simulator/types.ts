@@ -310,6 +310,11 @@ export interface SimulatorOptions {
   projects?: readonly ProjectSeed[] | undefined;
   /** Overrides of the spec's default rate limits (per tier), so tests need not send 120 requests. */
   limits?: Partial<RateLimits> | undefined;
+  /**
+   * The rate-limit day windows start this long before each UTC midnight (default 0): a bench whose
+   * client runs on the real clock starts the keys' day just before its run.
+   */
+  rateLimitDayOffsetMs?: number | undefined;
   /** Public web base for `url` fields. Default https://crowdfunding.example */
   publicBaseUrl?: string | undefined;
   /**
