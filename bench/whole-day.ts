@@ -45,6 +45,7 @@ export async function runWholeDay(
   const budgets = f['budgetPctByCredential'] as Record<string, number>;
   const bound = boundP95Ms(benchPlan);
   const engine = {
+    supporterP50Ms: latency.fundings.p50,
     supporterP95Ms: latency.fundings.p95,
     supporterMeanMs: latency.fundings.mean,
     wallP95Ms: latency.wall.p95,
@@ -79,6 +80,7 @@ export async function runWholeDay(
       scenario: plan(options),
     });
   const beside = (uniform: UniformPollerFigures) => ({
+    uniformPollerP50Ms: uniform.latencyMs.fundings.p50,
     uniformPollerP95Ms: uniform.latencyMs.fundings.p95,
     uniformPollerMeanMs: uniform.latencyMs.fundings.mean,
     p95VsUniform: ratio(latency.fundings.p95, uniform.latencyMs.fundings.p95),
