@@ -332,6 +332,10 @@ export async function runCampaignDay(
       publicRequests: requests.filter((r) => r.status < 500 && r.credential === 'none').length,
       // Every fundings request sent (a 5xx fault included: the uniform poller's reads meet it too).
       fundingsRequests: requests.filter((r) => r.path.endsWith('/fundings')).length,
+      // ...of which first pages (the reads that find new supporters); the rest are deeper pages and searches.
+      fundingsFirstPageRequests: requests.filter(
+        (r) => r.path.endsWith('/fundings') && Number(r.query['offset'] ?? 0) === 0,
+      ).length,
       simulatedHours: options.hours ?? 24,
     },
   };

@@ -103,6 +103,7 @@ export async function runWholeDay(
   return {
     ...engine,
     fundingsRequests,
+    fundingsFirstPageRequests: d['fundingsFirstPageRequests'],
     basis: 'equal fundings requests',
     ...beside(await uniformRun(fundingsRequests)),
     atEqualKeyRequests: { basis: 'equal project-key requests', ...beside(await uniformRun()) },
