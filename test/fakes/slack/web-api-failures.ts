@@ -1,4 +1,5 @@
 /** Failures a test injects per Web API method on the fake Slack, each for a number of calls. */
+import type { LateLandingFault } from './late-landings.js';
 
 /** What a method answers instead of success. */
 export type FakeSlackFailure =
@@ -14,7 +15,9 @@ export type FakeSlackFailure =
   | { readonly afterPost: 'slow'; readonly delayMs: number }
   | { readonly afterPost: 'hang' | 'drop' | 'kill' }
   /** The request hangs and NOTHING is posted (chat.postMessage only). */
-  | { readonly beforePost: 'hang' };
+  | { readonly beforePost: 'hang' }
+  /** The post is taken but lands and is answered late, or the connection resets (late-landings.ts). */
+  | LateLandingFault;
 
 export interface WebApiFailures {
   /** Makes `method` fail `times` times (a new failure replaces the method's old one). */
