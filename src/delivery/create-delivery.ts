@@ -18,7 +18,9 @@ import { createBatches } from './pacing/batches.js';
 import { createDailyThreads } from './pacing/daily-thread.js';
 import type { ChannelPoster } from './ports.js';
 import { createPostOnce } from './post-once.js';
+import { createSightingIntake } from './sighting-intake.js';
 import { Wakeups } from './wakeups.js';
+import { createWitness } from './witness.js';
 
 export type { Delivery, DeliveryOptions, DeliveryStatus, ScheduledPost } from './delivery-api.js';
 
@@ -61,10 +63,12 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     prefix: 'notices/delivered/',
     ...(options.claims ? { claims: options.claims } : {}),
   });
+  const witness = createWitness({ store, clock });
   const resolver = createDoubtResolver({
     store,
     claims,
     clock,
+    witness,
     ...(options.postingReplicas ? { postingReplicas: options.postingReplicas } : {}),
   });
   const directory = createChannelDirectory({
@@ -96,6 +100,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         posterFor,
         observer,
         logger,
+        witness,
         cannotPost: (ch, error) => access.cannotPost(ch, error),
         track,
         stallMs: options.stallMs ?? 10_000,
@@ -106,7 +111,23 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     return lane;
   };
   const enqueue = (channel: ChannelRef, task: LaneTask) => laneOf(channel).push(task);
-  const postOnce = createPostOnce({ ledger, resolver, posterFor, clock });
+  const postOnce = createPostOnce({
+    ledger,
+    resolver,
+    posterFor,
+    clock,
+    reposted: (item, canonical) => laneOf(item.key.channel).watchRepost(item, canonical),
+  });
+  const witnessed = createSightingIntake({
+    witness,
+    ledger,
+    laneOf,
+    existingLane: (channel) => lanes.get(channelKey(channel)),
+    lanes: () => lanes.values(),
+    logger,
+    observer,
+    track,
+  });
   const threads = createDailyThreads({
     posterFor,
     render,
@@ -301,6 +322,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       return posting;
     },
     accessMayHaveChanged: (scope) => access.recheckNow(scope),
+    witnessed,
     async start() {
       scheduleThreadEdits();
       await resumeStoredWork(1);

@@ -8,6 +8,7 @@ import type { DeliveryObserver } from './delivery-observer.js';
 import type { DoubtResolver } from './doubt-resolver.js';
 import type { ChannelPoster } from './ports.js';
 import type { Wakeups } from './wakeups.js';
+import type { Witness } from './witness.js';
 
 /** A refused post or a failed store step: 5 s doubling to 5 minutes, spread (the one backoff helper). */
 export const laneRetryBackoff: BackoffPolicy = { baseMs: 5_000, maxMs: 5 * 60_000, jitter: 'spread' };
@@ -20,7 +21,9 @@ export interface LaneDeps {
   readonly wakeups: Wakeups;
   readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
   readonly observer: DeliveryObserver;
-  readonly logger: CoreLogger;
+  readonly logger: CoreLogger & { info?: (details: object, message: string) => void };
+  /** The platform's events for our own messages (witness.ts). */
+  readonly witness: Witness;
   /** The platform refused the channel for good: record it (the pipeline holds its notices from now on). */
   readonly cannotPost: (channel: ChannelRef, error: ChannelUnavailableError) => Promise<void>;
   /** Counts work in flight (tests and shutdown wait for it). */
