@@ -1,6 +1,7 @@
 import { type ChannelRef, channelKey, errorSummary } from '../core/index.js';
 import { backoffMs } from '../lib/backoff.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
+import type { StoredWatch } from './copy-watch-store.js';
 import type { DeliveryRecord } from './delivery-ledger.js';
 import { isSettled } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
@@ -35,12 +36,12 @@ export class ChannelLane {
     readonly channel: ChannelRef,
     private readonly deps: LaneDeps,
   ) {
-    this.#sightings = new LaneSightings(deps, this.name);
+    this.#sightings = new LaneSightings(deps);
     this.#copies = new ExtraCopies(
       channel,
       deps,
-      (task) => this.push(task),
       (at) => this.#wakeAt(at),
+      (messageId) => this.#sightings.confirmedAs(messageId),
     );
     this.#aside = new SetAside(
       channel,
@@ -91,6 +92,11 @@ export class ChannelLane {
   /** Removes copies of delivery `id` other than the ledger's (`canonical`): see extra-copies.ts. */
   removeCopies(id: string, canonical: string, copies: readonly string[]): void {
     this.#copies.remove(id, canonical, copies, 'sighted');
+  }
+
+  /** A watch for a late copy that an earlier process began (copy-watch-store.ts). */
+  resumeWatch(watch: StoredWatch): void {
+    this.#copies.resume(watch);
   }
 
   /** A delivery posted after a doubt outside the lane's own attempts (a daily thread's parent): watched. */
@@ -235,7 +241,7 @@ export class ChannelLane {
       delete item.landsBy;
       const mark = poster.doubt?.markOf?.(item.idempotencyKey);
       let receipt: Awaited<ReturnType<ChannelPoster['post']>>;
-      this.#sightings.started(item.idempotencyKey, mark, clock.now());
+      this.#sightings.started(item.idempotencyKey, mark);
       try {
         receipt = await poster.post(this.channel, message, item.idempotencyKey, thread);
       } catch (error) {

@@ -7,6 +7,7 @@ import { memoryClaims } from '../lib/coordination/claims.js';
 import { createAccessWatch } from './access-watch.js';
 import { createChannelDirectory } from './channel-directory.js';
 import { ChannelLane } from './channel-lane.js';
+import { createCopyWatchStore } from './copy-watch-store.js';
 import { createCorrections } from './corrections.js';
 import type { Delivery, DeliveryOptions } from './delivery-api.js';
 import { createDeliveryLedger, isSettled } from './delivery-ledger.js';
@@ -64,6 +65,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     ...(options.claims ? { claims: options.claims } : {}),
   });
   const witness = createWitness({ store, clock });
+  const copyWatches = createCopyWatchStore(store, clock);
   const resolver = createDoubtResolver({
     store,
     claims,
@@ -101,6 +103,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         observer,
         logger,
         witness,
+        copyWatches,
         cannotPost: (ch, error) => access.cannotPost(ch, error),
         track,
         stallMs: options.stallMs ?? 10_000,
@@ -226,6 +229,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   async function resumeStoredWork(attempt: number): Promise<void> {
     try {
       await access.resume();
+      // Watches for late copies an earlier process left: a restart inside one's span goes on with it.
+      for (const watch of await copyWatches.all()) laneOf(watch.channel).resumeWatch(watch);
       const adopted = await batchStore.adoptLegacy();
       for (const b of batchStore.loaded()) void batches.schedule(b.project);
       if (adopted > 0) logger.info?.({ batches: adopted }, 'held batches of the earlier layout adopted');

@@ -35,14 +35,22 @@ export interface Doubt {
   readonly mark?: string;
 }
 
+/** What decided a doubt (for the log): a sighting, the witness's silence, a look, a repeat the platform dedupes. */
+export type DecidedBy = 'sighting' | 'silence' | 'look' | 'repeat';
+
 export type DoubtDecision =
   /**
    * It landed: the message id is recorded, nothing is posted again; `others`: more copies of it the platform
    * showed (landed late beside an earlier repeat), to remove.
    */
-  | { readonly kind: 'posted'; readonly messageId: string | undefined; readonly others?: readonly string[] }
+  | {
+      readonly kind: 'posted';
+      readonly messageId: string | undefined;
+      readonly others?: readonly string[];
+      readonly by?: DecidedBy;
+    }
   /** Certainly not there, or a repeat cannot duplicate it: post it (again). */
-  | { readonly kind: 'absent' }
+  | { readonly kind: 'absent'; readonly by?: DecidedBy }
   /** Cannot tell yet (it may still land, or no look is allowed before `until`). */
   | { readonly kind: 'wait'; readonly until: number };
 
@@ -154,12 +162,12 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
     lateBy: (d: Doubt) => number,
   ): DoubtDecision | undefined {
     const messageId = view.found[doubt.key];
-    if (messageId !== undefined) return { kind: 'posted', messageId };
+    if (messageId !== undefined) return { kind: 'posted', messageId, by: 'look' };
     const c = view.covered;
     const margin = marginOf(support);
     const bound = lateBy(doubt) + margin;
     if (c && c.from <= doubt.startedAt - margin && c.to >= bound && readAtOf(c) >= bound)
-      return { kind: 'absent' };
+      return { kind: 'absent', by: 'look' };
     return undefined;
   }
 
@@ -268,14 +276,23 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         // The platform's events saw it land: decided, no look. Their silence while they flow: it did not.
         const sighted = await sightingsOf(d);
         if (sighted.length > 0) {
-          decisions.set(d.key, { kind: 'posted', messageId: sighted[0], others: sighted.slice(1) });
-        } else if (passed !== undefined && passed >= landsBy(support, d) + margin) {
-          decisions.set(d.key, { kind: 'absent' });
+          decisions.set(d.key, {
+            kind: 'posted',
+            messageId: sighted[0],
+            others: sighted.slice(1),
+            by: 'sighting',
+          });
+        } else if (
+          passed !== undefined &&
+          passed >= landsBy(support, d) + margin &&
+          witness.coveredSince(channel, d.startedAt)
+        ) {
+          decisions.set(d.key, { kind: 'absent', by: 'silence' });
         } else if (now < landsBy(support, d)) {
           // Nothing is decided while the post may still land; inside the dedupe window a repeat is the check.
           decisions.set(d.key, { kind: 'wait', until: landsBy(support, d) });
         } else if (now - d.startedAt < support.repeatSafeMs) {
-          decisions.set(d.key, { kind: 'absent' });
+          decisions.set(d.key, { kind: 'absent', by: 'repeat' });
         } else if (now < settles(d)) {
           decisions.set(d.key, { kind: 'wait', until: settles(d) });
         } else if (silenceFirst && now < settles(d) + silenceGraceMs) {

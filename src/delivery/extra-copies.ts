@@ -1,7 +1,11 @@
 import { type ChannelRef, channelKey, errorSummary } from '../core/index.js';
+import { backoffMs } from '../lib/backoff.js';
 import type { CopySweep } from './copy-looks.js';
+import { type StoredWatch, withoutFiles } from './copy-watch-store.js';
+import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import type { LaneDeps } from './lane-deps.js';
-import type { EditTask, LaneItem } from './lane-item.js';
+import { laneRetryBackoff } from './lane-deps.js';
+import type { LaneItem } from './lane-item.js';
 import type { Sighting, ThreadTarget } from './ports.js';
 
 /** A delivery posted again after a doubt, watched for a late landing of an earlier attempt beside it. */
@@ -18,6 +22,8 @@ interface Watch {
   sweep?: CopySweep;
 }
 
+/** A removal that fails is tried this many more times (5 s doubling, or the platform's Retry-After). */
+const removeRetries = 4;
 /** After the late-landing span, a watch keeps this long for its last look (a minute's budget, a page or two). */
 const lastLookGraceMs = 3 * 60_000;
 
@@ -25,7 +31,7 @@ const lastLookGraceMs = 3 * 60_000;
  * A channel's extra copies: a post the platform landed late (its answer lost, the pipeline decided it absent
  * and posted it again) stands beside the repeat. The ledger names the copy that counts (corrections edit it,
  * a batch's names continue in its thread); any other copy of the delivery found later is removed (the
- * poster's `remove`, as an edit task of the lane: retried, ordered after the post).
+ * poster's `remove`, at once and not behind the lane's posts, retried with the one backoff).
  *
  * Found by the platform's events (witness.ts: sighted at once, in this process or stored by another), and by
  * looks while a delivery posted again is watched (until the poster's late-landing span after the first
@@ -42,8 +48,9 @@ export class ExtraCopies {
   constructor(
     private readonly channel: ChannelRef,
     private readonly deps: LaneDeps,
-    private readonly enqueue: (task: EditTask) => void,
     private readonly wakeAt: (at: number) => void,
+    /** The delivery (key) this process confirmed under a message id lately: never removed as another's copy. */
+    private readonly confirmedAs: (messageId: string) => string | undefined,
   ) {}
 
   get size(): number {
@@ -79,6 +86,52 @@ export class ExtraCopies {
     };
     this.#watches.set(item.key.id, watch);
     this.wakeAt(watch.dueAt);
+    const messages = [await item.render(false), await item.render(true)].map(withoutFiles);
+    await this.deps.copyWatches
+      .add({
+        id: item.key.id,
+        key: item.idempotencyKey,
+        channel: this.channel,
+        canonical,
+        ...(watch.thread ? { thread: watch.thread } : {}),
+        from,
+        until,
+        messages,
+      })
+      .catch(() => {});
+  }
+
+  /** A watch an earlier process (or another replica) began and did not end: looked after here. */
+  resume(stored: StoredWatch): void {
+    if (this.#watches.has(stored.id)) return;
+    const [first, repeat] = stored.messages;
+    const item: LaneItem = {
+      type: 'post',
+      key: { id: stored.id, channel: this.channel },
+      idempotencyKey: stored.key,
+      occurredAt: stored.from,
+      kind: 'watch',
+      record: undefined,
+      firstDoubtAt: stored.from,
+      reposted: true,
+      render: async (late) => (late ? (repeat ?? first) : first) ?? {},
+      settle: () => {},
+    };
+    const dueAt = this.deps.clock.now() + 1_000;
+    this.#watches.set(stored.id, {
+      item,
+      canonical: stored.canonical,
+      thread: stored.thread,
+      from: stored.from,
+      until: stored.until,
+      dueAt,
+    });
+    this.wakeAt(dueAt);
+  }
+
+  #end(watch: Watch): void {
+    this.#watches.delete(watch.item.key.id);
+    void this.deps.copyWatches.remove(watch.item.idempotencyKey).catch(() => {});
   }
 
   /** The platform showed one of our messages: if it is a copy of a watched delivery, removed at once. */
@@ -101,7 +154,7 @@ export class ExtraCopies {
     for (const w of due) {
       const now = clock.now();
       if (!poster?.doubt || now >= w.until + lastLookGraceMs) {
-        this.#watches.delete(w.item.key.id);
+        this.#end(w);
         continue;
       }
       try {
@@ -111,12 +164,17 @@ export class ExtraCopies {
           from: w.from,
           ...(w.sweep ? { sweep: w.sweep } : {}),
         });
-        this.remove(w.item.key.id, w.canonical, found.copies, 'looked');
+        // A look matches Discord messages by their embed: one that is another delivery's is not a copy.
+        const copies = found.copies.filter((id) => {
+          const owner = this.confirmedAs(id);
+          return owner === undefined || owner === w.item.idempotencyKey;
+        });
+        this.remove(w.item.key.id, w.canonical, copies, 'looked');
         if (found.sweep) w.sweep = found.sweep;
         else if (found.lookedAt !== undefined) delete w.sweep;
         // Read to its start after the span ended: nothing of it can land unseen any more.
         if (found.lookedAt !== undefined && found.complete && found.lookedAt >= w.until) {
-          this.#watches.delete(w.item.key.id);
+          this.#end(w);
           continue;
         }
         w.dueAt = found.nextAt;
@@ -131,7 +189,7 @@ export class ExtraCopies {
     }
   }
 
-  /** Removes every listed copy of delivery `id` that is not the ledger's (each once), as an edit task of the lane. */
+  /** Removes every listed copy of delivery `id` that is not the ledger's (each once). */
   remove(
     id: string,
     canonical: string | undefined,
@@ -153,20 +211,46 @@ export class ExtraCopies {
         );
         continue;
       }
-      this.enqueue({
-        type: 'edit',
-        label: `remove extra copy ${messageId} of ${id}`,
-        run: () => remove(this.channel, messageId),
-        settle: (done) => {
-          if (!done) return;
-          this.deps.logger.info?.(
-            { channel: channelKey(this.channel), id, messageId, how },
-            'extra copy of a notice removed (the platform landed a post late, beside its repeat)',
-          );
-          this.deps.observer.extraCopyRemoved?.({ channel: this.channel, id, messageId, how });
-        },
-      });
+      this.#removeNow(id, messageId, how, remove, 0);
     }
+  }
+
+  /**
+   * Removes one copy at once, not behind the lane's posts (the copy stands already; nothing it could overtake),
+   * retried with the one backoff (or the platform's Retry-After) a few times.
+   */
+  #removeNow(
+    id: string,
+    messageId: string,
+    how: 'sighted' | 'looked',
+    remove: (channel: ChannelRef, messageId: string) => Promise<void>,
+    attempt: number,
+  ): void {
+    const { clock, logger, observer, wakeups } = this.deps;
+    const summary = { channel: channelKey(this.channel), id, messageId, how };
+    void this.deps.track(remove(this.channel, messageId)).then(
+      () => {
+        logger.info?.(
+          summary,
+          'extra copy of a notice removed (the platform landed a post late, beside its repeat)',
+        );
+        observer.extraCopyRemoved?.({ channel: this.channel, id, messageId, how });
+      },
+      (error: unknown) => {
+        if (attempt >= removeRetries) {
+          logger.warn(
+            { ...summary, ...errorSummary(error) },
+            'an extra copy of a notice could not be removed',
+          );
+          return;
+        }
+        const retryAfter = error instanceof DeliveryNotPostedError ? error.retryAfterMs : undefined;
+        const wait = retryAfter ?? backoffMs(laneRetryBackoff, attempt + 1, () => this.deps.random.next());
+        wakeups.at(`remove:${channelKey(this.channel)}:${messageId}`, clock.now() + wait, () =>
+          this.#removeNow(id, messageId, how, remove, attempt + 1),
+        );
+      },
+    );
   }
 
   async #sighted(item: LaneItem): Promise<string[]> {

@@ -3,6 +3,7 @@ import type { BackoffPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
 import type { ChannelUnavailableError } from './channel-unavailable-error.js';
+import type { CopyWatchStore } from './copy-watch-store.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
 import type { DeliveryObserver } from './delivery-observer.js';
 import type { DoubtResolver } from './doubt-resolver.js';
@@ -24,6 +25,8 @@ export interface LaneDeps {
   readonly logger: CoreLogger & { info?: (details: object, message: string) => void };
   /** The platform's events for our own messages (witness.ts). */
   readonly witness: Witness;
+  /** Watches for late copies, kept across restarts (copy-watch-store.ts). */
+  readonly copyWatches: CopyWatchStore;
   /** The platform refused the channel for good: record it (the pipeline holds its notices from now on). */
   readonly cannotPost: (channel: ChannelRef, error: ChannelUnavailableError) => Promise<void>;
   /** Counts work in flight (tests and shutdown wait for it). */

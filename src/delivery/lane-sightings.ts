@@ -1,20 +1,12 @@
 import type { LaneDeps } from './lane-deps.js';
 import type { Sighting } from './ports.js';
 
-/**
- * A post in the air whose event came while its answer did not: after this long it is likely hanging (an
- * answered post takes a second or two), so its sighting is stored for whichever replica decides its doubt
- * (this process may die before the answer never comes).
- */
-export const storeInFlightSightingAfterMs = 2_000;
-
 /** Posts confirmed lately, kept to recognise their own events without a store read. */
 const recentKept = 500;
 
 interface Posting {
   readonly key: string;
   readonly mark: string | undefined;
-  readonly since: number;
 }
 
 /**
@@ -24,17 +16,14 @@ interface Posting {
 export class LaneSightings {
   readonly #inFlight = new Map<string, Posting>();
 
-  constructor(
-    private readonly deps: Pick<LaneDeps, 'clock' | 'wakeups' | 'witness'>,
-    private readonly name: string,
-  ) {}
+  constructor(private readonly deps: Pick<LaneDeps, 'witness'>) {}
   readonly #recent = new Map<
     string,
     { readonly id: string; readonly mark: string | undefined; readonly messageId: string }
   >();
 
-  started(key: string, mark: string | undefined, since: number): void {
-    this.#inFlight.set(key, { key, mark, since });
+  started(key: string, mark: string | undefined): void {
+    this.#inFlight.set(key, { key, mark });
   }
 
   ended(key: string): void {
@@ -49,20 +38,21 @@ export class LaneSightings {
     if (this.#recent.size > recentKept) this.#recent.delete(this.#recent.keys().next().value as string);
   }
 
+  /** The key of the delivery this process confirmed under `messageId` lately, if any. */
+  confirmedAs(messageId: string): string | undefined {
+    for (const [key, r] of this.#recent) if (r.messageId === messageId) return key;
+    return undefined;
+  }
+
   /**
-   * Whether the sighting is of a post in the air: kept (the attempt finds it in the witness when it ends),
-   * and stored for another replica once the post has been in the air {@link storeInFlightSightingAfterMs}.
+   * Whether the sighting is of a post in the air (its event came before its answer): kept in the witness for
+   * the attempt when it ends, and stored at once for another replica, since this one may die before the
+   * answer never comes (one small write, only for a post whose event outran its answer).
    */
   inFlight(sighting: Sighting): boolean {
-    const { clock, wakeups, witness } = this.deps;
     const flying = [...this.#inFlight.values()].find((p) => matches(sighting, p.key, p.mark));
     if (!flying) return false;
-    const store = () => {
-      if (this.#inFlight.has(flying.key)) void witness.store(flying.key, sighting.messageId).catch(() => {});
-    };
-    const at = flying.since + storeInFlightSightingAfterMs;
-    if (clock.now() >= at) store();
-    else wakeups.at(`${this.name}:sighted:${flying.key}`, at, store);
+    void this.deps.witness.store(flying.key, sighting.messageId).catch(() => {});
     return true;
   }
 

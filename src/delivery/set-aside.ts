@@ -196,6 +196,12 @@ export class SetAside {
           id: w.item.key.id,
           doubtMs: clock.now() - (w.item.record?.attemptStartedAt ?? clock.now()),
         };
+        this.deps.logger.info?.(
+          { ...info, channel: channelKey(this.channel), outcome: decision.kind, by: decision.by },
+          decision.kind === 'posted'
+            ? 'notice in doubt had landed: not posted again'
+            : 'notice in doubt had not landed: posted now',
+        );
         if (decision.kind === 'posted') {
           w.item.record = await ledger.confirm(w.item.key, decision.messageId);
           observer.doubtResolved?.({ ...info, outcome: 'found' });

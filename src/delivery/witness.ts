@@ -34,7 +34,7 @@ const storedSchema = z.object({ ids: z.array(z.string()) }) as unknown as z.ZodT
 export function createWitness(options: { readonly store: KeyValueStore; readonly clock: Clock }) {
   const { store, clock } = options;
   const byName = new Map<string, { ids: string[]; at: number }>();
-  const workspaces = new Map<string, { receivedAt: number; newestAt: number }>();
+  const workspaces = new Map<string, { receivedAt: number; newestAt: number; liveSince: number }>();
   const workspaceOf = (channel: ChannelRef) => `${channel.platform}:${channel.workspaceId}`;
   const storedKey = (key: string) => `delivery/sighted/${encodeURIComponent(key)}`;
 
@@ -56,10 +56,13 @@ export function createWitness(options: { readonly store: KeyValueStore; readonly
     note(sighting: Sighting): void {
       for (const name of [sighting.key, sighting.mark]) if (name) remember(name, sighting.messageId);
       const workspace = workspaceOf(sighting.channel);
+      const now = clock.now();
       const known = workspaces.get(workspace);
+      const lapsed = !known || now - known.receivedAt >= witnessLiveMs;
       workspaces.set(workspace, {
-        receivedAt: clock.now(),
-        newestAt: Math.max(known?.newestAt ?? 0, sighting.at),
+        receivedAt: now,
+        newestAt: Math.max(lapsed ? 0 : (known?.newestAt ?? 0), sighting.at),
+        liveSince: lapsed ? now : known.liveSince,
       });
     },
 
@@ -89,6 +92,16 @@ export function createWitness(options: { readonly store: KeyValueStore; readonly
     live(channel: ChannelRef): boolean {
       const known = workspaces.get(workspaceOf(channel));
       return known !== undefined && clock.now() - known.receivedAt < witnessLiveMs;
+    },
+
+    /**
+     * Whether this process has been receiving the workspace's events since before `at` (without a gap): only
+     * then does their silence speak for a post attempted at `at` (a process started after it, or whose events
+     * lapsed, may have missed the post's event; a look decides that doubt).
+     */
+    coveredSince(channel: ChannelRef, at: number): boolean {
+      const known = workspaces.get(workspaceOf(channel));
+      return known !== undefined && clock.now() - known.receivedAt < witnessLiveMs && known.liveSince <= at;
     },
 
     /**

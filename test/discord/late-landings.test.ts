@@ -10,6 +10,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordRestPosting } from '../../src/adapters/discord/index.js';
 import type { DeliveryObserver } from '../../src/delivery/index.js';
+import { memoryStore } from '../../src/lib/store.js';
 import { startAdapterPipeline } from '../delivery/adapter-pipeline.js';
 import { type PipelineHarness, runFor } from '../delivery/pipeline-harness.js';
 import { type FakeDiscord, lateCreate, startFakeDiscord } from '../fakes/discord/fake-discord.js';
@@ -37,7 +38,7 @@ describe('Discord: a message created and answered late, past the nonce window, s
       extraCopyRemoved: ({ id, how: by }) => removed.push(`${id}:${by}`),
     };
     // The nonce window is over before the late message is created: Discord creates a second one.
-    fake = await startFakeDiscord({ nonceWindowMs: 0, sleep: (ms) => clock.sleep(ms) });
+    fake = await startFakeDiscord({ nonceWindowMs: 0, sleep: (ms) => clock.sleep(ms), now: () => clock.now() });
     if (how === 'gateway') {
       bot = await startWitnessedDiscordPipeline(fake, { clock, observer });
     } else {
@@ -102,4 +103,101 @@ describe('Discord: a message created and answered late, past the nonce window, s
       );
     },
   );
+});
+
+describe('Discord REST only: a late copy in a busy channel', () => {
+  it('a notice a second: the late copy, past a page of 100, is removed by the watch within seconds', async () => {
+    const clock = new ManualClock(Date.now());
+    const removed: string[] = [];
+    const fake = await startFakeDiscord({
+      nonceWindowMs: 0,
+      sleep: (ms) => clock.sleep(ms),
+      now: () => clock.now(),
+    });
+    const posting = createDiscordRestPosting({
+      token: fake.token,
+      apiUrl: fake.apiUrl,
+      restRetries: 0,
+      restTimeoutMs,
+      clock,
+    });
+    const bot = await startAdapterPipeline(
+      fake,
+      { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
+      { clock, observer: { extraCopyRemoved: ({ id }) => removed.push(id) } },
+    );
+    try {
+      await bot.subscribe(campaign, ['supporters']);
+      await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
+      const fan = (n: number) =>
+        buildEvent.supporter({
+          id: `f${n}`,
+          displayName: `Fan ${n}`,
+          supporterCount: 100 + n,
+          occurredAt: clock.now(),
+          detectedAt: clock.now(),
+        });
+      for (let n = 0; n < 80; n += 1) {
+        await bot.offer(fan(n));
+        await bot.advance(1_000);
+      }
+      fake.faultMessages(lateCreate(60_000), 1);
+      const sentAt = clock.now();
+      await bot.offer(fan(100));
+      for (let n = 101; clock.now() < sentAt + 75_000; n += 1) {
+        await bot.offer(fan(n));
+        await bot.advance(1_000);
+      }
+      expect(removed).toEqual(['f100']);
+      expect(fake.deletedMessages).toHaveLength(1);
+    } finally {
+      await bot.stop();
+      await fake.close();
+    }
+  }, 60_000);
+});
+
+describe('Discord REST only: a restart inside the watch', () => {
+  it('the process started after the repeat goes on watching and removes the late copy', async () => {
+    const clock = new ManualClock(Date.now());
+    const store = memoryStore();
+    const fake = await startFakeDiscord({
+      nonceWindowMs: 0,
+      sleep: (ms) => clock.sleep(ms),
+      now: () => clock.now(),
+    });
+    const start = async () => {
+      const posting = createDiscordRestPosting({
+        token: fake.token,
+        apiUrl: fake.apiUrl,
+        restRetries: 0,
+        restTimeoutMs,
+        clock,
+      });
+      return startAdapterPipeline(
+        fake,
+        { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
+        { clock, store },
+      );
+    };
+    let bot = await start();
+    try {
+      await bot.subscribe(campaign, ['supporters']);
+      await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
+      fake.faultMessages(lateCreate(60_000), 1);
+      const sentAt = clock.now();
+      await bot.offer(buildEvent.supporter({ occurredAt: sentAt, detectedAt: sentAt }));
+      await bot.advance(settleMs);
+      expect(fake.channelMessages.get(campaign.channelId)).toHaveLength(1);
+      // The process stops (a deploy, a crash) with the repeat made and the late post still to come.
+      await bot.stop();
+      bot = await start();
+      await runFor(bot, sentAt + 60_000 + 7_000 - clock.now(), 1_000);
+      expect(fake.channelMessages.get(campaign.channelId)).toHaveLength(1);
+      expect(fake.deletedMessages).toHaveLength(1);
+    } finally {
+      await bot.stop();
+      await fake.close();
+    }
+  });
 });

@@ -327,6 +327,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
   const poster = createDiscordPoster({
     client,
+    token: options.token,
+    apiUrl,
     restTimeoutMs,
     ...(options.nonceWindowMs !== undefined ? { nonceWindowMs: options.nonceWindowMs } : {}),
   });
@@ -345,6 +347,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         await ready.catch(() => undefined);
         await client.destroy();
         await closeDiscordRest(client.rest);
+        await poster.close();
         throw new Error(
           'Discord login failed: check DISCORD_TOKEN (Developer Portal → Bot → Reset Token) and that the bot ' +
             `can reach Discord (${describeError(error, secrets)['message']})`,
@@ -363,6 +366,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
       timer.abort();
       await client.destroy();
       await closeDiscordRest(client.rest);
+      await poster.close();
     },
   };
 }

@@ -55,8 +55,12 @@ export interface ChannelStore {
   createRefusal(channelId: string, botUserId: string): ChannelFault | undefined;
 }
 
-/** `nonceWindowMs`: how long a nonce dedupes (Infinity: forever, 0: never). */
-export function createChannelStore(guilds: readonly FakeGuild[], nonceWindowMs: number): ChannelStore {
+/** `nonceWindowMs`: how long a nonce dedupes (Infinity: forever, 0: never), on the clock `now`. */
+export function createChannelStore(
+  guilds: readonly FakeGuild[],
+  nonceWindowMs: number,
+  now: () => number = Date.now,
+): ChannelStore {
   const channelMessages = new Map<string, StoredMessage[]>();
   const deleted: { channelId: string; message: StoredMessage; at: number }[] = [];
   const listeners: ((channelId: string, message: StoredMessage) => void)[] = [];
@@ -96,7 +100,7 @@ export function createChannelStore(guilds: readonly FakeGuild[], nonceWindowMs: 
         channelId,
         list.filter((m) => m !== gone),
       );
-      deleted.push({ channelId, message: gone, at: Date.now() });
+      deleted.push({ channelId, message: gone, at: now() });
     },
     deleted,
     onMessage: (listener) => {
@@ -104,10 +108,10 @@ export function createChannelStore(guilds: readonly FakeGuild[], nonceWindowMs: 
     },
     messageForNonce: (nonceKey) => {
       const existing = nonces.get(nonceKey);
-      return existing && Date.now() - existing.at < windowMs ? existing.message : undefined;
+      return existing && now() - existing.at < windowMs ? existing.message : undefined;
     },
     rememberNonce: (nonceKey, message) => {
-      nonces.set(nonceKey, { message, at: Date.now() });
+      nonces.set(nonceKey, { message, at: now() });
     },
     setNonceWindowMs: (ms) => {
       windowMs = ms;

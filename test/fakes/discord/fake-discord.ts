@@ -64,6 +64,8 @@ export interface FakeDiscordOptions {
   readonly heartbeatIntervalMs?: number;
   /** Waits for late landings and answers (default: real timers). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** The clock of message ids, nonce windows and deletions (default Date.now): a test's virtual clock. */
+  readonly now?: () => number;
 }
 
 export interface FakeDiscord {
@@ -129,7 +131,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const botUser: FakeUser = { id: applicationId, username: 'fundbot', global_name: null, bot: true };
   const log = createRequestLog();
   const faults = createFaultSwitches();
-  const store = createChannelStore(guilds, options.nonceWindowMs ?? Number.POSITIVE_INFINITY);
+  const now = options.now ?? Date.now;
+  const store = createChannelStore(guilds, options.nonceWindowMs ?? Number.POSITIVE_INFINITY, now);
   const registeredCommands = new Map<string, unknown>();
   const announcedThreads = new Set<string>();
 
@@ -154,6 +157,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       store,
       registeredCommands,
       sleep: options.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+      now,
     }),
   );
   const gateway = attachGateway(server, {

@@ -32,6 +32,8 @@ export interface RestRouteDeps {
   readonly registeredCommands: Map<string, unknown>;
   /** Waits on the fake's clock (late landings). */
   readonly sleep: (ms: number) => Promise<void>;
+  /** The fake's clock: the time in a created message's id. */
+  readonly now: () => number;
 }
 
 /** The HTTP request listener; an exception in a route answers 500. */
@@ -174,7 +176,7 @@ async function handle(deps: RestRouteDeps, req: IncomingMessage, res: ServerResp
       const existing = nonceKey ? store.messageForNonce(nonceKey) : undefined;
       if (existing) return existing;
       const message = messagePayload({
-        id: snowflake(),
+        id: snowflake(deps.now()),
         channelId: id,
         guildId: store.channel(id)?.guildId,
         author: botUser,
