@@ -112,8 +112,8 @@ export interface FakeSlack {
   callsTo(method: string): readonly RecordedCall[];
   setUser(user: FakeSlackUser): void;
   setChannel(channel: FakeSlackChannel): void;
-  /** Makes `method` fail `times` times (default: until cleared). */
-  fail(method: string, failure: FakeSlackFailure, times?: number): void;
+  /** Makes `method` fail `times` times (default: until cleared); with `channel`, only its calls there. */
+  fail(method: string, failure: FakeSlackFailure, times?: number, channel?: string): void;
   clearFailures(): void;
   /** A fresh response_url on this fake. */
   responseUrl(): string;
@@ -220,7 +220,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     callsTo: log.callsTo,
     setUser: directory.setUser,
     setChannel: directory.setChannel,
-    fail: (method, failure, times = Number.POSITIVE_INFINITY) => failures.fail(method, failure, times),
+    fail: (method, failure, times = Number.POSITIVE_INFINITY, channel) =>
+      failures.fail(method, failure, times, channel),
     clearFailures: failures.clear,
     responseUrl: () => `${baseUrl}/respond/${randomUUID()}`,
     sendSlashCommand: socketMode.sendSlashCommand,

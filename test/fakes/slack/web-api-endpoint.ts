@@ -61,7 +61,7 @@ export function createWebApiEndpoint(deps: WebApiEndpointDeps): WebApiEndpoint {
       }
       lastLookAt.set(method, now());
     }
-    const failure = failures.take(method);
+    const failure = failures.take(method, args);
     if (failure) {
       if (isLateLandingFault(failure)) {
         return playLateLanding(failure, req, res, {
