@@ -64,12 +64,16 @@ export async function measureFleetDoubts(
     slack.fail('chat.postMessage', faultOf(i), 1, channelId);
   // The next supporter of the project is posted into all six channels by its holder, each post faulted.
   cluster.sim.project(project).addSupporter({});
+  // The first post into each channel after the faults were armed: the faulted one.
   const hung = await slack.waitFor(
     () => {
-      const calls = slack.calls
-        .slice(before)
-        .filter((c) => c.method === 'chat.postMessage' && fleetChannels.includes(String(c.args['channel'])));
-      return calls.length >= fleetChannels.length ? calls : undefined;
+      const calls = fleetChannels.flatMap((channelId) => {
+        const first = slack.calls
+          .slice(before)
+          .find((c) => c.method === 'chat.postMessage' && c.args['channel'] === channelId);
+        return first ? [first] : [];
+      });
+      return calls.length === fleetChannels.length ? calls : undefined;
     },
     "the fleet channels' posts in the air",
     60_000,
