@@ -38,7 +38,11 @@ describe('Discord: a message created and answered late, past the nonce window, s
       extraCopyRemoved: ({ id, how: by }) => removed.push(`${id}:${by}`),
     };
     // The nonce window is over before the late message is created: Discord creates a second one.
-    fake = await startFakeDiscord({ nonceWindowMs: 0, sleep: (ms) => clock.sleep(ms), now: () => clock.now() });
+    fake = await startFakeDiscord({
+      nonceWindowMs: 0,
+      sleep: (ms) => clock.sleep(ms),
+      now: () => clock.now(),
+    });
     if (how === 'gateway') {
       bot = await startWitnessedDiscordPipeline(fake, { clock, observer });
     } else {
