@@ -286,7 +286,14 @@ export async function runDeliveryFaults(): Promise<Figures> {
     if (keep)
       writeFileSync(
         join(dir, 'landed.json'),
-        JSON.stringify({ slackMessages, batchMessages, discordMessages, arrivals, deleted: slack.deleted }),
+        JSON.stringify({
+          slackMessages,
+          batchMessages,
+          discordMessages,
+          arrivals,
+          deleted: slack.deleted,
+          events: slack.messageEvents,
+        }),
       );
     log(JSON.stringify({ ...figures, details }));
     return { deliveryFaults: { ...figures, details } };
