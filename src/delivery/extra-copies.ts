@@ -170,6 +170,12 @@ export class ExtraCopies {
           return owner === undefined || owner === w.item.idempotencyKey;
         });
         this.remove(w.item.key.id, w.canonical, copies, 'looked');
+        // The channel's watches share its look budget and come due together: one that looked goes last, so the
+        // next look is another's (in Map order the first would take every look and starve the rest).
+        if (found.lookedAt !== undefined && this.#watches.get(w.item.key.id) === w) {
+          this.#watches.delete(w.item.key.id);
+          this.#watches.set(w.item.key.id, w);
+        }
         if (found.sweep) w.sweep = found.sweep;
         else if (found.lookedAt !== undefined) delete w.sweep;
         // Read to its start after the span ended: nothing of it can land unseen any more.

@@ -161,6 +161,57 @@ describe('Discord REST only: a late copy in a busy channel', () => {
   }, 60_000);
 });
 
+describe('Discord REST only: several late copies in one channel', () => {
+  it("three repeats watched at once share the channel's looks: each late copy is removed within seconds", async () => {
+    const clock = new ManualClock(Date.now());
+    const removed: string[] = [];
+    const fake = await startFakeDiscord({
+      nonceWindowMs: 0,
+      sleep: (ms) => clock.sleep(ms),
+      now: () => clock.now(),
+    });
+    const posting = createDiscordRestPosting({
+      token: fake.token,
+      apiUrl: fake.apiUrl,
+      restRetries: 0,
+      restTimeoutMs,
+      clock,
+    });
+    const bot = await startAdapterPipeline(
+      fake,
+      { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
+      { clock, observer: { extraCopyRemoved: ({ id }) => removed.push(id) } },
+    );
+    try {
+      await bot.subscribe(campaign, ['supporters']);
+      await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
+      const fan = (n: number) =>
+        buildEvent.supporter({
+          id: `f${n}`,
+          displayName: `Fan ${n}`,
+          supporterCount: 100 + n,
+          occurredAt: clock.now(),
+          detectedAt: clock.now(),
+        });
+      // The bench's 500 bursts and late answers leave several repeats of one channel watched together: each
+      // watch wants the channel's one look every 5 s. A watch that always looks first must not starve the rest.
+      fake.faultMessages(lateCreate(40_000), 3);
+      const sentAt = clock.now();
+      for (let n = 0; n < 3; n += 1) {
+        await bot.offer(fan(n));
+        await bot.advance(1_000);
+      }
+      // The late copies land 40-42 s after; three watches, one look each 6 s: all gone within 3 looks after.
+      await runFor(bot, sentAt + 42_000 + 3 * 6_000 + 2_000 - clock.now(), 1_000);
+      expect([...removed].sort()).toEqual(['f0', 'f1', 'f2']);
+      expect(fake.channelMessages.get(campaign.channelId) ?? []).toHaveLength(3);
+    } finally {
+      await bot.stop();
+      await fake.close();
+    }
+  }, 60_000);
+});
+
 describe('Discord REST only: a restart inside the watch', () => {
   it('the process started after the repeat goes on watching and removes the late copy', async () => {
     const clock = new ManualClock(Date.now());
