@@ -128,7 +128,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const teamId = options.teamId ?? 'T0FAKE';
   const botUserId = options.botUserId ?? 'U0BOT';
   const now = options.now ?? (() => Date.now());
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  // Unref'd: a retry of an event five minutes out must not keep a finished bench or test process alive.
+  const sleep =
+    options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
   const log = createTrafficLog();
   const failures = createWebApiFailures();
   const directory = createWorkspaceDirectory(options.users ?? []);

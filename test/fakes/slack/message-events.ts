@@ -4,7 +4,8 @@
  * Socket Mode (an `events_api` envelope on one of its connections, which acks by envelope id) or as the
  * Events API's signed HTTP POST to its request URL (one of several URLs in turn, as a load balancer in front of
  * replicas would spread them; a refused or failed delivery is retried on the next URL with `X-Slack-Retry-Num`,
- * up to Slack's three retries).
+ * up to Slack's three retries: at once, a minute later and five minutes later, as Slack's Events API retries, so
+ * an event that found the app down for a restart still reaches it).
  *
  * What the payload carries follows Slack's `message` event: `type`, `channel`, `channel_type`, `user` (the bot's
  * user for its own posts), `bot_id`, `text`, `blocks`, `ts`, `event_ts`, `thread_ts` for a reply. Message
@@ -68,6 +69,8 @@ export interface MessageEventDeps {
 
 /** Slack retries a failed Events API delivery three times. */
 const maxRetries = 3;
+/** Slack retries a failed event delivery at once, after a minute and after five minutes (on the fake's clock). */
+const retryDelaysMs = [0, 60_000, 300_000];
 
 export function createMessageEvents(deps: MessageEventDeps): MessageEvents {
   let subscription: { delivery: MessageEventDelivery; options: MessageEventOptions } | undefined;
@@ -132,6 +135,8 @@ export function createMessageEvents(deps: MessageEventDeps): MessageEvents {
     }
     const body = JSON.stringify(payload);
     for (let retry = 0; retry <= maxRetries; retry += 1) {
+      const waitMs = retry > 0 ? (retryDelaysMs[retry - 1] ?? 0) : 0;
+      if (waitMs > 0) await deps.sleep(waitMs);
       const url = delivery.urls[nextUrl % delivery.urls.length] as string;
       nextUrl += 1;
       try {
