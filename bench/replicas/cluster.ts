@@ -2,7 +2,8 @@
  * A small replicas cluster for the scenarios that need their own (digest-claims.ts, doubt-failover.ts): three
  * REAL replicas (`src/main.ts`, each its own process, as run.ts starts them) on one real redis-server, a few
  * projects on one simulator, one recording Slack fake with Slack's own look limit (conversations.history about
- * once a minute, which run.ts's fake leaves out), and channels subscribed through the real signed slash command.
+ * once a minute, which run.ts's fake leaves out) that sends the replicas Slack's `message` events, and channels
+ * subscribed through the real signed slash command.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,6 +105,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const store = await openStore(redis.url);
   const replicas = await Promise.all(slots.map((_, i) => startSlot(i)));
   log(`scenarios: ${replicaCount} replicas on ${projectCount} projects running (logs in ${dir})`);
+  // The replicas' own messages come back as Slack message events, signed, spread over their request URLs as a
+  // load balancer would (a dead replica's share is retried on the next).
+  slack.subscribeMessageEvents({
+    via: 'http',
+    urls: slots.map((slot) => `http://127.0.0.1:${slot.slackPort}/slack/events`),
+    signingSecret,
+  });
 
   const holds = () => Promise.all(replicas.map((r) => heldProjects(r)));
   return {

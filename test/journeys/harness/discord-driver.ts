@@ -4,7 +4,12 @@
  * Discord's REST API, whose recordings are what the channel shows.
  */
 import { commandDefinitions } from '../../../src/domain/command-definitions.js';
-import { channelFaults, type FakeDiscord, startFakeDiscord } from '../../fakes/discord/fake-discord.js';
+import {
+  channelFaults,
+  type FakeDiscord,
+  lateCreate,
+  startFakeDiscord,
+} from '../../fakes/discord/fake-discord.js';
 import { botRoleId, channelPayload, type FakeGuild } from '../../fakes/discord/fake-discord-payloads.js';
 import type { RecordedRequest } from '../../fakes/discord/recorded-request.js';
 import { type SignedInteractions, signedInteractions } from '../../fakes/discord/signed-interactions.js';
@@ -230,6 +235,26 @@ export async function startDiscordDriver(mode: 'gateway' | 'http'): Promise<Disc
     command,
     posts,
     edits,
+    answerNextPostLate(lateMs) {
+      // Discord keeps a nonce for a short, undocumented while: here shorter than the bot's repeat takes.
+      fake.setNonceWindowMs(5_000);
+      fake.faultMessages(lateCreate(lateMs), 1);
+      const armedAt = Date.now();
+      const taken = () =>
+        fake.requests.findIndex(
+          (r, i) =>
+            r.method === 'POST' &&
+            r.path === `/channels/${channels.main}/messages` &&
+            (fake.requestTimes[i] ?? 0) >= armedAt,
+        );
+      return {
+        landed: () => {
+          const i = taken();
+          return i >= 0 && Date.now() >= (fake.requestTimes[i] ?? 0) + lateMs + 500;
+        },
+        done: () => fake.setNonceWindowMs(Number.POSITIVE_INFINITY),
+      };
+    },
     recordedText: () =>
       JSON.stringify(fake.requests.map((r) => ({ path: r.path, query: r.query, body: r.body }))),
     close: () => fake.close(),
