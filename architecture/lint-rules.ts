@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import {
   adaptersAbout,
   commandsFolder,
@@ -17,9 +15,8 @@ import {
  * pure layer, the root commands/ folder.
  */
 
-export const beginMarker =
-  '// BEGIN LAYERS: generated from architecture/layers.ts by `npm run lint:rules`; edit the table, not these overrides.';
-export const endMarker = '// END LAYERS';
+/** Where the generated overrides live; biome.jsonc extends it. */
+export const generatedConfigFile = 'architecture/biome-layers.jsonc';
 
 interface Pattern {
   readonly group: readonly string[];
@@ -29,7 +26,6 @@ interface Pattern {
 export interface LayerOverride {
   readonly comment: string;
   readonly includes: readonly string[];
-  readonly paths: Readonly<Record<string, string>>;
   readonly patterns: readonly Pattern[];
 }
 
@@ -111,24 +107,21 @@ function surfaces(name: LayerName): Pattern[] {
     });
 }
 
-function packages(name: LayerName): { paths: Record<string, string>; patterns: Pattern[] } {
-  const paths: Record<string, string> = {};
-  const patterns: Pattern[] = [];
-  const refuse = (pkg: string, message: string) => {
-    if (pkg.includes('*')) patterns.push({ group: [pkg], message });
-    else paths[pkg] = message;
-  };
-  for (const rule of packageOwners) {
-    if (rule.owners.some((owner) => inside(name, owner))) continue;
-    const owners = rule.owners.map(src).join(' and ');
-    for (const pkg of rule.packages)
-      refuse(pkg, `Only ${owners} may import ${rule.packages.join(', ')}: ${rule.why}.`);
-  }
+/** Packages another layer owns, and I/O in a pure layer: one pattern per rule (a bare name matches itself). */
+function packages(name: LayerName): Pattern[] {
+  const patterns = packageOwners
+    .filter((rule) => !rule.owners.some((owner) => inside(name, owner)))
+    .map((rule) => ({
+      group: rule.packages,
+      message: `Only ${rule.owners.map(src).join(' and ')} may import ${rule.packages.join(', ')}: ${rule.why}.`,
+    }));
   if (layers[name].pure) {
-    const message = `${src(name)} is pure (no I/O): events, feed table, text rules, ports and typed errors only. Put I/O behind a port in ${src(name)} and implement it in an outer layer (src/engine, src/ops, src/lib, src/app).`;
-    for (const pkg of ioPackages) refuse(pkg, message);
+    patterns.push({
+      group: ioPackages,
+      message: `${src(name)} is pure (no I/O): events, feed table, text rules, ports and typed errors only. Put I/O behind a port in ${src(name)} and implement it in an outer layer (src/engine, src/ops, src/lib, src/app).`,
+    });
   }
-  return { paths, patterns };
+  return patterns;
 }
 
 export function layerOverride(name: LayerName): LayerOverride {
@@ -136,8 +129,7 @@ export function layerOverride(name: LayerName): LayerOverride {
   const carved = names
     .filter((other) => nestedIn(other) === name)
     .map((other) => `!${folderOf(layers[other])}/**`);
-  const own = packages(name);
-  const patterns: Pattern[] = [...own.patterns];
+  const patterns: Pattern[] = packages(name);
   if (layer.within !== undefined) {
     const up = '../'.repeat(depth(folderOf(layer)) - depth(layer.within) + 1);
     patterns.push({
@@ -157,43 +149,32 @@ export function layerOverride(name: LayerName): LayerOverride {
   return {
     comment: `// LAYER ${src(name)}: ${layer.within === undefined ? mayText(name) : `imports nothing outside ${layer.within}`}.`,
     includes: [...layer.files, ...carved],
-    paths: own.paths,
     patterns,
   };
 }
 
-function overrideJson(override: LayerOverride): string {
-  const options = {
-    ...(Object.keys(override.paths).length > 0 ? { paths: override.paths } : {}),
-    patterns: override.patterns,
-  };
-  const rule = { level: 'error', options };
-  return JSON.stringify({
-    includes: override.includes,
-    linter: { rules: { style: { noRestrictedImports: rule } } },
-  });
-}
-
-/** biome.jsonc with its layer overrides (between the markers) written from the table, formatted as Biome formats it. */
-export function renderBiomeConfig(current: string, repoRoot: string): string {
-  const begin = current.indexOf(beginMarker);
-  const end = current.indexOf(endMarker);
-  if (begin < 0 || end < begin) {
-    throw new Error(
-      `biome.jsonc lost its markers: put "${beginMarker}" and "${endMarker}" around the layer overrides.`,
+/** The generated config (architecture/biome-layers.jsonc): plain JSON.stringify, so Biome's formatter skips it. */
+export function renderLayerConfig(): string {
+  const indent = (text: string) => text.replace(/^/gm, '    ');
+  const overrides = names.map((name) => {
+    const { comment, includes, patterns } = layerOverride(name);
+    const rule = { level: 'error', options: { patterns } };
+    const json = JSON.stringify(
+      { includes, linter: { rules: { style: { noRestrictedImports: rule } } } },
+      null,
+      2,
     );
-  }
-  const body = names
-    .map((name) => `${layerOverride(name).comment}\n${overrideJson(layerOverride(name))},`)
-    .join('\n');
-  const text = `${current.slice(0, begin)}${beginMarker}\n${body}\n${current.slice(end)}`;
-  const biome = join(repoRoot, 'node_modules', '.bin', 'biome');
-  const run = spawnSync(biome, ['format', '--stdin-file-path=biome.jsonc'], {
-    cwd: repoRoot,
-    input: text,
-    encoding: 'utf8',
+    return indent(`${comment}\n${json}`);
   });
-  if (run.error) throw run.error;
-  if (run.status !== 0) throw new Error(`biome format refused the generated biome.jsonc:\n${run.stderr}`);
-  return run.stdout;
+  return [
+    '// GENERATED by `npm run lint:rules` from architecture/layers.ts: edit the table, not this file. biome.jsonc extends',
+    '// it. One override per layer, because Biome lets a later override that sets noRestrictedImports REPLACE an earlier',
+    "// one's options: each lists everything its layer may not import.",
+    '{',
+    '  "overrides": [',
+    overrides.join(',\n'),
+    '  ]',
+    '}',
+    '',
+  ].join('\n');
 }

@@ -1,27 +1,25 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderBiomeConfig } from './lint-rules.js';
+import { generatedConfigFile, renderLayerConfig } from './lint-rules.js';
 
 /**
- * `npm run lint:rules` writes biome.jsonc's layer overrides from architecture/layers.ts;
- * `npm run lint:rules -- --check` only says whether they drifted (exit 1), as `npm run lint` does.
+ * `npm run lint:rules` writes the layer overrides (architecture/biome-layers.jsonc) from architecture/layers.ts;
+ * with `--check` it only says whether they drifted (exit 1), as `npm run lint` does.
  */
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const configPath = join(repoRoot, 'biome.jsonc');
-const current = readFileSync(configPath, 'utf8');
-const generated = renderBiomeConfig(current, repoRoot);
+const path = join(repoRoot, generatedConfigFile);
+const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
+const generated = renderLayerConfig();
 
-if (process.argv.includes('--check')) {
-  if (generated !== current) {
-    console.error(
-      'biome.jsonc and architecture/layers.ts drifted: run `npm run lint:rules` and commit the result.',
-    );
-    process.exit(1);
-  }
-} else if (generated !== current) {
-  writeFileSync(configPath, generated);
-  console.log('biome.jsonc: layer overrides written from architecture/layers.ts');
+if (generated === current) {
+  console.log(`${generatedConfigFile} matches architecture/layers.ts`);
+} else if (process.argv.includes('--check')) {
+  console.error(
+    `${generatedConfigFile} and architecture/layers.ts drifted: run \`npm run lint:rules\` and commit both.`,
+  );
+  process.exit(1);
 } else {
-  console.log('biome.jsonc: layer overrides already match architecture/layers.ts');
+  writeFileSync(path, generated);
+  console.log(`${generatedConfigFile} written from architecture/layers.ts`);
 }
