@@ -66,7 +66,7 @@ export const layers: Readonly<Record<LayerName, Layer>> = {
 export const adaptersAbout =
   'dependencies point inwards: adapters depend on the core, never the reverse; src/app wires them';
 
-/** Packages only their owners (and the folders nested in them) may import. */
+/** Packages (and their subpaths) only their owners, and the folders nested in them, may import. */
 // biome-ignore format: one package rule to a line
 export const packageOwners: readonly { packages: readonly string[]; owners: readonly LayerName[]; why: string }[] = [
   { packages: ['discord.js', '@discordjs/**'], owners: ['adapters/discord'], why: 'every other layer speaks NeutralMessage and CommandInvocation (src/core), so a platform stays one folder. Move this code into the Discord adapter, or pass what you need in through a port' },
@@ -76,15 +76,26 @@ export const packageOwners: readonly { packages: readonly string[]; owners: read
   { packages: ['keyv', '@keyv/**', 'better-sqlite3'], owners: ['lib'], why: 'the store sits behind the KeyValueStore port (src/lib/store-port.ts)' },
   { packages: ['node-cron', '@napi-rs/canvas'], owners: ['digest'], why: "the schedule and the chart are the digest's" },
   { packages: ['jsonc-parser'], owners: ['config'], why: 'config files are parsed in one place' },
-  { packages: ['entities'], owners: ['domain'], why: 'HTML text is decoded in one place (src/domain/text rules)' },
+  { packages: ['entities'], owners: ['domain'], why: 'HTML entities are decoded in one place (src/domain/text.ts)' },
 ];
 
-/** I/O that a `pure` layer may not import (the packages above are refused by their owners' rule). */
+const ioModules = [
+  'fs',
+  'fs/promises',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'dns',
+  'dns/promises',
+  'tls',
+];
+const processModules = ['child_process', 'worker_threads', 'readline'];
+
+/** I/O that a `pure` layer may not import, by either name (owned packages are refused by their owners' rule). */
 export const ioPackages: readonly string[] = [
-  ...['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'dns/promises', 'tls'].map(
-    (m) => `node:${m}`,
-  ),
-  ...['child_process', 'worker_threads', 'readline'].map((m) => `node:${m}`),
+  ...[...ioModules, ...processModules].flatMap((name) => [`node:${name}`, name]),
   'undici',
 ];
 

@@ -109,10 +109,10 @@ function surfaces(name: LayerName): Pattern[] {
 
 /** Packages another layer owns, and I/O in a pure layer: one pattern per rule (a bare name matches itself). */
 function packages(name: LayerName): Pattern[] {
-  const patterns = packageOwners
+  const patterns: Pattern[] = packageOwners
     .filter((rule) => !rule.owners.some((owner) => inside(name, owner)))
     .map((rule) => ({
-      group: rule.packages,
+      group: rule.packages.flatMap((pkg) => (pkg.includes('*') ? [pkg] : [pkg, `${pkg}/**`])),
       message: `Only ${rule.owners.map(src).join(' and ')} may import ${rule.packages.join(', ')}: ${rule.why}.`,
     }));
   if (layers[name].pure) {

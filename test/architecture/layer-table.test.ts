@@ -53,7 +53,8 @@ function planted(): Planted[] {
       );
     }
     for (const rule of packageOwners) {
-      for (const pkg of rule.packages.map((glob) => glob.replace('**', 'probe'))) {
+      const specifiers = rule.packages.flatMap((pkg) => (pkg.includes('*') ? [pkg] : [pkg, `${pkg}/probe`]));
+      for (const pkg of specifiers.map((glob) => glob.replace('**', 'probe'))) {
         plant(`${name} -> ${pkg}`, pkg, !rule.owners.some((owner) => inside(name, owner)));
       }
     }

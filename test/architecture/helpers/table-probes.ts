@@ -60,7 +60,7 @@ export const tableProbes: readonly Probe[] = [
   refused('src/engine/probe-keyv.ts', "import 'keyv';\n", 'Only src/lib may import keyv'),
   refused('src/app/probe-sqlite.ts', "import 'better-sqlite3';\n", 'Only src/lib may import'),
   refused('src/delivery/probe-cron.ts', "import 'node-cron';\n", 'Only src/digest may import node-cron'),
-  refused('src/core/probe-entities.ts', "import 'entities';\n", 'Only src/domain may import'),
+  refused('src/core/probe-entities.ts', "import 'entities/decode';\n", 'Only src/domain may import'),
   refused('src/app/probe-jsonc.ts', "import 'jsonc-parser';\n", 'Only src/config may import jsonc-parser'),
   refused(
     'src/digest/probe-prom.ts',
