@@ -34,7 +34,7 @@ import { heldProjects, type ReplicaProcess, startReplicaProcess } from './replic
 
 const workspaceCount = 50;
 const replicaCount = 3;
-const leaseTtlMs = 3_000;
+export const leaseTtlMs = 3_000;
 const perMinute = 60;
 const arrivalEveryMs = 100;
 const signingSecret = 'bench-hosted-signing-secret';
