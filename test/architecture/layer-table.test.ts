@@ -78,7 +78,7 @@ describe('the layer table (architecture/layers.ts)', () => {
     const files = planted();
     let diagnostics: readonly BiomeDiagnostic[] = [];
     beforeAll(() => {
-      diagnostics = lintProbes(files);
+      diagnostics = lintProbes(files, 'style/noRestrictedImports');
     }, 60_000);
 
     it('refuses exactly what the table refuses', () => {

@@ -20,10 +20,12 @@ export interface BiomeDiagnostic {
  * The files live in a throw-away copy of the repository layout under the OS temp directory, next to byte-for-byte
  * copies of biome.jsonc and the layer overrides it extends: Biome matches overrides by path relative to its config,
  * so `src/engine/probe.ts` there is linted exactly as a file in src/engine would be, while a crash can never leave a
- * probe behind for `tsc` or `biome check .` to trip over. One Biome process lints them all (about a second).
+ * probe behind for `tsc` or `biome check .` to trip over. One Biome process lints them all (about a second);
+ * `only` names the one rule to run (`style/noRestrictedImports`), skipping the module graph the others need.
  */
 export function lintProbes(
   files: readonly { readonly path: string; readonly code: string }[],
+  only?: string,
 ): BiomeDiagnostic[] {
   const workDir = mkdtempSync(join(tmpdir(), 'fundbot-lint-probe-'));
   try {
@@ -43,6 +45,7 @@ export function lintProbes(
         '--vcs-enabled=false',
         '--reporter=json',
         '--max-diagnostics=none',
+        ...(only ? [`--only=${only}`] : []),
         ...files.map((file) => file.path),
       ],
       { cwd: workDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
