@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { waitUntil } from '../support/wait-until.js';
 import { type BotProcess, killAllBots, startBotProcess, tsxEntry } from './harness/bot-process.js';
 import { journeyProject, journeyProjectSeed } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
-import { waitFor } from './harness/wait.js';
 
 const signingSecret = 'hosted-journey-signing-secret';
 const teamProject = 'team-garden';
@@ -101,17 +101,17 @@ async function command(
   const sent = await postSignedCommand(`${base}/slack/events`, signingSecret, fields);
   expect(sent.status).toBe(200);
   if (expectForm) {
-    await waitFor(
-      () => fake.calls.some((c) => c.method === 'views.open' && c.args.trigger_id === fields.trigger_id),
+    await waitUntil(
       'views.open',
-      10_000,
+      () => fake.calls.some((c) => c.method === 'views.open' && c.args.trigger_id === fields.trigger_id),
+      { timeoutMs: 10_000 },
     );
     return '';
   }
-  const answer = await waitFor(
-    () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
+  const answer = await waitUntil(
     `the answer to /fundbot ${text}`,
-    15_000,
+    () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
+    { timeoutMs: 15_000 },
   );
   return JSON.stringify(answer.body);
 }
@@ -171,7 +171,8 @@ async function submitConnectForm(
     'application/x-www-form-urlencoded',
   );
   expect(sent.status).toBe(200);
-  const answer = await waitFor(
+  const answer = await waitUntil(
+    'the private answer to the connect form',
     () =>
       fake.calls
         .slice(before)
@@ -179,8 +180,7 @@ async function submitConnectForm(
           (c) =>
             c.method === 'chat.postEphemeral' || (c.method === 'chat.postMessage' && c.args.channel === user),
         ),
-    'the private answer to the connect form',
-    20_000,
+    { timeoutMs: 20_000 },
   );
   return `${answer.args.text ?? ''} ${answer.args.blocks ?? ''}`;
 }
@@ -189,7 +189,8 @@ async function submitConnectForm(
 async function supporterNotice(channel: string, token: string | undefined): Promise<string> {
   const names: string[] = [];
   let addedAt = 0;
-  return waitFor(
+  return waitUntil(
+    `a supporter notice of ${teamProject} in ${channel}`,
     () => {
       if (Date.now() - addedAt > 1_500) {
         addedAt = Date.now();
@@ -206,8 +207,7 @@ async function supporterNotice(channel: string, token: string | undefined): Prom
       );
       return posted ? JSON.stringify(posted.args) : undefined;
     },
-    `a supporter notice of ${teamProject} in ${channel}`,
-    45_000,
+    { timeoutMs: 45_000 },
   );
 }
 
@@ -247,9 +247,8 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
         event: { type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home' },
       });
     expect((await postSigned(homeEvent(host, 'U0ADMIN', 'Ev0HOME1'), 'application/json')).status).toBe(200);
-    const home = await waitFor(
-      () => fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(host.teamId)),
-      'the App Home of the host workspace',
+    const home = await waitUntil('the App Home of the host workspace', () =>
+      fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(host.teamId)),
     );
     expect(home.args.user_id).toBe('U0ADMIN');
     expect(home.args.view).toContain('Team Garden (team-garden)');
@@ -260,9 +259,8 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     expect((await postSigned(homeEvent(other, 'U0OTHERADMIN', 'Ev0HOME2'), 'application/json')).status).toBe(
       200,
     );
-    const otherHome = await waitFor(
-      () => fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(other.teamId)),
-      'the App Home of the other workspace',
+    const otherHome = await waitUntil('the App Home of the other workspace', () =>
+      fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(other.teamId)),
     );
     expect(otherHome.args.view).not.toContain('team-garden');
 

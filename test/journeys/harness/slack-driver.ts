@@ -7,6 +7,7 @@
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../slack/helpers.js';
 import { freePort } from '../../support/redis-server.js';
+import { waitUntil } from '../../support/wait-until.js';
 import type { BotProcess } from './bot-process.js';
 import {
   type AnswerMessage,
@@ -18,7 +19,6 @@ import {
   slackVisibleMrkdwn,
   slackVisiblePlain,
 } from './chat-driver.js';
-import { waitFor } from './wait.js';
 
 const botToken = 'xoxb-4242-journey-bot-token';
 const appToken = 'xapp-1-A0FAKE-4242-journey-app-token';
@@ -124,7 +124,9 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
       return [...charts, ...replies].sort((a, b) => a.at - b.at);
     };
     const message = (n: number, timeoutMs = 10_000) =>
-      waitFor(() => messages()[n], `message ${n} of the answer to /fundbot ${name}`, timeoutMs);
+      waitUntil(`message ${n} of the answer to /fundbot ${name}`, () => messages()[n], {
+        timeoutMs: timeoutMs,
+      });
     return {
       sentAt,
       answer: (timeoutMs) => message(0, timeoutMs),
@@ -209,7 +211,7 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
     async connected(bot: BotProcess) {
       await bot.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
       if (mode === 'socket')
-        await waitFor(() => fake.socketConnections > 0, 'a Socket Mode connection', 10_000);
+        await waitUntil('a Socket Mode connection', () => fake.socketConnections > 0, { timeoutMs: 10_000 });
     },
     command,
     posts,
