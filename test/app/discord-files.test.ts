@@ -14,7 +14,8 @@ import {
   startFakeDiscord,
 } from '../fakes/discord/fake-discord.js';
 import { freePort } from '../support/redis-server.js';
-import { eventually, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
+import { waitUntil } from '../support/wait-until.js';
+import { type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
 
 let sim: Simulator | undefined;
 let discord: FakeDiscord | undefined;
@@ -107,13 +108,13 @@ describe('Discord files through the real entry point (gateway mode)', () => {
     expect(png.length).toBeGreaterThan(10_000);
 
     // The digest at its configured minute (the hourly check fires 5 s into it).
-    const posted = await eventually(
+    const posted = await waitUntil(
       'the digest in the channel',
       () =>
         fake.channelMessages
           .get(channelId)
           ?.find((m) => Array.isArray(m['attachments']) && (m['attachments'] as unknown[]).length > 0),
-      digest.at - Date.now() + 40_000,
+      { timeoutMs: digest.at - Date.now() + 40_000 },
     );
     const [attachment] = posted['attachments'] as { filename: string; size: number }[];
     expect(attachment?.filename).toMatch(/^funding-solar-kiosk-\d{4}-\d{2}-\d{2}\.png$/);
@@ -121,14 +122,14 @@ describe('Discord files through the real entry point (gateway mode)', () => {
     expect(bot.output()).not.toContain('action is not a function');
 
     // The channel Discord answers 500: a delivery failure of the digest, with the reason, in /healthz.
-    const { checks } = await eventually(
+    const { checks } = await waitUntil(
       'the failing digest in /healthz',
       async () => {
         const healthz = await fetch(`http://127.0.0.1:${opsPort}/healthz`);
         if (healthz.status !== 503) return undefined;
         return (await healthz.json()) as { checks: Record<string, { ok: boolean; detail: string }> };
       },
-      20_000,
+      { timeoutMs: 20_000 },
     );
     expect(checks['digest']?.ok).toBe(false);
     expect(checks['digest']?.detail).toContain(

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { eventually, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
+import { waitUntil } from '../support/wait-until.js';
+import { type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
 
 let sim: Simulator | undefined;
 let bot: SpawnedBot | undefined;
@@ -50,7 +51,7 @@ describe('*_FILE variables of other tools, through the real entry point', () => 
     });
     // The key from its file works: a list (which needs the key) was read with it.
     const platform = sim;
-    await eventually('a fundings read with the project key', () =>
+    await waitUntil('a fundings read with the project key', () =>
       platform.requests.find(
         (r) => r.path.endsWith('/fundings') && r.credential === 'project' && r.status === 200,
       ),

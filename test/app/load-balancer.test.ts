@@ -13,7 +13,8 @@ import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simul
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { signedInteractions } from '../fakes/discord/signed-interactions.js';
 import { freePort, type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
-import { eventually, repoRoot, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
+import { waitUntil } from '../support/wait-until.js';
+import { repoRoot, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
 
 function caddyMissing(): boolean {
   const probe = spawnSync('caddy', ['version'], { encoding: 'utf8' });
@@ -109,9 +110,9 @@ describe.skipIf(caddyMissing() || skipRedisTests())('the replicas load balancer 
       },
     );
     const lb = `http://127.0.0.1:${lbPort}`;
-    await eventually('the load balancer to listen', async () => {
+    await waitUntil('the load balancer to listen', async () => {
       const answer = await fetch(`${lb}/`).catch(() => undefined);
-      return answer?.status === 404 ? true : undefined;
+      return answer?.status === 404;
     });
     const url = `${lb}/discord/interactions`;
 

@@ -153,18 +153,3 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   }
   return bot;
 }
-
-/** Polls `check` every 25 ms until it returns a value; rejects with `what` after `timeoutMs`. */
-export async function eventually<T>(
-  what: string,
-  check: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
