@@ -12,6 +12,7 @@ import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simul
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
 import { freePort } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const signingSecret = 'e2e-oauth-signing-secret';
 const workspace = { teamId: 'T0AGENCY', name: 'Agency Workspace' };
@@ -28,16 +29,6 @@ afterEach(async () => {
   await sim?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('Slack for many workspaces (slack.clientId) through startBot', () => {
   it('installs through /slack/install and the fake oauth.v2.access, stores the installation encrypted, and answers that team with its own token', async () => {
@@ -106,8 +97,10 @@ describe('Slack for many workspaces (slack.clientId) through startBot', () => {
       slashCommand({ response_url: responseUrl, team_id: workspace.teamId, text: 'funding' }),
     );
     expect(sent.status).toBe(200);
-    const answer = await until('the /funding answer', () =>
-      fake.responses.find((r) => responseUrl.endsWith(r.id)),
+    const answer = await waitUntil(
+      'the /funding answer',
+      () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
+      { timeoutMs: 10_000 },
     );
     expect(JSON.stringify(answer.body)).toContain('Solar Kiosk');
     const lookup = fake.calls.find((c) => c.method === 'users.info');

@@ -25,6 +25,7 @@ import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simul
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
 import { freePort } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const signingSecret = 'uninstall-signing-secret';
 const gone = { teamId: 'T0GONE', name: 'Leaving Team' };
@@ -42,16 +43,6 @@ afterEach(async () => {
   await sim?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function postSignedEvent(base: string, body: object): Promise<Response> {
   const text = JSON.stringify(body);
@@ -180,8 +171,10 @@ describe('Slack OAuth uninstall and unknown workspaces, through startBot', () =>
         slashCommand({ response_url: responseUrl, team_id: team, text: 'funding' }),
       );
       expect(sent.status).toBe(200);
-      const answer = await until('the not-installed answer', () =>
-        fake.responses.find((r) => responseUrl.endsWith(r.id)),
+      const answer = await waitUntil(
+        'the not-installed answer',
+        () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
+        { timeoutMs: 10_000 },
       );
       expect(JSON.stringify(answer.body)).toContain('fundbot is not installed in this workspace');
     }
