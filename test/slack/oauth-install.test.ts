@@ -7,6 +7,7 @@ import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { waitUntil } from '../support/wait-until.js';
 import {
   postSignedCommand,
   type RecordingCore,
@@ -85,14 +86,6 @@ async function install(workspace: typeof teamOne | typeof teamTwo): Promise<void
   expect(response.status).toBe(200);
 }
 
-async function eventually(probe: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await probe()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 async function postSignedEvent(body: object): Promise<Response> {
   const text = JSON.stringify(body);
   const timestamp = String(Math.floor(Date.now() / 1000));
@@ -151,7 +144,10 @@ describe('Slack OAuth install flow', () => {
       slashCommand({ response_url: responseUrl, team_id: teamTwo.teamId, user_id: 'U0PLAIN' }),
     );
     expect(sent.status).toBe(200);
-    await eventually(async () => fake.responses.length > 0, 'the reply through response_url');
+    await waitUntil('the reply through response_url', async () => fake.responses.length > 0, {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
     const lookup = fake.calls.find((c) => c.method === 'users.info' && c.args.user === 'U0PLAIN');
     expect(lookup?.token).toBe(fake.tokenOf(teamTwo.teamId));
     expect(core.invocations.at(-1)?.context.channel).toEqual({
@@ -168,7 +164,10 @@ describe('Slack OAuth install flow', () => {
       signingSecret,
       slashCommand({ response_url: responseUrl, team_id: teamOne.teamId, user_id: 'U0BOSS' }),
     );
-    await eventually(async () => fake.responses.some((r) => responseUrl.endsWith(r.id)), 'the reply');
+    await waitUntil('the reply', async () => fake.responses.some((r) => responseUrl.endsWith(r.id)), {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
     expect(core.invocations.at(-1)?.context.canAdminister).toBe(true);
   });
 
@@ -202,13 +201,15 @@ describe('Slack OAuth install flow', () => {
       event: { type: 'app_uninstalled', event_ts: '1700000000.000100' },
     });
     expect(response.status).toBe(200);
-    await eventually(
-      async () => (await store.get(installationKey(teamOne.teamId), z.unknown())) === undefined,
+    await waitUntil(
       'the installation to be deleted',
+      async () => (await store.get(installationKey(teamOne.teamId), z.unknown())) === undefined,
+      { timeoutMs: 5_000, everyMs: 10 },
     );
-    await eventually(
-      async () => (await subscriptions.forChannel(one)).length === 0,
+    await waitUntil(
       'the subscriptions to go',
+      async () => (await subscriptions.forChannel(one)).length === 0,
+      { timeoutMs: 5_000, everyMs: 10 },
     );
     expect(await subscriptions.forChannel(two)).toHaveLength(1);
     expect(await store.get(installationKey(teamTwo.teamId), z.unknown())).toBeDefined();
@@ -232,9 +233,10 @@ describe('Slack OAuth install flow', () => {
       },
     });
     expect(response.status).toBe(200);
-    await eventually(
-      async () => (await store.get(installationKey(teamTwo.teamId), z.unknown())) === undefined,
+    await waitUntil(
       'the installation to be deleted',
+      async () => (await store.get(installationKey(teamTwo.teamId), z.unknown())) === undefined,
+      { timeoutMs: 5_000, everyMs: 10 },
     );
   });
 });
