@@ -4,6 +4,7 @@ import { parseConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { freePort } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
 
 let sim: Simulator | undefined;
 let bot: RunningBot | undefined;
@@ -63,13 +64,17 @@ describe('the bot log', () => {
     });
     const metricsUrl = `${bot.opsUrl}/metrics`;
     // Wait until the engine itself met the missing scope (its poll of the blog was refused).
-    const started = Date.now();
-    let metrics = '';
-    while (!/fundbot_polls_total\{[^}]*feed="blog"[^}]*result="forbidden"[^}]*\} [1-9]/.test(metrics)) {
-      if (Date.now() - started > 15_000) throw new Error(`the blog was never polled:\n${lines.join('')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      metrics = await (await fetch(metricsUrl)).text();
-    }
+    const refusedBlogPoll = /fundbot_polls_total\{[^}]*feed="blog"[^}]*result="forbidden"[^}]*\} [1-9]/;
+    const metrics = await waitUntil(
+      'a refused poll of the blog',
+      async () => {
+        const text = await (await fetch(metricsUrl)).text();
+        return refusedBlogPoll.test(text) && text;
+      },
+      { timeoutMs: 15_000, everyMs: 100 },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the log:\n${lines.join('')}`);
+    });
 
     for (const line of lines) expect(duplicateKeys(line), line).toEqual([]);
     const messages = lines.map((line) => {

@@ -4,6 +4,7 @@ import { parseConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { freePort } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
 
 let sim: Simulator | undefined;
 let bot: RunningBot | undefined;
@@ -34,11 +35,12 @@ async function startBotWith(api: Record<string, unknown>): Promise<RunningBot> {
 /** Resolves once /metrics counts a successful fundings poll (the poll's own event, read where operators read it). */
 async function firstFundingsPoll(running: RunningBot): Promise<void> {
   const okPoll = /fundbot_polls_total\{[^}]*feed="fundings"[^}]*result="ok"[^}]*\} [1-9]/;
-  for (;;) {
-    const metrics = await (await fetch(`${running.opsUrl}/metrics`)).text();
-    if (okPoll.test(metrics)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  // As long as the test may take (20 s): without the copy, the held read outlasts it.
+  await waitUntil(
+    'a successful fundings poll in /metrics',
+    async () => okPoll.test(await (await fetch(`${running.opsUrl}/metrics`)).text()),
+    { timeoutMs: 20_000, everyMs: 50 },
+  );
 }
 
 describe('the bot copies a slow read (api.hedgeAfterMs)', () => {

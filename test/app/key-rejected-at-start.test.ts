@@ -4,6 +4,7 @@ import { parseConfig } from '../../src/config/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { recordingLogger } from '../slack/helpers.js';
 import { freePort } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
 
 let sim: Simulator | undefined;
 let bot: RunningBot | undefined;
@@ -43,22 +44,21 @@ describe('a project whose key is rejected at start-up', () => {
       },
     });
     const opsUrl = bot.opsUrl ?? '';
-    const started = Date.now();
     let body = '';
-    while (!body.includes('paused')) {
-      if (Date.now() - started > 15_000) throw new Error(`/healthz never said paused: ${body}`);
-      body = await (await fetch(`${opsUrl}/healthz`)).text();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil(
+      '/healthz to say paused',
+      async () => {
+        body = await (await fetch(`${opsUrl}/healthz`)).text();
+        return body.includes('paused');
+      },
+      { timeoutMs: 15_000, everyMs: 100 },
+    );
     expect(body).toContain('river-cleanup');
     expect(body).toContain('rejected the API key');
     // The other project is polled all the while.
     const before = sim.requests.filter((r) => r.path.includes(`/${demoLinkCaption}`)).length;
-    const until = Date.now() + 10_000;
-    while (sim.requests.filter((r) => r.path.includes(`/${demoLinkCaption}`)).length <= before) {
-      if (Date.now() > until) throw new Error('solar-kiosk is not polled');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const polls = () => sim!.requests.filter((r) => r.path.includes(`/${demoLinkCaption}`)).length;
+    await waitUntil('solar-kiosk to be polled', () => polls() > before, { timeoutMs: 10_000, everyMs: 50 });
     expect(JSON.stringify(logger.records)).not.toContain(revoked);
   }, 60_000);
 });

@@ -149,9 +149,13 @@ describe('Slack OAuth uninstall and unknown workspaces, through startBot', () =>
         event: { type: 'app_uninstalled' },
       });
       expect(uninstalled.status).toBe(200);
-      for (let i = 0; i < 100 && (await keysOf(side, gone.teamId)).length > 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await waitUntil(
+        'the workspace data to go',
+        async () => (await keysOf(side, gone.teamId)).length === 0,
+        {
+          timeoutMs: 2_500,
+        },
+      );
       expect(await keysOf(side, gone.teamId)).toEqual([]);
       expect(await keysOf(side, stays.teamId)).toHaveLength(7);
       const subscriptions = createSubscriptionStore(side, { clock: systemClock });
