@@ -17,6 +17,8 @@ class JourneysFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // One directory per run for what files share across workers (the compiled app, built once).
+    globalSetup: ['test/support/test-run.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Tests start real servers on 127.0.0.1; keep a modest parallelism for 2-core CI machines.
