@@ -1,21 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../src/core/index.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { allText, buildContext } from '../support/core-fixture.js';
-import { type EngineHarness, initialSupporters, lc, runFor, startEngineHarness, step } from './harness.js';
+import { initialSupporters, lc, runFor, step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe.each([
   { status: 401, code: 'invalid_api_key' },
   { status: 403, code: 'key_project_mismatch' },
 ])('a key rejected mid-run ($status $code)', ({ status, code }) => {
   it('pauses every feed with one clear error, probes backing off to every 10 minutes, and resumes when the key works', async () => {
-    h = await startEngineHarness({ project: { supporters: initialSupporters(5) } });
+    const h = await startHarness({ project: { supporters: initialSupporters(5) } });
     await step(h);
     expect(h.engine.status()[0]?.paused).toBeNull();
     h.sim.faults.unknownError({ status, code, description: 'The key was rejected.', n: 100_000 });
@@ -77,7 +73,7 @@ describe.each([
 
 describe('a key rejected while answering a command', () => {
   it('pauses the project too, so the next cycles send nothing but the backed-off probes', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.sim.faults.unknownError({ status: 401, code: 'invalid_api_key', n: 100_000 });
     h.clock.advance(1_000); // the cached project is now older than maxAgeMs 0

@@ -5,15 +5,11 @@
  * seen only at the next 10-minute re-try: 8 minutes of silence after the fix), and a key
  * that stays broken costs few requests. Virtual time: a ManualClock, the real simulator.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/simulator/index.js';
-import { type EngineHarness, runFor, startEngineHarness, step, wallStatus } from './harness.js';
+import { type EngineHarness, runFor, step, useEngineHarness, wallStatus } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 /** Runs steps until `check` holds; resolves with the virtual ms it took. */
 async function msUntil(harness: EngineHarness, check: () => boolean | Promise<boolean>, limitMs: number) {
@@ -31,7 +27,7 @@ const gaps = (requests: readonly RequestLogEntry[]) =>
 
 describe('re-checks of a rejected key', () => {
   it('a key enabled again 90 s after it was disabled is seen within about a minute, after 5 probes at most', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     const harness = h;
     await step(harness);
     harness.sim.revokeKey(harness.rawKey);
@@ -56,7 +52,7 @@ describe('re-checks of a rejected key', () => {
   });
 
   it('a key that stays broken backs off to one probe every 10 minutes (±25 %), logging the error once', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     const harness = h;
     await step(harness);
     harness.sim.revokeKey(harness.rawKey);
@@ -77,7 +73,7 @@ describe('re-checks of a rejected key', () => {
 
 describe('re-checks of a missing scope', () => {
   it('wall:read added back 60 s after it was removed turns the wall on again within about a minute', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     const harness = h;
     await step(harness);
     const every = ['project:read', 'incentives:read', 'blog:read', 'fundings:read', 'wall:read'] as const;
