@@ -1,27 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { recordingLogger } from '../slack/helpers.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
-
-let sim: Simulator | undefined;
-let bot: RunningBot | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await sim?.close();
-});
+import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 describe('a project whose key is rejected at start-up', () => {
   it('is kept, paused with the reason in /healthz, while the bot runs the other project', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
     const revoked = sim.issueProjectKey('river-cleanup');
     sim.revokeKey(revoked);
-    const parsed = parseConfig(
-      JSON.stringify({
+    const config = configOf(
+      {
         api: { baseUrl: sim.url },
         store: { url: 'memory:' },
         projects: [
@@ -30,15 +20,11 @@ describe('a project whose key is rejected at start-up', () => {
         ],
         digest: { enabled: false },
         http: { enabled: true, port: await freePort() },
-      }),
-      {
-        env: { SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption), RIVER_CLEANUP_API_KEY: revoked },
-        source: 'test.json',
       },
+      { SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption), RIVER_CLEANUP_API_KEY: revoked },
     );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const logger = recordingLogger();
-    bot = await startBot(parsed.config, logger, 'keys', {
+    const bot = await startBotInTest(config, logger, 'keys', {
       engineOptions: {
         targetIntervalsMs: { fundings: 200, project: 200, wall: 200, blog: 200, incentives: 200 },
       },

@@ -1,46 +1,34 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { recordingLogger } from '../slack/helpers.js';
 import { healthzAnswers } from '../support/healthz.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
-
-let sim: Simulator | undefined;
-let bot: RunningBot | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await sim?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 describe('a key file (SOLAR_KIOSK_API_KEY_FILE) replaced while the bot runs', () => {
   it('is validated and swapped in without a restart: a revoked key turns /healthz 503, the new file brings it back', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    dir = mkdtempSync(join(tmpdir(), 'fundbot-keys-'));
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
+    const dir = mkdtempSync(join(tmpdir(), 'fundbot-keys-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const keyFile = join(dir, 'solar-kiosk.key');
     const oldKey = sim.issueProjectKey(demoLinkCaption);
     writeFileSync(keyFile, `${oldKey}\n`);
-    const parsed = parseConfig(
-      JSON.stringify({
+    const config = configOf(
+      {
         api: { baseUrl: sim.url },
         store: { url: 'memory:' },
         projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
         digest: { enabled: false },
         http: { enabled: true, port: await freePort() },
-      }),
-      { env: { SOLAR_KIOSK_API_KEY_FILE: keyFile }, source: 'test.json' },
+      },
+      { SOLAR_KIOSK_API_KEY_FILE: keyFile },
     );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const logger = recordingLogger();
-    bot = await startBot(parsed.config, logger, 'keys', {
+    const bot = await startBotInTest(config, logger, 'keys', {
       keyFileIntervalMs: 100,
       engineOptions: {
         targetIntervalsMs: { fundings: 200, project: 200, wall: 200, blog: 200, incentives: 200 },

@@ -2,66 +2,49 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
-import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
 import { openStore } from '../../src/lib/store.js';
 import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
+import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 const signingSecret = 'e2e-oauth-signing-secret';
 const workspace = { teamId: 'T0AGENCY', name: 'Agency Workspace' };
 
-let sim: Simulator | undefined;
-let slack: FakeSlackOAuth | undefined;
-let bot: RunningBot | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await slack?.close();
-  await sim?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
 describe('Slack for many workspaces (slack.clientId) through startBot', () => {
   it('installs through /slack/install and the fake oauth.v2.access, stores the installation encrypted, and answers that team with its own token', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    slack = await startFakeSlackOAuth();
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
+    const slack = closeAfterTest(await startFakeSlackOAuth());
     const fake = slack;
-    dir = mkdtempSync(join(tmpdir(), 'fundbot-oauth-'));
+    const dir = mkdtempSync(join(tmpdir(), 'fundbot-oauth-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const storeUrl = `sqlite://${join(dir, 'fundbot.sqlite')}`;
     const port = await freePort();
-    const parsed = parseConfig(
-      JSON.stringify({
+    const config = configOf(
+      {
         api: { baseUrl: sim.url },
         store: { url: storeUrl },
         projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
         slack: { enabled: true, mode: 'http', port, clientId: fake.clientId },
         digest: { enabled: false },
         http: { enabled: false },
-      }),
+      },
       {
-        env: {
-          SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-          SLACK_CLIENT_SECRET: fake.clientSecret,
-          SLACK_STATE_SECRET: 'e2e-state-secret-0123456789abcdef',
-          SLACK_SIGNING_SECRET: signingSecret,
-          FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-          SLACK_API_URL: fake.apiUrl,
-        },
-        source: 'test.json',
+        SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+        SLACK_CLIENT_SECRET: fake.clientSecret,
+        SLACK_STATE_SECRET: 'e2e-state-secret-0123456789abcdef',
+        SLACK_SIGNING_SECRET: signingSecret,
+        FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        SLACK_API_URL: fake.apiUrl,
       },
     );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    expect(parsed.config.slack).toMatchObject({ enabled: true, mode: 'oauth' });
-    bot = await startBot(parsed.config, silentLogger, 'e2e');
+    expect(config.slack).toMatchObject({ enabled: true, mode: 'oauth' });
+    await startBotInTest(config, silentLogger, 'e2e');
     const base = `http://127.0.0.1:${port}`;
 
     // The admin's browser: /slack/install → Slack's consent screen (state + cookie) → the redirect with a code.
