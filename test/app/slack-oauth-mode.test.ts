@@ -9,6 +9,7 @@ import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { beginInstall, finishInstall } from '../slack/oauth-browser.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
 import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
@@ -48,14 +49,9 @@ describe('Slack for many workspaces (slack.clientId) through startBot', () => {
     const base = `http://127.0.0.1:${port}`;
 
     // The admin's browser: /slack/install → Slack's consent screen (state + cookie) → the redirect with a code.
-    const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-    expect(begin.status).toBe(302);
-    const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
-    const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    const redirect = await fetch(
-      `${base}/slack/oauth_redirect?code=${fake.issueCode(workspace)}&state=${encodeURIComponent(state)}`,
-      { headers: { cookie }, redirect: 'manual' },
-    );
+    const begin = await beginInstall(base);
+    expect(begin.response.status).toBe(302);
+    const redirect = await finishInstall(base, fake.issueCode(workspace), begin.state, begin.cookie);
     expect(redirect.status).toBe(200);
     expect(fake.calls.filter((c) => c.method === 'oauth.v2.access')).toHaveLength(1);
     const token = fake.tokenOf(workspace.teamId) ?? 'missing';

@@ -22,6 +22,7 @@ import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { installWorkspace } from '../slack/oauth-browser.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
 import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
@@ -106,14 +107,7 @@ describe('Slack OAuth uninstall and unknown workspaces, through startBot', () =>
     await startBotInTest(config, silentLogger, 'test');
     const base = `http://127.0.0.1:${port}`;
     for (const team of [gone, stays]) {
-      const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-      const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
-      const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-      const done = await fetch(
-        `${base}/slack/oauth_redirect?code=${fake.issueCode(team)}&state=${encodeURIComponent(state)}`,
-        { headers: { cookie }, redirect: 'manual' },
-      );
-      expect(done.status).toBe(200);
+      expect((await installWorkspace(base, fake, team)).status).toBe(200);
     }
 
     const side = await openStore(storeUrl);

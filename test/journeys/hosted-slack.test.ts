@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { installWorkspace } from '../slack/oauth-browser.js';
 import { waitUntil } from '../support/wait-until.js';
 import { type BotProcess, killAllBots, startBotProcess, tsxEntry } from './harness/bot-process.js';
 import { journeyProject, journeyProjectSeed } from './harness/journey-project.js';
@@ -71,14 +72,7 @@ afterAll(async () => {
 });
 
 async function install(team: typeof host): Promise<void> {
-  const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-  const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
-  const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const done = await fetch(
-    `${base}/slack/oauth_redirect?code=${fake.issueCode(team)}&state=${encodeURIComponent(state)}`,
-    { headers: { cookie }, redirect: 'manual' },
-  );
-  expect(done.status).toBe(200);
+  expect((await installWorkspace(base, fake, team)).status).toBe(200);
 }
 
 /** A slash command from a user of `team`; resolves with the text of the answer through response_url. */

@@ -15,6 +15,7 @@ import {
   recordingLogger,
   slashCommand,
 } from './helpers.js';
+import { beginInstall, finishInstall } from './oauth-browser.js';
 
 const signingSecret = 'oauth-signing-secret';
 const teamOne = { teamId: 'T0ONE', name: 'Team One', admins: ['U0BOSS'] };
@@ -58,31 +59,21 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** Starts an install like an admin's browser: the state from Slack's consent URL, the cookie Bolt set. */
-async function beginInstall(): Promise<{ state: string; cookie: string }> {
-  const response = await fetch(`${base}/slack/install`, { redirect: 'manual' });
+/** Starts an install like an admin's browser, and checks Slack's consent URL and Bolt's state cookie. */
+async function beginCheckedInstall(): Promise<{ state: string; cookie: string }> {
+  const { response, consent, state, cookie } = await beginInstall(base);
   expect(response.status).toBe(302);
-  const consent = new URL(response.headers.get('location') ?? '');
   expect(consent.searchParams.get('client_id')).toBe(fake.clientId);
   expect(consent.searchParams.get('scope')).toBe(
     'commands,chat:write,files:write,users:read,channels:history,groups:history,channels:read,groups:read',
   );
-  const state = consent.searchParams.get('state') ?? '';
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   expect(cookie).toMatch(/^slack-app-oauth-state=/);
   return { state, cookie };
 }
 
-async function finishInstall(code: string, state: string, cookie: string | undefined): Promise<Response> {
-  return fetch(`${base}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`, {
-    headers: cookie ? { cookie } : {},
-    redirect: 'manual',
-  });
-}
-
 async function install(workspace: typeof teamOne | typeof teamTwo): Promise<void> {
-  const { state, cookie } = await beginInstall();
-  const response = await finishInstall(fake.issueCode(workspace), state, cookie);
+  const { state, cookie } = await beginCheckedInstall();
+  const response = await finishInstall(base, fake.issueCode(workspace), state, cookie);
   expect(response.status).toBe(200);
 }
 
@@ -120,8 +111,8 @@ describe('Slack OAuth install flow', () => {
 
   it('refuses a redirect without the state cookie of the browser that started the install', async () => {
     const before = fake.calls.length;
-    const { state } = await beginInstall();
-    const response = await finishInstall(fake.issueCode(teamTwo), state, undefined);
+    const { state } = await beginCheckedInstall();
+    const response = await finishInstall(base, fake.issueCode(teamTwo), state, undefined);
     expect(response.status).not.toBe(200);
     expect(fake.calls.slice(before).some((c) => c.method === 'oauth.v2.access')).toBe(false);
     expect(await store.get(installationKey(teamTwo.teamId), z.unknown())).toBeUndefined();
@@ -130,7 +121,12 @@ describe('Slack OAuth install flow', () => {
   it('refuses a forged state even when cookie and query agree', async () => {
     const before = fake.calls.length;
     const forged = 'forged-state';
-    const response = await finishInstall(fake.issueCode(teamTwo), forged, `slack-app-oauth-state=${forged}`);
+    const response = await finishInstall(
+      base,
+      fake.issueCode(teamTwo),
+      forged,
+      `slack-app-oauth-state=${forged}`,
+    );
     expect(response.status).not.toBe(200);
     expect(fake.calls.slice(before).some((c) => c.method === 'oauth.v2.access')).toBe(false);
   });
