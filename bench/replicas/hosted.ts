@@ -11,7 +11,7 @@
  * - `failoverMs`: the longest one of the killed replica's projects went unpolled;
  * - `spread`: projects per replica at the end (51: 50 connected + the operator's).
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import { systemClock } from '../../src/lib/clock.js';
 import { openStore } from '../../src/lib/store.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { type FakeWorkspace, startFakeSlackOAuth } from '../../test/fakes/slack/fake-slack-oauth.js';
-import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
+import { postSigned, postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
 import { freePort, redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
 import { waitUntil } from '../../test/support/wait-until.js';
 import {
@@ -60,20 +60,6 @@ const workspaces: (FakeWorkspace & { project: string; channel: string; admin: st
     channel: `C0WS${pad(i)}`,
   }),
 );
-
-function signedPost(url: string, body: string, contentType: string): Promise<Response> {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signature,
-    },
-    body,
-  });
-}
 
 /** The hosted section's figures (one JSON object on stdout, after the main section's line). */
 export async function runHostedSection(): Promise<void> {
@@ -177,8 +163,9 @@ export async function runHostedSection(): Promise<void> {
           bot_id: 'B0BOT',
         },
       };
-      const submitted = await signedPost(
+      const submitted = await postSigned(
         events(i + 1),
+        signingSecret,
         `payload=${encodeURIComponent(JSON.stringify(payload))}`,
         'application/x-www-form-urlencoded',
       );

@@ -3,7 +3,7 @@
  * all of the workspace's data (and only its), and a command from an uninstalled or unknown workspace is
  * answered "fundbot is not installed in this workspace" instead of silence.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ import { type KeyValueStore, openStore } from '../../src/lib/store.js';
 import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
-import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { postSignedCommand, postSignedEvent, slashCommand } from '../slack/helpers.js';
 import { installWorkspace } from '../slack/oauth-browser.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
@@ -30,21 +30,6 @@ import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers
 const signingSecret = 'uninstall-signing-secret';
 const gone = { teamId: 'T0GONE', name: 'Leaving Team' };
 const stays = { teamId: 'T0STAYS', name: 'Staying Team' };
-
-function postSignedEvent(base: string, body: object): Promise<Response> {
-  const text = JSON.stringify(body);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${text}`).digest('hex')}`;
-  return fetch(`${base}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signature,
-    },
-    body: text,
-  });
-}
 
 /** Every setting a workspace can leave behind, written through the core's own stores (their real key layout). */
 async function writeWorkspaceData(store: KeyValueStore, team: string): Promise<void> {
@@ -116,7 +101,7 @@ describe('Slack OAuth uninstall and unknown workspaces, through startBot', () =>
       await writeWorkspaceData(side, stays.teamId);
       expect(await keysOf(side, gone.teamId)).toHaveLength(7);
 
-      const uninstalled = await postSignedEvent(base, {
+      const uninstalled = await postSignedEvent(`${base}/slack/events`, signingSecret, {
         token: 'legacy',
         team_id: gone.teamId,
         api_app_id: 'A0FUNDBOT',

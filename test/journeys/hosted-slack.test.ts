@@ -5,12 +5,11 @@
  * submission → subscribe → notice → key rotation → disconnect → uninstall. Another workspace never sees the
  * connected project, and the key is never in clear in a log, a message or the store.
  */
-import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
-import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { postSigned, postSignedCommand, slashCommand } from '../slack/helpers.js';
 import { installWorkspace } from '../slack/oauth-browser.js';
 import { waitUntil } from '../support/wait-until.js';
 import { type BotProcess, killAllBots, startBotProcess, tsxEntry } from './harness/bot-process.js';
@@ -110,18 +109,8 @@ async function command(
   return JSON.stringify(answer.body);
 }
 
-function postSigned(body: string, contentType: string): Promise<Response> {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-  return fetch(`${base}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signature,
-    },
-    body,
-  });
+function postSignedToBot(body: string, contentType: string): Promise<Response> {
+  return postSigned(`${base}/slack/events`, signingSecret, body, contentType);
 }
 
 /** Submits the connect form Slack showed, as Slack posts a view_submission; resolves with the private answer. */
@@ -160,7 +149,7 @@ async function submitConnectForm(
       bot_id: 'B0BOT',
     },
   };
-  const sent = await postSigned(
+  const sent = await postSignedToBot(
     `payload=${encodeURIComponent(JSON.stringify(payload))}`,
     'application/x-www-form-urlencoded',
   );
@@ -240,7 +229,9 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
         event_time: Math.floor(Date.now() / 1000),
         event: { type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home' },
       });
-    expect((await postSigned(homeEvent(host, 'U0ADMIN', 'Ev0HOME1'), 'application/json')).status).toBe(200);
+    expect((await postSignedToBot(homeEvent(host, 'U0ADMIN', 'Ev0HOME1'), 'application/json')).status).toBe(
+      200,
+    );
     const home = await waitUntil('the App Home of the host workspace', () =>
       fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(host.teamId)),
     );
@@ -250,9 +241,9 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     expect(home.args.view).toContain('#C0TEAM supporters');
     expect(home.args.view).toContain('last poll');
     expect(home.args.view).toContain('fundbot_home_disconnect');
-    expect((await postSigned(homeEvent(other, 'U0OTHERADMIN', 'Ev0HOME2'), 'application/json')).status).toBe(
-      200,
-    );
+    expect(
+      (await postSignedToBot(homeEvent(other, 'U0OTHERADMIN', 'Ev0HOME2'), 'application/json')).status,
+    ).toBe(200);
     const otherHome = await waitUntil('the App Home of the other workspace', () =>
       fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(other.teamId)),
     );
@@ -287,7 +278,7 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
       event_time: Math.floor(Date.now() / 1000),
       event: { type: 'app_uninstalled' },
     });
-    expect((await postSigned(uninstall, 'application/json')).status).toBe(200);
+    expect((await postSignedToBot(uninstall, 'application/json')).status).toBe(200);
     await bot.waitForLog(/Slack workspace removed/, 'the uninstall', 15_000);
     expect(await command(host, 'U0ADMIN', 'funding')).toContain('fundbot is not installed in this workspace');
 

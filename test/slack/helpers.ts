@@ -82,13 +82,41 @@ export function slashCommand(
  * `application/x-www-form-urlencoded` (Bolt rejects a charset suffix) and signed with
  * HMAC-SHA256 over `v0:<timestamp>:<body>`.
  */
-export async function postSignedCommand(
+export function postSignedCommand(
   url: string,
   signingSecret: string,
   fields: Record<string, string>,
-  options: { timestampSeconds?: number; signature?: string } = {},
+  options: SigningOptions = {},
 ): Promise<Response> {
-  const body = new URLSearchParams(fields).toString();
+  return postSigned(
+    url,
+    signingSecret,
+    new URLSearchParams(fields).toString(),
+    'application/x-www-form-urlencoded',
+    options,
+  );
+}
+
+/** An Events API callback (JSON), signed as Slack signs it. */
+export function postSignedEvent(url: string, signingSecret: string, event: object): Promise<Response> {
+  return postSigned(url, signingSecret, JSON.stringify(event), 'application/json');
+}
+
+export interface SigningOptions {
+  /** The request's time (default now); Slack's requests older than 5 minutes are refused. */
+  readonly timestampSeconds?: number;
+  /** A signature to send instead of the right one. */
+  readonly signature?: string;
+}
+
+/** POSTs `body` signed with `signingSecret` as Slack signs its requests (`v0=` HMAC of `v0:timestamp:body`). */
+export function postSigned(
+  url: string,
+  signingSecret: string,
+  body: string,
+  contentType: string,
+  options: SigningOptions = {},
+): Promise<Response> {
   const timestamp = String(options.timestampSeconds ?? Math.floor(Date.now() / 1000));
   const signature =
     options.signature ??
@@ -96,7 +124,7 @@ export async function postSignedCommand(
   return fetch(url, {
     method: 'POST',
     headers: {
-      'content-type': 'application/x-www-form-urlencoded',
+      'content-type': contentType,
       'x-slack-request-timestamp': timestamp,
       'x-slack-signature': signature,
     },

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
@@ -10,6 +10,7 @@ import { ManualClock } from '../support/manual-clock.js';
 import { waitUntil } from '../support/wait-until.js';
 import {
   postSignedCommand,
+  postSignedEvent,
   type RecordingCore,
   recordingCore,
   recordingLogger,
@@ -77,20 +78,7 @@ async function install(workspace: typeof teamOne | typeof teamTwo): Promise<void
   expect(response.status).toBe(200);
 }
 
-async function postSignedEvent(body: object): Promise<Response> {
-  const text = JSON.stringify(body);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${text}`).digest('hex')}`;
-  return fetch(`${base}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signature,
-    },
-    body: text,
-  });
-}
+const postEvent = (event: object) => postSignedEvent(`${base}/slack/events`, signingSecret, event);
 
 const installationKey = (teamId: string) => `slack/installations/team/${teamId}`;
 
@@ -187,7 +175,7 @@ describe('Slack OAuth install flow', () => {
     const two: ChannelRef = { platform: 'slack', workspaceId: teamTwo.teamId, channelId: 'C0TWO' };
     await subscriptions.subscribe(one, 'solar-kiosk', ['wall'], 'U0BOSS');
     await subscriptions.subscribe(two, 'solar-kiosk', ['wall'], 'U0OTHER');
-    const response = await postSignedEvent({
+    const response = await postEvent({
       token: 'legacy',
       team_id: teamOne.teamId,
       api_app_id: 'A0FUNDBOT',
@@ -215,7 +203,7 @@ describe('Slack OAuth install flow', () => {
   });
 
   it('forgets a workspace whose bot token was revoked', async () => {
-    const response = await postSignedEvent({
+    const response = await postEvent({
       token: 'legacy',
       team_id: teamTwo.teamId,
       api_app_id: 'A0FUNDBOT',
