@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
-import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 /** The names of every object in a JSON text that appear twice in that object (JSON.parse would hide them). */
 function duplicateKeys(json: string): string[] {

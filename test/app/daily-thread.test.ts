@@ -8,9 +8,10 @@ import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { slashCommand } from '../slack/helpers.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { hostileTexts } from '../support/hostile-text.js';
 import { freePort } from '../support/redis-server.js';
-import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 const botToken = 'xoxb-1-e2e-bot-token';
 const appToken = 'xapp-1-e2e-app-token';

@@ -10,8 +10,9 @@ import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, demoProjectSeed, startSimulator } from '../../src/simulator/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { type SignedInteractions, signedInteractions } from '../fakes/discord/signed-interactions.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
-import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 const admin = PermissionFlagsBits.ManageGuild;
 

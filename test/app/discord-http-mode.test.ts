@@ -3,8 +3,9 @@ import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { signedInteractions } from '../fakes/discord/signed-interactions.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
-import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 describe('discord.mode "http" through startBot', () => {
   it('answers a signed PING, refuses a bad signature with 401, defers /funding and completes it through the webhook, and never opens a gateway', async () => {

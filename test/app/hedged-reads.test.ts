@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { RunningBot } from '../../src/app/start-bot.js';
 import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
-import { closeAfterTest, configOf, startBotInTest } from './helpers/in-process-bot.js';
+import { configOf, startBotInTest } from './helpers/in-process-bot.js';
 
 async function startBotWith(sim: Simulator, api: Record<string, unknown>): Promise<RunningBot> {
   const config = configOf(

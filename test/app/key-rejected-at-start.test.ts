@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { recordingLogger } from '../slack/helpers.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
-import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 describe('a project whose key is rejected at start-up', () => {
   it('is kept, paused with the reason in /healthz, while the bot runs the other project', async () => {

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { recordingLogger } from '../slack/helpers.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { healthzAnswers } from '../support/healthz.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
-import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 describe('a key file (SOLAR_KIOSK_API_KEY_FILE) replaced while the bot runs', () => {
   it('is validated and swapped in without a restart: a revoked key turns /healthz 503, the new file brings it back', async () => {

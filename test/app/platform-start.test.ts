@@ -3,8 +3,9 @@ import { startBot } from '../../src/app/start-bot.js';
 import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
-import { closeAfterTest, configOf } from './helpers/in-process-bot.js';
+import { configOf } from './helpers/in-process-bot.js';
 
 async function slackConfig(botToken: string) {
   const sim = closeAfterTest(await startSimulator());

@@ -12,8 +12,9 @@ import { errorSummary } from '../../src/core/read-failure.js';
 import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
-import { closeAfterTest, configOf, roomyLimits, stopBot } from './helpers/in-process-bot.js';
+import { configOf, roomyLimits, stopBot } from './helpers/in-process-bot.js';
 
 async function start(
   sim: Simulator,

@@ -23,9 +23,10 @@ import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, postSignedEvent, slashCommand } from '../slack/helpers.js';
 import { installWorkspace } from '../slack/oauth-browser.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
-import { closeAfterTest, configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 const signingSecret = 'uninstall-signing-secret';
 const gone = { teamId: 'T0GONE', name: 'Leaving Team' };

@@ -32,11 +32,3 @@ export async function startBotInTest(...args: Parameters<typeof startBot>): Prom
   onTestFinished(() => stopBot(bot));
   return bot;
 }
-
-/** `close` when the test ends (a simulator, a fake, a store), after what was started later. */
-export function closeAfterTest<T extends { close(): Promise<unknown> | unknown }>(thing: T): T {
-  onTestFinished(async () => {
-    await thing.close();
-  });
-  return thing;
-}
