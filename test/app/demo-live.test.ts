@@ -5,15 +5,9 @@
  * a PNG file and print its path (they printed only the alt text).
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
-import { type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
-
-let bot: SpawnedBot | undefined;
-afterEach(() => {
-  bot?.dispose();
-  bot = undefined;
-});
+import { spawnBot } from './helpers/spawned-bot.js';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -25,7 +19,7 @@ function supporterNotices(screen: string): number {
 describe('the demo through the real entry point', () => {
   it('shows supporters as they arrive, past the fourth, and saves /chart and /digest as PNG files', async () => {
     // `npm start` in an empty directory (no config, no tokens): the demo; its charts go to the temp directory.
-    bot = await spawnBot({
+    const bot = await spawnBot({
       cwd: 'dir',
       readyMessage: null,
       env: { FUNDBOT_DEMO_RATE: '300' },

@@ -5,28 +5,13 @@
  * became the process-wide dispatcher that @discordjs/rest then used); a module test with
  * a 4-byte file never saw it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import {
-  channelFaults,
-  defaultGuild,
-  type FakeDiscord,
-  startFakeDiscord,
-} from '../fakes/discord/fake-discord.js';
+import { describe, expect, it } from 'vitest';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { channelFaults, defaultGuild, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
-import { type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
-
-let sim: Simulator | undefined;
-let discord: FakeDiscord | undefined;
-let bot: SpawnedBot | undefined;
-
-afterEach(async () => {
-  bot?.dispose();
-  bot = undefined;
-  await discord?.close();
-  await sim?.close();
-});
+import { spawnBot } from './helpers/spawned-bot.js';
 
 /** Discord's Manage Server permission: the admin commands need it. */
 const manageGuild = 0x20n;
@@ -53,12 +38,14 @@ function nextDigestMinute(leadMs: number): { time: string; at: number } {
 
 describe('Discord files through the real entry point (gateway mode)', () => {
   it('/chart answers with the real PNG; the scheduled digest reaches the channel with its chart, and a failing channel shows in /healthz', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    discord = await startFakeDiscord({ guilds: [guild] });
+    const sim = closeAfterTest(
+      await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } }),
+    );
+    const discord = closeAfterTest(await startFakeDiscord({ guilds: [guild] }));
     const fake = discord;
     const digest = nextDigestMinute(25_000);
     const opsPort = await freePort();
-    bot = await spawnBot({
+    const bot = await spawnBot({
       config: {
         api: { baseUrl: sim.url },
         store: { url: 'memory:' },
