@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
 import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
@@ -32,13 +33,10 @@ describe('the bot log', () => {
       scopes: ['project:read', 'fundings:read', 'wall:read', 'incentives:read'],
     });
     const config = configOf(
-      {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      demoProjectConfig(sim, {
         digest: { enabled: false },
         http: { enabled: true, port: await freePort() },
-      },
+      }),
       { SOLAR_KIOSK_API_KEY: key },
     );
     const lines: string[] = [];

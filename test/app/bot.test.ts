@@ -4,6 +4,7 @@ import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { slashCommand } from '../slack/helpers.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
@@ -26,14 +27,11 @@ describe('the configured bot, end to end', () => {
       SLACK_APP_TOKEN: appToken,
     };
     const config = configOf(
-      {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      demoProjectConfig(sim, {
         slack: { enabled: true, mode: 'socket' },
         digest: { enabled: false },
         http: { enabled: true, port: await freePort() },
-      },
+      }),
       env,
     );
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { channelFaults, defaultGuild, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
 import { spawnBot } from './helpers/spawned-bot.js';
@@ -46,14 +47,11 @@ describe('Discord files through the real entry point (gateway mode)', () => {
     const digest = nextDigestMinute(25_000);
     const opsPort = await freePort();
     const bot = await spawnBot({
-      config: {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      config: demoProjectConfig(sim, {
         discord: { enabled: true },
         digest: { enabled: true, time: digest.time, timeZone: 'UTC' },
         http: { enabled: true, port: opsPort },
-      },
+      }),
       env: {
         SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
         DISCORD_TOKEN: fake.token,

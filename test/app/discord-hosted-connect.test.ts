@@ -11,6 +11,7 @@ import { demoLinkCaption, demoProjectSeed, startSimulator } from '../../src/simu
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { type SignedInteractions, signedInteractions } from '../fakes/discord/signed-interactions.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
@@ -49,15 +50,12 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
     const signed = signedInteractions(fake);
     const port = await freePort();
     const config = configOf(
-      {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      demoProjectConfig(sim, {
         discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port },
         hosted: { enabled: true, maxProjectsPerWorkspace: 1 },
         digest: { enabled: false },
         http: { enabled: false },
-      },
+      }),
       {
         SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
         DISCORD_TOKEN: fake.token,

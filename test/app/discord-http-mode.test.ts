@@ -4,6 +4,7 @@ import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { signedInteractions } from '../fakes/discord/signed-interactions.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
@@ -15,14 +16,11 @@ describe('discord.mode "http" through startBot', () => {
     const signed = signedInteractions(fake);
     const port = await freePort();
     const config = configOf(
-      {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      demoProjectConfig(sim, {
         discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port },
         digest: { enabled: false },
         http: { enabled: false },
-      },
+      }),
       {
         SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
         DISCORD_TOKEN: fake.token,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { waitUntil } from '../support/wait-until.js';
 import { spawnBot } from './helpers/spawned-bot.js';
 
@@ -28,13 +29,10 @@ describe('*_FILE variables of other tools, through the real entry point', () => 
     expect(fifo.status, 'mkfifo is needed for this test').toBe(0);
 
     const bot = await spawnBot({
-      config: {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      config: demoProjectConfig(sim, {
         digest: { enabled: false },
         http: { enabled: false },
-      },
+      }),
       env: {
         SOLAR_KIOSK_API_KEY_FILE: keyFile,
         TF_CLI_CONFIG_FILE: join(dir, 'missing.terraformrc'),

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { repoRoot, spawnBot } from './helpers/spawned-bot.js';
 
@@ -50,13 +51,10 @@ describe('the Docker HEALTHCHECK', () => {
       FUNDBOT_HEALTH_HOST: '0.0.0.0',
     };
     const bot = await spawnBot({
-      config: {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      config: demoProjectConfig(sim, {
         digest: { enabled: false },
         http: { enabled: true, port },
-      },
+      }),
       env,
     });
     const withConfig = { ...env, FUNDBOT_CONFIG: join(bot.dir, 'fundbot.config.json') };

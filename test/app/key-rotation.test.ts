@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { recordingLogger } from '../slack/helpers.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { healthzAnswers } from '../support/healthz.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
@@ -19,13 +20,10 @@ describe('a key file (SOLAR_KIOSK_API_KEY_FILE) replaced while the bot runs', ()
     const oldKey = sim.issueProjectKey(demoLinkCaption);
     writeFileSync(keyFile, `${oldKey}\n`);
     const config = configOf(
-      {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      demoProjectConfig(sim, {
         digest: { enabled: false },
         http: { enabled: true, port: await freePort() },
-      },
+      }),
       { SOLAR_KIOSK_API_KEY_FILE: keyFile },
     );
     const logger = recordingLogger();

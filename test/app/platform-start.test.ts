@@ -4,20 +4,18 @@ import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { configOf } from './helpers/in-process-bot.js';
 
 async function slackConfig(botToken: string) {
   const sim = closeAfterTest(await startSimulator());
   const config = configOf(
-    {
-      api: { baseUrl: sim.url },
-      store: { url: 'memory:' },
-      projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+    demoProjectConfig(sim, {
       slack: { enabled: true, mode: 'socket' },
       digest: { enabled: false },
       http: { enabled: false },
-    },
+    }),
     {
       SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
       SLACK_BOT_TOKEN: botToken,

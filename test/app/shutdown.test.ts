@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { healthzAnswers } from '../support/healthz.js';
 import { freePort } from '../support/redis-server.js';
 
@@ -28,13 +29,13 @@ async function startEntryPoint(store: (dir: string) => string) {
   const opsPort = await freePort();
   writeFileSync(
     configPath,
-    JSON.stringify({
-      api: { baseUrl: sim.url },
-      store: { url: store(dir) },
-      projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-      digest: { enabled: false },
-      http: { enabled: true, port: opsPort },
-    }),
+    JSON.stringify(
+      demoProjectConfig(sim, {
+        store: { url: store(dir) },
+        digest: { enabled: false },
+        http: { enabled: true, port: opsPort },
+      }),
+    ),
   );
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: repoRoot,

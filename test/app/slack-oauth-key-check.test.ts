@@ -13,6 +13,7 @@ import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { configOf, roomyLimits, stopBot } from './helpers/in-process-bot.js';
 
@@ -23,14 +24,12 @@ async function start(
   encryptionKey: string,
 ): Promise<RunningBot> {
   const config = configOf(
-    {
-      api: { baseUrl: sim.url },
+    demoProjectConfig(sim, {
       store: { url: storeUrl },
-      projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
       slack: { enabled: true, mode: 'http', port: await freePort(), clientId: slack.clientId },
       digest: { enabled: false },
       http: { enabled: false },
-    },
+    }),
     {
       SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
       SLACK_CLIENT_SECRET: slack.clientSecret,

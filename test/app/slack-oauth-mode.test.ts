@@ -11,6 +11,7 @@ import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
 import { beginInstall, finishInstall } from '../slack/oauth-browser.js';
 import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
 import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
@@ -28,14 +29,12 @@ describe('Slack for many workspaces (slack.clientId) through startBot', () => {
     const storeUrl = `sqlite://${join(dir, 'fundbot.sqlite')}`;
     const port = await freePort();
     const config = configOf(
-      {
-        api: { baseUrl: sim.url },
+      demoProjectConfig(sim, {
         store: { url: storeUrl },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
         slack: { enabled: true, mode: 'http', port, clientId: fake.clientId },
         digest: { enabled: false },
         http: { enabled: false },
-      },
+      }),
       {
         SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
         SLACK_CLIENT_SECRET: fake.clientSecret,

@@ -4,6 +4,7 @@ import { parseConfig } from '../../src/config/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { recordingLogger, slashCommand } from '../slack/helpers.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { healthzAnswers } from '../support/healthz.js';
 import {
   freePort,
@@ -48,14 +49,14 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
         users: [{ id: 'U0ADMIN', team_id: 'T0FAKE', name: 'lead', is_admin: true }],
       });
       const parsed = parseConfig(
-        JSON.stringify({
-          api: { baseUrl: sim.url },
-          store: { url: redis.url },
-          projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-          slack: { enabled: true, mode: 'socket' },
-          digest: { enabled: false },
-          http: { enabled: true, port: await freePort() },
-        }),
+        JSON.stringify(
+          demoProjectConfig(sim, {
+            store: { url: redis.url },
+            slack: { enabled: true, mode: 'socket' },
+            digest: { enabled: false },
+            http: { enabled: true, port: await freePort() },
+          }),
+        ),
         {
           env: {
             SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { healthzAnswers } from '../support/healthz.js';
 import { freePort } from '../support/redis-server.js';
 
@@ -54,14 +55,14 @@ async function startEntryPoint(storeFile: string): Promise<Running> {
   const slackPort = await freePort();
   writeFileSync(
     configPath,
-    JSON.stringify({
-      api: { baseUrl: sim.url },
-      store: { url: `sqlite://${storeFile}` },
-      projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-      slack: { enabled: true, mode: 'http', port: slackPort },
-      digest: { enabled: false },
-      http: { enabled: true, port: opsPort },
-    }),
+    JSON.stringify(
+      demoProjectConfig(sim, {
+        store: { url: `sqlite://${storeFile}` },
+        slack: { enabled: true, mode: 'http', port: slackPort },
+        digest: { enabled: false },
+        http: { enabled: true, port: opsPort },
+      }),
+    ),
   );
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: repoRoot,
