@@ -3,19 +3,15 @@
  * do (it used to start silently, answer no command and log delivery failures as a bare "Error").
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type RunningBot, startBot } from '../../src/app/start-bot.js';
 import { errorSummary } from '../../src/core/read-failure.js';
 import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { closeAfterTest } from '../support/close-after-test.js';
-import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
-import { configOf, roomyLimits, stopBot } from './helpers/in-process-bot.js';
+import { roomyLimits, slackOAuthConfig, sqliteStoreUrl, stopBot } from './helpers/in-process-bot.js';
 
 async function start(
   sim: Simulator,
@@ -23,22 +19,13 @@ async function start(
   storeUrl: string,
   encryptionKey: string,
 ): Promise<RunningBot> {
-  const config = configOf(
-    demoProjectConfig(sim, {
-      store: { url: storeUrl },
-      slack: { enabled: true, mode: 'http', port: await freePort(), clientId: slack.clientId },
-      digest: { enabled: false },
-      http: { enabled: false },
-    }),
-    {
-      SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-      SLACK_CLIENT_SECRET: slack.clientSecret,
-      SLACK_STATE_SECRET: 'key-check-state-secret-0123456789abcdef',
-      SLACK_SIGNING_SECRET: 'key-check-signing-secret',
-      FUNDBOT_ENCRYPTION_KEY: encryptionKey,
-      SLACK_API_URL: slack.apiUrl,
-    },
-  );
+  const config = slackOAuthConfig(sim, slack, {
+    storeUrl,
+    port: await freePort(),
+    signingSecret: 'key-check-signing-secret',
+    stateSecret: 'key-check-state-secret-0123456789abcdef',
+    encryptionKey,
+  });
   return startBot(config, silentLogger, 'test');
 }
 
@@ -46,9 +33,7 @@ describe('FUNDBOT_ENCRYPTION_KEY is verified at start', () => {
   it('the same key starts again; another key refuses to start and says to restore the key', async () => {
     const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
     const slack = closeAfterTest(await startFakeSlackOAuth());
-    const dir = mkdtempSync(join(tmpdir(), 'fundbot-key-check-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const storeUrl = `sqlite://${join(dir, 'fundbot.sqlite')}`;
+    const storeUrl = sqliteStoreUrl('fundbot-key-check-');
     const key = randomBytes(32).toString('base64');
 
     let bot: RunningBot | undefined;

@@ -1,20 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStore } from '../../src/lib/store.js';
 import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
 import { beginInstall, finishInstall } from '../slack/oauth-browser.js';
 import { closeAfterTest } from '../support/close-after-test.js';
-import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
-import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
+import { roomyLimits, slackOAuthConfig, sqliteStoreUrl, startBotInTest } from './helpers/in-process-bot.js';
 
 const signingSecret = 'e2e-oauth-signing-secret';
 const workspace = { teamId: 'T0AGENCY', name: 'Agency Workspace' };
@@ -24,26 +20,15 @@ describe('Slack for many workspaces (slack.clientId) through startBot', () => {
     const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
     const slack = closeAfterTest(await startFakeSlackOAuth());
     const fake = slack;
-    const dir = mkdtempSync(join(tmpdir(), 'fundbot-oauth-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const storeUrl = `sqlite://${join(dir, 'fundbot.sqlite')}`;
+    const storeUrl = sqliteStoreUrl('fundbot-oauth-');
     const port = await freePort();
-    const config = configOf(
-      demoProjectConfig(sim, {
-        store: { url: storeUrl },
-        slack: { enabled: true, mode: 'http', port, clientId: fake.clientId },
-        digest: { enabled: false },
-        http: { enabled: false },
-      }),
-      {
-        SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-        SLACK_CLIENT_SECRET: fake.clientSecret,
-        SLACK_STATE_SECRET: 'e2e-state-secret-0123456789abcdef',
-        SLACK_SIGNING_SECRET: signingSecret,
-        FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-        SLACK_API_URL: fake.apiUrl,
-      },
-    );
+    const config = slackOAuthConfig(sim, fake, {
+      storeUrl,
+      port,
+      signingSecret,
+      stateSecret: 'e2e-state-secret-0123456789abcdef',
+      encryptionKey: randomBytes(32).toString('base64'),
+    });
     expect(config.slack).toMatchObject({ enabled: true, mode: 'oauth' });
     await startBotInTest(config, silentLogger, 'e2e');
     const base = `http://127.0.0.1:${port}`;
