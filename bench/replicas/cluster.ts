@@ -15,6 +15,7 @@ import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
 import { freePort, type RedisServer, startRedisServer } from '../../test/support/redis-server.js';
+import { waitUntil } from '../../test/support/wait-until.js';
 import { heldProjects, type ReplicaProcess, startReplicaProcess } from './replica-process.js';
 
 const botToken = 'xoxb-bench-replicas';
@@ -171,19 +172,9 @@ export const deliveryLedger = (cluster: Cluster): DeliveryLedger =>
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until `check` holds, checking every 100 ms; throws with `what` after `timeoutMs`. */
-export async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (
-    !(await Promise.resolve()
-      .then(check)
-      .catch(() => false))
-  ) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/**
+ * Waits until `check` holds, looking every 100 ms; a look that throws (a replica restarting) counts as not yet.
+ * Throws with `what` after `timeoutMs`.
+ */
+export const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) =>
+  waitUntil(what, check, { timeoutMs, everyMs: 100, onProbeError: 'retry' });

@@ -39,6 +39,7 @@ import { startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
 import { freePort, redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
+import { until } from './cluster.js';
 import {
   type ArrivedSupporter,
   allPolledSince,
@@ -88,19 +89,6 @@ const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelI
 const log = (message: string) =>
   process.stderr.write(`bench:replicas ${new Date().toISOString().slice(11, 23)} ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check` holds, checking every 100 ms; throws with `what` after `timeoutMs`. */
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (
-    !(await Promise.resolve()
-      .then(check)
-      .catch(() => false))
-  ) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 async function main(): Promise<void> {
   const unavailable = redisUnavailableReason();

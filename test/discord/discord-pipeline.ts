@@ -62,18 +62,6 @@ export const embedOf = (body: unknown): { title?: string; description?: string }
   (body as { embeds?: { title?: string; description?: string }[] }).embeds?.[0] ?? {};
 
 /**
- * Resolves once `probe` holds, checking again after each turn of the event loop: for
- * state another connection changes (a gateway dispatch reaching the client).
- */
-export async function until(probe: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-/**
  * One bot process whose gateway adapter hands the bot's own MESSAGE_CREATE events to the pipeline
  * (`Delivery.witnessed`, GuildMessages intent): the witness of src/delivery/witness.ts.
  */

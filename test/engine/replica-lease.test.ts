@@ -5,6 +5,7 @@ import { readStoredState } from '../../src/engine/project-state-store.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { namespaced } from '../../src/lib/store.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
 import { type EngineHarness, lc, startEngineHarness } from './harness.js';
 
 /** A real-time lease (Redis PX) next to the engine's virtual clock: the engine's view can go stale, as in a pause. */
@@ -53,11 +54,11 @@ describe.skipIf(skipRedisTests())('project leases on a real redis-server', () =>
     expect(await stored()).toBeDefined(); // A's fenced commit landed where the keyv store reads
 
     // A pauses (no balancer tick, no renewal). Its lease runs out in Redis; B takes the project over.
-    let reportB = await b.balancer.tick();
-    while (!reportB.held.has(lc)) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      reportB = await b.balancer.tick();
-    }
+    // As long as the test may take (20 s).
+    await waitUntil('B to take the project over', async () => (await b.balancer.tick()).held.has(lc), {
+      timeoutMs: 20_000,
+      everyMs: 50,
+    });
     const engineB = h.newEngine({
       lease: b.engineLease,
       replicaId: 'replica-b',

@@ -6,11 +6,11 @@
  * shows it. What the bot decided is read from its log, what the channel shows from the fake.
  */
 import { expect } from 'vitest';
+import { waitUntil } from '../../support/wait-until.js';
 import type { LogLine } from './bot-process.js';
 import type { ChatDriver } from './chat-driver.js';
 import { type ChatJourneyState, postsWith } from './chat-journey-state.js';
 import { journeyStep } from './known-defects.js';
-import { waitFor } from './wait.js';
 
 const lateMs = 35_000;
 const lateSupporter = 'Lark Latecomer';
@@ -45,7 +45,7 @@ export function registerLateAnswerSteps<D extends ChatDriver>(state: ChatJourney
           'the bot to decide the notice whose answer was lost',
           decidedWithinMs,
         );
-        await waitFor(() => late.landed(), 'the late post to land', decidedWithinMs);
+        await waitUntil('the late post to land', () => late.landed(), { timeoutMs: decidedWithinMs });
         if (decision['outcome'] === 'absent') {
           // Posted again: the late landing is an extra copy, removed when the bot sees it.
           await bot.waitForLog(
@@ -54,10 +54,10 @@ export function registerLateAnswerSteps<D extends ChatDriver>(state: ChatJourney
             decidedWithinMs,
           );
         }
-        await waitFor(
-          () => postsWith(driver, lateSupporter).length === 1,
+        await waitUntil(
           'one copy of the notice in the channel',
-          mayStandTwiceMs,
+          () => postsWith(driver, lateSupporter).length === 1,
+          { timeoutMs: mayStandTwiceMs },
         );
         expect(postsWith(driver, lateSupporter)).toHaveLength(1);
         expect(stoodTwiceMs, 'how long two copies of the notice stood together').toBeLessThanOrEqual(

@@ -14,6 +14,7 @@ import { botRoleId, channelPayload, type FakeGuild } from '../../fakes/discord/f
 import type { RecordedRequest } from '../../fakes/discord/recorded-request.js';
 import { type SignedInteractions, signedInteractions } from '../../fakes/discord/signed-interactions.js';
 import { freePort } from '../../support/redis-server.js';
+import { waitUntil } from '../../support/wait-until.js';
 import type { BotProcess } from './bot-process.js';
 import {
   type AnswerMessage,
@@ -24,7 +25,6 @@ import {
   discordVisible,
   type RenderedText,
 } from './chat-driver.js';
-import { waitFor } from './wait.js';
 
 /** The README's invite permissions for the daily thread: 52224 (View Channels, Send Messages, Embed Links,
  * Attach Files) plus Create Public Threads and Send Messages in Threads = 309237697536. */
@@ -156,7 +156,9 @@ export async function startDiscordDriver(mode: 'gateway' | 'http'): Promise<Disc
       acknowledged.catch(() => undefined);
     }
     const message = (n: number, timeoutMs = 10_000) =>
-      waitFor(() => answerMessages(id, token)[n], `message ${n} of the answer to /${name}`, timeoutMs);
+      waitUntil(`message ${n} of the answer to /${name}`, () => answerMessages(id, token)[n], {
+        timeoutMs: timeoutMs,
+      });
     return {
       sentAt,
       answer: (timeoutMs) => message(0, timeoutMs),
@@ -225,7 +227,9 @@ export async function startDiscordDriver(mode: 'gateway' | 'http'): Promise<Disc
     async connected(bot: BotProcess) {
       await bot.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
       if (mode === 'gateway') {
-        await waitFor(() => fake.gatewayReceived.find((p) => p.op === 2), 'the gateway IDENTIFY', 10_000);
+        await waitUntil('the gateway IDENTIFY', () => fake.gatewayReceived.find((p) => p.op === 2), {
+          timeoutMs: 10_000,
+        });
       } else {
         const pong = await signed.post(endpoint(), signed.ping());
         if (pong.status !== 200)

@@ -12,6 +12,7 @@ import {
 } from '../../fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../slack/helpers.js';
 import { freePort } from '../../support/redis-server.js';
+import { waitUntil } from '../../support/wait-until.js';
 import type { BotProcess } from './bot-process.js';
 import {
   type AnswerMessage,
@@ -23,7 +24,6 @@ import {
   slackVisibleMrkdwn,
   slackVisiblePlain,
 } from './chat-driver.js';
-import { waitFor } from './wait.js';
 
 const botToken = 'xoxb-4242-journey-bot-token';
 const appToken = 'xapp-1-A0FAKE-4242-journey-app-token';
@@ -131,7 +131,9 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
       return [...charts, ...replies].sort((a, b) => a.at - b.at);
     };
     const message = (n: number, timeoutMs = 10_000) =>
-      waitFor(() => messages()[n], `message ${n} of the answer to /fundbot ${name}`, timeoutMs);
+      waitUntil(`message ${n} of the answer to /fundbot ${name}`, () => messages()[n], {
+        timeoutMs: timeoutMs,
+      });
     return {
       sentAt,
       answer: (timeoutMs) => message(0, timeoutMs),
@@ -224,7 +226,7 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
           signingSecret,
         });
       if (mode === 'socket')
-        await waitFor(() => fake.socketConnections > 0, 'a Socket Mode connection', 10_000);
+        await waitUntil('a Socket Mode connection', () => fake.socketConnections > 0, { timeoutMs: 10_000 });
     },
     command,
     posts,
