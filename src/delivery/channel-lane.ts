@@ -100,10 +100,13 @@ export class ChannelLane {
   }
 
   #scheduleWake(): void {
-    const times = this.#aside.times();
-    if (this.#pausedUntil > this.deps.clock.now()) times.push(this.#pausedUntil);
-    if (this.#queue.length > 0 && this.#pausedUntil <= this.deps.clock.now())
-      times.push(this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const paused = this.#pausedUntil > now;
+    // While the platform's Retry-After lasts the lane takes nothing up, set-aside work included: waking it
+    // for a set-aside delivery due meanwhile would only find it paused again, at once, until the wait ends.
+    const times = this.#aside.times().map((at) => (paused ? Math.max(at, this.#pausedUntil) : at));
+    if (paused) times.push(this.#pausedUntil);
+    if (this.#queue.length > 0 && !paused) times.push(now);
     if (times.length > 0) this.#wakeAt(Math.min(...times));
   }
 
