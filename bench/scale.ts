@@ -23,6 +23,7 @@ function sizeRecordingStore(inner: KeyValueStore): KeyValueStore & { bytes(): nu
       return inner.delete(key);
     },
     setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
+    deleteIfValue: (key, expected) => inner.deleteIfValue(key, expected),
     deletePrefix: (prefix) => inner.deletePrefix(prefix),
     close: () => inner.close(),
     bytes: () => [...sizes.values()].reduce((a, b) => a + b, 0),

@@ -34,6 +34,7 @@ export function byteCountingStore(inner: KeyValueStore): ByteCountingStore {
     },
     delete: (key) => inner.delete(key),
     setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
+    deleteIfValue: (key, expected) => inner.deleteIfValue(key, expected),
     deletePrefix: (prefix) => inner.deletePrefix(prefix),
     close: () => inner.close(),
     written: () => bytes,

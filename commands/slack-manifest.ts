@@ -1,5 +1,5 @@
 /**
- * Prints the Slack app manifest (JSON) generated from commands/definitions.ts.
+ * Prints the Slack app manifest (JSON) generated from src/domain/command-definitions.ts.
  *
  *   npm run commands:slack                                  # Socket Mode (no public URL)
  *   npm run commands:slack -- --http https://bot.example.com  # HTTP mode: commands go to <url>/slack/events

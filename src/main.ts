@@ -46,6 +46,7 @@ async function main(): Promise<void> {
   const knownSecrets = registerConfiguredSecrets(config);
   const logger = createLogger({
     level: config.logLevel,
+    format: config.logFormat,
     base: { service: 'fundbot', version },
     knownSecrets,
   });

@@ -112,3 +112,37 @@ export function medianFundingsIntervalMs(
   gaps.sort((a, b) => a - b);
   return gaps.length === 0 ? Number.NaN : gaps[Math.floor(gaps.length / 2)]!;
 }
+
+/**
+ * The failover as the issue measures it: the longest any of `projects` waited from `at` (a replica's death) to
+ * its first request (with its key) whose path ends with `path`. Requests in the first 100 ms are left out: the
+ * dead replica's own, still in flight. A project never polled again counts as Infinity.
+ */
+export function firstPollAfterMs(
+  requests: readonly RequestLogEntry[],
+  projects: readonly string[],
+  at: number,
+  path = '',
+): number {
+  let longest = 0;
+  for (const project of projects) {
+    const first = requests.find((e) => e.at > at + 100 && isPollOf(e, project) && e.path.endsWith(path));
+    longest = Math.max(longest, first === undefined ? Number.POSITIVE_INFINITY : first.at - at);
+  }
+  return longest;
+}
+
+/** HTTP 429 answers to project keys since `since` (of `projects` only, when given): a budget overrun. */
+export function rateLimited(
+  requests: readonly RequestLogEntry[],
+  since: number,
+  projects?: readonly string[],
+): number {
+  return requests.filter(
+    (e) =>
+      e.at >= since &&
+      e.status === 429 &&
+      e.credential === 'project' &&
+      (projects === undefined || projects.some((p) => isPollOf(e, p))),
+  ).length;
+}

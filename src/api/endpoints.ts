@@ -30,8 +30,6 @@ export type EndpointId =
   | 'incentives'
   | 'incentive'
   | 'blog'
-  | 'orders'
-  | 'subscribers'
   | 'wall'
   | 'fundings'
   | 'identity'
@@ -68,20 +66,6 @@ const table: Record<EndpointId, Omit<EndpointSpec, 'id'>> = {
     template: '/project/{link_caption}/blog',
     credential: 'project',
     scope: 'blog:read',
-    idempotent: true,
-  },
-  orders: {
-    method: 'GET',
-    template: '/project/{link_caption}/orders',
-    credential: 'project',
-    scope: 'orders:read',
-    idempotent: true,
-  },
-  subscribers: {
-    method: 'GET',
-    template: '/project/{link_caption}/subscribers',
-    credential: 'project',
-    scope: 'subscribers:read',
     idempotent: true,
   },
   wall: {

@@ -51,7 +51,7 @@ export type { BlogParams, ProjectApi, PublicProjectApi } from './project-api.js'
 export { parseRateBudget, parseRetryAfterMs, type RateBudget, windowAtReserve } from './rate-budget.js';
 export * from './schemas/index.js';
 export { isGatedPost, isPubliclyVisible, isSoldOut, publicTeaser } from './spec-rules.js';
-export { blogPostKey, fundingKey, orderKey, subscriberKey, wallPostKey } from './stable-keys.js';
+export { blogPostKey, fundingKey, wallPostKey } from './stable-keys.js';
 export type {
   OwnIncentiveSort,
   OwnIncentivesParams,

@@ -12,9 +12,7 @@ import {
   incentiveDetailSchema,
   incentiveSchema,
 } from './schemas/incentive.js';
-import { type Order, orderSchema } from './schemas/order.js';
 import { type Project, projectResponseSchema } from './schemas/project.js';
-import { type Subscriber, subscriberSchema } from './schemas/subscriber.js';
 import { type WallPost, wallPostSchema } from './schemas/wall-post.js';
 
 export interface BlogParams extends PageParams {
@@ -37,16 +35,15 @@ export interface PublicProjectApi {
   get(options?: CallOptions): Promise<Project>;
 }
 
-/** A project read with its Project API key: one API request per call (one page of a list). */
+/**
+ * A project read with its Project API key: one API request per call (one page of a list). Orders and
+ * subscribers (personal data) have no call: fundbot never reads them.
+ */
 export interface ProjectApi extends PublicProjectApi {
   incentivesPage(page?: PageParams): Promise<Page<Incentive>>;
   /** One reward with its variation groups. */
   incentive(id: number, options?: CallOptions): Promise<IncentiveDetail>;
   blogPage(page?: BlogParams): Promise<Page<BlogPost>>;
-  /** 403 `funding_not_successful` (ForbiddenError) until the project is funded 100%. Personal data. */
-  ordersPage(page?: PageParams): Promise<Page<Order>>;
-  /** Personal data. */
-  subscribersPage(page?: PageParams): Promise<Page<Subscriber>>;
   wallPage(page?: PageParams): Promise<Page<WallPost>>;
   fundingsPage(page?: PageParams): Promise<Page<Funding>>;
 }
@@ -54,8 +51,6 @@ export interface ProjectApi extends PublicProjectApi {
 const lists = {
   incentives: listEnvelopeSchema(incentiveSchema),
   blog: listEnvelopeSchema(blogPostSchema),
-  orders: listEnvelopeSchema(orderSchema),
-  subscribers: listEnvelopeSchema(subscriberSchema),
   wall: listEnvelopeSchema(wallPostSchema),
   fundings: listEnvelopeSchema(fundingSchema),
 };
@@ -115,9 +110,6 @@ export function createProjectApi(
         },
         page,
       ),
-    ordersPage: (page) => readListPage<Order>(transport, { ...list('orders'), schema: lists.orders }, page),
-    subscribersPage: (page) =>
-      readListPage<Subscriber>(transport, { ...list('subscribers'), schema: lists.subscribers }, page),
     wallPage: (page) => readListPage<WallPost>(transport, { ...list('wall'), schema: lists.wall }, page),
     fundingsPage: (page) =>
       readListPage<Funding>(transport, { ...list('fundings'), schema: lists.fundings }, page),

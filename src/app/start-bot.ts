@@ -151,7 +151,7 @@ export async function startBot(
   });
   // The checks run while everything else starts; each project's first poll waits only for its own.
   // A project whose key was rejected is kept: the engine pauses it (with the reason, in /healthz and
-  // /status) and tries the key again, backing off to every 10 minutes. Only projects that cannot be read whatever the
+  // /status) and tries the key again (every 30-50 s; src/engine/key-pause.ts). Only projects that cannot be read whatever the
   // key (not found, plan below Pro) are dropped; with none left at all, the configuration is wrong.
   // A replica checks the projects it holds, as it takes them (see KeyCheckStart).
   const checks = startKeyChecks({ api, projects, logger, start: replicas ? 'when-held' : 'all' });
@@ -190,6 +190,12 @@ export async function startBot(
       milestones: p.milestones,
       ready: checks.ready(p.linkCaption),
       checkedRead: () => checks.takeCheckedRead(p.linkCaption),
+      rejectedAtCheck: () => checks.takeRejection(p.linkCaption),
+      keySource: {
+        kind: 'configured' as const,
+        variable: p.apiKeyFile !== undefined ? `${p.apiKeyEnv}_FILE` : p.apiKeyEnv,
+        watchedFile: p.apiKeyFile !== undefined,
+      },
     })),
     ...(config.api.userKey !== undefined ? { userKey: config.api.userKey } : {}),
     ...(replicas

@@ -30,6 +30,8 @@ export interface RunningKeyChecks {
    * it instead of sending the same request again (1 request of the 7 of a project's first poll).
    */
   takeCheckedRead(linkCaption: string): Project | undefined;
+  /** The code the check had the key refused with, once (then forgotten): the engine starts the project paused. */
+  takeRejection(linkCaption: string): ProjectKeyStatus['rejected'];
   /** The checks done so far (grows while they run): what the start-up already warned about. */
   readonly done: readonly ProjectKeyStatus[];
   /** The report of every check started so far, once they are all done (with `all`: every project). */
@@ -58,6 +60,7 @@ export function startKeyChecks(input: {
   const done: ProjectKeyStatus[] = [];
   const disabled = new Set<string>();
   const reads = new Map<string, Project>();
+  const rejections = new Map<string, NonNullable<ProjectKeyStatus['rejected']>>();
   const started = new Set<string>();
   const batches: Promise<KeyCheckReport>[] = [];
   const check = (linkCaptions: readonly string[]) => {
@@ -77,6 +80,7 @@ export function startKeyChecks(input: {
         done.push(status);
         if (status.status === 'disabled') disabled.add(status.linkCaption);
         if (status.status === 'enabled' && read !== undefined) reads.set(status.linkCaption, read);
+        if (status.rejected !== undefined) rejections.set(status.linkCaption, status.rejected);
         waiting.get(status.linkCaption)?.(status.status !== 'disabled');
       },
     });
@@ -95,6 +99,11 @@ export function startKeyChecks(input: {
       const read = reads.get(linkCaption);
       reads.delete(linkCaption);
       return read;
+    },
+    takeRejection(linkCaption) {
+      const code = rejections.get(linkCaption);
+      rejections.delete(linkCaption);
+      return code;
     },
     done,
     async settled() {

@@ -1,4 +1,4 @@
-import type { ApiClient, Project, ProjectKey, UserKey } from '../api/index.js';
+import type { ApiClient, UserKey } from '../api/index.js';
 import {
   type ChannelAccess,
   type ChannelRef,
@@ -26,6 +26,7 @@ import {
   createEngine,
   type Engine,
   type EngineOptions,
+  type EngineProject,
   type Lease,
   type PollOutcome,
 } from '../engine/index.js';
@@ -46,15 +47,8 @@ export interface WireOptions {
   readonly logger: Logger;
   readonly metrics: FundbotMetrics;
   readonly version: string;
-  readonly projects: readonly {
-    linkCaption: string;
-    key: ProjectKey;
-    milestones?: readonly number[];
-    /** The project's own start-up key check: polling waits for it only (see startKeyChecks). */
-    ready?: Promise<boolean>;
-    /** The project as that check read it (engine `checkedRead`). */
-    checkedRead?: () => Project | undefined;
-  }[];
+  /** The configured projects; `ready`, `checkedRead` and `rejectedAtCheck` come from their start-up key checks. */
+  readonly projects: readonly EngineProject[];
   /** The optional User API key used as a change signal (engine `userKey`). */
   readonly userKey?: UserKey;
   readonly engineOptions?: EngineOptions;

@@ -27,10 +27,12 @@ export interface ProjectKeyStatus {
   /**
    * `disabled`: the project cannot be read (not found, plan below Pro): do not poll it.
    * `paused`: its key was rejected (invalid, deleted, of another project): it is kept and the
-   * engine tries the key again (5 s doubling to every 10 minutes), so a key restored on the platform or replaced
+   * engine tries the key again (every 30-50 s, a key of another project every 10 minutes), so a key restored on the platform or replaced
    * in its file brings the project back without a restart.
    */
   readonly status: 'enabled' | 'paused' | 'disabled';
+  /** `paused`: the code the key was refused with (the engine starts the project paused with it, saying why once). */
+  readonly rejected?: 'invalid_api_key' | 'key_project_mismatch';
   readonly features: Readonly<Record<ProjectFeature, FeatureState>>;
   /** Human-readable findings for this project (no secrets), each saying what to do. */
   readonly warnings: readonly string[];
@@ -105,13 +107,22 @@ function probeOf(feature: ProjectFeature, feed: FeedName, run: Probe['run']): Pr
  * an unknown project, a plan below Pro and a key without project:read (the public view).
  * The lists' scopes are not probed: each feed's first poll, right after, is that check
  * (a missing scope turns the feed off with a warning saying what to do, and it is
- * re-checked backing off to every 10 minutes: src/engine/scheduler.ts). Probing them here too cost 4
+ * re-checked as src/engine/key-pause.ts says). Probing them here too cost 4
  * requests per project on top of the first poll: at 1,000 projects with 1% of the
  * requests slow, the first poll of all came 16 s after start instead of 10 (bench scale).
  */
 const probes: readonly Probe[] = [
   probeOf('project', 'project', (p, signal) => p.get(signal ? { signal } : {})),
 ];
+
+/**
+ * The project read answers a key without project:read and a key of another project alike, with the public view
+ * (api-spec.md, project endpoints rule 1). One list read tells them apart, only then: a list needs this project's
+ * key, so another project's key is refused there (`key_project_mismatch`) whatever its scopes.
+ */
+const foreignKeyProbe = probeOf('supporters', 'fundings', (p, signal) =>
+  p.fundingsPage({ limit: 1, ...(signal ? { signal } : {}) }),
+);
 
 const KEY_PAGE = 'project administration → API keys';
 
@@ -156,7 +167,9 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
     warnings: results.flatMap((r) => r.warnings),
   };
   if (logger) {
-    for (const warning of report.warnings) logger.warn(warning);
+    // A refused key is said by the engine, once, with what to do (it starts the project paused): not twice.
+    for (const r of results)
+      if (r.status !== 'paused') for (const warning of r.warnings) logger.warn(warning);
     for (const r of results)
       logger.info({ project: r.linkCaption, status: r.status, features: r.features }, 'key check');
   }
@@ -183,6 +196,7 @@ async function checkOne(
   const warnings: string[] = [];
   const lc = project.linkCaption;
   let status: ProjectKeyStatus['status'] = 'enabled';
+  let rejected: ProjectKeyStatus['rejected'];
 
   if (shared.unreachable) {
     warnings.push(`${lc}: key not checked because the API was unreachable; polling starts anyway`);
@@ -196,7 +210,11 @@ async function checkOne(
       warnings.push(`${lc}: key check aborted before ${probe.scope} was verified; polling starts anyway`);
       break;
     }
-    const outcome = await runProbe(probe, client, signal);
+    let outcome = await runProbe(probe, client, signal);
+    if (outcome.kind === 'ok' && probe.feature === 'project' && isPublicView(outcome.value)) {
+      const list = await runProbe(foreignKeyProbe, client, signal);
+      if (list.kind === 'disable' && list.rejected === 'key_project_mismatch') outcome = list;
+    }
     if (outcome.kind === 'ok') {
       features[probe.feature] = 'on';
       if (probe.feature === 'project') read = outcome.value as Project;
@@ -216,11 +234,12 @@ async function checkOne(
       continue;
     }
     if (outcome.kind === 'disable') {
-      status = outcome.keyRejected === true ? 'paused' : 'disabled';
+      status = outcome.rejected !== undefined ? 'paused' : 'disabled';
+      rejected = outcome.rejected;
       for (const f of projectFeatures) features[f] = 'off';
       warnings.push(
-        outcome.keyRejected === true
-          ? `${lc} is paused: ${outcome.reason(project)}; fundbot keeps it and tries the key again after a few seconds, then less often, at least every 10 minutes`
+        outcome.rejected !== undefined
+          ? `${lc} is paused: ${outcome.reason(project)}; fundbot keeps it and tries the key again (a key file replaced is tried at once)`
           : `${lc} is disabled: ${outcome.reason(project)}`,
       );
       break;
@@ -230,7 +249,10 @@ async function checkOne(
     if (outcome.unreachable) shared.unreachable = true;
     break;
   }
-  return { status: { linkCaption: lc, status, features, warnings }, ...(read ? { read } : {}) };
+  return {
+    status: { linkCaption: lc, status, features, warnings, ...(rejected ? { rejected } : {}) },
+    ...(read ? { read } : {}),
+  };
 }
 
 type ProbeOutcome =
@@ -239,8 +261,8 @@ type ProbeOutcome =
   | {
       kind: 'disable';
       reason: (project: KeyCheckProject) => string;
-      /** The key itself was refused: the project is paused (kept), not disabled. */
-      keyRejected?: boolean;
+      /** The key itself was refused (with this code): the project is paused (kept), not disabled. */
+      rejected?: ProjectKeyStatus['rejected'];
     }
   | { kind: 'unverified'; reason: string; unreachable: boolean };
 
@@ -284,14 +306,14 @@ function classify(error: unknown, probe: Probe): ProbeOutcome {
       case 'invalid_token':
         return {
           kind: 'disable',
-          keyRejected: true,
+          rejected: 'invalid_api_key',
           reason: (p) =>
             `the key in ${p.apiKeyEnv} is invalid or was deleted: create a new Project API key for ${p.linkCaption} (${KEY_PAGE}) and export it in ${p.apiKeyEnv}`,
         };
       case 'key_project_mismatch':
         return {
           kind: 'disable',
-          keyRejected: true,
+          rejected: 'key_project_mismatch',
           reason: (p) =>
             `the key in ${p.apiKeyEnv} belongs to another project: export the key of ${p.linkCaption} there, or fix projects[].linkCaption`,
         };

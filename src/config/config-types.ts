@@ -1,6 +1,6 @@
 import type { ProjectKey, UserKey } from '../api/index.js';
 import type { Locale } from '../core/index.js';
-import type { LogLevel } from '../ops/logger.js';
+import type { LogFormat, LogLevel } from '../ops/logger.js';
 import type { ConfigProblem } from './config-problem.js';
 import type { ConfigFile } from './schema.js';
 import type { Secret } from './secret.js';
@@ -109,6 +109,7 @@ export interface FundbotConfig {
   readonly publicUrl: string | undefined;
   readonly locale: Locale;
   readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
   readonly projects: readonly ProjectConfig[];
   readonly discord: DiscordConfig;
   readonly slack: SlackConfig;

@@ -14,6 +14,8 @@ export const envVars = {
   userKey: 'FUNDBOT_USER_KEY',
   /** Overrides `logLevel`. */
   logLevel: 'LOG_LEVEL',
+  /** Overrides `logFormat`: `json` (default) or `pretty` (readable in a terminal). */
+  logFormat: 'LOG_FORMAT',
   /** Overrides `http.port` (health and metrics). */
   port: 'PORT',
   /** Overrides `http.host`; the Docker image sets 0.0.0.0 (inside a container 127.0.0.1 is unreachable). */

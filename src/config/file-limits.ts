@@ -10,14 +10,14 @@ import { formatPath } from './file-problems.js';
 
 /** The largest config file read: 1,000 projects take about 100 KB. */
 export const MAX_CONFIG_CHARS = 1024 * 1024;
-/** The deepest nesting of objects and arrays (the schema itself goes three deep). */
+/** The deepest nesting of objects and arrays (the schema itself goes three deep); counted before parsing (parse-config-text.ts). */
 export const MAX_CONFIG_DEPTH = 16;
 /** The longest value or field name (URLs and link captions are far shorter). */
 export const MAX_CONFIG_STRING_CHARS = 4096;
 /** Past this many, long values are not listed one by one. */
 const MAX_LISTED = 5;
 
-/** A problem when the file text is larger than {@link MAX_CONFIG_CHARS}, checked before JSON.parse. */
+/** A problem when the file text is larger than {@link MAX_CONFIG_CHARS}, checked before parsing. */
 export function checkConfigSize(text: string, source: string): ConfigProblem | undefined {
   if (text.length <= MAX_CONFIG_CHARS) return undefined;
   return {
@@ -29,14 +29,13 @@ export function checkConfigSize(text: string, source: string): ConfigProblem | u
 }
 
 /**
- * Values and field names longer than {@link MAX_CONFIG_STRING_CHARS} and nesting deeper than
- * {@link MAX_CONFIG_DEPTH}, found without recursion (so a hostile file cannot overflow the stack
- * here either). Empty when the parsed file is within the limits.
+ * Values and field names longer than {@link MAX_CONFIG_STRING_CHARS}, found without recursion.
+ * Empty when the parsed file is within the limits. (Nesting deeper than {@link MAX_CONFIG_DEPTH}
+ * was refused before parsing, with its line and column: parse-config-text.ts.)
  */
 export function checkConfigShape(raw: unknown): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   let longValues = 0;
-  let tooDeep: (string | number)[] | undefined;
   const pending: { value: unknown; path: (string | number)[] }[] = [{ value: raw, path: [] }];
   const tooLong = (path: (string | number)[], length: number) => {
     longValues += 1;
@@ -55,10 +54,6 @@ export function checkConfigShape(raw: unknown): ConfigProblem[] {
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
-    if (path.length >= MAX_CONFIG_DEPTH) {
-      tooDeep ??= path;
-      continue;
-    }
     const entries: [string | number, unknown][] = Array.isArray(value)
       ? value.map((item, index) => [index, item])
       : Object.entries(value);
@@ -76,14 +71,6 @@ export function checkConfigShape(raw: unknown): ConfigProblem[] {
       path: '(top level)',
       message: `${longValues - MAX_LISTED} more values are longer than ${MAX_CONFIG_STRING_CHARS.toLocaleString('en')} characters`,
       fix: 'shorten or remove them: this does not look like a fundbot config (fundbot.config.example.json shows one)',
-    });
-  }
-  if (tooDeep !== undefined) {
-    problems.push({
-      code: 'invalid_value',
-      path: formatPath(tooDeep),
-      message: `objects and arrays are nested more than ${MAX_CONFIG_DEPTH} deep here`,
-      fix: "remove the nested part: fundbot's settings go at most three levels deep (see fundbot.config.example.json)",
     });
   }
   return problems;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { findSecretKind, scrubSecrets } from '../lib/scrub-secrets.js';
-import { logLevels } from '../ops/logger.js';
+import { logFormats, logLevels } from '../ops/logger.js';
 import type { ConfigProblem } from './config-problem.js';
 import { envVars } from './env-vars.js';
 import { KEY_SOURCE } from './resolve-projects.js';
@@ -108,6 +108,7 @@ const FIELD_FIXES: Record<string, string> = {
   'engine.reservePct': 'use a percentage between 0 and 90',
   locale: 'use "en" or "de"',
   logLevel: `use one of ${logLevels.join(', ')}`,
+  logFormat: `use one of ${logFormats.join(', ')}`,
 };
 
 function genericPath(path: readonly PropertyKey[]): string {

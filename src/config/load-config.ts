@@ -5,13 +5,14 @@ import type { FundbotConfig, LoadConfigResult, ReadTextFile } from './config-typ
 import { DEFAULT_CONFIG_PATH, type Env, envVars, readEnv } from './env-vars.js';
 import { checkConfigShape, checkConfigSize } from './file-limits.js';
 import { findSecretsInFile, isRecord, issuesToProblems } from './file-problems.js';
-import { locateJsonError } from './locate-json-error.js';
+import { parseConfigText } from './parse-config-text.js';
 import { resolveSlack } from './resolve-chat-platforms.js';
 import { resolveDiscord } from './resolve-discord.js';
 import { resolveProjects } from './resolve-projects.js';
 import {
   resolveApi,
   resolveHttp,
+  resolveLogFormat,
   resolveLogLevel,
   resolvePublicUrl,
   resolveStore,
@@ -106,25 +107,30 @@ export function parseConfig(
 
   const tooLarge = checkConfigSize(text, source);
   if (tooLarge) return { ok: false, problems: [tooLarge] };
-  // A BOM is what Windows editors often write; JSON.parse rejects it, people should not have to care.
-  const body = text.replace(/^\uFEFF/, '');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch {
-    const where = locateJsonError(body);
+  // A BOM is what Windows editors often write; people should not have to care.
+  const text_ = parseConfigText(text.replace(/^\uFEFF/, ''));
+  if (!text_.ok) {
+    const where = `line ${text_.line}, column ${text_.column}`;
     return {
       ok: false,
       problems: [
-        {
-          code: 'invalid_json',
-          path: where ? `${source}:${where.line}:${where.column}` : source,
-          message: `invalid JSON${where ? ` at line ${where.line}, column ${where.column}: ${where.reason}` : ''}`,
-          fix: 'fix the syntax (JSON has no comments and no trailing commas); fundbot.config.example.json is a valid starting point',
-        },
+        text_.kind === 'too-deep'
+          ? {
+              code: 'invalid_value',
+              path: `${source}:${text_.line}:${text_.column}`,
+              message: `${text_.reason} (${where})`,
+              fix: "remove the nested part: fundbot's settings go at most three levels deep (see fundbot.config.example.json)",
+            }
+          : {
+              code: 'invalid_json',
+              path: `${source}:${text_.line}:${text_.column}`,
+              message: `invalid JSON at ${where}: ${text_.reason}`,
+              fix: 'fix the syntax (comments and trailing commas are allowed); fundbot.config.example.json is a valid starting point',
+            },
       ],
     };
   }
+  const raw = text_.value;
 
   // Every check below walks the file: one far outside a config's size and depth is refused first.
   const outOfBounds = checkConfigShape(raw);
@@ -154,6 +160,7 @@ export function parseConfig(
   };
 
   const logLevel = resolveLogLevel(env, section('logLevel'), problems);
+  const logFormat = resolveLogFormat(env, section('logFormat'), problems);
   const api = resolveApi(env, section('api'), problems);
   const store = resolveStore(env, section('store'), problems);
   const http = resolveHttp(env, section('http'), problems);
@@ -209,6 +216,7 @@ export function parseConfig(
     !digest ||
     !hosted ||
     !logLevel ||
+    !logFormat ||
     !publicUrl.ok
   ) {
     throw new Error('internal: configuration resolved without problems but incompletely');
@@ -221,6 +229,7 @@ export function parseConfig(
     publicUrl: publicUrl.url,
     locale: parsed.data.locale,
     logLevel,
+    logFormat,
     projects,
     discord,
     slack,

@@ -1,6 +1,6 @@
 import { ApiKeyFormatError, parseUserKey, USER_KEY_PREFIX, type UserKey } from '../api/index.js';
-import type { LogLevel } from '../ops/logger.js';
-import { logLevels } from '../ops/logger.js';
+import type { LogFormat, LogLevel } from '../ops/logger.js';
+import { logFormats, logLevels } from '../ops/logger.js';
 import type { ConfigProblem } from './config-problem.js';
 import { type Env, envVars, readEnv } from './env-vars.js';
 import type { ConfigFile } from './schema.js';
@@ -13,15 +13,45 @@ import { baseOf, checkPublicUrl, checkServiceUrl } from './service-url.js';
  */
 
 export function resolveLogLevel(env: Env, configured: LogLevel | undefined, problems: ConfigProblem[]) {
-  const fromEnv = readEnv(env, envVars.logLevel);
+  return choiceFromEnv(
+    env,
+    { variable: envVars.logLevel, field: 'logLevel', what: 'a log level', choices: logLevels },
+    configured,
+    problems,
+  );
+}
+
+export function resolveLogFormat(env: Env, configured: LogFormat | undefined, problems: ConfigProblem[]) {
+  return choiceFromEnv(
+    env,
+    { variable: envVars.logFormat, field: 'logFormat', what: 'a log format', choices: logFormats },
+    configured,
+    problems,
+  );
+}
+
+/** A setting of the file with a fixed set of values that an environment variable overrides. */
+function choiceFromEnv<T extends string>(
+  env: Env,
+  setting: {
+    readonly variable: string;
+    readonly field: string;
+    readonly what: string;
+    readonly choices: readonly T[];
+  },
+  configured: T | undefined,
+  problems: ConfigProblem[],
+): T | undefined {
+  const fromEnv = readEnv(env, setting.variable);
   if (fromEnv === undefined) return configured;
-  const level = fromEnv.trim().toLowerCase();
-  if ((logLevels as readonly string[]).includes(level)) return level as LogLevel;
+  const value = fromEnv.trim().toLowerCase();
+  const chosen = setting.choices.find((choice) => choice === value);
+  if (chosen !== undefined) return chosen;
   problems.push({
     code: 'env_invalid',
-    path: `env ${envVars.logLevel}`,
-    message: 'is not a log level',
-    fix: `use one of ${logLevels.join(', ')}, or unset it to use logLevel from the file`,
+    path: `env ${setting.variable}`,
+    message: `is not ${setting.what}`,
+    fix: `use one of ${setting.choices.join(', ')}, or unset it to use ${setting.field} from the file`,
   });
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_HEDGE_AFTER_MS } from '../api/index.js';
 import { defaultMilestones } from '../domain/milestones.js';
-import { logLevels } from '../ops/logger.js';
+import { logFormats, logLevels } from '../ops/logger.js';
 
 /**
  * The schema of `fundbot.config.json`. Every object is strict, so a typo
@@ -194,6 +194,8 @@ export const configFileSchema = z.strictObject({
   /** Default language of notices and replies. */
   locale: locale.default('en'),
   logLevel: z.enum(logLevels).default('info'),
+  /** `pretty` for a person reading the log in a terminal; log tooling reads the default JSON lines. */
+  logFormat: z.enum(logFormats).default('json'),
   projects: z.array(projectSchema).min(1, 'list at least one project to watch'),
   discord: discordSchema.prefault({}),
   slack: slackSchema.prefault({}),

@@ -17,7 +17,7 @@ export interface CommandContext {
 export type OptionValue = string | number | boolean;
 
 export interface CommandInvocation {
-  /** The command's canonical name (commands/definitions.ts `name`), whatever the platform called it. */
+  /** The command's canonical name (src/domain/command-definitions.ts `name`), whatever the platform called it. */
   readonly name: string;
   readonly options: Readonly<Record<string, OptionValue | undefined>>;
   readonly context: CommandContext;

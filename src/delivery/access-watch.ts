@@ -7,7 +7,7 @@ import {
   channelKey,
   errorSummary,
 } from '../core/index.js';
-import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
+import { type BackoffPolicy, backoffMs, RECOVERY_RECHECK_MAX_MS } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
 import type { Random } from '../lib/random.js';
@@ -15,8 +15,19 @@ import type { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { DeliveryObserver } from './delivery-observer.js';
 import type { Wakeups } from './wakeups.js';
 
-/** Re-checks of a channel the bot cannot post in: 30 s doubling to 10 minutes (the one backoff helper). */
-export const accessRecheckBackoff: BackoffPolicy = { baseMs: 30_000, maxMs: 10 * 60_000, jitter: 'spread' };
+/**
+ * Re-checks of a channel the bot cannot post in: 30 s, then every 40 s (±25 %, RECOVERY_RECHECK_MAX_MS), so
+ * access that returns without an event (a permission granted back, a Slack invite whose event was missed) is seen
+ * within 50 s however long it was gone (it was 30 s doubling to 10 minutes: 239 s after a 7-minute outage).
+ * Cost per held channel: 90 checks an hour. Slack: one `conversations.info` each (Tier 3, 50+ a minute per
+ * workspace: about 30 channels of one workspace held at once would reach it); Discord: usually none (the gateway's
+ * cache), else one `GET /channels/{id}`. On replicas one check per interval serves the fleet (the claim below).
+ */
+export const accessRecheckBackoff: BackoffPolicy = {
+  baseMs: 30_000,
+  maxMs: RECOVERY_RECHECK_MAX_MS,
+  jitter: 'spread',
+};
 
 export interface AccessWatchDeps {
   readonly states: ChannelAccessStates;
@@ -41,12 +52,12 @@ export interface AccessWatchDeps {
  * Lost access is a state, not a drop. A post refused for good (not in the channel, a
  * permission missing, archived, deleted, token revoked) marks the channel "cannot post"
  * in the store (shown by /subscriptions, /status and /healthz); its notices are held as
- * catch-up batches; the channel is re-checked through the adapter's ChannelAccess with
- * backoff from 30 s to 10 minutes, or at once when the platform says something changed
+ * catch-up batches; the channel is re-checked through the adapter's ChannelAccess
+ * every 30-50 s ({@link accessRecheckBackoff}), or at once when the platform says something changed
  * (Slack `member_joined_channel`/`channel_unarchive`, a Discord permission change); when
  * it can post again the held notices go out as one catch-up per project and kind.
  *
- * Held means: kept up to 14 days (the batch records' life) with every name; a channel
+ * Held means: kept up to 14 days (HELD_NOTICE_DAYS, the batch records' life) with every name; a channel
  * still refused after that has its oldest catch-ups expire, with an error in the log each day.
  */
 export function createAccessWatch(deps: AccessWatchDeps) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ChannelRef, channelKey } from '../core/index.js';
+import { heldNoticeMs } from '../domain/held-notices.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { type Claims, memoryClaims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
@@ -53,8 +54,11 @@ export interface DeliveryKey {
  */
 export const defaultDeliveryClaimTtlMs = 30_000;
 
-/** 14 days: longer than any delivery is retried, so a record outlives every retry. */
-export const defaultDeliveryRecordTtlMs = 14 * 24 * 3_600_000;
+/**
+ * As long as a notice is held ({@link heldNoticeMs}, 14 days): longer than any delivery is retried or held, so a
+ * record outlives every retry and every held notice.
+ */
+export const defaultDeliveryRecordTtlMs = heldNoticeMs;
 
 /**
  * The durable record of every (id, channel) delivery, shared by all replicas through

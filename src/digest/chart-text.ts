@@ -1,4 +1,5 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
+import { graphemes } from '../domain/text.js';
 import { type ChartFonts, chartFonts } from './chart-font.js';
 
 /** Where a text was drawn, in CSS pixels: its box, for layout checks. */
@@ -57,8 +58,8 @@ export function fontPainter(
     width,
     fit(text, maxWidth, size = 12, bold = false) {
       if (width(text, size, bold) <= maxWidth) return text;
-      const chars = Array.from(text);
-      // The longest prefix that fits with the ellipsis: a binary search over code points.
+      const chars = graphemes(text);
+      // The longest prefix that fits with the ellipsis: a binary search over grapheme clusters.
       let low = 0;
       let high = chars.length;
       while (low < high) {

@@ -29,10 +29,13 @@ export interface EngineNoteParams {
   readonly 'scope-missing': { readonly feed: FeedName; readonly scope: string };
   /** A re-check found the scope again: the feed is back on. */
   readonly 'scope-restored': { readonly feed: FeedName; readonly scope: string };
-  /** The platform rejects the key (invalid, disabled, deleted): polling is paused. */
-  readonly 'key-rejected': Record<string, never>;
-  /** The platform says the key belongs to another project: polling is paused. */
-  readonly 'key-wrong-project': Record<string, never>;
+  /**
+   * The platform rejects the key (invalid, disabled, deleted): polling is paused. `connected`: the key came from a
+   * workspace's connect command (hosted fundbot), so a workspace admin replaces it, not the operator.
+   */
+  readonly 'key-rejected': { readonly connected?: true };
+  /** The platform says the key belongs to another project: polling is paused (`connected` as above). */
+  readonly 'key-wrong-project': { readonly connected?: true };
   /** A probe got through: the key works again and polling resumes. */
   readonly 'key-accepted': Record<string, never>;
   /** A poll was rate limited; the feed waits until `until` (epoch ms). */

@@ -12,9 +12,33 @@ import type { Lease } from './lease.js';
 
 export type { FeedName } from '../domain/feeds.js';
 
+/** The codes by which the platform refuses a project's key itself: the project is paused (key-pause.ts). */
+export type RejectedKeyCode = 'invalid_api_key' | 'key_project_mismatch';
+
+/**
+ * Where a project's key came from, so a refusal says what to do: the operator's configuration (the variable
+ * or key file named in messages) or a workspace's connect command (hosted fundbot).
+ */
+export type KeySource =
+  | {
+      readonly kind: 'configured';
+      /** The variable named in messages (`SOLAR_KIOSK_API_KEY`, or `…_FILE`). */
+      readonly variable: string;
+      /** The key is read from a file that is watched: a replaced file takes effect without a restart. */
+      readonly watchedFile: boolean;
+    }
+  | { readonly kind: 'connected' };
+
 export interface EngineProject {
   readonly linkCaption: string;
   readonly key: ProjectKey;
+  /** Where the key came from (what a refusal tells to do). Default: the configuration, variable unnamed. */
+  readonly keySource?: KeySource;
+  /**
+   * The start-up key check found the key refused (taken once): the project starts paused, saying so once, without
+   * sending the refused request again. Absent or undefined: its first poll finds out.
+   */
+  readonly rejectedAtCheck?: () => RejectedKeyCode | undefined;
   /** Percentages of the goal to announce. Default 25/50/75/100/150/200. */
   readonly milestones?: readonly number[];
   /**
@@ -185,9 +209,10 @@ export interface ProjectPollingStatus {
   readonly project: string;
   /**
    * Set while the platform rejects the project's key (`invalid_api_key`,
-   * `key_project_mismatch`): no feed is polled; the key is tried again backing off from 5 s to every 10 minutes.
+   * `key_project_mismatch`): no feed is polled; the key is tried again with one list read, backing off from 5 s to every
+   * 30-50 s (a key of another project: every 10 minutes), and at once when it is replaced (key-pause.ts).
    */
   readonly paused: { readonly reason: string; readonly since: number } | null;
-  /** Feeds switched off because the key lacks their scope (re-checked backing off from 5 s to every 10 minutes). */
+  /** Feeds switched off because the key lacks their scope (re-checked from 5 s, backing off as key-pause.ts says). */
   readonly disabledFeeds: readonly FeedName[];
 }

@@ -5,6 +5,7 @@ import { type EngineContext, emptyCounters } from './engine-context.js';
 import { engineLoop } from './engine-loop.js';
 import type { CreateEngineOptions, Engine } from './engine-options.js';
 import { engineSettings } from './engine-settings.js';
+import { keyChanged } from './key-pause.js';
 import { memoryLease } from './lease.js';
 import { drainOutbox, inOrderSink } from './outbox.js';
 import { releaseLeases } from './project-lease.js';
@@ -21,8 +22,10 @@ export type {
   EngineOptions,
   EngineProject,
   FeedName,
+  KeySource,
   PollOutcome,
   ProjectPollingStatus,
+  RejectedKeyCode,
 } from './engine-options.js';
 
 /**
@@ -135,7 +138,7 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       const rt = runtimes.get(linkCaption);
       if (rt === undefined) return;
       const now = clock.now();
-      if (rt.paused !== null) rt.paused.retryAt = now;
+      keyChanged(ctx, rt);
       for (const f of rt.feeds.values()) if (f.disabledReason !== undefined) f.dueAt = now;
       runs.invalidate(linkCaption);
       loop.wake();

@@ -16,8 +16,10 @@ export {
   type EngineOptions,
   type EngineProject,
   type FeedName,
+  type KeySource,
   type PollOutcome,
   type ProjectPollingStatus,
+  type RejectedKeyCode,
 } from './engine.js';
 export { appendHistory, defaultHistoryOptions, type HistoryOptions } from './history.js';
 export { type Lease, memoryLease } from './lease.js';

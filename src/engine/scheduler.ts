@@ -9,7 +9,16 @@ import type { EngineContext } from './engine-context.js';
 import type { PollOutcome } from './engine-options.js';
 import { POLL_JITTER } from './engine-settings.js';
 import { pollers } from './feeds/index.js';
-import { isKeyRejection, nextRecheckAt, pauseProject, recheckBackoff, resumeProject } from './key-pause.js';
+import {
+  isKeyRejection,
+  neverGrantedRecheckBackoff,
+  nextProbeAt,
+  nextRecheckAt,
+  pauseProject,
+  recheckBackoff,
+  recheckPace,
+  resumeProject,
+} from './key-pause.js';
 import { offerOutbox } from './outbox.js';
 import { ensureLease } from './project-lease.js';
 import { feedOf, noteError, type ProjectRuntime } from './project-runtime.js';
@@ -85,7 +94,7 @@ export function handlePollError(
     return;
   }
   if (isKeyRejection(error)) {
-    pauseProject(ctx, rt, error);
+    pauseProject(ctx, rt, { code: error.code, status: error.status });
     return;
   }
   // Any other answer to a probe means the key itself was accepted (a scope may still be missing).
@@ -93,7 +102,7 @@ export function handlePollError(
     resumeProject(ctx, rt);
   }
   // Anything else at a probe (a 5xx, a timeout) says nothing about the key: probe again later.
-  if (rt.paused !== null) rt.paused.retryAt = nextRecheckAt(ctx, rt.paused.probes);
+  if (rt.paused !== null) rt.paused.retryAt = nextProbeAt(ctx, rt.paused);
   if (error instanceof RateLimitError) {
     f.dueAt = Math.max(ctx.api.pausedUntil(rt.config.key), clock.now() + 1000);
     noteError(rt, clock.now(), note('rate-limited', { feed, until: f.dueAt }));
@@ -101,18 +110,24 @@ export function handlePollError(
     return;
   }
   if (error instanceof ForbiddenError && error.code === 'insufficient_scope') {
-    // Re-checked with one ordinary poll through the gate (inside the budget, never from the reserve),
-    // backing off to every 10 minutes; the feed comes back on its own when an admin adds the scope.
+    // Re-checked with one ordinary poll through the gate (inside the budget, never from the reserve), at the
+    // pace of scopeRecheckPolicy; the feed comes back on its own when an admin adds the scope. Counted as a
+    // one-off request, so the plan leaves room for the re-checks in the key's budget.
     f.scopeRechecks = (f.scopeRechecks ?? 0) + 1;
-    f.dueAt = nextRecheckAt(ctx, f.scopeRechecks);
+    f.dueAt = nextRecheckAt(ctx, f.scopeRechecks, scopeRecheckPolicy(rt, feed));
+    f.oneOffs.record(clock.now(), 1);
     // Still off at a re-check: already logged and noted once.
     if (f.disabledReason !== undefined) return;
     const { scope, offConsequence } = feedTable[feed];
     f.disabledReason = note('scope-missing', { feed, scope });
     noteError(rt, clock.now(), f.disabledReason);
+    const pace =
+      scopeRecheckPolicy(rt, feed) === recheckBackoff
+        ? recheckPace
+        : `after a few seconds, then less often, at least every ${neverGrantedRecheckBackoff.maxMs / 60_000} minutes`;
     logger.warn(
       { project: lc, feed },
-      `the key for ${lc} lacks ${scope}: ${offConsequence} (add the ${scope} scope to the key in project administration → API keys; fundbot re-checks after a few seconds, then less often, at least every ${recheckBackoff.maxMs / 60_000} minutes)`,
+      `the key for ${lc} lacks ${scope}: ${offConsequence} (add the ${scope} scope to the key in project administration → API keys; fundbot re-checks ${pace})`,
     );
     replan(ctx, rt);
     return;
@@ -122,7 +137,7 @@ export function handlePollError(
   // A switched-off feed's re-check that failed otherwise waits for the next re-check, not for a backoff.
   f.dueAt =
     f.disabledReason !== undefined
-      ? nextRecheckAt(ctx, f.scopeRechecks ?? 1)
+      ? nextRecheckAt(ctx, f.scopeRechecks ?? 1, scopeRecheckPolicy(rt, feed))
       : Math.max(startedAt, clock.now()) + backoff;
   const message = error instanceof Error ? error.message : String(error);
   // /status shows these notes in channels: the category only; the log line below has the details.
@@ -143,10 +158,28 @@ function turnBackOn(ctx: EngineContext, rt: ProjectRuntime, feed: FeedName): voi
   ctx.logger.info({ project: rt.config.linkCaption, feed }, noteForLog(restored, rt.config.linkCaption));
 }
 
-/** The cheapest feed that can tell whether a paused project's key works again: the project (one request). */
+/**
+ * How a switched-off feed is re-checked: a scope the project's feed was read with before (an outage: a key
+ * edited, a scope removed by mistake) at the recovery pace, seen within 50 s of its return; one it never had at
+ * the slow pace of {@link neverGrantedRecheckBackoff} (key-pause.ts states both costs).
+ */
+function scopeRecheckPolicy(rt: ProjectRuntime, feed: FeedName) {
+  const readBefore = rt.state?.readAt[feed] !== undefined || feedOf(rt, feed).lastSuccessAt !== null;
+  return readBefore ? recheckBackoff : neverGrantedRecheckBackoff;
+}
+
+/** The lists a probe may read, cheapest first (the blog is two requests). */
+const probeLists: readonly FeedName[] = ['fundings', 'wall', 'incentives', 'blog'];
+
+/**
+ * The feed whose poll is a paused project's probe: a list, never the project read. The project read answers
+ * any key not entitled to more (another project's key too) with the public view, 200 (api-spec.md, project
+ * endpoints rule 1): it cannot tell that the key works, and resuming on it looped pause → resume every 5 s
+ * (issue 29). A list needs this project's key; a switched-off one still tells (`insufficient_scope` = the key
+ * is accepted). One request for an idle list.
+ */
 function probeFeed(rt: ProjectRuntime): FeedName {
-  if (feedOf(rt, 'project').disabledReason === undefined) return 'project';
-  return feedNames.find((feed) => feedOf(rt, feed).disabledReason === undefined) ?? 'project';
+  return probeLists.find((feed) => feedOf(rt, feed).disabledReason === undefined) ?? 'fundings';
 }
 
 /**
@@ -162,6 +195,9 @@ export async function runProject(ctx: EngineContext, rt: ProjectRuntime, sink: E
   const poll = async (feed: FeedName) => {
     if (await runFeed(ctx, rt, feed)) polled.push(feed);
   };
+  // The start-up key check already had the key refused: paused at once, said once, nothing sent again.
+  const refusedAtCheck = rt.paused === null ? rt.config.rejectedAtCheck?.() : undefined;
+  if (refusedAtCheck !== undefined) pauseProject(ctx, rt, { code: refusedAtCheck });
   try {
     await inOneCommit(ctx, rt, async () => {
       if (rt.paused !== null && now >= rt.paused.retryAt) await poll(probeFeed(rt));

@@ -206,7 +206,7 @@ export class UserSignal {
       this.#refused = true;
       logger.error(
         { code: error instanceof ApiError ? error.code : undefined },
-        'the User API key was refused (it needs project:read): every project keeps its own polling; create a User key with project:read (account settings → API and integrations) and set FUNDBOT_USER_KEY, or switch it off with api.userKey: false. fundbot tries it again after a few seconds, then less often, at least every 10 minutes',
+        'the User API key was refused (it needs project:read): every project keeps its own polling; create a User key with project:read (account settings → API and integrations) and set FUNDBOT_USER_KEY, or switch it off with api.userKey: false. fundbot tries it again after a few seconds, then every 30-50 s',
       );
       return;
     }

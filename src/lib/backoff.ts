@@ -31,3 +31,12 @@ export function backoffMs(policy: BackoffPolicy, attempt: number, random: () => 
       return ceiling;
   }
 }
+
+/**
+ * The ceiling of every re-check of something that comes back without the platform saying so (a key enabled
+ * again, a scope added back to a key, fundbot's access to a channel): 40 s, so with `spread` jitter a return is
+ * seen at most 50 s later however long the outage was. The engine's key and scope re-checks
+ * (`src/engine/key-pause.ts`) and the channel access watch (`src/delivery/access-watch.ts`) back off to it;
+ * each states what it costs while the problem lasts.
+ */
+export const RECOVERY_RECHECK_MAX_MS = 40_000;

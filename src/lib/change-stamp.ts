@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { KeyValueStore } from './store.js';
+import type { KeyValueStore } from './store-port.js';
 
 /**
  * A store view whose every write also writes a change stamp (a fresh random value
@@ -33,6 +33,11 @@ export function withChangeStamp(
       const added = await store.setIfAbsent(key, value, ttlMs);
       if (added) await stamp();
       return added;
+    },
+    async deleteIfValue(key, expected) {
+      const deleted = await store.deleteIfValue(key, expected);
+      if (deleted) await stamp();
+      return deleted;
     },
     async deletePrefix(prefix) {
       const deleted = await store.deletePrefix(prefix);

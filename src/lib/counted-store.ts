@@ -1,4 +1,4 @@
-import type { KeyValueStore } from './store.js';
+import type { KeyValueStore } from './store-port.js';
 
 export type StoreOperationKind = 'read' | 'write' | 'delete';
 
@@ -27,6 +27,10 @@ export function countedStore(
     setIfAbsent(key, value, ttlMs) {
       count('write');
       return inner.setIfAbsent(key, value, ttlMs);
+    },
+    deleteIfValue(key, expected) {
+      count('delete');
+      return inner.deleteIfValue(key, expected);
     },
     deletePrefix(prefix) {
       count('delete');

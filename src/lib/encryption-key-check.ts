@@ -1,4 +1,4 @@
-import type { KeyValueStore } from './store.js';
+import type { KeyValueStore } from './store-port.js';
 import { sealedValueSchema, type TokenCipher } from './token-cipher.js';
 
 /** Where the check value lives: a known text sealed with the key the installations are sealed with. */

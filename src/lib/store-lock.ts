@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
-import { z } from 'zod';
-import type { KeyValueStore } from './store.js';
+import type { KeyValueStore } from './store-port.js';
 
 export interface StoreLockOptions {
   /** A holder killed mid-change frees the lock after this (default 5 s); a change must finish well inside it. */
@@ -16,7 +15,10 @@ const retryEveryMs = 20;
 /**
  * Runs `change` while this caller alone, across replicas, holds `lockKey`: one atomic set-if-absent in the store
  * (Redis `SET NX PX`, SQLite a conditional insert), so a read-modify-write of a shared key (a list) never loses
- * another replica's change. Cost: one set-if-absent (more while another holder works), one read and one delete.
+ * another replica's change. Released by one atomic compare-and-delete of its owner token
+ * ({@link KeyValueStore.deleteIfValue}): a holder whose lock expired during a slow change cannot delete the lock
+ * the next holder took meanwhile (a read, then a delete, could). Cost: one set-if-absent (more while another
+ * holder works) and one conditional delete.
  */
 export async function withStoreLock<T>(
   store: KeyValueStore,
@@ -40,9 +42,8 @@ export async function withStoreLock<T>(
   try {
     return await change();
   } finally {
-    // Only our own lock: one that expired meanwhile may be another holder's now.
-    if ((await store.get(lockKey, z.string()).catch(() => undefined)) === owner) {
-      await store.delete(lockKey).catch(() => {});
-    }
+    // Only our own lock: one that expired meanwhile may be another holder's now. A failed release is
+    // left to the lock's expiry.
+    await store.deleteIfValue(lockKey, owner).catch(() => false);
   }
 }

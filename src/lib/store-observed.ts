@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from './clock.js';
-import type { KeyValueStore } from './store.js';
+import type { KeyValueStore } from './store-port.js';
 import { StoredValueError } from './store-value.js';
 
 const storeFailures = new WeakSet<object>();
@@ -103,8 +103,9 @@ export function observedStore(inner: KeyValueStore, options: ObservedStoreOption
     get: (key, schema) => run('get', () => inner.get(key, schema)),
     set: (key, value, ttlMs) => run('set', () => inner.set(key, value, ttlMs)),
     delete: (key) => run('delete', () => inner.delete(key)),
-    // Health knows three kinds: a set-if-absent is a write, a prefix delete a delete.
+    // Health knows three kinds: a set-if-absent is a write, a conditional or prefix delete a delete.
     setIfAbsent: (key, value, ttlMs) => run('set', () => inner.setIfAbsent(key, value, ttlMs)),
+    deleteIfValue: (key, expected) => run('delete', () => inner.deleteIfValue(key, expected)),
     deletePrefix: (prefix) => run('delete', () => inner.deletePrefix(prefix)),
     ...(inner.sweepExpired ? { sweepExpired: inner.sweepExpired.bind(inner) } : {}),
     close: () => inner.close(),

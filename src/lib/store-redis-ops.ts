@@ -2,17 +2,19 @@ import KeyvRedis from '@keyv/redis';
 import type Keyv from 'keyv';
 import { systemClock } from './clock.js';
 import { keyvRedisEncoder } from './coordination/keyv-redis-entry.js';
+import { RedisScript, type RedisScriptClient } from './coordination/redis-script.js';
 
 /** The store operations keyv has no word for, done with Redis' own commands on the store's connection. */
 export interface KeyvRedisOps {
   /** Resolves once the connection is ready (bounded): keyv's own operations then do not fail as "offline". */
   ready(): Promise<void>;
   setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
+  deleteIfValue(key: string, expected: string): Promise<boolean>;
   deletePrefix(prefix: string): Promise<number>;
 }
 
 /** The node-redis commands used here (the client type of @keyv/redis is a union with the cluster's). */
-interface RawClient {
+interface RawClient extends RedisScriptClient {
   readonly isReady: boolean;
   once(event: 'ready', listener: () => void): unknown;
   set(
@@ -27,6 +29,19 @@ interface RawClient {
   unlink(keys: string[]): Promise<number>;
 }
 
+/**
+ * Compare-and-delete in the server: the entry is keyv's JSON `{"value": …, "expires": …}`, so the
+ * script decodes it and compares its `value` with ARGV[1] (the expected string as keyv's serializer
+ * writes it), and deletes only on a match. One script: no other command runs between GET and DEL.
+ */
+const deleteIfValueScript = new RedisScript(`
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local ok, entry = pcall(cjson.decode, raw)
+if not ok or type(entry) ~= 'table' or entry.value ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+`);
+
 /** Keys deleted per UNLINK, and asked for per SCAN step. */
 const batch = 500;
 
@@ -38,7 +53,8 @@ function globPrefix(literal: string): string {
 /**
  * For a Keyv over @keyv/redis: set-if-absent as `SET key value NX PX ttl` (atomic in the server: of any
  * number of concurrent callers on any replica exactly one gets OK), written in keyv's own encoding so
- * `get` reads it back; a prefix delete as SCAN MATCH + UNLINK. Undefined for any other Keyv.
+ * `get` reads it back; a compare-and-delete as one Lua script; a prefix delete as SCAN MATCH + UNLINK.
+ * Undefined for any other Keyv.
  */
 export function keyvRedisOps(keyv: Keyv): KeyvRedisOps | undefined {
   const store: unknown = keyv.store;
@@ -82,6 +98,15 @@ export function keyvRedisOps(keyv: Keyv): KeyvRedisOps | undefined {
         expiration: { type: 'PX', value: ttl },
       });
       return answer === 'OK';
+    },
+    async deleteIfValue(key, expected) {
+      // The expected value as keyv stores it (its serializer prefixes a string that begins with ':').
+      const entry = await encode(key, expected);
+      const stored = (JSON.parse(entry.value) as { value: unknown }).value;
+      if (typeof stored !== 'string') return false;
+      const client = await connected();
+      const deleted = await deleteIfValueScript.run(client, { keys: [entry.key], arguments: [stored] });
+      return deleted === 1;
     },
     async deletePrefix(prefix) {
       const match = globPrefix((await encode(prefix, null)).key);

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Clock } from './clock.js';
-import type { KeyValueStore, SweepSlice } from './store.js';
 import { groupCommit } from './store-group-commit.js';
+import type { KeyValueStore, SweepSlice } from './store-port.js';
 import { migrateKeyvTable } from './store-sqlite-migrate.js';
 import { parseStored } from './store-value.js';
 
@@ -68,6 +68,7 @@ type Write =
   | { readonly op: 'set'; readonly key: string; readonly json: string; readonly expires: number | null }
   | { readonly op: 'add'; readonly key: string; readonly json: string; readonly expires: number }
   | { readonly op: 'delete'; readonly key: string }
+  | { readonly op: 'deleteIf'; readonly key: string; readonly json: string }
   | { readonly op: 'deletePrefix'; readonly key: string };
 
 /** Thrown for any operation after {@link KeyValueStore.close}. */
@@ -130,6 +131,11 @@ export async function openSqliteStore(
   const remove = db.prepare<[string], { expires: number | null }>(
     'DELETE FROM kv WHERE key = ? RETURNING expires',
   );
+  // Compare-and-delete in ONE statement, in the group commit's transaction: only a live row holding exactly
+  // this JSON goes (values are written by JSON.stringify, so one string has one text).
+  const removeIfValue = db.prepare<[string, string, number]>(
+    'DELETE FROM kv WHERE key = ? AND value = ? AND (expires IS NULL OR expires >= ?)',
+  );
   const expiredSlice = db.prepare<[number, number], { key: string }>(
     'SELECT key FROM kv WHERE expires IS NOT NULL AND expires < ? ORDER BY expires LIMIT ?',
   );
@@ -153,6 +159,7 @@ export async function openSqliteStore(
       }
       if (w.op === 'add') return insertIfAbsent.run(w.key, w.json, w.expires, at).changes === 1;
       if (w.op === 'deletePrefix') return removeRange.run(w.key, prefixEnd(w.key)).changes;
+      if (w.op === 'deleteIf') return removeIfValue.run(w.key, w.json, at).changes === 1;
       // "Deleted" means a live value was there (keyv's answer); an expired row goes too.
       const row = remove.get(w.key);
       return row !== undefined && (row.expires === null || at <= row.expires);
@@ -197,10 +204,14 @@ export async function openSqliteStore(
   };
 
   const readValue = (key: string): unknown => {
-    // A queued set-if-absent is not read through: whether it lands is the commit's to say.
+    // A queued set-if-absent or compare-and-delete is not read through: whether it lands is the commit's to say.
     const queued = writes
       .pending()
-      .findLast((w) => (w.op === 'deletePrefix' ? key.startsWith(w.key) : w.op !== 'add' && w.key === key));
+      .findLast((w) =>
+        w.op === 'deletePrefix'
+          ? key.startsWith(w.key)
+          : w.op !== 'add' && w.op !== 'deleteIf' && w.key === key,
+      );
     if (queued?.op === 'set') return parse(queued.json, queued.expires);
     if (queued !== undefined) return undefined;
     const row = select.get(key);
@@ -229,6 +240,10 @@ export async function openSqliteStore(
     setIfAbsent(key, value, ttlMs) {
       const json = JSON.stringify(value) ?? 'null';
       return writes.write({ op: 'add', key, json, expires: now() + ttlMs }).then((added) => added === true);
+    },
+    deleteIfValue(key, expected) {
+      const json = JSON.stringify(expected);
+      return writes.write({ op: 'deleteIf', key, json }).then((deleted) => deleted === true);
     },
     async deletePrefix(prefix) {
       if (prefix === '') throw new Error('deletePrefix needs a non-empty prefix (it would empty the store)');

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import type { KeyValueStore } from './store.js';
+import type { KeyValueStore } from './store-port.js';
 
 export interface StoreSweepOptions {
   readonly store: KeyValueStore;

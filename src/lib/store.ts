@@ -1,5 +1,5 @@
 import Keyv from 'keyv';
-import type { z } from 'zod';
+import type { KeyValueStore } from './store-port.js';
 import { keyvRedisOps } from './store-redis-ops.js';
 import { openSqliteStore, type SqliteStoreOptions } from './store-sqlite.js';
 import { parseStored } from './store-value.js';
@@ -12,53 +12,9 @@ export {
   type StoreOutcome,
   StoreTimeoutError,
 } from './store-observed.js';
+export type { KeyValueStore, SweepSlice } from './store-port.js';
 export { StoreClosedError, StoreFileReplacedError, SWEEP_SLICE_ROWS } from './store-sqlite.js';
 export { StoredValueError } from './store-value.js';
-
-/**
- * The one storage seam of fundbot. Everything durable (feed state, outbox,
- * history, subscriptions, locale settings) goes through this interface, so a
- * single process runs on an embedded SQLite file and a fleet of replicas on Redis
- * without any other code knowing which.
- *
- * Values are JSON. Reads are validated with a zod schema: a value written by an
- * older version or corrupted on disk becomes a {@link StoredValueError}, never a
- * silently wrong object.
- */
-export interface KeyValueStore {
-  get<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined>;
-  set(key: string, value: unknown, ttlMs?: number): Promise<void>;
-  delete(key: string): Promise<boolean>;
-  /**
-   * Writes `value` under `key` only when no live value is there, atomically: of any number of
-   * concurrent callers (on any replica sharing the store) exactly one gets true. An expired value
-   * counts as absent. The replay guards and once-only marks are built on it.
-   * Memory: one process, serialized; SQLite: one `INSERT … ON CONFLICT … WHERE expired` in the
-   * group commit's transaction; Redis: `SET key value NX PX ttl`.
-   */
-  setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
-  /**
-   * Deletes every value whose key starts with `prefix` (a workspace's settings when it uninstalls);
-   * returns how many went. Cost: SQLite one range delete; Redis one SCAN over the keyspace (MATCH on
-   * the prefix) plus one UNLINK per 500 keys, so use it for rare events only.
-   */
-  deletePrefix(prefix: string): Promise<number>;
-  /**
-   * Deletes expired values in the next slice of the store (stores that expire values by
-   * themselves, like Redis, do not have it). See src/lib/store-sweep.ts.
-   */
-  sweepExpired?(now: number): Promise<SweepSlice>;
-  /** Releases connections and file handles. */
-  close(): Promise<void>;
-}
-
-/** What one {@link KeyValueStore.sweepExpired} call did. */
-export interface SweepSlice {
-  readonly scanned: number;
-  readonly deleted: number;
-  /** True when the slice reached the end of the store (the next call starts at its beginning). */
-  readonly wrapped: boolean;
-}
 
 /** A view of a store under a key prefix: `projects/solar-kiosk/` keeps projects apart. */
 export function namespaced(store: KeyValueStore, prefix: string): KeyValueStore {
@@ -68,6 +24,7 @@ export function namespaced(store: KeyValueStore, prefix: string): KeyValueStore 
     set: (key, value, ttlMs) => store.set(full(key), value, ttlMs),
     delete: (key) => store.delete(full(key)),
     setIfAbsent: (key, value, ttlMs) => store.setIfAbsent(full(key), value, ttlMs),
+    deleteIfValue: (key, expected) => store.deleteIfValue(full(key), expected),
     deletePrefix: (keyPrefix) => store.deletePrefix(full(keyPrefix)),
     // A namespace does not own the connection: closing it is the root store's job.
     close: async () => {},
@@ -76,8 +33,8 @@ export function namespaced(store: KeyValueStore, prefix: string): KeyValueStore 
 
 /**
  * Adapts a keyv instance (memory or Redis) to {@link KeyValueStore}. Over @keyv/redis, set-if-absent is
- * Redis' own `SET NX PX` and a prefix delete a SCAN; over keyv's in-process Map both run serialized
- * behind one lock (one process: nothing else can interleave).
+ * Redis' own `SET NX PX`, a compare-and-delete a Lua script and a prefix delete a SCAN; over keyv's
+ * in-process Map all three run serialized behind one lock (one process: nothing else can interleave).
  */
 export function keyvStore(keyv: Keyv): KeyValueStore {
   const redis = keyvRedisOps(keyv);
@@ -113,6 +70,13 @@ export function keyvStore(keyv: Keyv): KeyValueStore {
         return true;
       });
     },
+    deleteIfValue(key, expected) {
+      if (redis) return redis.deleteIfValue(key, expected);
+      return serialized(async () => {
+        const current: unknown = await keyv.get(key);
+        return current === expected ? keyv.delete(key) : false;
+      });
+    },
     deletePrefix(prefix) {
       if (redis) return redis.deletePrefix(prefix);
       return serialized(async () => {
@@ -144,7 +108,10 @@ export async function openStore(url: string, options: SqliteStoreOptions = {}): 
   if (url === 'memory:' || url === 'memory') return memoryStore();
   if (url.startsWith('sqlite://')) return openSqliteStore(url.slice('sqlite://'.length), options);
   if (url.startsWith('redis://') || url.startsWith('rediss://')) {
-    const { redisKeyv } = await import('./redis-keyv.js');
+    const [{ redisKeyv }, { redisReconnectStrategy }] = await Promise.all([
+      import('./redis-keyv.js'),
+      import('./coordination/redis-client.js'),
+    ]);
     return keyvStore(
       redisKeyv({
         url,
@@ -153,7 +120,7 @@ export async function openStore(url: string, options: SqliteStoreOptions = {}): 
         disableOfflineQueue: true,
         socket: {
           connectTimeout: 5_000,
-          reconnectStrategy: (retries: number) => Math.min(250 * 2 ** retries, 5_000),
+          reconnectStrategy: redisReconnectStrategy(),
         },
       }),
     );

@@ -22,9 +22,10 @@ const projectScopeOf: Record<string, ProjectScope> = {
 };
 
 /**
- * GET /project/{link_caption}: a Project API Key must be this project's and have
- * project:read, and sees the full view, as does a team member's User key with
- * project:read; everyone else sees the public view (a `new` project stays hidden).
+ * GET /project/{link_caption}: a Project API Key of this project with project:read sees the full view, as does
+ * a team member's User key with project:read; everyone else sees the public view (a `new` project stays
+ * hidden). A key of another project is "a key not entitled to more" (api-spec.md, project endpoints rule 1):
+ * the public view, 200, once the project is public; `key_project_mismatch` only while it is a draft.
  */
 export function getProject(state: HandlerState, lc: string, credential: Credential): Reply {
   const project = state.projectByCaption(lc);
@@ -34,7 +35,7 @@ export function getProject(state: HandlerState, lc: string, credential: Credenti
       : errors.accessDenied();
   if (credential.kind === 'project') {
     if (project === undefined) return errors.accessDenied();
-    if (credential.linkCaption !== lc) return errors.mismatch();
+    if (credential.linkCaption !== lc) return project.status === 'new' ? errors.mismatch() : publicView();
     if (!credential.scopes.has('project:read')) return errors.scope('project:read', 'Project API Key');
     return json(200, { project: project.projectView(true), status: 0 });
   }

@@ -3,14 +3,13 @@ import type {
   Funding,
   Incentive,
   IncentiveDetail,
-  Order,
   OwnProject,
   Project,
-  Subscriber,
   WallPost,
 } from '../api/schemas/index.js';
 import { type Page, slicePage } from './chronological-list.js';
 import { FundingProgress } from './funding-progress.js';
+import type { Order, Subscriber } from './personal-data.js';
 import { ProjectBlog } from './project-blog.js';
 import type { SimProjectContext } from './project-context.js';
 import { ProjectTeam } from './project-team.js';

@@ -2,8 +2,9 @@
  * A project's subscribers (followers), with or without an account: subscribe,
  * unsubscribe and the page `/subscribers` serves.
  */
-import type { Subscriber } from '../api/schemas/index.js';
+
 import { insertChronological, type Page, slicePage } from './chronological-list.js';
+import type { Subscriber } from './personal-data.js';
 import type { SimProjectContext } from './project-context.js';
 import type { AddSubscriberInput, ListOrder, SimHistoryEntry, SubscriberKey } from './types.js';
 import { SimulatorUsageError } from './usage-error.js';

@@ -3,8 +3,9 @@
  * they add up to, with the two lists the server pages through (public fundings and
  * orders). Reward stock is kept by the reward catalog; this module asks it.
  */
-import type { Funding, Order } from '../api/schemas/index.js';
+import type { Funding } from '../api/schemas/index.js';
 import { insertChronological, type Page, slicePage } from './chronological-list.js';
+import type { Order } from './personal-data.js';
 import type { ProjectFacts, SimProjectContext } from './project-context.js';
 import type { OrderedItem, RewardCatalog } from './reward-catalog.js';
 import type { AddSupporterInput, FundingKey, ListOrder, SimHistoryEntry } from './types.js';

@@ -2,16 +2,9 @@
  * Public types of the platform simulator. Kept in one module so that the test
  * suites, the benchmark and the demo can import them without the server code.
  */
-import type {
-  BlogPost,
-  Funding,
-  IncentiveDetail,
-  Order,
-  Project,
-  Subscriber,
-  WallPost,
-} from '../api/schemas/index.js';
+import type { BlogPost, Funding, IncentiveDetail, Project, WallPost } from '../api/schemas/index.js';
 import type { Clock } from '../lib/clock.js';
+import type { Order, Subscriber } from './personal-data.js';
 
 /** The seven scopes a Project API Key can carry (spec, Authentication 5). */
 export const projectScopes = [

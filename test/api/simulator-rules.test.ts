@@ -62,8 +62,6 @@ describe('authentication errors', () => {
   it.each([
     ['incentivesPage', 'incentives:read'],
     ['blogPage', 'blog:read'],
-    ['ordersPage', 'orders:read'],
-    ['subscribersPage', 'subscribers:read'],
     ['wallPage', 'wall:read'],
     ['fundingsPage', 'fundings:read'],
   ] as const)(

@@ -60,5 +60,11 @@ describe('a project whose key is rejected at start-up', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(JSON.stringify(logger.records)).not.toContain(revoked);
+    // Said once, by the engine, with what to do (the start-up check no longer says it a second time).
+    const said = logger.records.filter(
+      (r) => (r.level === 'warn' || r.level === 'error') && JSON.stringify(r).includes('river-cleanup'),
+    );
+    expect(said).toHaveLength(1);
+    expect(JSON.stringify(said[0])).toContain('RIVER_CLEANUP_API_KEY');
   }, 60_000);
 });

@@ -69,7 +69,7 @@ describe('key check against the simulator', () => {
     expect(requestsSince(before)).toHaveLength(1);
   });
 
-  it('a key of another project pauses the project after one request', async () => {
+  it('a key of another project pauses the project after two requests: the read answers it with the public view, a list refuses it', async () => {
     const before = sim.requests.length;
     const riverKey = sim.issueProjectKey('river-cleanup');
     const report = await checkProjectKeys({ api, projects: [project('solar-kiosk', riverKey)] });
@@ -77,9 +77,13 @@ describe('key check against the simulator', () => {
     expect(report.enabled).toEqual([]);
     expect(report.paused).toEqual(['solar-kiosk']);
     expect(report.warnings).toEqual([
-      'solar-kiosk is paused: the key in SOLAR_KIOSK_API_KEY belongs to another project: export the key of solar-kiosk there, or fix projects[].linkCaption; fundbot keeps it and tries the key again after a few seconds, then less often, at least every 10 minutes',
+      'solar-kiosk is paused: the key in SOLAR_KIOSK_API_KEY belongs to another project: export the key of solar-kiosk there, or fix projects[].linkCaption; fundbot keeps it and tries the key again (a key file replaced is tried at once)',
     ]);
-    expect(requestsSince(before)).toHaveLength(1);
+    expect(report.projects[0]?.rejected).toBe('key_project_mismatch');
+    expect(requestsSince(before).map((r) => [r.path, r.status])).toEqual([
+      ['/project/solar-kiosk', 200],
+      ['/project/solar-kiosk/fundings', 403],
+    ]);
   });
 
   it('a revoked key pauses the project and says to create a new one', async () => {
@@ -88,8 +92,9 @@ describe('key check against the simulator', () => {
     const report = await checkProjectKeys({ api, projects: [project('solar-kiosk', key)] });
     expect(report.projects[0]?.status).toBe('paused');
     expect(report.warnings).toEqual([
-      'solar-kiosk is paused: the key in SOLAR_KIOSK_API_KEY is invalid or was deleted: create a new Project API key for solar-kiosk (project administration → API keys) and export it in SOLAR_KIOSK_API_KEY; fundbot keeps it and tries the key again after a few seconds, then less often, at least every 10 minutes',
+      'solar-kiosk is paused: the key in SOLAR_KIOSK_API_KEY is invalid or was deleted: create a new Project API key for solar-kiosk (project administration → API keys) and export it in SOLAR_KIOSK_API_KEY; fundbot keeps it and tries the key again (a key file replaced is tried at once)',
     ]);
+    expect(report.projects[0]?.rejected).toBe('invalid_api_key');
     expect(report.warnings.join()).not.toContain(key);
   });
 

@@ -29,14 +29,18 @@ describe('config size and depth limits', () => {
     expect(lines[5]).toContain('4 more values are longer than 4,096 characters');
   });
 
-  it('refuses nesting deeper than 16 levels, naming where, instead of overflowing the stack', () => {
-    const lines = problemsOf(withExtra(`"x":${'['.repeat(100_000)}${']'.repeat(100_000)}`));
-    expect(lines).toEqual([
-      `  1. x${'[0]'.repeat(15)}: objects and arrays are nested more than 16 deep here: remove the nested part: fundbot's settings go at most three levels deep (see fundbot.config.example.json)`,
+  it('refuses nesting deeper than 16 levels, naming where, before parsing (no stack overflow)', () => {
+    const text = withExtra(`"x":${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    // The top-level object is level 1: the 16th "[" of x opens level 17.
+    const column = text.indexOf('"x":') + 4 + 15 + 1;
+    expect(problemsOf(text)).toEqual([
+      `  1. test.json:1:${column}: objects and arrays are nested more than 16 deep here (line 1, column ${column}): remove the nested part: fundbot's settings go at most three levels deep (see fundbot.config.example.json)`,
     ]);
     expect(problemsOf(withExtra(`"y":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`))[0]).toContain(
       'nested more than 16 deep',
     );
+    // 16 levels (the top-level object is the first) still parse, and are then checked as settings.
+    expect(problemsOf(withExtra(`"x":${'['.repeat(15)}${']'.repeat(15)}`))[0]).toContain('x: unknown field');
   });
 
   it('a file within the limits is checked as before', () => {

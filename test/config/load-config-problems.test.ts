@@ -26,10 +26,10 @@ describe('each configuration problem says where and what to do', () => {
     ]);
   });
 
-  it('invalid_json: gives line and column of a trailing comma', () => {
-    const text = '{\n  "projects": [],\n  "locale": "en",\n}\n';
+  it('invalid_json: gives line and column of a missing comma', () => {
+    const text = '{\n  "projects": []\n  "locale": "en"\n}\n';
     expect(lines(load(text))).toEqual([
-      './fundbot.config.json:4:1: invalid JSON at line 4, column 1: trailing comma before "}" (JSON allows none): fix the syntax (JSON has no comments and no trailing commas); fundbot.config.example.json is a valid starting point',
+      './fundbot.config.json:3:3: invalid JSON at line 3, column 3: expected "," between two values, found a string: fix the syntax (comments and trailing commas are allowed); fundbot.config.example.json is a valid starting point',
     ]);
   });
 
@@ -40,14 +40,28 @@ describe('each configuration problem says where and what to do', () => {
     expect(problem?.message).toBe(
       'invalid JSON at line 2, column 23: expected a value, found an unexpected character',
     );
+    expectNoSecret(lines(load(text)).join('\n'));
   });
 
-  it('invalid_json: reports comments, unclosed strings and an empty file', () => {
-    expect(problemsOf(load('{ // note\n}'))[0]?.message).toContain('line 1, column 3');
-    expect(problemsOf(load('{ "a": "open\n}'))[0]?.message).toContain(
-      'line break or control character inside a string',
+  it('invalid_json: reports unclosed strings and comments, single quotes and an empty file', () => {
+    expect(problemsOf(load('{ "a": "open\n}'))[0]?.message).toBe(
+      'invalid JSON at line 1, column 8: string is never closed (missing ")',
+    );
+    expect(problemsOf(load('{ /* note\n}'))[0]?.message).toContain(
+      'a /* comment is never closed (missing */)',
+    );
+    expect(problemsOf(load("{\r\n  'projects': []\r\n}"))[0]?.message).toBe(
+      'invalid JSON at line 2, column 3: strings need double quotes (") in JSON',
     );
     expect(problemsOf(load('  '))[0]?.message).toContain('the file is empty');
+    expect(problemsOf(load('// only a comment\n'))[0]?.message).toContain('the file is empty');
+  });
+
+  it('comments and trailing commas are allowed, as in VS Code settings files', () => {
+    const file = JSON.stringify(validFile(), null, 2);
+    const commented = `// fundbot's settings\n${file.replace('{', '{\n  /* the projects to watch */').replace(/\n}$/, ',\n  // end\n}')}`;
+    expect(load(file).ok).toBe(true);
+    expect(load(commented)).toEqual(load(file));
   });
 
   it('unknown_key: suggests the field that was probably meant', () => {
@@ -251,9 +265,12 @@ describe('each configuration problem says where and what to do', () => {
     ]);
   });
 
-  it('env_invalid: LOG_LEVEL and PORT', () => {
-    expect(lines(load(validFile(), validEnv({ LOG_LEVEL: 'verbose', PORT: 'eighty' })))).toEqual([
+  it('env_invalid: LOG_LEVEL, LOG_FORMAT and PORT', () => {
+    expect(
+      lines(load(validFile(), validEnv({ LOG_LEVEL: 'verbose', LOG_FORMAT: 'colour', PORT: 'eighty' }))),
+    ).toEqual([
       'env LOG_LEVEL: is not a log level: use one of fatal, error, warn, info, debug, trace, silent, or unset it to use logLevel from the file',
+      'env LOG_FORMAT: is not a log format: use one of json, pretty, or unset it to use logFormat from the file',
       'env PORT: is not a port number: set it to a number between 1 and 65535, or unset it to use http.port from the file',
     ]);
   });

@@ -27,6 +27,7 @@ describe('a valid configuration', () => {
     expect(config.store.url).toBe('sqlite://./data/fundbot.sqlite');
     expect(config.locale).toBe('en');
     expect(config.logLevel).toBe('info');
+    expect(config.logFormat).toBe('json');
     expect(config.projects.map((p) => p.linkCaption)).toEqual(['solar-kiosk', 'river-cleanup']);
     expect(config.projects[0]?.milestones).toEqual([25, 50, 75, 100, 150, 200]);
     expect(config.projects[0]?.apiKey.kind).toBe('project');
@@ -69,13 +70,14 @@ describe('a valid configuration', () => {
     expect(result.config.slack).toMatchObject({ enabled: true, mode: 'http', port: 3100 });
   });
 
-  it('lets FUNDBOT_STORE, FUNDBOT_API_BASE_URL, LOG_LEVEL and PORT override the file', () => {
+  it('lets FUNDBOT_STORE, FUNDBOT_API_BASE_URL, LOG_LEVEL, LOG_FORMAT and PORT override the file', () => {
     const result = load(
-      validFile(),
+      validFile({ logFormat: 'json' }),
       validEnv({
         FUNDBOT_STORE: 'redis://:hunter2hunter2@redis:6379',
         FUNDBOT_API_BASE_URL: 'http://127.0.0.1:4010/',
         LOG_LEVEL: 'DEBUG',
+        LOG_FORMAT: 'Pretty',
         PORT: '8080',
       }),
     );
@@ -83,6 +85,7 @@ describe('a valid configuration', () => {
     expect(result.config.store.url).toBe('redis://:hunter2hunter2@redis:6379');
     expect(result.config.api.baseUrl).toBe('http://127.0.0.1:4010');
     expect(result.config.logLevel).toBe('debug');
+    expect(result.config.logFormat).toBe('pretty');
     expect(result.config.http.port).toBe(8080);
   });
 

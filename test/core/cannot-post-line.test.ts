@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createChannelAccessStates } from '../../src/core/settings/channel-access-states.js';
+import { HELD_NOTICE_DAYS } from '../../src/domain/held-notices.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { t0 } from '../support/builders.js';
 import { allText, createCoreFixture, discordChannel } from '../support/core-fixture.js';
@@ -13,7 +14,7 @@ describe('a channel fundbot cannot post in, as the commands show it', () => {
     const subscriptions = allText(await f.run('subscriptions'));
     expect(subscriptions).toContain('fundbot cannot post here since');
     expect(subscriptions).toContain('give its role Embed Links in this channel');
-    expect(subscriptions).toContain('Notices are held (up to 7 days)');
+    expect(subscriptions).toContain(`Notices are held (up to ${HELD_NOTICE_DAYS} days)`);
     expect(allText(await f.run('status'))).toContain('fundbot cannot post here since');
 
     await f.settings.setLocale(discordChannel, 'channel', 'de');

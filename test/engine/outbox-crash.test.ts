@@ -39,6 +39,7 @@ class PowerCut {
       },
       delete: (key) => inner.delete(key),
       setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
+      deleteIfValue: (key, expected) => inner.deleteIfValue(key, expected),
       deletePrefix: (prefix) => inner.deletePrefix(prefix),
       close: () => inner.close(),
     };

@@ -55,7 +55,7 @@ describe('re-checks of a rejected key', () => {
     expect(harness.recorder.ofType('supporter').map((s) => s.displayName)).toContain('Back again');
   });
 
-  it('a key that stays broken backs off to one probe every 10 minutes (±25 %), logging the error once', async () => {
+  it('a key that stays broken is probed every 30-50 s (90 an hour), logging the error once', async () => {
     h = await startEngineHarness();
     const harness = h;
     await step(harness);
@@ -63,16 +63,36 @@ describe('re-checks of a rejected key', () => {
     const from = harness.sim.requests.length;
     await runFor(harness, 60 * 60_000);
     const probes = harness.sim.requests.slice(from).filter((r) => r.status === 401);
-    // 5, 10, 20, 40, 80, 160, 320 s, then the ceiling: about 12 in the first hour.
-    expect(probes.length).toBeGreaterThanOrEqual(10);
-    expect(probes.length).toBeLessThanOrEqual(14);
-    const last = gaps(probes).slice(-3);
-    for (const gap of last) {
-      expect(gap).toBeGreaterThanOrEqual(7.5 * 60_000);
-      expect(gap).toBeLessThanOrEqual(12.5 * 60_000);
+    // 5, 10, 20 s, then the 40 s ceiling ±25 %: about 90 in the first hour.
+    expect(probes.length).toBeGreaterThanOrEqual(75);
+    expect(probes.length).toBeLessThanOrEqual(110);
+    for (const gap of gaps(probes).slice(4)) {
+      expect(gap).toBeGreaterThanOrEqual(30_000);
+      expect(gap).toBeLessThanOrEqual(50_000);
     }
     expect(harness.logger.records.filter((r) => r.level === 'error')).toHaveLength(1);
   });
+
+  it.each([10, 120])(
+    'a key enabled again after %i minutes is seen within 50 s, its supporter announced',
+    async (minutes) => {
+      h = await startEngineHarness();
+      const harness = h;
+      await step(harness);
+      harness.sim.revokeKey(harness.rawKey);
+      await runFor(harness, minutes * 60_000 + 13_000);
+      expect(harness.engine.status()[0]?.paused).not.toBeNull();
+      harness.sim.restoreKey(harness.rawKey);
+      harness.project.addSupporter({ displayName: `Back after ${minutes}`, amount: 5 });
+      const seenAfter = await msUntil(
+        harness,
+        () => harness.recorder.ofType('supporter').length > 0,
+        5 * 60_000,
+      );
+      expect(seenAfter).toBeLessThanOrEqual(50_000);
+      expect(harness.engine.status()[0]?.paused).toBeNull();
+    },
+  );
 });
 
 describe('re-checks of a missing scope', () => {
@@ -104,5 +124,43 @@ describe('re-checks of a missing scope', () => {
     harness.project.addWallPost({ message: 'heard again' });
     await runFor(harness, 5 * 60_000);
     expect(harness.recorder.ofType('wall-post').map((w) => w.message)).toEqual(['heard again']);
+  });
+});
+
+describe('re-checks of a scope, by whether the project ever had it', () => {
+  const every = ['project:read', 'incentives:read', 'blog:read', 'fundings:read', 'wall:read'] as const;
+  const withoutWall = every.filter((s) => s !== 'wall:read');
+
+  it('wall:read lost for 45 minutes and added back is seen within 50 s (it was read before: an outage)', async () => {
+    h = await startEngineHarness();
+    const harness = h;
+    await runFor(harness, 2 * 60_000);
+    harness.sim.setKeyScopes(harness.rawKey, withoutWall);
+    await runFor(harness, 45 * 60_000 + 17_000);
+    expect((await wallStatus(harness))?.disabledReason).toBeDefined();
+    harness.sim.setKeyScopes(harness.rawKey, every);
+    const seenAfter = await msUntil(
+      harness,
+      async () => (await wallStatus(harness))?.disabledReason === undefined,
+      10 * 60_000,
+    );
+    expect(seenAfter).toBeLessThanOrEqual(50_000);
+  });
+
+  it('a key made without wall:read is re-checked slowly: at most every 10 minutes once backed off', async () => {
+    h = await startEngineHarness({ scopes: withoutWall });
+    const harness = h;
+    await runFor(harness, 60 * 60_000);
+    const rechecks = harness.sim.requests.filter((r) => r.path.endsWith('/wall') && r.status === 403);
+    // 5 s doubling to 10 minutes: about 12 in the first hour (the lost scope above: about 90).
+    expect(rechecks.length).toBeGreaterThanOrEqual(8);
+    expect(rechecks.length).toBeLessThanOrEqual(15);
+    harness.sim.setKeyScopes(harness.rawKey, every);
+    const seenAfter = await msUntil(
+      harness,
+      async () => (await wallStatus(harness))?.disabledReason === undefined,
+      20 * 60_000,
+    );
+    expect(seenAfter).toBeLessThanOrEqual(12.5 * 60_000);
   });
 });

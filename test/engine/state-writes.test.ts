@@ -43,6 +43,9 @@ function mapStore(
       map.set(key, JSON.stringify(value));
       return true;
     },
+    async deleteIfValue(key, expected) {
+      return map.get(key) === JSON.stringify(expected) && map.delete(key);
+    },
     async deletePrefix(prefix) {
       const keys = [...map.keys()].filter((k) => k.startsWith(prefix));
       for (const k of keys) map.delete(k);
@@ -87,6 +90,10 @@ class PowerCut {
       setIfAbsent: async (key, value, ttl) => {
         this.tick();
         return inner.setIfAbsent(key, value, ttl);
+      },
+      deleteIfValue: async (key, expected) => {
+        if (this.dead) throw new Crash('dead');
+        return inner.deleteIfValue(key, expected);
       },
       deletePrefix: (prefix) => inner.deletePrefix(prefix),
       close: async () => {},

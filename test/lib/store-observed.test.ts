@@ -16,6 +16,7 @@ const hangingStore: KeyValueStore = {
   set: () => new Promise(() => {}),
   delete: () => new Promise(() => {}),
   setIfAbsent: () => new Promise(() => {}),
+  deleteIfValue: () => new Promise(() => {}),
   deletePrefix: () => new Promise(() => {}),
   close: async () => {},
 };

@@ -148,6 +148,57 @@ describe('logger redaction', () => {
   });
 });
 
+describe('the readable format for terminals (format: pretty)', () => {
+  it('writes a time, the level and the message, the fields below, and no JSON line', () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      format: 'pretty',
+      colorize: false,
+      base: { service: 'fundbot', version: '1.2.3' },
+      destination: { write: (line) => lines.push(line) },
+    });
+    logger.child({ project: 'solar-kiosk' }).warn({ feed: 'wall' }, 'the wall answered 503');
+    expect(lines).toHaveLength(1);
+    const [first, ...fields] = (lines[0] ?? '').trimEnd().split('\n');
+    expect(first).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] WARN: the wall answered 503$/);
+    expect(fields.map((f) => f.trim())).toEqual([
+      'version: "1.2.3"',
+      'project: "solar-kiosk"',
+      'feed: "wall"',
+    ]);
+    expect(lines[0]).not.toContain('{"');
+  });
+
+  it('shows only what the JSON line would: secrets are scrubbed before formatting', () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'debug',
+      format: 'pretty',
+      colorize: false,
+      knownSecrets: [SIGNING_SECRET],
+      destination: { write: (line) => lines.push(line) },
+    });
+    logger.error(
+      { token: BOT_TOKEN, err: new Error(`rejected ${PROJECT_KEY}`), note: `secret ${SIGNING_SECRET}` },
+      `user key ${USER_KEY}`,
+    );
+    expectClean(lines);
+    expect(lines.join('')).toContain('ERROR: user key [redacted]');
+  });
+
+  it('colours only when asked (or when the terminal supports it)', () => {
+    const lines: string[] = [];
+    createLogger({
+      level: 'info',
+      format: 'pretty',
+      colorize: true,
+      destination: { write: (l) => lines.push(l) },
+    }).info('hi');
+    expect(lines[0]).toMatch(/\u001b\[\d+m/);
+  });
+});
+
 describe('scrubSecrets', () => {
   it('leaves ordinary text alone', () => {
     const text = 'the bot polled solar-kiosk: 3 new supporters, funding 1.234,00 EUR (bearer of news)';

@@ -64,6 +64,14 @@ describe('authentication and scopes', () => {
     expect([unknown.status, unknown.body.error]).toEqual([403, 'project_access_denied']);
   });
 
+  it("answers the project read with another project's key with the public view, as a key not entitled to more", async () => {
+    const key = sim.issueProjectKey('live');
+    const other = await get(sim, '/project/other', key);
+    expect(other.status).toBe(200);
+    expect(other.body.project.link_caption).toBe('other');
+    expect(other.body.project).not.toHaveProperty('process_status');
+  });
+
   it('serves the project without a credential from status started on, as a public view without key fields', async () => {
     const anonymous = await get(sim, '/project/live');
     expect(anonymous.status).toBe(200);

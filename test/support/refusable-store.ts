@@ -12,6 +12,7 @@ export function refusableStore(): KeyValueStore & { refuseWrites: boolean; write
     get: inner.get.bind(inner),
     delete: inner.delete.bind(inner),
     setIfAbsent: inner.setIfAbsent.bind(inner),
+    deleteIfValue: inner.deleteIfValue.bind(inner),
     deletePrefix: inner.deletePrefix.bind(inner),
     close: inner.close.bind(inner),
     async set(key: string, value: unknown, ttlMs?: number) {

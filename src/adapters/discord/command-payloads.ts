@@ -16,7 +16,7 @@ const namePattern = /^[-_\p{Ll}\p{N}]{1,32}$/u;
 
 /**
  * The JSON body for Discord's bulk overwrite of application commands, built from
- * commands/definitions.ts. Admin commands get `default_member_permissions`
+ * src/domain/command-definitions.ts. Admin commands get `default_member_permissions`
  * Manage Server (the adapter checks it again: server owners can change it);
  * every command is guild-only (`contexts`), since notices and settings belong to
  * a server's channels. German goes into the `de` localizations. Descriptions

@@ -8,6 +8,7 @@ import {
 } from '../../delivery/index.js';
 import { unavailableReasons } from './channel-unavailable-reasons.js';
 import { nonceFromKey } from './discord-nonce.js';
+import { clip } from './escape-discord.js';
 import { renderEmbed } from './render-embed.js';
 
 /** Discord: "A thread has already been created for this message". */
@@ -115,7 +116,7 @@ export function discordRestDelivery(
       try {
         // POST /channels/{channel}/messages/{message}/threads: the thread takes the message's id.
         const thread = (await rest.post(Routes.threads(ref.channelId, parentMessageId), {
-          body: { name: name.slice(0, maxThreadName) || 'fundbot', auto_archive_duration: 1440 },
+          body: { name: clip(name, maxThreadName) || 'fundbot', auto_archive_duration: 1440 },
         })) as { id: string };
         return { parentMessageId, threadId: thread.id };
       } catch (error) {

@@ -1,3 +1,5 @@
+import { graphemePrefix } from '../../domain/text.js';
+
 /**
  * Making untrusted plain text inert on Discord.
  *
@@ -45,18 +47,16 @@ export function escapeDiscordMarkdown(text: string): string {
 
 /**
  * Cuts to at most `max` UTF-16 code units (Discord's limits are no stricter than
- * that), never inside a surrogate pair, ending with an ellipsis when cut. A cut
- * after escaping is safe: every escape inserts its neutralising character before
- * or right after the dangerous one, so a cut can only drop the danger, not expose it.
+ * that), never inside a grapheme cluster (an emoji ZWJ sequence, a flag, a letter with
+ * its marks), ending with an ellipsis when cut. A cut after escaping is safe: every
+ * escape inserts its neutralising character before or right after the dangerous one, so
+ * a cut can only drop the danger, not expose it.
  */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  let end = Math.max(0, max - 1);
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  let kept = graphemePrefix(text, max - 1, 'utf16');
   // A lone trailing backslash would escape the ellipsis: harmless, but untidy.
-  let trailingBackslashes = 0;
-  while (trailingBackslashes < end && text[end - 1 - trailingBackslashes] === '\\') trailingBackslashes += 1;
-  if (trailingBackslashes % 2 === 1) end -= 1;
-  return `${text.slice(0, end)}…`;
+  const trailingBackslashes = kept.length - kept.replace(/\\+$/, '').length;
+  if (trailingBackslashes % 2 === 1) kept = kept.slice(0, -1);
+  return `${kept}…`;
 }

@@ -20,7 +20,7 @@ export interface RegisteredCommands {
 
 /**
  * Overwrites the bot's application commands with the ones in
- * commands/definitions.ts (a bulk PUT: commands no longer defined disappear).
+ * src/domain/command-definitions.ts (a bulk PUT: commands no longer defined disappear).
  * Errors say what to fix and never contain the token.
  */
 export async function registerDiscordCommands(
@@ -61,7 +61,7 @@ function explain(error: unknown, options: RegisterDiscordCommandsOptions): strin
       );
     }
     if (error.status === 400) {
-      return `Discord rejected the command definitions (400): ${scrubSecrets(error.message, [options.token])}; check commands/definitions.ts against Discord's limits`;
+      return `Discord rejected the command definitions (400): ${scrubSecrets(error.message, [options.token])}; check src/domain/command-definitions.ts against Discord's limits`;
     }
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -3,7 +3,8 @@ import type { ChannelRef, CommandCore, NeutralMessage } from '../../core/index.j
 import { catalogFor } from '../../core/index.js';
 import type { Logger } from '../../domain/logger.js';
 import { connectFormView } from './connect-form.js';
-import { renderBlocks } from './render-blocks.js';
+import { renderBlocks, slackLimits } from './render-blocks.js';
+import { clip } from './slack-text.js';
 import type { SlackUserLookup } from './slack-user-lookup.js';
 
 const connectAction = 'fundbot_home_connect';
@@ -37,7 +38,11 @@ export function listenForAppHome(
     const projectBlocks = (message.fields ?? []).map(
       (field): types.KnownBlock => ({
         type: 'section',
-        text: { type: 'plain_text', text: `${field.name}\n${field.value}`.slice(0, 3_000), emoji: true },
+        text: {
+          type: 'plain_text',
+          text: clip(`${field.name}\n${field.value}`, slackLimits.sectionText),
+          emoji: true,
+        },
         ...(field.action
           ? {
               accessory: {

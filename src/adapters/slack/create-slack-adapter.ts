@@ -60,10 +60,8 @@ export interface SlackAdapterOptions {
   readonly clock?: Clock;
   /** Overrides the bot's Web API retry policy (tests use a fast one). */
   readonly retryPolicy?: webApi.RetryOptions;
-  /** Default: commands/definitions.ts. */
+  /** Default: src/domain/command-definitions.ts. */
   readonly definitions?: readonly CommandDefinition[];
-  /** How long users.info answers are reused (default 60 s). */
-  readonly userCacheTtlMs?: number;
   /** How long stop() waits for slash commands in progress (default 10 s). */
   readonly drainTimeoutMs?: number;
   /** Told when the bot may be able to post in a channel again (it joined, the channel was unarchived). */
@@ -166,7 +164,6 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
     client: app.client,
     clock,
     logger,
-    ...(options.userCacheTtlMs !== undefined ? { ttlMs: options.userCacheTtlMs } : {}),
   });
   const poster = createSlackPoster({
     client: createSlackPostingClient(options.botToken, {

@@ -1,3 +1,5 @@
+import { graphemePrefix } from '../../domain/text.js';
+
 /**
  * Making untrusted plain text inert on Slack.
  *
@@ -51,13 +53,10 @@ export function escapeSlackEntities(text: string): string {
 
 /**
  * Cuts to at most `max` UTF-16 code units (Slack counts characters no stricter than that),
- * never inside a surrogate pair or an entity, ending with an ellipsis when cut.
+ * never inside a grapheme cluster (an emoji ZWJ sequence, a flag, a letter with its marks)
+ * or an entity, ending with an ellipsis when cut.
  */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  let end = Math.max(0, max - 1);
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  const cut = text.slice(0, end).replace(/&[a-z]*$/, '');
-  return `${cut}…`;
+  return `${graphemePrefix(text, max - 1, 'utf16').replace(/&[a-z]*$/, '')}…`;
 }

@@ -39,13 +39,14 @@ interface UsersInfoUser {
  * user of another organisation can be admin of THEIR workspace, which must not make
  * them admin of ours. Guests and deactivated users are never admins.
  */
+/** How long a users.info answer is reused (see above). */
+const userFactsTtlMs = 60_000;
+
 export function createSlackUserLookup(options: {
   readonly client: webApi.WebClient;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly ttlMs?: number;
 }): SlackUserLookup {
-  const ttlMs = options.ttlMs ?? 60_000;
   const cache = new Map<string, { readonly at: number; readonly facts: SlackUserFacts }>();
 
   return {
@@ -53,7 +54,7 @@ export function createSlackUserLookup(options: {
       const key = `${teamId}:${userId}`;
       const now = options.clock.now();
       const hit = cache.get(key);
-      if (hit && now - hit.at < ttlMs) return hit.facts;
+      if (hit && now - hit.at < userFactsTtlMs) return hit.facts;
       try {
         const result = await options.client.users.info({ user: userId, include_locale: true });
         const user = (result.user ?? {}) as UsersInfoUser;

@@ -3,8 +3,6 @@ export * from './envelopes.js';
 export * from './file-object.js';
 export * from './funding.js';
 export * from './incentive.js';
-export * from './order.js';
 export * from './project.js';
-export * from './subscriber.js';
 export * from './user.js';
 export * from './wall-post.js';

@@ -64,7 +64,7 @@ export function createHostedProjects(options: HostedProjectsOptions): RunningHos
     if (previous?.at === record.at) return;
     // A new key (rotation): the engine's runtime is bound to the old one; its stored state carries over.
     if (previous) await options.engine.removeProject(linkCaption);
-    options.engine.addProject({ linkCaption, key });
+    options.engine.addProject({ linkCaption, key, keySource: { kind: 'connected' } });
     watched.set(linkCaption, { workspace: record.workspace, at: record.at });
     options.onChange?.();
   }

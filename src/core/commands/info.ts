@@ -85,7 +85,14 @@ function operationLines(run: CommandRun, paused: EngineStatus['paused']): string
   const lines: string[] = [];
   if (paused !== null) {
     const since = formatDateTime(paused.since, locale, run.timeZone);
-    lines.push(t.status.paused(since, noteText(paused.reason, t, locale, run.timeZone)));
+    const connected = 'connected' in paused.reason.params && paused.reason.params.connected === true;
+    lines.push(
+      t.status.paused(
+        since,
+        noteText(paused.reason, t, locale, run.timeZone),
+        connected ? 'connect' : 'operator',
+      ),
+    );
   }
   for (const note of run.deps.operationalNotes?.() ?? []) {
     lines.push(
@@ -99,7 +106,7 @@ function operationLines(run: CommandRun, paused: EngineStatus['paused']): string
   return lines;
 }
 
-/** /help: every command from commands/definitions.ts with its description in the channel's language. */
+/** /help: every command from src/domain/command-definitions.ts with its description in the channel's language. */
 export async function helpCommand(run: CommandRun): Promise<NeutralMessage> {
   const { t, locale } = run;
   const platform = run.invocation.context.channel.platform;

@@ -169,7 +169,8 @@ export interface Catalog {
     /** Heading of the causes `/healthz` also names: a paused project, a failing store, API drift. */
     readonly fieldOperation: string;
     /** The API rejected the project's key: polling is paused until an operator replaces it. */
-    readonly paused: (since: string, reason: string) => string;
+    /** `fix`: who replaces the key, the operator (configured) or a workspace admin (connected from chat). */
+    readonly paused: (since: string, reason: string, fix: 'operator' | 'connect') => string;
     /** The store does not answer; `detail` is the operator's technical line (English). */
     readonly storeFailing: (detail: string) => string;
     /** The store was found empty while its marker says it held data (the detail says what to do). */

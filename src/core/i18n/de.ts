@@ -1,3 +1,4 @@
+import { HELD_NOTICE_DAYS } from '../../domain/held-notices.js';
 import type { Catalog } from './catalog.js';
 import { hostedDe } from './hosted-catalog.js';
 import { notesDe } from './note-catalog.js';
@@ -156,7 +157,7 @@ export const de: Catalog = {
       }
     },
     cannotPost: (problem, since) =>
-      `⚠️ fundbot kann hier seit ${since} nicht posten: ${problem} Meldungen werden gesammelt (bis zu 7 Tage) und gebündelt nachgeholt, sobald es wieder geht.`,
+      `⚠️ fundbot kann hier seit ${since} nicht posten: ${problem} Meldungen werden gesammelt (bis zu ${HELD_NOTICE_DAYS} Tage) und gebündelt nachgeholt, sobald es wieder geht.`,
   },
   pacing: {
     mode: (mode, minutes) =>
@@ -211,8 +212,8 @@ export const de: Catalog = {
     fieldErrors: 'Letzte Fehler',
     noErrors: 'keine',
     fieldOperation: 'Betrieb',
-    paused: (since, reason) =>
-      `Abfragen pausiert seit ${since}: ${reason}. Der Betreiber muss den API-Schlüssel dieses Projekts ersetzen; er wird nach wenigen Sekunden erneut versucht, dann seltener, mindestens alle 10 Minuten.`,
+    paused: (since, reason, fix) =>
+      `Abfragen pausiert seit ${since}: ${reason}. ${fix === 'connect' ? 'Ein Admin verbindet das Projekt erneut mit einem Project-API-Schlüssel dieses Projekts (der connect-Befehl)' : 'Der Betreiber muss den API-Schlüssel dieses Projekts ersetzen'}; ein neuer Schlüssel wird sofort versucht, und die Abfragen laufen von selbst weiter, sobald die Plattform den Schlüssel wieder annimmt.`,
     storeFailing: (detail) =>
       `Der Speicher antwortet nicht (${detail}): neue Meldungen warten, bis er wieder antwortet.`,
     storeEmptied: (detail) => `Der Speicher war leer (der Betreiber muss handeln): ${detail}.`,

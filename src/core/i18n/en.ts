@@ -1,3 +1,4 @@
+import { HELD_NOTICE_DAYS } from '../../domain/held-notices.js';
 import type { Catalog } from './catalog.js';
 import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
@@ -148,7 +149,7 @@ export const en: Catalog = {
       }
     },
     cannotPost: (problem, since) =>
-      `⚠️ fundbot cannot post here since ${since}: ${problem} Notices are held (up to 7 days) and posted as one catch-up as soon as it can.`,
+      `⚠️ fundbot cannot post here since ${since}: ${problem} Notices are held (up to ${HELD_NOTICE_DAYS} days) and posted as one catch-up as soon as it can.`,
   },
   pacing: {
     mode: (mode, minutes) =>
@@ -202,8 +203,8 @@ export const en: Catalog = {
     fieldErrors: 'Recent errors',
     noErrors: 'none',
     fieldOperation: 'Operation',
-    paused: (since, reason) =>
-      `Polling paused since ${since}: ${reason}. The operator must replace this project's API key; it is tried again after a few seconds, then less often, at least every 10 minutes.`,
+    paused: (since, reason, fix) =>
+      `Polling paused since ${since}: ${reason}. ${fix === 'connect' ? 'An admin connects the project again with a Project API key of this project (the connect command)' : "The operator must replace this project's API key"}; a new key is tried at once, and polling resumes by itself when the platform accepts the key again.`,
     storeFailing: (detail) =>
       `The store does not answer (${detail}): new notices wait until it answers again.`,
     storeEmptied: (detail) => `The store was found empty (operator action needed): ${detail}.`,

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { heldNoticeMs } from '../../domain/held-notices.js';
 import type { Clock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import type { Wakeups } from '../wakeups.js';
 import { type BatchRecord, batchRecordSchema } from './batch-record.js';
 
-/** Batches and their marks live as long as delivery records: a late drop can still edit one. */
-export const batchKeepMs = 14 * 24 * 3_600_000;
+/** Batches and their marks live as long as a notice is held (14 days): a late drop can still edit one. */
+export const batchKeepMs = heldNoticeMs;
 
 const ids = z.array(z.string());
 

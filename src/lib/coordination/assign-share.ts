@@ -10,6 +10,11 @@ export interface ShareInput {
   readonly projects: readonly string[];
   /** Live leases: project → holder. A project absent here is free. */
   readonly holders: ReadonlyMap<string, string>;
+  /**
+   * Free projects that were free at this replica's previous tick too: the replica the plan gave them to did not
+   * take them (it died or froze a moment ago and still counts as live). Taken whatever the share. Default none.
+   */
+  readonly stillFree?: readonly string[];
 }
 
 /** What to do about it. */
@@ -18,7 +23,7 @@ export interface ShareDecision {
   readonly share: number;
   /** Projects this replica holds. */
   readonly held: readonly string[];
-  /** Free projects to try to acquire (as many as this replica is below its share). */
+  /** Free projects to try to acquire: its part of the free ones while below its share, and the still-free ones. */
   readonly acquire: readonly string[];
   /** Held projects above the share that another live replica, below its share, could take. */
   readonly excess: readonly string[];
@@ -33,6 +38,15 @@ export interface ShareDecision {
  * rest by its score. Replicas that see the same live list reach for disjoint free projects, so a fleet starting
  * together claims its shares at once instead of racing for the same projects and waiting a tick for the
  * leftovers; and a replica above its share gives up the projects it prefers least, other replicas' own first.
+ *
+ * A free project seen free at two ticks of a replica in a row is taken by it whatever its share. The share and
+ * the plan count the replicas in the registry, and one that died or froze a moment ago is still there (its beat
+ * lives 2/3 of a TTL): when a lease expires in that moment, the plan may give the project to the one that cannot
+ * take it, or every replica alive may be at its share while the one "below" it is the dead one, and the project
+ * waited until the dead beat expired and a tick more (the lease model test, test/lib/coordination/
+ * lease-model.test.ts, found projects unpolled 4.1-4.95 s at a 3 s TTL; up to TTL + 2/3 TTL + a tick). A replica
+ * alive below its share takes its part at its first look, before anyone's second: a plain death is still taken
+ * over evenly, and whoever ends above the share gives the excess up after the grace, as after any join.
  *
  * Cost: one SHA-1 per held or free project and live replica; nothing while nothing is free or in excess.
  */
@@ -52,14 +66,83 @@ export function assignShare(input: ShareInput): ShareDecision {
   const held = input.projects
     .filter((project) => input.holders.get(project) === input.self)
     .sort(byPreference);
-  const free = input.projects.filter((project) => !input.holders.has(project)).sort(byPreference);
-  const acquire = free.slice(0, Math.max(0, share - held.length));
+  const free = input.projects.filter((project) => !input.holders.has(project));
+  // Below its share a replica takes its part of the free projects; the still-free ones whatever its share.
+  const planned =
+    held.length < share
+      ? (planFree(
+          free,
+          [...live].sort(),
+          new Map([...live].map((r) => [r, Math.max(0, share - (counts.get(r) ?? 0))])),
+        ).get(input.self) ?? [])
+      : [];
+  const taken = new Set(planned);
+  const stillFree = (input.stillFree ?? []).filter(
+    (p) => listed.has(p) && !input.holders.has(p) && !taken.has(p),
+  );
+  const acquire = [...planned, ...stillFree];
 
   const someoneBelowShare = [...live].some(
     (replica) => replica !== input.self && (counts.get(replica) ?? 0) < share,
   );
   const excess = held.length > share && someoneBelowShare ? held.slice(share) : [];
   return { share, held, acquire, excess };
+}
+
+/**
+ * Who takes which free project, computed alike by every replica that sees the same view, so claims made in the
+ * same moment do not collide: a free project goes to its owner (the live replica scoring highest for it) while
+ * the owner is below its share, its highest-scored ones first; the rest, in name order, each to the replica
+ * below its share that scores it highest. (Each replica taking its own preference instead collided when an owner
+ * had more own free projects than room: after a death two survivors reached for the same one, and the loser's
+ * wait of a join step left a project unpolled past the TTL plus a tick in the lease model test.)
+ */
+function planFree(
+  free: readonly string[],
+  replicas: readonly string[],
+  deficits: Map<string, number>,
+): Map<string, string[]> {
+  const plan = new Map<string, string[]>(replicas.map((r) => [r, []]));
+  const scores = new Map<string, number[]>();
+  const scoresOf = (project: string) => {
+    let found = scores.get(project);
+    if (found === undefined) {
+      found = replicas.map((r) => rendezvousScore(r, project));
+      scores.set(project, found);
+    }
+    return found;
+  };
+  const best = (project: string, among: (index: number) => boolean) => {
+    const all = scoresOf(project);
+    let pick = -1;
+    for (let i = 0; i < replicas.length; i++) {
+      if (among(i) && (pick < 0 || (all[i] ?? 0) > (all[pick] ?? 0))) pick = i;
+    }
+    return pick;
+  };
+  const owned = new Map<number, string[]>();
+  for (const project of free) {
+    const owner = best(project, () => true);
+    owned.set(owner, [...(owned.get(owner) ?? []), project]);
+  }
+  const leftovers: string[] = [];
+  for (const [owner, projects] of owned) {
+    const name = replicas[owner] as string;
+    const room = deficits.get(name) ?? 0;
+    projects.sort((a, b) => (scoresOf(b)[owner] ?? 0) - (scoresOf(a)[owner] ?? 0) || a.localeCompare(b));
+    plan.get(name)?.push(...projects.slice(0, room));
+    deficits.set(name, room - Math.min(room, projects.length));
+    leftovers.push(...projects.slice(room));
+  }
+  leftovers.sort();
+  for (const project of leftovers) {
+    const pick = best(project, (i) => (deficits.get(replicas[i] as string) ?? 0) > 0);
+    if (pick < 0) break;
+    const name = replicas[pick] as string;
+    plan.get(name)?.push(project);
+    deficits.set(name, (deficits.get(name) ?? 0) - 1);
+  }
+  return plan;
 }
 
 /** Above every score: a project `self` scores highest for among the live replicas ranks before all the others. */

@@ -70,6 +70,8 @@ export class LeaseBalancer {
   readonly #joinStepMs: number;
   readonly #joinMaxMs: number;
   readonly #tenures = new Map<string, Tenure>();
+  /** Projects free at the previous tick: still free now, the replica meant to take them did not (assignShare). */
+  #freeAtLastTick = new Set<string>();
   #overShareSince: number | undefined;
 
   constructor(options: LeaseBalancerOptions) {
@@ -170,7 +172,10 @@ export class LeaseBalancer {
 
     const holders = new Map<string, string>();
     for (const [project, holder] of await lease.holders(projects)) holders.set(project, holder.holder);
-    const decision = assignShare({ self, replicas, projects, holders });
+    const free = projects.filter((project) => !holders.has(project));
+    const stillFree = free.filter((project) => this.#freeAtLastTick.has(project));
+    this.#freeAtLastTick = new Set(free);
+    const decision = assignShare({ self, replicas, projects, holders, stillFree });
 
     const acquired: string[] = [];
     await Promise.all(

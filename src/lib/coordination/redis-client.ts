@@ -6,6 +6,14 @@ import { type Random, systemRandom } from '../random.js';
 export const redisReconnectBackoff: BackoffPolicy = { baseMs: 50, maxMs: 2_000, jitter: 'spread' };
 
 /**
+ * node-redis' `socket.reconnectStrategy` for every Redis connection fundbot opens (coordination's shared
+ * client and a single process's `redis://` store): the one backoff with {@link redisReconnectBackoff}.
+ */
+export function redisReconnectStrategy(random: Random = systemRandom): (retries: number) => number {
+  return (retries) => backoffMs(redisReconnectBackoff, retries + 1, () => random.next());
+}
+
+/**
  * Connects the node-redis client that `@keyv/redis` re-exports (`@redis/client`), so leases, claims and the
  * store can share one client and one connection (pass it to `new KeyvRedis(client)` as well) and fundbot carries
  * no second Redis library. node-redis reconnects on its own and queues commands meanwhile; `onError` receives
@@ -30,7 +38,7 @@ export async function connectRedis(
     disableOfflineQueue: options.disableOfflineQueue ?? false,
     socket: {
       connectTimeout: 5_000,
-      reconnectStrategy: (retries: number) => backoffMs(redisReconnectBackoff, retries + 1, random.next),
+      reconnectStrategy: redisReconnectStrategy(random),
     },
   });
   client.on('error', onError);

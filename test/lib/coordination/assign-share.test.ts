@@ -61,7 +61,30 @@ describe('assignShare', () => {
     expect(decision.acquire).toEqual([]); // nothing is free until r2's leases expire
     for (const project of ['p2', 'p5', 'p8']) holders.delete(project); // they expire
     const after = assignShare({ self: 'r0', replicas: ['r0', 'r1'], projects: projectsOf(9), holders });
-    expect(after.acquire).toHaveLength(2);
+    const other = assignShare({ self: 'r1', replicas: ['r0', 'r1'], projects: projectsOf(9), holders });
+    // Both below their share of 5 by 2: the three free projects split between them, none claimed twice.
+    expect([...after.acquire, ...other.acquire].sort()).toEqual(['p2', 'p5', 'p8']);
+  });
+
+  it('takes a project free at two of its ticks in a row whatever its share, where a dead replica still counted would leave it', () => {
+    // r1 died a moment ago: its beat still counts it (and it holds nothing), r2 froze past its TTL and its lease on
+    // p1 expired. r0 is at its share of ceil(2/2) = 1, and the plan gives p1 to r1, which cannot take it.
+    const holders = new Map([['p0', 'r0']]);
+    const input = { self: 'r0', replicas: ['r0', 'r1'], projects: projectsOf(2), holders };
+    expect(assignShare(input).acquire).toEqual([]);
+    // Still free at r0's next tick: r0 takes it.
+    expect(assignShare({ ...input, stillFree: ['p1'] }).acquire).toEqual(['p1']);
+  });
+
+  it('gives every free project to one replica below its share, alike on every replica that sees the same view', () => {
+    const projects = projectsOf(12);
+    // r3 died: its four projects are free; the others hold four each and aim at ceil(12/3) = 4... plus its share.
+    const holders = new Map(projects.slice(0, 8).map((p, i) => [p, `r${i % 2}`]));
+    const replicas = ['r0', 'r1', 'r2'];
+    const claims = replicas.map((self) => assignShare({ self, replicas, projects, holders }).acquire);
+    // r2 holds nothing: it is below its share of 4 and gets the free ones the plan gives it; nobody claims twice.
+    expect(claims.flat().sort()).toEqual(projects.slice(8).sort());
+    expect(new Set(claims.flat()).size).toBe(claims.flat().length);
   });
 
   it('prefers different free projects on different replicas', () => {

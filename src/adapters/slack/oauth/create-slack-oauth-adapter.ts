@@ -64,7 +64,6 @@ export interface SlackOAuthAdapterOptions {
   readonly clock?: Clock;
   readonly retryPolicy?: webApi.RetryOptions;
   readonly definitions?: readonly CommandDefinition[];
-  readonly userCacheTtlMs?: number;
   readonly drainTimeoutMs?: number;
   /** Told when the bot may be able to post in a channel again (it joined, the channel was unarchived). */
   readonly onAccessChanged?: (channel: ChannelRef) => void;
@@ -113,7 +112,6 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     clientOptions,
     clock,
     logger,
-    ...(options.userCacheTtlMs !== undefined ? { userCacheTtlMs: options.userCacheTtlMs } : {}),
   });
 
   const receiver = new HTTPReceiver({

@@ -32,7 +32,6 @@ export function createTeamClients(options: {
   readonly clientOptions: webApi.WebClientOptions;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly userCacheTtlMs?: number;
   /** Minimum time between two history looks per workspace (default 60 s). */
   readonly historyIntervalMs?: number;
 }): TeamClients {
@@ -70,7 +69,6 @@ export function createTeamClients(options: {
         client,
         clock: options.clock,
         logger: options.logger,
-        ...(options.userCacheTtlMs !== undefined ? { ttlMs: options.userCacheTtlMs } : {}),
       }),
     };
     teams.set(teamId, entry);

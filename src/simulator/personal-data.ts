@@ -1,5 +1,10 @@
 import { z } from 'zod';
 
+/*
+ * Orders and subscribers as the platform serves them. Only the simulator has them: fundbot reads no
+ * personal data, so the API client (src/api) has neither a call nor a schema for them.
+ */
+
 /** An order (support). Personal data: never shown in a channel. No `id`. */
 export const orderSchema = z.object({
   support_timestamp: z.number().int(),
@@ -24,3 +29,18 @@ export const orderSchema = z.object({
   ),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+/** A subscriber. Personal data: never shown in a channel. No `id`; `user` is null without an account. */
+export const subscriberSchema = z.object({
+  subscribed_timestamp: z.number().int(),
+  is_news_subscribed: z.boolean(),
+  user: z
+    .object({
+      id: z.number().int(),
+      first_name: z.string(),
+      last_name: z.string(),
+      is_public: z.boolean(),
+    })
+    .nullable(),
+});
+export type Subscriber = z.infer<typeof subscriberSchema>;
