@@ -16,7 +16,7 @@ export type LifeState = 'running' | 'paused' | 'dead';
 
 /** A store operation as a kill trigger sees it (`set` of an engine head: the commit's last write). */
 export interface StoreStep {
-  readonly operation: 'get' | 'set' | 'delete' | 'setIfAbsent' | 'deletePrefix';
+  readonly operation: 'get' | 'set' | 'delete' | 'setIfAbsent' | 'deleteIfValue' | 'deletePrefix';
   readonly key: string;
 }
 
@@ -102,6 +102,8 @@ export class ProcessLife {
       delete: (key) => run({ operation: 'delete', key }, () => inner.delete(key)),
       setIfAbsent: (key, value, ttlMs) =>
         run({ operation: 'setIfAbsent', key }, () => inner.setIfAbsent(key, value, ttlMs)),
+      deleteIfValue: (key, expected) =>
+        run({ operation: 'deleteIfValue', key }, () => inner.deleteIfValue(key, expected)),
       deletePrefix: (prefix) =>
         run({ operation: 'deletePrefix', key: prefix }, () => inner.deletePrefix(prefix)),
       close: async () => {},

@@ -36,6 +36,7 @@ export function storeWithFaults(inner: KeyValueStore, clock: ManualClock): Store
       set: (key, value, ttlMs) => run(() => inner.set(key, value, ttlMs)),
       delete: (key) => run(() => inner.delete(key)),
       setIfAbsent: (key, value, ttlMs) => run(() => inner.setIfAbsent(key, value, ttlMs)),
+      deleteIfValue: (key, expected) => run(() => inner.deleteIfValue(key, expected)),
       deletePrefix: (prefix) => run(() => inner.deletePrefix(prefix)),
       close: async () => {},
     },
