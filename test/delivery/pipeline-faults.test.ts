@@ -188,6 +188,11 @@ describe('delivery pipeline: a Retry-After pauses the lane, set-aside work inclu
     await h.settle();
     expect(h.delivery.nextWakeAt()).toBeGreaterThanOrEqual(t0 + 30_000);
     await runFor(h, 30_000);
-    expect(h.slack.in('S1').map((m) => m.key.split('@')[0]).sort()).toEqual(['s1', 's2']);
+    expect(
+      h.slack
+        .in('S1')
+        .map((m) => m.key.split('@')[0])
+        .sort(),
+    ).toEqual(['s1', 's2']);
   });
 });
