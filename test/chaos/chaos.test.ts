@@ -7,12 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lateLandingFaults } from './platform-faults.js';
-import { runSeed, seedReport } from './run-seed.js';
+import { replayCommand, runSeed, seedReport } from './run-seed.js';
 
 interface FailedSeed {
   readonly seed: number;
   /** A fault kind the seed needs that is switched off here (platform-faults.ts). */
   readonly needs?: 'late-landing';
+  /** Still failing: kept here so it is not lost, skipped (with its replay command printed) until fixed. */
+  readonly open?: boolean;
   readonly failed: string;
   readonly fixedBy: string;
 }
@@ -33,9 +35,14 @@ async function expectSeedHolds(seed: number): Promise<void> {
 
 describe('chaos seeds that once failed', () => {
   for (const failed of seedsThatFailed) {
-    const off = failed.needs === 'late-landing' && !lateLandingFaults;
-    if (off)
+    const needsOff = failed.needs === 'late-landing' && !lateLandingFaults;
+    const off = needsOff || failed.open === true;
+    if (needsOff)
       console.log(`chaos seed ${failed.seed} skipped: it needs late-landing faults (CHAOS_LATE_LANDING=1)`);
+    else if (failed.open)
+      console.log(
+        `chaos seed ${failed.seed} skipped: still open (${replayCommand(failed.seed)}): ${failed.failed}`,
+      );
     it.skipIf(off)(
       `seed ${failed.seed}: ${failed.failed}`,
       () => expectSeedHolds(failed.seed),
