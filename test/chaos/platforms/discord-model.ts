@@ -72,7 +72,7 @@ export function createDiscordModel(
   let sequence = 0n;
   const snowflake = () => {
     sequence += 1n;
-    return (((BigInt(clock.now()) - discordEpoch) << 22n) | (sequence & 0x3fffffn)).toString();
+    return (((BigInt(Math.floor(clock.now())) - discordEpoch) << 22n) | (sequence & 0x3fffffn)).toString();
   };
   const judged = (channelId: string) => `discord:${channels.get(channelId)?.parentId ?? channelId}`;
   const notFound = (what: string, code: number): DiscordAnswer => ({
