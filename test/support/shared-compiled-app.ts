@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { type CompiledAppDir, compileApp, compiledAppAt } from './compiled-app.js';
+import './provided-context.js';
 import { waitUntil } from './wait-until.js';
 
 let build: Promise<CompiledAppDir> | undefined;

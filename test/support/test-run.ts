@@ -7,12 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** This run's shared directory (read it with `inject('runDir')`). */
-    runDir: string;
-  }
-}
+import './provided-context.js';
 
 export default function setup(project: TestProject): () => void {
   const runDir = mkdtempSync(join(tmpdir(), 'fundbot-test-run-'));
