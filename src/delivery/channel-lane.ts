@@ -8,7 +8,7 @@ import { ExtraCopies } from './extra-copies.js';
 import type { LaneDeps } from './lane-deps.js';
 import { runEdit } from './lane-edit.js';
 import { answered, answeredLandsWithinMs, describe } from './lane-failure.js';
-import type { EditTask, LaneItem, LaneTask } from './lane-item.js';
+import type { LaneItem, LaneTask } from './lane-item.js';
 import { LaneSightings } from './lane-sightings.js';
 import type { ChannelPoster, Sighting } from './ports.js';
 import { SetAside } from './set-aside.js';
