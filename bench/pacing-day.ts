@@ -19,7 +19,9 @@
  *   name taken out of a batch still held); `drops` is what the simulator dropped before
  *   payout among supports the engine had announced;
  * - pacingDuplicates / pacingMisses: supporter entry keys standing in the channel more
- *   than once / never, against the simulator's supporters of the day.
+ *   than once / never, against the simulator's supporters of the day;
+ * - supporterNoticeLatencyMs {p50, p95, max}: per supporter name, from the engine
+ *   delivering it to the message that first names it (live or batch): what pacing costs.
  */
 
 import { fundingKey } from '../src/api/stable-keys.js';
@@ -47,6 +49,7 @@ import { withChangeStamp } from '../src/lib/change-stamp.js';
 import { seededRandom } from '../src/lib/random.js';
 import { type KeyValueStore, memoryStore, namespaced } from '../src/lib/store.js';
 import type { BenchSection, CampaignContext } from './section.js';
+import { summarize } from './stats.js';
 
 const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0LAUNCH', channelId: 'C0TEAM' };
 
@@ -91,6 +94,8 @@ interface DayState {
   readonly postedById: Map<string, PostedSupporters>;
   /** Keys the engine announced, with when (for the drops among them). */
   readonly announced: Map<string, number>;
+  /** Per entry key: ms from the engine's delivery to the first message naming it. */
+  readonly noticeLatency: Map<string, number>;
   wrongFacts: number;
   factsChecked: number;
   factsUnchecked: number;
@@ -183,6 +188,7 @@ function onPosted(ctx: CampaignContext, s: DayState, event: FundbotEvent): void 
   };
   s.posted.push(message);
   s.postedById.set(event.id, message);
+  noteLatency(ctx, s, keys);
   if (event.supporterCount === null) return;
   // Posted in the cycle that read it (the engine's deliver runs in its step): the count now.
   if (event.detectedAt !== ctx.clock.now()) {
@@ -193,7 +199,14 @@ function onPosted(ctx: CampaignContext, s: DayState, event: FundbotEvent): void 
   if (event.supporterCount !== simCount(ctx)) s.wrongFacts += 1;
 }
 
-function onBatchPosted(_ctx: CampaignContext, s: DayState, batch: BatchRecord): void {
+function noteLatency(ctx: CampaignContext, s: DayState, keys: readonly string[]): void {
+  for (const k of keys) {
+    const at = s.announced.get(k);
+    if (at !== undefined && !s.noticeLatency.has(k)) s.noticeLatency.set(k, ctx.clock.now() - at);
+  }
+}
+
+function onBatchPosted(ctx: CampaignContext, s: DayState, batch: BatchRecord): void {
   if (batch.kind !== 'supporters') return;
   s.batches += 1;
   // A burst's entry lists its keys minus any dropped while it was held; a single supporter's is its event's.
@@ -209,6 +222,7 @@ function onBatchPosted(_ctx: CampaignContext, s: DayState, batch: BatchRecord): 
   };
   s.posted.push(message);
   s.postedById.set(batch.id, message);
+  noteLatency(ctx, s, keys);
   if (batch.supporterCount === null) return;
   const truth = batch.countedAt === undefined ? undefined : s.simCountAt.get(batch.countedAt);
   if (truth === undefined) {
@@ -254,6 +268,7 @@ function createPacingDaySection(): BenchSection {
           posted: [],
           postedById: new Map(),
           announced: new Map(),
+          noticeLatency: new Map(),
           wrongFacts: 0,
           factsChecked: 0,
           factsUnchecked: 0,
@@ -342,6 +357,9 @@ function createPacingDaySection(): BenchSection {
           drops,
           pacingDuplicates: duplicates,
           pacingMisses: misses,
+          supporterNoticeLatencyMs: (({ p50, p95, max }) => ({ p50, p95, max }))(
+            summarize([...s.noticeLatency.values()]),
+          ),
           details: {
             pacingDay: {
               groundTruthSupporters: truth.size,

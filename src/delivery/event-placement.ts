@@ -101,7 +101,7 @@ export function createEventPlacement(deps: EventPlacementDeps) {
           supporter,
           profile,
           now: clock.now(),
-          recentLive: auto ? await batches.recentLive(channel, kind) : 0,
+          recentMessages: auto ? await batches.recentMessages(channel, kind) : 0,
           autoBatchOpen: auto ? await batches.autoOpen(channel, event.project, kind) : false,
         });
         if (placement.where === 'drop') return done();

@@ -31,8 +31,8 @@ export interface PlacementInput {
   readonly supporter: boolean;
   readonly profile: ChannelProfile;
   readonly now: number;
-  /** Messages of this kind posted live in the channel within the last hour (`auto`). */
-  readonly recentLive: number;
+  /** Messages of this kind posted in the channel within the last hour, live or batches (`auto`). */
+  readonly recentMessages: number;
   /** An `auto` batch of this channel, project and kind is open: later notices join it, in order. */
   readonly autoBatchOpen: boolean;
 }
@@ -44,8 +44,8 @@ export interface PlacementInput {
  * - quiet hours hold everything until they end (one summary per kind);
  * - otherwise the kind's pacing: `live`; `digest` (dropped: the digest covers it);
  *   `hourly` and `batched` (one message per window); `auto` (the default for
- *   supporters): live while the channel got fewer than {@link autoLiveLimit} of the
- *   kind in the last hour, then batched every {@link autoBatchIntervalMs}.
+ *   supporters): live while the channel got fewer than {@link autoLiveLimit} messages
+ *   of the kind (live or batches) in the last hour, then batched every {@link autoBatchIntervalMs}.
  */
 export function placeNotice(input: PlacementInput): Placement {
   const { profile, now, kind } = input;
@@ -71,6 +71,6 @@ export function placeNotice(input: PlacementInput): Placement {
       return window(chosen.intervalMs ?? defaultBatchIntervalMs);
     case 'auto':
       if (input.autoBatchOpen) return window(autoBatchIntervalMs);
-      return input.recentLive < autoLiveLimit ? live : window(autoBatchIntervalMs);
+      return input.recentMessages < autoLiveLimit ? live : window(autoBatchIntervalMs);
   }
 }

@@ -54,6 +54,25 @@ describe('pacing', () => {
     expect(h.discord.messages).toHaveLength(5);
   });
 
+  test("auto: a channel busy for over an hour stays batched (its batches are the hour's messages), one per window", async () => {
+    const h = await setup();
+    await h.subscribe(d1, ['supporters']);
+    // A supporter a minute for 100 minutes: the first 4 live, then only batches. Each batch
+    // goes out at its window's end, before the next supporter: once the live four were an
+    // hour old the channel went live again (4 more live messages an hour all day long).
+    for (let n = 1; n <= 100; n += 1) {
+      await h.offer(supporter(n));
+      await h.advance(minute);
+    }
+    await h.advance(10 * minute);
+    const titles = h.discord.messages.map((m) => m.message.title ?? '');
+    const batches = titles.filter((t) => /new supporters since/.test(t));
+    expect(titles.length - batches.length).toBe(4);
+    expect(batches.length).toBeLessThanOrEqual(10);
+    const named = h.discord.messages.map((m) => allText(m.message)).join('\n');
+    for (let n = 1; n <= 100; n += 1) expect(named).toContain(`Fan ${n}`);
+  });
+
   test("a batch whose notices carried no figures states the project's last read, with its time", async () => {
     const clock = new ManualClock(t0);
     const discord = new ScriptedPoster('discord', clock);

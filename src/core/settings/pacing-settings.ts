@@ -11,13 +11,13 @@ export { type PacedKind, type PacingMode, pacedKinds, pacingModes } from '../../
 /*
  * How a channel receives one kind of notice:
  * - `auto` (the default for supporters): live while the channel got fewer than
- *   {@link autoLiveLimit} messages of the kind in the last hour, otherwise batched
+ *   {@link autoLiveLimit} messages of the kind (live or batches) in the last hour, otherwise batched
  *   every {@link autoBatchIntervalMs};
  * - `live`: each notice at once; `batched`: one message per interval holding everything
  *   in between; `hourly`: batched by the hour; `digest`: not posted (the daily digest covers it).
  */
 
-/** `auto`: live while the channel got fewer than this many messages of the kind in the last hour. */
+/** `auto`: live while the channel got fewer than this many messages of the kind (live or batches) in the last hour. */
 export const autoLiveLimit = 4;
 /** `auto`: the batch interval once the channel is busy. 6 an hour: at most 144 a day plus the live ones. */
 export const autoBatchIntervalMs = 10 * 60_000;

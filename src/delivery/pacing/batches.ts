@@ -19,9 +19,7 @@ import type { ChannelPoster, ProjectFigures, ThreadTarget } from '../ports.js';
 import type { Wakeups } from '../wakeups.js';
 import { type BatchRecord, batchEvent, batchId, heldEntry } from './batch-record.js';
 import { type BatchStore, batchKeepMs } from './batch-store.js';
-
-const hourMs = 3_600_000;
-const times = z.array(z.number());
+import { createRecentMessages } from './recent-messages.js';
 
 export interface BatchesDeps {
   readonly store: KeyValueStore;
@@ -71,27 +69,12 @@ export interface KeptInBatch {
  */
 export function createBatches(deps: BatchesDeps) {
   const { store, batchStore, ledger, clock, wakeups } = deps;
-  const recentKey = (channel: ChannelRef, kind: NoticeKind) => `pacing/recent/${channelKey(channel)}/${kind}`;
+  const recent = createRecentMessages(store, clock);
   const heldMemberKey = (project: string, entryKey: string, channel: ChannelRef) =>
     `pacing/held-member/${project}/${entryKey}@${channelKey(channel)}`;
-  /** Live messages of a kind per channel in the last hour (`auto`), in memory after the first read. */
-  const recent = new Map<string, number[]>();
   /** The total each channel was last told per project, for a batch's "(+€310)". */
   const lastTotal = new Map<string, number>();
   const flushing = new Set<string>();
-
-  async function recentTimes(channel: ChannelRef, kind: NoticeKind): Promise<number[]> {
-    const key = recentKey(channel, kind);
-    let known = recent.get(key);
-    if (!known) {
-      known = (await store.get(key, times)) ?? [];
-      recent.set(key, known);
-    }
-    const since = clock.now() - hourMs;
-    const kept = known.filter((t) => t > since);
-    recent.set(key, kept);
-    return kept;
-  }
 
   function arm(batch: BatchRecord): void {
     if (batch.due === null) return;
@@ -156,6 +139,9 @@ export function createBatches(deps: BatchesDeps) {
     }
     if (batch.fundingTotal !== null)
       lastTotal.set(`${channelKey(batch.channel)}/${batch.project}`, batch.fundingTotal);
+    // A batch is one of the hour's messages: a channel busy for more than an hour stays batched
+    // between windows instead of going live again once its last live notices are an hour old.
+    await recent.note(batch.channel, batch.kind).catch(() => {});
     deps.onPosted?.(batch);
     const dailyThread = daily
       ? await deps.threadFor(batch.channel, daily.event, daily.day).catch(() => undefined)
@@ -264,17 +250,11 @@ export function createBatches(deps: BatchesDeps) {
       return false;
     },
 
-    /** Live messages of the kind in the channel within the last hour. */
-    async recentLive(channel: ChannelRef, kind: NoticeKind): Promise<number> {
-      return (await recentTimes(channel, kind)).length;
-    },
+    /** Messages of the kind in the channel within the last hour: live notices and batches. */
+    recentMessages: recent.count,
 
-    /** Counts a live message of an `auto` kind (one write: the count must hold across restarts and replicas). */
-    async noteLive(channel: ChannelRef, kind: NoticeKind): Promise<void> {
-      const kept = [...(await recentTimes(channel, kind)), clock.now()];
-      recent.set(recentKey(channel, kind), kept);
-      await store.set(recentKey(channel, kind), kept, hourMs);
-    },
+    /** Counts a live message of an `auto` kind (posted batches count themselves). */
+    noteLive: recent.note,
 
     /** Remembers the total a live supporter notice told the channel. */
     noteTotal(channel: ChannelRef, project: string, total: number | null): void {
