@@ -93,7 +93,9 @@ export function createEventPlacement(deps: EventPlacementDeps) {
       }
       const supporter = event.type === 'supporter' || event.type === 'supporter-burst';
       let thread = false;
-      if (record === undefined || record.state === 'failing') {
+      // Feed health is said at once whatever the channel's pacing: it is rare, and a batch would hide it.
+      const paced = event.type !== 'feed-health';
+      if (paced && (record === undefined || record.state === 'failing')) {
         const profile = await directory.profile(channel);
         const auto = (profile.pacing.kinds[kind] ?? defaultPacing(kind)).mode === 'auto';
         const placement = placeNotice({
@@ -114,7 +116,7 @@ export function createEventPlacement(deps: EventPlacementDeps) {
         thread = placement.thread;
         // Counted before posting: a retried post is still one message.
         if (auto && record === undefined) await batches.noteLive(channel, kind);
-      } else if (supporter) {
+      } else if (supporter && record !== undefined) {
         // In doubt from an earlier attempt: it goes where that attempt went.
         thread = record.thread !== undefined;
       }
