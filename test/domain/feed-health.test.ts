@@ -132,7 +132,12 @@ describe('feed health: the rule', () => {
   });
 
   it('keeps one stop per subject: a scope and the key are said apart, each to its own kinds', () => {
-    const scope: FeedStop = { subject: 'scope:wall', feed: 'wall', cause: 'scope-missing', scope: 'wall:read' };
+    const scope: FeedStop = {
+      subject: 'scope:wall',
+      feed: 'wall',
+      cause: 'scope-missing',
+      scope: 'wall:read',
+    };
     const step = stepFeedHealth(
       project,
       {},
@@ -161,6 +166,13 @@ describe('feed health: the rule', () => {
     const { state } = run([[0, stopped(keyStop)]]);
     expect(nextFeedHealthDue(state)).toBe(t0 + FEED_STOP_HOLD_MS);
     expect(nextFeedHealthDue(state, 10_000)).toBe(t0 + 10_000);
-    expect(nextFeedHealthDue(run([[0, stopped(keyStop)], [3, stopped(keyStop)]]).state)).toBe(Infinity);
+    expect(
+      nextFeedHealthDue(
+        run([
+          [0, stopped(keyStop)],
+          [3, stopped(keyStop)],
+        ]).state,
+      ),
+    ).toBe(Infinity);
   });
 });
