@@ -30,7 +30,7 @@ interface FeedHealthTexts {
 }
 
 const en: FeedHealthTexts = {
-  stoppedTitle: (what, project) => `⚠️ ${what} of ${project} have stopped`,
+  stoppedTitle: (what, project) => `${what} of ${project} have stopped`,
   resumedTitle: (what, project) => `✅ ${what} of ${project} are back`,
   what: {
     all: 'Notices',
@@ -79,7 +79,7 @@ const en: FeedHealthTexts = {
 };
 
 const de: FeedHealthTexts = {
-  stoppedTitle: (what, project) => `⚠️ ${what} von ${project} sind gestoppt`,
+  stoppedTitle: (what, project) => `${what} von ${project} sind gestoppt`,
   resumedTitle: (what, project) => `✅ ${what} von ${project} laufen wieder`,
   what: {
     all: 'Meldungen',
