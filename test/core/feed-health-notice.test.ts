@@ -43,7 +43,7 @@ describe('feed-health notices, as Slack and Discord show them', () => {
       const en = renderedEverywhere(renderNotice(stopped, 'en', 'Europe/Berlin'));
       const de = renderedEverywhere(renderNotice(stopped, 'de', 'Europe/Berlin'));
       expect(en.slack).not.toContain('⚠️ ⚠️'); // Slack marks the warning tone itself
-    for (const shown of [en.slack, en.discord]) {
+      for (const shown of [en.slack, en.discord]) {
         expect(shown).toContain('solar-kiosk have stopped');
         expect(shown).toContain('10:05 CET'); // the stop's start on the channel's clock
         expect(shown).toMatch(/To fix:|Nothing to do here/);
