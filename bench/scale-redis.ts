@@ -2,8 +2,8 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { createClient } from '@keyv/redis';
 import { redisUnavailableReason, startRedisServer } from '../test/support/redis-server.js';
 import { benchChild } from './compiled-children.js';
-import { offsetToAfterMidnight, startScaleSimulator } from './scale.js';
 import type { ScaleProcessFigures } from './scale-process.js';
+import { offsetToAfterMidnight, startScaleSimulator } from './scale-sim.js';
 import type { BenchSection } from './section.js';
 
 const replicaCount = 3;

@@ -3,21 +3,24 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureBotIdleDisk } from './bot-disk.js';
 import type { BenchSection } from './section.js';
 import { countStoreSyscalls, type StoreSyscalls } from './syscall-count.js';
 
 /**
- * What the default store costs ON DISK, counted where it lands: bench/store-disk-child.ts runs
- * the engine on a real SQLite file under `strace -f -y` (only the write and sync calls are
- * traced, with --seccomp-bpf so the rest runs untraced), and bench/syscall-count.ts adds up the
- * bytes written to the database and its WAL and the fsync/fdatasync calls on them. The figures
- * at the store interface (`storeBytesPerIdlePoll`, `storeBytesPerDay`) stay beside them; issue 22
- * found the disk getting 43x what the interface showed.
+ * What the default store costs ON DISK, counted where it lands, with `strace -f -y` (only the write and sync
+ * calls are traced, with --seccomp-bpf so the rest runs untraced); bench/syscall-count.ts adds up the bytes
+ * written to the database, its WAL and journal, and the fsync/fdatasync calls on them. The figures at the store
+ * interface (`storeBytesPerIdlePoll`, `storeBytesPerDay`) stay beside them; issue 22 found the disk getting 43x
+ * what the interface showed.
  *
- * - `diskBytesPerIdlePoll`, `fsyncsPerPollCycle`: 4 virtual hours of the 100,000-supporter project
- *   with nothing new, each feed polled when the plan says; divided by the polls made (a poll of one
- *   feed of one project is the smallest cycle, so per poll is the strictest reading).
- * - `diskBytesPerDay`: the bench's launch day (one project, 24 h, every notice) on the file.
+ * - `diskBytesPerIdlePoll`, `fsyncsPerPollCycle`, `longList`: the real bot, compiled, on the real clock with
+ *   nothing new arriving, per API request in a two-minute window (bench/bot-disk.ts): a plain project (30
+ *   supporters) and a long list (20,000 supporters, its sweep included). Issue 33: the engine alone showed a
+ *   tenth of what the bot writes (323 B against 3.8 KB).
+ * - `details.storeDisk.engineIdle`: the engine alone (bench/store-disk-child.ts) on a virtual clock, 4 hours of
+ *   the 100,000-supporter project with nothing new, each feed polled when the plan says.
+ * - `diskBytesPerDay`: the bench's launch day (one project, 24 h, every notice), the engine alone on the file.
  *
  * Needs `strace` (Debian: apt-get install strace) and ptrace rights; without them the figures are
  * null and `details.storeDiskSkipped` says why.
@@ -66,21 +69,35 @@ export const storeDiskSection: BenchSection = {
         diskBytesPerIdlePoll: null,
         diskBytesPerDay: null,
         fsyncsPerPollCycle: null,
+        longList: null,
         details: { storeDiskSkipped: missing },
       };
     }
+    // The bot's two idle runs side by side (bytes do not depend on the CPU they share), then the engine's.
+    const [plain, longList] = await Promise.all([measureBotIdleDisk(30), measureBotIdleDisk(20_000)]);
     const idle = await traceChild('idle');
     const day = await traceChild('day');
     const polls = Math.max(1, idle.result['polls'] ?? 0);
     const idleHours = idle.result['hours'] ?? 1;
     return {
-      diskBytesPerIdlePoll: Math.round(idle.syscalls.bytes / polls),
+      diskBytesPerIdlePoll: plain.diskBytesPerIdlePoll,
       diskBytesPerDay: day.syscalls.bytes,
-      fsyncsPerPollCycle: Math.round((idle.syscalls.fsyncs / polls) * 1000) / 1000,
+      fsyncsPerPollCycle: plain.fsyncsPerPoll,
+      longList: {
+        diskBytesPerIdlePoll: longList.diskBytesPerIdlePoll,
+        fsyncsPerPoll: longList.fsyncsPerPoll,
+      },
       details: {
         storeDisk: {
-          idle: { polls, hours: idleHours, ...idle.syscalls },
-          idleDayBytes: Math.round((idle.syscalls.bytes * 24) / idleHours),
+          bot: { plain, longList },
+          engineIdle: {
+            diskBytesPerIdlePoll: Math.round(idle.syscalls.bytes / polls),
+            fsyncsPerPollCycle: Math.round((idle.syscalls.fsyncs / polls) * 1000) / 1000,
+            polls,
+            hours: idleHours,
+            ...idle.syscalls,
+          },
+          engineIdleDayBytes: Math.round((idle.syscalls.bytes * 24) / idleHours),
           launchDay: { ...day.result, ...day.syscalls },
         },
       },

@@ -14,8 +14,10 @@ export interface StoreSyscalls {
   readonly bytesByFile: Record<string, number>;
 }
 
-const callPattern = /^(\d+)\s+(write|pwrite64|pwritev2?|writev|fsync|fdatasync)\((\d+)<([^>]*)>(.*)$/;
-const resumedPattern = /^(\d+)\s+<\.\.\. (\w+) resumed>.*\)\s+=\s+(-?\d+)/;
+/** `pid [epoch-seconds (-ttt)] call(fd<path>...`. */
+const callPattern =
+  /^(\d+)\s+(?:(\d+\.\d+)\s+)?(write|pwrite64|pwritev2?|writev|fsync|fdatasync)\((\d+)<([^>]*)>(.*)$/;
+const resumedPattern = /^(\d+)\s+(?:(\d+\.\d+)\s+)?<\.\.\. (\w+) resumed>.*\)\s+=\s+(-?\d+)/;
 const returnPattern = /\)\s+=\s+(-?\d+)/;
 const markerPattern = /"([a-z-]+)"/;
 
@@ -26,15 +28,20 @@ export function countStoreSyscalls(
     readonly markerFile: string;
     readonly from?: string;
     readonly to?: string;
+    /** With `strace -ttt`: only the calls that started within [fromMs, toMs] (epoch ms) count. */
+    readonly fromMs?: number;
+    readonly toMs?: number;
   },
 ): StoreSyscalls {
   let inPhase = options.from === undefined;
   let bytes = 0;
   let fsyncs = 0;
   const bytesByFile: Record<string, number> = {};
-  const pending = new Map<string, { call: string; path: string }>();
-  const add = (call: string, path: string, result: number) => {
-    if (!inPhase || !path.startsWith(options.database) || result < 0) return;
+  const pending = new Map<string, { call: string; path: string; at: number }>();
+  const inWindow = (at: number) =>
+    Number.isNaN(at) || (at >= (options.fromMs ?? -Infinity) && at <= (options.toMs ?? Infinity));
+  const add = (call: string, path: string, result: number, at: number) => {
+    if (!inPhase || !inWindow(at) || !path.startsWith(options.database) || result < 0) return;
     if (call === 'fsync' || call === 'fdatasync') {
       fsyncs += 1;
       return;
@@ -46,7 +53,8 @@ export function countStoreSyscalls(
   for (const line of log.split('\n')) {
     const call = callPattern.exec(line);
     if (call !== null) {
-      const [, pid = '', name = '', , path = '', rest = ''] = call;
+      const [, pid = '', stamp, name = '', , path = '', rest = ''] = call;
+      const at = stamp === undefined ? Number.NaN : Number(stamp) * 1000;
       if (path.includes(options.markerFile)) {
         const phase = markerPattern.exec(rest)?.[1];
         if (phase === options.from) inPhase = true;
@@ -54,18 +62,18 @@ export function countStoreSyscalls(
         continue;
       }
       if (rest.includes('<unfinished ...>')) {
-        pending.set(pid, { call: name, path });
+        pending.set(pid, { call: name, path, at });
         continue;
       }
-      add(name, path, Number(returnPattern.exec(rest)?.[1] ?? -1));
+      add(name, path, Number(returnPattern.exec(rest)?.[1] ?? -1), at);
       continue;
     }
     const resumed = resumedPattern.exec(line);
     if (resumed !== null) {
-      const [, pid = '', , result = '-1'] = resumed;
+      const [, pid = '', , , result = '-1'] = resumed;
       const started = pending.get(pid);
       pending.delete(pid);
-      if (started !== undefined) add(started.call, started.path, Number(result));
+      if (started !== undefined) add(started.call, started.path, Number(result), started.at);
     }
   }
   return { bytes, fsyncs, bytesByFile };

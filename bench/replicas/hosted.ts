@@ -9,9 +9,14 @@
  * - `misses`: supporters whose notice never reached their workspace's channel (0);
  * - `isolationViolations`: notices posted into another workspace's channel or with another workspace's token (0);
  * - `failoverMs`: the longest one of the killed replica's projects went unpolled;
- * - `spread`: projects per replica at the end (51: 50 connected + the operator's).
+ * - `spread`: projects per replica at the end (51: 50 connected + the operator's);
+ * - `firstSupporterMissed` (issue 30): of the 50 supporters who funded 200 ms after their project's "watches it
+ *   from now on", those never announced (0: the baseline is read before the answer);
+ * - `wrongKeyAccepted`: another project's key answered "connected" (every tenth workspace tries one first; 0);
+ * - `userKeyReadsPerMinute`: the owner's User key read by the 3 replicas, against one process alone on the same
+ *   key (`details.userKeyReadsPerMinuteOneProcess`): one reader per fleet, so at most 1.1x.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +25,7 @@ import { systemClock } from '../../src/lib/clock.js';
 import { openStore } from '../../src/lib/store.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { type FakeWorkspace, startFakeSlackOAuth } from '../../test/fakes/slack/fake-slack-oauth.js';
-import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
+import { installThroughOAuth } from '../../test/slack/helpers.js';
 import { freePort, redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
 import {
   type ArrivedSupporter,
@@ -30,15 +35,22 @@ import {
   medianFundingsIntervalMs,
   missedSupporters,
 } from './ground-truth.js';
+import { connectWorkspaces } from './hosted-connects.js';
 import { heldProjects, type ReplicaProcess, startReplicaProcess } from './replica-process.js';
 
 const workspaceCount = 50;
 const replicaCount = 3;
-const leaseTtlMs = 3_000;
+export const leaseTtlMs = 3_000;
 const perMinute = 60;
 const arrivalEveryMs = 100;
 const signingSecret = 'bench-hosted-signing-secret';
 const operatorProject = 'operator-project';
+/** Every tenth workspace pastes another project's key first. */
+const wrongKeyEvery = 10;
+/** How long the User key's reads are counted, for one process and for the fleet. */
+const userKeyWindowMs = 60_000;
+/** The User key's day sized for a read about every 1.5 s until the UTC day's end (90% of it spent). */
+const userKeyDay = () => Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1_500 / 0.9);
 
 const log = (message: string) =>
   process.stderr.write(`bench:replicas hosted ${new Date().toISOString().slice(11, 23)} ${message}\n`);
@@ -68,20 +80,6 @@ const workspaces: (FakeWorkspace & { project: string; channel: string; admin: st
   }),
 );
 
-function signedPost(url: string, body: string, contentType: string): Promise<Response> {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signature,
-    },
-    body,
-  });
-}
-
 /** The hosted section's figures (one JSON object on stdout, after the main section's line). */
 export async function runHostedSection(): Promise<void> {
   const unavailable = redisUnavailableReason();
@@ -99,7 +97,9 @@ export async function runHostedSection(): Promise<void> {
       title: linkCaption,
       currency: 'EUR',
     })),
-    limits: { pro: { perMinute, perDay: 1_000_000 } },
+    limits: { pro: { perMinute, perDay: 1_000_000 }, user: { perMinute: 60, perDay: userKeyDay() } },
+    // As the platform was measured (issue 30): another project's key gets the project page's public view.
+    otherKeyProjectPage: 'public-view',
   });
   const slack = await startFakeSlackOAuth();
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-hosted-replicas-'));
@@ -110,6 +110,7 @@ export async function runHostedSection(): Promise<void> {
     SLACK_SIGNING_SECRET: signingSecret,
     FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SLACK_API_URL: slack.apiUrl,
+    FUNDBOT_USER_KEY: sim.issueUserKey(sim.project(operatorProject).ownerId, { scopes: ['project:read'] }),
     LOG_LEVEL: 'info',
   };
   const slots = await Promise.all(
@@ -145,79 +146,40 @@ export async function runHostedSection(): Promise<void> {
   const allHeld = async () => new Set((await readHolds()).flat()).size === workspaceCount + 1;
 
   try {
+    // The User key's pace of one process alone, as a baseline for the fleet's.
+    const userReads = (from: number, to: number) =>
+      sim.requests.filter((r) => r.path === '/user/me/projects' && r.at >= from && r.at < to).length;
+    const alone = await startSlot(0);
+    await sleep(5_000);
+    const aloneFrom = Date.now();
+    await sleep(userKeyWindowMs);
+    const userKeyReadsPerMinuteOneProcess = userReads(aloneFrom, Date.now()) / (userKeyWindowMs / 60_000);
+    await alone.stop();
+    log(`one process read the User key ${userKeyReadsPerMinuteOneProcess} times a minute`);
+
     replicas = await Promise.all(slots.map((_, i) => startSlot(i)));
     log(`${replicaCount} replicas running after ${Math.round((Date.now() - started) / 1000)} s`);
 
-    // Every workspace installs (the whole flow on one replica: the state cookie), connects its project through
-    // the form's submission, subscribes its channel and paces supporters live: each through the next replica.
-    for (const [i, w] of workspaces.entries()) {
-      const base = `http://127.0.0.1:${slots[i % replicaCount]!.slackPort}`;
-      const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-      const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
-      const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-      const done = await fetch(
-        `${base}/slack/oauth_redirect?code=${slack.issueCode(w)}&state=${encodeURIComponent(state)}`,
-        { headers: { cookie }, redirect: 'manual' },
-      );
-      if (done.status !== 200) throw new Error(`install ${w.teamId}: HTTP ${done.status}`);
-      const payload = {
-        type: 'view_submission',
-        team: { id: w.teamId, domain: w.teamId.toLowerCase() },
-        user: { id: w.admin, team_id: w.teamId, name: 'admin' },
-        api_app_id: 'A0FUNDBOT',
-        token: 'legacy',
-        trigger_id: `trigger-${i}`,
-        view: {
-          id: `V0${i}`,
-          team_id: w.teamId,
-          type: 'modal',
-          callback_id: 'fundbot_connect',
-          private_metadata: JSON.stringify({ channel: w.channel, locale: 'en' }),
-          state: {
-            values: {
-              project: { project: { type: 'plain_text_input', value: w.project } },
-              key: { key: { type: 'plain_text_input', value: sim.issueProjectKey(w.project) } },
-            },
-          },
-          hash: 'h',
-          app_id: 'A0FUNDBOT',
-          bot_id: 'B0BOT',
-        },
-      };
-      const submitted = await signedPost(
-        events(i + 1),
-        `payload=${encodeURIComponent(JSON.stringify(payload))}`,
-        'application/x-www-form-urlencoded',
-      );
-      if (!submitted.ok) throw new Error(`connect ${w.project}: HTTP ${submitted.status}`);
-    }
-    await until('every workspace told its project is connected', () =>
-      workspaces.every((w) =>
-        slack.calls.some(
-          (c) =>
-            c.method === 'chat.postEphemeral' &&
-            c.args.user === w.admin &&
-            (c.args.text ?? '').includes('is connected'),
-        ),
-      ),
-    );
-    log(`50 workspaces installed and connected after ${Math.round((Date.now() - started) / 1000)} s`);
-    for (const [i, w] of workspaces.entries()) {
-      for (const text of [`subscribe ${w.project} supporters`, 'pacing supporters live']) {
-        const sent = await postSignedCommand(
-          events(i + 2),
-          signingSecret,
-          slashCommand({
-            response_url: slack.responseUrl(),
-            text,
-            user_id: w.admin,
-            channel_id: w.channel,
-            team_id: w.teamId,
-          }),
+    // Every workspace installs (the whole flow on one replica: the state cookie), paces supporters live,
+    // connects its project through the form (every tenth tries another project's key first), subscribes its
+    // channel the moment the answer comes, and a supporter funds 200 ms after it: each through the next replica.
+    const connects = await connectWorkspaces({
+      workspaces,
+      sim,
+      slack,
+      signingSecret,
+      events,
+      wrongKeyEvery,
+      install: async (w, i) => {
+        const status = await installThroughOAuth(
+          `http://127.0.0.1:${slots[i % replicaCount]!.slackPort}`,
+          slack,
+          w,
         );
-        if (!sent.ok) throw new Error(`${text} in ${w.teamId}: HTTP ${sent.status}`);
-      }
-    }
+        if (status !== 200) throw new Error(`install ${w.teamId}: HTTP ${status}`);
+      },
+    });
+    log(`50 workspaces installed and connected after ${Math.round((Date.now() - started) / 1000)} s`);
     await until('every workspace channel subscribed to its own project', async () => {
       const found = await Promise.all(
         workspaces.map((w) => subscriptions.forProject(w.project, 'supporters')),
@@ -234,6 +196,10 @@ export async function runHostedSection(): Promise<void> {
       90_000,
     );
     log(`spread settled and baselines read after ${Math.round((Date.now() - started) / 1000)} s`);
+    const fleetFrom = Date.now();
+    await sleep(userKeyWindowMs);
+    const userKeyReadsPerMinute = userReads(fleetFrom, Date.now()) / (userKeyWindowMs / 60_000);
+    log(`three replicas read the User key ${userKeyReadsPerMinute} times a minute`);
 
     let next = 0;
     arrivals = setInterval(() => {
@@ -292,6 +258,14 @@ export async function runHostedSection(): Promise<void> {
       const owner = workspaces.find((w) => p.id.startsWith(`${w.project}:`));
       return !owner || p.channel !== owner.channel || p.token !== slack.tokenOf(owner.teamId);
     }).length;
+    const firstMissed = workspaces.flatMap((w, i) =>
+      missedSupporters(
+        connects.firstSupporters.filter((a) => a.workspace === i),
+        posts()
+          .filter((p) => p.channel === w.channel)
+          .map((p) => p.id),
+      ),
+    );
     const figures = {
       hosted: {
         replicas: replicaCount,
@@ -303,7 +277,17 @@ export async function runHostedSection(): Promise<void> {
         // As in the main section: the lease TTL plus one measured fundings poll interval.
         failoverTargetMs: leaseTtlMs + pollIntervalMs,
         spread: (await readHolds()).map((h) => h.length).sort((a, b) => b - a),
+        firstSupporterMissed: firstMissed.length,
+        wrongKeyAccepted: connects.wrongKeyAccepted,
+        userKeyReadsPerMinute,
         details: {
+          userKeyReadsPerMinuteOneProcess,
+          wrongKeyTried: Math.ceil(workspaceCount / wrongKeyEvery),
+          wrongKeyPollsAfterRefusal: connects.wrongKeyPolls,
+          connectAnswerMs: {
+            median: connects.answerMs[Math.floor(connects.answerMs.length / 2)],
+            max: connects.answerMs.at(-1),
+          },
           pollIntervalMs,
           supporters: arrived.length,
           noticesPosted: all.length,
@@ -311,7 +295,12 @@ export async function runHostedSection(): Promise<void> {
         },
       },
     };
-    keepLogs ||= figures.hosted.duplicates > 0 || figures.hosted.misses > 0 || isolationViolations > 0;
+    keepLogs ||=
+      figures.hosted.duplicates > 0 ||
+      figures.hosted.misses > 0 ||
+      isolationViolations > 0 ||
+      firstMissed.length > 0 ||
+      connects.wrongKeyAccepted > 0;
     process.stdout.write(`${JSON.stringify(figures)}\n`);
   } catch (error) {
     keepLogs = true;

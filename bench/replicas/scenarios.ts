@@ -14,7 +14,7 @@ import { type ArrivedSupporter, allPolledSince, eventIdOf, missedSupporters } fr
 
 const projectCount = 12;
 const replicaCount = 3;
-const leaseTtlMs = 3_000;
+export const leaseTtlMs = 3_000;
 /** A busy channel: a notice a second, Slack's own pace for posts into one channel. */
 const busyEveryMs = 1_000;
 /** A quieter one: a notice every 3 s (fewer than 15, one history page, in a doubt's look span). */

@@ -13,25 +13,29 @@ type Workspace = Pick<ChannelRef, 'platform' | 'workspaceId'>;
 export type ForgottenData = Record<string, number>;
 
 /**
- * Everything fundbot stores about one workspace, in one table, and what an uninstall removes (issue 24; a Slack
- * uninstall, or fundbot removed from a Discord server: src/adapters/discord/server-removal.ts):
+ * Everything fundbot stores about one workspace, and what an uninstall removes (issues 24 and 30; a Slack
+ * uninstall, or fundbot removed from a Discord server: src/adapters/discord/server-removal.ts). After it no key
+ * of the store names the workspace (a test scans the whole store, SQLite and Redis):
  *
  * | removed | where (store key) |
  * | --- | --- |
- * | subscriptions and their indexes | `subscriptions/…` through the subscription store |
+ * | subscriptions and their indexes | `subscriptions/…` through the subscription store (the shared indexes rewritten) |
+ * | "now watching" marks | `subscriptions/announced/<project>/<ws>:…` |
  * | language (workspace and channels) | `settings/locale/workspace/<ws>`, `settings/locale/channel/<ws>:…` |
  * | pacing and quiet hours | `settings/pacing/<ws>:…` |
  * | daily-thread setting | `settings/daily-thread/<ws>:…` |
  * | "cannot post here" marks | `settings/access/<ws>:…` and their index entries |
- * | pacing markers (recent notices) | `deliveries/pacing/recent/<ws>:…` |
- * | connected projects and their sealed keys | `hosted/…`, by the caller (it also stops their polling) |
+ * | delivery records, doubt looks, pacing markers, held batches, daily-thread parents, corrections | every `deliveries/…` key naming one of its channels |
+ * | connected projects, their sealed keys and (once no replica can write it) their engine state | `hosted/…`, `engine/engine/<project>/…`, by the caller |
  * | the installation (bot token) | `slack/installations/…`, by the Slack adapter |
  *
- * **Kept, on purpose**: delivery records (`deliveries/<id>/<channel>`, 14-day TTL) and the pacing records
- * keyed by project first (held batches, daily-thread parents, corrections; each with a TTL of days): they
- * hold ids and message timestamps, no user text and no credential, expire by themselves, and a reinstall
- * within their life must not announce the same supporter twice. Replay and install-state marks expire in
- * minutes. The engine's state of an operator-configured project is not the workspace's and stays.
+ * Delivery records used to be kept so a reinstall within their 14 days would not announce a supporter twice:
+ * a reinstall starts from its own subscriptions, so nothing old is offered to it again. Once-only claims on
+ * Redis (`fundbot:claim:…`, 30 s) expire by themselves. The engine's state of an operator-configured project
+ * is not the workspace's and stays.
+ *
+ * Cost: the subscription store's reads and writes per subscription, then one prefix scan of the settings and
+ * one of the deliveries (rare: an uninstall).
  */
 export async function forgetWorkspace(deps: {
   readonly settingsStore: KeyValueStore;
@@ -41,8 +45,10 @@ export async function forgetWorkspace(deps: {
   readonly workspace: Workspace;
 }): Promise<ForgottenData> {
   const { settingsStore: store, workspace } = deps;
-  // Every channel key of the workspace starts with this (channelKey = platform:workspace:channel).
+  // Every channel key of the workspace starts with this (channelKey = platform:workspace:channel); some keys
+  // carry it URI-encoded once more.
   const channels = `${workspaceKey(workspace)}:`;
+  const named = [channels, encodeURIComponent(channels)];
   const subscriptions = await deps.subscriptions.removeWorkspace(workspace);
   const language =
     (await store.deletePrefix(`settings/locale/channel/${channels}`)) +
@@ -55,6 +61,8 @@ export async function forgetWorkspace(deps: {
     await deps.access.markCanPost(channel);
     access += 1;
   }
-  const markers = await deps.deliveriesStore.deletePrefix(`pacing/recent/${channels}`);
-  return { subscriptions, language, pacing, dailyThread, access, markers };
+  // What is keyed by project or event first (the "now watching" marks, every delivery record of its channels).
+  const marks = await store.deletePrefix('subscriptions/', named);
+  const deliveries = await deps.deliveriesStore.deletePrefix('', named);
+  return { subscriptions, language, pacing, dailyThread, access, marks, deliveries };
 }

@@ -13,6 +13,10 @@ export interface GatewaySession {
 export interface LeasedGatewayOptions {
   /** The replicas' shared lease (Redis), on a key space of its own so no project can be named like it. */
   readonly lease: Lease;
+  /** The one-per-fleet job's lease name; default {@link GATEWAY_LEASE}. */
+  readonly resource?: string;
+  /** The job in the log lines; default "discord gateway". */
+  readonly name?: string;
   /** This replica's id (unique per process). */
   readonly holder: string;
   readonly ttlMs: number;
@@ -32,8 +36,10 @@ export interface LeasedGateway {
 }
 
 /**
- * Discord's gateway on several replicas: only the holder of the "discord-gateway" lease opens a
- * session (two sessions with one token would both receive every command and answer it twice). The
+ * A job exactly one replica of the fleet runs (`resource` names its lease): Discord's gateway, where only the
+ * holder of the "discord-gateway" lease opens a session (two sessions with one token would both receive every
+ * command and answer it twice), and the User key's reader (one reader per fleet, its reads spread to the
+ * key's reset). The
  * holder renews every TTL/3, the others try to acquire every TTL/10; a holder that cannot renew closes
  * its session before the lease can expire in Redis, so two sessions never overlap.
  *
@@ -44,6 +50,8 @@ export interface LeasedGateway {
  */
 export function leasedGateway(options: LeasedGatewayOptions): LeasedGateway {
   const { lease, holder, ttlMs, clock, logger } = options;
+  const resource = options.resource ?? GATEWAY_LEASE;
+  const name = options.name ?? 'discord gateway';
   const intervalMs = Math.max(1, Math.floor(ttlMs / 3));
   // A standby looks more often than the holder renews: a dead holder's session is replaced soon after its lease ends.
   const standbyMs = Math.max(1, Math.floor(ttlMs / 10));
@@ -59,21 +67,21 @@ export function leasedGateway(options: LeasedGatewayOptions): LeasedGateway {
     if (!closing) return;
     await closing
       .stop()
-      .catch((error: unknown) => logger.warn({ err: String(error) }, 'gateway close failed'));
-    logger.info({ replica: holder, why }, 'discord gateway session closed on this replica');
+      .catch((error: unknown) => logger.warn({ err: String(error) }, `${name} close failed`));
+    logger.info({ replica: holder, why }, `${name} session closed on this replica`);
   }
 
   async function tick(first: boolean): Promise<void> {
     const askedAt = clock.now();
     let held: boolean;
     try {
-      held = (await lease.acquire(GATEWAY_LEASE, holder, ttlMs)) !== null;
+      held = (await lease.acquire(resource, holder, ttlMs)) !== null;
     } catch (error) {
       if (clock.now() - lastErrorLogAt >= 60_000) {
         lastErrorLogAt = clock.now();
         logger.error(
           { err: error instanceof Error ? error.message : String(error) },
-          'the discord gateway lease cannot be renewed: check that Redis is running; the session closes before the lease expires',
+          `the ${name} lease cannot be renewed: check that Redis is running; the session closes before the lease expires`,
         );
       }
       // The next tick would come after the lease expired in Redis: another replica may connect by then.
@@ -85,18 +93,18 @@ export function leasedGateway(options: LeasedGatewayOptions): LeasedGateway {
     if (held && !session) {
       try {
         session = await options.connect();
-        logger.info({ replica: holder }, 'discord gateway lease held: this replica receives the commands');
+        logger.info({ replica: holder }, `${name} lease held: this replica runs it for the fleet`);
       } catch (error) {
         // Let another replica try: its login may work where this one's did not.
-        await lease.release(GATEWAY_LEASE, holder).catch(() => undefined);
+        await lease.release(resource, holder).catch(() => undefined);
         if (first) throw error;
         logger.error(
           { err: error instanceof Error ? error.message : String(error) },
-          'discord gateway login failed on this replica; the lease is given back',
+          `${name} failed to start on this replica; the lease is given back`,
         );
       }
     } else if (!held && session) {
-      await disconnect('another replica holds the gateway lease');
+      await disconnect(`another replica holds the ${name} lease`);
     }
   }
 
@@ -104,7 +112,7 @@ export function leasedGateway(options: LeasedGatewayOptions): LeasedGateway {
     connected: () => session !== undefined,
     async start() {
       await tick(true);
-      if (!session) logger.info({ replica: holder }, 'discord gateway held by another replica: standing by');
+      if (!session) logger.info({ replica: holder }, `${name} held by another replica: standing by`);
       loop = (async () => {
         while (!running.signal.aborted) {
           await clock.sleep(session ? intervalMs : standbyMs, running.signal).catch(() => undefined);
@@ -118,7 +126,7 @@ export function leasedGateway(options: LeasedGatewayOptions): LeasedGateway {
       await loop;
       const had = session !== undefined;
       await disconnect('replica stopping');
-      if (had) await lease.release(GATEWAY_LEASE, holder).catch(() => undefined);
+      if (had) await lease.release(resource, holder).catch(() => undefined);
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Lease } from '../lib/coordination/lease.js';
 import { type BalanceReport, LeaseBalancer } from '../lib/coordination/lease-balancer.js';
 import { redisClaims } from '../lib/coordination/redis-claims.js';
 import { connectRedis, type RedisClient } from '../lib/coordination/redis-client.js';
+import { redisConnectionWatch } from '../lib/coordination/redis-connection-watch.js';
 import { redisLease } from '../lib/coordination/redis-lease.js';
 import { redisReplicaRegistry } from '../lib/coordination/redis-replica-registry.js';
 import { redisKeyv } from '../lib/redis-keyv.js';
@@ -35,6 +36,8 @@ export function balancedEngineLease(
     },
     // The balancer gives leases back when it stops; the engine's stop must not release them under it.
     async release() {},
+    // Before every run: a lease the others may take now (this replica's beat ran out) stops its polls at once.
+    holds: (resource, token) => balancer.tokenOf(resource) === token,
     async fencedCommit(resource, token, { chunks, pointer }) {
       // The chunks first and the pointer last, in one script: they land together or not at all.
       const entries = await Promise.all(
@@ -99,14 +102,21 @@ export interface ReplicaCoordinationOptions {
   readonly projects: () => readonly string[];
   readonly ttlMs: number;
   readonly onError: (error: unknown) => void;
+  /**
+   * Told when the closed-connection watch starts or stops working (a proxy, CLIENT disabled: killed replicas are
+   * then found by their beat alone), and why.
+   */
+  readonly onConnectionWatch?: (watched: boolean, reason: string) => void;
   /** Told the outcome of every fenced state write (the store watch behind `/healthz`). */
   readonly onStoreOutcome?: (outcome: StoreOutcome) => void;
 }
 
 /**
  * Connects one node-redis client and builds on it the store, the project leases (fair share through the
- * balancer), the once-only claims and the replica registry: one connection per replica. Cost per replica and
- * TTL/3: one heartbeat, one `holders` script, one acquire per held or wanted project; one script per commit.
+ * balancer), the once-only claims, the replica registry and the closed-connection watch: one connection per
+ * replica, named `fundbot:<replica id>`. Cost per replica: a heartbeat script and a CLIENT LIST a second; per
+ * TTL/3 one renewal script and one `holders` script (per 1,000 projects); one acquire per wanted project; one
+ * script per commit.
  */
 export async function connectReplicaCoordination(
   options: ReplicaCoordinationOptions,
@@ -124,6 +134,13 @@ export async function connectReplicaCoordination(
     clock: options.clock,
     projects: options.projects,
     ttlMs: options.ttlMs,
+    // A killed replica's connection closes at once: the others take its projects within seconds.
+    connections: redisConnectionWatch({
+      client,
+      self: options.replicaId,
+      clock: options.clock,
+      ...(options.onConnectionWatch ? { onChange: options.onConnectionWatch } : {}),
+    }),
     onError: options.onError,
   });
   const encode = keyvRedisEncoder(keyv, options.clock);

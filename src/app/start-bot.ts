@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApiClient } from '../api/index.js';
 import { envVars, type FundbotConfig } from '../config/index.js';
-import { channelKey, type OperationalNote, subscriptionIndexKey } from '../core/index.js';
+import { type OperationalNote, subscriptionIndexKey } from '../core/index.js';
 import type { DeliveryStatus } from '../delivery/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
 import { type EngineOptions, type ProjectPollingStatus, stateKeys } from '../engine/index.js';
@@ -25,11 +25,14 @@ import {
   startStoreProbe,
 } from '../ops/index.js';
 import { createChatAdapters } from './chat-adapters.js';
+import { digestHealthObserver } from './digest-health.js';
+import { healthWithFleet } from './fleet-health.js';
 import { prepareHosting } from './hosted/start-hosted.js';
 import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
 import { startKeyChecks, startupReport } from './start-key-checks.js';
 import { type StartedReplicas, startReplicas } from './start-replicas.js';
+import { startUserKeyReader } from './user-key-reader.js';
 import { type ApiDriftWatch, watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
 import { wireFundbot } from './wire-fundbot.js';
@@ -58,9 +61,8 @@ export interface BotOverrides {
  * The real bot: one process serving the configured projects on Discord and/or
  * Slack, with durable state in the configured store.
  *
- * API cost at start: 1 request per project for the key check (64 projects
- * at once, each project's first poll waits only for its own check); then the
- * engine's budget planner decides.
+ * API cost at start: 1 request per project for the key check (64 projects at once, each project's first poll
+ * waits only for its own check); then the engine's budget planner decides.
  */
 export async function startBot(
   config: FundbotConfig,
@@ -70,10 +72,9 @@ export async function startBot(
 ): Promise<RunningBot> {
   const clock = systemClock;
   const storeUrl = config.store.url;
-  if (storeUrl.startsWith('sqlite://')) {
-    // SQLite creates the file but not its directory.
+  // SQLite creates the file but not its directory.
+  if (storeUrl.startsWith('sqlite://'))
     mkdirSync(dirname(storeUrl.slice('sqlite://'.length)), { recursive: true });
-  }
   // The configured projects not found unreadable by their key check, and the projects connected from chat (hosted).
   let enabledProjects: () => readonly string[] = () => [];
   let hostedProjects: () => readonly string[] = () => [];
@@ -84,12 +85,14 @@ export async function startBot(
   // Set on a redis:// store: this replica then polls (and health expects polls of) the projects it holds.
   let replicas: StartedReplicas | undefined;
   let marker: StoreMarker | undefined;
+  // What this process polls (and health expects polls of, and digests): on replicas the watched projects it holds.
+  const polledHere = () => {
+    const all = watchedProjects();
+    return replicas ? replicas.held().filter((p) => all.includes(p)) : all;
+  };
   const health = createHealthMonitor({
     clock,
-    projects: () => {
-      const all = watchedProjects();
-      return replicas ? replicas.held().filter((p) => all.includes(p)) : all;
-    },
+    projects: polledHere,
     replica: () => (replicas ? { id: replicas.replicaId, holds: replicas.held() } : undefined),
     storeName: describeStoreTarget(storeUrl).name,
     // Bound late: the engine is wired after health (health must see the store from the first operation).
@@ -149,11 +152,9 @@ export async function startBot(
     projects: watchedProjects,
     onStoreOutcome: storeWatch.observe,
   });
-  // The checks run while everything else starts; each project's first poll waits only for its own.
-  // A project whose key was rejected is kept: the engine pauses it (with the reason, in /healthz and
-  // /status) and tries the key again (every 30-50 s; src/engine/key-pause.ts). Only projects that cannot be read whatever the
-  // key (not found, plan below Pro) are dropped; with none left at all, the configuration is wrong.
-  // A replica checks the projects it holds, as it takes them (see KeyCheckStart).
+  // Key checks run while everything else starts (each first poll waits only for its own). A rejected key pauses its
+  // project (reason in /healthz and /status, retried: src/engine/key-pause.ts); only projects no key can read (not
+  // found, plan below Pro) are dropped. A replica checks the projects it holds, as it takes them (KeyCheckStart).
   const checks = startKeyChecks({ api, projects, logger, start: replicas ? 'when-held' : 'all' });
   enabledProjects = () => projects.map((p) => p.linkCaption).filter((lc) => !checks.isDisabled(lc));
   replicas?.whenAcquired((acquired) => checks.check(acquired));
@@ -172,9 +173,11 @@ export async function startBot(
   const keys = new KeyRing();
   const engineApi = withReplaceableKeys(api, keys);
   // Hosted fundbot: projects connected from chat. A wrong FUNDBOT_ENCRYPTION_KEY refuses to start here.
-  const hosting = prepareHosting({ config, store, api: engineApi, clock, logger });
+  const hosting = prepareHosting({ config, store, api: engineApi, clock, logger, replicas });
   await hosting.verifyKey();
   hostedProjects = () => hosting.linkCaptions();
+  // On replicas one of them reads the User key for the fleet (its lease); the others follow its reads.
+  const userKeyReader = startUserKeyReader({ replicas, userKey: config.api.userKey, clock, logger });
   const wiring = wireFundbot({
     api: engineApi,
     store,
@@ -198,6 +201,7 @@ export async function startBot(
       },
     })),
     ...(config.api.userKey !== undefined ? { userKey: config.api.userKey } : {}),
+    userKeyReader: userKeyReader.reads,
     ...(replicas
       ? {
           lease: replicas.engineLease,
@@ -232,16 +236,7 @@ export async function startBot(
       if (driftLine !== undefined) notes.push({ cause: 'api-drift', detail: driftLine });
       return notes;
     },
-    // The digest's health: a channel whose latest digest post failed is named by /healthz until one lands.
-    deliveryObserver: {
-      posted: ({ kind, id, channel }) => {
-        if (kind === 'digest') health.recordDigest(digestTarget(id, channel), undefined);
-      },
-      failed: ({ kind, id, channel, how, error }) => {
-        if (kind === 'digest' && id !== undefined && how !== 'rate-limited')
-          health.recordDigest(digestTarget(id, channel), `${how}: ${error}`);
-      },
-    },
+    deliveryObserver: digestHealthObserver(health),
     onPoll: (poll) => {
       health.recordPoll(poll);
       const key = projects.find((p) => p.linkCaption === poll.project)?.apiKey;
@@ -287,7 +282,10 @@ export async function startBot(
       port: config.http.port,
       registry,
       logger,
-      health: () => health.report(),
+      health: healthWithFleet(
+        () => health.report(),
+        replicas && { readModel: wiring.engine.readModel, projects: watchedProjects, clock, store },
+      ),
     });
   }
 
@@ -330,10 +328,7 @@ export async function startBot(
       time: config.digest.time,
       timeZone: config.digest.timeZone,
       // On replicas each digests the projects it holds (the ledger and claims keep it once regardless).
-      projects: () => {
-        const all = watchedProjects();
-        return replicas ? replicas.held().filter((p) => all.includes(p)) : all;
-      },
+      projects: polledHere,
       milestonesFor: wiring.milestonesFor,
       logger,
     });
@@ -348,6 +343,7 @@ export async function startBot(
       stop: async () => {
         keyFiles.stop();
         hosting.stop();
+        await userKeyReader.stop();
         drift?.stop();
         digest?.stop();
       },
@@ -391,9 +387,4 @@ export async function startBot(
     apiDriftStatus: () => drift?.statusLine(),
     shutdownSteps,
   };
-}
-
-/** `<project> <channel>` of a digest delivery (its id is `digest:<project>:<date>`; a link caption has no colon). */
-function digestTarget(id: string, channel: Parameters<typeof channelKey>[0]): string {
-  return `${id.split(':')[1]} ${channelKey(channel)}`;
 }

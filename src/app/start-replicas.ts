@@ -53,6 +53,7 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
   if (!isSharedStore(options.storeUrl)) return undefined;
   const { logger } = options;
   let lastErrorLogAt = Number.NEGATIVE_INFINITY;
+  const beatSeconds = () => coordination.balancer.beatTtlMs / 1000;
   const coordination = await connectReplicaCoordination({
     url: options.storeUrl,
     replicaId: newReplicaId(),
@@ -60,6 +61,14 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
     projects: options.projects,
     ttlMs: options.leaseTtlMs,
     onStoreOutcome: options.onStoreOutcome,
+    onConnectionWatch: (watched, reason) => {
+      if (watched) logger.info({ reason }, 'killed replicas are found by their closed Redis connection');
+      else
+        logger.warn(
+          { reason },
+          `killed replicas cannot be found by their closed Redis connection here: they are found when their beat runs out (${beatSeconds()} s)`,
+        );
+    },
     onError: (error) => {
       // Once a minute: a Redis that is down fails every tick (health and the store watch say so too).
       if (options.clock.now() - lastErrorLogAt < 60_000) return;
@@ -103,6 +112,14 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
       failovers.inc(report.lost.length);
       logger.warn({ projects: report.lost }, 'project leases lost to another replica');
     }
+    for (const death of report.deaths) {
+      logger.warn(
+        { replica: death.replica, cause: death.cause, projects: death.projects },
+        death.cause === 'connection'
+          ? 'replica found dead (its Redis connection closed): its projects are taken over'
+          : `replica found dead (no beat for ${beatSeconds()} s: frozen or cut off): its projects are taken over`,
+      );
+    }
     if (report.acquired.length > 0 || report.released.length > 0) {
       logger.info(
         {
@@ -120,7 +137,15 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Star
   // One tick before the engine starts, so it finds its share held instead of waiting a third of a TTL.
   await coordination.balancer.tick().then(onTick, () => undefined);
   coordination.start(onTick);
-  logger.info({ replica: coordination.replicaId, leaseTtlMs: options.leaseTtlMs }, 'replica joined');
+  logger.info(
+    {
+      replica: coordination.replicaId,
+      leaseTtlMs: options.leaseTtlMs,
+      beatTtlMs: coordination.balancer.beatTtlMs,
+      lookMs: coordination.balancer.lookMs,
+    },
+    'replica joined',
+  );
   return Object.assign(coordination, {
     whenAcquired(listener: (projects: readonly string[]) => void) {
       acquiredListeners.push(listener);

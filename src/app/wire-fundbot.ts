@@ -51,6 +51,8 @@ export interface WireOptions {
   readonly projects: readonly EngineProject[];
   /** The optional User API key used as a change signal (engine `userKey`). */
   readonly userKey?: UserKey;
+  /** Replicas: whether this replica reads the User key now (engine `userKeyReader`). */
+  readonly userKeyReader?: (() => boolean) | undefined;
   readonly engineOptions?: EngineOptions;
   readonly defaultLocale: Locale;
   readonly digestTimeZone: string;
@@ -125,6 +127,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     logger: logger.child({ component: 'engine' }),
     projects: options.projects,
     ...(options.userKey !== undefined ? { userKey: options.userKey } : {}),
+    ...(options.userKeyReader !== undefined ? { userKeyReader: options.userKeyReader } : {}),
     options: options.engineOptions ?? {},
     ...(options.lease !== undefined ? { lease: options.lease } : {}),
     ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}),

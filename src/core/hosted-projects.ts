@@ -16,18 +16,26 @@ export interface HostedProjectInfo {
 export type ConnectRefusal =
   | 'bad-caption'
   | 'bad-key-format'
+  /** A User API key (`svc_user_…`) where the project's own Project API key belongs. */
+  | 'user-key'
   | 'limit'
   | 'operator-project'
   | 'other-workspace'
   | 'not-readable'
   | 'key-rejected'
-  | 'unverified';
+  /** The key answers `key_project_mismatch`: it is another project's. */
+  | 'key-other-project'
+  /** The key lacks a scope fundbot cannot work without (fundings:read): `missingScopes` names every one it lacks. */
+  | 'scope-missing'
+  | 'unverified'
+  /** The key passed, but the first read of the project (where "from now on" starts) did not succeed. */
+  | 'baseline-failed';
 
 export type ConnectOutcome =
   | {
       readonly kind: 'connected' | 'rotated';
       readonly linkCaption: string;
-      /** What each missing scope turns off (feed names), as the start-up key check says it. */
+      /** The notice kinds the key's missing (optional) scopes turn off. */
       readonly featuresOff: readonly string[];
     }
   | {
@@ -35,6 +43,8 @@ export type ConnectOutcome =
       readonly linkCaption: string;
       readonly reason: ConnectRefusal;
       readonly limit?: number;
+      /** For `scope-missing`: every scope the key lacks. */
+      readonly missingScopes?: readonly string[];
     };
 
 /**
@@ -48,7 +58,10 @@ export interface HostedProjects {
   /** The workspace that connected a project; undefined for the operator's (visible to every workspace). */
   ownerOf(linkCaption: string): WorkspaceRef | undefined;
   list(workspace: WorkspaceRef): Promise<readonly HostedProjectInfo[]>;
-  /** Checks the key like the start-up check, seals and stores it, and has the engine watch the project. */
+  /**
+   * Tries the key on every feed, reads the project's baseline (so "from now on" holds from the answer on),
+   * seals and stores the key; nothing is stored when it refuses.
+   */
   connect(input: {
     readonly workspace: WorkspaceRef;
     readonly linkCaption: string;

@@ -51,6 +51,11 @@ export interface MessageField {
    */
   readonly items?: readonly string[];
   readonly inline?: boolean;
+  /**
+   * Channel ids the value names as `#<id>`, written by the core from stored subscriptions (never user text):
+   * where the platform has channel mentions (Discord) they are shown as such; elsewhere `#<id>` stays.
+   */
+  readonly channels?: readonly string[];
   /** A button beside the field where the platform has them (the Slack App Home): disconnect this project. */
   readonly action?: { readonly kind: 'disconnect'; readonly project: string };
 }

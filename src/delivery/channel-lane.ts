@@ -154,7 +154,16 @@ export class ChannelLane {
       item.settle({ kind: 'skipped' });
       return true;
     }
-    if (!(await ledger.claim(item.key))) {
+    let claimed: boolean;
+    try {
+      claimed = await ledger.claim(item.key);
+    } catch (error) {
+      // The claim could not be stored (Redis gone for a moment): nothing was posted; try again later. Thrown on,
+      // it ended the lane with the notice already taken off the queue (bench:replicas: one announced never).
+      this.#storeFailed(item, error);
+      return false;
+    }
+    if (!claimed) {
       // Another replica is posting it now (a lease changing hands): its record will say what happened.
       this.#aside.put(item, 'claimed', clock.now() + 5_000);
       return true;
@@ -209,15 +218,20 @@ export class ChannelLane {
       return true;
     } catch (error) {
       // The store (a record read or write) failed: nothing was posted; try again later.
-      this.deps.logger.warn(
-        { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) },
-        'delivery step failed before posting: retried with backoff',
-      );
-      this.#aside.retryLater(item, record);
+      this.#storeFailed(item, error, record);
       return false;
     } finally {
       await ledger.release(item.key).catch(() => {});
     }
+  }
+
+  /** A store step before the post failed: nothing was posted, the notice is tried again with backoff. */
+  #storeFailed(item: LaneItem, error: unknown, record = item.record): void {
+    this.deps.logger.warn(
+      { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) },
+      'delivery step failed before posting: retried with backoff',
+    );
+    this.#aside.retryLater(item, record);
   }
 
   /** Classifies a failed post by what it proves; false (a fault) in every case. */

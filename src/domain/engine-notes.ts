@@ -122,3 +122,15 @@ export function noteForLog(n: EngineNote, project = 'the project'): string {
   const describe = english[n.code] as (params: EngineNote['params'], project: string) => string;
   return describe(n.params, project);
 }
+
+/**
+ * A note read back from the store (the fleet's shared project status): a known code with an object of
+ * parameters. What another version wrote under a code this one does not know is not shown.
+ */
+export function isEngineNote(value: unknown): value is EngineNote {
+  if (typeof value !== 'object' || value === null) return false;
+  const { code, params } = value as { code?: unknown; params?: unknown };
+  return (
+    typeof code === 'string' && Object.hasOwn(english, code) && typeof params === 'object' && params !== null
+  );
+}

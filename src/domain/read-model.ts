@@ -24,6 +24,13 @@ export interface ProjectReadModel {
   /** Funding snapshots since `sinceMs`, oldest first. */
   history(linkCaption: string, sinceMs: number): Promise<readonly HistoryPoint[]>;
   status(linkCaption: string): Promise<EngineStatus>;
+  /**
+   * Resolves once the project's supporters list has a stored baseline, so every supporter who funds from
+   * then on is announced (what /subscribe confirms): at once when it has one; on the replica that polls the
+   * project by reading it now (1-2 requests from the command reserve); on any other by waiting up to
+   * `waitMs` for the stored state. False when none could be had (the key is refused, the feed is off).
+   */
+  baseline(linkCaption: string, waitMs: number): Promise<boolean>;
 }
 
 export interface WatchedProject {
@@ -70,4 +77,22 @@ export interface EngineStatus {
    * key (why, as a note, and since when); null while it polls.
    */
   readonly paused: { readonly reason: EngineNote; readonly since: number } | null;
+  /**
+   * While polls succeed, the poll times are refreshed at least this often (the fleet's shared status is
+   * written on change, and this often besides): a `lastSuccessAt` younger than this means "polled within
+   * it", not "exactly then". Absent: the times are exact.
+   */
+  readonly reportedEveryMs?: number;
+  /**
+   * The project's title and funding as the polling replica last read them (what the overview shows, the same
+   * on every replica); absent before the project was read.
+   */
+  readonly project?: {
+    readonly title: string;
+    readonly current: number;
+    readonly goal: number;
+    readonly currency: string;
+    /** Epoch ms of the read. */
+    readonly readAt: number;
+  };
 }

@@ -141,6 +141,12 @@ export interface CreateEngineOptions {
    * polling slows down. Off when absent.
    */
   readonly userKey?: UserKey;
+  /**
+   * Replicas: whether this replica holds the fleet's User-key reader lease now. Only the holder reads the
+   * key; it shares each read in the store and the others follow it from there, so the fleet reads the key
+   * at one process's pace (issue 30). Absent: this process reads (one process).
+   */
+  readonly userKeyReader?: () => boolean;
 }
 
 /** One finished poll of one feed; `skipped` = deferred by a Retry-After wait or a lost lease. */
@@ -204,6 +210,18 @@ export interface Engine {
   addProject(project: EngineProject): boolean;
   /** Stops watching a project (disconnected); its stored state stays until deleted. False when unknown. */
   removeProject(linkCaption: string): Promise<boolean>;
+  /**
+   * Runs a just-added project's first poll cycle now (all its feeds, under its lease) and resolves once it
+   * is committed: true when the fundings list's baseline is stored, so every supporter who funds from now
+   * on is announced (issue 30). False when it could not be read (lease elsewhere, key refused, a failure).
+   */
+  readBaseline(linkCaption: string): Promise<boolean>;
+  /**
+   * Deletes everything stored of a project this engine does not watch (state, history, status): a
+   * disconnected project, or what an earlier connection left before a new one reads its own baseline.
+   * Returns how many values went. Throws while the project is watched.
+   */
+  forgetState(linkCaption: string): Promise<number>;
 }
 
 /** What health needs to know about one project's polling. */

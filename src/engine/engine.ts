@@ -1,5 +1,6 @@
 import { noteForLog } from '../domain/engine-notes.js';
 import { silentLogger } from '../domain/logger.js';
+import { hasBaseline } from './baseline.js';
 import type { CredentialGate } from './credential-gate.js';
 import { type EngineContext, emptyCounters } from './engine-context.js';
 import { engineLoop } from './engine-loop.js';
@@ -11,6 +12,7 @@ import { drainOutbox, inOrderSink } from './outbox.js';
 import { releaseLeases } from './project-lease.js';
 import { ProjectRuns } from './project-runs.js';
 import { addProjectRuntime, createProjectRuntimes } from './project-runtime.js';
+import { stateKeys } from './project-state.js';
 import { createReadModel } from './read-model.js';
 import { readModelSource } from './read-model-source.js';
 import { UserSignal, type UserSignalTarget } from './user-signal.js';
@@ -58,6 +60,9 @@ export function createEngine(deps: CreateEngineOptions): Engine {
           random: deps.random,
           logger: logger.child({ component: 'user-signal' }),
           minIntervalMs: settings.minIntervalMs,
+          // The configured projects: the key's owner should be a member of each (a warning at its first read).
+          members: deps.projects.map((p) => p.linkCaption),
+          ...(deps.userKeyReader ? { shared: { reads: deps.userKeyReader, store: deps.store } } : {}),
         });
   const ctx: EngineContext = {
     api: deps.api,
@@ -155,6 +160,17 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       runs.invalidate(project.linkCaption);
       loop.wake();
       return true;
+    },
+    async readBaseline(linkCaption) {
+      const rt = runtimes.get(linkCaption);
+      if (rt === undefined) return false;
+      // A project just added has every feed due: this run is its first cycle, committed before it resolves.
+      if (!hasBaseline(rt)) await runs.runNow(linkCaption);
+      return hasBaseline(rt);
+    },
+    async forgetState(linkCaption) {
+      if (runtimes.has(linkCaption)) throw new Error(`${linkCaption} is still watched: remove it first`);
+      return ctx.store.deletePrefix(stateKeys.prefix(linkCaption));
     },
     async removeProject(linkCaption) {
       if (!runtimes.delete(linkCaption)) return false;

@@ -18,6 +18,13 @@ export interface Lease {
   /** Gives it up if `holder` has it. */
   release(resource: string, holder: string): Promise<void>;
   /**
+   * Whether the tenure of `token` still holds, asked before every run between renewals; no request. The
+   * balanced leases answer from the balancer, which drops a lease as soon as the others may take it (its beat
+   * ran out): the engine then stops polling at once instead of at its own renewal, a third of the TTL later, when
+   * two replicas would poll one key. Absent: the tenure holds until the engine's own renewal.
+   */
+  holds?(resource: string, token: number): boolean;
+  /**
    * Writes a commit only while `token` is still the resource's current token: its chunks, then its pointer (the
    * head or an index), which makes them current; the pointer never lands without every chunk. False when the
    * lease expired or moved on: the caller lost the project and must not write it. A failure throws (what landed

@@ -10,7 +10,7 @@ import { loadState } from './project-state-store.js';
 export async function ensureLease(ctx: EngineContext, rt: ProjectRuntime): Promise<boolean> {
   const { leaseTtlMs } = ctx.settings;
   const now = ctx.clock.now();
-  if (now < rt.leaseUntil - leaseTtlMs / 3) return true;
+  if (now < rt.leaseUntil - leaseTtlMs / 3 && stillHolds(ctx, rt)) return true;
   if (now < rt.leaseRetryAt && rt.leaseUntil <= now) return false;
   const wasHeld = now < rt.leaseUntil;
   const grant = await ctx.lease.acquire(leaseResourceOf(rt), ctx.replicaId, leaseTtlMs);
@@ -24,6 +24,12 @@ export async function ensureLease(ctx: EngineContext, rt: ProjectRuntime): Promi
   tokens.set(rt, grant.token);
   rt.leaseUntil = now + leaseTtlMs;
   return true;
+}
+
+/** The lease's own word on the current tenure, when it has one (see Lease.holds). */
+function stillHolds(ctx: EngineContext, rt: ProjectRuntime): boolean {
+  const token = tokens.get(rt);
+  return token === undefined || ctx.lease.holds?.(leaseResourceOf(rt), token) !== false;
 }
 
 /** Gives up every lease this replica holds (on stop), so another replica can take over at once. */

@@ -6,6 +6,7 @@ import type { EngineContext } from './engine-context.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { projectDueAt, runProject } from './scheduler.js';
 import { nextPollInWindow, openSignalWindow } from './signal-interleave.js';
+import { publishStatus } from './status-board.js';
 
 /**
  * A live change signal holds the fundings polls back at most this long after the last one: a
@@ -158,6 +159,16 @@ export class ProjectRuns {
     return moved;
   }
 
+  /**
+   * Runs the project now, or joins its run in flight, and resolves when that run is done (never rejects: a
+   * failed run backs off as in the loop). A project held for its start-up key check is not started.
+   */
+  async runNow(linkCaption: string): Promise<void> {
+    const rt = this.ctx.runtimes.get(linkCaption);
+    if (rt === undefined || this.#held.has(linkCaption)) return;
+    await (this.#inFlight.get(linkCaption) ?? this.#start(rt, true));
+  }
+
   /** Something outside a run moved this project's due time (an operator replaced its key). */
   invalidate(linkCaption: string): void {
     this.#dueChanged(linkCaption);
@@ -219,6 +230,8 @@ export class ProjectRuns {
       try {
         await runProject(this.ctx, rt, this.sink);
         this.#failures.delete(lc);
+        // What every replica shows of the project (written only when a reader would see something new).
+        await publishStatus(this.ctx, rt);
       } catch (error) {
         const count = (this.#failures.get(lc)?.count ?? 0) + 1;
         const retryAt =

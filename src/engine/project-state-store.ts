@@ -302,6 +302,9 @@ interface HeldCycle {
 }
 const heldCycles = new WeakMap<ProjectRuntime, HeldCycle>();
 
+/** True while a poll cycle of the project runs: its state in memory may not be stored yet. */
+export const inCycle = (rt: ProjectRuntime): boolean => heldCycles.has(rt);
+
 /**
  * Runs one poll cycle of a project with its commits held, then writes the state once: the polls
  * of a cycle (at a first poll, all five feeds) landed as one commit each, the head rewritten every

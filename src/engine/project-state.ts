@@ -130,6 +130,8 @@ export const projectStateSchema: z.ZodType<ProjectState> = z.object({
 
 /** Store keys, namespaced per project (the state's layout: project-state-layout.ts). */
 export const stateKeys = {
+  /** Everything the engine stores of one project starts with this (its state, history and status). */
+  prefix: (linkCaption: string) => `engine/${linkCaption}/`,
   /** The state as one value, as stored before the state was split: read once, to migrate. */
   state: (linkCaption: string) => `engine/${linkCaption}/state`,
   /** The small value every commit writes last: cursors, counters and where the chunks are. */
@@ -137,6 +139,8 @@ export const stateKeys = {
   /** One chunk of a collection, in one of its two slots (`entries/fundings/3a`). */
   chunk: (linkCaption: string, collection: string, ref: { id: number; slot: 'a' | 'b' }) =>
     `engine/${linkCaption}/${collection}/${ref.id}${ref.slot}`,
+  /** The project's status as every replica shows it (status-board.ts). */
+  status: (linkCaption: string) => `engine/${linkCaption}/status`,
   /** The funding history as one value, as stored before it was chunked: read once, to migrate. */
   history: (linkCaption: string) => `engine/${linkCaption}/history`,
   /** Where the history's chunks are (collection `history`). */

@@ -5,7 +5,7 @@ import {
   ProjectPausedError,
 } from '../domain/errors.js';
 import { type FeedName, feedTable } from '../domain/feeds.js';
-import type { FeedStatus } from '../domain/read-model.js';
+import { awaitStoredBaseline, hasBaseline } from './baseline.js';
 import type { EngineContext } from './engine-context.js';
 import { request } from './feed-request.js';
 import { pollers } from './feeds/index.js';
@@ -14,12 +14,10 @@ import { ensureLease } from './project-lease.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { currentState, loadHistory } from './project-state-store.js';
 import type { ReadModelSource } from './read-model.js';
+import { memoryStatus, readSharedStatus } from './status-board.js';
 
 /** Reward details kept for commands; the oldest is dropped beyond this. */
 const MAX_CACHED_REWARDS = 200;
-
-/** The order `/status` lists the feeds in. */
-const statusOrder: readonly FeedName[] = ['project', 'incentives', 'fundings', 'wall', 'blog'];
 
 /** The engine's side of the read model: its runtimes and scheduler behind {@link ReadModelSource}. */
 export function readModelSource(ctx: EngineContext): ReadModelSource {
@@ -40,6 +38,30 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
     assertNotPaused(rt);
     if (feedOf(rt, feed).disabledReason !== undefined) {
       throw new FeedDisabledError(rt.config.linkCaption, feed, feedTable[feed].scope);
+    }
+  }
+
+  async function refresh(project: string, feed: FeedName, isFresh: () => boolean): Promise<void> {
+    const rt = runtime(project);
+    const f = feedOf(rt, feed);
+    assertRefreshable(rt, feed);
+    if (clock.now() >= rt.leaseUntil && !(await ensureLease(ctx, rt))) throw new LeaseLostError(project);
+    const polled = await rt.mutex.run(async () => {
+      // Re-checked under the lock: a cycle that just finished may have refreshed it.
+      if (isFresh()) return false;
+      try {
+        await pollers[feed](ctx, rt, 'command');
+      } catch (error) {
+        // A command is the first to hear the key is rejected: pause the project as a poll would.
+        if (isKeyRejection(error)) pauseProject(ctx, rt, error);
+        throw error;
+      }
+      return true;
+    });
+    if (polled) {
+      f.lastSuccessAt = clock.now();
+      // A command's read counts as the feed's poll: the next scheduled one moves back.
+      f.dueAt = Math.max(f.dueAt, clock.now() + f.intervalMs);
     }
   }
 
@@ -70,47 +92,24 @@ export function readModelSource(ctx: EngineContext): ReadModelSource {
       }
     },
     assertRefreshable: (project, feed) => assertRefreshable(runtime(project), feed),
-    async refresh(project, feed, isFresh) {
+    refresh,
+    async baseline(project, waitMs) {
       const rt = runtime(project);
-      const f = feedOf(rt, feed);
-      assertRefreshable(rt, feed);
-      if (clock.now() >= rt.leaseUntil && !(await ensureLease(ctx, rt))) throw new LeaseLostError(project);
-      const polled = await rt.mutex.run(async () => {
-        // Re-checked under the lock: a cycle that just finished may have refreshed it.
-        if (isFresh()) return false;
-        try {
-          await pollers[feed](ctx, rt, 'command');
-        } catch (error) {
-          // A command is the first to hear the key is rejected: pause the project as a poll would.
-          if (isKeyRejection(error)) pauseProject(ctx, rt, error);
-          throw error;
-        }
-        return true;
-      });
-      if (polled) {
-        f.lastSuccessAt = clock.now();
-        // A command's read counts as the feed's poll: the next scheduled one moves back.
-        f.dueAt = Math.max(f.dueAt, clock.now() + f.intervalMs);
+      if (hasBaseline(rt)) return true;
+      let deadline = clock.now() + waitMs;
+      try {
+        // The replica that polls it reads the baseline now (the fundings poll of a command).
+        await refresh(project, 'fundings', () => hasBaseline(rt));
+      } catch (error) {
+        // Another replica polls it: its first poll stores the baseline. Anything else (key refused, feed off):
+        // only what is stored already counts.
+        if (!(error instanceof LeaseLostError)) deadline = clock.now();
       }
+      return hasBaseline(rt) || awaitStoredBaseline(ctx, project, deadline);
     },
-    feedStatus(project): FeedStatus[] {
-      const rt = runtime(project);
-      return statusOrder.map((feed) => {
-        const f = feedOf(rt, feed);
-        return {
-          feed,
-          lastSuccessAt: f.lastSuccessAt,
-          intervalMs: Math.round(f.intervalMs),
-          ...(f.disabledReason !== undefined ? { disabledReason: f.disabledReason } : {}),
-        };
-      });
-    },
-    budget: (project) => ctx.api.budget(runtime(project).config.key),
-    recentErrors: (project) => runtime(project).recentErrors,
-    paused(project) {
-      const { paused } = runtime(project);
-      return paused === null ? null : { reason: paused.reason, since: paused.since };
-    },
+    // Every replica shows what the poller shared; before it shared anything, this replica's memory.
+    status: async (project) =>
+      (await readSharedStatus(ctx.store, project)) ?? memoryStatus(ctx, runtime(project)),
     history: (project) => loadHistory(ctx, runtime(project)),
   };
 }

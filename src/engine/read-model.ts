@@ -1,4 +1,4 @@
-import type { BlogPost, Incentive, IncentiveDetail, Project, RateBudget } from '../api/index.js';
+import type { BlogPost, Incentive, IncentiveDetail, Project } from '../api/index.js';
 import { type EngineNote, note } from '../domain/engine-notes.js';
 import {
   FeedDisabledError,
@@ -7,13 +7,7 @@ import {
   ProjectPausedError,
 } from '../domain/errors.js';
 import type { FeedName } from '../domain/feeds.js';
-import type {
-  Cached,
-  EngineStatus,
-  FeedStatus,
-  HistoryPoint,
-  ProjectReadModel,
-} from '../domain/read-model.js';
+import type { Cached, EngineStatus, HistoryPoint, ProjectReadModel } from '../domain/read-model.js';
 import type { Clock } from '../lib/clock.js';
 import { DeferredError } from './credential-gate.js';
 import { classifyFailure } from './describe-failure.js';
@@ -49,11 +43,10 @@ export interface ReadModelSource {
   refresh(project: string, feed: FeedName, isFresh: () => boolean): Promise<void>;
   /** Throws when `feed` cannot be refreshed at all (disabled feed, paused project), without a request. */
   assertRefreshable(project: string, feed: FeedName): void;
-  feedStatus(project: string): readonly FeedStatus[];
-  budget(project: string): RateBudget | undefined;
-  recentErrors(project: string): readonly { readonly at: number; readonly note: EngineNote }[];
-  /** Why and since when polling is paused (its key was rejected), or null. */
-  paused(project: string): { readonly reason: EngineNote; readonly since: number } | null;
+  /** The project's status as every replica shows it: the poller's shared status, else this replica's memory. */
+  status(project: string): Promise<EngineStatus>;
+  /** See {@link ProjectReadModel.baseline}. */
+  baseline(project: string, waitMs: number): Promise<boolean>;
   history(project: string): Promise<readonly HistoryPoint[]>;
 }
 
@@ -190,20 +183,8 @@ export function createReadModel(source: ReadModelSource): ProjectReadModel {
       return points.filter((p) => p.at >= sinceMs);
     },
 
-    async status(linkCaption): Promise<EngineStatus> {
-      const project = watched(linkCaption);
-      const budget = source.budget(project);
-      return {
-        feeds: source.feedStatus(project),
-        budget: {
-          dayLimit: budget?.dayLimit ?? null,
-          dayRemaining: budget?.dayRemaining ?? null,
-          dayResetAt: budget?.dayResetAt ?? null,
-          minuteRemaining: budget?.minuteRemaining ?? null,
-        },
-        recentErrors: [...source.recentErrors(project)],
-        paused: source.paused(project),
-      };
-    },
+    baseline: async (linkCaption, waitMs) => source.baseline(watched(linkCaption), waitMs),
+
+    status: async (linkCaption) => source.status(watched(linkCaption)),
   };
 }

@@ -13,6 +13,12 @@ import type { Random } from '../lib/random.js';
 import { planIntervals } from './budget-plan.js';
 import { CredentialGate, DeferredError } from './credential-gate.js';
 import { recheckBackoff } from './key-pause.js';
+import {
+  latestUserRead,
+  publishUserRead,
+  type SharedUserRead,
+  type UserSignalShare,
+} from './user-signal-share.js';
 
 /**
  * Share of the user key's day and minute budget left unused: the signal spends at
@@ -32,6 +38,11 @@ const assumedUserBudget = (now: number) => ({
 
 /** Largest page `/user/me/projects` serves (spec, Pagination). */
 const PAGE_LIMIT = 100;
+
+/** A follower looks this long after the reader's planned read (its read and write take a moment). */
+const FOLLOW_LAG_MS = 500;
+/** A follower that found no newer read (the reader is gone or late) looks again this often. */
+const FOLLOW_RETRY_MS = 5_000;
 
 /** A failed read retries after 5 s doubling to 10 minutes; a rejected key is re-checked on the engine's recheckBackoff. */
 const failedReadBackoff: BackoffPolicy = { baseMs: 5_000, maxMs: 10 * 60_000, jitter: 'spread' };
@@ -56,6 +67,13 @@ export interface UserSignalOptions {
   readonly logger: Logger;
   /** No read more often than this (politeness floor, as for the feeds). Default 1 s. */
   readonly minIntervalMs?: number;
+  /**
+   * The configured projects: the key's owner should be a member of each, or the key cannot see it. Those it
+   * does not list at its first read are named in one warning.
+   */
+  readonly members?: readonly string[];
+  /** Replicas: one reader per fleet (its lease); the others follow its shared reads (user-signal-share.ts). */
+  readonly shared?: UserSignalShare;
 }
 
 /** What the signal knows about one own project at its last read. */
@@ -88,6 +106,10 @@ export class UserSignal {
   #inFlight: Promise<void> | null = null;
   #reads = 0;
   #signals = 0;
+  #follows = 0;
+  /** Epoch ms of the last shared read this follower took. */
+  #followedAt = 0;
+  #membersChecked = false;
 
   constructor(private readonly options: UserSignalOptions) {
     this.#user = options.api.user(options.key);
@@ -100,18 +122,21 @@ export class UserSignal {
     return Math.max(this.#dueAt, this.options.api.pausedUntil(this.options.key));
   }
 
-  /** Reads made and fundings polls asked for, for metrics. */
-  get counts(): { readonly reads: number; readonly signals: number } {
-    return { reads: this.#reads, signals: this.#signals };
+  /** Reads made (of the API), shared reads followed, and fundings polls asked for, for metrics. */
+  get counts(): { readonly reads: number; readonly signals: number; readonly follows: number } {
+    return { reads: this.#reads, signals: this.#signals, follows: this.#follows };
   }
 
   /** Starts a read if one is due and none is running; resolves when it is done. Never rejects. */
   runIfDue(target: UserSignalTarget): Promise<void> {
     if (this.#inFlight !== null) return this.#inFlight;
     if (this.options.clock.now() < this.dueAt) return Promise.resolve();
-    const run = this.#read(target).finally(() => {
-      this.#inFlight = null;
-    });
+    const shared = this.options.shared;
+    const run = (shared && !shared.reads() ? this.#follow(target, shared) : this.#read(target)).finally(
+      () => {
+        this.#inFlight = null;
+      },
+    );
     this.#inFlight = run;
     return run;
   }
@@ -123,9 +148,9 @@ export class UserSignal {
 
   async #read(target: UserSignalTarget): Promise<void> {
     const { clock, key, api } = this.options;
-    const watched = new Map<string, string>();
-    for (const lc of target.watched()) watched.set(lc.toLowerCase(), lc);
+    const watched = this.#watchedByLowerCase(target);
     let pages = 0;
+    const counts: Record<string, readonly [number, number]> = {};
     const looked: { lc: string; moved: boolean }[] = [];
     try {
       let offset = 0;
@@ -137,17 +162,8 @@ export class UserSignal {
         const page = await this.#user.projectsPage({ limit: PAGE_LIMIT, offset });
         for (const p of page.items) {
           const lower = p.link_caption.toLowerCase();
-          const lc = watched.get(lower);
-          if (lc === undefined) continue;
-          const now: Seen = { supporters: p.supporter_count, funding: p.current_funding };
-          const before = this.#seen.get(lower);
-          this.#seen.set(lower, now);
-          // The first sight is a baseline: the project's own polling already covers what came before.
-          if (before !== undefined)
-            looked.push({
-              lc,
-              moved: before.supporters !== now.supporters || before.funding !== now.funding,
-            });
+          counts[lower] = [p.supporter_count, p.current_funding];
+          this.#compare(watched, lower, p.supporter_count, p.current_funding, looked);
         }
         offset += page.items.length;
         if (page.items.length === 0 || offset >= page.meta.total) break;
@@ -156,15 +172,83 @@ export class UserSignal {
       this.#failures = 0;
       if (this.#refused) this.options.logger.info({}, 'the User API key is accepted again');
       this.#refused = false;
+      this.#checkMembers(counts);
       const interval = this.#intervalMs();
       this.#dueAt = clock.now() + interval;
-      for (const { lc, moved } of looked) {
-        if (moved) this.#signals += 1;
-        target.looked(lc, interval, moved);
-      }
+      if (this.options.shared) await this.#share({ at: clock.now(), nextAt: this.#dueAt, counts });
+      this.#tell(target, looked, interval);
     } catch (error) {
       this.#failed(error);
     }
+  }
+
+  /** A follower on replicas: the reader's last shared read, compared like a read of its own. One store read. */
+  async #follow(target: UserSignalTarget, shared: UserSignalShare): Promise<void> {
+    const read = await latestUserRead(shared.store);
+    const now = this.options.clock.now();
+    if (read !== undefined && read.at > this.#followedAt) {
+      this.#followedAt = read.at;
+      this.#follows += 1;
+      const watched = this.#watchedByLowerCase(target);
+      const looked: { lc: string; moved: boolean }[] = [];
+      for (const [lower, [supporters, funding]] of Object.entries(read.counts))
+        this.#compare(watched, lower, supporters, funding, looked);
+      this.#tell(target, looked, Math.max(1_000, read.nextAt - read.at));
+    }
+    // A moment after the reader's next read; a reader gone quiet (it died) is looked for every 5 s until this
+    // replica takes the lease over and reads itself.
+    const next = (read?.nextAt ?? 0) + FOLLOW_LAG_MS;
+    this.#dueAt = next > now ? next : now + FOLLOW_RETRY_MS;
+  }
+
+  async #share(read: SharedUserRead): Promise<void> {
+    await publishUserRead(this.options.shared!.store, read).catch((error: unknown) =>
+      this.options.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'the User key read could not be shared: the other replicas look again at its next read',
+      ),
+    );
+  }
+
+  #watchedByLowerCase(target: UserSignalTarget): Map<string, string> {
+    const watched = new Map<string, string>();
+    for (const lc of target.watched()) watched.set(lc.toLowerCase(), lc);
+    return watched;
+  }
+
+  /** Compares one project's counts with the last seen; the first sight is a baseline (its polling covers before). */
+  #compare(
+    watched: ReadonlyMap<string, string>,
+    lower: string,
+    supporters: number,
+    funding: number,
+    looked: { lc: string; moved: boolean }[],
+  ): void {
+    const lc = watched.get(lower);
+    if (lc === undefined) return;
+    const before = this.#seen.get(lower);
+    this.#seen.set(lower, { supporters, funding });
+    if (before !== undefined)
+      looked.push({ lc, moved: before.supporters !== supporters || before.funding !== funding });
+  }
+
+  #tell(target: UserSignalTarget, looked: readonly { lc: string; moved: boolean }[], interval: number): void {
+    for (const { lc, moved } of looked) {
+      if (moved) this.#signals += 1;
+      target.looked(lc, interval, moved);
+    }
+  }
+
+  /** Once, at the first read: configured projects the key's owner does not see are named (issue 30). */
+  #checkMembers(counts: Readonly<Record<string, unknown>>): void {
+    if (this.#membersChecked) return;
+    this.#membersChecked = true;
+    const missing = (this.options.members ?? []).filter((lc) => !Object.hasOwn(counts, lc.toLowerCase()));
+    if (missing.length === 0) return;
+    this.options.logger.warn(
+      { projects: missing },
+      `the User API key's owner is not a member of ${missing.join(', ')}: /user/me/projects does not list them, so the key's change signal does not speed up their notices (they are polled on their own keys as before). Use a User key of someone in the team of every configured project (account settings → API and integrations), or leave it as it is`,
+    );
   }
 
   /** What is left of the user key's day, spread to its reset, at this many pages a read. */

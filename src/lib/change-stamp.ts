@@ -39,8 +39,8 @@ export function withChangeStamp(
       if (deleted) await stamp();
       return deleted;
     },
-    async deletePrefix(prefix) {
-      const deleted = await store.deletePrefix(prefix);
+    async deletePrefix(prefix, containing) {
+      const deleted = await store.deletePrefix(prefix, containing);
       if (deleted > 0) await stamp();
       return deleted;
     },

@@ -32,9 +32,9 @@ export function countedStore(
       count('delete');
       return inner.deleteIfValue(key, expected);
     },
-    deletePrefix(prefix) {
+    deletePrefix(prefix, containing) {
       count('delete');
-      return inner.deletePrefix(prefix);
+      return inner.deletePrefix(prefix, containing);
     },
     // A view does not own the connection.
     close: async () => {},

@@ -106,7 +106,7 @@ export function observedStore(inner: KeyValueStore, options: ObservedStoreOption
     // Health knows three kinds: a set-if-absent is a write, a conditional or prefix delete a delete.
     setIfAbsent: (key, value, ttlMs) => run('set', () => inner.setIfAbsent(key, value, ttlMs)),
     deleteIfValue: (key, expected) => run('delete', () => inner.deleteIfValue(key, expected)),
-    deletePrefix: (prefix) => run('delete', () => inner.deletePrefix(prefix)),
+    deletePrefix: (prefix, containing) => run('delete', () => inner.deletePrefix(prefix, containing)),
     ...(inner.sweepExpired ? { sweepExpired: inner.sweepExpired.bind(inner) } : {}),
     close: () => inner.close(),
   };

@@ -39,10 +39,12 @@ export interface KeyValueStore {
   deleteIfValue(key: string, expected: string): Promise<boolean>;
   /**
    * Deletes every value whose key starts with `prefix` (a workspace's settings when it uninstalls);
-   * returns how many went. Cost: SQLite one range delete; Redis one SCAN over the keyspace (MATCH on
+   * returns how many went. With `containing`, only those of them whose key also contains one of these
+   * strings (a workspace's channels in keys led by an event id). Cost: SQLite one range delete (with
+   * `containing`: the range read, then the matching keys deleted); Redis one SCAN over the keyspace (MATCH on
    * the prefix) plus one UNLINK per 500 keys, so use it for rare events only.
    */
-  deletePrefix(prefix: string): Promise<number>;
+  deletePrefix(prefix: string, containing?: readonly string[]): Promise<number>;
   /**
    * Deletes expired values in the next slice of the store (stores that expire values by
    * themselves, like Redis, do not have it). See src/lib/store-sweep.ts.

@@ -3,6 +3,7 @@ import type Keyv from 'keyv';
 import { systemClock } from './clock.js';
 import { keyvRedisEncoder } from './coordination/keyv-redis-entry.js';
 import { RedisScript, type RedisScriptClient } from './coordination/redis-script.js';
+import { keyContains } from './store-value.js';
 
 /** The store operations keyv has no word for, done with Redis' own commands on the store's connection. */
 export interface KeyvRedisOps {
@@ -10,7 +11,7 @@ export interface KeyvRedisOps {
   ready(): Promise<void>;
   setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
   deleteIfValue(key: string, expected: string): Promise<boolean>;
-  deletePrefix(prefix: string): Promise<number>;
+  deletePrefix(prefix: string, containing?: readonly string[]): Promise<number>;
 }
 
 /** The node-redis commands used here (the client type of @keyv/redis is a union with the cluster's). */
@@ -108,7 +109,7 @@ export function keyvRedisOps(keyv: Keyv): KeyvRedisOps | undefined {
       const deleted = await deleteIfValueScript.run(client, { keys: [entry.key], arguments: [stored] });
       return deleted === 1;
     },
-    async deletePrefix(prefix) {
+    async deletePrefix(prefix, containing) {
       const match = globPrefix((await encode(prefix, null)).key);
       const client = await connected();
       let cursor = '0';
@@ -116,7 +117,8 @@ export function keyvRedisOps(keyv: Keyv): KeyvRedisOps | undefined {
       do {
         const page = await client.scan(cursor, { MATCH: match, COUNT: batch });
         cursor = String(page.cursor);
-        if (page.keys.length > 0) deleted += await client.unlink(page.keys);
+        const keys = page.keys.filter((key) => keyContains(key, containing));
+        if (keys.length > 0) deleted += await client.unlink(keys);
       } while (cursor !== '0');
       return deleted;
     },

@@ -4,7 +4,7 @@ import type { Clock } from './clock.js';
 import { groupCommit } from './store-group-commit.js';
 import type { KeyValueStore, SweepSlice } from './store-port.js';
 import { migrateKeyvTable } from './store-sqlite-migrate.js';
-import { parseStored } from './store-value.js';
+import { keyContains, parseStored } from './store-value.js';
 
 /**
  * The embedded default store: one SQLite file through better-sqlite3.
@@ -69,7 +69,7 @@ type Write =
   | { readonly op: 'add'; readonly key: string; readonly json: string; readonly expires: number }
   | { readonly op: 'delete'; readonly key: string }
   | { readonly op: 'deleteIf'; readonly key: string; readonly json: string }
-  | { readonly op: 'deletePrefix'; readonly key: string };
+  | { readonly op: 'deletePrefix'; readonly key: string; readonly containing?: readonly string[] };
 
 /** Thrown for any operation after {@link KeyValueStore.close}. */
 export class StoreClosedError extends Error {
@@ -128,6 +128,10 @@ export async function openSqliteStore(
   );
   // Keys starting with a prefix: a range on the primary key, [p, p with its last character incremented).
   const removeRange = db.prepare<[string, string]>('DELETE FROM kv WHERE key >= ? AND key < ?');
+  const keysInRange = db.prepare<[string, string], { key: string }>(
+    'SELECT key FROM kv WHERE key >= ? AND key < ?',
+  );
+  const removeKey = db.prepare<[string]>('DELETE FROM kv WHERE key = ?');
   const remove = db.prepare<[string], { expires: number | null }>(
     'DELETE FROM kv WHERE key = ? RETURNING expires',
   );
@@ -158,7 +162,12 @@ export async function openSqliteStore(
         return true;
       }
       if (w.op === 'add') return insertIfAbsent.run(w.key, w.json, w.expires, at).changes === 1;
-      if (w.op === 'deletePrefix') return removeRange.run(w.key, prefixEnd(w.key)).changes;
+      if (w.op === 'deletePrefix') {
+        if (w.containing === undefined) return removeRange.run(w.key, prefixEnd(w.key)).changes;
+        const keys = keysInRange.all(w.key, prefixEnd(w.key)).filter((r) => keyContains(r.key, w.containing));
+        for (const r of keys) removeKey.run(r.key);
+        return keys.length;
+      }
       if (w.op === 'deleteIf') return removeIfValue.run(w.key, w.json, at).changes === 1;
       // "Deleted" means a live value was there (keyv's answer); an expired row goes too.
       const row = remove.get(w.key);
@@ -209,7 +218,7 @@ export async function openSqliteStore(
       .pending()
       .findLast((w) =>
         w.op === 'deletePrefix'
-          ? key.startsWith(w.key)
+          ? key.startsWith(w.key) && keyContains(key, w.containing)
           : w.op !== 'add' && w.op !== 'deleteIf' && w.key === key,
       );
     if (queued?.op === 'set') return parse(queued.json, queued.expires);
@@ -245,9 +254,13 @@ export async function openSqliteStore(
       const json = JSON.stringify(expected);
       return writes.write({ op: 'deleteIf', key, json }).then((deleted) => deleted === true);
     },
-    async deletePrefix(prefix) {
+    async deletePrefix(prefix, containing) {
       if (prefix === '') throw new Error('deletePrefix needs a non-empty prefix (it would empty the store)');
-      const deleted = await writes.write({ op: 'deletePrefix', key: prefix });
+      const deleted = await writes.write({
+        op: 'deletePrefix',
+        key: prefix,
+        ...(containing !== undefined ? { containing } : {}),
+      });
       return typeof deleted === 'number' ? deleted : 0;
     },
     async sweepExpired(at: number): Promise<SweepSlice> {

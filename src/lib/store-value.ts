@@ -25,3 +25,8 @@ export function parseStored<T>(key: string, raw: unknown, schema: z.ZodType<T>):
   const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
   throw new StoredValueError(key, issues);
 }
+
+/** Whether `key` contains one of `containing` (every key when none are given): deletePrefix's filter. */
+export function keyContains(key: string, containing: readonly string[] | undefined): boolean {
+  return containing === undefined || containing.some((fragment) => key.includes(fragment));
+}

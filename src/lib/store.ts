@@ -2,7 +2,7 @@ import Keyv from 'keyv';
 import type { KeyValueStore } from './store-port.js';
 import { keyvRedisOps } from './store-redis-ops.js';
 import { openSqliteStore, type SqliteStoreOptions } from './store-sqlite.js';
-import { parseStored } from './store-value.js';
+import { keyContains, parseStored } from './store-value.js';
 
 export {
   isStoreFailure,
@@ -25,7 +25,7 @@ export function namespaced(store: KeyValueStore, prefix: string): KeyValueStore 
     delete: (key) => store.delete(full(key)),
     setIfAbsent: (key, value, ttlMs) => store.setIfAbsent(full(key), value, ttlMs),
     deleteIfValue: (key, expected) => store.deleteIfValue(full(key), expected),
-    deletePrefix: (keyPrefix) => store.deletePrefix(full(keyPrefix)),
+    deletePrefix: (keyPrefix, containing) => store.deletePrefix(full(keyPrefix), containing),
     // A namespace does not own the connection: closing it is the root store's job.
     close: async () => {},
   };
@@ -77,12 +77,13 @@ export function keyvStore(keyv: Keyv): KeyValueStore {
         return current === expected ? keyv.delete(key) : false;
       });
     },
-    deletePrefix(prefix) {
-      if (redis) return redis.deletePrefix(prefix);
+    deletePrefix(prefix, containing) {
+      if (redis) return redis.deletePrefix(prefix, containing);
       return serialized(async () => {
         const keys: string[] = [];
         for await (const [key] of keyv.iterator?.(undefined) ?? []) {
-          if (typeof key === 'string' && key.startsWith(prefix)) keys.push(key);
+          if (typeof key === 'string' && key.startsWith(prefix) && keyContains(key, containing))
+            keys.push(key);
         }
         for (const key of keys) await keyv.delete(key);
         return keys.length;

@@ -10,7 +10,7 @@ import type { KeyRegistry } from './keys.js';
 import type { NameGenerator } from './names.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SimProject } from './sim-project.js';
-import type { ListOrder, RateLimits, RequestLogEntry, ServedReply } from './types.js';
+import type { ListOrder, OtherKeyProjectPage, RateLimits, RequestLogEntry, ServedReply } from './types.js';
 import type { UserRegistry } from './users.js';
 
 /** Everything the request pipeline reads from the simulator. */
@@ -26,6 +26,7 @@ export interface HandlerState {
   readonly publicBaseUrl: string;
   limits(): RateLimits;
   listOrder(): ListOrder;
+  otherKeyProjectPage(): OtherKeyProjectPage;
   projectByCaption(linkCaption: string): SimProject | undefined;
   allProjects(): Iterable<SimProject>;
   openApiDocument(): unknown;

@@ -25,7 +25,8 @@ const projectScopeOf: Record<string, ProjectScope> = {
  * GET /project/{link_caption}: a Project API Key of this project with project:read sees the full view, as does
  * a team member's User key with project:read; everyone else sees the public view (a `new` project stays
  * hidden). A key of another project is "a key not entitled to more" (api-spec.md, project endpoints rule 1):
- * the public view, 200, once the project is public; `key_project_mismatch` only while it is a draft.
+ * the public view, 200, once the project is public; `key_project_mismatch` only while it is a draft, or always
+ * with `otherKeyProjectPage: 'mismatch'` (rule 7 read strictly).
  */
 export function getProject(state: HandlerState, lc: string, credential: Credential): Reply {
   const project = state.projectByCaption(lc);
@@ -35,7 +36,10 @@ export function getProject(state: HandlerState, lc: string, credential: Credenti
       : errors.accessDenied();
   if (credential.kind === 'project') {
     if (project === undefined) return errors.accessDenied();
-    if (credential.linkCaption !== lc) return project.status === 'new' ? errors.mismatch() : publicView();
+    if (credential.linkCaption !== lc)
+      return state.otherKeyProjectPage() === 'mismatch' || project.status === 'new'
+        ? errors.mismatch()
+        : publicView();
     if (!credential.scopes.has('project:read')) return errors.scope('project:read', 'Project API Key');
     return json(200, { project: project.projectView(true), status: 0 });
   }

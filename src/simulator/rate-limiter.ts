@@ -39,9 +39,16 @@ const dayMs = 86_400_000;
 export class RateLimiter {
   readonly #buckets = new Map<string, Bucket>();
 
+  /**
+   * `dayStartOffsetMs`: the day windows start this long before each UTC midnight (default 0). A bench
+   * whose bot runs on the real clock starts the platform's day just before the run, so every key's plan is
+   * the whole day's pace whenever it runs (bench/scale-sim-child.ts).
+   */
+  constructor(readonly dayStartOffsetMs = 0) {}
+
   take(bucketId: string, limit: RateLimit, now: number): RateDecision {
     const minuteWindow = Math.floor(now / minuteMs);
-    const dayWindow = Math.floor(now / dayMs);
+    const dayWindow = Math.floor((now + this.dayStartOffsetMs) / dayMs);
     let bucket = this.#buckets.get(bucketId);
     if (bucket === undefined) {
       bucket = { minuteWindow, minuteCount: 0, dayWindow, dayCount: 0 };
@@ -56,7 +63,7 @@ export class RateLimiter {
       bucket.dayCount = 0;
     }
     const minuteResetMs = (minuteWindow + 1) * minuteMs;
-    const dayResetMs = (dayWindow + 1) * dayMs;
+    const dayResetMs = (dayWindow + 1) * dayMs - this.dayStartOffsetMs;
     const base = { limit, minuteReset: minuteResetMs / 1000, dayReset: dayResetMs / 1000 };
     const wait = (resetMs: number) => Math.max(1, Math.ceil((resetMs - now) / 1000));
     if (bucket.dayCount >= limit.perDay) {

@@ -13,6 +13,7 @@ import { createRequestHandler } from './request-handler.js';
 import { SimProject, SimulatorUsageError } from './sim-project.js';
 import type {
   ListOrder,
+  OtherKeyProjectPage,
   ProjectPlan,
   ProjectScope,
   ProjectSeed,
@@ -60,6 +61,8 @@ export interface Simulator {
   resetRequestLog(): void;
   /** Order of the time-ordered lists; can be switched at runtime. */
   listOrder: ListOrder;
+  /** What `GET /project/{lc}` answers another project's key; can be switched at runtime. */
+  otherKeyProjectPage: OtherKeyProjectPage;
   /** Current limits (defaults of the spec merged with overrides). */
   readonly limits: RateLimits;
   /** Overrides limits from now on (counts so far are kept). */
@@ -83,6 +86,7 @@ class SimulatorImpl implements Simulator {
   url = '';
   readonly clock: Clock;
   listOrder: ListOrder;
+  otherKeyProjectPage: OtherKeyProjectPage;
   readonly faults: FaultInjector;
   readonly #server: Server;
   readonly #projects = new Map<string, SimProject>();
@@ -90,7 +94,7 @@ class SimulatorImpl implements Simulator {
   readonly #users: UserRegistry;
   readonly #names: NameGenerator;
   readonly #keys: KeyRegistry;
-  readonly #limiter = new RateLimiter();
+  readonly #limiter: RateLimiter;
   #limits: RateLimits;
   #requests: RequestLogEntry[] = [];
   #openApiVariant: OpenApiVariant = 'baseline';
@@ -103,7 +107,9 @@ class SimulatorImpl implements Simulator {
     const seed = options.seed ?? 1;
     this.clock = options.clock ?? systemClock;
     this.listOrder = options.listOrder ?? 'newest-first';
+    this.otherKeyProjectPage = options.otherKeyProjectPage ?? 'public-view';
     this.#limits = { ...defaultRateLimits, ...options.limits };
+    this.#limiter = new RateLimiter(options.rateLimitDayOffsetMs ?? 0);
     this.#publicBaseUrl = (options.publicBaseUrl ?? 'https://crowdfunding.example').replace(/\/+$/, '');
     this.#names = createNameGenerator(stream(seed, 1));
     this.#users = new UserRegistry(this.#ids, this.#names, this.clock);
@@ -121,6 +127,7 @@ class SimulatorImpl implements Simulator {
       publicBaseUrl: this.#publicBaseUrl,
       limits: () => this.#limits,
       listOrder: () => this.listOrder,
+      otherKeyProjectPage: () => this.otherKeyProjectPage,
       projectByCaption: (lc) => this.#projects.get(lc),
       allProjects: () => this.#projects.values(),
       openApiDocument: () => this.#openApiDocument(),

@@ -284,6 +284,15 @@ export interface ServedReply {
   readonly body: unknown;
 }
 
+/**
+ * The spec says two things of `GET /project/{lc}` with another project's key: rule 7 of Authentication
+ * (`key_project_mismatch`) and rule 1 of the project endpoints ("a request with or without a key that is not
+ * entitled to more returns the same public view"). `public-view` (default) serves the public view, as the
+ * platform was measured to do (issue 30; a draft still answers 403): then only a list read tells the key is wrong;
+ * `mismatch` always answers 403.
+ */
+export type OtherKeyProjectPage = 'mismatch' | 'public-view';
+
 export interface SimulatorOptions {
   /** All time (timestamps, rate-limit windows, scenario) comes from it. Default: systemClock. */
   clock?: Clock | undefined;
@@ -295,10 +304,17 @@ export interface SimulatorOptions {
   port?: number | undefined;
   /** Default newest-first. */
   listOrder?: ListOrder | undefined;
+  /** What `GET /project/{lc}` answers a Project API Key of another project (see {@link OtherKeyProjectPage}). */
+  otherKeyProjectPage?: OtherKeyProjectPage | undefined;
   /** Default: the demo project `solar-kiosk`. Pass [] for none. */
   projects?: readonly ProjectSeed[] | undefined;
   /** Overrides of the spec's default rate limits (per tier), so tests need not send 120 requests. */
   limits?: Partial<RateLimits> | undefined;
+  /**
+   * The rate-limit day windows start this long before each UTC midnight (default 0): a bench whose
+   * client runs on the real clock starts the keys' day just before its run.
+   */
+  rateLimitDayOffsetMs?: number | undefined;
   /** Public web base for `url` fields. Default https://crowdfunding.example */
   publicBaseUrl?: string | undefined;
   /**

@@ -12,11 +12,16 @@ import { silentLogger } from '../../src/ops/index.js';
 import {
   demoLinkCaption,
   demoProjectSeed,
+  demoTeam,
   type Simulator,
   startSimulator,
 } from '../../src/simulator/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
-import { type SignedInteractions, signedInteractions } from '../fakes/discord/signed-interactions.js';
+import {
+  connectModalSubmission,
+  type SignedInteractions,
+  signedInteractions,
+} from '../fakes/discord/signed-interactions.js';
 import { freePort } from '../support/redis-server.js';
 
 let sim: Simulator | undefined;
@@ -96,27 +101,43 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
     const opened = await signed.post(url, signed.chatInput({ command: 'connect', permissions: admin }));
     expect(opened.body).toMatchObject({ type: 9, data: { custom_id: 'fundbot_connect' } });
 
-    const submission = (project: string, key: string, guildId?: string) => ({
-      ...signed.chatInput({ command: 'connect', permissions: admin, ...(guildId ? { guildId } : {}) }),
-      type: 5,
-      data: {
-        custom_id: 'fundbot_connect',
-        components: [
-          { type: 1, components: [{ type: 4, custom_id: 'project', value: project }] },
-          { type: 1, components: [{ type: 4, custom_id: 'key', value: key }] },
-        ],
-      },
-    });
-    // Refused before anything is stored: not a key, the key of another project, the operator's project.
-    expect(await answerText(fake, signed, url, submission('team-garden', 'not-a-key'))).toContain(
-      'That is not a Project API key',
-    );
+    const submission = (project: string, key: string, guildId?: string) =>
+      connectModalSubmission(signed, project, key, { permissions: admin, ...(guildId ? { guildId } : {}) });
+    // Refused before anything is stored: not a key, a User key, the key of another project (whose project page
+    // the platform serves as the public view: only a list read tells), a revoked key, a key without
+    // fundings:read, the operator's project. Each says what is wrong and what to do; none is polled after.
+    const simulator = sim;
+    simulator.otherKeyProjectPage = 'public-view';
+    const refusedWith = async (key: string, expected: string) => {
+      const before = simulator.requests.length;
+      expect(await answerText(fake, signed, url, submission('team-garden', key))).toContain(expected);
+      return simulator.requests.slice(before).filter((r) => r.path.startsWith('/project/team-garden')).length;
+    };
+    expect(await refusedWith('not-a-key', 'That is not a Project API key')).toBe(0);
     expect(
-      await answerText(fake, signed, url, submission('team-garden', sim.issueProjectKey('second-garden'))),
-    ).toContain('The platform rejected this key for team-garden');
+      await refusedWith(
+        simulator.issueUserKey(demoTeam.ownerId, { scopes: ['project:read'] }),
+        'That is a User API key',
+      ),
+    ).toBe(0);
+    // The probes: one request per feed fundbot polls (project, fundings, wall, blog, rewards).
+    expect(
+      await refusedWith(simulator.issueProjectKey('second-garden'), 'This key belongs to another project'),
+    ).toBe(5);
+    const revoked = simulator.issueProjectKey('team-garden');
+    simulator.revokeKey(revoked);
+    expect(await refusedWith(revoked, 'The platform refuses this key (invalid or deleted)')).toBe(5);
+    const noFundings = simulator.issueProjectKey('team-garden', {
+      scopes: ['project:read', 'wall:read', 'blog:read', 'incentives:read'],
+    });
+    expect(await refusedWith(noFundings, 'This key lacks fundings:read')).toBe(5);
     expect(
       await answerText(fake, signed, url, submission(demoLinkCaption, sim.issueProjectKey(demoLinkCaption))),
     ).toContain("watched by this fundbot's operator already");
+    // Nothing stored, nothing polled: no further request for the project after the refusals.
+    const afterRefusals = simulator.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(simulator.requests.slice(afterRefusals).filter((r) => r.path.includes('team-garden'))).toEqual([]);
 
     const key = sim.issueProjectKey('team-garden');
     const connected = await answerText(fake, signed, url, submission('team-garden', key));
@@ -129,7 +150,7 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
     ).toContain('the most this fundbot allows');
     expect(
       await answerText(fake, signed, url, submission('team-garden', key, '300000000000000099')),
-    ).toContain('connected by another workspace');
+    ).toContain('connected by another server');
 
     const here = await answerText(fake, signed, url, signed.chatInput({ command: 'projects' }));
     expect(here).toContain('team-garden');
@@ -144,6 +165,8 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
     // /status without a project: the server's overview (funding, channels, health) of every project it can use.
     const overview = await answerText(fake, signed, url, signed.chatInput({ command: 'status' }));
     expect(overview).toContain('Team Garden (team-garden)');
+    // Discord says server, not workspace (issue 30).
+    expect(overview).toContain('fundbot in this server');
     expect(overview).toContain('from fundbot');
     expect(overview).toContain('no channel yet');
 

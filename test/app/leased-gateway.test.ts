@@ -38,6 +38,14 @@ function severable(lease: Lease): Lease & { sever(): void } {
       guard();
       return lease.holders(...args);
     },
+    renewAll: async (...args) => {
+      guard();
+      return lease.renewAll(...args);
+    },
+    revoke: async (...args) => {
+      guard();
+      return lease.revoke(...args);
+    },
   };
 }
 

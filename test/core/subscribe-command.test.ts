@@ -67,6 +67,23 @@ describe('/subscribe checks the bot can post in the channel', () => {
     },
   );
 
+  it('confirms after the supporters baseline is stored; says so when it is not (issue 30)', async () => {
+    const f = fixtureWith(accessAnswering({ ok: true }));
+    expect((await subscribe(f, 'supporters')).text).not.toContain('not read');
+    expect(f.readModel.callsOf('baseline').map((c) => c.project)).toEqual(['solar-kiosk']);
+
+    const unread = createCoreFixture({
+      projects: [{ project: buildProject(), baseline: false }],
+      deps: { channelAccess: accessAnswering({ ok: true }) },
+    });
+    const answer = await subscribe(unread, 'supporters', slackChannel);
+    expect(answer.tone).toBe('warning');
+    expect(answer.text).toContain('has not read the supporters of');
+    expect(answer.text).toContain('/fundbot status says why');
+    // Subscribed all the same: the notices start with the first read.
+    expect(await unread.subscriptions.forChannel(slackChannel)).toHaveLength(1);
+  });
+
   it('answers in the channel’s language (German)', async () => {
     const f = fixtureWith(accessAnswering({ ok: false, reason: 'not-member' }));
     await f.settings.setLocale(slackChannel, 'channel', 'de');

@@ -143,6 +143,23 @@ describe('renderEmbed', () => {
     ]);
   });
 
+  it("shows a field's named channels as channel mentions, and nothing else (issue 30)", () => {
+    const value = '📣 #300000000000000111 supporters; #300000000000000222 wall\n#300000000000000111 first';
+    const field = renderEmbed({
+      fields: [
+        { name: 'Team Garden', value, channels: ['300000000000000111', '300000000000000222', 'x)|('] },
+      ],
+    }).embeds[0]?.fields?.[0];
+    expect(field?.value).toBe(
+      '📣 <#300000000000000111> supporters; <#300000000000000222> wall\n<#300000000000000111> first',
+    );
+    expect(field?.value).not.toContain('\u200b');
+    // A channel id in user text that the core did not name stays text.
+    const other = renderEmbed({ fields: [{ name: 'n', value: '#300000000000000333 <#300000000000000333>' }] })
+      .embeds[0]?.fields?.[0];
+    expect(other?.value).not.toMatch(/<#\d/);
+  });
+
   it('keeps the progress bar when the text is too long', () => {
     const { embeds } = renderEmbed({
       text: 'x'.repeat(10_000),

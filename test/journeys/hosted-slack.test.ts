@@ -1,16 +1,15 @@
-/**
- * Journey (issue 24, hosted fundbot): `npm start` (src/main.ts as a child process) in Slack OAuth mode with
- * hosted.enabled, against the fake Slack Web API and the platform simulator. A new workspace goes from install
- * to its first supporter notice without the operator: install → /fundbot connect (views.open) → the form's
- * submission → subscribe → notice → key rotation → disconnect → uninstall. Another workspace never sees the
- * connected project, and the key is never in clear in a log, a message or the store.
- */
-import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
-import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import {
+  connectFormSubmission,
+  installThroughOAuth,
+  postSignedCommand,
+  postSignedEvent,
+  slashCommand,
+} from '../slack/helpers.js';
+import { allStoreKeys } from '../support/store-keys.js';
 import { type BotProcess, killAllBots, startBotProcess, tsxEntry } from './harness/bot-process.js';
 import { journeyProject, journeyProjectSeed } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
@@ -34,6 +33,9 @@ beforeAll(async () => {
     linkCaption: teamProject,
     title: 'Team Garden',
   });
+  world.sim.createProject({ ...journeyProjectSeed(Date.now()), linkCaption: 'other-garden', title: 'Other' });
+  // The platform as measured in issue 30: another project's key gets the project page's public view.
+  world.sim.otherKeyProjectPage = 'public-view';
   fake = await startFakeSlackOAuth();
   const port = await world.freePort();
   base = `http://127.0.0.1:${port}`;
@@ -71,14 +73,7 @@ afterAll(async () => {
 });
 
 async function install(team: typeof host): Promise<void> {
-  const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-  const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
-  const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const done = await fetch(
-    `${base}/slack/oauth_redirect?code=${fake.issueCode(team)}&state=${encodeURIComponent(state)}`,
-    { headers: { cookie }, redirect: 'manual' },
-  );
-  expect(done.status).toBe(200);
+  expect(await installThroughOAuth(base, fake, team)).toBe(200);
 }
 
 /** A slash command from a user of `team`; resolves with the text of the answer through response_url. */
@@ -88,6 +83,7 @@ async function command(
   text: string,
   channel = 'C0TEAM',
   expectForm = false,
+  withTrigger = true,
 ): Promise<string> {
   const responseUrl = fake.responseUrl();
   const fields = slashCommand({
@@ -96,7 +92,7 @@ async function command(
     user_id: user,
     channel_id: channel,
     text,
-    trigger_id: `trigger-${Math.random()}`,
+    trigger_id: withTrigger ? `trigger-${Math.random()}` : '',
   });
   const sent = await postSignedCommand(`${base}/slack/events`, signingSecret, fields);
   expect(sent.status).toBe(200);
@@ -116,19 +112,9 @@ async function command(
   return JSON.stringify(answer.body);
 }
 
-function postSigned(body: string, contentType: string): Promise<Response> {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-  return fetch(`${base}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signature,
-    },
-    body,
-  });
-}
+/** A signed Events API callback of `team` (app_home_opened, app_uninstalled). */
+const postEvent = (team: typeof host, event: Record<string, unknown>, id: string) =>
+  postSignedEvent(`${base}/slack/events`, signingSecret, team.teamId, event, id);
 
 /** Submits the connect form Slack showed, as Slack posts a view_submission; resolves with the private answer. */
 async function submitConnectForm(
@@ -142,34 +128,16 @@ async function submitConnectForm(
     .find((c) => c.method === 'views.open' && c.token === fake.tokenOf(team.teamId));
   const view = JSON.parse(opened?.args.view ?? '{}') as { callback_id: string; private_metadata: string };
   const before = fake.calls.length;
-  const payload = {
-    type: 'view_submission',
-    team: { id: team.teamId, domain: 'team' },
-    user: { id: user, team_id: team.teamId, name: user.toLowerCase() },
-    api_app_id: 'A0FUNDBOT',
-    token: 'legacy',
-    trigger_id: 'trigger-submit',
-    view: {
-      id: 'V0FORM',
-      team_id: team.teamId,
-      type: 'modal',
-      callback_id: view.callback_id,
-      private_metadata: view.private_metadata,
-      state: {
-        values: {
-          project: { project: { type: 'plain_text_input', value: project } },
-          key: { key: { type: 'plain_text_input', value: key } },
-        },
-      },
-      hash: 'h',
-      app_id: 'A0FUNDBOT',
-      bot_id: 'B0BOT',
-    },
-  };
-  const sent = await postSigned(
-    `payload=${encodeURIComponent(JSON.stringify(payload))}`,
-    'application/x-www-form-urlencoded',
-  );
+  const form = connectFormSubmission({
+    teamId: team.teamId,
+    userId: user,
+    project,
+    key,
+    channel: '',
+    callbackId: view.callback_id,
+    privateMetadata: view.private_metadata,
+  });
+  const sent = await postSignedCommand(`${base}/slack/events`, signingSecret, form);
   expect(sent.status).toBe(200);
   const answer = await waitFor(
     () =>
@@ -222,6 +190,22 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
       false,
     );
     await command(host, 'U0ADMIN', 'connect', 'C0TEAM', true);
+    // Another project's key: refused with its reason before anything is stored, and the project never polled.
+    const probesFrom = world.sim.requests.length;
+    expect(
+      await submitConnectForm(host, 'U0ADMIN', teamProject, world.sim.issueProjectKey('other-garden')),
+    ).toContain(`This key belongs to another project, not to ${teamProject}`);
+    const teamRequests = () =>
+      world.sim.requests.slice(probesFrom).filter((r) => r.path.startsWith(`/project/${teamProject}`));
+    expect(teamRequests()).toHaveLength(5);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(teamRequests()).toHaveLength(5);
+    // A form Slack did not open (no trigger id: views.open refuses) is not "the form fundbot opened".
+    expect(await command(host, 'U0ADMIN', 'connect', 'C0TEAM', false, false)).toContain(
+      'The connect form did not open',
+    );
+
+    await command(host, 'U0ADMIN', 'connect', 'C0TEAM', true);
     const firstKey = world.sim.issueProjectKey(teamProject);
     keys.push(firstKey);
     expect(await submitConnectForm(host, 'U0ADMIN', teamProject, firstKey)).toContain(
@@ -236,17 +220,8 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     expect(notice).toContain('Garden Backer');
 
     // Where the team looks: the App Home lists the project, its funding, the channel and its health.
-    const homeEvent = (team: typeof host, user: string, id: string) =>
-      JSON.stringify({
-        token: 'legacy',
-        team_id: team.teamId,
-        api_app_id: 'A0FUNDBOT',
-        type: 'event_callback',
-        event_id: id,
-        event_time: Math.floor(Date.now() / 1000),
-        event: { type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home' },
-      });
-    expect((await postSigned(homeEvent(host, 'U0ADMIN', 'Ev0HOME1'), 'application/json')).status).toBe(200);
+    const homeEvent = (user: string) => ({ type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home' });
+    expect((await postEvent(host, homeEvent('U0ADMIN'), 'Ev0HOME1')).status).toBe(200);
     const home = await waitFor(
       () => fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(host.teamId)),
       'the App Home of the host workspace',
@@ -257,9 +232,7 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     expect(home.args.view).toContain('#C0TEAM supporters');
     expect(home.args.view).toContain('last poll');
     expect(home.args.view).toContain('fundbot_home_disconnect');
-    expect((await postSigned(homeEvent(other, 'U0OTHERADMIN', 'Ev0HOME2'), 'application/json')).status).toBe(
-      200,
-    );
+    expect((await postEvent(other, homeEvent('U0OTHERADMIN'), 'Ev0HOME2')).status).toBe(200);
     const otherHome = await waitFor(
       () => fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(other.teamId)),
       'the App Home of the other workspace',
@@ -286,18 +259,15 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     expect(await command(host, 'U0PLAIN', 'projects')).not.toContain(`${teamProject} (by`);
     // The workspace's channel no longer lists the project it cannot get notices of any more.
     expect(await command(host, 'U0PLAIN', 'subscriptions')).not.toMatch(/team-garden|Team Garden/);
-    const uninstall = JSON.stringify({
-      token: 'legacy',
-      team_id: host.teamId,
-      api_app_id: 'A0FUNDBOT',
-      type: 'event_callback',
-      event_id: 'Ev0HOSTGONE',
-      event_time: Math.floor(Date.now() / 1000),
-      event: { type: 'app_uninstalled' },
-    });
-    expect((await postSigned(uninstall, 'application/json')).status).toBe(200);
+    expect((await postEvent(host, { type: 'app_uninstalled' }, 'Ev0HOSTGONE')).status).toBe(200);
     await bot.waitForLog(/Slack workspace removed/, 'the uninstall', 15_000);
     expect(await command(host, 'U0ADMIN', 'funding')).toContain('fundbot is not installed in this workspace');
+
+    // Nothing of the workspace is left: no key of the whole store names it or its connected project (issue 30).
+    const left = (await allStoreKeys(world.storeUrl)).filter(
+      (k) => k.includes(host.teamId) || k.includes(teamProject),
+    );
+    expect(left).toEqual([]);
 
     // The key never in clear: not in fundbot's output, not in any message it sent, not in the store's files.
     const sent =

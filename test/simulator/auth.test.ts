@@ -72,6 +72,17 @@ describe('authentication and scopes', () => {
     expect(other.body.project).not.toHaveProperty('process_status');
   });
 
+  it("answers GET /project with another project's key with key_project_mismatch when so configured (rule 7 read strictly)", async () => {
+    const key = sim.issueProjectKey('live');
+    sim.otherKeyProjectPage = 'mismatch';
+    const refused = await get(sim, '/project/other', key);
+    expect([refused.status, refused.body.error]).toEqual([403, 'key_project_mismatch']);
+    // The lists refuse the key whatever the project page answers.
+    sim.otherKeyProjectPage = 'public-view';
+    const list = await get(sim, '/project/other/fundings', key);
+    expect([list.status, list.body.error]).toEqual([403, 'key_project_mismatch']);
+  });
+
   it('serves the project without a credential from status started on, as a public view without key fields', async () => {
     const anonymous = await get(sim, '/project/live');
     expect(anonymous.status).toBe(200);

@@ -89,6 +89,17 @@ export async function postSignedCommand(
   options: { timestampSeconds?: number; signature?: string } = {},
 ): Promise<Response> {
   const body = new URLSearchParams(fields).toString();
+  return postSignedBody(url, signingSecret, body, 'application/x-www-form-urlencoded', options);
+}
+
+/** Any body signed as Slack signs its requests (`v0=` HMAC of `v0:<timestamp>:<body>`), POSTed to `url`. */
+export function postSignedBody(
+  url: string,
+  signingSecret: string,
+  body: string,
+  contentType: string,
+  options: { timestampSeconds?: number; signature?: string } = {},
+): Promise<Response> {
   const timestamp = String(options.timestampSeconds ?? Math.floor(Date.now() / 1000));
   const signature =
     options.signature ??
@@ -96,10 +107,89 @@ export async function postSignedCommand(
   return fetch(url, {
     method: 'POST',
     headers: {
-      'content-type': 'application/x-www-form-urlencoded',
+      'content-type': contentType,
       'x-slack-request-timestamp': timestamp,
       'x-slack-signature': signature,
     },
     body,
   });
+}
+
+/** An Events API callback (app_home_opened, app_uninstalled, …) of `teamId`, signed, to `url`. */
+export function postSignedEvent(
+  url: string,
+  signingSecret: string,
+  teamId: string,
+  event: Record<string, unknown>,
+  eventId = `Ev${Math.random().toString(36).slice(2, 12).toUpperCase()}`,
+): Promise<Response> {
+  const body = JSON.stringify({
+    token: 'legacy',
+    team_id: teamId,
+    api_app_id: 'A0FUNDBOT',
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    event,
+  });
+  return postSignedBody(url, signingSecret, body, 'application/json');
+}
+
+/**
+ * fundbot's connect form submitted, as Slack posts a view_submission (the form fields of the request: its
+ * `payload`); send it with {@link postSignedCommand}. `channel` is where `/fundbot connect` was typed.
+ */
+export function connectFormSubmission(input: {
+  readonly teamId: string;
+  readonly userId: string;
+  readonly project: string;
+  readonly key: string;
+  readonly channel: string;
+  readonly callbackId?: string;
+  readonly privateMetadata?: string;
+}): Record<string, string> {
+  const payload = {
+    type: 'view_submission',
+    team: { id: input.teamId, domain: input.teamId.toLowerCase() },
+    user: { id: input.userId, team_id: input.teamId, name: input.userId.toLowerCase() },
+    api_app_id: 'A0FUNDBOT',
+    token: 'legacy',
+    trigger_id: 'trigger-submit',
+    view: {
+      id: 'V0FORM',
+      team_id: input.teamId,
+      type: 'modal',
+      callback_id: input.callbackId ?? 'fundbot_connect',
+      private_metadata: input.privateMetadata ?? JSON.stringify({ channel: input.channel, locale: 'en' }),
+      state: {
+        values: {
+          project: { project: { type: 'plain_text_input', value: input.project } },
+          key: { key: { type: 'plain_text_input', value: input.key } },
+        },
+      },
+      hash: 'h',
+      app_id: 'A0FUNDBOT',
+      bot_id: 'B0BOT',
+    },
+  };
+  return { payload: JSON.stringify(payload) };
+}
+
+/**
+ * A workspace admin installs the app through fundbot's OAuth flow at `base` (its /slack/install, then Slack's
+ * redirect with a code the fake issued); resolves with the redirect's HTTP status (200 when installed).
+ */
+export async function installThroughOAuth(
+  base: string,
+  slack: { issueCode(workspace: { teamId: string; name: string }): string },
+  workspace: { teamId: string; name: string },
+): Promise<number> {
+  const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
+  const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
+  const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const done = await fetch(
+    `${base}/slack/oauth_redirect?code=${slack.issueCode(workspace)}&state=${encodeURIComponent(state)}`,
+    { headers: { cookie }, redirect: 'manual' },
+  );
+  return done.status;
 }

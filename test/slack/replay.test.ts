@@ -10,6 +10,7 @@ import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { skipRedisTests, startRedisServer } from '../support/redis-server.js';
 import {
   postSignedCommand,
+  type RecordedLog,
   type RecordingCore,
   recordingCore,
   recordingLogger,
@@ -23,6 +24,7 @@ describe('Slack HTTP mode: replayed signed requests', () => {
   let fake: FakeSlack;
   let store: KeyValueStore;
   const replicas: { adapter: SlackAdapter; core: RecordingCore }[] = [];
+  const logs: RecordedLog[] = [];
 
   async function startReplica(): Promise<{ url: string; core: RecordingCore }> {
     const core = recordingCore();
@@ -36,7 +38,7 @@ describe('Slack HTTP mode: replayed signed requests', () => {
       apiUrl: fake.apiUrl,
       store,
       retryPolicy: { retries: 0 },
-      logger: recordingLogger(),
+      logger: recordingLogger(logs),
     });
     await adapter.start();
     replicas.push({ adapter, core });
@@ -78,6 +80,9 @@ describe('Slack HTTP mode: replayed signed requests', () => {
     expect(fresh.status).toBe(200);
     await fake.waitFor(() => fake.responses.length === 2, 'the answer to the new request');
     expect(second.core.invocations).toHaveLength(1);
+    // A refused replay was answered: Bolt does not report it as an event left unacknowledged (issue 30).
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect(logs.filter((l) => /not acknowledged/i.test(l.msg ?? ''))).toEqual([]);
   });
 
   it.skipIf(skipRedisTests())(

@@ -54,6 +54,8 @@ export interface FakeProjectFixture {
   readonly wallPosts?: readonly WallPost[];
   readonly history?: readonly HistoryPoint[];
   readonly status?: EngineStatus;
+  /** Whether the supporters' baseline is stored (/subscribe waits for it); default true. */
+  readonly baseline?: boolean;
 }
 
 export type FakeResource =
@@ -64,7 +66,8 @@ export type FakeResource =
   | 'blog'
   | 'wall'
   | 'history'
-  | 'status';
+  | 'status'
+  | 'baseline';
 
 export interface FakeReadModelCall {
   readonly method: Exclude<keyof ProjectReadModel, 'watchedProjects'>;
@@ -206,6 +209,12 @@ export class FakeReadModel implements ProjectReadModel {
   async status(linkCaption: string): Promise<EngineStatus> {
     const fixture = this.#enter('status', linkCaption, [], 'status');
     return fixture.status ?? emptyStatus;
+  }
+
+  /** The fixture's `baseline` (default true: the engine read it); fails like any resource (`failWith`). */
+  async baseline(linkCaption: string, waitMs: number): Promise<boolean> {
+    const fixture = this.#enter('baseline', linkCaption, [waitMs], 'baseline');
+    return fixture.baseline ?? true;
   }
 
   #enter(

@@ -32,6 +32,8 @@ export interface RedisServerOptions {
    * production Redis holding fundbot's state should run).
    */
   readonly persistence?: 'none' | 'aof';
+  /** More `redis-server` arguments, e.g. `['--rename-command', 'CLIENT', '']` (a managed Redis without CLIENT). */
+  readonly extraArgs?: readonly string[];
 }
 
 /** Why Redis tests cannot run here, or undefined when `redis-server` is on PATH. */
@@ -105,7 +107,18 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     log = '';
     child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        ...persistence,
+        '--dir',
+        dir,
+        ...(options.extraArgs ?? []),
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child.stdout?.on('data', (chunk: Buffer) => {

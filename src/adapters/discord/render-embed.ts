@@ -120,7 +120,20 @@ export function renderEmbed(message: NeutralMessage): DiscordRendering {
 function fieldValue(field: MessageField): string {
   const lines = field.value ? [escapeDiscordMarkdown(field.value)] : [];
   for (const item of field.items ?? []) lines.push(`- ${escapeDiscordMarkdown(item)}`);
-  return lines.join('\n');
+  return mentionChannels(lines.join('\n'), field.channels ?? []);
+}
+
+/**
+ * The channels the core named as `#<id>` (a field's `channels`), as Discord channel mentions `<#id>`: after
+ * escaping, so only these ids become mentions (a channel mention pings nobody). Snowflakes only.
+ */
+function mentionChannels(escaped: string, channels: readonly string[]): string {
+  let text = escaped;
+  for (const id of channels) {
+    if (!/^\d{1,25}$/.test(id)) continue;
+    text = text.replace(new RegExp(`\\\\?#${id}(?!\\d)`, 'g'), `<#${id}>`);
+  }
+  return text;
 }
 
 /** The progress bar is ours and short: when the text is long, cut the text, not the bar. */

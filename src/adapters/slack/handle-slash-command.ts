@@ -103,6 +103,15 @@ export function createSlashCommandHandler(
           },
         );
         if (opened) return;
+        // Not "fill in the form fundbot opened": there is none. Say so, and what to do (issue 30).
+        const hosted = catalogFor(locale).hosted;
+        await reply(respond, {
+          title: hosted.formTitle,
+          text: hosted.formFailed(`${slackCommandName} connect`),
+          tone: 'error',
+          private: true,
+        });
+        return;
       }
       if (message.image?.kind === 'attachment' && !message.private && deps.postWithAttachment) {
         await deps.postWithAttachment(channel, message);

@@ -58,7 +58,9 @@ export const replayGuardReceiverOptions = {
   processEventErrorHandler: async (args: ReceiverProcessEventErrorHandlerArgs): Promise<boolean> => {
     if ((args.error as { code?: unknown }).code === 'fundbot_slack_replay') {
       if (!args.response.headersSent) args.response.writeHead(401).end();
-      return false;
+      // Answered: Bolt marks it acknowledged, so it does not log "not acknowledged within 3 seconds" for a
+      // refused replay as if an event was lost (issue 30). The guard runs before any listener could ack.
+      return true;
     }
     return HTTPModuleFunctions.defaultProcessEventErrorHandler(args);
   },

@@ -23,6 +23,9 @@ export interface Hosting {
   forgetWorkspace(workspace: WorkspaceRef): Promise<number>;
 }
 
+/** How often every replica reads the shared index of connected projects. */
+const defaultSyncIntervalMs = 5_000;
+
 export function prepareHosting(input: {
   readonly config: Pick<FundbotConfig, 'hosted' | 'projects'>;
   readonly store: KeyValueStore;
@@ -30,6 +33,16 @@ export function prepareHosting(input: {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly syncIntervalMs?: number;
+  /**
+   * On replicas: the lease balancer (a new project's baseline is read under a lease claimed on the replica
+   * answering the connect) and the lease TTL (a disconnected project's state waits a sync and a TTL).
+   */
+  readonly replicas?:
+    | {
+        readonly balancer: { claim(project: string): Promise<boolean> };
+        readonly ttlMs: number;
+      }
+    | undefined;
 }): Hosting {
   const { hosted } = input.config;
   if (!hosted.enabled || !hosted.encryptionKey) {
@@ -55,6 +68,13 @@ export function prepareHosting(input: {
         limit: hosted.maxProjectsPerWorkspace,
         clock: input.clock,
         logger: input.logger.child({ component: 'hosted' }),
+        ...(input.replicas
+          ? {
+              claimLease: (project: string) => input.replicas!.balancer.claim(project),
+              // Every replica synced (one interval) and the last holder's lease ran out (one TTL), with a margin.
+              forgetAfterMs: (input.syncIntervalMs ?? defaultSyncIntervalMs) + input.replicas.ttlMs + 1_000,
+            }
+          : {}),
       });
       return running;
     },
@@ -62,7 +82,7 @@ export function prepareHosting(input: {
     verifyKey: () => verifyEncryptionKey(input.store, cipher),
     async start() {
       await running?.sync();
-      running?.start(input.syncIntervalMs);
+      running?.start(input.syncIntervalMs ?? defaultSyncIntervalMs);
     },
     stop: () => running?.stop(),
     forgetWorkspace: async (workspace) => (await running?.forgetWorkspace(workspace)) ?? 0,

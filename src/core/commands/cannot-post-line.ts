@@ -1,3 +1,4 @@
+import type { ChannelRef } from '../ports.js';
 import { formatDateTime } from '../time-format.js';
 import type { CommandRun } from './command-run.js';
 
@@ -8,8 +9,18 @@ import type { CommandRun } from './command-run.js';
  * access states (the console).
  */
 export async function cannotPostLine(run: CommandRun): Promise<string | undefined> {
-  const { channel } = run.invocation.context;
-  // A store that does not answer must not cost the whole answer: /status names that failure itself.
+  const found = await cannotPostIn(run, run.invocation.context.channel);
+  return found && run.t.access.cannotPost(found.problem, found.since);
+}
+
+/**
+ * Why fundbot cannot post in `channel` and since when, in the run's language; undefined when it can (or the
+ * store does not answer: /status names that failure itself). One store read (the shared access state).
+ */
+export async function cannotPostIn(
+  run: CommandRun,
+  channel: ChannelRef,
+): Promise<{ readonly problem: string; readonly since: string } | undefined> {
   const state = await run.deps.channelAccessStates?.get(channel).catch(() => undefined);
   if (!state) return undefined;
   const { t, locale } = run;
@@ -19,5 +30,5 @@ export async function cannotPostLine(run: CommandRun): Promise<string | undefine
     channel.platform,
     missing && missing.length > 0 ? t.common.list(missing) : undefined,
   );
-  return t.access.cannotPost(problem, formatDateTime(state.since, locale, run.timeZone));
+  return { problem, since: formatDateTime(state.since, locale, run.timeZone) };
 }

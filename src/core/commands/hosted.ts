@@ -36,7 +36,13 @@ export async function connectCommand(run: CommandRun): Promise<NeutralMessage> {
   if (outcome.kind === 'refused') {
     return {
       title: t.hosted.formTitle,
-      text: t.hosted.refused(outcome.reason, shown, outcome.limit ?? hosted.limit),
+      text: t.hosted.refused(
+        outcome.reason,
+        shown,
+        outcome.limit ?? hosted.limit,
+        t.hosted.place(run.invocation.context.channel.platform),
+        outcome.missingScopes ? t.common.list(outcome.missingScopes) : undefined,
+      ),
       tone: 'error',
       private: true,
     };
@@ -75,7 +81,7 @@ export async function disconnectCommand(run: CommandRun): Promise<NeutralMessage
   }
   return done
     ? { text: t.hosted.disconnected(shown), tone: 'success', private: true }
-    : { text: t.hosted.notConnected(shown), tone: 'error', private: true };
+    : { text: t.hosted.notConnected(shown, t.hosted.place(channel.platform)), tone: 'error', private: true };
 }
 
 /** /projects: the workspace's connected projects (with what a missing scope turns off) and the operator's. */

@@ -5,7 +5,7 @@ import { limits } from '../../domain/text-limits.js';
 import { scrubSecrets } from '../../lib/scrub-secrets.js';
 import { CommandRefusal } from '../command-refusal.js';
 import { formatInterval } from '../duration.js';
-import { formatAge, formatNumber } from '../format.js';
+import { formatNumber } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { noteText } from '../note-text.js';
 import { commandUsage } from '../parse-command-text.js';
@@ -13,7 +13,7 @@ import { resolveProject, visibleWatched } from '../resolve-project.js';
 import { formatDateTime } from '../time-format.js';
 import { cannotPostLine } from './cannot-post-line.js';
 import { type CommandRun, readOrRefuse } from './command-run.js';
-import { workspaceOverview } from './overview.js';
+import { formatPollAge, workspaceOverview } from './overview.js';
 
 /** /status: last successful poll per feed, disabled feeds, API budget, recent errors, version. */
 export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
@@ -38,7 +38,7 @@ export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
         : feed.lastSuccessAt === null
           ? t.status.feedNever
           : t.status.feedOk(
-              formatAge(run.now - feed.lastSuccessAt, locale),
+              formatPollAge(run, feed.lastSuccessAt, status.reportedEveryMs),
               formatInterval(feed.intervalMs, t),
             ),
     inline: true,
@@ -71,7 +71,8 @@ export async function statusCommand(run: CommandRun): Promise<NeutralMessage> {
   const stale =
     status.feeds.some((f) => f.disabledReason !== undefined) || errors.length > 0 || operation.length > 0;
   return {
-    title: t.status.title(singleLine(watched.title, limits.title)),
+    // The title as the polling replica read it: the same whichever replica answers.
+    title: t.status.title(singleLine(status.project?.title ?? watched.title, limits.title)),
     fields,
     footer: t.status.version(singleLine(run.deps.version, limits.name)),
     tone: stale ? 'warning' : 'info',

@@ -49,16 +49,26 @@ function kindsOrRefuse(run: CommandRun): NoticeKind[] {
  * The first subscription of a channel to a project is followed by a public
  * "now watching" summary of the project.
  */
+/** How long /subscribe waits for the replica that polls the project to store its first read. */
+const baselineWaitMs = 10_000;
+
 export async function subscribeCommand(run: CommandRun): Promise<NeutralMessage> {
   const project = await resolveProject(run);
   const kinds = kindsOrRefuse(run);
   const { context } = run.invocation;
   await ensureBotCanPost(run);
   await run.deps.subscriptions.subscribe(context.channel, project.linkCaption, kinds, context.user.id);
+  // "Now gets notices" must hold from the answer on: the supporters' baseline is stored before it goes out
+  // (a project's first start, or one another replica took on a moment ago). Issue 30.
+  const watching = await run.deps.readModel.baseline(project.linkCaption, baselineWaitMs).catch(() => false);
   const followUp = await watchingFollowUp(run, project.linkCaption);
+  const title = singleLine(project.title, limits.title);
+  const subscribed = run.t.subscriptions.subscribed(title, run.t.common.list(kinds));
   return {
-    text: run.t.subscriptions.subscribed(singleLine(project.title, limits.title), run.t.common.list(kinds)),
-    tone: 'success',
+    text: watching
+      ? subscribed
+      : `${subscribed}\n${run.t.subscriptions.notReadYet(title, typedCommand(run, 'status'))}`,
+    tone: watching ? 'success' : 'warning',
     private: true,
     ...(followUp ? { followUp } : {}),
   };

@@ -94,6 +94,8 @@ export interface Catalog {
   };
   readonly subscriptions: {
     readonly subscribed: (project: string, kinds: string) => string;
+    /** The project's supporters were not read yet (its key refused, the feed off, the poller slow). */
+    readonly notReadYet: (project: string, status: string) => string;
     readonly unsubscribed: (project: string, kinds: string) => string;
     readonly remaining: (kinds: string) => string;
     readonly nothingLeft: string;
@@ -159,6 +161,8 @@ export interface Catalog {
     readonly title: (project: string) => string;
     readonly feedOk: (age: string, interval: string) => string;
     readonly feedNever: string;
+    /** A poll time known to a window only (the fleet's shared status): "within the last 15 minutes". */
+    readonly within: (window: string) => string;
     readonly feedDisabled: (reason: string) => string;
     readonly fieldBudget: string;
     readonly budget: (remaining: string, limit: string) => string;

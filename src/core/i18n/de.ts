@@ -106,6 +106,8 @@ export const de: Catalog = {
   subscriptions: {
     subscribed: (project, kinds) =>
       `✅ Dieser Kanal bekommt jetzt ${kinds}-Benachrichtigungen von ${project}.`,
+    notReadYet: (project, status) =>
+      `⚠️ fundbot hat die Unterstützer von ${project} noch nicht gelesen; Benachrichtigungen kommen darum erst ab dem ersten Lesen, nicht ab jetzt: warum, zeigt ${status} (ein abgelehnter Schlüssel, ein fehlendes Recht).`,
     unsubscribed: (project, kinds) =>
       `Dieser Kanal bekommt keine ${kinds}-Benachrichtigungen von ${project} mehr.`,
     remaining: (kinds) => `Weiterhin abonniert: ${kinds}.`,
@@ -204,6 +206,7 @@ export const de: Catalog = {
     title: (project) => `fundbot-Status für ${project}`,
     feedOk: (age, interval) => `letzte Abfrage ${age} (alle ${interval})`,
     feedNever: 'noch keine erfolgreiche Abfrage',
+    within: (window) => `innerhalb der letzten ${window}`,
     feedDisabled: (reason) => `abgeschaltet: ${reason}`,
     fieldBudget: 'API-Budget heute',
     budget: (remaining, limit) => `noch ${remaining} von ${limit} Anfragen`,

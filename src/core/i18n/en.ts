@@ -99,6 +99,8 @@ export const en: Catalog = {
   },
   subscriptions: {
     subscribed: (project, kinds) => `✅ This channel now gets ${kinds} notices of ${project}.`,
+    notReadYet: (project, status) =>
+      `⚠️ fundbot has not read the supporters of ${project} yet, so notices start from its first read, not from now: ${status} says why (a refused key, a missing scope).`,
     unsubscribed: (project, kinds) => `This channel no longer gets ${kinds} notices of ${project}.`,
     remaining: (kinds) => `Still subscribed: ${kinds}.`,
     nothingLeft: 'No notices of it are left in this channel.',
@@ -195,6 +197,7 @@ export const en: Catalog = {
     title: (project) => `fundbot status for ${project}`,
     feedOk: (age, interval) => `last poll ${age} (every ${interval})`,
     feedNever: 'no successful poll yet',
+    within: (window) => `within the last ${window}`,
     feedDisabled: (reason) => `disabled: ${reason}`,
     fieldBudget: 'API budget today',
     budget: (remaining, limit) => `${remaining} of ${limit} requests left`,

@@ -51,6 +51,18 @@ export interface Lease {
   fencedSetAll(resource: string, token: number, entries: readonly FencedEntry[]): Promise<boolean>;
   /** The live holders among `resources` (absent: free). One round trip per 1,000 resources in Redis. */
   holders(resources: readonly string[]): Promise<Map<string, LeaseHolder>>;
+  /**
+   * Renews every one of `resources` that `holder` still has, until now + ttlMs, and returns their tokens; one
+   * absent from the answer was lost (expired, or another holder has it). Not an acquire: a free one stays free.
+   * One script per 1,000 resources in Redis, where renewing each with `acquire` cost one script per resource.
+   */
+  renewAll(resources: readonly string[], holder: string, ttlMs?: number): Promise<Map<string, number>>;
+  /**
+   * Breaks the leases among `resources` that one of `holders` has (they are dead: see lease-balancer.ts), so
+   * others can acquire them at once with greater tokens; a commit with the old token is refused from then on.
+   * Returns the resources freed, each with the holder it was taken from. One script per 1,000 resources in Redis.
+   */
+  revoke(holders: readonly string[], resources: readonly string[]): Promise<Map<string, string>>;
 }
 
 /**
@@ -91,6 +103,27 @@ export function memoryLease(clock: Clock, target?: FencedWriteTarget): Lease {
         if (current !== undefined) found.set(resource, { holder: current.holder, token: current.token });
       }
       return found;
+    },
+    async renewAll(resources, holder, ttlMs = DEFAULT_LEASE_TTL_MS) {
+      const renewed = new Map<string, number>();
+      for (const resource of resources) {
+        const current = live(resource);
+        if (current?.holder !== holder) continue;
+        current.until = clock.now() + ttlMs;
+        renewed.set(resource, current.token);
+      }
+      return renewed;
+    },
+    async revoke(holders, resources) {
+      const dead = new Set(holders);
+      const freed = new Map<string, string>();
+      for (const resource of resources) {
+        const holder = live(resource)?.holder;
+        if (holder === undefined || !dead.has(holder)) continue;
+        held.delete(resource);
+        freed.set(resource, holder);
+      }
+      return freed;
     },
   };
 }

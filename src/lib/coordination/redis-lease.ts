@@ -51,11 +51,66 @@ end
 return 1
 `);
 
+/**
+ * KEYS = leases; ARGV[1] = holder, ARGV[2] = ttl ms. Extends each lease that holder has; returns per key its
+ * token, or false (lost). One script for all of a replica's leases instead of one acquire script each.
+ */
+const renewAllScript = new RedisScript(`
+local tokens = {}
+for i, key in ipairs(KEYS) do
+  local current = redis.call('GET', key)
+  tokens[i] = false
+  if current then
+    local space = string.find(current, ' ', 1, true)
+    if string.sub(current, space + 1) == ARGV[1] then
+      redis.call('PEXPIRE', key, ARGV[2])
+      tokens[i] = string.sub(current, 1, space - 1)
+    end
+  end
+end
+return tokens
+`);
+
+/** KEYS = leases; ARGV = dead holders. Deletes the leases one of them has; returns per key its holder, or false. */
+const revokeScript = new RedisScript(`
+local dead = {}
+for _, holder in ipairs(ARGV) do dead[holder] = true end
+local freed = {}
+for i, key in ipairs(KEYS) do
+  local current = redis.call('GET', key)
+  freed[i] = false
+  if current then
+    local holder = string.sub(current, string.find(current, ' ', 1, true) + 1)
+    if dead[holder] then
+      redis.call('DEL', key)
+      freed[i] = holder
+    end
+  end
+end
+return freed
+`);
+
 /** KEYS = leases. One round trip for the balancer's view of who holds what (MGET inside a script). */
 const holdersScript = new RedisScript(`return redis.call('MGET', unpack(KEYS))`);
 
-/** Leases read per `holders` script call. */
+/** Leases read (or renewed, or revoked) per script call. */
 const HOLDERS_BATCH = 1_000;
+
+/** Runs `each` on `resources` in batches of {@link HOLDERS_BATCH}, one after the other. */
+async function inBatches(
+  resources: readonly string[],
+  each: (batch: string[]) => Promise<void>,
+): Promise<void> {
+  for (let start = 0; start < resources.length; start += HOLDERS_BATCH) {
+    await each(resources.slice(start, start + HOLDERS_BATCH));
+  }
+}
+
+/** A script's answer as a list, or a clear error. */
+function listOf(answer: unknown, what: string): unknown[] {
+  if (!Array.isArray(answer)) throw new Error(`${what} answered ${typeof answer}, not a list`);
+  return answer;
+}
 
 export interface RedisLeaseOptions {
   /** Prefix of the lease keys; default `fundbot:lease:`. */
@@ -69,8 +124,8 @@ export interface RedisLeaseOptions {
  * connection pool fewer.
  *
  * Storage per project: the lease key (~60 B, expires with the TTL) and its token counter (~40 B, kept so tokens
- * never go back while Redis lives). Requests: one script per acquire/renew (every TTL/3 per held project), one
- * per release, one per fenced group of writes (`fencedSetAll`); `holders` is one script per 1,000 projects.
+ * never go back while Redis lives). Requests: one script per acquire, one per release, one per fenced group of
+ * writes (`fencedSetAll`); `holders`, `renewAll` and `revoke` are one script per 1,000 projects.
  *
  * The data keys of `fencedSetAll` are raw Redis keys: on a Redis Cluster it would need the lease's hash slot, so this
  * is for a single instance (which is what fundbot's `redis://` store is).
@@ -105,18 +160,45 @@ export function redisLease(client: RedisScriptClient, options: RedisLeaseOptions
     async holders(resources) {
       const found = new Map<string, LeaseHolder>();
       // Batches keep `unpack(KEYS)` well inside Lua's stack limit (~8000 values) for any number of projects.
-      for (let start = 0; start < resources.length; start += HOLDERS_BATCH) {
-        const batch = resources.slice(start, start + HOLDERS_BATCH);
-        const values = await holdersScript.run(client, { keys: batch.map(leaseKey), arguments: [] });
-        if (!Array.isArray(values)) throw new Error(`MGET of leases answered ${typeof values}, not a list`);
+      await inBatches(resources, async (batch) => {
+        const answer = await holdersScript.run(client, { keys: batch.map(leaseKey), arguments: [] });
+        const values = listOf(answer, 'MGET of leases');
         batch.forEach((resource, index) => {
           const value: unknown = values[index];
           if (typeof value !== 'string') return;
           const space = value.indexOf(' ');
           found.set(resource, { token: Number(value.slice(0, space)), holder: value.slice(space + 1) });
         });
-      }
+      });
       return found;
+    },
+    async renewAll(resources, holder, ttlMs = DEFAULT_LEASE_TTL_MS) {
+      const renewed = new Map<string, number>();
+      await inBatches(resources, async (batch) => {
+        const answer = await renewAllScript.run(client, {
+          keys: batch.map(leaseKey),
+          arguments: [holder, ttlText(ttlMs)],
+        });
+        const tokens = listOf(answer, 'the lease renewal');
+        batch.forEach((resource, index) => {
+          const token: unknown = tokens[index];
+          if (typeof token === 'string') renewed.set(resource, Number(token));
+        });
+      });
+      return renewed;
+    },
+    async revoke(holders, resources) {
+      const freed = new Map<string, string>();
+      if (holders.length === 0) return freed;
+      await inBatches(resources, async (batch) => {
+        const answer = await revokeScript.run(client, { keys: batch.map(leaseKey), arguments: [...holders] });
+        const formerHolders = listOf(answer, 'the lease revocation');
+        batch.forEach((resource, index) => {
+          const holder: unknown = formerHolders[index];
+          if (typeof holder === 'string') freed.set(resource, holder);
+        });
+      });
+      return freed;
     },
   };
 }

@@ -109,3 +109,23 @@ export function signedInteractions(fake: Pick<FakeDiscord, 'applicationId'>): Si
     autocomplete: (input) => interaction(4, input, input.focused),
   };
 }
+
+/** fundbot's connect modal submitted (interaction type 5) by a server admin, as Discord sends it. */
+export function connectModalSubmission(
+  signed: Pick<SignedInteractions, 'chatInput'>,
+  project: string,
+  key: string,
+  input: Omit<InteractionInput, 'command'> = {},
+): Record<string, unknown> & { token: string } {
+  return {
+    ...signed.chatInput({ command: 'connect', ...input }),
+    type: 5,
+    data: {
+      custom_id: 'fundbot_connect',
+      components: [
+        { type: 1, components: [{ type: 4, custom_id: 'project', value: project }] },
+        { type: 1, components: [{ type: 4, custom_id: 'key', value: key }] },
+      ],
+    },
+  };
+}

@@ -36,6 +36,8 @@ function fleet(lease: Lease, registry: ReplicaRegistry, clock: Clock, ttlMs: num
         clock,
         projects: () => projects,
         ttlMs,
+        // These tests tick by hand every TTL/3: beats live 2/3 of the TTL, so a tick's gap never kills anyone.
+        beatTtlMs: (ttlMs * 2) / 3,
       });
       balancers.set(id, balancer);
       return balancer;

@@ -111,4 +111,39 @@ export function leaseContract(subject: () => LeaseSubject): void {
     expect(again!.token).toBeGreaterThan(first!.token);
     await vi.waitFor(async () => expect((await lease.holders(['p1'])).get('p1')?.holder).toBe('replica-a'));
   });
+
+  it('renews in one call every lease its holder still has, and names none it lost', async () => {
+    const { lease, ttlMs, expire } = subject();
+    const a1 = await lease.acquire('p1', 'replica-a', ttlMs);
+    const a2 = await lease.acquire('p2', 'replica-a', ttlMs);
+    await lease.acquire('p3', 'replica-b', ttlMs);
+    expect(await lease.renewAll(['p1', 'p2', 'p3', 'p4'], 'replica-a', ttlMs)).toEqual(
+      new Map([
+        ['p1', a1!.token],
+        ['p2', a2!.token],
+      ]),
+    );
+    // Not an acquire: a free resource stays free, an expired one is not renewed.
+    expect((await lease.holders(['p4'])).has('p4')).toBe(false);
+    await expire('p1');
+    expect((await lease.renewAll(['p1'], 'replica-a', ttlMs)).has('p1')).toBe(false);
+  });
+
+  it('revokes the leases of dead holders: the others acquire them at once with greater tokens, the old token writes nothing', async () => {
+    const { lease, ttlMs, read } = subject();
+    const dead = await lease.acquire('p1', 'replica-dead', ttlMs);
+    await lease.acquire('p2', 'replica-live', ttlMs);
+    expect(await lease.revoke(['replica-dead'], ['p1', 'p2', 'p3'])).toEqual(
+      new Map([['p1', 'replica-dead']]),
+    );
+    expect([...(await lease.holders(['p1', 'p2'])).keys()]).toEqual(['p2']);
+    // The replica thought dead was only reconnecting: its commit with the old token is refused, before and
+    // after another replica took the project.
+    expect(await lease.fencedSetAll('p1', dead!.token, [{ key: 'state/p1', value: 'late' }])).toBe(false);
+    const successor = await lease.acquire('p1', 'replica-live', ttlMs);
+    expect(successor!.token).toBeGreaterThan(dead!.token);
+    expect(await lease.fencedSetAll('p1', dead!.token, [{ key: 'state/p1', value: 'late' }])).toBe(false);
+    expect(await read('state/p1')).toBeUndefined();
+    expect(await lease.renewAll(['p1'], 'replica-dead', ttlMs)).toEqual(new Map());
+  });
 }

@@ -58,6 +58,15 @@ describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
     const holders = await subject.lease.holders(resources);
     expect([...holders.keys()]).toEqual(['p0', 'p1500', 'p8999']);
     expect(holders.get('p1500')?.holder).toBe('r1500');
+    // Renewal and revocation batch the same way: one script per 1,000 leases.
+    expect([...(await subject.lease.renewAll(resources, 'r8999', 10_000)).keys()]).toEqual(['p8999']);
+    expect(await subject.lease.revoke(['r0', 'r8999'], resources)).toEqual(
+      new Map([
+        ['p0', 'r0'],
+        ['p8999', 'r8999'],
+      ]),
+    );
+    expect([...(await subject.lease.holders(resources)).keys()]).toEqual(['p1500']);
   });
 
   it('still hands out greater tokens after a Redis restart that lost every key', async () => {

@@ -1,6 +1,6 @@
 /**
- * The 1,000-project measurement of bench/scale.ts in a process of its own: its RSS
- * and CPU are then the bot's alone, not the campaign day's heap that ran before it in
+ * The engine-only 1,000-project measurement of bench/scale.ts (`scaleEngine`) in a process of its own: its RSS
+ * and CPU are then the engine's alone, not the campaign day's heap that ran before it in
  * the bench process. Sends the figures to the parent over IPC and exits.
  */
 import { measureManyProjects } from './scale.js';

@@ -1,0 +1,111 @@
+/**
+ * Issue 30: an uninstall (or fundbot removed from a Discord server) deletes every key of that workspace. The
+ * whole store is scanned afterwards, on SQLite and on a real redis-server: no key names the workspace, and
+ * another workspace's data is untouched. (The journeys drive the same through the running bot.)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { forgetWorkspace } from '../../src/app/forget-workspace.js';
+import {
+  type ChannelRef,
+  channelKey,
+  createChannelAccessStates,
+  createDailyThreadSettings,
+  createPacingSettings,
+  createSettingsStore,
+  createSubscriptionStore,
+} from '../../src/core/index.js';
+import { namespaced, openStore } from '../../src/lib/store.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
+import { allStoreKeys } from '../support/store-keys.js';
+
+const clock = new ManualClock(Date.UTC(2026, 2, 2, 10));
+const leaving = (channelId: string): ChannelRef => ({ platform: 'slack', workspaceId: 'T0GONE', channelId });
+const staying: ChannelRef = { platform: 'slack', workspaceId: 'T0STAY', channelId: 'C0STAY' };
+
+/** A workspace's data as the running bot writes it: settings through the core's stores, delivery keys as written. */
+async function seed(url: string, channel: ChannelRef): Promise<void> {
+  const store = await openStore(url);
+  try {
+    const subscriptions = createSubscriptionStore(store, { clock });
+    await subscriptions.subscribe(channel, 'solar-kiosk', ['supporters', 'wall'], 'admin');
+    await subscriptions.claimWatchingAnnouncement(channel, 'solar-kiosk');
+    // Subscribed once, then unsubscribed: its "now watching" mark stays behind (issue 30 found it).
+    const earlier = { ...channel, channelId: `${channel.channelId}OLD` };
+    await subscriptions.subscribe(earlier, 'solar-kiosk', ['wall'], 'admin');
+    await subscriptions.claimWatchingAnnouncement(earlier, 'solar-kiosk');
+    await subscriptions.unsubscribe(earlier, 'solar-kiosk');
+    await createSettingsStore(store).setLocale(channel, 'workspace', 'de');
+    await createSettingsStore(store).setLocale(channel, 'channel', 'en');
+    await createPacingSettings(store).setKind(channel, 'supporters', { mode: 'hourly' });
+    await createDailyThreadSettings(store).set(channel, true);
+    await createChannelAccessStates(store).markCannotPost(channel, { reason: 'not-member' }, clock.now());
+    const deliveries = namespaced(store, 'deliveries/');
+    const key = channelKey(channel);
+    for (const k of [
+      `delivery/${encodeURIComponent('solar-kiosk:supporter:1')}/${key}`,
+      `delivery/look/${key}`,
+      `delivery/look-budget/${encodeURIComponent(key)}`,
+      `pacing/recent/${key}/supporters`,
+      `pacing/held/solar-kiosk:supporter:1@${key}`,
+      `pacing/held-member/solar-kiosk/funding:1:2@${key}`,
+      `pacing/thread/solar-kiosk/2026-03-02/${key}`,
+      `pacing/corrected/solar-kiosk:supporter:1@${key}`,
+      `pacing/batch/batch:${key}:solar-kiosk:supporters:1`,
+    ])
+      await deliveries.set(k, { at: clock.now() }, 14 * 86_400_000);
+  } finally {
+    await store.close();
+  }
+}
+
+async function uninstall(url: string): Promise<Record<string, number>> {
+  const store = await openStore(url);
+  try {
+    return await forgetWorkspace({
+      settingsStore: store,
+      deliveriesStore: namespaced(store, 'deliveries/'),
+      subscriptions: createSubscriptionStore(store, { clock }),
+      access: createChannelAccessStates(store),
+      workspace: { platform: 'slack', workspaceId: 'T0GONE' },
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+async function expectOnlyTheOtherWorkspaceLeft(url: string): Promise<void> {
+  await seed(url, leaving('C0GONE'));
+  await seed(url, staying);
+  const before = await allStoreKeys(url);
+  expect(before.filter((k) => k.includes('T0GONE')).length).toBeGreaterThan(15);
+  const removed = await uninstall(url);
+  expect(removed).toMatchObject({ subscriptions: 1, marks: 2, deliveries: 9 });
+  const after = await allStoreKeys(url);
+  expect(after.filter((k) => k.includes('T0GONE'))).toEqual([]);
+  // The other workspace keeps every key it had.
+  const kept = before.filter((k) => k.includes('T0STAY'));
+  expect(kept.length).toBeGreaterThan(15);
+  expect(after.filter((k) => k.includes('T0STAY'))).toEqual(kept);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'fundbot-forget-'));
+let redis: RedisServer | undefined;
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await redis?.stop();
+});
+
+describe('forgetWorkspace leaves no key of the workspace', () => {
+  it('on SQLite', async () => {
+    await expectOnlyTheOtherWorkspaceLeft(`sqlite://${join(dir, 'store.sqlite')}`);
+  });
+
+  it.skipIf(skipRedisTests())('on a real redis-server', async () => {
+    redis = await startRedisServer();
+    await expectOnlyTheOtherWorkspaceLeft(redis.url);
+  });
+});

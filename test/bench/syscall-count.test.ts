@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { countStoreSyscalls } from '../../bench/syscall-count.js';
+
+const db = '/tmp/x/data/fundbot.sqlite';
+
+describe('countStoreSyscalls on an strace -ttt log', () => {
+  it('counts only the database files within the time window, joining a call another thread resumed', () => {
+    const log = [
+      `100 1700000000.100000 pwrite64(21<${db}-wal>, "..."..., 4120, 0) = 4120`,
+      `100 1700000001.000000 pwrite64(21<${db}-wal>, "..."..., 4120, 4120) = 4120`,
+      `101 1700000001.500000 write(22<${db}>, "..."..., 4096 <unfinished ...>`,
+      `100 1700000001.600000 write(1<pipe:[123]>, "log line\\n", 9) = 9`,
+      `101 1700000001.700000 <... write resumed>) = 4096`,
+      `101 1700000001.800000 fdatasync(21<${db}-wal>) = 0`,
+      `100 1700000003.000000 pwrite64(21<${db}-wal>, "..."..., 4120, 8240) = 4120`,
+    ].join('\n');
+    const counted = countStoreSyscalls(log, {
+      database: db,
+      markerFile: '\0none',
+      fromMs: 1_700_000_000_500,
+      toMs: 1_700_000_002_000,
+    });
+    expect(counted).toEqual({ bytes: 8216, fsyncs: 1, bytesByFile: { '-wal': 4120, '': 4096 } });
+  });
+
+  it('still reads a log without timestamps (every call counts)', () => {
+    const log = `100 pwrite64(21<${db}-wal>, "..."..., 4120, 0) = 4120\n100 fsync(21<${db}-wal>) = 0`;
+    expect(countStoreSyscalls(log, { database: db, markerFile: '\0none' })).toEqual({
+      bytes: 4120,
+      fsyncs: 1,
+      bytesByFile: { '-wal': 4120 },
+    });
+  });
+});

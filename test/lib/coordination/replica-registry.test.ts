@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis, type RedisClient } from '../../../src/lib/coordination/redis-client.js';
+import { redisReplicaRegistry } from '../../../src/lib/coordination/redis-replica-registry.js';
+import {
+  memoryReplicaRegistry,
+  type ReplicaRegistry,
+} from '../../../src/lib/coordination/replica-registry.js';
+import { ManualClock } from '../../support/manual-clock.js';
+import { type RedisServer, skipRedisTests, startRedisServer } from '../../support/redis-server.js';
+
+/** A registry under test and a way to let `ms` pass on the clock that expires its beats. */
+interface RegistrySubject {
+  readonly registry: ReplicaRegistry;
+  readonly beatMs: number;
+  pass(ms: number): Promise<void>;
+}
+
+function registryContract(subject: () => RegistrySubject): void {
+  it('lists the live replicas, keeps the silent ones as expired until buried, and says who is watched', async () => {
+    const { registry, beatMs, pass } = subject();
+    const first = await registry.heartbeat('a', beatMs, { watched: true });
+    expect(first).toEqual({ live: ['a'], expired: [], watched: ['a'], wasListed: false });
+    await registry.heartbeat('b', beatMs);
+    expect(await registry.heartbeat('a', beatMs, { watched: true })).toEqual({
+      live: ['a', 'b'],
+      expired: [],
+      watched: ['a'],
+      wasListed: true,
+    });
+    // b stops beating: it stays listed as expired, for the one that buries it to break its leases.
+    await pass(beatMs * 2);
+    const view = await registry.heartbeat('a', beatMs * 10, { watched: true });
+    expect(view).toMatchObject({ live: ['a'], expired: ['b'] });
+    expect(await registry.buryExpired(['b'])).toEqual(['b']);
+    expect((await registry.heartbeat('a', beatMs * 10)).expired).toEqual([]);
+  });
+
+  it('buries only a replica still silent: one that beat again in the meantime stays', async () => {
+    const { registry, beatMs, pass } = subject();
+    await registry.heartbeat('a', beatMs * 10);
+    await registry.heartbeat('b', beatMs);
+    await pass(beatMs * 2);
+    expect((await registry.heartbeat('a', beatMs * 10)).expired).toEqual(['b']);
+    await registry.heartbeat('b', beatMs * 10); // b was frozen and woke up before anyone buried it
+    expect(await registry.buryExpired(['b'])).toEqual([]);
+    expect((await registry.heartbeat('a', beatMs * 10)).live).toEqual(['a', 'b']);
+  });
+
+  it('tells a replica it was removed while it believed itself listed (buried, or gone from Redis)', async () => {
+    const { registry, beatMs } = subject();
+    await registry.heartbeat('a', beatMs * 10);
+    await registry.leave('a'); // what another replica does when a's connection is seen gone
+    expect((await registry.heartbeat('a', beatMs * 10)).wasListed).toBe(false);
+  });
+}
+
+describe('memoryReplicaRegistry', () => {
+  const clock = new ManualClock();
+  registryContract(() => ({
+    registry: memoryReplicaRegistry(clock),
+    beatMs: 1_000,
+    pass: async (ms) => clock.advance(ms),
+  }));
+});
+
+describe.skipIf(skipRedisTests())('redisReplicaRegistry on a real redis-server', () => {
+  let server: RedisServer;
+  let client: RedisClient;
+  let runs = 0;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    client = await connectRedis(server.url, () => {});
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await server?.stop();
+  });
+
+  // Redis expires beats on its own clock: short beats, and the waits are for the beat to run out.
+  registryContract(() => {
+    runs += 1;
+    const registry = redisReplicaRegistry(client, { key: `registry${runs}` });
+    return {
+      registry,
+      beatMs: 100,
+      pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    };
+  });
+
+  it('shares the registry with replicas of the previous fundbot (their beats scored the same way)', async () => {
+    const registry = redisReplicaRegistry(client, { key: 'mixed' });
+    // What the previous heartbeat script wrote: the id scored by the ms its beat expires (Redis is local here).
+    await client.zAdd('mixed', { score: Date.now() + 60_000, value: 'old-replica' });
+    // Listed live, and not watched: it never named its connection, so only its beat can tell it dead.
+    expect(await registry.heartbeat('new', 60_000, { watched: true })).toMatchObject({
+      live: ['new', 'old-replica'],
+      watched: ['new'],
+    });
+  });
+});
