@@ -1,4 +1,5 @@
 import { deliveryFaultsSection } from './delivery-faults/run-delivery-faults.js';
+import { feedHealthSection } from './feed-health.js';
 import { fundingCommandSection } from './funding-command.js';
 import { hostileInputSection } from './hostile-input.js';
 import { oracleSchedulesSection } from './oracle-schedules.js';
@@ -33,4 +34,5 @@ export const benchSections: BenchSection[] = [
   oracleSchedulesSection,
   plansSection,
   hostileInputSection,
+  feedHealthSection,
 ];
