@@ -13,39 +13,46 @@ import {
   startBotProcess,
   tsxEntry,
 } from './harness/bot-process.js';
+import type { ChatDriver } from './harness/chat-driver.js';
+import { startDiscordDriver } from './harness/discord-driver.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
-import { type SlackDriver, startSlackDriver } from './harness/slack-driver.js';
+import { startSlackDriver } from './harness/slack-driver.js';
 import { waitFor } from './harness/wait.js';
 
 const holdSec = 10;
 
-let world: JourneyWorld;
-let driver: SlackDriver;
-let bot: BotProcess;
+const platforms: readonly { name: string; start: () => Promise<ChatDriver> }[] = [
+  { name: 'Slack over HTTP', start: () => startSlackDriver('http') },
+  { name: 'Discord over the gateway', start: () => startDiscordDriver('gateway') },
+];
 
-beforeAll(async () => {
-  world = await startJourneyWorld('feed-health');
-  driver = await startSlackDriver('http');
-});
-afterEach((context) => {
-  if (context.task.result?.state === 'fail' && !context.task.fails && bot) {
-    console.error(`--- fundbot's output (${bot.name}) ---\n${outputTail(bot)}`);
-  }
-});
-afterAll(async () => {
-  killAllBots();
-  await driver?.close();
-  await world?.close();
-});
+describe.each(platforms)('journey: feed health in the channel ($name)', ({ name, start }) => {
+  let world: JourneyWorld;
+  let driver: ChatDriver;
+  let bot: BotProcess;
 
-const stopPosts = (channel: string) =>
-  driver.posts().filter((p) => p.channel === channel && /have stopped|sind gestoppt/.test(p.text));
-const backPosts = (channel: string) =>
-  driver.posts().filter((p) => p.channel === channel && /are back|laufen wieder/.test(p.text));
+  beforeAll(async () => {
+    world = await startJourneyWorld(`feed-health-${name.split(' ')[0]?.toLowerCase()}`);
+    driver = await start();
+  });
+  afterEach((context) => {
+    if (context.task.result?.state === 'fail' && !context.task.fails && bot) {
+      console.error(`--- fundbot's output (${bot.name}) ---\n${outputTail(bot)}`);
+    }
+  });
+  afterAll(async () => {
+    killAllBots();
+    await driver?.close();
+    await world?.close();
+  });
 
-describe('journey: feed health in the channel', () => {
+  const stopPosts = (channel: string) =>
+    driver.posts().filter((p) => p.channel === channel && /have stopped|sind gestoppt/.test(p.text));
+  const backPosts = (channel: string) =>
+    driver.posts().filter((p) => p.channel === channel && /are back|laufen wieder/.test(p.text));
+
   journeyStep(
     'fundbot runs; one channel subscribed in English, one in German',
     undefined,
@@ -60,7 +67,7 @@ describe('journey: feed health in the channel', () => {
         http: { enabled: false },
       });
       bot = startBotProcess({
-        name: 'fundbot (feed health)',
+        name: `fundbot (feed health, ${name})`,
         entry: tsxEntry,
         cwd: world.dir,
         env: { FUNDBOT_CONFIG: config, SOLAR_KIOSK_API_KEY: world.apiKey, ...driver.env() },
