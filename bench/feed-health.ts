@@ -25,6 +25,7 @@ import { withChangeStamp } from '../src/lib/change-stamp.js';
 import { seededRandom } from '../src/lib/random.js';
 import { type KeyValueStore, memoryStore, namespaced } from '../src/lib/store.js';
 import { projectScopes, startSimulator } from '../src/simulator/index.js';
+import { seed } from '../test/engine/harness.js';
 import { ManualClock } from '../test/support/manual-clock.js';
 import { RecordingPoster } from '../test/support/recording-poster.js';
 import type { BenchSection, Figures } from './section.js';
@@ -100,17 +101,7 @@ async function runFeedHealth(): Promise<Figures> {
     clock,
     seed: 11,
     listOrder: 'newest-first',
-    projects: [
-      {
-        linkCaption: lc,
-        title: 'Solar kiosk',
-        currency: 'EUR',
-        fundingThreshold: 1000,
-        allOrNothing: true,
-        ownerId: 7,
-        status: 'active',
-      },
-    ],
+    projects: [seed({ linkCaption: lc })],
   });
   const rawKey = sim.issueProjectKey(lc, { scopes: projectScopes, plan: 'pro' });
   const key = parseProjectKey(rawKey);
