@@ -330,6 +330,12 @@ export async function runCampaignDay(
       // What the key and the per-IP public budget really answered (a 5xx fault counts on neither).
       keyRequests: requests.filter((r) => r.status < 500 && r.credential === 'project').length,
       publicRequests: requests.filter((r) => r.status < 500 && r.credential === 'none').length,
+      // Every fundings request sent (a 5xx fault included: the uniform poller's reads meet it too).
+      fundingsRequests: requests.filter((r) => r.path.endsWith('/fundings')).length,
+      // ...of which first pages (the reads that find new supporters); the rest are deeper pages and searches.
+      fundingsFirstPageRequests: requests.filter(
+        (r) => r.path.endsWith('/fundings') && Number(r.query['offset'] ?? 0) === 0,
+      ).length,
       simulatedHours: options.hours ?? 24,
     },
   };

@@ -165,11 +165,36 @@ function sec(ms: number | undefined): string {
   return ms === undefined ? '-' : `${(ms / 1000).toFixed(1)}s`;
 }
 
+/**
+ * `npm run bench -- --only delivery-faults[,slack-in-doubt]`: only those sections' own runs (by their `name`),
+ * without the campaign day; the one JSON line then holds their figures alone (and their details).
+ */
+export async function runOnly(names: readonly string[]): Promise<Figures> {
+  const unknown = names.filter((name) => !benchSections.some((s) => s.name === name));
+  if (unknown.length > 0)
+    throw new Error(
+      `--only: no bench section named ${unknown.join(', ')} (there are: ${benchSections.map((s) => s.name).join(', ')})`,
+    );
+  const figures: Figures = {};
+  for (const section of benchSections.filter((s) => names.includes(s.name))) {
+    if (!section.run)
+      throw new Error(`--only: ${section.name} rides along the campaign day; run the whole bench`);
+    Object.assign(figures, await section.run());
+  }
+  return figures;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const figures = await runBench();
-  print(figures);
-  const { details: _details, ...json } = figures;
-  process.stdout.write(`${JSON.stringify(json)}\n`);
+  const only = process.argv.indexOf('--only');
+  if (only >= 0) {
+    const figures = await runOnly((process.argv[only + 1] ?? '').split(',').filter(Boolean));
+    process.stdout.write(`${JSON.stringify(figures)}\n`);
+  } else {
+    const figures = await runBench();
+    print(figures);
+    const { details: _details, ...json } = figures;
+    process.stdout.write(`${JSON.stringify(json)}\n`);
+  }
 }
 
 /** `key 85% public 85%`: each credential's share of its own day budget. */

@@ -16,6 +16,8 @@ export interface UniformPollerFigures {
   readonly requests: number;
   readonly keyRequests: number;
   readonly publicRequests: number;
+  /** Fundings reads sent (a 5xx fault included). */
+  readonly fundingsRequests: number;
   readonly http429: number;
   readonly latencyMs: { fundings: LatencySummary; wall: LatencySummary; blog: LatencySummary };
   readonly misses: number;
@@ -26,9 +28,9 @@ type List = 'fundings' | 'wall' | 'blogText' | 'blogStory' | 'incentives' | 'pro
 
 /**
  * The fair baseline (issue 22): a real poller that reads the FIRST page of every list at
- * fixed, uniform intervals, with as many key and public requests as the engine spent. Its
- * split is the best uniform one (uniformPollerPlan: wall and blog at their targets, the
- * project on the public budget, the rest to fundings), not the engine's counts. It runs the
+ * fixed, uniform intervals, with as many key and public requests as the engine spent, or (issue
+ * 33) as many fundings requests. Its split is the best uniform one (uniformPollerPlan: wall and blog
+ * at their targets, the project on the public budget, the rest to fundings), not the engine's counts. It runs the
  * same scenario on the same simulator set-up with a key of the same plan, and its latency
  * is measured against the simulator's ground truth like the engine's.
  */
@@ -38,6 +40,12 @@ export async function runUniformPoller(options: {
   readonly plan: 'pro' | 'premium' | 'enterprise';
   readonly keyRequests: number;
   readonly publicRequests: number;
+  /**
+   * Fundings reads over the period: the basis "equal fundings requests" (the engine's own count). The
+   * other lists keep the split's intervals (their targets); without it fundings get every key request
+   * the split leaves ("equal project-key requests").
+   */
+  readonly fundingsRequests?: number;
   readonly startSimulator: (clock: ManualClock) => Promise<Simulator>;
   readonly scenario: CampaignPlan;
 }): Promise<UniformPollerFigures> {
@@ -55,7 +63,10 @@ export async function runUniformPoller(options: {
     periodMs: end - start,
   });
   const every: Record<List, number> = {
-    fundings: split.fundingsIntervalMs,
+    fundings:
+      options.fundingsRequests === undefined
+        ? split.fundingsIntervalMs
+        : (end - start) / options.fundingsRequests,
     wall: split.wallIntervalMs,
     blogText: split.blogIntervalMs,
     blogStory: split.blogIntervalMs,
@@ -118,6 +129,7 @@ export async function runUniformPoller(options: {
     requests,
     keyRequests: logged.filter((r) => r.status < 500 && r.credential === 'project').length,
     publicRequests: logged.filter((r) => r.status < 500 && r.credential === 'none').length,
+    fundingsRequests: logged.filter((r) => r.path.endsWith('/fundings')).length,
     http429: logged.filter((r) => r.status === 429).length,
     latencyMs: {
       fundings: summarize(latency.fundings),

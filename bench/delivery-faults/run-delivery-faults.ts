@@ -5,15 +5,18 @@
  * mode), while the platforms misbehave on a schedule: Slack 500 bursts (3, then 6 in a row), a Discord 500 burst,
  * 429s with Retry-After on both, Slack answers that never come (the post landed; the client times out), the bot
  * removed from the Slack channel and invited back a minute later, and the bot SIGKILLed while a post is in the
- * air (then started again). Everything is judged from outside (score.ts): the supporters added, each with a
- * unique name, against the messages the fakes stored and the requests they received; the store cost is read
- * from the bot's /metrics.
+ * air (then started again). Issue 29 adds a third channel, Slack in one-minute batches, and posts the platforms
+ * take but answer and land late, 25 to 90 s after they were sent, on Slack live notices and batches and on
+ * Discord (late-answers.ts); Slack sends the bot its message events (Events API over HTTP, signed), Discord's
+ * nonce window is short. Everything is judged from outside (score.ts, landed.ts): the supporters added, each
+ * with a unique name, against the messages the fakes stored (and removed, with when) and the requests they
+ * received; the store cost is read from the bot's /metrics.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../../src/simulator/index.js';
-import { channelFaults, type FakeDiscord, startFakeDiscord } from '../../test/fakes/discord/fake-discord.js';
+import { channelFaults, startFakeDiscord } from '../../test/fakes/discord/fake-discord.js';
 import { signedInteractions } from '../../test/fakes/discord/signed-interactions.js';
 import { type FakeSlack, startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
 import { freePort } from '../../test/support/redis-server.js';
@@ -23,17 +26,25 @@ import type { BenchSection, Figures } from '../section.js';
 import { runSlackAdminCommands } from '../slack-admin-commands.js';
 import { waitUntil } from '../wait-until.js';
 import {
-  type Arrival,
-  fanName,
-  type LandedMessage,
-  latencySummary,
-  maxChannelStallMs,
-  namesIn,
-  type PostAttempt,
-  scoreChannel,
-} from './score.js';
+  discordAttempts,
+  discordLanded,
+  discordShownOverRun,
+  slackAttempts,
+  slackLanded,
+  slackShownOverRun,
+} from './landed.js';
+import {
+  armLateAnswer,
+  benchNonceWindowMs,
+  lateAnswerFigures,
+  lateArmings,
+  lateLandingsOverMs,
+} from './late-answers.js';
+import { type Arrival, fanName, latencySummary, maxChannelStallMs, scoreChannel } from './score.js';
 
 const slackChannel = 'C0LAUNCH';
+/** Supporters in one-minute batches: the late answers on batch posts. */
+const slackBatchChannel = 'C0BATCH';
 const discordChannel = '200000000000000001';
 const arrivalEveryMs = 1_200;
 const arrivalsForMs = 270_000;
@@ -74,7 +85,7 @@ export async function runDeliveryFaults(): Promise<Figures> {
     historyIntervalMs: 60_000,
     users: [{ id: 'U0ADMIN', team_id: 'T0FAKE', name: 'lead', is_admin: true }],
   });
-  const discord = await startFakeDiscord();
+  const discord = await startFakeDiscord({ nonceWindowMs: benchNonceWindowMs });
   const signed = signedInteractions(discord);
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-delivery-faults-'));
   const [opsPort, slackPort, discordPort] = [await freePort(), await freePort(), await freePort()];
@@ -100,7 +111,14 @@ export async function runDeliveryFaults(): Promise<Figures> {
   const startBot = () =>
     startReplicaProcess({ name: 'bot', configPath, opsPort, env, logPath: join(dir, 'bot.log') });
   let bot = await startBot();
+  // The bot's own messages come back as Slack message events (message.channels), signed, to its request URL.
+  slack.subscribeMessageEvents({
+    via: 'http',
+    urls: [`http://127.0.0.1:${slackPort}/slack/events`],
+    signingSecret,
+  });
   const arrivals: Arrival[] = [];
+  const discordLateArmedAt: number[] = [];
   let arrivalTimer: NodeJS.Timeout | undefined;
   const timers: NodeJS.Timeout[] = [];
   let keep = process.argv.includes('--keep-logs');
@@ -127,31 +145,42 @@ export async function runDeliveryFaults(): Promise<Figures> {
           void Promise.resolve(action()).catch((error: unknown) => log(`${what} failed: ${String(error)}`));
         }, ms),
       );
-    at(20_000, 'Slack: three 500s', () => slack.fail('chat.postMessage', { status: 500 }, 3));
-    at(45_000, 'Slack: six 500s', () => slack.fail('chat.postMessage', { status: 500 }, 6));
+    // The scripted faults hit the live channel (the batch channel gets its own, late-answers.ts).
+    const onLive = (failure: Parameters<FakeSlack['fail']>[1], times: number) =>
+      slack.fail('chat.postMessage', failure, times, slackChannel);
+    at(20_000, 'Slack: three 500s', () => onLive({ status: 500 }, 3));
+    at(45_000, 'Slack: six 500s', () => onLive({ status: 500 }, 6));
     at(70_000, 'Discord: 500s for 5 s', () => discord.failChannel(discordChannel, channelFaults.serverError));
     at(75_000, 'Discord: healed', () => discord.failChannel(discordChannel, undefined));
     at(95_000, 'Slack and Discord: 429 with Retry-After', () => {
-      slack.fail('chat.postMessage', { status: 429, retryAfterSeconds: 5 }, 1);
+      onLive({ status: 429, retryAfterSeconds: 5 }, 1);
       discord.faultMessages({ rateLimit: { retryAfterMs: 3_000 } }, 1);
     });
-    at(120_000, 'Slack: two answers never come (the posts landed)', () =>
-      slack.fail('chat.postMessage', { afterPost: 'hang' }, 2),
-    );
+    at(120_000, 'Slack: two answers never come (the posts landed)', () => onLive({ afterPost: 'hang' }, 2));
     const removedAt = t0 + 150_000;
     at(150_000, 'Slack: the bot is removed from the channel (not_in_channel)', () => {
       slack.setChannel({ id: slackChannel, isMember: false });
-      slack.fail('chat.postMessage', { error: 'not_in_channel' }, 1_000_000);
+      onLive({ error: 'not_in_channel' }, 1_000_000);
     });
     const invitedAt = t0 + 205_000;
     at(205_000, 'Slack: the bot is invited back', () => {
       slack.setChannel({ id: slackChannel, isMember: true });
-      slack.clearFailures();
+      onLive({ status: 500 }, 0);
     });
+    const lateTarget = { slack, discord, slackLive: slackChannel, slackBatch: slackBatchChannel };
+    for (const arming of lateArmings)
+      at(
+        arming.atMs,
+        `${arming.where}: the next post is answered and lands ${arming.lateMs / 1000} s late`,
+        () => {
+          if (arming.where === 'discord-live') discordLateArmedAt.push(Date.now());
+          armLateAnswer(lateTarget, arming);
+        },
+      );
     await sleep(235_000);
     // A post in the air when the process dies: it lands, the answer never comes, the bot is SIGKILLed.
     const callsBefore = slack.callsTo('chat.postMessage').length;
-    slack.fail('chat.postMessage', { afterPost: 'hang' }, 1);
+    onLive({ afterPost: 'hang' }, 1);
     await until('a post in the air', () => slack.callsTo('chat.postMessage').length > callsBefore, 30_000);
     const opsBeforeKill = await storeOperations(bot);
     bot.child.kill('SIGKILL');
@@ -162,20 +191,26 @@ export async function runDeliveryFaults(): Promise<Figures> {
     clearInterval(arrivalTimer);
     arrivalTimer = undefined;
     const lastArrival = Date.now();
-    const landed = () => ({ slack: slackLanded(slack), discord: discordLanded(discord) });
+    const landed = () => ({
+      slack: slackLanded(slack, slackChannel),
+      batch: slackLanded(slack, slackBatchChannel),
+      discord: discordLanded(discord),
+    });
     await until(
-      'every supporter named in both channels',
+      'every supporter named in the three channels, and every late post landed',
       () => {
         const now = landed();
         return (
-          scoreChannel(arrivals, now.slack).misses === 0 && scoreChannel(arrivals, now.discord).misses === 0
+          Date.now() >= t0 + lateLandingsOverMs &&
+          [now.slack, now.batch, now.discord].every((m) => scoreChannel(arrivals, m).misses === 0)
         );
       },
-      120_000,
+      lateLandingsOverMs + 120_000,
     );
     const opsAfter = await storeOperations(bot);
-    const { slack: slackMessages, discord: discordMessages } = landed();
+    const { slack: slackMessages, batch: batchMessages, discord: discordMessages } = landed();
     const slackScore = scoreChannel(arrivals, slackMessages);
+    const batchScore = scoreChannel(arrivals, batchMessages);
     const discordScore = scoreChannel(arrivals, discordMessages);
     // Held while the bot was not in the Slack channel: posted as a catch-up once it was back (latency apart).
     const heldName = new Set(
@@ -189,28 +224,50 @@ export async function runDeliveryFaults(): Promise<Figures> {
       arrivals.filter((a) => heldName.has(a.name)),
       slackMessages,
     );
-    // A notice is one supporter announced in one channel (what the outbox hands over); a catch-up message carries many.
-    const notices = arrivals.length * 2 - slackScore.misses - discordScore.misses;
-    const messages = slackMessages.length + discordMessages.length;
+    // A notice is one supporter announced in one channel (what the outbox hands over); a batch carries many.
+    const notices = arrivals.length * 3 - slackScore.misses - batchScore.misses - discordScore.misses;
+    const messages = slackMessages.length + batchMessages.length + discordMessages.length;
     const operations = {
       reads: opsBeforeKill.reads + opsAfter.reads,
       writes: opsBeforeKill.writes + opsAfter.writes,
     };
+    const late = lateAnswerFigures(
+      [
+        slackShownOverRun(slack, slackChannel),
+        slackShownOverRun(slack, slackBatchChannel),
+        discordShownOverRun(discord),
+      ],
+      Date.now(),
+      slack.deleted.length + discord.deletedMessages.length,
+    );
     const figures = {
-      duplicates: slackScore.duplicates + discordScore.duplicates,
-      misses: slackScore.misses + discordScore.misses,
+      duplicates: slackScore.duplicates + batchScore.duplicates + discordScore.duplicates,
+      misses: slackScore.misses + batchScore.misses + discordScore.misses,
       latencyMs: latencySummary([...slackLive.latenciesMs, ...discordScore.latenciesMs]),
       maxChannelStallMs: Math.max(
-        maxChannelStallMs(slackAttempts(slack), slackMessages, arrivals),
-        maxChannelStallMs(discordAttempts(discord, t0), discordMessages, arrivals),
+        maxChannelStallMs(slackAttempts(slack, slackChannel), slackMessages, arrivals),
+        maxChannelStallMs(
+          discordAttempts(
+            discord,
+            discordChannel,
+            { from: t0 + 70_000, to: t0 + 75_000 },
+            discordLateArmedAt,
+          ),
+          discordMessages,
+          arrivals,
+        ),
       ),
-      unnamedSupporters: slackScore.unnamedSupporters + discordScore.unnamedSupporters,
+      unnamedSupporters:
+        slackScore.unnamedSupporters + batchScore.unnamedSupporters + discordScore.unnamedSupporters,
       storeReadsPerNotice: round(operations.reads / Math.max(1, notices)),
       storeWritesPerNotice: round(operations.writes / Math.max(1, notices)),
+      lateAnswers: late,
     };
     const details = {
       supporters: arrivals.length,
-      messages: { slack: slackMessages.length, discord: discordMessages.length },
+      messages: { slack: slackMessages.length, batch: batchMessages.length, discord: discordMessages.length },
+      batchLatencyMs: latencySummary(batchScore.latenciesMs),
+      messageEvents: slack.messageEvents.length,
       storePerMessage: {
         reads: round(operations.reads / Math.max(1, messages)),
         writes: round(operations.writes / Math.max(1, messages)),
@@ -219,14 +276,25 @@ export async function runDeliveryFaults(): Promise<Figures> {
       lastNoticeAfterLastArrivalMs: Date.now() - lastArrival,
       missed: [
         ...slackScore.missedNames.map((x) => `slack ${x}`),
+        ...batchScore.missedNames.map((x) => `batch ${x}`),
         ...discordScore.missedNames.map((x) => `discord ${x}`),
       ].slice(0, 10),
       wallSeconds: Math.round((Date.now() - started) / 1000),
     };
-    keep ||= figures.duplicates > 0 || figures.misses > 0;
+    keep ||= figures.duplicates > 0 || figures.misses > 0 || late.duplicates > 0;
     // What the channels hold, kept beside the bot's log to read a duplicate or a miss.
     if (keep)
-      writeFileSync(join(dir, 'landed.json'), JSON.stringify({ slackMessages, discordMessages, arrivals }));
+      writeFileSync(
+        join(dir, 'landed.json'),
+        JSON.stringify({
+          slackMessages,
+          batchMessages,
+          discordMessages,
+          arrivals,
+          deleted: slack.deleted,
+          events: slack.messageEvents,
+        }),
+      );
     log(JSON.stringify({ ...figures, details }));
     return { deliveryFaults: { ...figures, details } };
   } catch (error) {
@@ -261,6 +329,15 @@ async function adminCommands(
     texts: ['subscribe launch supporters', 'pacing supporters live'],
     log,
   });
+  await runSlackAdminCommands({
+    slack,
+    port: slackPort,
+    signingSecret,
+    channel: slackBatchChannel,
+    userId: 'U0ADMIN',
+    texts: ['subscribe launch supporters', 'pacing supporters batched 1'],
+    log,
+  });
   const url = `http://127.0.0.1:${discordPort}/discord/interactions`;
   for (const [command, options] of [
     [
@@ -281,71 +358,6 @@ async function adminCommands(
     const answer = await signed.post(url, signed.chatInput({ command, options, permissions: manageGuild }));
     if (answer.status !== 200) throw new Error(`Discord /${command}: HTTP ${answer.status}`);
   }
-}
-
-function slackLanded(slack: FakeSlack): LandedMessage[] {
-  return (slack.messages.get(slackChannel) ?? []).map((m) => ({
-    at: Number(m.ts) * 1000,
-    text: [m.text, ...textsOf(m.blocks)].join('\n'),
-  }));
-}
-
-/** Every text of a Block Kit structure (sections, headers, context): what the channel shows. */
-function textsOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(textsOf);
-  if (value && typeof value === 'object') {
-    const { text, ...rest } = value as { text?: unknown };
-    return [...(typeof text === 'string' ? [text] : textsOf(text)), ...Object.values(rest).flatMap(textsOf)];
-  }
-  return [];
-}
-
-function discordLanded(discord: FakeDiscord): LandedMessage[] {
-  const messages: LandedMessage[] = [];
-  for (const list of discord.channelMessages.values()) {
-    for (const m of list) {
-      const embed = (m['embeds'] as { title?: string; description?: string }[] | undefined)?.[0];
-      const id = BigInt(String(m['id']));
-      messages.push({
-        at: Number((id >> 22n) + 1_420_070_400_000n),
-        text: `${embed?.title ?? ''}\n${embed?.description ?? ''}`,
-      });
-    }
-  }
-  return messages;
-}
-
-function slackAttempts(slack: FakeSlack): PostAttempt[] {
-  return slack.callsTo('chat.postMessage').map((call) => ({
-    at: call.at,
-    outcome:
-      call.outcome === 'ok'
-        ? 'ok'
-        : call.outcome === 'http 429'
-          ? 'rate-limited'
-          : call.outcome === 'not_in_channel'
-            ? 'no-access'
-            : 'fault',
-    ...(call.outcome === 'http 429' ? { retryAfterMs: 5_000 } : {}),
-    names: namesIn(String(call.args['text'] ?? '')),
-  }));
-}
-
-/** Create Message requests in the channel; those inside the fault window (or the one 429) were refused. */
-function discordAttempts(discord: FakeDiscord, t0: number): PostAttempt[] {
-  const attempts: PostAttempt[] = [];
-  discord.requests.forEach((request, i) => {
-    if (request.method !== 'POST' || request.path !== `/channels/${discordChannel}/messages`) return;
-    const at = discord.requestTimes[i] ?? 0;
-    const inFault = at >= t0 + 70_000 && at < t0 + 75_000;
-    const embed = (request.body as { embeds?: { title?: string; description?: string }[] }).embeds?.[0];
-    attempts.push({
-      at,
-      outcome: inFault ? 'fault' : 'ok',
-      names: namesIn(`${embed?.title ?? ''} ${embed?.description ?? ''}`),
-    });
-  });
-  return attempts;
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;

@@ -2,7 +2,8 @@
  * A small replicas cluster for the scenarios that need their own (digest-claims.ts, doubt-failover.ts): three
  * REAL replicas (`src/main.ts`, each its own process, as run.ts starts them) on one real redis-server, a few
  * projects on one simulator, one recording Slack fake with Slack's own look limit (conversations.history about
- * once a minute, which run.ts's fake leaves out), and channels subscribed through the real signed slash command.
+ * once a minute, which run.ts's fake leaves out) that sends the replicas Slack's `message` events, and channels
+ * subscribed through the real signed slash command.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
 import { freePort, type RedisServer, startRedisServer } from '../../test/support/redis-server.js';
+import { waitUntil } from '../../test/support/wait-until.js';
 import { heldProjects, type ReplicaProcess, startReplicaProcess } from './replica-process.js';
 
 const botToken = 'xoxb-bench-replicas';
@@ -104,6 +106,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const store = await openStore(redis.url);
   const replicas = await Promise.all(slots.map((_, i) => startSlot(i)));
   log(`scenarios: ${replicaCount} replicas on ${projectCount} projects running (logs in ${dir})`);
+  // The replicas' own messages come back as Slack message events, signed, spread over their request URLs as a
+  // load balancer would (a dead replica's share is retried on the next).
+  slack.subscribeMessageEvents({
+    via: 'http',
+    urls: slots.map((slot) => `http://127.0.0.1:${slot.slackPort}/slack/events`),
+    signingSecret,
+  });
 
   const holds = () => Promise.all(replicas.map((r) => heldProjects(r)));
   return {
@@ -163,19 +172,9 @@ export const deliveryLedger = (cluster: Cluster): DeliveryLedger =>
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until `check` holds, checking every 100 ms; throws with `what` after `timeoutMs`. */
-export async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (
-    !(await Promise.resolve()
-      .then(check)
-      .catch(() => false))
-  ) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/**
+ * Waits until `check` holds, looking every 100 ms; a look that throws (a replica restarting) counts as not yet.
+ * Throws with `what` after `timeoutMs`.
+ */
+export const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) =>
+  waitUntil(what, check, { timeoutMs, everyMs: 100, onProbeError: 'retry' });

@@ -25,8 +25,9 @@ import { systemClock } from '../../src/lib/clock.js';
 import { openStore } from '../../src/lib/store.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { type FakeWorkspace, startFakeSlackOAuth } from '../../test/fakes/slack/fake-slack-oauth.js';
-import { installThroughOAuth } from '../../test/slack/helpers.js';
+import { installWorkspace } from '../../test/slack/oauth-browser.js';
 import { freePort, redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
+import { waitUntil } from '../../test/support/wait-until.js';
 import {
   type ArrivedSupporter,
   allPolledSince,
@@ -55,17 +56,9 @@ const userKeyDay = () => Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1_
 const log = (message: string) =>
   process.stderr.write(`bench:replicas hosted ${new Date().toISOString().slice(11, 23)} ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (
-    !(await Promise.resolve()
-      .then(check)
-      .catch(() => false))
-  ) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
+/** Waits until `check` holds, looking every 200 ms; a look that throws counts as not yet. */
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) =>
+  waitUntil(what, check, { timeoutMs, everyMs: 200, onProbeError: 'retry' });
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const workspaces: (FakeWorkspace & { project: string; channel: string; admin: string })[] = Array.from(
@@ -171,7 +164,7 @@ export async function runHostedSection(): Promise<void> {
       events,
       wrongKeyEvery,
       install: async (w, i) => {
-        const status = await installThroughOAuth(
+        const { status } = await installWorkspace(
           `http://127.0.0.1:${slots[i % replicaCount]!.slackPort}`,
           slack,
           w,

@@ -24,7 +24,9 @@
  *   crash and gone after it (0);
  * - `sizing`: CPU and RSS per replica while each held 10 projects, with the request rate they served;
  * - `digestsPerChannel` and `doubtResolvedMs` (issue 21): a digest due on three replicas, and the poster killed
- *   mid-post; measured first, on a cluster of their own (scenarios.ts).
+ *   mid-post; measured first, on a cluster of their own (scenarios.ts);
+ * - `fleetDoubts` (issue 29): six channels of one workspace in doubt at one replica's death, on the same cluster
+ *   (fleet-doubts.ts). `--only fleet-doubts` runs that cluster with only this measure and prints it alone.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +39,7 @@ import { startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
 import { freePort, redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
+import { until } from './cluster.js';
 import {
   type ArrivedSupporter,
   allPolledSince,
@@ -86,19 +89,6 @@ const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelI
 const log = (message: string) =>
   process.stderr.write(`bench:replicas ${new Date().toISOString().slice(11, 23)} ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check` holds, checking every 100 ms; throws with `what` after `timeoutMs`. */
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (
-    !(await Promise.resolve()
-      .then(check)
-      .catch(() => false))
-  ) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 async function main(): Promise<void> {
   const unavailable = redisUnavailableReason();
@@ -404,6 +394,17 @@ async function durableKeys(raw: Awaited<ReturnType<typeof connectRedis>>): Promi
   return keys.filter((_, i) => ttls[i] === -1 || (ttls[i] ?? 0) > 3_600_000);
 }
 
-// `--hosted-only` runs only the hosted section (issue 24: 50 workspaces with connected projects), `--no-hosted` skips it.
-if (!process.argv.includes('--hosted-only')) await main();
-if (!process.argv.includes('--no-hosted')) await runHostedSection();
+// `--hosted-only` runs only the hosted section (issue 24: 50 workspaces with connected projects), `--no-hosted` skips it;
+// `--only fleet-doubts` only the fleet's doubts (issue 29).
+const only = process.argv[process.argv.indexOf('--only') + 1];
+if (process.argv.includes('--only') && only === 'fleet-doubts') {
+  const unavailable = redisUnavailableReason();
+  if (unavailable !== undefined) log(`skipped: ${unavailable}`);
+  else
+    process.stdout.write(`${JSON.stringify(await runReplicaScenarios({ entry, log, fleetOnly: true }))}\n`);
+} else if (process.argv.includes('--only')) {
+  throw new Error(`--only: bench:replicas knows only "fleet-doubts" (got "${only ?? ''}")`);
+} else {
+  if (!process.argv.includes('--hosted-only')) await main();
+  if (!process.argv.includes('--no-hosted')) await runHostedSection();
+}

@@ -10,6 +10,7 @@ import { systemClock } from '../../src/lib/clock.js';
 import { type Cluster, deliveryLedger, slackChannel, startCluster, until } from './cluster.js';
 import { type DigestFigures, measureDigestClaims } from './digest-claims.js';
 import { type DoubtFigures, measureDoubtFailover } from './doubt-failover.js';
+import { type FleetDoubtFigures, measureFleetDoubts, subscribeFleetChannels } from './fleet-doubts.js';
 import { type ArrivedSupporter, allPolledSince, eventIdOf, missedSupporters } from './ground-truth.js';
 
 const projectCount = 12;
@@ -40,12 +41,16 @@ export interface ScenarioFigures {
     readonly missedExamples: readonly string[];
     readonly supporters: number;
   };
+  /** Issue 29: six channels of one workspace in doubt at one replica's death (fleet-doubts.ts). */
+  readonly fleetDoubts: FleetDoubtFigures;
 }
 
 export async function runReplicaScenarios(options: {
   readonly entry: 'tsx' | 'built';
   readonly log: (message: string) => void;
-}): Promise<ScenarioFigures> {
+  /** Only the fleet's doubts (`--only fleet-doubts`): no digest, no single-doubt trials. */
+  readonly fleetOnly?: boolean;
+}): Promise<Partial<ScenarioFigures> & Pick<ScenarioFigures, 'fleetDoubts'>> {
   const { log } = options;
   // The first whole minute at least `setupMs` away, in UTC: the replicas' hourly digest check fires in it.
   const dueAt = Math.ceil((Date.now() + setupMs) / 60_000) * 60_000;
@@ -66,12 +71,15 @@ export async function runReplicaScenarios(options: {
       await cluster.command(digestChannels[i]!, `subscribe ${project} digest`, i + 1);
     }
     await cluster.command(noticeChannel.channelId, 'pacing supporters live', 0);
+    const fleetProject = cluster.projects[0]!;
+    await subscribeFleetChannels(cluster, fleetProject);
     await until('an even spread', () => cluster.evenSpread(), 45_000);
     const settledAt = Date.now();
     await until('a fundings poll of every project after the spread settled', () =>
       allPolledSince(cluster.sim.requests, cluster.projects, settledAt + 2_500, '/fundings'),
     );
-    if (Date.now() >= dueAt) throw new Error('the setup took longer than the digest time allows');
+    if (Date.now() >= dueAt && !options.fleetOnly)
+      throw new Error('the setup took longer than the digest time allows');
     // Each command was answered (acked) before the next went to another replica: the subscriptions of one
     // project were written by two replicas at once. Those missing from the project's index never get a post.
     const subscriptionsLost = await lostSubscriptions(cluster, [
@@ -98,6 +106,11 @@ export async function runReplicaScenarios(options: {
     };
     pace(busyEveryMs);
 
+    if (options.fleetOnly) {
+      const fleetDoubts = await measureFleetDoubts(cluster, fleetProject, log);
+      keep = fleetDoubts.duplicates > 0 || fleetDoubts.misses > 0 || !fleetDoubts.withinBound;
+      return { fleetDoubts };
+    }
     const digestsPerChannel = await measureDigestClaims(cluster, digestChannels, dueAt, log);
     const doubt = await measureDoubtFailover(
       cluster,
@@ -109,6 +122,7 @@ export async function runReplicaScenarios(options: {
       pace,
       log,
     );
+    const fleetDoubts = await measureFleetDoubts(cluster, fleetProject, log);
 
     clearInterval(arrivals);
     arrivals = undefined;
@@ -140,6 +154,7 @@ export async function runReplicaScenarios(options: {
         ),
         supporters: arrived.length,
       },
+      fleetDoubts,
     };
     keep = misses(figures);
     return figures;
@@ -153,8 +168,16 @@ export async function runReplicaScenarios(options: {
 }
 
 /** Whether a target was missed (the replica logs are then kept). */
-function misses({ subscriptionsLost, digestsPerChannel: d, doubtResolvedMs: t }: ScenarioFigures): boolean {
+function misses({
+  subscriptionsLost,
+  digestsPerChannel: d,
+  doubtResolvedMs: t,
+  fleetDoubts: f,
+}: ScenarioFigures): boolean {
   return (
+    f.duplicates > 0 ||
+    f.misses > 0 ||
+    !f.withinBound ||
     subscriptionsLost.length > 0 ||
     d.min !== 1 ||
     d.max !== 1 ||

@@ -7,7 +7,7 @@ import {
 import { createSlackAdapter, encryptionKeyFromBase64 } from '../adapters/slack/index.js';
 import type { DiscordConfig, FundbotConfig, SlackConfig } from '../config/index.js';
 import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../core/index.js';
-import type { ChannelPoster } from '../delivery/index.js';
+import type { ChannelPoster, Sighting } from '../delivery/index.js';
 import type { Clock } from '../lib/clock.js';
 import { storeClaims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
@@ -48,6 +48,8 @@ export interface ChatAdapterOptions {
   readonly discordDeferAfterMs?: number;
   /** The platforms' hints that the bot may post in a channel again (the delivery pipeline re-checks it). */
   readonly onAccessChanged?: (scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>) => void;
+  /** The platforms' events for the bot's own notices: the delivery pipeline's witness (Delivery.witnessed). */
+  readonly onOwnMessage?: (sighting: Sighting) => void;
 }
 
 /** The configured chat platforms' adapters, not started yet. */
@@ -114,8 +116,19 @@ function discordAdapter(
   }
   const accessHint = options.onAccessChanged ? { onAccessChanged: options.onAccessChanged } : {};
   const forget = options.forgetWorkspace ? { forgetWorkspace: options.forgetWorkspace } : {};
+  const own = options.onOwnMessage ? { onOwnMessage: options.onOwnMessage } : {};
   const gatewayAdapter = () =>
-    createDiscordAdapter({ token, core, logger, clock, ...apiUrl, ...defer, ...accessHint, ...forget });
+    createDiscordAdapter({
+      token,
+      core,
+      logger,
+      clock,
+      ...apiUrl,
+      ...defer,
+      ...accessHint,
+      ...forget,
+      ...own,
+    });
   if (!replicas) return gatewayAdapter();
   // Several replicas: one session for the fleet, opened by the lease holder; notices go out through REST
   // from whichever replica polls the project (only the holder has the gateway's channel cache).
@@ -153,7 +166,10 @@ function discordAdapter(
 
 function slackAdapter(slack: Extract<SlackConfig, { enabled: true }>, options: ChatAdapterOptions) {
   const { logger, clock, core, store } = options;
-  const accessHint = options.onAccessChanged ? { onAccessChanged: options.onAccessChanged } : {};
+  const accessHint = {
+    ...(options.onAccessChanged ? { onAccessChanged: options.onAccessChanged } : {}),
+    ...(options.onOwnMessage ? { onOwnMessage: options.onOwnMessage } : {}),
+  };
   const apiUrl = withApiUrl(options.slackApiUrl);
   switch (slack.mode) {
     case 'socket':

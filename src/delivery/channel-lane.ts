@@ -1,12 +1,16 @@
 import { type ChannelRef, channelKey, errorSummary } from '../core/index.js';
 import { backoffMs } from '../lib/backoff.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
+import type { StoredWatch } from './copy-watch-store.js';
 import type { DeliveryRecord } from './delivery-ledger.js';
 import { isSettled } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
+import { ExtraCopies } from './extra-copies.js';
 import { type LaneDeps, laneRetryBackoff } from './lane-deps.js';
+import { answered, answeredLandsWithinMs, describe } from './lane-failure.js';
 import type { EditTask, LaneItem, LaneTask } from './lane-item.js';
-import type { ChannelPoster } from './ports.js';
+import { LaneSightings } from './lane-sightings.js';
+import type { ChannelPoster, Sighting } from './ports.js';
 import { SetAside } from './set-aside.js';
 
 /**
@@ -20,6 +24,8 @@ import { SetAside } from './set-aside.js';
 export class ChannelLane {
   readonly #queue: LaneTask[] = [];
   readonly #aside: SetAside;
+  readonly #copies: ExtraCopies;
+  readonly #sightings: LaneSightings;
   /** Per queued task: ms it has waited behind other deliveries' faults (the stall figure). */
   readonly #faultWait = new Map<LaneTask, number>();
   #pausedUntil = 0;
@@ -30,11 +36,19 @@ export class ChannelLane {
     readonly channel: ChannelRef,
     private readonly deps: LaneDeps,
   ) {
+    this.#sightings = new LaneSightings(deps);
+    this.#copies = new ExtraCopies(
+      channel,
+      deps,
+      (at) => this.#wakeAt(at),
+      (messageId) => this.#sightings.confirmedAs(messageId),
+    );
     this.#aside = new SetAside(
       channel,
       deps,
       (at) => this.#wakeAt(at),
       () => this.block(),
+      (item, messageId, others) => void this.#copies.posted(item, messageId, others),
     );
   }
 
@@ -51,6 +65,43 @@ export class ChannelLane {
     this.#queue.push(task);
     this.#faultWait.set(task, 0);
     this.kick();
+  }
+
+  /**
+   * The platform showed one of our messages in this channel (witness.ts): a doubt it decides is decided now,
+   * an extra copy of a post is removed, a post in the air keeps it (stored if its answer is long in coming).
+   * False when this lane knows nothing of it (the pipeline then asks the ledger).
+   */
+  sighted(sighting: Sighting): boolean {
+    const markOf = (key: string) => this.deps.posterFor(this.channel.platform)?.doubt?.markOf?.(key);
+    const flying = this.#sightings.inFlight(sighting);
+    const confirmed = this.#sightings.confirmedOf(sighting);
+    if (confirmed && !confirmed.same)
+      this.#copies.remove(confirmed.id, confirmed.canonical, [sighting.messageId], 'sighted');
+    const doubt = this.#aside.sighted(sighting, markOf);
+    const watched = this.#copies.sighted(sighting);
+    return flying || confirmed !== undefined || doubt || watched;
+  }
+
+  /** The workspace's events have shown posts up to `passed`: doubts they may decide by silence wake. */
+  witnessPassed(passed: number): void {
+    const support = this.deps.posterFor(this.channel.platform)?.doubt;
+    if (support) this.#aside.witnessPassed(passed, support);
+  }
+
+  /** Removes copies of delivery `id` other than the ledger's (`canonical`): see extra-copies.ts. */
+  removeCopies(id: string, canonical: string, copies: readonly string[]): void {
+    this.#copies.remove(id, canonical, copies, 'sighted');
+  }
+
+  /** A watch for a late copy that an earlier process began (copy-watch-store.ts). */
+  resumeWatch(watch: StoredWatch): void {
+    this.#copies.resume(watch);
+  }
+
+  /** A delivery posted after a doubt outside the lane's own attempts (a daily thread's parent): watched. */
+  watchRepost(item: LaneItem, canonical: string | undefined): void {
+    void this.#copies.posted(item, canonical);
   }
 
   /** The channel cannot take posts: queued notices are held as they come up. */
@@ -85,6 +136,11 @@ export class ChannelLane {
           await this.#aside.handle(due, (item, late) => this.#guarded(() => this.#attempt(item, late)));
           continue;
         }
+        const watches = this.#copies.due(now);
+        if (watches.length > 0) {
+          await this.#copies.handle(watches);
+          continue;
+        }
         const task = this.#queue.shift();
         if (!task) break;
         const waited = this.#faultWait.get(task) ?? 0;
@@ -100,7 +156,7 @@ export class ChannelLane {
   }
 
   #scheduleWake(): void {
-    const times = this.#aside.times();
+    const times = [...this.#aside.times(), ...this.#copies.times()];
     if (this.#pausedUntil > this.deps.clock.now()) times.push(this.#pausedUntil);
     if (this.#queue.length > 0 && this.#pausedUntil <= this.deps.clock.now())
       times.push(this.deps.clock.now());
@@ -182,6 +238,7 @@ export class ChannelLane {
       if (record?.state === 'attempting' && !late) {
         // Left in doubt by an earlier process: decided by looking, never posted blind.
         item.record = record;
+        item.firstDoubtAt ??= record.attemptStartedAt ?? record.at;
         this.#aside.put(item, 'doubt', clock.now());
         return false;
       }
@@ -189,13 +246,19 @@ export class ChannelLane {
       const message = await item.render(late);
       record = await ledger.beginAttempt(item.key, record, thread);
       item.record = record;
+      if (item.firstDoubtAt !== undefined) item.reposted = true;
       delete item.landsBy;
+      const mark = poster.doubt?.markOf?.(item.idempotencyKey);
       let receipt: Awaited<ReturnType<ChannelPoster['post']>>;
+      this.#sightings.started(item.idempotencyKey, mark);
       try {
         receipt = await poster.post(this.channel, message, item.idempotencyKey, thread);
       } catch (error) {
         return await this.#failed(item, record, error);
+      } finally {
+        this.#sightings.ended(item.idempotencyKey);
       }
+      this.#sightings.confirmed(item.idempotencyKey, item.key.id, mark, receipt?.messageId);
       this.deps.resolver.notePosted(this.channel, thread);
       try {
         item.record = await ledger.confirm(item.key, receipt?.messageId);
@@ -215,6 +278,8 @@ export class ChannelLane {
         late,
       });
       item.settle({ kind: 'posted', messageId: receipt?.messageId });
+      // Posted after a doubt: a late landing of the earlier attempt may stand beside it (removed).
+      await this.#copies.posted(item, receipt?.messageId);
       return true;
     } catch (error) {
       // The store (a record read or write) failed: nothing was posted; try again later.
@@ -333,24 +398,4 @@ export class ChannelLane {
       return false;
     }
   }
-}
-
-/** An error's class and code, for the observer (never a message: it may carry a URL with a token). */
-function describe(error: unknown): string {
-  const {
-    error: name,
-    code,
-    status,
-  } = errorSummary(error) as { error: string; code?: string; status?: number };
-  return [name, code, status].filter((p) => p !== undefined).join(' ');
-}
-
-/** After an HTTP answer the platform has nothing of the request left to do; a little slack for its clock. */
-const answeredLandsWithinMs = 2_000;
-
-/** Whether the failure carries an HTTP answer (a status), not a timeout or a reset before any answer. */
-function answered(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
-  return typeof status === 'number' || typeof statusCode === 'number';
 }

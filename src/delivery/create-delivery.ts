@@ -7,6 +7,7 @@ import { memoryClaims } from '../lib/coordination/claims.js';
 import { createAccessWatch } from './access-watch.js';
 import { createChannelDirectory } from './channel-directory.js';
 import { ChannelLane } from './channel-lane.js';
+import { createCopyWatchStore } from './copy-watch-store.js';
 import { createCorrections } from './corrections.js';
 import type { Delivery, DeliveryOptions } from './delivery-api.js';
 import { createDeliveryLedger, isSettled } from './delivery-ledger.js';
@@ -18,7 +19,9 @@ import { createBatches } from './pacing/batches.js';
 import { createDailyThreads } from './pacing/daily-thread.js';
 import type { ChannelPoster } from './ports.js';
 import { createPostOnce } from './post-once.js';
+import { createSightingIntake } from './sighting-intake.js';
 import { Wakeups } from './wakeups.js';
+import { createWitness } from './witness.js';
 
 export type { Delivery, DeliveryOptions, DeliveryStatus, ScheduledPost } from './delivery-api.js';
 
@@ -61,10 +64,13 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     prefix: 'notices/delivered/',
     ...(options.claims ? { claims: options.claims } : {}),
   });
+  const witness = createWitness({ store, clock });
+  const copyWatches = createCopyWatchStore(store, clock);
   const resolver = createDoubtResolver({
     store,
     claims,
     clock,
+    witness,
     ...(options.postingReplicas ? { postingReplicas: options.postingReplicas } : {}),
   });
   const directory = createChannelDirectory({
@@ -96,6 +102,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         posterFor,
         observer,
         logger,
+        witness,
+        copyWatches,
         cannotPost: (ch, error) => access.cannotPost(ch, error),
         track,
         stallMs: options.stallMs ?? 10_000,
@@ -106,7 +114,23 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     return lane;
   };
   const enqueue = (channel: ChannelRef, task: LaneTask) => laneOf(channel).push(task);
-  const postOnce = createPostOnce({ ledger, resolver, posterFor, clock });
+  const postOnce = createPostOnce({
+    ledger,
+    resolver,
+    posterFor,
+    clock,
+    reposted: (item, canonical) => laneOf(item.key.channel).watchRepost(item, canonical),
+  });
+  const witnessed = createSightingIntake({
+    witness,
+    ledger,
+    laneOf,
+    existingLane: (channel) => lanes.get(channelKey(channel)),
+    lanes: () => lanes.values(),
+    logger,
+    observer,
+    track,
+  });
   const threads = createDailyThreads({
     posterFor,
     render,
@@ -205,6 +229,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   async function resumeStoredWork(attempt: number): Promise<void> {
     try {
       await access.resume();
+      // Watches for late copies an earlier process left: a restart inside one's span goes on with it.
+      for (const watch of await copyWatches.all()) laneOf(watch.channel).resumeWatch(watch);
       const adopted = await batchStore.adoptLegacy();
       for (const b of batchStore.loaded()) void batches.schedule(b.project);
       if (adopted > 0) logger.info?.({ batches: adopted }, 'held batches of the earlier layout adopted');
@@ -301,6 +327,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       return posting;
     },
     accessMayHaveChanged: (scope) => access.recheckNow(scope),
+    witnessed,
     async start() {
       scheduleThreadEdits();
       await resumeStoredWork(1);

@@ -18,7 +18,7 @@ import type { KeyValueStore } from '../lib/store.js';
 import type { DeliveryObserver } from './delivery-observer.js';
 import type { ItemOutcome } from './lane-item.js';
 import type { BatchRecord } from './pacing/batch-record.js';
-import type { ChannelPoster, ProjectFigures } from './ports.js';
+import type { ChannelPoster, ProjectFigures, Sighting } from './ports.js';
 
 /** What the pipeline offers the composition root, and what it needs from it. */
 
@@ -70,6 +70,11 @@ export interface Delivery {
   postScheduled(request: ScheduledPost): Promise<ItemOutcome>;
   /** The platform says the bot's access to a channel (or a whole server) may have changed: re-check it now. */
   accessMayHaveChanged(scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>): void;
+  /**
+   * The platform's event showed one of the bot's own messages (Slack `message`, Discord `MESSAGE_CREATE`):
+   * a witness that settles doubts and finds extra copies without looks (witness.ts, sighting-intake.ts).
+   */
+  witnessed(sighting: Sighting): void;
   /** Loads what the store holds (channels held, batches of the old layout). */
   start(): Promise<void>;
   /** Stops the timers and waits (up to `deadlineMs`) for posts in flight. */

@@ -32,6 +32,18 @@ export interface DeliveryObserver {
     readonly outcome: 'found' | 'absent';
     readonly doubtMs: number;
   }): void;
+  /** The platform's event showed one of our posts (a sighting: witness.ts). */
+  sighted?(info: { readonly channel: ChannelRef; readonly messageId: string }): void;
+  /**
+   * An extra copy of a delivery was found (a post the platform landed late, beside its repeat) and removed,
+   * `how`: an event of the platform showed it, or a look did.
+   */
+  extraCopyRemoved?(info: {
+    readonly channel: ChannelRef;
+    readonly id: string;
+    readonly messageId: string;
+    readonly how: 'sighted' | 'looked';
+  }): void;
   /** The bot cannot post in a channel (or can again). */
   access?(info: { readonly channel: ChannelRef; readonly problem: ChannelAccessProblem | undefined }): void;
   /** A delivery was given up after failing for too long (also logged as an error). */

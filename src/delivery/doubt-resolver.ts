@@ -1,13 +1,22 @@
-import { z } from 'zod';
 import { type ChannelRef, channelKey, type NeutralMessage } from '../core/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
-import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
+import { type CopyLook, type CopyWatchLook, lookForCopies } from './copy-looks.js';
+import { createLookBudgets } from './look-budget.js';
+import { createLookQueue } from './look-queue.js';
 import { landsAtOnceMs, nextLookSpan } from './look-span.js';
-import { joinCovered, type LookView, lookViewSchema, readAtOf, withFound } from './look-view.js';
+import {
+  type CoveredSpan,
+  joinCovered,
+  type LookView,
+  lookViewSchema,
+  readAtOf,
+  withFound,
+} from './look-view.js';
 import { OwnPosts } from './own-posts.js';
 import type { ChannelPoster, DoubtSupport, ThreadTarget } from './ports.js';
+import { createWitness, type Witness } from './witness.js';
 
 /** A delivery in doubt: its idempotency key, when its attempt began, and what it carried. */
 export interface Doubt {
@@ -20,16 +29,38 @@ export interface Doubt {
    */
   readonly landsBy?: number;
   readonly message: NeutralMessage;
+  /** Other renderings its attempts carried (a repeat says it is late): a look matches any of them. */
+  readonly alsoAs?: readonly NeutralMessage[];
+  /** The platform's mark of the key, when its events name deliveries by it (Discord's nonce). */
+  readonly mark?: string;
 }
 
+/** What decided a doubt (for the log): a sighting, the witness's silence, a look, a repeat the platform dedupes. */
+export type DecidedBy = 'sighting' | 'silence' | 'look' | 'repeat';
+
 export type DoubtDecision =
-  /** It landed: the message id is recorded, nothing is posted again. */
-  | { readonly kind: 'posted'; readonly messageId: string | undefined }
+  /**
+   * It landed: the message id is recorded, nothing is posted again; `others`: more copies of it the platform
+   * showed (landed late beside an earlier repeat), to remove.
+   */
+  | {
+      readonly kind: 'posted';
+      readonly messageId: string | undefined;
+      readonly others?: readonly string[];
+      readonly by?: DecidedBy;
+    }
   /** Certainly not there, or a repeat cannot duplicate it: post it (again). */
-  | { readonly kind: 'absent' }
+  | { readonly kind: 'absent'; readonly by?: DecidedBy }
   /** Cannot tell yet (it may still land, or no look is allowed before `until`). */
   | { readonly kind: 'wait'; readonly until: number };
 
+/**
+ * With the workspace's events flowing, a settled doubt waits this long for them to pass its time before it
+ * spends a look (one a minute on Slack): the silence decides it for free whenever later posts are sighted.
+ */
+const silenceGraceMs = 10_000;
+/** Looks at most this far apart find a late copy within seconds: no need to wait for it before a repeat. */
+const quickLookIntervalMs = 10_000;
 /** A view is kept a day: longer than any doubt lasts. */
 const viewTtlMs = 24 * 3_600_000;
 /** A pace a look measured is trusted this long: a campaign's pace changes over its day. */
@@ -57,10 +88,13 @@ export interface DoubtResolverOptions {
    * this is its guess: projects are spread evenly, so the others post about as much.
    */
   readonly postingReplicas?: () => number;
+  /**
+   * The platform's events for our own messages (witness.ts): presence at once, absence by their silence.
+   * Default: one that sees nothing (looks alone decide).
+   */
+  readonly witness?: Witness;
 }
 
-/** Looks are spaced this much beyond the platform's interval: its clock counts the arrival, ours the departure. */
-const lookSpacingMarginMs = 1_000;
 /**
  * The doubts one look covers: those that began within this span of the oldest open one. A busy
  * channel shows 15 messages per look (Slack's page for apps outside the Marketplace), so a look over
@@ -72,6 +106,10 @@ const lookSpanMs = 20_000;
 /**
  * Decides deliveries left in doubt (a timeout, a reset connection, a 5xx, a crash
  * after the attempt was recorded), never by posting blind:
+ * 0. the platform's own witness first (witness.ts): a sighting of the post decides it
+ *    landed, at once and without a look; while the workspace's events flow, their
+ *    silence past where the post would have landed decides it did not (a copy landing
+ *    later still is removed when it is sighted), and a look waits `silenceGraceMs` for it;
  * 1. before `settleMs` after the attempt began nothing is decided: it may still land;
  * 2. inside the platform's dedupe window (`repeatSafeMs`, Discord's nonce) a repeat
  *    is the check: 'absent' means "post it again with the same key";
@@ -81,15 +119,23 @@ const lookSpanMs = 20_000;
  *    stored for the others and for the next holder. In a channel busier than one page
  *    (look-span.ts) the first look reads where a received post lands, the rest after.
  *    Looks spend a budget shared by every replica (a claim per scope held for its
- *    interval: Slack's conversations.history, about one a minute per workspace).
+ *    interval: Slack's conversations.history, about one a minute per workspace), the
+ *    channel with the oldest open doubt first (look-queue.ts). Without a live witness,
+ *    'absent' waits until a look has covered the poster's `lateLandingMs` after the
+ *    attempt (a post landing that late is found, not posted twice); a first look before
+ *    then finds a post that landed at once.
  *
- * Cost: no request while nothing is in doubt; per decision one or two store reads (the
- * channel's view, the scope's last look); per look one platform call, one claim and two
- * small writes (the view, and the scope's last look, timed from its answer).
+ * Cost: no request while nothing is in doubt; per decision a store read per doubt (its
+ * stored sightings) and one or two more (the channel's view, the scope's last look); per
+ * look one platform call, one claim, the scope's queue read (written when it changes)
+ * and two small writes (the view, and the scope's last look, timed from its answer).
  */
 export function createDoubtResolver(options: DoubtResolverOptions) {
   const { store, claims, clock } = options;
+  const witness = options.witness ?? createWitness({ store, clock });
   const ownPosts = new OwnPosts();
+  const queue = createLookQueue({ store, clock });
+  const budgets = createLookBudgets({ store, claims, clock });
   const viewKey = (channel: ChannelRef, thread: ThreadTarget | undefined) =>
     `delivery/look/${channelKey(channel)}${thread ? `/${encodeURIComponent(thread.parentMessageId)}` : ''}`;
   /** How far our clock and the platform's may disagree: the poster's measure, else the resolver's default. */
@@ -98,19 +144,30 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
     doubt.landsBy ?? doubt.startedAt + support.settleMs;
   /** When a look can tell: even the platform's clock is past where the post can be (a look shows only what exists). */
   const settlesAt = (support: DoubtSupport, doubt: Doubt) => landsBy(support, doubt) + marginOf(support);
+  /**
+   * Until when a post may still land, as far as 'absent' waits: where it lands normally while a late copy
+   * would be found within seconds (a live witness, or looks every few seconds: Discord), else the poster's
+   * late-landing span (Slack without message events). Never past the platform's answer (a 5xx).
+   */
+  const lateBoundOf = (support: DoubtSupport, watched: boolean) => (doubt: Doubt) =>
+    doubt.landsBy ??
+    (watched
+      ? landsBy(support, doubt)
+      : Math.max(landsBy(support, doubt), doubt.startedAt + (support.lateLandingMs ?? 0)));
 
-  function fromView(view: LookView, doubt: Doubt, support: DoubtSupport): DoubtDecision | undefined {
+  function fromView(
+    view: LookView,
+    doubt: Doubt,
+    support: DoubtSupport,
+    lateBy: (d: Doubt) => number,
+  ): DoubtDecision | undefined {
     const messageId = view.found[doubt.key];
-    if (messageId !== undefined) return { kind: 'posted', messageId };
+    if (messageId !== undefined) return { kind: 'posted', messageId, by: 'look' };
     const c = view.covered;
     const margin = marginOf(support);
-    if (
-      c &&
-      c.from <= doubt.startedAt - margin &&
-      c.to >= landsBy(support, doubt) + margin &&
-      readAtOf(c) >= settlesAt(support, doubt)
-    )
-      return { kind: 'absent' };
+    const bound = lateBy(doubt) + margin;
+    if (c && c.from <= doubt.startedAt - margin && c.to >= bound && readAtOf(c) >= bound)
+      return { kind: 'absent', by: 'look' };
     return undefined;
   }
 
@@ -128,19 +185,21 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
     thread: ThreadTarget | undefined,
     view: LookView,
     open: readonly Doubt[],
+    lateBy: (d: Doubt) => number,
   ): Promise<LookView> {
     const now = clock.now();
     const margin = marginOf(support);
     const key = viewKey(channel, thread);
-    // A span read before one of these settled may miss its post: it is read again.
+    // A span read before these could all have landed holds for its part no later landing can reach (a post
+    // lands with the time it lands at); the rest is read again.
     const trusted =
-      view.covered && readAtOf(view.covered) >= Math.max(...open.map((d) => settlesAt(support, d)))
+      view.covered && readAtOf(view.covered) >= Math.max(...open.map((d) => lateBy(d) + margin))
         ? view.covered
-        : undefined;
+        : finalPart(view.covered, margin);
     // Only the span where these posts can be: a busy channel's look then needs one page, not five.
     const span = nextLookSpan({
       earliest: Math.min(...open.map((d) => d.startedAt)) - margin,
-      latest: Math.min(now, Math.max(...open.map((d) => landsBy(support, d))) + margin),
+      latest: Math.min(now, Math.max(...open.map(lateBy)) + margin),
       landedBy: Math.max(...open.map((d) => d.startedAt)) + margin + landsAtOnceMs,
       covered: trusted,
       continuation: view.continuation,
@@ -154,7 +213,9 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         from: span.from,
         to: span.to,
         ...(span.cursor ? { cursor: span.cursor } : {}),
-        wanted: open.map((d) => ({ key: d.key, message: d.message })),
+        wanted: open.flatMap((d) =>
+          [d.message, ...(d.alsoAs ?? [])].map((message) => ({ key: d.key, message })),
+        ),
       },
       thread,
     );
@@ -202,17 +263,42 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         for (const d of doubts) decisions.set(d.key, { kind: 'absent' });
         return decisions;
       }
+      // A late copy is found within seconds by the platform's events, or by looks as frequent as Discord's.
+      const quickLooks = support.lookBudget(channel, thread).intervalMs <= quickLookIntervalMs;
+      const watched = witness.live(channel) || quickLooks;
+      const silenceFirst = witness.live(channel) && !quickLooks;
+      const lateBy = lateBoundOf(support, watched);
+      const margin = marginOf(support);
+      const passed = witness.passed(channel);
       const settled: Doubt[] = [];
       const settles = (d: Doubt) => settlesAt(support, d);
       for (const d of doubts) {
-        // Nothing is decided while the post may still land; inside the dedupe window a repeat is the check.
-        const lands = landsBy(support, d);
-        if (now < lands) {
-          decisions.set(d.key, { kind: 'wait', until: lands });
+        // The platform's events saw it land: decided, no look. Their silence while they flow: it did not.
+        const sighted = await sightingsOf(d);
+        if (sighted.length > 0) {
+          decisions.set(d.key, {
+            kind: 'posted',
+            messageId: sighted[0],
+            others: sighted.slice(1),
+            by: 'sighting',
+          });
+        } else if (
+          passed !== undefined &&
+          passed >= landsBy(support, d) + margin &&
+          witness.coveredSince(channel, d.startedAt)
+        ) {
+          decisions.set(d.key, { kind: 'absent', by: 'silence' });
+        } else if (now < landsBy(support, d)) {
+          // Nothing is decided while the post may still land; inside the dedupe window a repeat is the check.
+          decisions.set(d.key, { kind: 'wait', until: landsBy(support, d) });
         } else if (now - d.startedAt < support.repeatSafeMs) {
-          decisions.set(d.key, { kind: 'absent' });
+          decisions.set(d.key, { kind: 'absent', by: 'repeat' });
         } else if (now < settles(d)) {
           decisions.set(d.key, { kind: 'wait', until: settles(d) });
+        } else if (silenceFirst && now < settles(d) + silenceGraceMs) {
+          // The workspace's events flow: their silence (a later post's event) is likely to decide it soon, and
+          // costs nothing; the scarce look waits a little for it.
+          decisions.set(d.key, { kind: 'wait', until: settles(d) + silenceGraceMs });
         } else {
           settled.push(d);
         }
@@ -228,46 +314,70 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       }
       const key = viewKey(channel, thread);
       let view: LookView = (await store.get(key, lookViewSchema)) ?? { found: {} };
-      let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support)));
-      if (open.length === 0) return decisions;
+      let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support, lateBy)));
       const budget = support.lookBudget(channel, thread);
-      const interval = budget.intervalMs + lookSpacingMarginMs;
-      // When the scope was last looked at, by any replica or an earlier process (claims live in memory or Redis).
-      const budgetKey = `delivery/look-budget/${encodeURIComponent(budget.scope)}`;
-      const claimKey = `look:${budget.scope}`;
-      let lastLook = await store.get(budgetKey, z.number());
-      const spent = lastLook !== undefined && now < lastLook + interval;
-      // The claim keeps every other caller (replica, or this process on SQLite) from looking meanwhile; a
-      // process that dies mid-look and restarts may look once too early: Slack's 429 then says how long to wait.
-      if (!spent && (await claims.claimOnce(claimKey, interval))) {
-        lastLook = now;
-        // The oldest burst first: its span fits a page or two even in a busy channel.
-        const oldest = Math.min(...open.map((d) => d.startedAt));
-        const burst = open.filter((d) => d.startedAt <= oldest + lookSpanMs);
-        try {
-          view = await look(support, channel, thread, view, burst);
-        } catch (error) {
-          // The platform refused the look (its rate limit): the budget is what it says, not a whole interval.
-          const retryAfterMs = error instanceof DeliveryNotPostedError ? error.retryAfterMs : undefined;
-          if (retryAfterMs !== undefined) {
-            await claims.giveBack(claimKey).catch(() => {});
-            await store.set(budgetKey, now + retryAfterMs - interval, interval * 2).catch(() => {});
-          }
-          throw error;
-        }
-        // The platform counts from when the call reached it, which may be well after `now` (a poster's
-        // first look asks who it is first; a slow answer): timed from the answer, the next is never early.
-        lastLook = clock.now();
-        await store.set(budgetKey, lastLook, interval * 2);
-        await store.set(key, view, viewTtlMs);
-        open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support)));
+      if (open.length === 0) {
+        await queue.leave(budget.scope, key).catch(() => {});
+        return decisions;
       }
-      // Undecided: the next look the scope's budget allows (an unfinished sweep continues then).
-      const next = Math.max((lastLook ?? now) + interval, now + 1_000);
-      for (const d of open) decisions.set(d.key, { kind: 'wait', until: next });
+      const interval = budgets.intervalOf(budget);
+      let lastLook = await budgets.lastLook(budget);
+      const spent = lastLook !== undefined && now < lastLook + interval;
+      // The oldest doubt of the scope's channels first, whichever replica holds it.
+      const oldest = Math.min(...open.map((d) => d.startedAt));
+      const myTurn = await queue.mayLook(budget.scope, key, oldest, interval * 2 + 5_000, !spent);
+      // The oldest burst first: its span fits a page or two even in a busy channel.
+      const burst = open.filter((d) => d.startedAt <= oldest + lookSpanMs);
+      const looked = myTurn
+        ? await budgets.spend(budget, lastLook, () => look(support, channel, thread, view, burst, lateBy))
+        : undefined;
+      if (looked) {
+        lastLook = looked.lookedAt;
+        view = looked.result;
+        await store.set(key, view, viewTtlMs);
+        open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support, lateBy)));
+        if (open.length === 0) await queue.leave(budget.scope, key).catch(() => {});
+      }
+      // Undecided: the next look the scope's budget allows (an unfinished sweep continues then); once a look
+      // read where it lands when received and found nothing, not before a look can prove it absent.
+      const c = view.continuation ? undefined : view.covered;
+      for (const d of open) {
+        const next = Math.max((lastLook ?? now) + interval, now + 1_000);
+        const received =
+          c !== undefined &&
+          c.from <= d.startedAt - margin &&
+          Math.min(c.to, readAtOf(c)) >= landsBy(support, d) + margin;
+        decisions.set(d.key, { kind: 'wait', until: Math.max(next, received ? lateBy(d) + margin : 0) });
+      }
       return decisions;
     },
+    /** One look for copies of a delivery posted again after a doubt: see copy-looks.ts. */
+    lookForCopies: (
+      poster: ChannelPoster,
+      channel: ChannelRef,
+      thread: ThreadTarget | undefined,
+      watch: CopyWatchLook,
+    ): Promise<CopyLook> =>
+      lookForCopies({ budgets, queue, clock, marginOf }, poster, channel, thread, watch),
   };
+
+  /** The delivery's sightings: this process's, else those another replica stored while it was in doubt. */
+  async function sightingsOf(doubt: Doubt): Promise<readonly string[]> {
+    const seen = witness.seen(doubt.key, doubt.mark);
+    if (seen.length > 0) return seen;
+    return witness.stored(doubt.key).catch(() => []);
+  }
+}
+
+/**
+ * The part of a span read at `readAt` that no later landing can reach (a post lands with the time it lands at,
+ * on a clock at most `margin` off ours): it holds for doubts that had not settled when it was read.
+ */
+function finalPart(span: CoveredSpan | undefined, margin: number): CoveredSpan | undefined {
+  if (!span) return undefined;
+  const to = Math.min(span.to, readAtOf(span) - margin);
+  // Final: no read time limits it (joinCovered keeps the newer read's).
+  return to > span.from ? { from: span.from, to, readAt: Number.POSITIVE_INFINITY } : undefined;
 }
 
 function decideInto(

@@ -33,5 +33,6 @@ export type {
   LookPage,
   LookRequest,
   PostReceipt,
+  Sighting,
   ThreadTarget,
 } from './ports.js';

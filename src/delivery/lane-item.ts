@@ -43,6 +43,13 @@ export interface LaneItem {
   /** Attempts of this process that ended in doubt: a repeat after a look found nothing backs off by it. */
   doubts?: number;
   /**
+   * When the first attempt that may have landed began (a doubt of this process or one left by an earlier
+   * one): a post after it may stand beside a late landing of it, which is looked for and removed.
+   */
+  firstDoubtAt?: number;
+  /** Posted again after a doubt (at least once): an earlier attempt may still land beside it. */
+  reposted?: boolean;
+  /**
    * The bot cannot post in the channel: keep it for the catch-up (held once `stored`
    * resolves: the batch's write gathers a few notices). Absent: it is 'refused'.
    */

@@ -62,6 +62,12 @@ export interface ChannelPoster {
    */
   edit?(channel: ChannelRef, messageId: string, message: NeutralMessage): Promise<void>;
   /**
+   * Deletes a message this poster posted: an EXTRA copy of a delivery (a post the platform landed late, after
+   * the pipeline had posted it again; the ledger's copy is never removed). A message already gone resolves.
+   * Absent: extra copies stay (logged).
+   */
+  remove?(channel: ChannelRef, messageId: string): Promise<void>;
+  /**
    * How a post left in doubt can be decided on this platform. A poster without it
    * (the console) declares a repeat harmless: the pipeline simply posts again.
    */
@@ -100,6 +106,19 @@ export interface DoubtSupport {
    */
   readonly newestFirstPageSize?: number;
   /**
+   * How late a post the platform took may still land, as far as the pipeline waits for it: while no witness
+   * (the platform's own-message events, see witness.ts) is live for the workspace, a doubt is not decided
+   * absent before a look has covered this long after its attempt began, so a post landing that late is found
+   * instead of posted again. 0 or absent: no wait (a repeat is deduped, or a later look finds a copy within
+   * seconds). Never applied after the platform answered (a 5xx): it did what it did before answering.
+   */
+  readonly lateLandingMs?: number;
+  /**
+   * What the platform's own-message events name a delivery by when they cannot carry its key (Discord: the
+   * nonce derived from it). Absent: the events carry the key itself.
+   */
+  markOf?(idempotencyKey: string): string;
+  /**
    * Which rate limit a look draws from, and how often it may be spent (Slack:
    * conversations.history/replies per workspace, about once a minute for apps
    * outside the Marketplace; Discord: the channel's message list).
@@ -123,13 +142,18 @@ export interface LookRequest {
   readonly to: number;
   /** Continues an incomplete look (more messages than one call returns). */
   readonly cursor?: string;
-  /** The deliveries looked for, with the message each carries (Discord matches embeds). */
+  /**
+   * The deliveries looked for, with the message each carries (Discord matches embeds); a key may come more
+   * than once, one entry per rendering its attempts carried (a repeat says it is late).
+   */
   readonly wanted: readonly { readonly key: string; readonly message: NeutralMessage }[];
 }
 
 export interface LookPage {
   /** Idempotency keys of this bot's messages the page showed, with their message ids. */
   readonly found: ReadonlyMap<string, string>;
+  /** Every copy of a wanted delivery the page showed (a late landing beside the repost: two). */
+  readonly copies?: readonly { readonly key: string; readonly messageId: string }[];
   /**
    * The span (epoch ms) the page showed completely: the whole request when it was
    * the last page, else up to the oldest (Slack, newest first) or newest (Discord,
@@ -142,6 +166,23 @@ export interface LookPage {
    * the channel's pace, which picks the span of the next look. Absent when unknown.
    */
   readonly shown?: number;
+}
+
+/**
+ * One of the bot's own messages, as the platform's events showed it to an adapter (Slack `message` events,
+ * Discord `MESSAGE_CREATE`): a witness that a delivery landed, independent of the look budget.
+ */
+export interface Sighting {
+  /** The subscribed channel the message is in (a reply in a thread: the thread's channel). */
+  readonly channel: ChannelRef;
+  /** The delivery's idempotency key, when the message carries it (Slack). */
+  readonly key?: string;
+  /** Else the platform's mark of it ({@link DoubtSupport.markOf}: Discord's nonce). */
+  readonly mark?: string;
+  /** The message's id as the ledger keeps it (Discord: `<thread>/<message>` for a reply in a thread). */
+  readonly messageId: string;
+  /** When the message landed, on the platform's clock (epoch ms). */
+  readonly at: number;
 }
 
 /** A project's supporter count and funding total at one read. */

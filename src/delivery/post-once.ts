@@ -3,7 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import type { DoubtResolver } from './doubt-resolver.js';
-import { idempotencyKeyOf } from './lane-item.js';
+import { idempotencyKeyOf, type LaneItem } from './lane-item.js';
 import type { ChannelPoster } from './ports.js';
 
 /** Thrown while a message that must exist first (a daily thread's parent) cannot be posted yet. */
@@ -22,6 +22,8 @@ export function createPostOnce(deps: {
   readonly resolver: DoubtResolver;
   readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
   readonly clock: Clock;
+  /** Posted after a doubt: watched for a late copy of the earlier attempt (extra-copies.ts). */
+  readonly reposted?: (item: LaneItem, canonical: string | undefined) => void;
 }) {
   const { ledger, resolver } = deps;
   return async (id: string, channel: ChannelRef, message: NeutralMessage): Promise<string | undefined> => {
@@ -29,6 +31,7 @@ export function createPostOnce(deps: {
     if (!poster) return undefined;
     const key = { id, channel };
     const idempotencyKey = idempotencyKeyOf(key);
+    const mark = poster.doubt?.markOf?.(idempotencyKey);
     if (!(await ledger.claim(key))) throw new NotPostedYetError(`${id} is being posted by another replica`);
     try {
       let record = await ledger.get(key);
@@ -37,7 +40,12 @@ export function createPostOnce(deps: {
         const started = record.attemptStartedAt ?? record.at;
         const decision = (
           await resolver.decide(poster, channel, record.thread, [
-            { key: idempotencyKey, startedAt: started, message },
+            {
+              key: idempotencyKey,
+              startedAt: started,
+              message,
+              ...(mark !== undefined ? { mark } : {}),
+            },
           ])
         ).get(idempotencyKey);
         if (decision?.kind === 'posted') {
@@ -47,10 +55,27 @@ export function createPostOnce(deps: {
         if (decision?.kind !== 'absent')
           throw new NotPostedYetError(`${id} is in doubt until a look decides it`);
       }
+      const doubtAt = record?.state === 'attempting' ? (record.attemptStartedAt ?? record.at) : undefined;
       record = await ledger.beginAttempt(key, record);
       try {
         const receipt = await poster.post(channel, message, idempotencyKey);
         await ledger.confirm(key, receipt?.messageId);
+        if (doubtAt !== undefined)
+          deps.reposted?.(
+            {
+              type: 'post',
+              key,
+              idempotencyKey,
+              occurredAt: doubtAt,
+              kind: 'thread-parent',
+              record: undefined,
+              firstDoubtAt: doubtAt,
+              reposted: true,
+              render: async () => message,
+              settle: () => {},
+            },
+            receipt?.messageId,
+          );
         return receipt?.messageId;
       } catch (error) {
         if (error instanceof DeliveryNotPostedError) await ledger.clearAttempt(key, record).catch(() => {});

@@ -5,6 +5,7 @@ import type { DeliveryRecord } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import { type LaneDeps, laneRetryBackoff } from './lane-deps.js';
 import type { LaneItem } from './lane-item.js';
+import type { ChannelPoster, Sighting } from './ports.js';
 
 /** A delivery set aside: in doubt, refused for now, or claimed by another replica. */
 interface Waiting {
@@ -12,6 +13,8 @@ interface Waiting {
   readonly reason: 'doubt' | 'retry' | 'claimed';
   dueAt: number;
   attempts: number;
+  /** Woken once when the witness passed where its post would have landed. */
+  silenceWoken?: boolean;
 }
 
 /**
@@ -29,6 +32,12 @@ export class SetAside {
     private readonly deps: LaneDeps,
     private readonly wakeAt: (at: number) => void,
     private readonly block: () => void,
+    /** A doubt was decided found: its record says posted; other copies the platform showed are removed. */
+    private readonly found: (
+      item: LaneItem,
+      messageId: string | undefined,
+      others: readonly string[],
+    ) => void,
   ) {}
 
   get size(): number {
@@ -57,9 +66,44 @@ export class SetAside {
    */
   inDoubt(item: LaneItem): void {
     item.doubts = (item.doubts ?? 0) + 1;
+    item.firstDoubtAt ??= item.record?.attemptStartedAt ?? this.deps.clock.now();
     const wait =
       item.doubts > 1 ? backoffMs(laneRetryBackoff, item.doubts - 1, () => this.deps.random.next()) : 0;
     this.put(item, 'doubt', this.deps.clock.now() + wait);
+  }
+
+  /**
+   * The workspace's events have shown posts up to `passed` (the platform's clock): a doubt whose post would
+   * have landed by then is decided now (the resolver holds the rule; this only wakes it, once).
+   */
+  witnessPassed(
+    passed: number,
+    support: { readonly settleMs: number; readonly clockMarginMs?: number },
+  ): void {
+    const now = this.deps.clock.now();
+    for (const w of this.#waiting.values()) {
+      const started = w.item.record?.attemptStartedAt;
+      if (w.reason !== 'doubt' || w.silenceWoken || started === undefined || w.dueAt <= now) continue;
+      const landed = (w.item.landsBy ?? started + support.settleMs) + (support.clockMarginMs ?? 0);
+      if (passed < landed) continue;
+      w.silenceWoken = true;
+      w.dueAt = now;
+      this.wakeAt(now);
+    }
+  }
+
+  /** The platform showed one of our messages: a doubt it may decide is looked at now. */
+  sighted(sighting: Sighting, markOf: (key: string) => string | undefined): boolean {
+    let matched = false;
+    for (const w of this.#waiting.values()) {
+      const key = w.item.idempotencyKey;
+      if (w.reason !== 'doubt' || (sighting.key !== key && (!sighting.mark || sighting.mark !== markOf(key))))
+        continue;
+      matched = true;
+      w.dueAt = this.deps.clock.now();
+      this.wakeAt(w.dueAt);
+    }
+    return matched;
   }
 
   retryLater(item: LaneItem, record: DeliveryRecord | undefined): void {
@@ -134,7 +178,9 @@ export class SetAside {
           key: w.item.idempotencyKey,
           startedAt: w.item.record?.attemptStartedAt ?? clock.now(),
           ...(w.item.landsBy !== undefined ? { landsBy: w.item.landsBy } : {}),
+          ...markOf(poster, w.item.idempotencyKey),
           message: await w.item.render(false),
+          ...(w.item.reposted ? { alsoAs: [await w.item.render(true)] } : {}),
         })),
       );
       const decisions = await resolver.decide(poster, this.channel, thread, pending);
@@ -150,9 +196,16 @@ export class SetAside {
           id: w.item.key.id,
           doubtMs: clock.now() - (w.item.record?.attemptStartedAt ?? clock.now()),
         };
+        this.deps.logger.info?.(
+          { ...info, channel: channelKey(this.channel), outcome: decision.kind, by: decision.by },
+          decision.kind === 'posted'
+            ? 'notice in doubt had landed: not posted again'
+            : 'notice in doubt had not landed: posted now',
+        );
         if (decision.kind === 'posted') {
           w.item.record = await ledger.confirm(w.item.key, decision.messageId);
           observer.doubtResolved?.({ ...info, outcome: 'found' });
+          this.found(w.item, decision.messageId, decision.others ?? []);
           w.item.settle({ kind: 'posted', messageId: decision.messageId });
         } else {
           observer.doubtResolved?.({ ...info, outcome: 'absent' });
@@ -171,4 +224,10 @@ export class SetAside {
     this.deps.observer.abandoned?.({ channel: this.channel, kind: item.kind, id: item.key.id });
     item.settle({ kind: 'abandoned' });
   }
+}
+
+/** The doubt's mark, when the poster's platform names deliveries by one (Discord's nonce). */
+function markOf(poster: ChannelPoster, key: string): { mark?: string } {
+  const mark = poster.doubt?.markOf?.(key);
+  return mark === undefined ? {} : { mark };
 }

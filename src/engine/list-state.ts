@@ -66,6 +66,8 @@ export interface ListState<T> {
   readonly dropDebt?: number;
   /** Epoch ms the last sweep below the window ended (see `lateSweepEveryMs`). */
   readonly lastSweepAt?: number;
+  /** Fundings only: the supporters' arrival rhythm as text (arrival-rhythm.ts), for the planner's pace. */
+  readonly rhythm?: string;
 }
 
 /** The zod schema of a stored {@link ListState} for items of `item`. */
@@ -87,6 +89,7 @@ export function listStateSchema<T>(item: z.ZodType<T>): z.ZodType<ListState<T>> 
     lateSweepAt: z.number().int().nonnegative().optional(),
     lastSweepAt: z.number().optional(),
     dropDebt: z.number().int().nonnegative().optional(),
+    rhythm: z.string().max(1_000).optional(),
   }) as z.ZodType<ListState<T>>;
 }
 

@@ -2,7 +2,7 @@ import type { ApiClient, Incentive, IncentiveDetail, Project, ProjectApi } from 
 import type { EngineNote } from '../domain/engine-notes.js';
 import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
 import type { Cached, HistoryPoint } from '../domain/read-model.js';
-import { ArrivalRate } from './arrival-rate.js';
+import { ArrivalRhythm } from './arrival-rhythm.js';
 import { CredentialGate } from './credential-gate.js';
 import { DecayingRate } from './decaying-rate.js';
 import type { EngineProject } from './engine-options.js';
@@ -44,8 +44,11 @@ export interface ProjectRuntime {
   readonly gate: CredentialGate;
   readonly mutex: Mutex;
   readonly feeds: Map<FeedName, FeedRuntime>;
-  /** New supporters seen over time: where the planner spends (arrival-rate.ts). In memory only. */
-  readonly arrivals: ArrivalRate;
+  /**
+   * The project's supporter arrival rhythm: where the planner spends (arrival-rhythm.ts,
+   * fundings-pace.ts). Kept in the fundings list's state, so a restart or another replica goes on from it.
+   */
+  readonly arrivals: ArrivalRhythm;
   state: ProjectState | null;
   history: HistoryPoint[] | null;
   projectCache: Cached<Project> | null;
@@ -129,7 +132,7 @@ export function addProjectRuntime(
       gate,
       mutex: new Mutex(),
       feeds,
-      arrivals: new ArrivalRate(input.now),
+      arrivals: new ArrivalRhythm(input.now),
       state: null,
       history: null,
       projectCache: null,

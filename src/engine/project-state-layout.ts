@@ -126,7 +126,7 @@ export function splitState(state: ProjectState): {
 /**
  * The part of a head a restart depends on, as text: everything but the bookkeeping that only
  * times or sizes the next reads (`readAt`, and per list `newPerPoll`, `lastFullReadAt`,
- * `lastSweepAt`). An idle poll changes only that bookkeeping (the moving average decays, the
+ * `lastSweepAt`, the fundings' arrival `rhythm`). An idle poll changes only that bookkeeping (the moving average decays, the
  * read times move on), so comparing this text tells a commit worth writing from one that is
  * not: a restart that finds the bookkeeping some minutes old reads a little early, never
  * announces anything twice or misses it (project-state-store.ts, `commit`).
@@ -136,7 +136,14 @@ export function durableHeadText(head: StateHead): string {
   for (const feed of listFeeds) {
     const cursor = head.lists[feed];
     if (cursor === undefined) continue;
-    const { newPerPoll: _rate, lastFullReadAt: _healed, lastSweepAt: _swept, ...kept } = cursor;
+    // The arrival rhythm changes only with new supporters, which change the window anyway.
+    const {
+      newPerPoll: _rate,
+      lastFullReadAt: _healed,
+      lastSweepAt: _swept,
+      rhythm: _rhythm,
+      ...kept
+    } = cursor;
     lists[feed] = kept;
   }
   return JSON.stringify({ ...head, readAt: undefined, lists });

@@ -2,6 +2,7 @@ import { type FeedName, feedNames, feedTable } from '../domain/feeds.js';
 import { type FeedDemand, planIntervals } from './budget-plan.js';
 import { assumedBudget } from './credential-gate.js';
 import type { EngineContext } from './engine-context.js';
+import { fundingsPace } from './fundings-pace.js';
 import { targetIntervalMs } from './latency-bound.js';
 import { feedOf, type ProjectRuntime } from './project-runtime.js';
 import { KEYED_READ_EVERY, readsOnPublic } from './public-project-read.js';
@@ -70,7 +71,7 @@ export function demandOf(
   // quiet for two hours (except fundings) half of it.
   let activity = 1;
   if (list !== undefined) {
-    // Not for fundings: their pace follows the arrival rate (arrival-rate.ts); a boost after every
+    // Not for fundings: their pace follows the arrival rhythm (fundings-pace.ts); a boost after every
     // new supporter only made their intervals uneven, which raises the p95 at a steady rate.
     if (feed !== 'fundings') activity = 1 + Math.min(0.5, list.newPerPoll / 2);
     // Quiet since the last new entry, or since the baseline: a list just read for the first
@@ -145,8 +146,8 @@ export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
     for (const feed of feedNames) {
       const interval = plan.get(`${r.config.linkCaption}/${feed}`);
       if (interval === undefined) continue;
-      // Where the supporters are: fundings faster while they arrive well above their average
-      // (arrival-rate.ts). The next re-plans, from the headers, pay for it from the rest of the day.
+      // Where the supporters are: fundings slower in lulls, faster in bursts (fundings-pace.ts).
+      // The next re-plans, from the headers, pay for it from the rest of the day.
       feedOf(r, feed).intervalMs =
         feed === 'fundings' ? pacedInterval(ctx, r, interval, budget, now, fastestMs) : interval;
     }
@@ -154,21 +155,22 @@ export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
 }
 
 /**
- * The fundings interval at the arrival pace: never under the politeness floor, an explicit
- * target or `fastestMs`, and not paced at all while nothing is spendable (waiting for the reset).
+ * The fundings interval at the arrival rhythm's pace (fundings-pace.ts): never under the politeness
+ * floor, an explicit target or `fastestMs`, and not paced at all while nothing is spendable
+ * (waiting for the reset).
  */
 function pacedInterval(
   ctx: EngineContext,
   rt: ProjectRuntime,
   intervalMs: number,
-  budget: { readonly dayRemaining: number; readonly dayLimit: number },
+  budget: { readonly dayRemaining: number; readonly dayLimit: number; readonly dayResetAt: number },
   now: number,
   fastestMs: number,
 ): number {
-  const pace = rt.arrivals.pace(now);
-  if (pace === 1) return intervalMs;
   const spendable = budget.dayRemaining - ctx.settings.reserveShare * budget.dayLimit;
   if (spendable <= 0) return intervalMs;
+  const pace = fundingsPace(rt.arrivals, now, intervalMs, budget.dayResetAt);
+  if (pace === 1) return intervalMs;
   const explicit = ctx.settings.targets.fundings ?? 0;
-  return Math.max(ctx.settings.minIntervalMs, explicit, fastestMs, Math.min(intervalMs, intervalMs / pace));
+  return Math.max(ctx.settings.minIntervalMs, explicit, fastestMs, intervalMs / pace);
 }

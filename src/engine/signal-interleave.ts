@@ -38,7 +38,7 @@ export const FULL_POLLS_FROM_ARRIVALS_PER_READ = 0.15;
 
 /**
  * The window a read at `at` opens, given the previous one, the key's planned fundings interval and
- * the project's recent arrival rate (supporters per ms, arrival-rate.ts).
+ * the project's recent arrival rate (supporters per ms, arrival-rhythm.ts).
  */
 export function openSignalWindow(
   previous: SignalWindow | undefined,

@@ -1,18 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
-
-let sim: Simulator | undefined;
-let bot: RunningBot | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await sim?.close();
-});
+import { waitUntil } from '../support/wait-until.js';
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 /** The names of every object in a JSON text that appear twice in that object (JSON.parse would hide them). */
 function duplicateKeys(json: string): string[] {
@@ -35,41 +28,41 @@ function duplicateKeys(json: string): string[] {
 
 describe('the bot log', () => {
   it('has no duplicate keys in a line, no line twice (listening, scope warnings), and /metrics has process metrics', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
     const key = sim.issueProjectKey(demoLinkCaption, {
       scopes: ['project:read', 'fundings:read', 'wall:read', 'incentives:read'],
     });
-    const parsed = parseConfig(
-      JSON.stringify({
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+    const config = configOf(
+      demoProjectConfig(sim, {
         digest: { enabled: false },
         http: { enabled: true, port: await freePort() },
       }),
-      { env: { SOLAR_KIOSK_API_KEY: key }, source: 'test.json' },
+      { SOLAR_KIOSK_API_KEY: key },
     );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const lines: string[] = [];
     const logger = createLogger({
       level: 'info',
       base: { service: 'fundbot', version: 'logs' },
       destination: { write: (line: string) => lines.push(line) },
     });
-    bot = await startBot(parsed.config, logger, 'logs', {
+    const bot = await startBotInTest(config, logger, 'logs', {
       engineOptions: {
         targetIntervalsMs: { fundings: 100, project: 100, wall: 100, blog: 100, incentives: 100 },
       },
     });
     const metricsUrl = `${bot.opsUrl}/metrics`;
     // Wait until the engine itself met the missing scope (its poll of the blog was refused).
-    const started = Date.now();
-    let metrics = '';
-    while (!/fundbot_polls_total\{[^}]*feed="blog"[^}]*result="forbidden"[^}]*\} [1-9]/.test(metrics)) {
-      if (Date.now() - started > 15_000) throw new Error(`the blog was never polled:\n${lines.join('')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      metrics = await (await fetch(metricsUrl)).text();
-    }
+    const refusedBlogPoll = /fundbot_polls_total\{[^}]*feed="blog"[^}]*result="forbidden"[^}]*\} [1-9]/;
+    const metrics = await waitUntil(
+      'a refused poll of the blog',
+      async () => {
+        const text = await (await fetch(metricsUrl)).text();
+        return refusedBlogPoll.test(text) && text;
+      },
+      { timeoutMs: 15_000, everyMs: 100 },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the log:\n${lines.join('')}`);
+    });
 
     for (const line of lines) expect(duplicateKeys(line), line).toEqual([]);
     const messages = lines.map((line) => {

@@ -1,53 +1,41 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { slashCommand } from '../slack/helpers.js';
+import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 const botToken = 'xoxb-1-e2e-bot-token';
 const appToken = 'xapp-1-e2e-app-token';
 
-let sim: Simulator | undefined;
-let slack: FakeSlack | undefined;
-let bot: RunningBot | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await slack?.close();
-  await sim?.close();
-});
-
 describe('the configured bot, end to end', () => {
   it('checks the key, polls the platform, posts a new supporter in the subscribed Slack channel, answers /funding and reports health and metrics', async () => {
     // Generous limits: the test shortens the poll intervals, the budget logic is the benchmark's business.
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    slack = await startFakeSlack({
-      botToken,
-      users: [{ id: 'U0ADMIN', team_id: 'T0FAKE', name: 'lead', is_admin: true }],
-    });
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
+    const slack = closeAfterTest(
+      await startFakeSlack({
+        botToken,
+        users: [{ id: 'U0ADMIN', team_id: 'T0FAKE', name: 'lead', is_admin: true }],
+      }),
+    );
     const env = {
       SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
       SLACK_BOT_TOKEN: botToken,
       SLACK_APP_TOKEN: appToken,
     };
-    const parsed = parseConfig(
-      JSON.stringify({
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+    const config = configOf(
+      demoProjectConfig(sim, {
         slack: { enabled: true, mode: 'socket' },
         digest: { enabled: false },
         http: { enabled: true, port: await freePort() },
       }),
-      { env, source: 'test.json' },
+      env,
     );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
 
-    bot = await startBot(parsed.config, silentLogger, 'e2e', {
+    const bot = await startBotInTest(config, silentLogger, 'e2e', {
       slackApiUrl: slack.apiUrl,
       engineOptions: {
         targetIntervalsMs: { fundings: 200, project: 200, wall: 500, blog: 1_000, incentives: 1_000 },

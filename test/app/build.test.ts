@@ -2,22 +2,20 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CompiledAppDir } from '../support/compiled-app.js';
+import { sharedCompiledApp } from '../support/shared-compiled-app.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-// Inside the repository, so the compiled files find node_modules as dist/ does in the image.
-const outDir = join(repoRoot, '.build-check');
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+// `npm run build` (tsc -p tsconfig.build.json) once per test run, shared with the compiled-entry journey; it
+// fails here with tsc's output when the build fails.
+let app: CompiledAppDir;
+beforeAll(async () => {
+  app = await sharedCompiledApp();
+}, 240_000);
 
 describe('the production build (what the Docker image runs)', () => {
   it('npm run build emits JavaScript that starts the demo with plain node, without tsx', async () => {
-    const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
-    const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-    });
-    expect(build.status, build.stdout + build.stderr).toBe(0);
+    const outDir = join(app.appDir, 'dist');
 
     const emptyDir = mkdtempSync(join(tmpdir(), 'fundbot-built-'));
     const proc = spawn(process.execPath, [join(outDir, 'src/main.js')], {

@@ -5,14 +5,9 @@
  * a PNG file and print its path (they printed only the alt text).
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
-
-let bot: SpawnedBot | undefined;
-afterEach(() => {
-  bot?.dispose();
-  bot = undefined;
-});
+import { describe, expect, it } from 'vitest';
+import { waitUntil } from '../support/wait-until.js';
+import { spawnBot } from './helpers/spawned-bot.js';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -24,7 +19,7 @@ function supporterNotices(screen: string): number {
 describe('the demo through the real entry point', () => {
   it('shows supporters as they arrive, past the fourth, and saves /chart and /digest as PNG files', async () => {
     // `npm start` in an empty directory (no config, no tokens): the demo; its charts go to the temp directory.
-    bot = await spawnBot({
+    const bot = await spawnBot({
       cwd: 'dir',
       readyMessage: null,
       env: { FUNDBOT_DEMO_RATE: '300' },
@@ -32,27 +27,23 @@ describe('the demo through the real entry point', () => {
     const demo = bot;
     const screen = () => demo.output();
     const proc = demo.proc;
-    await eventually('the demo banner', () =>
-      screen().includes('demo on a simulated campaign') ? true : undefined,
-    );
+    await waitUntil('the demo banner', () => screen().includes('demo on a simulated campaign'));
     expect(screen()).toMatch(
       /\/chart and \/digest save the funding chart as a PNG in .+fundbot-demo and print its path/,
     );
     // Live pacing: well past the 4 notices `auto` lets through in an hour, within a minute.
-    await eventually(
-      'more than 6 supporter notices on screen',
-      () => (supporterNotices(screen()) > 6 ? true : undefined),
-      60_000,
-    );
+    await waitUntil('more than 6 supporter notices on screen', () => supporterNotices(screen()) > 6, {
+      timeoutMs: 60_000,
+    });
     expect(screen()).not.toMatch(/batched|Batch/);
 
     for (const command of ['/chart', '/digest']) {
       const before = screen().length;
       proc.stdin.write(`${command}\n`);
-      const path = await eventually(
+      const path = await waitUntil(
         `the PNG path of ${command}`,
         () => /🖼 [^\n]*: (\/[^\n]+\.png)\n/.exec(screen().slice(before))?.[1],
-        30_000,
+        { timeoutMs: 30_000 },
       );
       expect(path).toContain('fundbot-demo');
       expect(readFileSync(path).subarray(0, 8)).toEqual(pngSignature);

@@ -5,27 +5,14 @@
  * became the process-wide dispatcher that @discordjs/rest then used); a module test with
  * a 4-byte file never saw it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import {
-  channelFaults,
-  defaultGuild,
-  type FakeDiscord,
-  startFakeDiscord,
-} from '../fakes/discord/fake-discord.js';
+import { describe, expect, it } from 'vitest';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { channelFaults, defaultGuild, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
-import { eventually, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
-
-let sim: Simulator | undefined;
-let discord: FakeDiscord | undefined;
-let bot: SpawnedBot | undefined;
-
-afterEach(async () => {
-  bot?.dispose();
-  bot = undefined;
-  await discord?.close();
-  await sim?.close();
-});
+import { waitUntil } from '../support/wait-until.js';
+import { spawnBot } from './helpers/spawned-bot.js';
 
 /** Discord's Manage Server permission: the admin commands need it. */
 const manageGuild = 0x20n;
@@ -52,20 +39,19 @@ function nextDigestMinute(leadMs: number): { time: string; at: number } {
 
 describe('Discord files through the real entry point (gateway mode)', () => {
   it('/chart answers with the real PNG; the scheduled digest reaches the channel with its chart, and a failing channel shows in /healthz', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    discord = await startFakeDiscord({ guilds: [guild] });
+    const sim = closeAfterTest(
+      await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } }),
+    );
+    const discord = closeAfterTest(await startFakeDiscord({ guilds: [guild] }));
     const fake = discord;
     const digest = nextDigestMinute(25_000);
     const opsPort = await freePort();
-    bot = await spawnBot({
-      config: {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+    const bot = await spawnBot({
+      config: demoProjectConfig(sim, {
         discord: { enabled: true },
         digest: { enabled: true, time: digest.time, timeZone: 'UTC' },
         http: { enabled: true, port: opsPort },
-      },
+      }),
       env: {
         SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
         DISCORD_TOKEN: fake.token,
@@ -107,13 +93,13 @@ describe('Discord files through the real entry point (gateway mode)', () => {
     expect(png.length).toBeGreaterThan(10_000);
 
     // The digest at its configured minute (the hourly check fires 5 s into it).
-    const posted = await eventually(
+    const posted = await waitUntil(
       'the digest in the channel',
       () =>
         fake.channelMessages
           .get(channelId)
           ?.find((m) => Array.isArray(m['attachments']) && (m['attachments'] as unknown[]).length > 0),
-      digest.at - Date.now() + 40_000,
+      { timeoutMs: digest.at - Date.now() + 40_000 },
     );
     const [attachment] = posted['attachments'] as { filename: string; size: number }[];
     expect(attachment?.filename).toMatch(/^funding-solar-kiosk-\d{4}-\d{2}-\d{2}\.png$/);
@@ -121,14 +107,14 @@ describe('Discord files through the real entry point (gateway mode)', () => {
     expect(bot.output()).not.toContain('action is not a function');
 
     // The channel Discord answers 500: a delivery failure of the digest, with the reason, in /healthz.
-    const { checks } = await eventually(
+    const { checks } = await waitUntil(
       'the failing digest in /healthz',
       async () => {
         const healthz = await fetch(`http://127.0.0.1:${opsPort}/healthz`);
         if (healthz.status !== 503) return undefined;
         return (await healthz.json()) as { checks: Record<string, { ok: boolean; detail: string }> };
       },
-      20_000,
+      { timeoutMs: 20_000 },
     );
     expect(checks['digest']?.ok).toBe(false);
     expect(checks['digest']?.detail).toContain(

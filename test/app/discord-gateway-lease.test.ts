@@ -5,17 +5,10 @@ import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { freePort, type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
 
 /** Gateway IDENTIFY payloads (op 2): one per session a bot opened. */
 const identifies = (fake: FakeDiscord) => fake.gatewayReceived.filter((p) => p.op === 2).length;
-
-async function until(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** `fundbot_discord_gateway_held` from the replica's /metrics. */
 async function gatewayHeld(bot: RunningBot): Promise<number> {
@@ -83,7 +76,7 @@ describe.skipIf(skipRedisTests())('discord gateway mode with two replicas on one
     // The holder stops cleanly: it gives the lease back, and the standby connects at its next try (TTL/10).
     const stoppedAt = Date.now();
     await stop(bots.shift());
-    await until('the standby replica to open the gateway', () => identifies(fake) === 2);
+    await waitUntil('the standby replica to open the gateway', () => identifies(fake) === 2);
     // Well inside the TTL (3 s): the lease was given back, not left to expire.
     expect(Date.now() - stoppedAt).toBeLessThan(2_500);
     expect(fake.requests.filter((r) => r.path === '/gateway/bot')).toHaveLength(2);

@@ -5,35 +5,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/ops/index.js';
-import {
-  demoLinkCaption,
-  demoProjectSeed,
-  demoTeam,
-  type Simulator,
-  startSimulator,
-} from '../../src/simulator/index.js';
+import { demoLinkCaption, demoProjectSeed, demoTeam, startSimulator } from '../../src/simulator/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import {
   connectModalSubmission,
   type SignedInteractions,
   signedInteractions,
 } from '../fakes/discord/signed-interactions.js';
+import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
-
-let sim: Simulator | undefined;
-let discord: FakeDiscord | undefined;
-let bot: RunningBot | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await discord?.close();
-  await sim?.close();
-});
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 const admin = PermissionFlagsBits.ManageGuild;
 
@@ -58,40 +42,33 @@ async function answerText(
 
 describe('hosted fundbot on Discord HTTP interactions, through startBot', () => {
   it('/connect opens a modal for admins; its submission connects the project for that server only', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
     sim.createProject({ ...demoProjectSeed(Date.now()), linkCaption: 'team-garden', title: 'Team Garden' });
     sim.createProject({
       ...demoProjectSeed(Date.now()),
       linkCaption: 'second-garden',
       title: 'Second Garden',
     });
-    discord = await startFakeDiscord();
+    const discord = closeAfterTest(await startFakeDiscord());
     const fake = discord;
     const signed = signedInteractions(fake);
     const port = await freePort();
-    const parsed = parseConfig(
-      JSON.stringify({
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+    const config = configOf(
+      demoProjectConfig(sim, {
         discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port },
         hosted: { enabled: true, maxProjectsPerWorkspace: 1 },
         digest: { enabled: false },
         http: { enabled: false },
       }),
       {
-        env: {
-          SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-          DISCORD_TOKEN: fake.token,
-          DISCORD_PUBLIC_KEY: signed.publicKeyHex,
-          DISCORD_API_URL: fake.apiUrl,
-          FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-        },
-        source: 'test.json',
+        SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+        DISCORD_TOKEN: fake.token,
+        DISCORD_PUBLIC_KEY: signed.publicKeyHex,
+        DISCORD_API_URL: fake.apiUrl,
+        FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       },
     );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    bot = await startBot(parsed.config, silentLogger, 'e2e');
+    await startBotInTest(config, silentLogger, 'e2e');
     const url = `http://127.0.0.1:${port}/discord/interactions`;
 
     // A member without Manage Server gets no form.

@@ -1,53 +1,36 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { signedInteractions } from '../fakes/discord/signed-interactions.js';
+import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
-
-let sim: Simulator | undefined;
-let discord: FakeDiscord | undefined;
-let bot: RunningBot | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await discord?.close();
-  await sim?.close();
-});
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 describe('discord.mode "http" through startBot', () => {
   it('answers a signed PING, refuses a bad signature with 401, defers /funding and completes it through the webhook, and never opens a gateway', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    discord = await startFakeDiscord();
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
+    const discord = closeAfterTest(await startFakeDiscord());
     const fake = discord;
     const signed = signedInteractions(fake);
     const port = await freePort();
-    const parsed = parseConfig(
-      JSON.stringify({
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+    const config = configOf(
+      demoProjectConfig(sim, {
         discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port },
         digest: { enabled: false },
         http: { enabled: false },
       }),
       {
-        env: {
-          SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-          DISCORD_TOKEN: fake.token,
-          DISCORD_PUBLIC_KEY: signed.publicKeyHex,
-          DISCORD_API_URL: fake.apiUrl,
-        },
-        source: 'test.json',
+        SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+        DISCORD_TOKEN: fake.token,
+        DISCORD_PUBLIC_KEY: signed.publicKeyHex,
+        DISCORD_API_URL: fake.apiUrl,
       },
     );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
 
     // The configured DISCORD_API_URL, not an override: the composition root must hand it to the http adapter.
-    bot = await startBot(parsed.config, silentLogger, 'e2e', {
+    await startBotInTest(config, silentLogger, 'e2e', {
       discordDeferAfterMs: 0,
       engineOptions: {
         targetIntervalsMs: { fundings: 200, project: 200, wall: 500, blog: 1_000, incentives: 1_000 },

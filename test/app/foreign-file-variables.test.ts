@@ -8,39 +8,31 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { eventually, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
-
-let sim: Simulator | undefined;
-let bot: SpawnedBot | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  bot?.dispose();
-  bot = undefined;
-  await sim?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
+import { waitUntil } from '../support/wait-until.js';
+import { spawnBot } from './helpers/spawned-bot.js';
 
 describe('*_FILE variables of other tools, through the real entry point', () => {
   it('starts with a missing Terraform file and an AWS credentials pipe in the environment, reading only its own key file', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    dir = mkdtempSync(join(tmpdir(), 'fundbot-file-vars-'));
+    const sim = closeAfterTest(
+      await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } }),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'fundbot-file-vars-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const keyFile = join(dir, 'solar-kiosk.key');
     writeFileSync(keyFile, `${sim.issueProjectKey(demoLinkCaption)}\n`);
     const pipe = join(dir, 'aws-credentials');
     const fifo = spawnSync('mkfifo', [pipe]);
     expect(fifo.status, 'mkfifo is needed for this test').toBe(0);
 
-    bot = await spawnBot({
-      config: {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+    const bot = await spawnBot({
+      config: demoProjectConfig(sim, {
         digest: { enabled: false },
         http: { enabled: false },
-      },
+      }),
       env: {
         SOLAR_KIOSK_API_KEY_FILE: keyFile,
         TF_CLI_CONFIG_FILE: join(dir, 'missing.terraformrc'),
@@ -50,7 +42,7 @@ describe('*_FILE variables of other tools, through the real entry point', () => 
     });
     // The key from its file works: a list (which needs the key) was read with it.
     const platform = sim;
-    await eventually('a fundings read with the project key', () =>
+    await waitUntil('a fundings read with the project key', () =>
       platform.requests.find(
         (r) => r.path.endsWith('/fundings') && r.credential === 'project' && r.status === 200,
       ),

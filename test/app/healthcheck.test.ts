@@ -8,18 +8,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
-import { repoRoot, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
-
-let sim: Simulator | undefined;
-let bot: SpawnedBot | undefined;
-afterEach(async () => {
-  bot?.dispose();
-  bot = undefined;
-  await sim?.close();
-});
+import { repoRoot, spawnBot } from './helpers/spawned-bot.js';
 
 /** The exec form of the Dockerfile's HEALTHCHECK, e.g. ["node", "dist/src/healthcheck.js"]. */
 function dockerHealthcheck(): string[] {
@@ -46,7 +40,9 @@ function probe(env: Record<string, string>): { code: number | null; output: stri
 
 describe('the Docker HEALTHCHECK', () => {
   it('asks /healthz on the configured http.port: healthy while the bot runs, unhealthy once it stopped', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
+    const sim = closeAfterTest(
+      await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } }),
+    );
     const port = await freePort();
     expect(port).not.toBe(9464);
     const env = {
@@ -54,14 +50,11 @@ describe('the Docker HEALTHCHECK', () => {
       // As the image sets it: the health server on every interface, probed on the loopback address.
       FUNDBOT_HEALTH_HOST: '0.0.0.0',
     };
-    bot = await spawnBot({
-      config: {
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+    const bot = await spawnBot({
+      config: demoProjectConfig(sim, {
         digest: { enabled: false },
         http: { enabled: true, port },
-      },
+      }),
       env,
     });
     const withConfig = { ...env, FUNDBOT_CONFIG: join(bot.dir, 'fundbot.config.json') };

@@ -3,14 +3,8 @@
  * clear list of problems on stderr and exit 1, never a stack trace (both crashed loading
  * with "Maximum call stack size exceeded" before).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
-
-let bot: SpawnedBot | undefined;
-afterEach(() => {
-  bot?.dispose();
-  bot = undefined;
-});
+import { describe, expect, it } from 'vitest';
+import { spawnBot } from './helpers/spawned-bot.js';
 
 const valid = {
   api: { baseUrl: 'http://127.0.0.1:9' },
@@ -19,7 +13,7 @@ const valid = {
 
 /** Runs `src/main.ts` on `text` as its config file; resolves with the exit code and everything it wrote. */
 async function startWith(configText: string): Promise<{ code: number | null; output: string }> {
-  bot = await spawnBot({
+  const bot = await spawnBot({
     configText,
     env: { SOLAR_KIOSK_API_KEY: 'svc_proj_Q7m2Zr9Lk4Vx8Wp1Nt6Hs3Jd5Fb0' },
     readyMessage: null,

@@ -1,79 +1,57 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { recordingLogger } from '../slack/helpers.js';
+import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
+import { healthzAnswers } from '../support/healthz.js';
 import { freePort } from '../support/redis-server.js';
-
-let sim: Simulator | undefined;
-let bot: RunningBot | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await sim?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-async function waitForHealth(url: string, status: number, timeoutMs: number): Promise<string> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    const response = await fetch(`${url}/healthz`);
-    const body = await response.text();
-    if (response.status === status) return body;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`/healthz did not answer ${status} within ${timeoutMs} ms`);
-}
+import { waitUntil } from '../support/wait-until.js';
+import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 describe('a key file (SOLAR_KIOSK_API_KEY_FILE) replaced while the bot runs', () => {
   it('is validated and swapped in without a restart: a revoked key turns /healthz 503, the new file brings it back', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    dir = mkdtempSync(join(tmpdir(), 'fundbot-keys-'));
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
+    const dir = mkdtempSync(join(tmpdir(), 'fundbot-keys-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const keyFile = join(dir, 'solar-kiosk.key');
     const oldKey = sim.issueProjectKey(demoLinkCaption);
     writeFileSync(keyFile, `${oldKey}\n`);
-    const parsed = parseConfig(
-      JSON.stringify({
-        api: { baseUrl: sim.url },
-        store: { url: 'memory:' },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+    const config = configOf(
+      demoProjectConfig(sim, {
         digest: { enabled: false },
         http: { enabled: true, port: await freePort() },
       }),
-      { env: { SOLAR_KIOSK_API_KEY_FILE: keyFile }, source: 'test.json' },
+      { SOLAR_KIOSK_API_KEY_FILE: keyFile },
     );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const logger = recordingLogger();
-    bot = await startBot(parsed.config, logger, 'keys', {
+    const bot = await startBotInTest(config, logger, 'keys', {
       keyFileIntervalMs: 100,
       engineOptions: {
         targetIntervalsMs: { fundings: 200, project: 200, wall: 200, blog: 200, incentives: 200 },
       },
     });
     const opsUrl = bot.opsUrl ?? '';
-    await waitForHealth(opsUrl, 200, 10_000);
+    await healthzAnswers(opsUrl, 200, { timeoutMs: 10_000 });
 
     // A file with garbage is refused; the key in use stays.
     writeFileSync(keyFile, 'Bearer not-a-key\n');
-    const started = Date.now();
-    while (!logger.records.some((r) => r.msg?.includes('does not hold a valid Project API key'))) {
-      if (Date.now() - started > 10_000) throw new Error('the invalid key file was not reported');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(await waitForHealth(opsUrl, 200, 1_000)).toContain('"ok"');
+    await waitUntil(
+      'the invalid key file to be reported',
+      () => logger.records.some((r) => r.msg?.includes('does not hold a valid Project API key')),
+      { timeoutMs: 10_000, everyMs: 50 },
+    );
+    expect((await healthzAnswers(opsUrl, 200, { timeoutMs: 1_000 })).body).toContain('"ok"');
 
     sim.revokeKey(oldKey);
-    const down = await waitForHealth(opsUrl, 503, 30_000);
-    expect(down).toContain('poll:solar-kiosk');
+    const down = await healthzAnswers(opsUrl, 503, { timeoutMs: 30_000 });
+    expect(down.body).toContain('poll:solar-kiosk');
 
     const newKey = sim.issueProjectKey(demoLinkCaption);
     writeFileSync(keyFile, `${newKey}\n`);
-    await waitForHealth(opsUrl, 200, 60_000);
+    await healthzAnswers(opsUrl, 200, { timeoutMs: 60_000 });
     expect(logger.records.some((r) => r.msg?.includes('the key of solar-kiosk was replaced'))).toBe(true);
     expect(JSON.stringify(logger.records)).not.toContain(newKey);
     expect(JSON.stringify(logger.records)).not.toContain(oldKey);

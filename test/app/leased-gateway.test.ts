@@ -3,14 +3,7 @@ import { type GatewaySession, leasedGateway } from '../../src/app/leased-gateway
 import { systemClock } from '../../src/lib/clock.js';
 import { type Lease, memoryLease } from '../../src/lib/coordination/lease.js';
 import { recordingLogger } from '../support/recording-logger.js';
-
-async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { waitUntil } from '../support/wait-until.js';
 
 /** A replica's view of the shared lease that can lose its connection (Redis unreachable from this replica). */
 function severable(lease: Lease): Lease & { sever(): void } {
@@ -77,10 +70,13 @@ describe('the gateway lease', () => {
 
     const severedAt = Date.now();
     aLease.sever();
-    await until('the holder to close its session', () => !a.connected());
+    await waitUntil('the holder to close its session', () => !a.connected(), {
+      timeoutMs: 10_000,
+      everyMs: 10,
+    });
     // It closed on its own, before its lease could expire in the shared store.
     expect(Date.now() - severedAt).toBeLessThan(ttlMs);
-    await until('the standby to take over', () => b.connected());
+    await waitUntil('the standby to take over', () => b.connected(), { timeoutMs: 10_000, everyMs: 10 });
     expect(Date.now() - severedAt).toBeLessThan(ttlMs + ttlMs / 10 + 1_000);
     expect(overlap).toBe(false);
 

@@ -12,8 +12,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { signedInteractions } from '../fakes/discord/signed-interactions.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort, type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
-import { eventually, repoRoot, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
+import { waitUntil } from '../support/wait-until.js';
+import { repoRoot, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
 
 function caddyMissing(): boolean {
   const probe = spawnSync('caddy', ['version'], { encoding: 'utf8' });
@@ -75,14 +77,12 @@ describe.skipIf(caddyMissing() || skipRedisTests())('the replicas load balancer 
     for (let i = 0; i < 2; i++) {
       const [interactionsPort, opsPort] = [await freePort(), await freePort()];
       const bot = await spawnBot({
-        config: {
-          api: { baseUrl: sim.url },
+        config: demoProjectConfig(sim, {
           store: { url: redis.url },
-          projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
           discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port: interactionsPort },
           digest: { enabled: false },
           http: { enabled: true, port: opsPort },
-        },
+        }),
         env: {
           SOLAR_KIOSK_API_KEY: key,
           DISCORD_TOKEN: fake.token,
@@ -109,9 +109,9 @@ describe.skipIf(caddyMissing() || skipRedisTests())('the replicas load balancer 
       },
     );
     const lb = `http://127.0.0.1:${lbPort}`;
-    await eventually('the load balancer to listen', async () => {
+    await waitUntil('the load balancer to listen', async () => {
       const answer = await fetch(`${lb}/`).catch(() => undefined);
-      return answer?.status === 404 ? true : undefined;
+      return answer?.status === 404;
     });
     const url = `${lb}/discord/interactions`;
 

@@ -1,41 +1,28 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { closeAfterTest } from '../support/close-after-test.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
-
-let sim: Simulator | undefined;
-let slack: FakeSlack | undefined;
-afterEach(async () => {
-  await slack?.close();
-  slack = undefined;
-  await sim?.close();
-});
+import { configOf } from './helpers/in-process-bot.js';
 
 async function slackConfig(botToken: string) {
-  sim = await startSimulator();
-  const parsed = parseConfig(
-    JSON.stringify({
-      api: { baseUrl: sim.url },
-      store: { url: 'memory:' },
-      projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+  const sim = closeAfterTest(await startSimulator());
+  const config = configOf(
+    demoProjectConfig(sim, {
       slack: { enabled: true, mode: 'socket' },
       digest: { enabled: false },
       http: { enabled: false },
     }),
     {
-      env: {
-        SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-        SLACK_BOT_TOKEN: botToken,
-        SLACK_APP_TOKEN: 'xapp-1-start-app-token',
-      },
-      source: 'test.json',
+      SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
+      SLACK_BOT_TOKEN: botToken,
+      SLACK_APP_TOKEN: 'xapp-1-start-app-token',
     },
   );
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  return parsed.config;
+  return config;
 }
 
 describe('a chat platform failing at start-up', () => {
@@ -53,7 +40,7 @@ describe('a chat platform failing at start-up', () => {
 
   it('Slack rejecting the token: names SLACK_BOT_TOKEN and where to get a new one', async () => {
     const config = await slackConfig('xoxb-1-wrong-bot-token');
-    slack = await startFakeSlack({ botToken: 'xoxb-1-right-bot-token' });
+    const slack = closeAfterTest(await startFakeSlack({ botToken: 'xoxb-1-right-bot-token' }));
     const error = await startBot(config, silentLogger, 'start', { slackApiUrl: slack.apiUrl }).then(
       () => undefined,
       (e: unknown) => e as Error,

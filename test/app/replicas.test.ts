@@ -6,21 +6,9 @@ import { systemClock } from '../../src/lib/clock.js';
 import { createHealthMonitor } from '../../src/ops/health.js';
 import { recordingLogger } from '../support/recording-logger.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const projects = ['alpha', 'bravo', 'charlie', 'delta'];
-
-/** Waits for a condition the replicas' own balancer loops bring about (they tick every TTL/3). */
-async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.skipIf(skipRedisTests())('replicas on one real redis-server', () => {
   let server: RedisServer | undefined;
@@ -54,7 +42,10 @@ describe.skipIf(skipRedisTests())('replicas on one real redis-server', () => {
     const registryA = new Registry();
     const a = await start(registryA);
     const b = await start(new Registry());
-    await until('a fair split', () => a.held().length === 2 && b.held().length === 2);
+    await waitUntil('a fair split', () => a.held().length === 2 && b.held().length === 2, {
+      timeoutMs: 20_000,
+      everyMs: 50,
+    });
     expect([...a.held(), ...b.held()].sort()).toEqual(projects);
 
     const health = createHealthMonitor({
@@ -75,7 +66,7 @@ describe.skipIf(skipRedisTests())('replicas on one real redis-server', () => {
     const [stopped] = running.splice(0, 1);
     await stopped!.stop();
     await stopped!.close();
-    await until('the takeover', () => b.held().length === 4, 10_000);
+    await waitUntil('the takeover', () => b.held().length === 4, { timeoutMs: 10_000, everyMs: 50 });
   });
 
   it('a SQLite or memory store starts no replica coordination', async () => {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
+import { healthzAnswers } from '../support/healthz.js';
 import { freePort } from '../support/redis-server.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,13 +29,13 @@ async function startEntryPoint(store: (dir: string) => string) {
   const opsPort = await freePort();
   writeFileSync(
     configPath,
-    JSON.stringify({
-      api: { baseUrl: sim.url },
-      store: { url: store(dir) },
-      projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-      digest: { enabled: false },
-      http: { enabled: true, port: opsPort },
-    }),
+    JSON.stringify(
+      demoProjectConfig(sim, {
+        store: { url: store(dir) },
+        digest: { enabled: false },
+        http: { enabled: true, port: opsPort },
+      }),
+    ),
   );
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: repoRoot,
@@ -99,15 +101,14 @@ describe('SIGTERM on the real entry point', () => {
   it('with a Redis that is not there: /healthz says so within 30 s, and SIGTERM still exits within the 8 s budget', async () => {
     const port = await freePort(); // nothing listens there
     const { proc, output, opsUrl } = await startEntryPoint(() => `redis://127.0.0.1:${port}`);
-    const started = Date.now();
-    let health = await fetch(`${opsUrl}/healthz`);
-    while (health.status !== 503 && Date.now() - started < 30_000) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      health = await fetch(`${opsUrl}/healthz`);
-    }
+    const health = await healthzAnswers(opsUrl, 503, { timeoutMs: 30_000, everyMs: 200 }).catch(
+      (error: Error) => {
+        throw new Error(`${error.message}\n${output()}`);
+      },
+    );
     expect(health.status, output()).toBe(503);
-    expect(await health.text()).toContain(`Redis at 127.0.0.1:${port} fails since`);
-    console.info(`Redis absent at start: /healthz 503 ${Date.now() - started} ms after "fundbot is running"`);
+    expect(health.body).toContain(`Redis at 127.0.0.1:${port} fails since`);
+    console.info(`Redis absent at start: /healthz 503 ${health.ms} ms after "fundbot is running"`);
     expect(output()).toContain('the store does not answer');
     const { code, ms } = await terminate(proc);
     console.info(`SIGTERM shutdown (Redis absent): exit ${code} after ${ms} ms`);

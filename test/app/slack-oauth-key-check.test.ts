@@ -3,73 +3,50 @@
  * do (it used to start silently, answer no command and log delivery failures as a bare "Error").
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
 import { errorSummary } from '../../src/core/read-failure.js';
 import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
+import { roomyLimits, slackOAuthConfig, sqliteStoreUrl, stopBot } from './helpers/in-process-bot.js';
 
-let sim: Simulator | undefined;
-let slack: FakeSlackOAuth | undefined;
-let bot: RunningBot | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await slack?.close();
-  await sim?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(storeUrl: string, encryptionKey: string): Promise<RunningBot> {
-  if (!sim || !slack) throw new Error('fakes not started');
-  const parsed = parseConfig(
-    JSON.stringify({
-      api: { baseUrl: sim.url },
-      store: { url: storeUrl },
-      projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-      slack: { enabled: true, mode: 'http', port: await freePort(), clientId: slack.clientId },
-      digest: { enabled: false },
-      http: { enabled: false },
-    }),
-    {
-      env: {
-        SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-        SLACK_CLIENT_SECRET: slack.clientSecret,
-        SLACK_STATE_SECRET: 'key-check-state-secret-0123456789abcdef',
-        SLACK_SIGNING_SECRET: 'key-check-signing-secret',
-        FUNDBOT_ENCRYPTION_KEY: encryptionKey,
-        SLACK_API_URL: slack.apiUrl,
-      },
-      source: 'test.json',
-    },
-  );
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  return startBot(parsed.config, silentLogger, 'test');
+async function start(
+  sim: Simulator,
+  slack: FakeSlackOAuth,
+  storeUrl: string,
+  encryptionKey: string,
+): Promise<RunningBot> {
+  const config = slackOAuthConfig(sim, slack, {
+    storeUrl,
+    port: await freePort(),
+    signingSecret: 'key-check-signing-secret',
+    stateSecret: 'key-check-state-secret-0123456789abcdef',
+    encryptionKey,
+  });
+  return startBot(config, silentLogger, 'test');
 }
 
 describe('FUNDBOT_ENCRYPTION_KEY is verified at start', () => {
   it('the same key starts again; another key refuses to start and says to restore the key', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    slack = await startFakeSlackOAuth();
-    dir = mkdtempSync(join(tmpdir(), 'fundbot-key-check-'));
-    const storeUrl = `sqlite://${join(dir, 'fundbot.sqlite')}`;
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
+    const slack = closeAfterTest(await startFakeSlackOAuth());
+    const storeUrl = sqliteStoreUrl('fundbot-key-check-');
     const key = randomBytes(32).toString('base64');
 
-    bot = await start(storeUrl, key);
-    for (const step of bot.shutdownSteps) await step.stop();
-    bot = await start(storeUrl, key);
-    for (const step of bot.shutdownSteps) await step.stop();
+    let bot: RunningBot | undefined;
+    onTestFinished(async () => {
+      if (bot) await stopBot(bot);
+    });
+    bot = await start(sim, slack, storeUrl, key);
+    await stopBot(bot);
+    bot = await start(sim, slack, storeUrl, key);
+    await stopBot(bot);
     bot = undefined;
 
-    const wrong = start(storeUrl, randomBytes(32).toString('base64'));
+    const wrong = start(sim, slack, storeUrl, randomBytes(32).toString('base64'));
     await expect(wrong).rejects.toThrow(
       /FUNDBOT_ENCRYPTION_KEY is not the key this store was set up with.*Restore the previous FUNDBOT_ENCRYPTION_KEY/,
     );

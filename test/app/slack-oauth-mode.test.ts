@@ -1,87 +1,42 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
 import { openStore } from '../../src/lib/store.js';
 import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { beginInstall, finishInstall } from '../slack/oauth-browser.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
+import { roomyLimits, slackOAuthConfig, sqliteStoreUrl, startBotInTest } from './helpers/in-process-bot.js';
 
 const signingSecret = 'e2e-oauth-signing-secret';
 const workspace = { teamId: 'T0AGENCY', name: 'Agency Workspace' };
 
-let sim: Simulator | undefined;
-let slack: FakeSlackOAuth | undefined;
-let bot: RunningBot | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await slack?.close();
-  await sim?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('Slack for many workspaces (slack.clientId) through startBot', () => {
   it('installs through /slack/install and the fake oauth.v2.access, stores the installation encrypted, and answers that team with its own token', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    slack = await startFakeSlackOAuth();
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
+    const slack = closeAfterTest(await startFakeSlackOAuth());
     const fake = slack;
-    dir = mkdtempSync(join(tmpdir(), 'fundbot-oauth-'));
-    const storeUrl = `sqlite://${join(dir, 'fundbot.sqlite')}`;
+    const storeUrl = sqliteStoreUrl('fundbot-oauth-');
     const port = await freePort();
-    const parsed = parseConfig(
-      JSON.stringify({
-        api: { baseUrl: sim.url },
-        store: { url: storeUrl },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-        slack: { enabled: true, mode: 'http', port, clientId: fake.clientId },
-        digest: { enabled: false },
-        http: { enabled: false },
-      }),
-      {
-        env: {
-          SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-          SLACK_CLIENT_SECRET: fake.clientSecret,
-          SLACK_STATE_SECRET: 'e2e-state-secret-0123456789abcdef',
-          SLACK_SIGNING_SECRET: signingSecret,
-          FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-          SLACK_API_URL: fake.apiUrl,
-        },
-        source: 'test.json',
-      },
-    );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    expect(parsed.config.slack).toMatchObject({ enabled: true, mode: 'oauth' });
-    bot = await startBot(parsed.config, silentLogger, 'e2e');
+    const config = slackOAuthConfig(sim, fake, {
+      storeUrl,
+      port,
+      signingSecret,
+      stateSecret: 'e2e-state-secret-0123456789abcdef',
+      encryptionKey: randomBytes(32).toString('base64'),
+    });
+    expect(config.slack).toMatchObject({ enabled: true, mode: 'oauth' });
+    await startBotInTest(config, silentLogger, 'e2e');
     const base = `http://127.0.0.1:${port}`;
 
     // The admin's browser: /slack/install → Slack's consent screen (state + cookie) → the redirect with a code.
-    const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-    expect(begin.status).toBe(302);
-    const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
-    const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    const redirect = await fetch(
-      `${base}/slack/oauth_redirect?code=${fake.issueCode(workspace)}&state=${encodeURIComponent(state)}`,
-      { headers: { cookie }, redirect: 'manual' },
-    );
+    const begin = await beginInstall(base);
+    expect(begin.response.status).toBe(302);
+    const redirect = await finishInstall(base, fake.issueCode(workspace), begin.state, begin.cookie);
     expect(redirect.status).toBe(200);
     expect(fake.calls.filter((c) => c.method === 'oauth.v2.access')).toHaveLength(1);
     const token = fake.tokenOf(workspace.teamId) ?? 'missing';
@@ -106,8 +61,10 @@ describe('Slack for many workspaces (slack.clientId) through startBot', () => {
       slashCommand({ response_url: responseUrl, team_id: workspace.teamId, text: 'funding' }),
     );
     expect(sent.status).toBe(200);
-    const answer = await until('the /funding answer', () =>
-      fake.responses.find((r) => responseUrl.endsWith(r.id)),
+    const answer = await waitUntil(
+      'the /funding answer',
+      () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
+      { timeoutMs: 10_000 },
     );
     expect(JSON.stringify(answer.body)).toContain('Solar Kiosk');
     const lookup = fake.calls.find((c) => c.method === 'users.info');

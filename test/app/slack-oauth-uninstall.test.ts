@@ -3,14 +3,9 @@
  * all of the workspace's data (and only its), and a command from an uninstalled or unknown workspace is
  * answered "fundbot is not installed in this workspace" instead of silence.
  */
-import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
 import {
   type ChannelRef,
   createChannelAccessStates,
@@ -21,52 +16,18 @@ import {
 import { systemClock } from '../../src/lib/clock.js';
 import { type KeyValueStore, openStore } from '../../src/lib/store.js';
 import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
-import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
+import { postSignedCommand, postSignedJson, slashCommand } from '../slack/helpers.js';
+import { installWorkspace } from '../slack/oauth-browser.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { freePort } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
+import { roomyLimits, slackOAuthConfig, sqliteStoreUrl, startBotInTest } from './helpers/in-process-bot.js';
 
 const signingSecret = 'uninstall-signing-secret';
 const gone = { teamId: 'T0GONE', name: 'Leaving Team' };
 const stays = { teamId: 'T0STAYS', name: 'Staying Team' };
-
-let sim: Simulator | undefined;
-let slack: FakeSlackOAuth | undefined;
-let bot: RunningBot | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  for (const step of bot?.shutdownSteps ?? []) await step.stop();
-  bot = undefined;
-  await slack?.close();
-  await sim?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function postSignedEvent(base: string, body: object): Promise<Response> {
-  const text = JSON.stringify(body);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${text}`).digest('hex')}`;
-  return fetch(`${base}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signature,
-    },
-    body: text,
-  });
-}
 
 /** Every setting a workspace can leave behind, written through the core's own stores (their real key layout). */
 async function writeWorkspaceData(store: KeyValueStore, team: string): Promise<void> {
@@ -101,45 +62,22 @@ const keysOf = async (store: KeyValueStore, team: string) => {
 
 describe('Slack OAuth uninstall and unknown workspaces, through startBot', () => {
   it('app_uninstalled removes all of that workspace data and only its; its commands are answered "not installed"', async () => {
-    sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-    slack = await startFakeSlackOAuth();
+    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
+    const slack = closeAfterTest(await startFakeSlackOAuth());
     const fake = slack;
-    dir = mkdtempSync(join(tmpdir(), 'fundbot-uninstall-'));
-    const storeUrl = `sqlite://${join(dir, 'fundbot.sqlite')}`;
+    const storeUrl = sqliteStoreUrl('fundbot-uninstall-');
     const port = await freePort();
-    const parsed = parseConfig(
-      JSON.stringify({
-        api: { baseUrl: sim.url },
-        store: { url: storeUrl },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-        slack: { enabled: true, mode: 'http', port, clientId: fake.clientId },
-        digest: { enabled: false },
-        http: { enabled: false },
-      }),
-      {
-        env: {
-          SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-          SLACK_CLIENT_SECRET: fake.clientSecret,
-          SLACK_STATE_SECRET: 'uninstall-state-secret-0123456789abcdef',
-          SLACK_SIGNING_SECRET: signingSecret,
-          FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-          SLACK_API_URL: fake.apiUrl,
-        },
-        source: 'test.json',
-      },
-    );
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    bot = await startBot(parsed.config, silentLogger, 'test');
+    const config = slackOAuthConfig(sim, fake, {
+      storeUrl,
+      port,
+      signingSecret,
+      stateSecret: 'uninstall-state-secret-0123456789abcdef',
+      encryptionKey: randomBytes(32).toString('base64'),
+    });
+    await startBotInTest(config, silentLogger, 'test');
     const base = `http://127.0.0.1:${port}`;
     for (const team of [gone, stays]) {
-      const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-      const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
-      const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-      const done = await fetch(
-        `${base}/slack/oauth_redirect?code=${fake.issueCode(team)}&state=${encodeURIComponent(state)}`,
-        { headers: { cookie }, redirect: 'manual' },
-      );
-      expect(done.status).toBe(200);
+      expect((await installWorkspace(base, fake, team)).status).toBe(200);
     }
 
     const side = await openStore(storeUrl);
@@ -148,7 +86,7 @@ describe('Slack OAuth uninstall and unknown workspaces, through startBot', () =>
       await writeWorkspaceData(side, stays.teamId);
       expect(await keysOf(side, gone.teamId)).toHaveLength(7);
 
-      const uninstalled = await postSignedEvent(base, {
+      const uninstalled = await postSignedJson(`${base}/slack/events`, signingSecret, {
         token: 'legacy',
         team_id: gone.teamId,
         api_app_id: 'A0FUNDBOT',
@@ -158,9 +96,12 @@ describe('Slack OAuth uninstall and unknown workspaces, through startBot', () =>
         event: { type: 'app_uninstalled' },
       });
       expect(uninstalled.status).toBe(200);
-      for (let i = 0; i < 100 && (await keysOf(side, gone.teamId)).length > 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await waitUntil(
+        'the workspace data to go',
+        async () => (await keysOf(side, gone.teamId)).length === 0,
+        // A deadline, not a pace: under load the uninstall's scans took over 2.5 s.
+        { timeoutMs: 10_000 },
+      );
       expect(await keysOf(side, gone.teamId)).toEqual([]);
       expect(await keysOf(side, stays.teamId)).toHaveLength(7);
       const subscriptions = createSubscriptionStore(side, { clock: systemClock });
@@ -180,8 +121,10 @@ describe('Slack OAuth uninstall and unknown workspaces, through startBot', () =>
         slashCommand({ response_url: responseUrl, team_id: team, text: 'funding' }),
       );
       expect(sent.status).toBe(200);
-      const answer = await until('the not-installed answer', () =>
-        fake.responses.find((r) => responseUrl.endsWith(r.id)),
+      const answer = await waitUntil(
+        'the not-installed answer',
+        () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
+        { timeoutMs: 10_000 },
       );
       expect(JSON.stringify(answer.body)).toContain('fundbot is not installed in this workspace');
     }

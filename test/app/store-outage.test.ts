@@ -4,6 +4,8 @@ import { parseConfig } from '../../src/config/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { recordingLogger, slashCommand } from '../slack/helpers.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
+import { healthzAnswers } from '../support/healthz.js';
 import {
   freePort,
   type RedisServer,
@@ -30,18 +32,6 @@ afterEach(async () => {
   redis = undefined;
 });
 
-/** Polls `/healthz` every 100 ms until its status is `status`; resolves with the body and the time taken. */
-async function waitForHealth(url: string, status: number, timeoutMs: number) {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    const response = await fetch(`${url}/healthz`);
-    const body = await response.text();
-    if (response.status === status) return { body, ms: Date.now() - started };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`/healthz did not answer ${status} within ${timeoutMs} ms`);
-}
-
 describe('a Redis store that stops and starts again (real redis-server)', () => {
   it.skipIf(unavailable !== undefined)(
     'turns /healthz 503 naming the store, logs what to check, recovers on its own, and delivers every notice once',
@@ -59,14 +49,14 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
         users: [{ id: 'U0ADMIN', team_id: 'T0FAKE', name: 'lead', is_admin: true }],
       });
       const parsed = parseConfig(
-        JSON.stringify({
-          api: { baseUrl: sim.url },
-          store: { url: redis.url },
-          projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-          slack: { enabled: true, mode: 'socket' },
-          digest: { enabled: false },
-          http: { enabled: true, port: await freePort() },
-        }),
+        JSON.stringify(
+          demoProjectConfig(sim, {
+            store: { url: redis.url },
+            slack: { enabled: true, mode: 'socket' },
+            digest: { enabled: false },
+            http: { enabled: true, port: await freePort() },
+          }),
+        ),
         {
           env: {
             SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
@@ -100,12 +90,12 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
       await fake.waitFor(() => fake.responses[0], 'the /subscribe answer', 10_000);
       sim.project(demoLinkCaption).addSupporter({ displayName: 'Before Outage' });
       await fake.waitFor(() => noticesFor('Before Outage')[0], 'the notice before the outage', 15_000);
-      await waitForHealth(opsUrl, 200, 10_000);
+      await healthzAnswers(opsUrl, 200, { timeoutMs: 10_000 });
 
       // Redis goes away; a supporter arrives meanwhile.
       await redis.halt();
       sim.project(demoLinkCaption).addSupporter({ displayName: 'During Outage' });
-      const down = await waitForHealth(opsUrl, 503, 30_000);
+      const down = await healthzAnswers(opsUrl, 503, { timeoutMs: 30_000 });
       expect(JSON.parse(down.body).checks.store).toEqual({
         ok: false,
         detail: expect.stringContaining(`Redis at 127.0.0.1:${redis.port} fails since`),
@@ -133,7 +123,7 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
 
       // Redis comes back with its data: health recovers, the waiting supporter is announced once.
       await redis.start();
-      const up = await waitForHealth(opsUrl, 200, 60_000);
+      const up = await healthzAnswers(opsUrl, 200, { timeoutMs: 60_000 });
       await fake.waitFor(
         () => noticesFor('During Outage')[0],
         'the notice of the supporter during the outage',

@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { demoProjectConfig } from '../support/demo-project-config.js';
+import { healthzAnswers } from '../support/healthz.js';
 import { freePort } from '../support/redis-server.js';
 
 /**
@@ -53,14 +55,14 @@ async function startEntryPoint(storeFile: string): Promise<Running> {
   const slackPort = await freePort();
   writeFileSync(
     configPath,
-    JSON.stringify({
-      api: { baseUrl: sim.url },
-      store: { url: `sqlite://${storeFile}` },
-      projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-      slack: { enabled: true, mode: 'http', port: slackPort },
-      digest: { enabled: false },
-      http: { enabled: true, port: opsPort },
-    }),
+    JSON.stringify(
+      demoProjectConfig(sim, {
+        store: { url: `sqlite://${storeFile}` },
+        slack: { enabled: true, mode: 'http', port: slackPort },
+        digest: { enabled: false },
+        http: { enabled: true, port: opsPort },
+      }),
+    ),
   );
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: repoRoot,
@@ -97,21 +99,6 @@ async function startEntryPoint(storeFile: string): Promise<Running> {
   };
 }
 
-async function healthWhen(
-  opsUrl: string,
-  status: number,
-  timeoutMs: number,
-): Promise<{ body: string; ms: number }> {
-  const started = Date.now();
-  for (;;) {
-    const response = await fetch(`${opsUrl}/healthz`);
-    const body = await response.text();
-    if (response.status === status) return { body, ms: Date.now() - started };
-    if (Date.now() - started > timeoutMs) throw new Error(`/healthz stayed ${response.status}: ${body}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 function stop(proc: ChildProcessWithoutNullStreams): Promise<number | null> {
   return new Promise((resolve) => {
     proc.once('exit', (code) => resolve(code));
@@ -140,7 +127,7 @@ describe('store truth on the running process', () => {
     chmodSync(file, 0o444);
 
     const run = await startEntryPoint(file);
-    const down = await healthWhen(run.opsUrl, 503, 15_000);
+    const down = await healthzAnswers(run.opsUrl, 503, { timeoutMs: 15_000 });
     const store = JSON.parse(down.body).checks.store as { ok: boolean; detail: string };
     expect(store.ok).toBe(false);
     expect(store.detail).toMatch(/readonly database/);
@@ -177,7 +164,7 @@ describe('store truth on the running process', () => {
     rmSync(file);
 
     const run = await startEntryPoint(file);
-    const down = await healthWhen(run.opsUrl, 503, 5_000);
+    const down = await healthzAnswers(run.opsUrl, 503, { timeoutMs: 5_000 });
     const check = JSON.parse(down.body).checks['store-data'] as { ok: boolean; detail: string };
     expect(check.ok).toBe(false);
     expect(check.detail).toContain(
@@ -202,7 +189,7 @@ describe('store truth on the running process', () => {
 
     // The operator accepts the fresh start: health recovers without a restart.
     rmSync(`${file}.marker`);
-    const up = await healthWhen(run.opsUrl, 200, 15_000);
+    const up = await healthzAnswers(run.opsUrl, 200, { timeoutMs: 15_000 });
     expect(JSON.parse(up.body).checks['store-data'].ok).toBe(true);
   }, 90_000);
 });

@@ -1,13 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
+import { generatedConfigFile } from '../../architecture/lint-rules.js';
 
 /**
  * Biome lets a later override that sets `noRestrictedImports` replace an earlier one's options, and a folder that
  * no override names gets no boundary at all. So every source file must match exactly one override that sets the
- * rule's options (a LAYER override in biome.jsonc); the PENDING override, which only lowers the level, is not
- * counted. A new folder under src/ fails here until it gets its layer.
+ * rule's options (a LAYER override generated from architecture/layers.ts). A new folder under src/ fails here until
+ * it gets its row in the table.
  */
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -17,14 +19,11 @@ interface Override {
   readonly linter?: { readonly rules?: { readonly style?: { readonly noRestrictedImports?: unknown } } };
 }
 
-/** biome.jsonc allows `//` comments on their own lines; they are dropped before JSON.parse. */
+/** The layer overrides biome.jsonc extends, as generated from architecture/layers.ts. */
 function readConfig(): { overrides: readonly Override[] } {
-  const text = readFileSync(join(repoRoot, 'biome.jsonc'), 'utf8');
-  const json = text
-    .split('\n')
-    .filter((line) => !line.trimStart().startsWith('//'))
-    .join('\n');
-  return JSON.parse(json) as { overrides: readonly Override[] };
+  return parse(readFileSync(join(repoRoot, generatedConfigFile), 'utf8')) as {
+    overrides: readonly Override[];
+  };
 }
 
 /** The include shapes the LAYER overrides use: `dir/**`, an exact file, and `!dir/**` to carve a folder out. */
@@ -62,6 +61,6 @@ describe('biome.jsonc layer overrides', () => {
         layers: layers.filter((layer) => inLayer(layer.includes, file)).length,
       }))
       .filter((entry) => entry.layers !== 1);
-    expect(wrong, 'each file needs exactly one LAYER override in biome.jsonc').toEqual([]);
+    expect(wrong, 'each file needs exactly one layer in architecture/layers.ts').toEqual([]);
   });
 });

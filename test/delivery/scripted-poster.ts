@@ -10,6 +10,7 @@ import type {
   ThreadTarget,
 } from '../../src/delivery/ports.js';
 import type { ManualClock } from '../support/manual-clock.js';
+import { waitUntil } from '../support/wait-until.js';
 
 /** What the next post to a channel does (scripted per channel id, used up in order). */
 export type PostFault =
@@ -89,7 +90,11 @@ export class ScriptedPoster implements ChannelPoster {
 
   /** Resolves once `count` posts hang (the test then moves the clock past the stall time). */
   async untilHung(count = 1): Promise<void> {
-    while (this.#hung.length < count) await new Promise((resolve) => setImmediate(resolve));
+    // As long as a test may take (20 s), looking again after each turn of the event loop.
+    await waitUntil(`${count} hung posts`, () => this.#hung.length >= count, {
+      timeoutMs: 20_000,
+      everyMs: 0,
+    });
   }
 
   in(channelId: string): PostedMessage[] {

@@ -1,4 +1,8 @@
-import { createDiscordAdapter, type DiscordAdapter } from '../../src/adapters/discord/index.js';
+import {
+  createDiscordAdapter,
+  type DiscordAdapter,
+  type DiscordAdapterOptions,
+} from '../../src/adapters/discord/index.js';
 import type { DiscordAdapterLogger } from '../../src/adapters/discord/logger.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { RecordingCore } from './recording-core.js';
@@ -29,18 +33,32 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * The discord.js adapter (gateway mode) against a fake Discord as the adapter tests run it: no REST retries, a 3 s
+ * REST timeout, a deferral after 1 s; `options` names the core and may replace any of these.
+ */
+export function fakeDiscordAdapter(
+  fake: FakeDiscord,
+  options: Omit<DiscordAdapterOptions, 'token'> & { readonly token?: string },
+): DiscordAdapter {
+  return createDiscordAdapter({
+    token: fake.token,
+    restApiUrl: fake.apiUrl,
+    restRetries: 0,
+    restTimeoutMs: 3_000,
+    deferAfterMs: 1_000,
+    ...options,
+  });
+}
+
 /** The real discord.js client logged in against a fresh fake Discord. */
 export async function startHarness(options: { deferAfterMs?: number } = {}): Promise<Harness> {
   const fake = await startFakeDiscord();
   const core = new RecordingCore();
   const logger = recordingLogger();
-  const adapter = createDiscordAdapter({
-    token: fake.token,
+  const adapter = fakeDiscordAdapter(fake, {
     core,
     logger,
-    restApiUrl: fake.apiUrl,
-    restRetries: 0,
-    restTimeoutMs: 3_000,
     deferAfterMs: options.deferAfterMs ?? 1_000,
     drainTimeoutMs: 1_000,
   });

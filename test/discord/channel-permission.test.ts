@@ -5,7 +5,7 @@
  * with the public "now watching" summary.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordAdapter, type DiscordAdapter } from '../../src/adapters/discord/index.js';
+import type { DiscordAdapter } from '../../src/adapters/discord/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import {
   channelFaults,
@@ -16,6 +16,7 @@ import {
 import { botRoleId, type FakeGuild } from '../fakes/discord/fake-discord-payloads.js';
 import { buildProject } from '../support/builders.js';
 import { type CoreFixture, createCoreFixture } from '../support/core-fixture.js';
+import { fakeDiscordAdapter } from './adapter-harness.js';
 
 const sendMessages = 1n << 11n;
 const embedLinks = 1n << 14n;
@@ -68,14 +69,7 @@ beforeAll(async () => {
     projects: [{ project: buildProject({ link_caption: 'solar-kiosk', title: 'Solar Kiosk' }) }],
     deps: { channelAccess: { canPost: (channel) => adapter.channelAccess.canPost(channel) } },
   });
-  adapter = createDiscordAdapter({
-    token: fake.token,
-    core: fixture.core,
-    restApiUrl: fake.apiUrl,
-    restRetries: 0,
-    restTimeoutMs: 3_000,
-    deferAfterMs: 1_000,
-  });
+  adapter = fakeDiscordAdapter(fake, { core: fixture.core });
   await adapter.start();
 });
 

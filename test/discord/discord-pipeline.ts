@@ -6,6 +6,7 @@
  */
 import { createDiscordAdapter, type DiscordAdapter } from '../../src/adapters/discord/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
+import type { Sighting } from '../../src/delivery/index.js';
 import { type AdapterPipeline, startAdapterPipeline } from '../delivery/adapter-pipeline.js';
 import type { PipelineOptions } from '../delivery/pipeline-harness.js';
 import { defaultGuild, type FakeDiscord, type RecordedRequest } from '../fakes/discord/fake-discord.js';
@@ -61,13 +62,28 @@ export const embedOf = (body: unknown): { title?: string; description?: string }
   (body as { embeds?: { title?: string; description?: string }[] }).embeds?.[0] ?? {};
 
 /**
- * Resolves once `probe` holds, checking again after each turn of the event loop: for
- * state another connection changes (a gateway dispatch reaching the client).
+ * One bot process whose gateway adapter hands the bot's own MESSAGE_CREATE events to the pipeline
+ * (`Delivery.witnessed`, GuildMessages intent): the witness of src/delivery/witness.ts.
  */
-export async function until(probe: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+export async function startWitnessedDiscordPipeline(
+  fake: FakeDiscord,
+  options: Omit<PipelineOptions, 'posters' | 'access'> & { readonly clock: ManualClock },
+): Promise<DiscordPipeline> {
+  let witnessed: ((sighting: Sighting) => void) | undefined;
+  const adapter = createDiscordAdapter({
+    token: fake.token,
+    core: new RecordingCore(),
+    logger: recordingLogger(),
+    apiUrl: fake.apiUrl,
+    restRetries: 0,
+    restTimeoutMs,
+    nonceWindowMs,
+    clock: options.clock,
+    drainTimeoutMs: 100,
+    onOwnMessage: (sighting) => witnessed?.(sighting),
+  });
+  await adapter.start();
+  const bot = await startAdapterPipeline(fake, adapter, options);
+  witnessed = (sighting) => bot.delivery.witnessed(sighting);
+  return bot;
 }

@@ -14,6 +14,7 @@ import { systemClock } from '../../src/lib/clock.js';
 import { type Claims, memoryClaims } from '../../src/lib/coordination/claims.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { type SignedInteractions, signedInteractions } from '../fakes/discord/signed-interactions.js';
+import { waitUntil } from '../support/wait-until.js';
 import { recordingLogger } from './adapter-harness.js';
 import { RecordingCore } from './recording-core.js';
 
@@ -92,10 +93,11 @@ describe('Discord HTTP interactions on a busy process', () => {
       busy = false;
     }
     // The deferred answers are completed afterwards through the webhook.
-    for (let i = 0; i < 100; i++) {
-      if (fake.requests.filter((r) => r.method === 'PATCH').length >= 3) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil(
+      'three deferred answers completed',
+      () => fake.requests.filter((r) => r.method === 'PATCH').length >= 3,
+      { timeoutMs: 5_000, everyMs: 50 },
+    );
     expect(fake.requests.filter((r) => r.method === 'PATCH')).toHaveLength(3);
   }, 20_000);
 });

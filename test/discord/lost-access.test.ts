@@ -14,13 +14,13 @@ import { botRoleId } from '../fakes/discord/fake-discord-payloads.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { countOfTitle, longNames, namesOfLine } from '../support/name-lists.js';
+import { waitUntil } from '../support/wait-until.js';
 import {
   campaign,
   createsIn,
   type DiscordPipeline,
   embedOf,
   startDiscordPipeline,
-  until,
 } from './discord-pipeline.js';
 
 const sendMessages = 1n << 11n;
@@ -52,7 +52,10 @@ describe('Discord: a channel where the bot lost Send Messages', () => {
     fake.setPermissionOverwrites(campaign.channelId, [
       { id: botRoleId(defaultGuild), type: 0, deny: sendMessages },
     ]);
-    await until(async () => !(await canPost()), 'the client to see the permission taken');
+    await waitUntil('the client to see the permission taken', async () => !(await canPost()), {
+      timeoutMs: 5_000,
+      everyMs: 0,
+    });
     const names = longNames(150);
     const events = supporters(names);
     const since = clock.now();
@@ -74,7 +77,7 @@ describe('Discord: a channel where the bot lost Send Messages', () => {
 
     // The admin gives the permission back.
     fake.setPermissionOverwrites(campaign.channelId, []);
-    await until(canPost, 'the client to see the permission given back');
+    await waitUntil('the client to see the permission given back', canPost, { timeoutMs: 5_000, everyMs: 0 });
     await runFor(h, 5 * 60_000, 5_000);
     expect(h.delivery.status().cannotPost).toEqual([]);
     expect(await h.access.get(campaign)).toBeUndefined();

@@ -6,7 +6,7 @@
 import { ApplicationCommandOptionType, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDiscordCommandPayloads } from '../../src/adapters/discord/command-payloads.js';
-import { createDiscordAdapter, type DiscordAdapter } from '../../src/adapters/discord/index.js';
+import type { DiscordAdapter } from '../../src/adapters/discord/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
 import { commandDefinitions } from '../../src/domain/command-definitions.js';
@@ -17,6 +17,7 @@ import {
   startFakeDiscord,
 } from '../fakes/discord/fake-discord.js';
 import { type CoreFixture, createCoreFixture } from '../support/core-fixture.js';
+import { fakeDiscordAdapter } from './adapter-harness.js';
 
 interface ReplyBody {
   data?: { flags?: number; embeds?: { title?: string; description?: string }[]; content?: string };
@@ -30,14 +31,7 @@ const admin = PermissionFlagsBits.ManageGuild;
 beforeAll(async () => {
   fake = await startFakeDiscord();
   fixture = createCoreFixture();
-  adapter = createDiscordAdapter({
-    token: fake.token,
-    core: fixture.core,
-    restApiUrl: fake.apiUrl,
-    restRetries: 0,
-    restTimeoutMs: 3_000,
-    deferAfterMs: 1_000,
-  });
+  adapter = fakeDiscordAdapter(fake, { core: fixture.core });
   await adapter.start();
 });
 

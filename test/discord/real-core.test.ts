@@ -1,10 +1,6 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createDiscordAdapter,
-  type DiscordAdapter,
-  discordLimits,
-} from '../../src/adapters/discord/index.js';
+import { type DiscordAdapter, discordLimits } from '../../src/adapters/discord/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { hostileTexts as simulatorHostileTexts } from '../../src/simulator/hostile-texts.js';
 import {
@@ -23,6 +19,7 @@ import {
 import { type CoreFixture, createCoreFixture } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
 import { allHostileTexts } from '../support/hostile-text.js';
+import { fakeDiscordAdapter } from './adapter-harness.js';
 import { expectInertMarkdown, expectNoPingOrLink } from './inert-text.js';
 
 /**
@@ -77,14 +74,7 @@ beforeAll(async () => {
       },
     ],
   });
-  adapter = createDiscordAdapter({
-    token: fake.token,
-    core: fixture.core,
-    restApiUrl: fake.apiUrl,
-    restRetries: 0,
-    restTimeoutMs: 3_000,
-    deferAfterMs: 1_000,
-  });
+  adapter = fakeDiscordAdapter(fake, { core: fixture.core });
   await adapter.start();
 });
 

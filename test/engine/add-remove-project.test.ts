@@ -3,27 +3,15 @@
  * one; a key rotation (remove, then add with the new key) continues from the stored state and announces nothing
  * twice.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseProjectKey } from '../../src/api/index.js';
-import {
-  announcedSupporterKeys,
-  type EngineHarness,
-  lc,
-  requestsTo,
-  runFor,
-  startEngineHarness,
-} from './harness.js';
+import { announcedSupporterKeys, lc, requestsTo, runFor, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe('engine.addProject and engine.removeProject', () => {
   it('polls a project from when it is added, until it is removed; a new key continues its state', async () => {
-    const harness = await startEngineHarness({ project: { supporters: [] } });
-    h = harness;
+    const harness = await startHarness({ project: { supporters: [] } });
     await harness.engine.stop();
     harness.engine = harness.newEngine({ projects: [] });
     const { engine, sim } = harness;

@@ -1,24 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type EngineHarness,
   fundingKeyOf,
   initialSupporters,
   listOrders,
   runFor,
-  startEngineHarness,
   step,
   t0,
+  useEngineHarness,
 } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe.each(listOrders)('drops become correction events (%s)', (listOrder) => {
   it('a support that leaves the list and a deleted wall post name the notices they take back', async () => {
-    h = await startEngineHarness({
+    const h = await startHarness({
       listOrder,
       project: { supporters: initialSupporters(30), wallPosts: [{ message: 'first', at: t0 - 10_000 }] },
     });
@@ -43,7 +38,7 @@ describe.each(listOrders)('drops become correction events (%s)', (listOrder) => 
   });
 
   it('after payout nothing is taken back (a wall post deleted then stays announced)', async () => {
-    h = await startEngineHarness({
+    const h = await startHarness({
       listOrder,
       project: { supporters: initialSupporters(30), wallPosts: [{ message: 'first', at: t0 - 10_000 }] },
     });

@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Project } from '../../src/api/schemas/project.js';
 import type { Cached } from '../../src/core/ports.js';
-import { type EngineHarness, lc, requestsTo, runFor, startEngineHarness, step, t0 } from './harness.js';
+import { lc, requestsTo, runFor, step, t0, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 const endOfDay = Math.floor(t0 / 86_400_000 + 1) * 86_400_000;
 
 describe('budget-aware scheduling', () => {
   it('obeys Retry-After: no request with the key during the wait', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     const from = h.sim.requests.length;
     h.sim.faults.rateLimitStorm({ n: 1, retryAfterSeconds: 40 });
@@ -32,7 +28,7 @@ describe('budget-aware scheduling', () => {
   });
 
   it('causes no 429 in steady state even with tight limits, polling fundings most often', async () => {
-    h = await startEngineHarness({ limits: { perMinute: 10, perDay: 1_500 } });
+    const h = await startHarness({ limits: { perMinute: 10, perDay: 1_500 } });
     await step(h);
     for (let i = 0; i < 36; i++) {
       h.project.addSupporter({ amount: 1 });
@@ -45,7 +41,7 @@ describe('budget-aware scheduling', () => {
   });
 
   it('keeps the reserve for commands until the day resets, and commands may use it', async () => {
-    h = await startEngineHarness({ limits: { perMinute: 120, perDay: 200 } });
+    const h = await startHarness({ limits: { perMinute: 120, perDay: 200 } });
     await runFor(h, endOfDay - t0 - 60_000);
     // The key's budget (project reads without a credential spend the per-IP one).
     const engineRequests = h.sim.requests.filter((r) => r.at < endOfDay && r.credential === 'project').length;
@@ -59,7 +55,7 @@ describe('budget-aware scheduling', () => {
 
 describe('read model for commands', () => {
   it('answers from the cache while fresh and makes one request when stale', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     const from = h.sim.requests.length;
     await h.engine.readModel.project(lc, 60_000);
@@ -70,7 +66,7 @@ describe('read model for commands', () => {
   });
 
   it('concurrent identical refreshes share one request (single-flight)', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.clock.advance(120_000);
     const from = h.sim.requests.length;
@@ -82,7 +78,7 @@ describe('read model for commands', () => {
   });
 
   it('a failed refresh returns the old value with staleBecause; with nothing cached the error is thrown', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.clock.advance(120_000);
     h.sim.faults.serverError({ path: `/project/${lc}`, n: 1 });
@@ -97,7 +93,7 @@ describe('read model for commands', () => {
   });
 
   it('recent supporters come from the feed state without a request, newest first', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.project.addSupporter({ displayName: 'First', amount: 1 });
     h.clock.advance(2_000);
@@ -114,7 +110,7 @@ describe('read model for commands', () => {
 
 describe('scopes', () => {
   it('a key without wall:read turns wall notices off with a clear reason; the rest keeps working', async () => {
-    h = await startEngineHarness({
+    const h = await startHarness({
       scopes: ['project:read', 'incentives:read', 'blog:read', 'fundings:read'],
     });
     await step(h);

@@ -1,27 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   announcedSupporterKeys,
-  type EngineHarness,
   fundingKeyOf,
   initialSupporters,
   lc,
   listOrders,
   requestsTo,
   runFor,
-  startEngineHarness,
   step,
   t0,
+  useEngineHarness,
 } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
   it('the first run stores a baseline and announces nothing (subscribing a channel posts "now watching")', async () => {
-    h = await startEngineHarness({
+    const h = await startHarness({
       listOrder,
       project: {
         supporters: initialSupporters(150),
@@ -35,7 +30,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
   });
 
   it('announces a new supporter, wall post and blog posts once, with number, total and plain text', async () => {
-    h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(120) } });
+    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(120) } });
     await step(h);
     h.recorder.clear();
     h.clock.advance(50_000);
@@ -75,7 +70,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
   });
 
   it('an idle cycle costs one request per feed however long the lists are', async () => {
-    h = await startEngineHarness({
+    const h = await startHarness({
       listOrder,
       project: {
         supporters: initialSupporters(450),
@@ -99,7 +94,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
   });
 
   it('position shifts between pages never duplicate, and skipped entries are caught next cycle', async () => {
-    h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(300) } });
+    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(300) } });
     await step(h);
     const before = new Set(h.project.activeSupportKeys().map(fundingKeyOf));
     for (let i = 0; i < 260; i++) h.project.addSupporter({ amount: 1, at: h.clock.now() - 5_000 + i });
@@ -119,7 +114,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
 
   it('failed supports cause no notice but correct the totals (the supporter count stays right)', async () => {
     // The project is re-read with every new supporter here, so the notice carries the count of that cycle.
-    h = await startEngineHarness({
+    const h = await startHarness({
       listOrder,
       project: { supporters: initialSupporters(130) },
       engine: { projectRefreshOnChangeMs: 0 },

@@ -1,29 +1,24 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { memoryLease } from '../../src/engine/index.js';
 import { stateKeys } from '../../src/engine/project-state.js';
 import { readStoredState } from '../../src/engine/project-state-store.js';
 import {
   announcedSupporterKeys,
-  type EngineHarness,
   fundingKeyOf,
   initialSupporters,
   lc,
   listOrders,
   runFor,
-  startEngineHarness,
   step,
   t0,
+  useEngineHarness,
 } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe.each(listOrders)('restarts (%s)', (listOrder) => {
   it('a restart announces what happened while down, once', async () => {
-    h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(140) } });
+    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(140) } });
     await step(h);
     await h.engine.stop();
     h.clock.advance(30 * 60_000);
@@ -38,7 +33,7 @@ describe.each(listOrders)('restarts (%s)', (listOrder) => {
   });
 
   it('a burst above the threshold becomes one coalesced notice carrying every name, newest first', async () => {
-    h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(50) } });
+    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(50) } });
     await step(h);
     await h.engine.stop();
     const names = Array.from({ length: 12 }, (_, i) => `Name${i}`);
@@ -56,7 +51,7 @@ describe.each(listOrders)('restarts (%s)', (listOrder) => {
   });
 
   it('the flood guard holds notices when most of a list looks new, warns and re-baselines', async () => {
-    h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(300) } });
+    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(300) } });
     await step(h);
     // Simulate a changed key format: every stored key stops matching.
     const state = await readStoredState(h.store, lc);
@@ -84,7 +79,7 @@ describe.each(listOrders)('restarts (%s)', (listOrder) => {
 
 describe('project and reward notices', () => {
   it('milestones, goal reached and over 100% are announced once each', async () => {
-    h = await startEngineHarness({ project: { supporters: [{ at: t0 - 60_000, amount: 100 }] } });
+    const h = await startHarness({ project: { supporters: [{ at: t0 - 60_000, amount: 100 }] } });
     await step(h);
     h.project.addSupporter({ amount: 200 }); // 30%
     await runFor(h, 3 * 60_000);
@@ -102,7 +97,7 @@ describe('project and reward notices', () => {
   });
 
   it('sold-out and unlocked notices only for publicly visible rewards', async () => {
-    h = await startEngineHarness({
+    const h = await startHarness({
       project: {
         rewards: [
           { id: 1, title: 'Limited mug', price: 10, quantityTotal: 1 },
@@ -129,7 +124,7 @@ describe('project and reward notices', () => {
   });
 
   it('status changes and payoff are announced', async () => {
-    h = await startEngineHarness({ project: { status: 'active' } });
+    const h = await startHarness({ project: { status: 'active' } });
     await step(h);
     h.project.setStatus('successful');
     await runFor(h, 5 * 60_000);
@@ -144,7 +139,7 @@ describe('project and reward notices', () => {
 
 describe('leases and the real-time loop', () => {
   it('only the replica holding the lease polls a project', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     const lease = memoryLease(h.clock);
     const a = h.newEngine({ lease, replicaId: 'a' });
     const b = h.newEngine({ lease, replicaId: 'b' });
@@ -162,7 +157,7 @@ describe('leases and the real-time loop', () => {
   });
 
   it('start() polls on the clock and stop() ends the loop without leaving a sleeper behind', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await h.engine.start();
     // The loop starts the project's run without waiting for it, then parks on the clock:
     // the clock resolves that event, and the run's first request follows it.

@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type EngineHarness, lc, runFor, startEngineHarness, step } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { lc, runFor, step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 const serverText = 'replica db-7 at 10.0.0.5:5432 is down, see https://internal.example/runbook';
 
 describe('what the engine says about failures where channels can see it', () => {
   it('a stale value and /status name a category, never the platform error text, host or path', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.clock.advance(10 * 60_000);
     h.sim.faults.unknownError({ code: 'quantum_flux', status: 503, description: serverText, n: 50 });
@@ -36,7 +32,7 @@ describe('what the engine says about failures where channels can see it', () => 
 
 describe('personal data in the stored state', () => {
   it("keeps wall authors' display names only, not their real first and last names", async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.project.addWallPost({ authorName: 'Public Nick', message: 'hello' });
     await runFor(h, 5 * 60_000);

@@ -1,23 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type EngineHarness,
-  lc,
-  requestsTo,
-  runFor,
-  startEngineHarness,
-  step,
-  wallStatus,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { lc, requestsTo, runFor, step, useEngineHarness, wallStatus } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe('a feed switched off for a missing scope', () => {
   it('is re-checked backing off to every 10 minutes and comes back on its own when the scope is added', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     // The platform answers the wall with 403 insufficient_scope until the admin adds wall:read.
     h.sim.faults.unknownError({
       path: '/wall',

@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type FeedName, feedTable } from '../../src/domain/feeds.js';
 import type { ProjectScope } from '../../src/simulator/types.js';
-import { type EngineHarness, startEngineHarness, step } from './harness.js';
+import { step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 const allScopes: ProjectScope[] = [
   'project:read',
@@ -23,7 +19,7 @@ describe("a list's first poll is the check of its scope (the start-up key check 
     'a key without the %s scope: one warning from the feed table, saying what to do',
     async (feed) => {
       const { scope, offConsequence } = feedTable[feed];
-      h = await startEngineHarness({ scopes: allScopes.filter((s) => s !== scope) });
+      const h = await startHarness({ scopes: allScopes.filter((s) => s !== scope) });
       await step(h);
       const warned = h.logger.warnings.filter((w) => w.includes(`lacks ${scope}`));
       expect(warned).toEqual([

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { type ApiClient, createApiClient, type ProjectKey, parseProjectKey } from '../../src/api/index.js';
 import { fundingKey } from '../../src/api/stable-keys.js';
 import type { FundbotEvent } from '../../src/domain/events.js';
@@ -97,18 +98,34 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export async function startEngineHarness(
-  options: {
-    listOrder?: ListOrder;
-    project?: Partial<ProjectSeed>;
-    scopes?: readonly ProjectScope[];
-    store?: KeyValueStore;
-    engine?: EngineOptions;
-    limits?: { perMinute: number; perDay: number };
-    /** The per-IP limits of requests without a credential. */
-    publicLimits?: { perMinute: number; perDay: number };
-  } = {},
-): Promise<EngineHarness> {
+export interface EngineHarnessOptions {
+  listOrder?: ListOrder;
+  project?: Partial<ProjectSeed>;
+  scopes?: readonly ProjectScope[];
+  store?: KeyValueStore;
+  engine?: EngineOptions;
+  limits?: { perMinute: number; perDay: number };
+  /** The per-IP limits of requests without a credential. */
+  publicLimits?: { perMinute: number; perDay: number };
+}
+
+/**
+ * For a test file: registers an afterEach that closes the harness the test started, and returns the function that
+ * starts it (`const startHarness = useEngineHarness();` at the top, `const h = await startHarness({...})` in a test).
+ */
+export function useEngineHarness(): (options?: EngineHarnessOptions) => Promise<EngineHarness> {
+  let started: EngineHarness | undefined;
+  afterEach(async () => {
+    await started?.close();
+    started = undefined;
+  });
+  return async (options) => {
+    started = await startEngineHarness(options);
+    return started;
+  };
+}
+
+export async function startEngineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
   const clock = new ManualClock(t0);
   const sim = await startSimulator({
     clock,

@@ -5,6 +5,7 @@ import { seededRandom } from '../../src/lib/random.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { waitUntil } from '../support/wait-until.js';
 import { seed, t0 } from './harness.js';
 
 let sim: Simulator | undefined;
@@ -14,11 +15,6 @@ afterEach(async () => {
   await sim?.close();
   engine = sim = undefined;
 });
-
-/** Lets pending I/O settle until `done()` (a condition, not a fixed sleep), at most ~3 s. */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 600 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
-}
 
 describe('each project polls on its own schedule', () => {
   it('a project whose request hangs does not stall the others', async () => {
@@ -46,17 +42,21 @@ describe('each project polls on its own schedule', () => {
     });
     await engine.start();
     const fastReads = () => sim?.requests.filter((r) => r.path.includes('/fast-one')).length ?? 0;
-    await until(() => fastReads() >= 5);
+    await waitUntil('five reads of fast-one', () => fastReads() >= 5, { timeoutMs: 3_000, everyMs: 5 });
     const firstRound = fastReads();
     expect(firstRound).toBeGreaterThanOrEqual(5);
     // Time passes while slow-one is still stuck: fast-one is polled again, slow-one is not started twice.
     // fast-one's run may still be finishing its first round (its next poll is then planned from the
     // moment it finishes), so time keeps moving in small steps until fast-one reads again.
     clock.advance(5 * 60_000);
-    await until(() => {
-      clock.advance(1_000);
-      return fastReads() > firstRound;
-    });
+    await waitUntil(
+      'another read of fast-one',
+      () => {
+        clock.advance(1_000);
+        return fastReads() > firstRound;
+      },
+      { timeoutMs: 3_000, everyMs: 5 },
+    );
     expect(fastReads()).toBeGreaterThan(firstRound);
     // ...while slow-one's first request is still unanswered.
     expect(sim.requests.filter((r) => r.path.includes('/slow-one')).length).toBe(0);

@@ -1,14 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../src/core/index.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { allText, buildContext } from '../support/core-fixture.js';
-import { type EngineHarness, initialSupporters, lc, runFor, startEngineHarness, step } from './harness.js';
+import { initialSupporters, lc, runFor, step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe.each([
   // Probes every 30-50 s once backed off: 35 minutes are 40-70 of them; a key enabled again is seen within 50 s.
@@ -17,7 +13,7 @@ describe.each([
   { status: 403, code: 'key_project_mismatch', probes: { fewest: 2, most: 5 }, resumeWithinMs: 13 * 60_000 },
 ])('a key rejected mid-run ($status $code)', ({ status, code, probes: { fewest, most }, resumeWithinMs }) => {
   it('pauses every feed with one clear error, probes at its pace, and resumes when the key works', async () => {
-    h = await startEngineHarness({ project: { supporters: initialSupporters(5) } });
+    const h = await startHarness({ project: { supporters: initialSupporters(5) } });
     await step(h);
     expect(h.engine.status()[0]?.paused).toBeNull();
     h.sim.faults.unknownError({ status, code, description: 'The key was rejected.', n: 100_000 });
@@ -79,7 +75,7 @@ describe.each([
 
 describe('a key rejected while answering a command', () => {
   it('pauses the project too, so the next cycles send nothing but the probes', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.sim.faults.unknownError({ status: 401, code: 'invalid_api_key', n: 100_000 });
     h.clock.advance(1_000); // the cached project is now older than maxAgeMs 0

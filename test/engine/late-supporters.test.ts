@@ -1,24 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   announcedSupporterKeys,
-  type EngineHarness,
   fundingKeyOf,
   initialSupporters,
   listOrders,
   runFor,
-  startEngineHarness,
   step,
+  useEngineHarness,
 } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe.each(listOrders)('a support that turns successful late (%s)', (listOrder) => {
   it('is announced once at any depth behind the new end, even thousands below the window', async () => {
-    h = await startEngineHarness({ listOrder, project: { supporters: initialSupporters(50) } });
+    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(50) } });
     await step(h);
     // Launch: 5,200 supporters in 52 minutes, polled as the engine plans.
     for (let minute = 0; minute < 52; minute++) {

@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryLease } from '../../src/engine/index.js';
-import { type EngineHarness, lc, requestsTo, startEngineHarness } from './harness.js';
+import { lc, requestsTo, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 const ttlMs = 30_000;
 
 describe('a project whose lease the balancer just granted', () => {
   it('is polled at once, not a third of a TTL later', async () => {
-    h = await startEngineHarness({ engine: { leaseTtlMs: ttlMs } });
+    const h = await startHarness({ engine: { leaseTtlMs: ttlMs } });
     const lease = memoryLease(h.clock);
     // Another replica holds the project: this one's run finds no lease and waits for its next try.
     await lease.acquire(lc, 'replica-dead', ttlMs);

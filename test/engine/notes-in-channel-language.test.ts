@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../src/core/index.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { projectScopes } from '../../src/simulator/index.js';
 import { allText, buildContext } from '../support/core-fixture.js';
-import { type EngineHarness, runFor, startEngineHarness, step } from './harness.js';
+import { type EngineHarness, runFor, step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 /** The real core over the real engine's read model, its channel set to German. */
 async function germanStatus(harness: EngineHarness): Promise<string> {
@@ -29,7 +25,7 @@ async function germanStatus(harness: EngineHarness): Promise<string> {
 
 describe("the engine's notes reach a channel in its language (issue 23: German /status said 'the key … lacks wall:read')", () => {
   it('a switched-off feed and a failing poll, in German', async () => {
-    h = await startEngineHarness({ scopes: projectScopes.filter((s) => s !== 'wall:read') });
+    const h = await startHarness({ scopes: projectScopes.filter((s) => s !== 'wall:read') });
     await step(h);
     h.sim.faults.unknownError({ path: /\/blog/, code: 'quantum_flux', status: 503, n: 5 });
     // The blog is read for its 300 s target (latency-bound.ts): one interval and its jitter.

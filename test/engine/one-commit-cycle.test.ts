@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stateKeys } from '../../src/engine/project-state.js';
 import { refusableStore } from '../support/refusable-store.js';
-import { type EngineHarness, initialSupporters, lc, runFor, startEngineHarness, step } from './harness.js';
+import { initialSupporters, lc, runFor, step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe('a poll cycle is written as one commit', () => {
   it('the first cycle reads all five feeds and writes the state head once', async () => {
     const store = refusableStore();
-    h = await startEngineHarness({ store, project: { supporters: initialSupporters(20) } });
+    const h = await startHarness({ store, project: { supporters: initialSupporters(20) } });
     await step(h);
     expect(h.engine.metrics().polls).toBe(5);
     expect(store.writes.get(stateKeys.head(lc))).toBe(1);
@@ -26,7 +22,7 @@ describe('a poll cycle is written as one commit', () => {
 
   it('a cycle whose write fails is as if it never ran: nothing is offered, the feeds are read again, each supporter is delivered once', async () => {
     const store = refusableStore();
-    h = await startEngineHarness({ store, project: { supporters: initialSupporters(20) } });
+    const h = await startHarness({ store, project: { supporters: initialSupporters(20) } });
     await step(h); // baseline
     h.project.addSupporter({ displayName: 'Held Back' });
     store.refuseWrites = true;

@@ -1,21 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderNotice } from '../../src/core/notices/render-notice.js';
 import { buildDigest } from '../../src/digest/index.js';
 import { limits } from '../../src/domain/text-limits.js';
-import { type EngineHarness, lc, runFor, startEngineHarness, step } from './harness.js';
+import { lc, runFor, step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 /** `words` words of nine letters: long enough for every cut, with spaces to cut at. */
 const long = (word: string, words: number) => Array.from({ length: words }, () => word).join(' ');
 
 describe('one cut for one kind of text, wherever it is cut (issue 23: 80/200 engine, 60/120 core, 60/80/120 digest)', () => {
   it('a long name and title read the same in the event, the notice and the digest', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.clock.advance(1_000); // after the digest's first snapshot
     const name = long('Supporter', 12);

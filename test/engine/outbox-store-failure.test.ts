@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FundbotEvent } from '../../src/engine/index.js';
 import { refusableStore } from '../support/refusable-store.js';
-import { type EngineHarness, initialSupporters, runFor, startEngineHarness, step } from './harness.js';
+import { initialSupporters, runFor, step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe('outbox when the state store refuses writes', () => {
   it('a delivered event whose removal cannot be stored is not delivered again and again', async () => {
     const store = refusableStore();
-    h = await startEngineHarness({ store, project: { supporters: initialSupporters(20) } });
+    const h = await startHarness({ store, project: { supporters: initialSupporters(20) } });
     const harness = h;
     await step(harness); // baseline
     const delivered: FundbotEvent[] = [];

@@ -1,11 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type EngineHarness, lc, runFor, startEngineHarness, step } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { type EngineHarness, lc, runFor, step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 /** Reads of the project itself (not its lists). */
 const projectReads = (harness: EngineHarness, from = 0) =>
@@ -13,7 +9,7 @@ const projectReads = (harness: EngineHarness, from = 0) =>
 
 describe('the project re-read after new supporters', () => {
   it('is the project feed poll taken early: under a tight budget project reads stay within the plan', async () => {
-    h = await startEngineHarness({ limits: { perMinute: 120, perDay: 2_000 } });
+    const h = await startHarness({ limits: { perMinute: 120, perDay: 2_000 } });
     await step(h);
     const planned = (await h.engine.readModel.status(lc)).feeds.find((f) => f.feed === 'project')?.intervalMs;
     expect(planned).toBeGreaterThan(2 * 60_000); // the budget is tight: far above the 90 s target

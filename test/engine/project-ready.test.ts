@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readStoredState } from '../../src/engine/project-state-store.js';
-import { type EngineHarness, lc, runFor, startEngineHarness } from './harness.js';
+import { type EngineHarness, lc, runFor, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 /** A promise the test settles by hand (a project's start-up key check). */
 function deferred(): { promise: Promise<boolean>; settle(ok: boolean): void } {
@@ -21,7 +17,7 @@ const projectRequests = (h: EngineHarness) => h.sim.requests.filter((r) => r.pat
 
 describe('a project held for its own start-up key check', () => {
   it('is not polled until its check is done, then at once', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await h.engine.stop();
     const check = deferred();
     h.engine = h.newEngine({ projects: [{ linkCaption: lc, key: h.key, ready: check.promise }] });
@@ -34,7 +30,7 @@ describe('a project held for its own start-up key check', () => {
   });
 
   it('is dropped when its check says it cannot be read', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await h.engine.stop();
     const check = deferred();
     h.engine = h.newEngine({ projects: [{ linkCaption: lc, key: h.key, ready: check.promise }] });
@@ -46,7 +42,7 @@ describe('a project held for its own start-up key check', () => {
   });
 
   it('takes its first project read from the check (no second request), and reads it itself after', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await h.engine.stop();
     const checked = await h.api.project(lc, h.key).get();
     let taken = 0;
@@ -54,7 +50,7 @@ describe('a project held for its own start-up key check', () => {
     h.engine = h.newEngine({
       projects: [{ linkCaption: lc, key: h.key, ready: Promise.resolve(true), checkedRead }],
     });
-    const projectReads = () => h!.sim.requests.filter((r) => r.path === `/project/${lc}`).length;
+    const projectReads = () => h.sim.requests.filter((r) => r.path === `/project/${lc}`).length;
     const before = projectReads();
     await h.engine.runDue();
     expect(projectReads()).toBe(before);

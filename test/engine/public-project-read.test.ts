@@ -1,11 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type EngineHarness, lc, runFor, startEngineHarness, step } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { type EngineHarness, lc, runFor, step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 const projectReads = (harness: EngineHarness) =>
   harness.sim.requests.filter((r) => r.path.endsWith(`/project/${lc}`));
@@ -14,7 +10,7 @@ describe('the public project view spends the per-IP budget first', () => {
   it('is read without any credential, never past the public budget, and the key keeps the rest', {
     timeout: 60_000,
   }, async () => {
-    h = await startEngineHarness({
+    const h = await startHarness({
       project: { status: 'active' },
       publicLimits: { perMinute: 30, perDay: 20 },
     });
@@ -34,15 +30,15 @@ describe('the public project view spends the per-IP budget first', () => {
   });
 
   it('is not used for a draft, nor when switched off', async () => {
-    h = await startEngineHarness({ project: { status: 'new' } });
+    const h = await startHarness({ project: { status: 'new' } });
     await step(h);
     await runFor(h, 30 * 60_000);
     expect(projectReads(h).filter((r) => r.credential === 'none')).toEqual([]);
     await h.close();
-    h = await startEngineHarness({ project: { status: 'active' }, engine: { publicReads: false } });
-    await step(h);
-    await runFor(h, 30 * 60_000);
-    expect(projectReads(h).length).toBeGreaterThan(5);
-    expect(projectReads(h).filter((r) => r.credential === 'none')).toEqual([]);
+    const switchedOff = await startHarness({ project: { status: 'active' }, engine: { publicReads: false } });
+    await step(switchedOff);
+    await runFor(switchedOff, 30 * 60_000);
+    expect(projectReads(switchedOff).length).toBeGreaterThan(5);
+    expect(projectReads(switchedOff).filter((r) => r.credential === 'none')).toEqual([]);
   });
 });

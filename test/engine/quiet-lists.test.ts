@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { targetIntervalMs } from '../../src/engine/latency-bound.js';
-import { type EngineHarness, lc, requestsTo, runFor, startEngineHarness, step, t0 } from './harness.js';
+import { type EngineHarness, lc, requestsTo, runFor, step, t0, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 const intervalOf = async (harness: EngineHarness, feed: string) =>
   (await harness.engine.readModel.status(lc)).feeds.find((f) => f.feed === feed)?.intervalMs;
@@ -15,7 +11,7 @@ describe('wall and blog intervals after a fresh start', () => {
   it('meet their latency targets and no faster, fundings get the rest, quiet or not', {
     timeout: 60_000,
   }, async () => {
-    h = await startEngineHarness({
+    const h = await startHarness({
       project: {
         wallPosts: [{ message: 'hello', at: t0 - 60_000 }],
         blogPosts: [{ title: 'Hi', text: 'x', type: 'text', supporterOnly: false, at: t0 - 60_000 }],

@@ -5,15 +5,11 @@
  * seen only at the next 10-minute re-try: 8 minutes of silence after the fix), and a key
  * that stays broken costs few requests. Virtual time: a ManualClock, the real simulator.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/simulator/index.js';
-import { type EngineHarness, runFor, startEngineHarness, step, wallStatus } from './harness.js';
+import { type EngineHarness, runFor, step, useEngineHarness, wallStatus } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 /** Runs steps until `check` holds; resolves with the virtual ms it took. */
 async function msUntil(harness: EngineHarness, check: () => boolean | Promise<boolean>, limitMs: number) {
@@ -31,7 +27,7 @@ const gaps = (requests: readonly RequestLogEntry[]) =>
 
 describe('re-checks of a rejected key', () => {
   it('a key enabled again 90 s after it was disabled is seen within about a minute, after 5 probes at most', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     const harness = h;
     await step(harness);
     harness.sim.revokeKey(harness.rawKey);
@@ -56,7 +52,7 @@ describe('re-checks of a rejected key', () => {
   });
 
   it('a key that stays broken is probed every 30-50 s (90 an hour), logging the error once', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     const harness = h;
     await step(harness);
     harness.sim.revokeKey(harness.rawKey);
@@ -76,7 +72,7 @@ describe('re-checks of a rejected key', () => {
   it.each([10, 120])(
     'a key enabled again after %i minutes is seen within 50 s, its supporter announced',
     async (minutes) => {
-      h = await startEngineHarness();
+      const h = await startHarness();
       const harness = h;
       await step(harness);
       harness.sim.revokeKey(harness.rawKey);
@@ -97,7 +93,7 @@ describe('re-checks of a rejected key', () => {
 
 describe('re-checks of a missing scope', () => {
   it('wall:read added back 60 s after it was removed turns the wall on again within about a minute', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     const harness = h;
     await step(harness);
     const every = ['project:read', 'incentives:read', 'blog:read', 'fundings:read', 'wall:read'] as const;
@@ -132,7 +128,7 @@ describe('re-checks of a scope, by whether the project ever had it', () => {
   const withoutWall = every.filter((s) => s !== 'wall:read');
 
   it('wall:read lost for 45 minutes and added back is seen within 50 s (it was read before: an outage)', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     const harness = h;
     await runFor(harness, 2 * 60_000);
     harness.sim.setKeyScopes(harness.rawKey, withoutWall);
@@ -148,7 +144,7 @@ describe('re-checks of a scope, by whether the project ever had it', () => {
   });
 
   it('a key made without wall:read is re-checked slowly: at most every 10 minutes once backed off', async () => {
-    h = await startEngineHarness({ scopes: withoutWall });
+    const h = await startHarness({ scopes: withoutWall });
     const harness = h;
     await runFor(harness, 60 * 60_000);
     const rechecks = harness.sim.requests.filter((r) => r.path.endsWith('/wall') && r.status === 403);

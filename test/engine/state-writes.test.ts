@@ -1,17 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FundbotEvent } from '../../src/domain/events.js';
 import { stateKeys } from '../../src/engine/project-state.js';
 import { readStoredState } from '../../src/engine/project-state-store.js';
 import { type KeyValueStore, StoredValueError } from '../../src/lib/store.js';
 import {
   announcedSupporterKeys,
-  type EngineHarness,
   fundingKeyOf,
   initialSupporters,
   lc,
   runFor,
-  startEngineHarness,
   step,
+  useEngineHarness,
 } from './harness.js';
 
 /**
@@ -101,17 +100,13 @@ class PowerCut {
   }
 }
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe('store writes follow the change, not the list', () => {
   it('idle polls write only the head, at most every 15 minutes, at most 4 KB, whatever the list length', async () => {
     const writes: { key: string; bytes: number }[] = [];
     const map = new Map<string, string>();
-    h = await startEngineHarness({
+    const h = await startHarness({
       store: mapStore(map, (key, bytes) => writes.push({ key, bytes })),
       project: { supporters: initialSupporters(1_000) },
     });
@@ -150,7 +145,7 @@ describe('a head left unwritten while idle', () => {
   it('a restart after an idle stretch announces nothing again, and the next supporter once', async () => {
     const map = new Map<string, string>();
     const heads: string[] = [];
-    h = await startEngineHarness({
+    const h = await startHarness({
       store: mapStore(map, (key) => {
         if (key === `engine/${lc}/head`) heads.push(key);
       }),
@@ -179,7 +174,7 @@ describe('a head left unwritten while idle', () => {
 describe('a commit split over several writes survives a crash between any two', () => {
   it('kill -9 at every write of a recovery cycle: each supporter announced once, the state always readable', async () => {
     const baseline = new Map<string, string>();
-    h = await startEngineHarness({
+    const h = await startHarness({
       store: mapStore(baseline),
       project: { supporters: initialSupporters(700) },
     });
@@ -189,7 +184,7 @@ describe('a commit split over several writes survives a crash between any two', 
     await h.engine.stop();
     // While down: 40 supporters, several of them below the window (late) and many above it.
     const added = Array.from({ length: 40 }, (_, i) =>
-      h!.project.addSupporter({ amount: 2, at: h!.clock.now() + i * 1_000 }),
+      h.project.addSupporter({ amount: 2, at: h.clock.now() + i * 1_000 }),
     );
     h.clock.advance(60_000);
     const expected = added.map(fundingKeyOf).sort();
@@ -198,7 +193,7 @@ describe('a commit split over several writes survives a crash between any two', 
       const map = new Map(baseline);
       const delivered: FundbotEvent[] = [];
       const cut = new PowerCut(crashAt ?? Number.POSITIVE_INFINITY);
-      const doomed = h!.newEngine({
+      const doomed = h.newEngine({
         store: cut.store(map),
         deliver: async (event) => {
           cut.tick();
@@ -206,7 +201,7 @@ describe('a commit split over several writes survives a crash between any two', 
         },
       });
       try {
-        await step(h!, doomed);
+        await step(h, doomed);
       } catch (error) {
         if (!(error instanceof Crash)) throw error;
       }
@@ -214,9 +209,9 @@ describe('a commit split over several writes survives a crash between any two', 
       const steps = cut.steps;
       // What a restart loads must always be a whole commit.
       await expect(readStoredState(mapStore(map), lc)).resolves.toBeDefined();
-      const engine = h!.newEngine({ store: mapStore(map), deliver: async (e) => void delivered.push(e) });
-      await step(h!, engine);
-      await runFor(h!, 60_000, engine);
+      const engine = h.newEngine({ store: mapStore(map), deliver: async (e) => void delivered.push(e) });
+      await step(h, engine);
+      await runFor(h, 60_000, engine);
       await engine.drainOutbox();
       await engine.stop();
       return { delivered, steps };
@@ -242,7 +237,7 @@ describe('a commit split over several writes survives a crash between any two', 
 describe('a state stored as one value (before the split)', () => {
   it('is loaded, announces nothing again, and is replaced by the head at the first commit', async () => {
     const map = new Map<string, string>();
-    h = await startEngineHarness({ store: mapStore(map), project: { supporters: initialSupporters(600) } });
+    const h = await startHarness({ store: mapStore(map), project: { supporters: initialSupporters(600) } });
     await step(h);
     await h.engine.stop();
     const state = await readStoredState(h.store, lc);

@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderConsoleMessage } from '../../src/adapters/console/render-console-message.js';
 import { renderEmbed } from '../../src/adapters/discord/render-embed.js';
 import { renderBlocks } from '../../src/adapters/slack/render-blocks.js';
 import { renderNotice } from '../../src/core/notices/render-notice.js';
-import { type EngineHarness, lc, runFor, startEngineHarness, step, t0 } from './harness.js';
+import { lc, runFor, step, t0, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 /** The README's first example: the notice a newcomer is promised. */
 function readmeExample(): string {
@@ -31,7 +27,7 @@ const demoTargets = { fundings: 3_000, wall: 4_000, blog: 10_000, project: 10_00
 
 describe('a supporter notice carries the figures read in its own cycle (issue 23: 0 of 61 did)', () => {
   it("prints the README's first example, word for word, on the console, Slack and Discord", async () => {
-    h = await startEngineHarness({ project: { supporters: fifteenSupporters } });
+    const h = await startHarness({ project: { supporters: fifteenSupporters } });
     await step(h);
     await runFor(h, 5 * 60_000);
     h.recorder.clear();
@@ -58,7 +54,7 @@ describe('a supporter notice carries the figures read in its own cycle (issue 23
   });
 
   it('on the default plan: every supporter of a calm campaign (one every 90 s) gets the count and total after it', async () => {
-    h = await startEngineHarness({ project: { supporters: fifteenSupporters } });
+    const h = await startHarness({ project: { supporters: fifteenSupporters } });
     await step(h);
     await runFor(h, 5 * 60_000);
     h.recorder.clear();
@@ -73,7 +69,7 @@ describe('a supporter notice carries the figures read in its own cycle (issue 23
   });
 
   it("at the demo's pace (its Enterprise plan, the project read every 10 s, a supporter every 15 s): every notice", async () => {
-    h = await startEngineHarness({
+    const h = await startHarness({
       project: { supporters: fifteenSupporters },
       limits: { perMinute: 600, perDay: 100_000 },
       engine: { targetIntervalsMs: demoTargets },
@@ -97,7 +93,7 @@ describe('a supporter notice carries the figures read in its own cycle (issue 23
   });
 
   it('never reads the project more often than the plan: a busy cycle without an early read goes without figures', async () => {
-    h = await startEngineHarness({ project: { supporters: fifteenSupporters } });
+    const h = await startHarness({ project: { supporters: fifteenSupporters } });
     await step(h);
     await runFor(h, 5 * 60_000);
     const plan =

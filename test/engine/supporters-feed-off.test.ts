@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../src/core/index.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { allText, buildContext } from '../support/core-fixture.js';
-import { type EngineHarness, initialSupporters, lc, startEngineHarness, step } from './harness.js';
+import { initialSupporters, lc, step, useEngineHarness } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe('/supporters through the real engine and the real command core', () => {
   it('a key without fundings:read answers that supporter data is off and names the scope to add', async () => {
-    h = await startEngineHarness({
+    const h = await startHarness({
       scopes: ['project:read', 'incentives:read', 'blog:read', 'wall:read'],
       project: { supporters: initialSupporters(3) },
     });
@@ -49,7 +45,7 @@ describe('/supporters through the real engine and the real command core', () => 
   });
 
   it('a project this deployment does not watch is a typed ProjectNotWatchedError', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await expect(h.engine.readModel.status('not-watched')).rejects.toMatchObject({
       code: 'project_not_watched',
       project: 'not-watched',

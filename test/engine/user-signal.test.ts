@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseUserKey, type UserKey } from '../../src/api/index.js';
 import type { RequestLogEntry } from '../../src/simulator/index.js';
 import {
@@ -7,16 +7,12 @@ import {
   fundingKeyOf,
   initialSupporters,
   runFor,
-  startEngineHarness,
   step,
   t0,
+  useEngineHarness,
 } from './harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 const endOfDay = Math.floor(t0 / 86_400_000 + 1) * 86_400_000;
 const userReads = (log: readonly RequestLogEntry[]) => log.filter((r) => r.path === '/user/me/projects');
@@ -28,7 +24,7 @@ async function withUserKey(
   keyLimits?: { perMinute: number; perDay: number },
   ownPlan = false,
 ): Promise<{ h: EngineHarness; userKey: UserKey; raw: string }> {
-  const harness = await startEngineHarness({
+  const harness = await startHarness({
     project: { supporters: initialSupporters(5) },
     ...(keyLimits ? { limits: keyLimits } : {}),
     // Fundings' own polling is slow here, so a fundings read soon after a change can only be the signal's;
@@ -47,7 +43,7 @@ async function withUserKey(
 describe('the User API key change signal', () => {
   it('never exceeds the user budget: at most 90% of the day and of each minute, no 429', async () => {
     const setup = await withUserKey({ perMinute: 10, perDay: 300 }, { perMinute: 10, perDay: 300 });
-    h = setup.h;
+    const { h } = setup;
     for (let i = 0; i < 24; i++) {
       h.project.addSupporter({ amount: 1 });
       await runFor(h, 30 * 60_000);
@@ -68,7 +64,7 @@ describe('the User API key change signal', () => {
 
   it('a moved supporter count triggers a fundings poll within one user-read interval', async () => {
     const setup = await withUserKey();
-    h = setup.h;
+    const { h } = setup;
     await runFor(h, 5 * 60_000);
     const reads = userReads(h.sim.requests);
     const last = reads.at(-1)?.at ?? 0;
@@ -87,7 +83,7 @@ describe('the User API key change signal', () => {
 
   it('a signal only schedules a poll: a count that moved without a new public entry makes no notice', async () => {
     const setup = await withUserKey();
-    h = setup.h;
+    const { h } = setup;
     await runFor(h, 5 * 60_000);
     h.recorder.clear();
     const from = h.sim.requests.length;
@@ -104,7 +100,7 @@ describe('the User API key change signal', () => {
   });
 
   it('without a user key nothing reads /user/me/projects', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await runFor(h, 10 * 60_000);
     expect(userReads(h.sim.requests)).toEqual([]);
     expect(h.engine.metrics().userReads).toBe(0);
@@ -112,7 +108,7 @@ describe('the User API key change signal', () => {
 
   it('a refused user key leaves every project on its own polling and is retried every 30-50 s', async () => {
     const setup = await withUserKey();
-    h = setup.h;
+    const { h } = setup;
     h.sim.revokeKey(setup.raw);
     await runFor(h, 30 * 60_000);
     const refused = userReads(h.sim.requests).filter((r) => r.status === 401);
@@ -129,13 +125,13 @@ describe('the User API key change signal', () => {
 
 describe('the key polls around the User key change signal', () => {
   it('falls between the signal reads, not next to them: each read that saw no change counts as a look', async () => {
-    h = (await withUserKey(undefined, undefined, true)).h;
+    const { h } = await withUserKey(undefined, undefined, true);
     // A supporter every 40 s: busy enough for the plan's full share of polls between the reads.
     for (let i = 0; i < 45; i++) {
       h.project.addSupporter({ amount: 5 });
       await runFor(h, 40_000);
     }
-    const from = h.sim.requests.findIndex((r) => r.at >= h!.clock.now() - 20 * 60_000);
+    const from = h.sim.requests.findIndex((r) => r.at >= h.clock.now() - 20 * 60_000);
     const log = h.sim.requests.slice(from);
     const reads = userReads(log).map((r) => r.at);
     const polls = fundingsReads(log)
@@ -152,7 +148,7 @@ describe('the key polls around the User key change signal', () => {
   });
 
   it('a quiet list leaves the watching to the signal: few key polls, and a new supporter still announced within one read', async () => {
-    h = (await withUserKey(undefined, undefined, true)).h;
+    const { h } = await withUserKey(undefined, undefined, true);
     const from = h.sim.requests.length;
     await runFor(h, 30 * 60_000);
     const log = h.sim.requests.slice(from);

@@ -1,5 +1,5 @@
 /**
- * Journeys through the compiled entry the Docker image runs (`node dist/src/main.js`, built once for this file
+ * Journeys through the compiled entry the Docker image runs (`node dist/src/main.js`, built once per test run
  * as `npm run build` does, laid out as the image's /app): the whole chat journey on Slack over HTTP, then what
  * the image promises an operator: a missing mounted config explained, and a HEALTHCHECK that reads the
  * configured port.
@@ -26,7 +26,6 @@ const compiled = (): Entry => {
 beforeAll(async () => {
   app = await buildCompiledApp();
 }, 180_000);
-afterAll(() => app?.remove());
 
 defineChatJourney('journey: node dist/src/main.js (the image) on Slack over HTTP', {
   name: 'compiled-slack-http',

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
+import { waitUntil } from '../support/wait-until.js';
 import {
   type BotProcess,
   killAllBots,
@@ -16,7 +17,6 @@ import {
 } from './harness/bot-process.js';
 import { isPng } from './harness/chat-driver.js';
 import { journeyStep } from './harness/known-defects.js';
-import { waitFor } from './harness/wait.js';
 
 let dir: string;
 let demo: BotProcess;
@@ -38,13 +38,13 @@ afterAll(() => {
 async function typed(command: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
   const from = demo.stdout().length;
   demo.writeLine(command);
-  return waitFor(
+  return waitUntil(
+    `the demo's answer to ${command}`,
     () => {
       const after = demo.stdout().slice(from);
       return pattern.test(after) ? after : undefined;
     },
-    `the demo's answer to ${command}`,
-    timeoutMs,
+    { timeoutMs: timeoutMs },
   );
 }
 
@@ -94,12 +94,14 @@ describe('journey: npm start without configuration runs the demo in the terminal
       const startOutput = demo.stdout().length;
       const before = await supporterCount();
       // A dozen supporters arrive on the simulated campaign (the demo's own /funding says so)...
-      await waitFor(async () => (await supporterCount()) >= before + 12, 'a dozen more supporters', 40_000);
+      await waitUntil('a dozen more supporters', async () => (await supporterCount()) >= before + 12, {
+        timeoutMs: 40_000,
+      });
       // ...and within a few seconds (the next polls) they are in the terminal.
-      await waitFor(
-        () => announcedSupporters(demo.stdout().slice(startOutput)) >= 12,
+      await waitUntil(
         'a dozen supporters announced',
-        15_000,
+        () => announcedSupporters(demo.stdout().slice(startOutput)) >= 12,
+        { timeoutMs: 15_000 },
       );
     },
     70_000,

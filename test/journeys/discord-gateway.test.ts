@@ -16,11 +16,12 @@ defineChatJourney('journey: npm start on Discord through the gateway', {
   startDriver: () => startDiscordDriver('gateway'),
   platformSteps: (state) => {
     journeyStep(
-      'identifies with the Guilds intent only: no privileged intents needed',
+      'identifies with Guilds and GuildMessages (its own notices landing) only: no privileged intents needed',
       undefined,
       async () => {
         const identify = state.driver.fake.gatewayReceived.find((p) => p.op === 2);
-        expect((identify?.d as { intents?: number } | undefined)?.intents).toBe(1);
+        // Guilds (1 << 0) and GuildMessages (1 << 9); not GuildMembers, GuildPresences or MessageContent.
+        expect((identify?.d as { intents?: number } | undefined)?.intents).toBe((1 << 0) | (1 << 9));
       },
     );
   },

@@ -6,13 +6,13 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { commandDefinitions } from '../../src/domain/command-definitions.js';
+import { waitUntil } from '../support/wait-until.js';
 import { startBotProcess, tsxEntry } from './harness/bot-process.js';
 import { defineChatJourney } from './harness/chat-journey.js';
 import type { ChatJourneyState } from './harness/chat-journey-state.js';
 import type { DiscordDriver } from './harness/discord-driver.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
 import { journeyStep } from './harness/known-defects.js';
-import { waitFor } from './harness/wait.js';
 
 defineChatJourney('journey: npm start on Discord with HTTP interactions', {
   name: 'discord-http',
@@ -47,7 +47,9 @@ defineChatJourney('journey: npm start on Discord with HTTP interactions', {
         const signing = { kind: 'valid', timestampSeconds: Math.floor(Date.now() / 1000) } as const;
         expect((await signed.post(url, interaction, signing)).status).toBe(200);
         await signed.post(url, interaction, signing);
-        await waitFor(async () => (await runs()) >= before + 1, 'the first /status run', 10_000);
+        await waitUntil('the first /status run', async () => (await runs()) >= before + 1, {
+          timeoutMs: 10_000,
+        });
         // Another command answered since: a replay run would have been counted by now.
         await state.driver.command('help').answer();
         expect(await runs()).toBe(before + 1);

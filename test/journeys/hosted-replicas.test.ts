@@ -12,11 +12,11 @@ import { defaultGuild } from '../fakes/discord/fake-discord.js';
 import { connectModalSubmission } from '../fakes/discord/signed-interactions.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
 import { allStoreKeys } from '../support/store-keys.js';
+import { waitUntil } from '../support/wait-until.js';
 import { killAllBots } from './harness/bot-process.js';
 import { type HostedFleet, startHostedFleet } from './harness/hosted-fleet.js';
 import { journeyProjectSeed } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
-import { waitFor } from './harness/wait.js';
 
 const team = { teamId: 'T0FLEET', name: 'Fleet Team', admins: ['U0ADMIN'] };
 const admin = PermissionFlagsBits.ManageGuild;
@@ -102,14 +102,14 @@ describe.skipIf(skipRedisTests())('journey: hosted fundbot on three replicas (Sl
     const posted = () =>
       JSON.stringify(fleet.slack.calls.filter((c) => c.method === 'chat.postMessage')) +
       JSON.stringify(fleet.discord.channelMessages.get(discordChannel) ?? []);
-    const announced = await waitFor(
+    const announced = await waitUntil(
+      'a notice of each of the 20 supporters who funded right after their connects',
       () => {
         const text = posted();
         const missing = names.filter((n) => !text.includes(n));
         return missing.length === 0 ? names.length : undefined;
       },
-      'a notice of each of the 20 supporters who funded right after their connects',
-      90_000,
+      { timeoutMs: 90_000 },
     ).catch(() => names.filter((n) => posted().includes(n)).length);
     expect(announced).toBe(20);
   }, 300_000);
@@ -135,9 +135,8 @@ describe.skipIf(skipRedisTests())('journey: hosted fundbot on three replicas (Sl
         channel: 'D0HOME',
         tab: 'home',
       });
-      const publish = await waitFor(
-        () => fleet.slack.calls.slice(before).find((c) => c.method === 'views.publish'),
-        'views.publish of the App Home',
+      const publish = await waitUntil('views.publish of the App Home', () =>
+        fleet.slack.calls.slice(before).find((c) => c.method === 'views.publish'),
       );
       return publish.args.view ?? '';
     });
@@ -175,7 +174,8 @@ describe.skipIf(skipRedisTests())('journey: hosted fundbot on three replicas (Sl
     await fleet.slackEvent(2, team, { type: 'app_uninstalled' });
     const slackProjects = projects.filter((_, i) => fromSlack(i));
     // Connected projects' state goes once no replica can write it (a sync and a lease later); claims in 30 s.
-    const left = await waitFor(
+    const left = await waitUntil(
+      'no key naming the uninstalled workspace or its projects',
       async () => {
         const keys = (await allStoreKeys(redis.url)).filter(
           (k) =>
@@ -183,8 +183,7 @@ describe.skipIf(skipRedisTests())('journey: hosted fundbot on three replicas (Sl
         );
         return keys.length === 0 ? keys : undefined;
       },
-      'no key naming the uninstalled workspace or its projects',
-      60_000,
+      { timeoutMs: 60_000 },
     ).catch(async () =>
       (await allStoreKeys(redis.url)).filter(
         (k) => k.includes(team.teamId) || slackProjects.some((p) => k.includes(p)),

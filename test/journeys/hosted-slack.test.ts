@@ -1,19 +1,21 @@
+/**
+ * Journey (issue 24, hosted fundbot): `npm start` (src/main.ts as a child process) in Slack OAuth mode with
+ * hosted.enabled, against the fake Slack Web API and the platform simulator. A new workspace goes from install
+ * to its first supporter notice without the operator: install → /fundbot connect (views.open) → the form's
+ * submission → subscribe → notice → key rotation → disconnect → uninstall. Another workspace never sees the
+ * connected project, and the key is never in clear in a log, a message or the store.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
-import {
-  connectFormSubmission,
-  installThroughOAuth,
-  postSignedCommand,
-  postSignedEvent,
-  slashCommand,
-} from '../slack/helpers.js';
+import { connectFormSubmission, postSignedCommand, postSignedEvent, slashCommand } from '../slack/helpers.js';
+import { installWorkspace } from '../slack/oauth-browser.js';
 import { allStoreKeys } from '../support/store-keys.js';
+import { waitUntil } from '../support/wait-until.js';
 import { type BotProcess, killAllBots, startBotProcess, tsxEntry } from './harness/bot-process.js';
 import { journeyProject, journeyProjectSeed } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
-import { waitFor } from './harness/wait.js';
 
 const signingSecret = 'hosted-journey-signing-secret';
 const teamProject = 'team-garden';
@@ -73,7 +75,7 @@ afterAll(async () => {
 });
 
 async function install(team: typeof host): Promise<void> {
-  expect(await installThroughOAuth(base, fake, team)).toBe(200);
+  expect((await installWorkspace(base, fake, team)).status).toBe(200);
 }
 
 /** A slash command from a user of `team`; resolves with the text of the answer through response_url. */
@@ -97,17 +99,17 @@ async function command(
   const sent = await postSignedCommand(`${base}/slack/events`, signingSecret, fields);
   expect(sent.status).toBe(200);
   if (expectForm) {
-    await waitFor(
-      () => fake.calls.some((c) => c.method === 'views.open' && c.args.trigger_id === fields.trigger_id),
+    await waitUntil(
       'views.open',
-      10_000,
+      () => fake.calls.some((c) => c.method === 'views.open' && c.args.trigger_id === fields.trigger_id),
+      { timeoutMs: 10_000 },
     );
     return '';
   }
-  const answer = await waitFor(
-    () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
+  const answer = await waitUntil(
     `the answer to /fundbot ${text}`,
-    15_000,
+    () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
+    { timeoutMs: 15_000 },
   );
   return JSON.stringify(answer.body);
 }
@@ -139,7 +141,8 @@ async function submitConnectForm(
   });
   const sent = await postSignedCommand(`${base}/slack/events`, signingSecret, form);
   expect(sent.status).toBe(200);
-  const answer = await waitFor(
+  const answer = await waitUntil(
+    'the private answer to the connect form',
     () =>
       fake.calls
         .slice(before)
@@ -147,8 +150,7 @@ async function submitConnectForm(
           (c) =>
             c.method === 'chat.postEphemeral' || (c.method === 'chat.postMessage' && c.args.channel === user),
         ),
-    'the private answer to the connect form',
-    20_000,
+    { timeoutMs: 20_000 },
   );
   return `${answer.args.text ?? ''} ${answer.args.blocks ?? ''}`;
 }
@@ -157,7 +159,8 @@ async function submitConnectForm(
 async function supporterNotice(channel: string, token: string | undefined): Promise<string> {
   const names: string[] = [];
   let addedAt = 0;
-  return waitFor(
+  return waitUntil(
+    `a supporter notice of ${teamProject} in ${channel}`,
     () => {
       if (Date.now() - addedAt > 1_500) {
         addedAt = Date.now();
@@ -174,8 +177,7 @@ async function supporterNotice(channel: string, token: string | undefined): Prom
       );
       return posted ? JSON.stringify(posted.args) : undefined;
     },
-    `a supporter notice of ${teamProject} in ${channel}`,
-    45_000,
+    { timeoutMs: 45_000 },
   );
 }
 
@@ -222,9 +224,8 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     // Where the team looks: the App Home lists the project, its funding, the channel and its health.
     const homeEvent = (user: string) => ({ type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home' });
     expect((await postEvent(host, homeEvent('U0ADMIN'), 'Ev0HOME1')).status).toBe(200);
-    const home = await waitFor(
-      () => fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(host.teamId)),
-      'the App Home of the host workspace',
+    const home = await waitUntil('the App Home of the host workspace', () =>
+      fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(host.teamId)),
     );
     expect(home.args.user_id).toBe('U0ADMIN');
     expect(home.args.view).toContain('Team Garden (team-garden)');
@@ -233,9 +234,8 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     expect(home.args.view).toContain('last poll');
     expect(home.args.view).toContain('fundbot_home_disconnect');
     expect((await postEvent(other, homeEvent('U0OTHERADMIN'), 'Ev0HOME2')).status).toBe(200);
-    const otherHome = await waitFor(
-      () => fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(other.teamId)),
-      'the App Home of the other workspace',
+    const otherHome = await waitUntil('the App Home of the other workspace', () =>
+      fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(other.teamId)),
     );
     expect(otherHome.args.view).not.toContain('team-garden');
 

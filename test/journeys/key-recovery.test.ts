@@ -13,6 +13,7 @@
  * run by `npm test`).
  */
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
+import { waitUntil } from '../support/wait-until.js';
 import {
   type BotProcess,
   killAllBots,
@@ -24,7 +25,6 @@ import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { type SlackDriver, startSlackDriver } from './harness/slack-driver.js';
-import { waitFor } from './harness/wait.js';
 
 /** Configured with a key of `keyOwner`: a key of another project. */
 const misconfigured = 'river-cleanup';
@@ -133,10 +133,10 @@ describe('journey: a key that stops working, and a key of another project', () =
       // A supporter funds while the key is refused: the notice the restore must bring.
       world.project.addSupporter({ displayName: 'Patient Backer', amount: 40 });
       const refused = () => requestsOf(journeyProject, revokedAt).filter((r) => r.status === 401);
-      await waitFor(
-        () => refused().length >= 1 + refusedProbes && Date.now() - revokedAt >= outageMs,
+      await waitUntil(
         `${refusedProbes} refused probes`,
-        outageMs + 150_000,
+        () => refused().length >= 1 + refusedProbes && Date.now() - revokedAt >= outageMs,
+        { timeoutMs: outageMs + 150_000 },
       );
       // Restored right after a refusal: the worst moment, the next probe a whole wait away.
       world.sim.restoreKey(world.apiKey);
@@ -146,10 +146,10 @@ describe('journey: a key that stops working, and a key of another project', () =
       // The bot was at its steady pace: the last wait was one of the 30-50 s ones (plus the request's latency).
       expect(lastWait).toBeGreaterThanOrEqual(29_000);
       expect(lastWait).toBeLessThanOrEqual(52_000);
-      await waitFor(
-        () => driver.posts().some((p) => p.text.includes('Patient Backer')),
+      await waitUntil(
         'the held supporter announced after the restore',
-        70_000,
+        () => driver.posts().some((p) => p.text.includes('Patient Backer')),
+        { timeoutMs: 70_000 },
       );
       const seenAfterMs = Date.now() - restoredAt;
       console.info(`key-recovery journey: first notice ${seenAfterMs} ms after the restore`);

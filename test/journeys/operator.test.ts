@@ -8,6 +8,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
+import { waitUntil } from '../support/wait-until.js';
 import {
   type BotProcess,
   killAllBots,
@@ -18,7 +19,6 @@ import {
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
-import { waitFor } from './harness/wait.js';
 
 const otherProject = 'river-cleanup';
 let world: JourneyWorld;
@@ -89,13 +89,13 @@ describe('journey: running fundbot for your projects (the operator)', () => {
         15_000,
       );
       expect(warning.msg).toContain(`the key for ${otherProject} lacks wall:read: wall notices are off`);
-      await waitFor(
+      await waitUntil(
+        'the other feeds polled',
         () =>
           world.sim.requests.some(
             (r) => r.path === `/project/${otherProject}/fundings` && r.status === 200,
           ) &&
           world.sim.requests.some((r) => r.path === `/project/${journeyProject}/wall` && r.status === 200),
-        'the other feeds polled',
       );
       expect((await healthz()).status).toBe(200);
     },
@@ -113,12 +113,10 @@ describe('journey: running fundbot for your projects (the operator)', () => {
       'the key replaced',
       20_000,
     );
-    await waitFor(
-      () =>
-        world.sim.requests.some(
-          (r) => r.at > swappedAt && r.path === `/project/${journeyProject}/fundings` && r.status === 200,
-        ),
-      'a poll with the new key',
+    await waitUntil('a poll with the new key', () =>
+      world.sim.requests.some(
+        (r) => r.at > swappedAt && r.path === `/project/${journeyProject}/fundings` && r.status === 200,
+      ),
     );
     expect(running.output()).not.toContain(newKey);
   });
@@ -126,13 +124,13 @@ describe('journey: running fundbot for your projects (the operator)', () => {
   journeyStep('a key the API rejects turns /healthz 503, naming the project', undefined, async () => {
     // The replacement is revoked too, with nothing to take its place.
     world.sim.revokeKey(readFileSync(keyFile, 'utf8').trim());
-    const unhealthy = await waitFor(
+    const unhealthy = await waitUntil(
+      '/healthz 503',
       async () => {
         const health = await healthz();
         return health.status === 503 ? health : undefined;
       },
-      '/healthz 503',
-      20_000,
+      { timeoutMs: 20_000 },
     );
     expect(unhealthy.body).toContain(journeyProject);
     expect(unhealthy.body).toMatch(/key/);

@@ -41,8 +41,17 @@ describe('Slack app manifest', () => {
   it('enables Socket Mode by default, with no request URLs', () => {
     const manifest = buildSlackAppManifest(commandDefinitions);
     expect(manifest.settings).toEqual({
-      // The bot invited back or a channel unarchived: notices held for it go out at once.
-      event_subscriptions: { bot_events: ['member_joined_channel', 'channel_unarchive', 'group_unarchive'] },
+      // The bot invited back or a channel unarchived: notices held for it go out at once. Its own notices as they
+      // land: doubts settle without looks, and a copy landed late is removed.
+      event_subscriptions: {
+        bot_events: [
+          'member_joined_channel',
+          'channel_unarchive',
+          'group_unarchive',
+          'message.channels',
+          'message.groups',
+        ],
+      },
       org_deploy_enabled: false,
       socket_mode_enabled: true,
       token_rotation_enabled: false,

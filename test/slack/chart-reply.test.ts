@@ -3,10 +3,11 @@
  * with its image: response_url cannot carry files, so it is uploaded as the digest is.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import type { SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
-import { postSignedCommand, recordingCore, recordingLogger, slashCommand } from './helpers.js';
+import { postSignedCommand, recordingCore, slashCommand } from './helpers.js';
+import { httpModeAdapter } from './http-mode-adapter.js';
 
 const signingSecret = '8f742231b10e8888abcd99yyyzzz85a5';
 const botToken = 'xoxb-1-test-bot-token';
@@ -17,16 +18,11 @@ describe('Slack command replies with a chart', () => {
   let adapter: SlackAdapter | undefined;
 
   async function start(reply: NeutralMessage): Promise<string> {
-    adapter = createSlackAdapter({
-      mode: 'http',
+    adapter = httpModeAdapter({
       botToken,
       signingSecret,
-      port: 0,
-      host: '127.0.0.1',
       core: recordingCore(() => reply),
-      slackApiUrl: fake.apiUrl,
-      retryPolicy: { retries: 0 },
-      logger: recordingLogger(),
+      apiUrl: fake.apiUrl,
     });
     await adapter.start();
     return adapter.url ?? '';

@@ -5,6 +5,8 @@
  * outside the Marketplace): a channel busier than one page is read on by cursor at the
  * next allowed call, never guessed; every channel of the workspace shares that one
  * call a minute; an attempt that had not settled when a look was made waits for the next.
+ * No message events here (no witness): a look finds a post that landed at once, and one
+ * proves a post absent only once the span Slack may still land it in has passed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFor } from '../delivery/pipeline-harness.js';
@@ -13,6 +15,7 @@ import { t0 } from '../support/builders.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import {
+  absentAfterMs,
   eventIdsIn,
   historyIntervalMs,
   lookAfterMs,
@@ -106,14 +109,12 @@ describe('Slack: doubts decided by looking, within one call a minute per workspa
         .map((c) => c.args['channel'])
         .sort(),
     ).toEqual(['C0BUSY', 'C0QUIET']);
-    await runFor(bot, lookAfterMs + 2 * historyIntervalMs, 5_000);
-    // One look per minute in the fleet's budget: each channel's doubt got its turn, none answered 429.
-    expect(
-      looks()
-        .map((c) => c.args['channel'])
-        .sort(),
-    ).toEqual(['C0BUSY', 'C0QUIET']);
+    await runFor(bot, absentAfterMs + 2 * historyIntervalMs, 5_000);
+    // One look per minute in the fleet's budget: each channel's doubt got its turns, none answered 429.
+    expect(new Set(looks().map((c) => c.args['channel']))).toEqual(new Set(['C0BUSY', 'C0QUIET']));
     expect(looks().every((c) => c.outcome === 'ok')).toBe(true);
+    for (let i = 1; i < looks().length; i += 1)
+      expect(looks()[i]!.at - looks()[i - 1]!.at).toBeGreaterThanOrEqual(historyIntervalMs);
     expect(resolved).toEqual(['s1:absent', 's1:absent']);
     expect(eventIdsIn(fake, 'C0BUSY')).toEqual(['s1']);
     expect(eventIdsIn(fake, 'C0QUIET')).toEqual(['s1']);
@@ -123,17 +124,20 @@ describe('Slack: doubts decided by looking, within one call a minute per workspa
     fake.fail('chat.postMessage', { beforePost: 'hang' }, 1);
     await bot.offer(supporter('early'));
     await bot.advance(lookAfterMs);
+    // The first look could only have found it; the one after the late-landing span proves it absent.
     expect(looks()).toHaveLength(1);
+    expect(resolved).toEqual([]);
+    await runFor(bot, absentAfterMs - lookAfterMs + 1_000, 1_000);
+    expect(looks()).toHaveLength(2);
     expect(resolved).toEqual(['early:absent']);
 
     // A second doubt right after that look: the look said nothing about it.
     fake.fail('chat.postMessage', { beforePost: 'hang' }, 1);
     await bot.offer(supporter('later'));
-    await runFor(bot, lookAfterMs + 1_000);
-    expect(looks()).toHaveLength(1);
-    expect(eventIdsIn(fake, 'C0BUSY')).toEqual(['early']);
-    await runFor(bot, historyIntervalMs, 5_000);
+    await runFor(bot, lookAfterMs + 1_000, 1_000);
     expect(looks()).toHaveLength(2);
+    expect(eventIdsIn(fake, 'C0BUSY')).toEqual(['early']);
+    await runFor(bot, absentAfterMs + historyIntervalMs, 5_000);
     expect(resolved).toEqual(['early:absent', 'later:absent']);
     expect(eventIdsIn(fake, 'C0BUSY')).toEqual(['early', 'later']);
   });

@@ -82,23 +82,40 @@ export function slashCommand(
  * `application/x-www-form-urlencoded` (Bolt rejects a charset suffix) and signed with
  * HMAC-SHA256 over `v0:<timestamp>:<body>`.
  */
-export async function postSignedCommand(
+export function postSignedCommand(
   url: string,
   signingSecret: string,
   fields: Record<string, string>,
-  options: { timestampSeconds?: number; signature?: string } = {},
+  options: SigningOptions = {},
 ): Promise<Response> {
-  const body = new URLSearchParams(fields).toString();
-  return postSignedBody(url, signingSecret, body, 'application/x-www-form-urlencoded', options);
+  return postSigned(
+    url,
+    signingSecret,
+    new URLSearchParams(fields).toString(),
+    'application/x-www-form-urlencoded',
+    options,
+  );
 }
 
-/** Any body signed as Slack signs its requests (`v0=` HMAC of `v0:<timestamp>:<body>`), POSTed to `url`. */
-export function postSignedBody(
+/** A JSON body (a whole Events API callback as given), signed as Slack signs it. */
+export function postSignedJson(url: string, signingSecret: string, body: object): Promise<Response> {
+  return postSigned(url, signingSecret, JSON.stringify(body), 'application/json');
+}
+
+export interface SigningOptions {
+  /** The request's time (default now); Slack's requests older than 5 minutes are refused. */
+  readonly timestampSeconds?: number;
+  /** A signature to send instead of the right one. */
+  readonly signature?: string;
+}
+
+/** POSTs `body` signed with `signingSecret` as Slack signs its requests (`v0=` HMAC of `v0:timestamp:body`). */
+export function postSigned(
   url: string,
   signingSecret: string,
   body: string,
   contentType: string,
-  options: { timestampSeconds?: number; signature?: string } = {},
+  options: SigningOptions = {},
 ): Promise<Response> {
   const timestamp = String(options.timestampSeconds ?? Math.floor(Date.now() / 1000));
   const signature =
@@ -132,7 +149,7 @@ export function postSignedEvent(
     event_time: Math.floor(Date.now() / 1000),
     event,
   });
-  return postSignedBody(url, signingSecret, body, 'application/json');
+  return postSigned(url, signingSecret, body, 'application/json');
 }
 
 /**
@@ -173,23 +190,4 @@ export function connectFormSubmission(input: {
     },
   };
   return { payload: JSON.stringify(payload) };
-}
-
-/**
- * A workspace admin installs the app through fundbot's OAuth flow at `base` (its /slack/install, then Slack's
- * redirect with a code the fake issued); resolves with the redirect's HTTP status (200 when installed).
- */
-export async function installThroughOAuth(
-  base: string,
-  slack: { issueCode(workspace: { teamId: string; name: string }): string },
-  workspace: { teamId: string; name: string },
-): Promise<number> {
-  const begin = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-  const state = new URL(begin.headers.get('location') ?? '').searchParams.get('state') ?? '';
-  const cookie = (begin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const done = await fetch(
-    `${base}/slack/oauth_redirect?code=${slack.issueCode(workspace)}&state=${encodeURIComponent(state)}`,
-    { headers: { cookie }, redirect: 'manual' },
-  );
-  return done.status;
 }

@@ -1,15 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import type { SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
-import {
-  deferred,
-  postSignedCommand,
-  type RecordingCore,
-  recordingCore,
-  recordingLogger,
-  slashCommand,
-} from './helpers.js';
+import { deferred, postSignedCommand, type RecordingCore, recordingCore, slashCommand } from './helpers.js';
+import { httpModeAdapter } from './http-mode-adapter.js';
 
 const signingSecret = '8f742231b10e8888abcd99yyyzzz85a5';
 const botToken = 'xoxb-1-test-bot-token';
@@ -22,17 +16,12 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
 
   async function start(reply?: Parameters<typeof recordingCore>[0], admins: string[] = []): Promise<void> {
     core = recordingCore(reply);
-    adapter = createSlackAdapter({
-      mode: 'http',
+    adapter = httpModeAdapter({
       botToken,
       signingSecret,
-      port: 0,
-      host: '127.0.0.1',
       core,
       admins,
-      slackApiUrl: fake.apiUrl,
-      retryPolicy: { retries: 0 },
-      logger: recordingLogger(),
+      apiUrl: fake.apiUrl,
     });
     await adapter.start();
     url = adapter.url ?? '';
@@ -272,16 +261,11 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
 
   it('fails start() with a helpful error when Slack rejects the bot token', async () => {
     core = recordingCore();
-    adapter = createSlackAdapter({
-      mode: 'http',
+    adapter = httpModeAdapter({
       botToken: 'xoxb-wrong',
       signingSecret,
-      port: 0,
-      host: '127.0.0.1',
       core,
-      slackApiUrl: fake.apiUrl,
-      retryPolicy: { retries: 0 },
-      logger: recordingLogger(),
+      apiUrl: fake.apiUrl,
     });
     const error = await adapter.start().then(
       () => undefined,

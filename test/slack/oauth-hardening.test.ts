@@ -25,6 +25,7 @@ import {
   recordingLogger,
   slashCommand,
 } from './helpers.js';
+import { beginInstall, finishInstall } from './oauth-browser.js';
 
 const signingSecret = 'oauth-hardening-signing-secret';
 const teamOne: FakeWorkspace = { teamId: 'T0HARD1', name: 'Hard One' };
@@ -69,51 +70,40 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function beginInstall(): Promise<{ state: string; cookie: string }> {
-  const response = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-  const consent = new URL(response.headers.get('location') ?? '');
-  return {
-    state: consent.searchParams.get('state') ?? '',
-    cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '',
-  };
-}
-
-function finishInstall(code: string, state: string, cookie: string): Promise<Response> {
-  return fetch(`${base}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`, {
-    headers: { cookie },
-    redirect: 'manual',
-  });
-}
-
 const installed = async (teamId: string) =>
   (await store.get(`slack/installations/team/${teamId}`, z.unknown())) !== undefined;
 
 describe('Slack OAuth install states', () => {
   it('are single-use: the same state and cookie again install nothing', async () => {
-    const { state, cookie } = await beginInstall();
-    expect((await finishInstall(fake.issueCode(teamOne), state, cookie)).status).toBe(200);
+    const { state, cookie } = await beginInstall(base);
+    expect((await finishInstall(base, fake.issueCode(teamOne), state, cookie)).status).toBe(200);
     expect(await installed(teamOne.teamId)).toBe(true);
 
     const exchangesBefore = fake.calls.filter((c) => c.method === 'oauth.v2.access').length;
-    const replayed = await finishInstall(fake.issueCode(teamTwo), state, cookie);
+    const replayed = await finishInstall(base, fake.issueCode(teamTwo), state, cookie);
     expect(replayed.status).not.toBe(200);
     expect(fake.calls.filter((c) => c.method === 'oauth.v2.access')).toHaveLength(exchangesBefore);
     expect(await installed(teamTwo.teamId)).toBe(false);
   });
 
   it('raced: of 4 concurrent redirects with one state, one installs', async () => {
-    const { state, cookie } = await beginInstall();
+    const { state, cookie } = await beginInstall(base);
     const answers = await Promise.all(
-      [1, 2, 3, 4].map(() => finishInstall(fake.issueCode(teamTwo), state, cookie)),
+      [1, 2, 3, 4].map(() => finishInstall(base, fake.issueCode(teamTwo), state, cookie)),
     );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
   });
 
   it('a forged state is refused', async () => {
-    const { state, cookie } = await beginInstall();
+    const { state, cookie } = await beginInstall(base);
     const [body] = state.split('.');
     const forged = `${body}.${'A'.repeat(43)}`;
-    const response = await finishInstall(fake.issueCode(teamTwo), forged, cookie.replace(state, forged));
+    const response = await finishInstall(
+      base,
+      fake.issueCode(teamTwo),
+      forged,
+      cookie.replace(state, forged),
+    );
     expect(response.status).not.toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
@@ -7,13 +7,16 @@ import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { waitUntil } from '../support/wait-until.js';
 import {
   postSignedCommand,
+  postSignedJson,
   type RecordingCore,
   recordingCore,
   recordingLogger,
   slashCommand,
 } from './helpers.js';
+import { beginInstall, finishInstall } from './oauth-browser.js';
 
 const signingSecret = 'oauth-signing-secret';
 const teamOne = { teamId: 'T0ONE', name: 'Team One', admins: ['U0BOSS'] };
@@ -57,56 +60,25 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** Starts an install like an admin's browser: the state from Slack's consent URL, the cookie Bolt set. */
-async function beginInstall(): Promise<{ state: string; cookie: string }> {
-  const response = await fetch(`${base}/slack/install`, { redirect: 'manual' });
+/** Starts an install like an admin's browser, and checks Slack's consent URL and Bolt's state cookie. */
+async function beginCheckedInstall(): Promise<{ state: string; cookie: string }> {
+  const { response, consent, state, cookie } = await beginInstall(base);
   expect(response.status).toBe(302);
-  const consent = new URL(response.headers.get('location') ?? '');
   expect(consent.searchParams.get('client_id')).toBe(fake.clientId);
   expect(consent.searchParams.get('scope')).toBe(
     'commands,chat:write,files:write,users:read,channels:history,groups:history,channels:read,groups:read',
   );
-  const state = consent.searchParams.get('state') ?? '';
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   expect(cookie).toMatch(/^slack-app-oauth-state=/);
   return { state, cookie };
 }
 
-async function finishInstall(code: string, state: string, cookie: string | undefined): Promise<Response> {
-  return fetch(`${base}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`, {
-    headers: cookie ? { cookie } : {},
-    redirect: 'manual',
-  });
-}
-
 async function install(workspace: typeof teamOne | typeof teamTwo): Promise<void> {
-  const { state, cookie } = await beginInstall();
-  const response = await finishInstall(fake.issueCode(workspace), state, cookie);
+  const { state, cookie } = await beginCheckedInstall();
+  const response = await finishInstall(base, fake.issueCode(workspace), state, cookie);
   expect(response.status).toBe(200);
 }
 
-async function eventually(probe: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await probe()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-async function postSignedEvent(body: object): Promise<Response> {
-  const text = JSON.stringify(body);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${text}`).digest('hex')}`;
-  return fetch(`${base}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signature,
-    },
-    body: text,
-  });
-}
+const postEvent = (event: object) => postSignedJson(`${base}/slack/events`, signingSecret, event);
 
 const installationKey = (teamId: string) => `slack/installations/team/${teamId}`;
 
@@ -127,8 +99,8 @@ describe('Slack OAuth install flow', () => {
 
   it('refuses a redirect without the state cookie of the browser that started the install', async () => {
     const before = fake.calls.length;
-    const { state } = await beginInstall();
-    const response = await finishInstall(fake.issueCode(teamTwo), state, undefined);
+    const { state } = await beginCheckedInstall();
+    const response = await finishInstall(base, fake.issueCode(teamTwo), state, undefined);
     expect(response.status).not.toBe(200);
     expect(fake.calls.slice(before).some((c) => c.method === 'oauth.v2.access')).toBe(false);
     expect(await store.get(installationKey(teamTwo.teamId), z.unknown())).toBeUndefined();
@@ -137,7 +109,12 @@ describe('Slack OAuth install flow', () => {
   it('refuses a forged state even when cookie and query agree', async () => {
     const before = fake.calls.length;
     const forged = 'forged-state';
-    const response = await finishInstall(fake.issueCode(teamTwo), forged, `slack-app-oauth-state=${forged}`);
+    const response = await finishInstall(
+      base,
+      fake.issueCode(teamTwo),
+      forged,
+      `slack-app-oauth-state=${forged}`,
+    );
     expect(response.status).not.toBe(200);
     expect(fake.calls.slice(before).some((c) => c.method === 'oauth.v2.access')).toBe(false);
   });
@@ -151,7 +128,10 @@ describe('Slack OAuth install flow', () => {
       slashCommand({ response_url: responseUrl, team_id: teamTwo.teamId, user_id: 'U0PLAIN' }),
     );
     expect(sent.status).toBe(200);
-    await eventually(async () => fake.responses.length > 0, 'the reply through response_url');
+    await waitUntil('the reply through response_url', async () => fake.responses.length > 0, {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
     const lookup = fake.calls.find((c) => c.method === 'users.info' && c.args.user === 'U0PLAIN');
     expect(lookup?.token).toBe(fake.tokenOf(teamTwo.teamId));
     expect(core.invocations.at(-1)?.context.channel).toEqual({
@@ -168,7 +148,10 @@ describe('Slack OAuth install flow', () => {
       signingSecret,
       slashCommand({ response_url: responseUrl, team_id: teamOne.teamId, user_id: 'U0BOSS' }),
     );
-    await eventually(async () => fake.responses.some((r) => responseUrl.endsWith(r.id)), 'the reply');
+    await waitUntil('the reply', async () => fake.responses.some((r) => responseUrl.endsWith(r.id)), {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
     expect(core.invocations.at(-1)?.context.canAdminister).toBe(true);
   });
 
@@ -192,7 +175,7 @@ describe('Slack OAuth install flow', () => {
     const two: ChannelRef = { platform: 'slack', workspaceId: teamTwo.teamId, channelId: 'C0TWO' };
     await subscriptions.subscribe(one, 'solar-kiosk', ['wall'], 'U0BOSS');
     await subscriptions.subscribe(two, 'solar-kiosk', ['wall'], 'U0OTHER');
-    const response = await postSignedEvent({
+    const response = await postEvent({
       token: 'legacy',
       team_id: teamOne.teamId,
       api_app_id: 'A0FUNDBOT',
@@ -202,13 +185,15 @@ describe('Slack OAuth install flow', () => {
       event: { type: 'app_uninstalled', event_ts: '1700000000.000100' },
     });
     expect(response.status).toBe(200);
-    await eventually(
-      async () => (await store.get(installationKey(teamOne.teamId), z.unknown())) === undefined,
+    await waitUntil(
       'the installation to be deleted',
+      async () => (await store.get(installationKey(teamOne.teamId), z.unknown())) === undefined,
+      { timeoutMs: 5_000, everyMs: 10 },
     );
-    await eventually(
-      async () => (await subscriptions.forChannel(one)).length === 0,
+    await waitUntil(
       'the subscriptions to go',
+      async () => (await subscriptions.forChannel(one)).length === 0,
+      { timeoutMs: 5_000, everyMs: 10 },
     );
     expect(await subscriptions.forChannel(two)).toHaveLength(1);
     expect(await store.get(installationKey(teamTwo.teamId), z.unknown())).toBeDefined();
@@ -218,7 +203,7 @@ describe('Slack OAuth install flow', () => {
   });
 
   it('forgets a workspace whose bot token was revoked', async () => {
-    const response = await postSignedEvent({
+    const response = await postEvent({
       token: 'legacy',
       team_id: teamTwo.teamId,
       api_app_id: 'A0FUNDBOT',
@@ -232,9 +217,10 @@ describe('Slack OAuth install flow', () => {
       },
     });
     expect(response.status).toBe(200);
-    await eventually(
-      async () => (await store.get(installationKey(teamTwo.teamId), z.unknown())) === undefined,
+    await waitUntil(
       'the installation to be deleted',
+      async () => (await store.get(installationKey(teamTwo.teamId), z.unknown())) === undefined,
+      { timeoutMs: 5_000, everyMs: 10 },
     );
   });
 });

@@ -17,6 +17,8 @@ describe('Slack app manifest for many workspaces (--oauth)', () => {
         'member_joined_channel',
         'channel_unarchive',
         'group_unarchive',
+        'message.channels',
+        'message.groups',
         'app_uninstalled',
         'tokens_revoked',
         'app_home_opened',
@@ -31,12 +33,18 @@ describe('Slack app manifest for many workspaces (--oauth)', () => {
     expect(manifest.settings.socket_mode_enabled).toBe(false);
   });
 
-  it('gives single-workspace manifests no redirect URL and only the access events', () => {
+  it('gives single-workspace manifests no redirect URL and only the access and own-message events', () => {
     const manifest = buildSlackAppManifest(commandDefinitions, { httpBaseUrl: 'https://bot.example.com' });
     expect(manifest.oauth_config).not.toHaveProperty('redirect_urls');
     expect(manifest.settings.event_subscriptions).toEqual({
       request_url: 'https://bot.example.com/slack/events',
-      bot_events: ['member_joined_channel', 'channel_unarchive', 'group_unarchive'],
+      bot_events: [
+        'member_joined_channel',
+        'channel_unarchive',
+        'group_unarchive',
+        'message.channels',
+        'message.groups',
+      ],
     });
   });
 

@@ -4,7 +4,7 @@
  * core against the fake Slack; /fundbot subscriptions shows the result.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import type { SlackAdapter } from '../../src/adapters/slack/index.js';
 import { createCommandCore } from '../../src/core/index.js';
 import type { ChannelRef, SubscriptionStore } from '../../src/core/ports.js';
 import { createPacingSettings, type PacingSettings } from '../../src/core/settings/pacing-settings.js';
@@ -15,7 +15,8 @@ import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { buildProject } from '../support/builders.js';
 import { FakeReadModel } from '../support/fake-read-model.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { postSignedCommand, recordingLogger, slashCommand } from './helpers.js';
+import { postSignedCommand, slashCommand } from './helpers.js';
+import { httpModeAdapter } from './http-mode-adapter.js';
 
 const signingSecret = 'pacing-signing-secret';
 const botToken = 'xoxb-1-pacing';
@@ -51,16 +52,11 @@ describe('/fundbot pacing and /fundbot quiet', () => {
       clock,
       version: 'test',
     });
-    adapter = createSlackAdapter({
-      mode: 'http',
+    adapter = httpModeAdapter({
       botToken,
       signingSecret,
-      port: 0,
-      host: '127.0.0.1',
       core,
-      slackApiUrl: fake.apiUrl,
-      retryPolicy: { retries: 0 },
-      logger: recordingLogger(),
+      apiUrl: fake.apiUrl,
       clock,
     });
     await adapter.start();

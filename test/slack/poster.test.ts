@@ -38,7 +38,7 @@ describe('Slack poster', () => {
     await fake.close();
   });
 
-  it('posts blocks with the event id in metadata and unfurls off', async () => {
+  it('posts blocks with the event id in metadata and in the first block id, and unfurls off', async () => {
     await adapter.poster.post(channel, notice, 'evt:supporter:solar-kiosk:42');
     const [call] = fake.callsTo('chat.postMessage');
     expect(call?.token).toBe(botToken);
@@ -49,8 +49,13 @@ describe('Slack poster', () => {
       metadata: { event_type: 'fundbot_notice', event_payload: { event_id: 'evt:supporter:solar-kiosk:42' } },
       text: 'New supporter — Ada supports the project',
     });
+    // The first block's id carries the key too: message events keep blocks, not always the metadata's payload.
     expect(call?.args.blocks).toEqual([
-      { type: 'header', text: { type: 'plain_text', text: 'New supporter', emoji: true } },
+      {
+        type: 'header',
+        text: { type: 'plain_text', text: 'New supporter', emoji: true },
+        block_id: 'fundbot:evt:supporter:solar-kiosk:42',
+      },
       { type: 'section', text: { type: 'plain_text', text: 'Ada supports the project', emoji: true } },
       {
         type: 'rich_text',

@@ -5,7 +5,7 @@
  * (conversations.info against the fake Slack).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import type { SlackAdapter } from '../../src/adapters/slack/index.js';
 import { createCommandCore } from '../../src/core/index.js';
 import type { ChannelRef, SubscriptionStore } from '../../src/core/ports.js';
 import { createSettingsStore } from '../../src/core/settings/settings-store.js';
@@ -16,6 +16,7 @@ import { buildProject } from '../support/builders.js';
 import { FakeReadModel } from '../support/fake-read-model.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { postSignedCommand, recordingLogger, slashCommand } from './helpers.js';
+import { httpModeAdapter } from './http-mode-adapter.js';
 
 const signingSecret = 'real-core-signing-secret';
 const botToken = 'xoxb-1-real-core';
@@ -52,15 +53,11 @@ describe('Slack adapter with the real command core', () => {
       clock,
       version: 'test',
     });
-    adapter = createSlackAdapter({
-      mode: 'http',
+    adapter = httpModeAdapter({
       botToken,
       signingSecret,
-      port: 0,
-      host: '127.0.0.1',
       core,
-      slackApiUrl: fake.apiUrl,
-      retryPolicy: { retries: 0 },
+      apiUrl: fake.apiUrl,
       logger,
       clock,
     });

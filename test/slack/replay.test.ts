@@ -4,7 +4,7 @@
  * adapters (two replicas) on one store, the real Bolt HTTPReceiver in each.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import type { SlackAdapter } from '../../src/adapters/slack/index.js';
 import { type KeyValueStore, memoryStore, openStore } from '../../src/lib/store.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { skipRedisTests, startRedisServer } from '../support/redis-server.js';
@@ -16,6 +16,7 @@ import {
   recordingLogger,
   slashCommand,
 } from './helpers.js';
+import { httpModeAdapter } from './http-mode-adapter.js';
 
 const signingSecret = '8f742231b10e8888abcd99yyyzzz85a5';
 const botToken = 'xoxb-1-test-bot-token';
@@ -28,16 +29,12 @@ describe('Slack HTTP mode: replayed signed requests', () => {
 
   async function startReplica(): Promise<{ url: string; core: RecordingCore }> {
     const core = recordingCore();
-    const adapter = createSlackAdapter({
-      mode: 'http',
+    const adapter = httpModeAdapter({
       botToken,
       signingSecret,
-      port: 0,
-      host: '127.0.0.1',
       core,
       apiUrl: fake.apiUrl,
       store,
-      retryPolicy: { retries: 0 },
       logger: recordingLogger(logs),
     });
     await adapter.start();

@@ -5,9 +5,10 @@
  * `ts`); the client's own timeout runs in real time.
  */
 import { afterEach } from 'vitest';
-import { unmeasuredClockMarginMs } from '../../src/adapters/slack/create-slack-poster.js';
+import { slackLateLandingMs, unmeasuredClockMarginMs } from '../../src/adapters/slack/create-slack-poster.js';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
+import type { Sighting } from '../../src/delivery/index.js';
 import { type AdapterPipeline, startAdapterPipeline } from '../delivery/adapter-pipeline.js';
 import type { PipelineOptions } from '../delivery/pipeline-harness.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../fakes/slack/fake-slack.js';
@@ -24,6 +25,11 @@ export const settleMs = postTimeoutMs + 5_000;
  * (at most the clock margin before a post measured it; less once one has).
  */
 export const lookAfterMs = settleMs + unmeasuredClockMarginMs;
+/**
+ * When a look can prove a post absent while no message events come (no witness): past the span Slack may
+ * still land it in (`slackLateLandingMs`), on Slack's clock too. A look before then can only find it.
+ */
+export const absentAfterMs = slackLateLandingMs + unmeasuredClockMarginMs;
 /** One conversations.history (and one .replies) call a minute per workspace, enforced by the fake too. */
 export const historyIntervalMs = 60_000;
 
@@ -33,8 +39,14 @@ export const slackChannel = (channelId: string): ChannelRef => ({
   channelId,
 });
 
+/** The fake Slack on the test's clock: message times, and the waits of late landings and answers. */
 export function startClockedFakeSlack(clock: ManualClock): Promise<FakeSlack> {
-  return startFakeSlack({ botToken, now: () => clock.now(), historyIntervalMs });
+  return startFakeSlack({
+    botToken,
+    now: () => clock.now(),
+    sleep: (ms) => clock.sleep(ms),
+    historyIntervalMs,
+  });
 }
 
 export type SlackPipeline = AdapterPipeline<FakeSlack, SlackAdapter>;
@@ -92,4 +104,35 @@ export function eventIdsIn(fake: FakeSlack, channelId: string): string[] {
 export function blockTexts(call: RecordedCall): string[] {
   const blocks = (call.args['blocks'] ?? []) as { text?: { text?: string } }[];
   return blocks.flatMap((b) => (typeof b.text?.text === 'string' ? [b.text.text] : []));
+}
+
+/**
+ * One bot process whose Slack adapter runs in Socket Mode and hands its own message events to the pipeline
+ * (`Delivery.witnessed`), against a fake subscribed to send them: the witness of src/delivery/witness.ts.
+ * The fake's late landings and answers wait on the test's clock.
+ */
+export async function startWitnessedSlack(
+  clock: ManualClock,
+  options: Omit<PipelineOptions, 'posters' | 'access' | 'clock'> = {},
+): Promise<SlackPipeline> {
+  const fake = await startClockedFakeSlack(clock);
+  let witnessed: ((sighting: Sighting) => void) | undefined;
+  const adapter = createSlackAdapter({
+    mode: 'socket',
+    botToken,
+    appToken: 'xapp-1-A0FAKE-test-app-token',
+    core: recordingCore(),
+    apiUrl: fake.apiUrl,
+    clock,
+    postTimeoutMs,
+    historyIntervalMs,
+    retryPolicy: { retries: 0, minTimeout: 0, maxTimeout: 1 },
+    logger: recordingLogger(),
+    onOwnMessage: (sighting) => witnessed?.(sighting),
+  });
+  const bot = await startAdapterPipeline(fake, adapter, { ...options, clock });
+  witnessed = (sighting) => bot.delivery.witnessed(sighting);
+  await adapter.start();
+  fake.subscribeMessageEvents({ via: 'socket' });
+  return bot;
 }

@@ -5,7 +5,7 @@
  * `src` and `commands` (the bench's child processes), compiled with everything they import.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +20,15 @@ export interface CompiledAppDir {
   remove(): void;
 }
 
-/** Builds once (about 15-30 s on a shared 2-core machine); the caller removes it. */
-export async function compileApp(options: { entries?: readonly string[] } = {}): Promise<CompiledAppDir> {
-  const appDir = mkdtempSync(join(tmpdir(), 'fundbot-compiled-app-'));
+/**
+ * Builds once (about 15-30 s on a shared 2-core machine) into `into` (a new directory) or a temporary one; the
+ * caller removes it. Tests share one build per run: see shared-compiled-app.ts.
+ */
+export async function compileApp(
+  options: { entries?: readonly string[]; into?: string } = {},
+): Promise<CompiledAppDir> {
+  const appDir = options.into ?? mkdtempSync(join(tmpdir(), 'fundbot-compiled-app-'));
+  if (options.into !== undefined) mkdirSync(appDir);
   const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
   // As in the image: the production dependencies in node_modules beside dist/ (and tsc's types for a tsconfig here).
   symlinkSync(join(repoRoot, 'node_modules'), join(appDir, 'node_modules'), 'dir');
@@ -49,9 +55,13 @@ export async function compileApp(options: { entries?: readonly string[] } = {}):
   }
   // As in the image: package.json (ESM, the version) beside dist/.
   copyFileSync(join(repoRoot, 'package.json'), join(appDir, 'package.json'));
-  return {
-    appDir,
-    compiled: (repoPath) => join(appDir, 'dist', repoPath.replace(/\.ts$/, '.js')),
-    remove: () => rmSync(appDir, { recursive: true, force: true }),
-  };
+  return compiledAppAt(appDir);
+}
+
+/** The compiled app built at `appDir`; `remove` deletes the directory unless the caller says otherwise. */
+export function compiledAppAt(
+  appDir: string,
+  remove = () => rmSync(appDir, { recursive: true, force: true }),
+): CompiledAppDir {
+  return { appDir, compiled: (repoPath) => join(appDir, 'dist', repoPath.replace(/\.ts$/, '.js')), remove };
 }

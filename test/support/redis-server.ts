@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitUntil } from './wait-until.js';
 
 /**
  * A real `redis-server` on 127.0.0.1 for tests and the replicas benchmark. Never a mock:
@@ -127,12 +128,16 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     child.stderr?.on('data', (chunk: Buffer) => {
       log += chunk.toString('utf8');
     });
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) break;
-      if (await ping(port)) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const exited = () => child.exitCode !== null;
+    const answered = await waitUntil(
+      `redis-server on port ${port} to answer PING`,
+      async () => exited() || ping(port),
+      {
+        timeoutMs: 10_000,
+        everyMs: 20,
+      },
+    ).catch(() => false);
+    if (answered && !exited()) return;
     child.kill('SIGKILL');
     throw new Error(`redis-server on port ${port} did not answer PING within 10 s; its output:\n${log}`);
   };

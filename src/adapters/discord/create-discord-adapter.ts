@@ -11,7 +11,7 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import type { ChannelAccess, ChannelRef, CommandCore, NeutralMessage } from '../../core/index.js';
-import type { ChannelPoster } from '../../delivery/index.js';
+import type { ChannelPoster, Sighting } from '../../delivery/index.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { adapterText } from './adapter-texts.js';
 import { connectModal, gatewayConnectSubmission } from './connect-modal.js';
@@ -28,6 +28,7 @@ import {
   suggestsProjects,
 } from './interaction-invocation.js';
 import { type DiscordAdapterLogger, silentLogger } from './logger.js';
+import { listenForOwnMessages } from './own-message-create.js';
 import { type DiscordRendering, renderEmbed } from './render-embed.js';
 import { type ForgetWorkspace, forgetOnServerRemoval } from './server-removal.js';
 
@@ -54,6 +55,8 @@ export interface DiscordAdapterOptions {
   readonly onAccessChanged?: (scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>) => void;
   /** Gateway mode: deletes what is stored for a server that removed fundbot (server-removal.ts). */
   readonly forgetWorkspace?: ForgetWorkspace;
+  /** Told of each of the bot's own notices `MESSAGE_CREATE` shows (GuildMessages intent): own-message-create.ts. */
+  readonly onOwnMessage?: (sighting: Sighting) => void;
   /**
    * Times the deferral and the stop drain. Discord's 3-second deadline is wall-clock
    * time, so this must tick in real time (systemClock, the default) outside tests.
@@ -99,8 +102,9 @@ export interface DiscordAdapter {
 const noMentions = { parse: [] } as const;
 
 /**
- * The Discord adapter on discord.js (gateway mode, Guilds intent only: slash
- * commands arrive as interactions and need no message content). It turns
+ * The Discord adapter on discord.js (gateway mode, Guilds intent: slash commands
+ * arrive as interactions and need no message content; GuildMessages too when the
+ * delivery pipeline watches the bot's own posts, `onOwnMessage`). It turns
  * interactions into the core's {@link CommandInvocation}s and renders the core's
  * messages as embeds; its poster delivers notices with an idempotent nonce.
  */
@@ -122,7 +126,10 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   const apiUrl = options.apiUrl ?? options.restApiUrl;
   const restTimeoutMs = options.restTimeoutMs ?? 15_000;
   const client = new Client({
-    intents: [GatewayIntentBits.Guilds],
+    // GuildMessages (not privileged) only for the bot's own notices: the delivery pipeline's witness.
+    intents: options.onOwnMessage
+      ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages]
+      : [GatewayIntentBits.Guilds],
     // Nothing in any message may ping: the client default covers replies, edits,
     // follow-ups and channel posts; each call sets it again to be explicit.
     allowedMentions: noMentions,
@@ -131,6 +138,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   if (options.forgetWorkspace) forgetOnServerRemoval(client, options.forgetWorkspace, logger);
+  if (options.onOwnMessage) listenForOwnMessages(client, options.onOwnMessage);
 
   client.on(Events.Error, (error) => logger.error(describeError(error, secrets), 'discord client error'));
   client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
@@ -319,6 +327,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
   const poster = createDiscordPoster({
     client,
+    token: options.token,
+    apiUrl,
     restTimeoutMs,
     ...(options.nonceWindowMs !== undefined ? { nonceWindowMs: options.nonceWindowMs } : {}),
   });
@@ -337,6 +347,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         await ready.catch(() => undefined);
         await client.destroy();
         await closeDiscordRest(client.rest);
+        await poster.close();
         throw new Error(
           'Discord login failed: check DISCORD_TOKEN (Developer Portal → Bot → Reset Token) and that the bot ' +
             `can reach Discord (${describeError(error, secrets)['message']})`,
@@ -355,6 +366,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
       timer.abort();
       await client.destroy();
       await closeDiscordRest(client.rest);
+      await poster.close();
     },
   };
 }

@@ -1,11 +1,15 @@
-import type { Client } from 'discord.js';
+import { type Client, Routes } from 'discord.js';
 import { type ChannelPoster, ChannelUnavailableError } from '../../delivery/index.js';
+import { closeDiscordRest, createDiscordRest } from './discord-rest.js';
 import { discordPost, discordRestDelivery } from './discord-rest-delivery.js';
-import { noMentions } from './http-interactions/rest-message.js';
-import { renderEmbed } from './render-embed.js';
+import { restMessage } from './http-interactions/rest-message.js';
 
 export interface DiscordPosterOptions {
   readonly client: Client;
+  /** The bot token: the poster has a REST client of its own (see below). */
+  readonly token: string;
+  /** REST base URL without the version (default Discord's). */
+  readonly apiUrl?: string | undefined;
   /** The REST timeout: a post may land until then; the router waits that long plus a margin. */
   readonly restTimeoutMs: number;
   /**
@@ -20,6 +24,13 @@ export interface DiscordPosterOptions {
  * delivery's idempotency key and `enforce_nonce`, so a repeat within Discord's
  * window returns the message already created instead of a second one.
  *
+ * The channel checks use the gateway client's cache; the requests go through a REST
+ * client of the poster's own with NO retries: a retry after a timeout is a repeat the
+ * pipeline would not know of (it would take the retry's message for the only one while
+ * the first request may still be created after the nonce window, a second copy nobody
+ * watches). The pipeline repeats itself, with the same nonce, and watches for a late
+ * copy (src/delivery/extra-copies.ts).
+ *
  * A delivery in doubt (timeout, reset, 5xx, crash) is resolved by `findPosted`:
  * inside the nonce window, posting again with the same nonce is the check (Discord
  * dedupes it); after the window, the bot's messages since the attempt began are
@@ -27,12 +38,20 @@ export interface DiscordPosterOptions {
  * 3 pages of 100) and the notice is recognised by its nonce or, as GET does not
  * return nonces, by its embed (title, description and footer).
  *
- * Rate limits: discord.js's REST queue obeys Discord's waits (the 429's
+ * Rate limits: @discordjs/rest's queue obeys Discord's waits (the 429's
  * Retry-After, per route and global, and the bucket headers): no request on that
  * route (any route for a global limit) before the wait ends. A 429 never posts.
  */
-export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoster {
+export function createDiscordPoster(
+  options: DiscordPosterOptions,
+): ChannelPoster & { close(): Promise<void> } {
   const { client } = options;
+  const rest = createDiscordRest({
+    token: options.token,
+    apiUrl: options.apiUrl,
+    timeoutMs: options.restTimeoutMs,
+    retries: 0,
+  });
 
   return {
     platform: 'discord',
@@ -49,19 +68,19 @@ export function createDiscordPoster(options: DiscordPosterOptions): ChannelPoste
       if (!channel.isSendable() || channel.isDMBased())
         throw new ChannelUnavailableError(ref, 'no-permission');
       // `private` has no meaning in a channel post: notices are for everyone in it.
-      const sent = await channel.send({
-        ...renderEmbed(message),
-        allowedMentions: noMentions,
-        nonce,
-        enforceNonce: true,
-      });
+      const { body, files } = restMessage(message);
+      const sent = (await rest.post(Routes.channelMessages(target), {
+        body: { ...body, nonce, enforce_nonce: true },
+        files,
+      })) as { id: string };
       return sent.id;
     }),
     ...discordRestDelivery({
-      rest: client.rest,
+      rest,
       restTimeoutMs: options.restTimeoutMs,
       botUserId: async () => client.user?.id,
       ...(options.nonceWindowMs !== undefined ? { nonceWindowMs: options.nonceWindowMs } : {}),
     }),
+    close: () => closeDiscordRest(rest),
   };
 }

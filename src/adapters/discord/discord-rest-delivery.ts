@@ -11,6 +11,8 @@ import { nonceFromKey } from './discord-nonce.js';
 import { clip } from './escape-discord.js';
 import { renderEmbed } from './render-embed.js';
 
+/** Discord: "Unknown Message". */
+const unknownMessage = 10008;
 /** Discord: "A thread has already been created for this message". */
 const threadAlreadyExists = 160004;
 /** Thread names are at most 100 characters. */
@@ -94,7 +96,7 @@ export interface DiscordRestDeliveryOptions {
  */
 export function discordRestDelivery(
   options: DiscordRestDeliveryOptions,
-): Required<Pick<ChannelPoster, 'edit' | 'startThread' | 'doubt' | 'threads'>> {
+): Required<Pick<ChannelPoster, 'edit' | 'remove' | 'startThread' | 'doubt' | 'threads'>> {
   const { rest } = options;
   const nonceWindowMs = options.nonceWindowMs ?? 120_000;
   return {
@@ -109,6 +111,19 @@ export function discordRestDelivery(
           body: { embeds: renderEmbed(message).embeds, allowed_mentions: { parse: [] } },
         });
       } catch (error) {
+        throw classifyDiscordError(error, ref);
+      }
+    },
+    async remove(ref, messageId) {
+      const [channelId, id] = messageId.includes('/')
+        ? (messageId.split('/', 2) as [string, string])
+        : [ref.channelId, messageId];
+      try {
+        // DELETE /channels/{channel}/messages/{message}: a bot deletes its own messages without a permission.
+        await rest.delete(Routes.channelMessage(channelId, id));
+      } catch (error) {
+        // Gone already (removed by another replica, or by a moderator): what was wanted.
+        if (error instanceof DiscordAPIError && error.code === unknownMessage) return;
         throw classifyDiscordError(error, ref);
       }
     },
@@ -130,16 +145,21 @@ export function discordRestDelivery(
     doubt: {
       settleMs: discordInDoubtSettleMs(options.restTimeoutMs),
       repeatSafeMs: nonceWindowMs,
+      // A late landing after a repeat is deduped by the nonce only inside Discord's window, which is short and
+      // undocumented: a repeat is watched this long (a look every 5 s; MESSAGE_CREATE at once) for a copy.
+      lateLandingMs: 90_000,
+      markOf: nonceFromKey,
       // GET messages of a channel: a generous per-channel bucket; a look every 5 s is far inside it.
       lookBudget: (ref, thread) => ({ scope: `discord:${targetChannelId(ref, thread)}`, intervalMs: 5_000 }),
       async look(ref, request, thread) {
         const target = targetChannelId(ref, thread);
-        const wanted = new Map(
-          request.wanted.map((w) => [
-            w.key,
-            { nonce: nonceFromKey(w.key), embed: embedSignature(renderEmbed(w.message).embeds[0]) },
-          ]),
-        );
+        // A delivery may be wanted as more than one rendering (a repeat says it is late): any of them matches.
+        const wanted = new Map<string, { nonce: string; embeds: Set<string | undefined> }>();
+        for (const w of request.wanted) {
+          const entry = wanted.get(w.key) ?? { nonce: nonceFromKey(w.key), embeds: new Set() };
+          entry.embeds.add(embedSignature(renderEmbed(w.message).embeds[0]));
+          wanted.set(w.key, entry);
+        }
         const after =
           request.cursor ?? SnowflakeUtil.generate({ timestamp: Math.max(0, request.from) }).toString();
         try {
@@ -152,20 +172,24 @@ export function discordRestDelivery(
             embeds?: unknown[];
           }[];
           const found = new Map<string, string>();
+          const copies: { key: string; messageId: string }[] = [];
           for (const m of messages) {
             if (m.author?.id !== me) continue;
             const signature = embedSignature(m.embeds?.[0]);
             for (const [key, w] of wanted) {
-              if (String(m.nonce ?? '') === w.nonce || signature === w.embed)
-                found.set(key, qualifiedId(ref, target, m.id));
+              if (String(m.nonce ?? '') !== w.nonce && !w.embeds.has(signature)) continue;
+              found.set(key, qualifiedId(ref, target, m.id));
+              copies.push({ key, messageId: qualifiedId(ref, target, m.id) });
             }
           }
-          if (messages.length < 100) return { found, covered: { from: request.from, to: request.to } };
+          if (messages.length < 100)
+            return { found, copies, covered: { from: request.from, to: request.to } };
           // Oldest first from `after`: the next look continues after the newest of this page.
           const newest = messages.reduce((max, m) => (BigInt(m.id) > BigInt(max) ? m.id : max), after);
           const newestAt = Number(SnowflakeUtil.timestampFrom(newest));
           return {
             found,
+            copies,
             covered: { from: request.from, to: Math.min(request.to, newestAt) },
             cursor: newest,
           };

@@ -11,7 +11,9 @@ import { clip } from './slack-text.js';
  *   set the language) and the user's locale;
  * - `channels:history`, `groups:history`: conversations.history in public and private
  *   channels the bot is in, read ONLY to resolve a notice delivery in doubt (did the
- *   post whose answer was lost land?), never otherwise.
+ *   post whose answer was lost land?), never otherwise; the same scopes let Slack send the
+ *   `message.channels` / `message.groups` events, of which fundbot reads only its own
+ *   notices (slackOwnMessageEvents).
  * - `channels:read`, `groups:read`: conversations.info on /fundbot subscribe, to check the
  *   bot is a member of the (public or private) channel before subscribing it.
  * Socket Mode additionally needs an app-level token with `connections:write`; that is
@@ -140,6 +142,7 @@ export function buildSlackAppManifest(
         // The bot was invited back or a channel unarchived: held notices go out at once (see slackAccessEvents).
         bot_events: [
           ...slackAccessEvents,
+          ...slackOwnMessageEvents,
           ...(oauth ? ['app_uninstalled', 'tokens_revoked', 'app_home_opened'] : []),
         ],
       },
@@ -160,6 +163,13 @@ export function buildSlackAppManifest(
  * (conversations.info), so the notices held for it go out as a catch-up.
  */
 export const slackAccessEvents = ['member_joined_channel', 'channel_unarchive', 'group_unarchive'] as const;
+
+/**
+ * The channels' message events: Slack shows fundbot its own notices as they land, which settles a delivery in
+ * doubt without spending the look budget and shows a copy Slack landed late, which is then removed
+ * (src/adapters/slack/own-message-events.ts). Every other message in those channels is dropped unread.
+ */
+export const slackOwnMessageEvents = ['message.channels', 'message.groups'] as const;
 
 /** `https://bot.example.com` + `slack/events` → `https://bot.example.com/slack/events`; only https (Slack requires it). */
 function publicUrl(base: string, path: string): string {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
 import type { ChannelAccess, ChannelRef, CommandCore } from '../../core/index.js';
-import type { ChannelPoster } from '../../delivery/index.js';
+import type { ChannelPoster, Sighting } from '../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
@@ -13,6 +13,7 @@ import { createSlackPoster, createSlackPostingClient, defaultPostTimeoutMs } fro
 import { drainInFlight } from './drain-in-flight.js';
 import { createSlashCommandHandler } from './handle-slash-command.js';
 import { createSlackOAuthAdapter, type SlackOAuthAdapterOptions } from './oauth/index.js';
+import { listenForOwnMessages } from './own-message-events.js';
 import {
   botRetryPolicy,
   rejectRateLimitedCalls,
@@ -66,6 +67,11 @@ export interface SlackAdapterOptions {
   readonly drainTimeoutMs?: number;
   /** Told when the bot may be able to post in a channel again (it joined, the channel was unarchived). */
   readonly onAccessChanged?: (channel: ChannelRef) => void;
+  /**
+   * Told of each of fundbot's own notices Slack's `message` events show (subscribe the app to
+   * `message.channels` and `message.groups`): the delivery pipeline's witness (own-message-events.ts).
+   */
+  readonly onOwnMessage?: (sighting: Sighting) => void;
 }
 
 /** Many workspaces: Bolt's OAuth install flow and per-workspace tokens instead of one bot token (./oauth). */
@@ -151,6 +157,8 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
     // auth.test runs in start(), where a bad token can fail loudly, not as an
     // unhandled rejection in the constructor.
     deferInitialization: true,
+    // Our own message events are the delivery pipeline's witness (own-message-events.ts).
+    ignoreSelf: options.onOwnMessage === undefined,
     ...(receiver
       ? { receiver }
       : {
@@ -190,6 +198,7 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
   if (receiver && options.store) useSlackReplayGuard(app, options.store, clock);
 
   if (options.onAccessChanged) listenForAccessChanges(app, options.onAccessChanged);
+  if (options.onOwnMessage) listenForOwnMessages(app, options.onOwnMessage);
 
   const hostedDeps = { core: options.core, users, admins: new Set(options.admins ?? []), logger };
   listenForConnectForm(app, hostedDeps);

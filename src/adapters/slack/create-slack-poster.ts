@@ -10,7 +10,13 @@ import {
 import { limits } from '../../domain/text-limits.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { renderBlocks, renderRichText, slackLimits } from './render-blocks.js';
-import { createSlackLook, fileMarker, historyPageLimit, noticeEventType } from './slack-look.js';
+import {
+  createSlackLook,
+  fileMarker,
+  historyPageLimit,
+  markedBlocks,
+  noticeEventType,
+} from './slack-look.js';
 import { createSlackRateGate, rateScope, type SlackRateGate } from './slack-rate-gate.js';
 import { clip, neutralizePlainText } from './slack-text.js';
 
@@ -34,6 +40,9 @@ export const unavailableChannelErrors: Readonly<Record<string, ChannelAccessProb
   token_expired: 'token-revoked',
   account_inactive: 'token-revoked',
 };
+
+/** How late Slack may land a post it took, as far as a doubt waits for it without message events. */
+export const slackLateLandingMs = 90_000;
 
 /**
  * How long a post is given before it is called in doubt: Slack answers chat.postMessage
@@ -130,7 +139,7 @@ export function createSlackPoster(
             title: clip(neutralizePlainText(message.title ?? message.image.alt), limits.messageTitle),
             alt_text: clip(neutralizePlainText(message.image.alt), slackLimits.fileAltText),
             // The message beside the file as rich text: literal user text, no mrkdwn (see slack-text.ts).
-            blocks: [renderRichText(message)],
+            blocks: markedBlocks([renderRichText(message)], idempotencyKey),
           });
           return undefined;
         }
@@ -140,7 +149,8 @@ export function createSlackPoster(
           channel: channel.channelId,
           // A reply in a thread (the daily thread, a batch's names): its parent's ts. Never broadcast.
           ...(thread ? { thread_ts: thread.parentMessageId } : {}),
-          blocks,
+          // The key in the first block's id too: message events keep it (see deliveryBlockId).
+          blocks: markedBlocks(blocks, idempotencyKey),
           text,
           unfurl_links: false,
           unfurl_media: false,
@@ -163,10 +173,24 @@ export function createSlackPoster(
         throw classifySlackError(error, channel, gate, scope);
       }
     },
+    async remove(channel: ChannelRef, messageId: string): Promise<void> {
+      const scope = rateScope('chat.delete');
+      gate.check(scope, 'the removal of an extra copy');
+      try {
+        await client.chat.delete({ channel: channel.channelId, ts: messageId });
+      } catch (error) {
+        // Gone already (removed by another replica, or by someone in the channel): what was wanted.
+        if (platformErrorCode(error) === 'message_not_found') return;
+        throw classifySlackError(error, channel, gate, scope);
+      }
+    },
     doubt: {
       // Slack may still be processing a request the client gave up on: a margin past the timeout.
       settleMs: postTimeoutMs + 5_000,
       repeatSafeMs: 0,
+      // Slack may land a post it took long after the client gave up (measured: 25-35 s, seen 90 s): without
+      // message events to remove a late copy, nothing is posted again before a look covered this span.
+      lateLandingMs: slackLateLandingMs,
       newestFirstPageSize: historyPageLimit,
       // How far Slack's message times and our clock disagree, as measured on our own posts.
       get clockMarginMs(): number {

@@ -15,6 +15,48 @@ export function fileMarker(idempotencyKey: string): string {
   return `fb${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 10)}`;
 }
 
+/** Slack's limit on a block's `block_id`. */
+const blockIdLimit = 255;
+const blockIdPrefix = 'fundbot:';
+
+/**
+ * The delivery's key as the `block_id` of the message's first block. Message events (the witness, see
+ * src/delivery/witness.ts) carry the blocks but, as apps report, not the metadata's `event_payload` unless the
+ * event type is declared in the app's manifest; the block id survives everywhere a message is shown to the app.
+ * Undefined for a key too long for a block id (the metadata still carries it).
+ */
+export function deliveryBlockId(idempotencyKey: string): string | undefined {
+  const id = `${blockIdPrefix}${idempotencyKey}`;
+  return id.length <= blockIdLimit ? id : undefined;
+}
+
+/** The blocks with the delivery's key on the first one (see {@link deliveryBlockId}). */
+export function markedBlocks<T extends { block_id?: string }>(
+  blocks: readonly T[],
+  idempotencyKey: string,
+): T[] {
+  const blockId = deliveryBlockId(idempotencyKey);
+  const [first, ...rest] = blocks;
+  return blockId && first ? [{ ...first, block_id: blockId }, ...rest] : [...blocks];
+}
+
+/** The fundbot delivery key a message of the bot carries: its metadata's, else its first block's id. */
+export function deliveryKeyOf(message: {
+  readonly metadata?: unknown;
+  readonly blocks?: readonly unknown[] | undefined;
+}): string | undefined {
+  const metadata = message.metadata as
+    | { event_type?: string; event_payload?: Record<string, unknown> }
+    | undefined;
+  const key = metadata?.event_payload?.['event_id'];
+  if (metadata?.event_type === noticeEventType && typeof key === 'string') return key;
+  for (const block of message.blocks ?? []) {
+    const id = (block as { block_id?: unknown } | null)?.block_id;
+    if (typeof id === 'string' && id.startsWith(blockIdPrefix)) return id.slice(blockIdPrefix.length);
+  }
+  return undefined;
+}
+
 /**
  * Messages per conversations.history or .replies page: Slack's maximum (and default) for
  * apps outside the Marketplace since 2025, newest first.
@@ -74,7 +116,9 @@ export function createSlackLook(options: SlackLookOptions) {
       ? await client.conversations.replies({ ...query, ts: thread.parentMessageId })
       : await client.conversations.history(query);
     const markers = new Map(request.wanted.map((w) => [fileMarker(w.key), w.key]));
+    const wanted = new Set(request.wanted.map((w) => w.key));
     const found = new Map<string, string>();
+    const copies: { key: string; messageId: string }[] = [];
     let lowest = request.to;
     let shown = 0;
     for (const m of page.messages ?? []) {
@@ -84,20 +128,22 @@ export function createSlackLook(options: SlackLookOptions) {
       lowest = Math.min(lowest, Number(m.ts) * 1000);
       const mine = (me.botId && m.bot_id === me.botId) || (me.userId && m.user === me.userId);
       if (!mine) continue;
-      const metadata = m.metadata as
-        | { event_type?: string; event_payload?: Record<string, unknown> }
-        | undefined;
-      const key = metadata?.event_payload?.['event_id'];
-      if (metadata?.event_type === noticeEventType && typeof key === 'string') found.set(key, m.ts);
+      const keys = new Set<string>();
+      const key = deliveryKeyOf(m as { metadata?: unknown; blocks?: unknown[] });
+      if (key !== undefined) keys.add(key);
       for (const file of (m.files ?? []) as { name?: string }[]) {
-        for (const [marker, wantedKey] of markers)
-          if (file.name?.includes(marker)) found.set(wantedKey, m.ts);
+        for (const [marker, wantedKey] of markers) if (file.name?.includes(marker)) keys.add(wantedKey);
+      }
+      for (const k of keys) {
+        found.set(k, m.ts);
+        if (wanted.has(k)) copies.push({ key: k, messageId: m.ts });
       }
     }
     const cursor = page.response_metadata?.next_cursor;
     const complete = !page.has_more || !cursor;
     return {
       found,
+      copies,
       covered: { from: complete ? request.from : lowest, to: request.to },
       ...(complete ? {} : { cursor }),
       shown,

@@ -58,6 +58,8 @@ function mayReadProjectNow(
  */
 export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: RequestTag): Promise<void> {
   let state = await currentState(ctx, rt);
+  // After a restart, or when this replica gains the project: the rhythm the state kept, if newer.
+  rt.arrivals.adopt(state.lists.fundings?.rhythm);
   const result = await readFeedList(
     ctx,
     rt,
@@ -69,8 +71,11 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
     (offset, limit) => rt.api.fundingsPage({ limit, offset }),
   );
   const now = ctx.clock.now();
-  // Where the supporters are: the planner paces this feed by what it finds (arrival-rate.ts).
-  rt.arrivals.record(now, result.fresh.length);
+  // Where the supporters are: the planner paces this feed by when they arrived (fundings-pace.ts).
+  rt.arrivals.record(
+    now,
+    result.fresh.map((f) => f.item.support_timestamp * 1000),
+  );
   const events: FundbotEvent[] = [];
   const projectFeed = feedOf(rt, 'project');
   let projectAfter: { funding: number; supporters: number } | null = null;
@@ -120,7 +125,7 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
     rt,
     {
       ...state,
-      lists: { ...state.lists, fundings: result.state },
+      lists: { ...state.lists, fundings: { ...result.state, rhythm: rt.arrivals.toText() } },
       readAt: { ...state.readAt, fundings: now },
     },
     events,

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -51,6 +52,7 @@ export interface SpawnBotOptions {
   readonly readyTimeoutMs?: number;
 }
 
+/** Starts the child (inside a test: it is killed and its directory removed when the test ends). */
 export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-process-'));
   const configPath = join(dir, 'fundbot.config.json');
@@ -142,6 +144,8 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  // Killed when the test ends, pass or fail (dispose is safe to call again).
+  onTestFinished(() => bot.dispose());
   const ready = options.readyMessage === undefined ? 'fundbot is running' : options.readyMessage;
   if (ready !== null) {
     try {
@@ -152,19 +156,4 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
     }
   }
   return bot;
-}
-
-/** Polls `check` every 25 ms until it returns a value; rejects with `what` after `timeoutMs`. */
-export async function eventually<T>(
-  what: string,
-  check: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

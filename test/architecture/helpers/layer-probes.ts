@@ -206,7 +206,7 @@ export const layerProbes: readonly Probe[] = [
     path: 'src/adapters/discord/probe-deep-core.ts',
     code: "import '../../core/message.js';\n",
     rule: 'noRestrictedImports',
-    says: "'../core/index.js'",
+    says: "'../../core/index.js'",
   },
   {
     path: 'src/adapters/slack/probe-discord.ts',

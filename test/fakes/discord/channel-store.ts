@@ -34,6 +34,15 @@ export interface ChannelStore {
   /** Discord's page: the `limit` messages right after `after`, newest first, without nonces. */
   messagesAfter(channelId: string, after: bigint, limit: number): StoredMessage[];
   addMessage(channelId: string, message: StoredMessage): void;
+  /** Delete Message's effect: gone from the channel, kept in `deleted` with when (epoch ms). */
+  deleteMessage(channelId: string, messageId: string): void;
+  readonly deleted: readonly {
+    readonly channelId: string;
+    readonly message: StoredMessage;
+    readonly at: number;
+  }[];
+  /** Called with every message as it is created (the gateway's MESSAGE_CREATE). */
+  onMessage(listener: (channelId: string, message: StoredMessage) => void): void;
   /** The message an earlier Create Message with this nonce key made, while the window lasts. */
   messageForNonce(nonceKey: string): StoredMessage | undefined;
   rememberNonce(nonceKey: string, message: StoredMessage): void;
@@ -46,9 +55,15 @@ export interface ChannelStore {
   createRefusal(channelId: string, botUserId: string): ChannelFault | undefined;
 }
 
-/** `nonceWindowMs`: how long a nonce dedupes (Infinity: forever, 0: never). */
-export function createChannelStore(guilds: readonly FakeGuild[], nonceWindowMs: number): ChannelStore {
+/** `nonceWindowMs`: how long a nonce dedupes (Infinity: forever, 0: never), on the clock `now`. */
+export function createChannelStore(
+  guilds: readonly FakeGuild[],
+  nonceWindowMs: number,
+  now: () => number = Date.now,
+): ChannelStore {
   const channelMessages = new Map<string, StoredMessage[]>();
+  const deleted: { channelId: string; message: StoredMessage; at: number }[] = [];
+  const listeners: ((channelId: string, message: StoredMessage) => void)[] = [];
   const nonces = new Map<string, { message: StoredMessage; at: number }>();
   let windowMs = nonceWindowMs;
 
@@ -75,13 +90,28 @@ export function createChannelStore(guilds: readonly FakeGuild[], nonceWindowMs: 
         .map(({ nonce: _nonce, ...m }) => m),
     addMessage: (channelId, message) => {
       channelMessages.set(channelId, [...(channelMessages.get(channelId) ?? []), message]);
+      for (const listener of listeners) listener(channelId, message);
+    },
+    deleteMessage: (channelId, messageId) => {
+      const list = channelMessages.get(channelId) ?? [];
+      const gone = list.find((m) => m['id'] === messageId);
+      if (!gone) return;
+      channelMessages.set(
+        channelId,
+        list.filter((m) => m !== gone),
+      );
+      deleted.push({ channelId, message: gone, at: now() });
+    },
+    deleted,
+    onMessage: (listener) => {
+      listeners.push(listener);
     },
     messageForNonce: (nonceKey) => {
       const existing = nonces.get(nonceKey);
-      return existing && Date.now() - existing.at < windowMs ? existing.message : undefined;
+      return existing && now() - existing.at < windowMs ? existing.message : undefined;
     },
     rememberNonce: (nonceKey, message) => {
-      nonces.set(nonceKey, { message, at: Date.now() });
+      nonces.set(nonceKey, { message, at: now() });
     },
     setNonceWindowMs: (ms) => {
       windowMs = ms;

@@ -7,9 +7,10 @@ const discordEpoch = 1_420_070_400_000n;
 let sequence = 0n;
 
 /** A fresh snowflake: real-looking (timestamp in the high bits), unique within the process. */
-export function snowflake(): string {
+/** A Discord id carrying the time `at` (epoch ms; default now), unique in the process. */
+export function snowflake(at: number = Date.now()): string {
   sequence += 1n;
-  return (((BigInt(Date.now()) - discordEpoch) << 22n) | (sequence & 0x3fffffn)).toString();
+  return (((BigInt(Math.floor(at)) - discordEpoch) << 22n) | (sequence & 0x3fffffn)).toString();
 }
 
 export interface FakeUser {

@@ -47,6 +47,7 @@ export {
   type InteractionMember,
   type SentInteraction,
 } from './interactions.js';
+export { type LateLandingMessageFault, lateCreate, resetAfterCreate } from './late-landings.js';
 export type { RecordedFile, RecordedRequest } from './recorded-request.js';
 
 export interface FakeDiscordOptions {
@@ -61,6 +62,10 @@ export interface FakeDiscordOptions {
   readonly guilds?: readonly FakeGuild[];
   /** Long by default: discord.js jitters its first beat within it, and tests should not depend on it. */
   readonly heartbeatIntervalMs?: number;
+  /** Waits for late landings and answers (default: real timers). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** The clock of message ids, nonce windows and deletions (default Date.now): a test's virtual clock. */
+  readonly now?: () => number;
 }
 
 export interface FakeDiscord {
@@ -73,8 +78,14 @@ export interface FakeDiscord {
   readonly requests: readonly RecordedRequest[];
   /** Gateway payloads received from clients (IDENTIFY, heartbeats...). */
   readonly gatewayReceived: readonly { readonly op: number; readonly d: unknown }[];
-  /** Messages created per channel (after nonce dedupe). */
+  /** Messages created per channel (after nonce dedupe), deleted ones gone. */
   readonly channelMessages: ReadonlyMap<string, readonly Record<string, unknown>[]>;
+  /** Messages deleted (Delete Message), with when (epoch ms). */
+  readonly deletedMessages: readonly {
+    readonly channelId: string;
+    readonly message: Record<string, unknown>;
+    readonly at: number;
+  }[];
   /** Last PUT of application commands per scope: 'global' or the guild id. */
   readonly registeredCommands: ReadonlyMap<string, unknown>;
   /** Changes how long a nonce dedupes (ms; see FakeDiscordOptions.nonceWindowMs). */
@@ -110,6 +121,9 @@ export interface FakeDiscord {
   close(): Promise<void>;
 }
 
+/** GatewayIntentBits.GuildMessages. */
+const guildMessagesIntent = 1 << 9;
+
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
   const token = options.token ?? 'fake-bot-token.ABCDEFGH.ijklmnopqrstuvwxyz';
   const applicationId = options.applicationId ?? '400000000000000001';
@@ -117,8 +131,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const botUser: FakeUser = { id: applicationId, username: 'fundbot', global_name: null, bot: true };
   const log = createRequestLog();
   const faults = createFaultSwitches();
-  const store = createChannelStore(guilds, options.nonceWindowMs ?? Number.POSITIVE_INFINITY);
+  const now = options.now ?? Date.now;
+  const store = createChannelStore(guilds, options.nonceWindowMs ?? Number.POSITIVE_INFINITY, now);
   const registeredCommands = new Map<string, unknown>();
+  const announcedThreads = new Set<string>();
 
   // Listen first: the routes and the gateway need the port in their URLs. Nothing
   // can call before this function returns them.
@@ -140,6 +156,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       faults,
       store,
       registeredCommands,
+      sleep: options.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+      now,
     }),
   );
   const gateway = attachGateway(server, {
@@ -148,6 +166,20 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     botUser,
     guilds: () => store.guildsNow(),
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? 45_000,
+  });
+  // Every message created, the bot's own included, reaches the sessions that asked for GuildMessages (1 << 9);
+  // a thread started through the API reaches every session (Guilds), so discord.js knows its channel.
+  store.onMessage((channelId, message) => {
+    const known = store.channel(channelId);
+    if (!known) return;
+    if (known.channel.parentId && !announcedThreads.has(channelId)) {
+      announcedThreads.add(channelId);
+      gateway.broadcast('THREAD_CREATE', {
+        ...channelPayload(known.channel, known.guildId),
+        newly_created: true,
+      });
+    }
+    gateway.broadcast('MESSAGE_CREATE', { ...message, guild_id: known.guildId }, guildMessagesIntent);
   });
 
   function sendInteraction(
@@ -169,6 +201,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     requests: log.requests,
     gatewayReceived: gateway.received,
     channelMessages: store.channelMessages,
+    deletedMessages: store.deleted,
     registeredCommands,
     requestTimes: log.requestTimes,
     setNonceWindowMs: store.setNonceWindowMs,

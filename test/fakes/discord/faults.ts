@@ -3,6 +3,7 @@
  * channel, for interaction callbacks and for webhook edits, and queued faults for
  * Create Message (late answers, dropped connections, 429s, a global rate limit).
  */
+import type { LateLandingMessageFault } from './late-landings.js';
 
 export interface ChannelFault {
   readonly status: number;
@@ -27,7 +28,9 @@ export const channelFaults = {
 export type MessageFault =
   | { readonly afterCreate: 'slow'; readonly delayMs: number }
   | { readonly afterCreate: 'drop' }
-  | { readonly rateLimit: { readonly retryAfterMs: number; readonly global?: boolean } };
+  | { readonly rateLimit: { readonly retryAfterMs: number; readonly global?: boolean } }
+  /** Taken, but created and answered late, or the connection reset (late-landings.ts). */
+  | LateLandingMessageFault;
 
 /** The faults switched on now; the REST routes consult them on every call. */
 export interface FaultSwitches {

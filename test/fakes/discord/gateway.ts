@@ -21,8 +21,11 @@ export interface GatewaySettings {
 export interface Gateway {
   /** Payloads received from clients (IDENTIFY, heartbeats...). */
   readonly received: readonly { readonly op: number; readonly d: unknown }[];
-  /** Sends a dispatch (op 0) to every connected client. */
-  broadcast(event: string, d: unknown): void;
+  /**
+   * Sends a dispatch (op 0) to every connected client; with `intent` (a GatewayIntentBits bit), only to those
+   * that asked for it in IDENTIFY, as Discord does (MESSAGE_CREATE in a server needs GuildMessages).
+   */
+  broadcast(event: string, d: unknown, intent?: number): void;
   /** Cuts every client and stops accepting new ones (the HTTP server stays up). */
   close(): Promise<void>;
 }
@@ -31,6 +34,7 @@ export function attachGateway(server: Server, settings: GatewaySettings): Gatewa
   const { url, applicationId, botUser } = settings;
   const received: { op: number; d: unknown }[] = [];
   const sequences = new WeakMap<WebSocket, number>();
+  const intents = new WeakMap<WebSocket, number>();
   const wss = new WebSocketServer({ server });
 
   function dispatch(socket: WebSocket, event: string, d: unknown): void {
@@ -55,6 +59,7 @@ export function attachGateway(server: Server, settings: GatewaySettings): Gatewa
       // Every heartbeat gets its ACK, or discord.js drops the connection as a zombie.
       if (payload.op === 1) socket.send(JSON.stringify({ op: 11, d: null, s: null, t: null }));
       if (payload.op === 2) {
+        intents.set(socket, Number((payload.d as { intents?: unknown } | null)?.intents ?? 0));
         const guilds = settings.guilds();
         dispatch(socket, 'READY', {
           v: 10,
@@ -74,8 +79,9 @@ export function attachGateway(server: Server, settings: GatewaySettings): Gatewa
 
   return {
     received,
-    broadcast: (event, d) => {
-      for (const socket of wss.clients) dispatch(socket, event, d);
+    broadcast: (event, d, intent) => {
+      for (const socket of wss.clients)
+        if (intent === undefined || ((intents.get(socket) ?? 0) & intent) !== 0) dispatch(socket, event, d);
     },
     async close() {
       for (const socket of wss.clients) socket.terminate();

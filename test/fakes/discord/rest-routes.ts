@@ -14,6 +14,7 @@ import {
 } from './fake-discord-payloads.js';
 import { channelFaults, type FaultSwitches } from './faults.js';
 import { send, sendFault, sendRateLimited } from './json-replies.js';
+import { isLateLandingMessageFault, playLateCreate } from './late-landings.js';
 import { readRecordedRequest } from './recorded-request.js';
 import type { RequestLog } from './request-log.js';
 
@@ -29,6 +30,10 @@ export interface RestRouteDeps {
   readonly store: ChannelStore;
   /** Last PUT of application commands per scope: 'global' or the guild id. */
   readonly registeredCommands: Map<string, unknown>;
+  /** Waits on the fake's clock (late landings). */
+  readonly sleep: (ms: number) => Promise<void>;
+  /** The fake's clock: the time in a created message's id. */
+  readonly now: () => number;
 }
 
 /** The HTTP request listener; an exception in a route answers 500. */
@@ -131,6 +136,18 @@ async function handle(deps: RestRouteDeps, req: IncomingMessage, res: ServerResp
     const limit = Math.min(100, Number(request.query['limit'] ?? 50));
     return send(res, 200, store.messagesAfter(listMessages[1] ?? '', after, limit));
   }
+  // A bot deletes its own messages without any permission (others' would need Manage Messages).
+  const deleteMessage = route('DELETE', /^\/channels\/(\d+)\/messages\/(\d+)$/);
+  if (deleteMessage) {
+    const [, channelId = '', messageId = ''] = deleteMessage;
+    const old = store.findMessage(channelId, messageId);
+    if (!old) return send(res, 404, { message: 'Unknown Message', code: 10008 });
+    if ((old['author'] as { id?: string } | undefined)?.id !== botUser.id)
+      return send(res, 403, channelFaults.missingPermissions);
+    store.deleteMessage(channelId, messageId);
+    res.writeHead(204).end();
+    return;
+  }
   const editMessage = route('PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/);
   if (editMessage) {
     const old = store.findMessage(editMessage[1] ?? '', editMessage[2] ?? '');
@@ -152,20 +169,27 @@ async function handle(deps: RestRouteDeps, req: IncomingMessage, res: ServerResp
       if (global) faults.startGlobalLimit(retryAfterMs);
       return sendRateLimited(res, retryAfterMs, global);
     }
-    // enforce_nonce: the same nonce from the same author returns the message already created.
-    const nonceKey = body['enforce_nonce'] === true ? `${id}:${String(body['nonce'])}` : undefined;
-    const existing = nonceKey ? store.messageForNonce(nonceKey) : undefined;
-    if (existing) return send(res, 200, existing);
-    const message = messagePayload({
-      id: snowflake(),
-      channelId: id,
-      guildId: store.channel(id)?.guildId,
-      author: botUser,
-      body,
-      attachments,
-    });
-    if (nonceKey) store.rememberNonce(nonceKey, message);
-    store.addMessage(id, message);
+    // enforce_nonce: the same nonce from the same author returns the message already created. Checked when
+    // the message is created, which a late landing does late.
+    const create = () => {
+      const nonceKey = body['enforce_nonce'] === true ? `${id}:${String(body['nonce'])}` : undefined;
+      const existing = nonceKey ? store.messageForNonce(nonceKey) : undefined;
+      if (existing) return existing;
+      const message = messagePayload({
+        id: snowflake(deps.now()),
+        channelId: id,
+        guildId: store.channel(id)?.guildId,
+        author: botUser,
+        body,
+        attachments,
+      });
+      if (nonceKey) store.rememberNonce(nonceKey, message);
+      store.addMessage(id, message);
+      return message;
+    };
+    if (messageFault && isLateLandingMessageFault(messageFault))
+      return playLateCreate(messageFault, req, res, { sleep: deps.sleep, create });
+    const message = create();
     if (messageFault?.afterCreate === 'drop') return void req.socket.destroy();
     if (messageFault?.afterCreate === 'slow') {
       await new Promise((resolve) => setTimeout(resolve, messageFault.delayMs));

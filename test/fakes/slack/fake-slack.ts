@@ -17,14 +17,21 @@
  * This module owns the HTTP server (routing, kill, restart, close) and wires the
  * parts: `web-api-endpoint.ts` and `web-api-methods.ts`, `message-store.ts`,
  * `workspace-directory.ts`, `file-uploads.ts`, `socket-mode.ts`,
- * `web-api-failures.ts` and `traffic-log.ts` (what was received, and waits).
+ * `web-api-failures.ts` and `late-landings.ts` (faults), `message-events.ts` (the app's `message` events,
+ * once it subscribes) and `traffic-log.ts` (what was received, and waits).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFileUploads } from './file-uploads.js';
 import { readBody, sendJson } from './http-bodies.js';
-import { createMessageStore, type FakeSlackMessage } from './message-store.js';
+import {
+  createMessageEvents,
+  type MessageEventDelivery,
+  type MessageEventOptions,
+  type SentMessageEvent,
+} from './message-events.js';
+import { createMessageStore, type DeletedMessage, type FakeSlackMessage } from './message-store.js';
 import { attachSocketMode } from './socket-mode.js';
 import {
   createTrafficLog,
@@ -42,7 +49,14 @@ import {
   type FakeSlackUser,
 } from './workspace-directory.js';
 
-export type { FakeSlackMessage } from './message-store.js';
+export {
+  type LateLandingFault,
+  landsAfterMs,
+  lateAnswer,
+  resetAfterReceive,
+} from './late-landings.js';
+export type { MessageEventDelivery, MessageEventOptions, SentMessageEvent } from './message-events.js';
+export type { DeletedMessage, FakeSlackMessage } from './message-store.js';
 export type { RecordedAck, RecordedCall, RecordedResponse, RecordedUpload } from './traffic-log.js';
 export type { FakeSlackFailure } from './web-api-failures.js';
 export type { FakeSlackChannel, FakeSlackUser } from './workspace-directory.js';
@@ -55,6 +69,8 @@ export interface FakeSlackOptions {
   readonly users?: readonly FakeSlackUser[];
   /** Message timestamps come from this clock (default Date.now), as Slack stamps them on arrival. */
   readonly now?: () => number;
+  /** Waits on the same clock: late landings and answers, delayed events (default: real timers). */
+  readonly sleep?: (ms: number) => Promise<void>;
   /**
    * Minimum time between two conversations.history calls, and between two
    * conversations.replies calls (Slack: about 1 a minute each for apps outside the
@@ -77,6 +93,13 @@ export interface FakeSlack {
   addMessage(message: Omit<FakeSlackMessage, 'ts'>): FakeSlackMessage;
   /** Event ids (notice metadata) posted more than once in a channel. */
   duplicateEventIds(channel: string): string[];
+  /** Messages deleted (chat.delete), with when. */
+  readonly deleted: readonly DeletedMessage[];
+  /** The app subscribes to `message` events (message.channels / message.groups): see message-events.ts. */
+  subscribeMessageEvents(delivery: MessageEventDelivery, options?: MessageEventOptions): void;
+  unsubscribeMessageEvents(): void;
+  /** Message events sent so far and how their delivery went. */
+  readonly messageEvents: readonly SentMessageEvent[];
   /** Stops listening and cuts every connection, as a killed process would. */
   kill(): void;
   /** Listens again on the same port with the same channels. */
@@ -89,8 +112,8 @@ export interface FakeSlack {
   callsTo(method: string): readonly RecordedCall[];
   setUser(user: FakeSlackUser): void;
   setChannel(channel: FakeSlackChannel): void;
-  /** Makes `method` fail `times` times (default: until cleared). */
-  fail(method: string, failure: FakeSlackFailure, times?: number): void;
+  /** Makes `method` fail `times` times (default: until cleared); with `channel`, only its calls there. */
+  fail(method: string, failure: FakeSlackFailure, times?: number, channel?: string): void;
   clearFailures(): void;
   /** A fresh response_url on this fake. */
   responseUrl(): string;
@@ -105,6 +128,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const teamId = options.teamId ?? 'T0FAKE';
   const botUserId = options.botUserId ?? 'U0BOT';
   const now = options.now ?? (() => Date.now());
+  // Unref'd: a retry of an event five minutes out must not keep a finished bench or test process alive.
+  const sleep =
+    options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
   const log = createTrafficLog();
   const failures = createWebApiFailures();
   const directory = createWorkspaceDirectory(options.users ?? []);
@@ -118,6 +144,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const baseUrl = `http://127.0.0.1:${port}`;
 
   const socketMode = attachSocketMode(server, log, baseUrl);
+  const events = createMessageEvents({
+    teamId,
+    appId: 'A0FAKE',
+    socketMode,
+    sleep,
+    now,
+    changed: log.changed,
+  });
+  messageStore.onMessage(events.landed);
   const files = createFileUploads(log, baseUrl);
   function kill(): void {
     socketMode.terminateAll();
@@ -128,6 +163,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     botToken: options.botToken,
     historyIntervalMs: options.historyIntervalMs,
     now,
+    sleep,
     log,
     failures,
     messages: messageStore,
@@ -164,6 +200,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     messages: messageStore.messages,
     addMessage: messageStore.addMessage,
     duplicateEventIds: messageStore.duplicateEventIds,
+    deleted: messageStore.deleted,
+    subscribeMessageEvents: events.subscribe,
+    unsubscribeMessageEvents: events.unsubscribe,
+    messageEvents: events.sent,
     kill,
     restart: () =>
       new Promise<void>((resolve, reject) => {
@@ -182,7 +222,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     callsTo: log.callsTo,
     setUser: directory.setUser,
     setChannel: directory.setChannel,
-    fail: (method, failure, times = Number.POSITIVE_INFINITY) => failures.fail(method, failure, times),
+    fail: (method, failure, times = Number.POSITIVE_INFINITY, channel) =>
+      failures.fail(method, failure, times, channel),
     clearFailures: failures.clear,
     responseUrl: () => `${baseUrl}/respond/${randomUUID()}`,
     sendSlashCommand: socketMode.sendSlashCommand,

@@ -39,11 +39,24 @@ export interface MessageStore {
   replies(args: Record<string, unknown>): Record<string, unknown>;
   /** Event ids (notice metadata) posted more than once in a channel. */
   duplicateEventIds(channel: string): string[];
+  /** chat.delete's effect: the message leaves the channel (its replies stay, as on Slack). */
+  deleteMessage(channel: string, ts: string): boolean;
+  /** Messages deleted, with when (the arrival clock): how long a copy stood can be measured. */
+  readonly deleted: readonly DeletedMessage[];
+  /** Called with every message as it lands (message events: message-events.ts). */
+  onMessage(listener: (message: FakeSlackMessage) => void): void;
+}
+
+export interface DeletedMessage {
+  readonly message: FakeSlackMessage;
+  readonly deletedAt: number;
 }
 
 export function createMessageStore(settings: MessageStoreSettings): MessageStore {
   const { botUserId, now, pageLimit } = settings;
   const messages = new Map<string, FakeSlackMessage[]>();
+  const deleted: DeletedMessage[] = [];
+  const listeners: ((message: FakeSlackMessage) => void)[] = [];
   let lastTsMicros = 0;
 
   /** Slack's ts: seconds.microseconds of arrival, unique per workspace. */
@@ -54,6 +67,7 @@ export function createMessageStore(settings: MessageStoreSettings): MessageStore
   function addMessage(message: Omit<FakeSlackMessage, 'ts'>): FakeSlackMessage {
     const stored = { ...message, ts: nextTs() };
     messages.set(message.channel, [...(messages.get(message.channel) ?? []), stored]);
+    for (const listener of listeners) listener(stored);
     return stored;
   }
   function postMessage(args: Record<string, unknown>): FakeSlackMessage {
@@ -119,6 +133,21 @@ export function createMessageStore(settings: MessageStoreSettings): MessageStore
 
   return {
     messages,
+    deleted,
+    onMessage: (listener) => {
+      listeners.push(listener);
+    },
+    deleteMessage: (channel, ts) => {
+      const list = messages.get(channel) ?? [];
+      const gone = list.find((m) => m.ts === ts);
+      if (!gone) return false;
+      messages.set(
+        channel,
+        list.filter((m) => m !== gone),
+      );
+      deleted.push({ message: gone, deletedAt: now() });
+      return true;
+    },
     addMessage,
     postMessage,
     history,

@@ -15,6 +15,11 @@ export interface SocketMode {
   readonly connections: number;
   /** Delivers a slash command to every connection; returns the envelope id. */
   sendSlashCommand(payload: Record<string, string>): string;
+  /**
+   * Delivers an Events API payload to ONE connection (Slack spreads events over an app's connections), in
+   * turn; false when none is open.
+   */
+  sendEvent(payload: object): boolean;
   /** Cuts every connection (the server keeps accepting new ones). */
   terminateAll(): void;
   /** Cuts every connection and stops accepting new ones. */
@@ -58,6 +63,7 @@ export function attachSocketMode(server: Server, log: TrafficLog, baseUrl: strin
     });
   });
 
+  let nextSocket = 0;
   const terminateAll = () => {
     for (const ws of sockets) ws.terminate();
   };
@@ -77,6 +83,23 @@ export function attachSocketMode(server: Server, log: TrafficLog, baseUrl: strin
       };
       for (const ws of sockets) ws.send(JSON.stringify(envelope));
       return envelopeId;
+    },
+    sendEvent: (payload) => {
+      const open = [...sockets];
+      const ws = open[nextSocket % Math.max(1, open.length)];
+      nextSocket += 1;
+      if (!ws) return false;
+      ws.send(
+        JSON.stringify({
+          envelope_id: randomUUID(),
+          type: 'events_api',
+          payload,
+          accepts_response_payload: false,
+          retry_attempt: 0,
+          retry_reason: '',
+        }),
+      );
+      return true;
     },
     terminateAll,
     async close() {

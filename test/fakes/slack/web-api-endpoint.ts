@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseForm, readBody, sendJson } from './http-bodies.js';
+import { isLateLandingFault, playLateLanding } from './late-landings.js';
 import type { MessageStore } from './message-store.js';
 import type { TrafficLog } from './traffic-log.js';
 import type { WebApiFailures } from './web-api-failures.js';
@@ -16,6 +17,8 @@ export interface WebApiEndpointDeps {
   /** Minimum time between two conversations.history (or two conversations.replies) calls. */
   readonly historyIntervalMs: number | undefined;
   readonly now: () => number;
+  /** Waits on the fake's clock: late landings and answers (late-landings.ts). */
+  readonly sleep: (ms: number) => Promise<void>;
   readonly log: TrafficLog;
   readonly failures: WebApiFailures;
   /** For failures around a post that did happen. */
@@ -58,8 +61,18 @@ export function createWebApiEndpoint(deps: WebApiEndpointDeps): WebApiEndpoint {
       }
       lastLookAt.set(method, now());
     }
-    const failure = failures.take(method);
+    const failure = failures.take(method, args);
     if (failure) {
+      if (isLateLandingFault(failure)) {
+        return playLateLanding(failure, req, res, {
+          sleep: deps.sleep,
+          land: () => {
+            const message = messages.postMessage(args);
+            return { channel: args.channel, ts: message.ts };
+          },
+          record,
+        });
+      }
       if ('afterPost' in failure) {
         const message = messages.postMessage(args);
         record(`posted, then ${failure.afterPost}`);

@@ -45,6 +45,14 @@ export function createWebApiMethods(deps: WebApiMethodDeps): WebApiMethods {
           message: { text: args.text, blocks: args.blocks },
         };
       }
+      case 'chat.delete': {
+        // A bot token deletes the bot's own messages (chat:write), no one else's.
+        const target = messages.messages.get(String(args.channel))?.find((m) => m.ts === String(args.ts));
+        if (!target) return { ok: false, error: 'message_not_found' };
+        if (target.user !== botUserId) return { ok: false, error: 'cant_delete_message' };
+        messages.deleteMessage(String(args.channel), String(args.ts));
+        return { ok: true, channel: args.channel, ts: args.ts };
+      }
       case 'chat.update':
         // Recorded in `calls`; the fake keeps the posted message as it was.
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };

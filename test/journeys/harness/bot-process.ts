@@ -6,7 +6,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from './wait.js';
+import { waitUntil } from '../../support/wait-until.js';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -129,18 +129,14 @@ export function startBotProcess(options: StartOptions): BotProcess {
     waitForLog: (match, what, timeoutMs = 15_000) => {
       const test =
         typeof match === 'function' ? match : (line: LogLine) => match.test(String(line.msg ?? ''));
-      return waitFor(
-        () => lines.find(test) ?? (alive() ? undefined : exitedEarly(bot, what)),
-        what,
-        timeoutMs,
-      );
+      return waitUntil(what, () => lines.find(test) ?? (alive() ? undefined : exitedEarly(bot, what)), {
+        timeoutMs: timeoutMs,
+      });
     },
     waitForOutput: (pattern, what, timeoutMs = 15_000) =>
-      waitFor(
-        () => (pattern.test(all) ? all : alive() ? undefined : exitedEarly(bot, what)),
-        what,
-        timeoutMs,
-      ),
+      waitUntil(what, () => (pattern.test(all) ? all : alive() ? undefined : exitedEarly(bot, what)), {
+        timeoutMs: timeoutMs,
+      }),
     writeLine: (line) => {
       child.stdin.write(`${line}\n`);
     },

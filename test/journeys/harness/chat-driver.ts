@@ -101,7 +101,20 @@ export interface ChatDriver {
   edits(): readonly ChannelEdit[];
   /** Everything the fake recorded, as text: searched for secrets and supporter-only content. */
   recordedText(): string;
+  /**
+   * The platform takes the bot's next post to the main channel but answers it, and lands its message, `lateMs`
+   * later (long after the bot's client gave up); on Discord its nonce window is short meanwhile.
+   */
+  answerNextPostLate(lateMs: number): LateAnswer;
   close(): Promise<void>;
+}
+
+/** A late answer armed by {@link ChatDriver.answerNextPostLate}. */
+export interface LateAnswer {
+  /** Whether the late post has landed in the channel by now. */
+  landed(): boolean;
+  /** The platform behaves as before (Discord's nonce window). */
+  done(): void;
 }
 
 const invisible = /[\u200b-\u200d\u2060\ufeff]/g;

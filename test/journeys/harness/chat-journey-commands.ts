@@ -4,12 +4,12 @@
  * a second channel in German that subscribes and unsubscribes; health and metrics.
  */
 import { expect } from 'vitest';
+import { waitUntil } from '../../support/wait-until.js';
 import { type ChatDriver, isPng } from './chat-driver.js';
 import { supporterOnlyPost } from './chat-journey-notices.js';
 import { type ChatJourneyState, euros, postsWith, waitForPost } from './chat-journey-state.js';
 import { journeyProject, journeyRewards, journeyTitle } from './journey-project.js';
 import { journeyStep } from './known-defects.js';
-import { waitFor } from './wait.js';
 
 export function registerCommandSteps<D extends ChatDriver>(state: ChatJourneyState<D>): void {
   journeyStep('/pacing supporters live (admin), and /subscriptions shows it', undefined, async () => {
@@ -52,7 +52,8 @@ export function registerCommandSteps<D extends ChatDriver>(state: ChatJourneySta
       const count = new RegExp(`supporter count ${state.world.project.supporterCount}\\b`);
       // Posted with the figures its supporter's cycle read; without them (the project not re-read in that
       // cycle) the next edit brings them, at most 30 s later (README: edited in place as the day goes on).
-      const latest = await waitFor(
+      const latest = await waitUntil(
+        'the daily thread parent with the supporter count',
         () => {
           const text = [
             ...state.driver
@@ -63,8 +64,7 @@ export function registerCommandSteps<D extends ChatDriver>(state: ChatJourneySta
           ].at(-1);
           return text !== undefined && count.test(text) ? text : undefined;
         },
-        'the daily thread parent with the supporter count',
-        40_000,
+        { timeoutMs: 40_000 },
       );
       expect(latest).toContain(`total ${euros(state.world.project.currentFunding)}`);
       expect(latest).toMatch(/[▰▱]{10} \d+%/);
@@ -101,13 +101,13 @@ export function registerCommandSteps<D extends ChatDriver>(state: ChatJourneySta
       const lastSupport = Math.max(
         ...world.project.history.filter((h) => h.type === 'supporter').map((h) => h.at),
       );
-      await waitFor(
+      await waitUntil(
+        'a project read after the last supporter',
         () =>
           world.sim.requests.some(
             (r) => r.at >= lastSupport && r.status === 200 && r.path === `/project/${journeyProject}`,
           ),
-        'a project read after the last supporter',
-        50_000,
+        { timeoutMs: 50_000 },
       );
       const answers = new Map<string, string>();
       for (const [name, args] of [

@@ -4,11 +4,11 @@
  * supporter-only content left out, and corrections as edits of what was posted.
  */
 import { expect } from 'vitest';
+import { waitUntil } from '../../support/wait-until.js';
 import type { ChatDriver, RenderedText } from './chat-driver.js';
 import { type ChatJourneyState, euros, postsWith, waitForPost } from './chat-journey-state.js';
 import { journeyProject, journeyRewards, readmeFigures, readmeSupporter } from './journey-project.js';
 import { journeyStep } from './known-defects.js';
-import { waitFor } from './wait.js';
 
 /** A wall post by a stranger that tries to ping everyone, broadcast to the channel, link and format. */
 export const hostileWall = {
@@ -117,10 +117,10 @@ export function registerNoticeSteps<D extends ChatDriver>(state: ChatJourneyStat
     async () => {
       const { driver, world, found } = state;
       world.project.failSupport(found.readmeSupporterKey!);
-      const edit = await waitFor(
-        () => driver.edits().find((e) => e.id === found.readmeNotice!.id),
+      const edit = await waitUntil(
         "the edit of Małgosia's notice",
-        15_000,
+        () => driver.edits().find((e) => e.id === found.readmeNotice!.id),
+        { timeoutMs: 15_000 },
       );
       expect(edit.channel).toBe(found.readmeNotice!.channel);
       expect(edit.text).toContain(readmeSupporter.displayName);
@@ -139,10 +139,10 @@ export function registerNoticeSteps<D extends ChatDriver>(state: ChatJourneyStat
     async () => {
       const { driver, world, found } = state;
       world.project.removeWallPost(found.hostileWallPostId!);
-      const edit = await waitFor(
-        () => driver.edits().find((e) => e.id === found.hostileNotice!.id),
+      const edit = await waitUntil(
         'the edit of the wall notice',
-        15_000,
+        () => driver.edits().find((e) => e.id === found.hostileNotice!.id),
+        { timeoutMs: 15_000 },
       );
       expect(edit.text).toContain('Withdrawn: the wall post was deleted.');
       expectInert(driver, edit.raw);

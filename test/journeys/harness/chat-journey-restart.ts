@@ -5,6 +5,7 @@
  * secret in any log line or message, every log line JSON, no personal data read.
  */
 import { expect } from 'vitest';
+import { waitUntil } from '../../support/wait-until.js';
 import { type ChatDriver, isPng } from './chat-driver.js';
 import {
   type ChatJourneyOptions,
@@ -17,7 +18,6 @@ import { journeyProject, journeyTitle, seededNames, seededWallMessage } from './
 import { localHourMinute } from './journey-world.js';
 import { repeatedKeys } from './json-lines.js';
 import { journeyStep } from './known-defects.js';
-import { waitFor } from './wait.js';
 
 const heldBacker = { displayName: 'Held Backer', amount: 25 };
 /** Posted live in the main channel, held in the second one, whose quiet hours are on. */
@@ -37,7 +37,7 @@ export function registerRestartSteps<D extends ChatDriver>(
     async () => {
       const { driver, world } = state;
       // Quiet hours and the batch window both end at the next full minute: leave 15 s to hold within this one.
-      await waitFor(() => Date.now() % 60_000 < 45_000, 'a minute with 15 s left', 20_000);
+      await waitUntil('a minute with 15 s left', () => Date.now() % 60_000 < 45_000, { timeoutMs: 20_000 });
       const minute = Math.floor(Date.now() / 60_000) * 60_000;
       const hours = `${localHourMinute(minute, state.timeZone)}-${localHourMinute(minute + 60_000, state.timeZone)}`;
       state.found.quietStartedAt = minute;
@@ -57,11 +57,9 @@ export function registerRestartSteps<D extends ChatDriver>(
         world.sim.requests.some(
           (r) => r.at >= addedAt && r.path === `/project/${journeyProject}/${feed}` && r.status === 200,
         );
-      await waitFor(
-        () => answered('fundings') && answered('wall'),
-        'the polls after the new entries',
-        10_000,
-      );
+      await waitUntil('the polls after the new entries', () => answered('fundings') && answered('wall'), {
+        timeoutMs: 10_000,
+      });
       const bot = state.bot;
       state.found.linesBeforeShutdown = bot.logLines().length;
       const { code, ms } = await bot.stop('SIGTERM');
@@ -143,11 +141,11 @@ export function registerRestartSteps<D extends ChatDriver>(
     undefined,
     async () => {
       const { driver } = state;
-      const summary = await waitFor(
+      const summary = await waitUntil(
+        'the quiet-hours summary',
         () =>
           driver.posts().find((p) => p.channel === driver.otherChannel && p.text.includes('Quiet Neighbour')),
-        'the quiet-hours summary',
-        75_000,
+        { timeoutMs: 75_000 },
       );
       expect(summary.text).toContain('Während der Ruhezeit gesammelt');
       // One post, or thirteen when the restart came before the quiet hours ended (the downtime's dozen joins it).
@@ -167,14 +165,14 @@ export function registerRestartSteps<D extends ChatDriver>(
     undefined,
     async () => {
       // Either the digest reaches the channel, or fundbot logs that posting it failed (the step then fails at once).
-      const digest = await waitFor(
+      const digest = await waitUntil(
+        'the daily digest',
         () => {
           const failed = state.bot.logLines().find((l) => l.msg?.startsWith('digest: posting failed'));
           if (failed) throw new Error(`fundbot logged: ${JSON.stringify(failed)}`);
           return postsWith(state.driver, `Daily digest: ${journeyTitle}`)[0];
         },
-        'the daily digest',
-        80_000,
+        { timeoutMs: 80_000 },
       );
       expect(digest.channel).toBe(state.driver.channel);
       expect(digest.files.some(isPng), 'the chart as a PNG').toBe(true);

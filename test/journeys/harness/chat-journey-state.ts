@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { FundingKey } from '../../../src/simulator/index.js';
+import { waitUntil } from '../../support/wait-until.js';
 import { type BotProcess, type Entry, killAllBots, outputTail, startBotProcess } from './bot-process.js';
 import type { ChannelPost, ChatDriver, CommandRun, Platform } from './chat-driver.js';
 import { journeyProject } from './journey-project.js';
@@ -14,7 +15,6 @@ import {
   localHourMinute,
   startJourneyWorld,
 } from './journey-world.js';
-import { waitFor } from './wait.js';
 
 export interface ChatJourneyOptions<D extends ChatDriver = ChatDriver> {
   /** Short name for temp dirs and logs, e.g. "slack-socket". */
@@ -127,7 +127,7 @@ export function postsWith(driver: ChatDriver, needle: string): ChannelPost[] {
 
 /** Waits for the first post whose text contains `needle`. */
 export function waitForPost(driver: ChatDriver, needle: string, what: string, timeoutMs = 15_000) {
-  return waitFor(() => postsWith(driver, needle)[0], what, timeoutMs);
+  return waitUntil(what, () => postsWith(driver, needle)[0], { timeoutMs: timeoutMs });
 }
 
 /** "€3,912" as the English notices write an amount in euros. */

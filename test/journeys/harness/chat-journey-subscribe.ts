@@ -3,6 +3,7 @@
  * a channel after two refusals (not an admin, a channel the bot cannot post in); "now watching" follows once.
  */
 import { expect } from 'vitest';
+import { waitUntil } from '../../support/wait-until.js';
 import type { ChatDriver } from './chat-driver.js';
 import {
   type ChatJourneyOptions,
@@ -13,7 +14,6 @@ import {
 } from './chat-journey-state.js';
 import { journeyProject, journeyTitle } from './journey-project.js';
 import { journeyStep } from './known-defects.js';
-import { waitFor } from './wait.js';
 
 export function registerSubscribeSteps<D extends ChatDriver>(
   state: ChatJourneyState<D>,
@@ -33,10 +33,10 @@ export function registerSubscribeSteps<D extends ChatDriver>(
         state.world.sim.requests.some(
           (r) => r.path === `/project/${journeyProject}${feed}` && r.status === 200,
         );
-      await waitFor(
-        () => ['', '/fundings', '/wall', '/blog', '/incentives'].every(polled),
+      await waitUntil(
         'the first poll of every feed',
-        15_000,
+        () => ['', '/fundings', '/wall', '/blog', '/incentives'].every(polled),
+        { timeoutMs: 15_000 },
       );
       expect(bot.exitCode()).toBeUndefined();
     },

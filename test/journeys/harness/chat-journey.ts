@@ -6,6 +6,7 @@
 import { describe } from 'vitest';
 import type { ChatDriver } from './chat-driver.js';
 import { registerCommandSteps } from './chat-journey-commands.js';
+import { registerLateAnswerSteps } from './chat-journey-late-answer.js';
 import { registerLayoutSteps } from './chat-journey-layout.js';
 import { registerNoticeSteps } from './chat-journey-notices.js';
 import { registerRestartSteps } from './chat-journey-restart.js';
@@ -18,6 +19,7 @@ export function defineChatJourney<D extends ChatDriver>(title: string, options: 
     registerSubscribeSteps(state, options);
     options.platformSteps?.(state);
     registerNoticeSteps(state);
+    registerLateAnswerSteps(state);
     registerLayoutSteps(state);
     registerCommandSteps(state);
     registerRestartSteps(state, options);

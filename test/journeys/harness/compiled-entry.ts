@@ -4,19 +4,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileApp } from '../../support/compiled-app.js';
+import { sharedCompiledApp } from '../../support/shared-compiled-app.js';
 import { type Entry, repoRoot } from './bot-process.js';
 
 export interface CompiledApp {
   readonly entry: Entry;
   readonly appDir: string;
-  remove(): void;
 }
 
-/** Builds once (about 15-30 s on a shared 2-core machine); the caller removes it in afterAll. */
+/** Built once per test run, shared with the other files that start the compiled entry (the run removes it). */
 export async function buildCompiledApp(): Promise<CompiledApp> {
-  const app = await compileApp();
-  return { entry: { kind: 'compiled', appDir: app.appDir }, appDir: app.appDir, remove: app.remove };
+  const app = await sharedCompiledApp();
+  return { entry: { kind: 'compiled', appDir: app.appDir }, appDir: app.appDir };
 }
 
 /** What the Dockerfile's runtime stage sets: its environment and its HEALTHCHECK command. */

@@ -4,11 +4,17 @@
  * Discord's REST API, whose recordings are what the channel shows.
  */
 import { commandDefinitions } from '../../../src/domain/command-definitions.js';
-import { channelFaults, type FakeDiscord, startFakeDiscord } from '../../fakes/discord/fake-discord.js';
+import {
+  channelFaults,
+  type FakeDiscord,
+  lateCreate,
+  startFakeDiscord,
+} from '../../fakes/discord/fake-discord.js';
 import { botRoleId, channelPayload, type FakeGuild } from '../../fakes/discord/fake-discord-payloads.js';
 import type { RecordedRequest } from '../../fakes/discord/recorded-request.js';
 import { type SignedInteractions, signedInteractions } from '../../fakes/discord/signed-interactions.js';
 import { freePort } from '../../support/redis-server.js';
+import { waitUntil } from '../../support/wait-until.js';
 import type { BotProcess } from './bot-process.js';
 import {
   type AnswerMessage,
@@ -19,7 +25,6 @@ import {
   discordVisible,
   type RenderedText,
 } from './chat-driver.js';
-import { waitFor } from './wait.js';
 
 /** The README's invite permissions for the daily thread: 52224 (View Channels, Send Messages, Embed Links,
  * Attach Files) plus Create Public Threads and Send Messages in Threads = 309237697536. */
@@ -151,7 +156,9 @@ export async function startDiscordDriver(mode: 'gateway' | 'http'): Promise<Disc
       acknowledged.catch(() => undefined);
     }
     const message = (n: number, timeoutMs = 10_000) =>
-      waitFor(() => answerMessages(id, token)[n], `message ${n} of the answer to /${name}`, timeoutMs);
+      waitUntil(`message ${n} of the answer to /${name}`, () => answerMessages(id, token)[n], {
+        timeoutMs: timeoutMs,
+      });
     return {
       sentAt,
       answer: (timeoutMs) => message(0, timeoutMs),
@@ -220,7 +227,9 @@ export async function startDiscordDriver(mode: 'gateway' | 'http'): Promise<Disc
     async connected(bot: BotProcess) {
       await bot.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
       if (mode === 'gateway') {
-        await waitFor(() => fake.gatewayReceived.find((p) => p.op === 2), 'the gateway IDENTIFY', 10_000);
+        await waitUntil('the gateway IDENTIFY', () => fake.gatewayReceived.find((p) => p.op === 2), {
+          timeoutMs: 10_000,
+        });
       } else {
         const pong = await signed.post(endpoint(), signed.ping());
         if (pong.status !== 200)
@@ -230,6 +239,26 @@ export async function startDiscordDriver(mode: 'gateway' | 'http'): Promise<Disc
     command,
     posts,
     edits,
+    answerNextPostLate(lateMs) {
+      // Discord keeps a nonce for a short, undocumented while: here shorter than the bot's repeat takes.
+      fake.setNonceWindowMs(5_000);
+      fake.faultMessages(lateCreate(lateMs), 1);
+      const armedAt = Date.now();
+      const taken = () =>
+        fake.requests.findIndex(
+          (r, i) =>
+            r.method === 'POST' &&
+            r.path === `/channels/${channels.main}/messages` &&
+            (fake.requestTimes[i] ?? 0) >= armedAt,
+        );
+      return {
+        landed: () => {
+          const i = taken();
+          return i >= 0 && Date.now() >= (fake.requestTimes[i] ?? 0) + lateMs + 500;
+        },
+        done: () => fake.setNonceWindowMs(Number.POSITIVE_INFINITY),
+      };
+    },
     recordedText: () =>
       JSON.stringify(fake.requests.map((r) => ({ path: r.path, query: r.query, body: r.body }))),
     close: () => fake.close(),

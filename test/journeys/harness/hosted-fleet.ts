@@ -17,15 +17,15 @@ import {
 } from '../../fakes/slack/fake-slack-oauth.js';
 import {
   connectFormSubmission,
-  installThroughOAuth,
   postSignedCommand,
   postSignedEvent,
   slashCommand,
 } from '../../slack/helpers.js';
+import { installWorkspace } from '../../slack/oauth-browser.js';
 import type { RedisServer } from '../../support/redis-server.js';
+import { waitUntil } from '../../support/wait-until.js';
 import { type BotProcess, startBotProcess, tsxEntry } from './bot-process.js';
 import type { JourneyWorld } from './journey-world.js';
-import { waitFor } from './wait.js';
 
 const signingSecret = 'hosted-fleet-signing-secret';
 
@@ -128,7 +128,7 @@ export async function startHostedFleet(world: JourneyWorld, redis: RedisServer):
     discord,
     signed,
     async install(team, replica) {
-      expect(await installThroughOAuth(at(replica).slackUrl, slack, team)).toBe(200);
+      expect((await installWorkspace(at(replica).slackUrl, slack, team)).status).toBe(200);
     },
     async slackCommand(replica, team, user, text, channel) {
       const responseUrl = slack.responseUrl();
@@ -140,10 +140,10 @@ export async function startHostedFleet(world: JourneyWorld, redis: RedisServer):
         text,
       });
       expect((await postSignedCommand(events(replica), signingSecret, fields)).status).toBe(200);
-      const answer = await waitFor(
-        () => slack.responses.find((r) => responseUrl.endsWith(r.id)),
+      const answer = await waitUntil(
         `the answer to /fundbot ${text}`,
-        30_000,
+        () => slack.responses.find((r) => responseUrl.endsWith(r.id)),
+        { timeoutMs: 30_000 },
       );
       return JSON.stringify(answer.body);
     },
@@ -157,11 +157,11 @@ export async function startHostedFleet(world: JourneyWorld, redis: RedisServer):
         channel: 'C0TEAM',
       });
       expect((await postSignedCommand(events(replica), signingSecret, form)).status).toBe(200);
-      const answer = await waitFor(
+      const answer = await waitUntil(
+        `the private answer to connecting ${project}`,
         () =>
           slack.calls.slice(before).find((c) => c.method === 'chat.postEphemeral' && c.args.user === user),
-        `the private answer to connecting ${project}`,
-        30_000,
+        { timeoutMs: 30_000 },
       );
       return `${answer.args.text ?? ''} ${answer.args.blocks ?? ''}`;
     },

@@ -4,9 +4,15 @@
  * back through the command's response_url; the channel is what the fake's Web API recorded.
  */
 
-import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../fakes/slack/fake-slack.js';
+import {
+  type FakeSlack,
+  lateAnswer,
+  type RecordedCall,
+  startFakeSlack,
+} from '../../fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../slack/helpers.js';
 import { freePort } from '../../support/redis-server.js';
+import { waitUntil } from '../../support/wait-until.js';
 import type { BotProcess } from './bot-process.js';
 import {
   type AnswerMessage,
@@ -18,7 +24,6 @@ import {
   slackVisibleMrkdwn,
   slackVisiblePlain,
 } from './chat-driver.js';
-import { waitFor } from './wait.js';
 
 const botToken = 'xoxb-4242-journey-bot-token';
 const appToken = 'xapp-1-A0FAKE-4242-journey-app-token';
@@ -42,6 +47,8 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
   });
   // The bot was never invited there: /fundbot subscribe must say so and store nothing.
   fake.setChannel({ id: channels.locked, isMember: false });
+  // The manifest subscribes the app to its channels' message events: over Socket Mode they come on its connection.
+  if (mode === 'socket') fake.subscribeMessageEvents({ via: 'socket' });
   let port = 0;
   // When the journey first saw each recording: the fake keeps no times.
   const seenAt = new WeakMap<object, number>();
@@ -124,7 +131,9 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
       return [...charts, ...replies].sort((a, b) => a.at - b.at);
     };
     const message = (n: number, timeoutMs = 10_000) =>
-      waitFor(() => messages()[n], `message ${n} of the answer to /fundbot ${name}`, timeoutMs);
+      waitUntil(`message ${n} of the answer to /fundbot ${name}`, () => messages()[n], {
+        timeoutMs: timeoutMs,
+      });
     return {
       sentAt,
       answer: (timeoutMs) => message(0, timeoutMs),
@@ -145,7 +154,8 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
         .filter((m) => m.bot_id !== undefined)
         .forEach((m, i) => {
           const call = channelCalls[i];
-          const blocks = call?.args['blocks'];
+          // The message's own blocks: a post Slack landed late has no 'ok' call to pair with.
+          const blocks = m.blocks ?? call?.args['blocks'];
           all.push({
             id: m.ts,
             channel,
@@ -208,12 +218,32 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
         : { SLACK_BOT_TOKEN: botToken, SLACK_SIGNING_SECRET: signingSecret, SLACK_API_URL: fake.apiUrl },
     async connected(bot: BotProcess) {
       await bot.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
+      // HTTP mode: the app's message events are signed POSTs to its request URL.
+      if (mode === 'http')
+        fake.subscribeMessageEvents({
+          via: 'http',
+          urls: [`http://127.0.0.1:${port}/slack/events`],
+          signingSecret,
+        });
       if (mode === 'socket')
-        await waitFor(() => fake.socketConnections > 0, 'a Socket Mode connection', 10_000);
+        await waitUntil('a Socket Mode connection', () => fake.socketConnections > 0, { timeoutMs: 10_000 });
     },
     command,
     posts,
     edits,
+    answerNextPostLate(lateMs) {
+      fake.fail('chat.postMessage', lateAnswer(lateMs), 1, channels.main);
+      const armedAt = Date.now();
+      const call = () =>
+        fake.callsTo('chat.postMessage').find((c) => c.at >= armedAt && c.outcome.startsWith('answer after'));
+      return {
+        landed: () => {
+          const taken = call();
+          return taken !== undefined && Date.now() >= taken.at + lateMs + 500;
+        },
+        done: () => {},
+      };
+    },
     recordedText: () =>
       JSON.stringify([fake.calls.map((c) => ({ method: c.method, args: c.args })), fake.responses]),
     async close() {

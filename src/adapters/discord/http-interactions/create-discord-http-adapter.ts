@@ -79,6 +79,14 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
     timeoutMs: options.restTimeoutMs ?? 15_000,
     retries: options.restRetries ?? 3,
   });
+  // Notices go through a REST client without retries: a retried post is a repeat the pipeline would not know
+  // of (see createDiscordPoster); it repeats itself, with the same nonce, and watches for a late copy.
+  const postingRest = createDiscordRest({
+    token: options.token,
+    apiUrl: options.restApiUrl,
+    timeoutMs: options.restTimeoutMs ?? 15_000,
+    retries: 0,
+  });
   const handle = createInteractionHandler({
     core: options.core,
     rest,
@@ -98,7 +106,7 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
   let server: InteractionsServer | undefined;
 
   return {
-    poster: createRestPoster({ rest, restTimeoutMs: options.restTimeoutMs ?? 15_000 }),
+    poster: createRestPoster({ rest: postingRest, restTimeoutMs: options.restTimeoutMs ?? 15_000 }),
     channelAccess: createRestChannelAccess(rest),
     get url() {
       return server?.url;
@@ -128,6 +136,7 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
       ]);
       timer.abort();
       await closeDiscordRest(rest);
+      await closeDiscordRest(postingRest);
     },
   };
 }

@@ -11,6 +11,10 @@ export interface DiscordRestPostingOptions {
   /** REST base URL without the version (default Discord's `https://discord.com/api`). */
   readonly apiUrl?: string;
   readonly restTimeoutMs?: number;
+  /**
+   * Default 0: a retried post is a repeat the pipeline would not know of (see createDiscordPoster); the
+   * pipeline repeats itself, with the same nonce, and watches for a late copy.
+   */
   readonly restRetries?: number;
   /** Time for the in-doubt rules (the nonce window). */
   readonly clock: Clock;
@@ -35,7 +39,7 @@ export function createDiscordRestPosting(options: DiscordRestPostingOptions): Di
     token: options.token,
     apiUrl: options.apiUrl,
     timeoutMs: restTimeoutMs,
-    retries: options.restRetries ?? 3,
+    retries: options.restRetries ?? 0,
   });
   return {
     poster: createRestPoster({ rest, restTimeoutMs }),

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type CodedError, ErrorCode, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
 import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../../../core/index.js';
-import type { ChannelPoster } from '../../../delivery/index.js';
+import type { ChannelPoster, Sighting } from '../../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
 import type { Logger } from '../../../domain/logger.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
@@ -14,6 +14,7 @@ import { boltLogger, stderrLogger } from '../bolt-logger.js';
 import { listenForConnectForm } from '../connect-form.js';
 import { drainInFlight } from '../drain-in-flight.js';
 import { createSlashCommandHandler } from '../handle-slash-command.js';
+import { listenForOwnMessages } from '../own-message-events.js';
 import { botRetryPolicy, rejectRateLimitedCalls, webApiTimeoutMs } from '../retry-policy.js';
 import { listenForAccessChanges } from '../slack-access-events.js';
 import { replayGuardReceiverOptions, SlackReplayError, useSlackReplayGuard } from '../slack-replay-guard.js';
@@ -67,6 +68,11 @@ export interface SlackOAuthAdapterOptions {
   readonly drainTimeoutMs?: number;
   /** Told when the bot may be able to post in a channel again (it joined, the channel was unarchived). */
   readonly onAccessChanged?: (channel: ChannelRef) => void;
+  /**
+   * Told of each of fundbot's own notices Slack's `message` events show (subscribe the app to
+   * `message.channels` and `message.groups`): the delivery pipeline's witness (own-message-events.ts).
+   */
+  readonly onOwnMessage?: (sighting: Sighting) => void;
 }
 
 export interface SlackOAuthAdapter {
@@ -156,6 +162,8 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
     logLevel: LogLevel.INFO,
     clientOptions,
     extendedErrorHandler: true,
+    // Our own message events are the delivery pipeline's witness (own-message-events.ts).
+    ignoreSelf: options.onOwnMessage === undefined,
   });
   useSlackReplayGuard(app, options.store, clock);
 
@@ -203,6 +211,7 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
   }
   // Bolt skips authorization for these two events: the token may already be gone.
   if (options.onAccessChanged) listenForAccessChanges(app, options.onAccessChanged);
+  if (options.onOwnMessage) listenForOwnMessages(app, options.onOwnMessage);
   app.event('app_uninstalled', async ({ body }) => removeWorkspace(body.team_id, 'app_uninstalled'));
   app.event('tokens_revoked', async ({ event, body }) => {
     // Only the bot token matters: fundbot asks for no user scopes.

@@ -1,0 +1,45 @@
+import type { App } from '@slack/bolt';
+import type { Sighting } from '../../delivery/index.js';
+import { deliveryKeyOf } from './slack-look.js';
+
+/**
+ * The `message` events Slack sends an app subscribed to `message.channels` and `message.groups` (scopes
+ * `channels:history`, `groups:history`, which fundbot has for its looks), the bot's own messages included:
+ * each of fundbot's notices seen there is handed to the delivery pipeline as a sighting (witness.ts). A
+ * sighting settles a doubt about that post at once, without spending the look budget (one
+ * conversations.history call a minute per workspace for apps outside the Marketplace), and shows a copy
+ * Slack landed late, after the post was made again, so it is removed.
+ *
+ * Bolt drops an app's own events by default (`ignoreSelf`): the App is built with `ignoreSelf: false`, and
+ * this listener takes only messages by the bot (its `bot_id` or bot user) that carry a fundbot delivery key
+ * (metadata, or the first block's id: see deliveryBlockId). Other listeners are not affected: they handle
+ * people's actions, and `member_joined_channel` already checks whose join it is. Costs no request.
+ */
+export function listenForOwnMessages(app: App, onOwnMessage: (sighting: Sighting) => void): void {
+  app.event('message', async ({ event, context, body }) => {
+    const message = event as {
+      readonly subtype?: string;
+      readonly channel?: string;
+      readonly user?: string;
+      readonly bot_id?: string;
+      readonly ts?: string;
+      readonly metadata?: unknown;
+      readonly blocks?: readonly unknown[];
+    };
+    // A new message (a bot's, a reply, a file share, a reply also sent to the channel); not edits or deletions.
+    const kinds = [undefined, 'bot_message', 'file_share', 'thread_broadcast'];
+    if (!kinds.includes(message.subtype) || !message.channel || !message.ts) return;
+    const mine =
+      (context.botId !== undefined && message.bot_id === context.botId) ||
+      (context.botUserId !== undefined && message.user === context.botUserId);
+    const key = mine ? deliveryKeyOf(message) : undefined;
+    const teamId = (body as { team_id?: string }).team_id ?? context.teamId;
+    if (key === undefined || !teamId) return;
+    onOwnMessage({
+      channel: { platform: 'slack', workspaceId: teamId, channelId: message.channel },
+      key,
+      messageId: message.ts,
+      at: Number(message.ts) * 1000,
+    });
+  });
+}

@@ -1,0 +1,273 @@
+import { type ChannelRef, channelKey, errorSummary } from '../core/index.js';
+import { backoffMs } from '../lib/backoff.js';
+import type { CopySweep } from './copy-looks.js';
+import { type StoredWatch, withoutFiles } from './copy-watch-store.js';
+import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
+import type { LaneDeps } from './lane-deps.js';
+import { laneRetryBackoff } from './lane-deps.js';
+import type { LaneItem } from './lane-item.js';
+import type { Sighting, ThreadTarget } from './ports.js';
+
+/** A delivery posted again after a doubt, watched for a late landing of an earlier attempt beside it. */
+interface Watch {
+  readonly item: LaneItem;
+  /** The copy the ledger names (undefined: the poster names none, and nothing can be told apart). */
+  readonly canonical: string | undefined;
+  readonly thread: ThreadTarget | undefined;
+  /** Where the earliest doubtful attempt began: a late copy lands after it. */
+  readonly from: number;
+  /** Watched (by looks) until then; sightings are handled whenever they come. */
+  readonly until: number;
+  dueAt: number;
+  sweep?: CopySweep;
+}
+
+/** A removal that fails is tried this many more times (5 s doubling, or the platform's Retry-After). */
+const removeRetries = 4;
+/** After the late-landing span, a watch keeps this long for its last look (a minute's budget, a page or two). */
+const lastLookGraceMs = 3 * 60_000;
+
+/**
+ * A channel's extra copies: a post the platform landed late (its answer lost, the pipeline decided it absent
+ * and posted it again) stands beside the repeat. The ledger names the copy that counts (corrections edit it,
+ * a batch's names continue in its thread); any other copy of the delivery found later is removed (the
+ * poster's `remove`, at once and not behind the lane's posts, retried with the one backoff).
+ *
+ * Found by the platform's events (witness.ts: sighted at once, in this process or stored by another), and by
+ * looks while a delivery posted again is watched (until the poster's late-landing span after the first
+ * doubtful attempt, plus a last look): those yield the budget to doubts of any channel of the scope.
+ *
+ * Cost: nothing while no delivery was posted again; per repeat one store read (stored sightings) and, for the
+ * watch, a look per budget interval the scope leaves free (Discord: every 5 s for the 90 s span; Slack: one or
+ * two in its minute budget), one request per copy removed.
+ */
+export class ExtraCopies {
+  readonly #watches = new Map<string, Watch>();
+  readonly #removed = new Set<string>();
+
+  constructor(
+    private readonly channel: ChannelRef,
+    private readonly deps: LaneDeps,
+    private readonly wakeAt: (at: number) => void,
+    /** The delivery (key) this process confirmed under a message id lately: never removed as another's copy. */
+    private readonly confirmedAs: (messageId: string) => string | undefined,
+  ) {}
+
+  get size(): number {
+    return this.#watches.size;
+  }
+
+  times(): number[] {
+    return [...this.#watches.values()].map((w) => w.dueAt);
+  }
+
+  due(now: number): Watch[] {
+    return [...this.#watches.values()].filter((w) => w.dueAt <= now);
+  }
+
+  /**
+   * A delivery in doubt is posted: found, or posted again. Its other copies known now are removed; one that
+   * was posted again is watched for a late landing of an earlier attempt.
+   */
+  async posted(item: LaneItem, canonical: string | undefined, others: readonly string[] = []): Promise<void> {
+    const from = item.firstDoubtAt;
+    if (from === undefined) return;
+    this.remove(item.key.id, canonical, [...others, ...(await this.#sighted(item))], 'sighted');
+    const support = this.deps.posterFor(this.channel.platform)?.doubt;
+    if (!support || canonical === undefined || !item.reposted) return;
+    const until = from + (support.lateLandingMs ?? 0) + (support.clockMarginMs ?? 10_000);
+    const watch: Watch = {
+      item,
+      canonical,
+      thread: item.record?.thread,
+      from,
+      until,
+      dueAt: Math.max(this.deps.clock.now() + 1_000, Math.min(until, from + support.settleMs)),
+    };
+    this.#watches.set(item.key.id, watch);
+    this.wakeAt(watch.dueAt);
+    const messages = [await item.render(false), await item.render(true)].map(withoutFiles);
+    await this.deps.copyWatches
+      .add({
+        id: item.key.id,
+        key: item.idempotencyKey,
+        channel: this.channel,
+        canonical,
+        ...(watch.thread ? { thread: watch.thread } : {}),
+        from,
+        until,
+        messages,
+      })
+      .catch(() => {});
+  }
+
+  /** A watch an earlier process (or another replica) began and did not end: looked after here. */
+  resume(stored: StoredWatch): void {
+    if (this.#watches.has(stored.id)) return;
+    const [first, repeat] = stored.messages;
+    const item: LaneItem = {
+      type: 'post',
+      key: { id: stored.id, channel: this.channel },
+      idempotencyKey: stored.key,
+      occurredAt: stored.from,
+      kind: 'watch',
+      record: undefined,
+      firstDoubtAt: stored.from,
+      reposted: true,
+      render: async (late) => (late ? (repeat ?? first) : first) ?? {},
+      settle: () => {},
+    };
+    const dueAt = this.deps.clock.now() + 1_000;
+    this.#watches.set(stored.id, {
+      item,
+      canonical: stored.canonical,
+      thread: stored.thread,
+      from: stored.from,
+      until: stored.until,
+      dueAt,
+    });
+    this.wakeAt(dueAt);
+  }
+
+  #end(watch: Watch): void {
+    this.#watches.delete(watch.item.key.id);
+    void this.deps.copyWatches.remove(watch.item.idempotencyKey).catch(() => {});
+  }
+
+  /** The platform showed one of our messages: if it is a copy of a watched delivery, removed at once. */
+  sighted(sighting: Sighting): boolean {
+    let matched = false;
+    for (const w of this.#watches.values()) {
+      const { idempotencyKey } = w.item;
+      if (sighting.key !== idempotencyKey && (!sighting.mark || sighting.mark !== this.#markOf(w.item)))
+        continue;
+      matched = true;
+      this.remove(w.item.key.id, w.canonical, [sighting.messageId], 'sighted');
+    }
+    return matched;
+  }
+
+  /** Watches whose look is due: one look each (when the budget is free), copies removed, done at the end. */
+  async handle(due: readonly Watch[]): Promise<void> {
+    const { clock, resolver } = this.deps;
+    const poster = this.deps.posterFor(this.channel.platform);
+    for (const w of due) {
+      const now = clock.now();
+      if (!poster?.doubt || now >= w.until + lastLookGraceMs) {
+        this.#end(w);
+        continue;
+      }
+      try {
+        const found = await resolver.lookForCopies(poster, this.channel, w.thread, {
+          key: w.item.idempotencyKey,
+          messages: [await w.item.render(false), await w.item.render(true)],
+          from: w.from,
+          ...(w.sweep ? { sweep: w.sweep } : {}),
+        });
+        // A look matches Discord messages by their embed: one that is another delivery's is not a copy.
+        const copies = found.copies.filter((id) => {
+          const owner = this.confirmedAs(id);
+          return owner === undefined || owner === w.item.idempotencyKey;
+        });
+        this.remove(w.item.key.id, w.canonical, copies, 'looked');
+        // The channel's watches share its look budget and come due together: one that looked goes last, so the
+        // next look is another's (in Map order the first would take every look and starve the rest).
+        if (found.lookedAt !== undefined && this.#watches.get(w.item.key.id) === w) {
+          this.#watches.delete(w.item.key.id);
+          this.#watches.set(w.item.key.id, w);
+        }
+        if (found.sweep) w.sweep = found.sweep;
+        else if (found.lookedAt !== undefined) delete w.sweep;
+        // Read to its start after the span ended: nothing of it can land unseen any more.
+        if (found.lookedAt !== undefined && found.complete && found.lookedAt >= w.until) {
+          this.#end(w);
+          continue;
+        }
+        w.dueAt = found.nextAt;
+      } catch (error) {
+        this.deps.logger.warn(
+          { channel: channelKey(this.channel), id: w.item.key.id, ...errorSummary(error) },
+          'look for a late copy failed: tried again later',
+        );
+        w.dueAt = clock.now() + 60_000;
+      }
+      this.wakeAt(w.dueAt);
+    }
+  }
+
+  /** Removes every listed copy of delivery `id` that is not the ledger's (each once). */
+  remove(
+    id: string,
+    canonical: string | undefined,
+    copies: readonly string[],
+    how: 'sighted' | 'looked',
+  ): void {
+    const poster = this.deps.posterFor(this.channel.platform);
+    // Without the ledger's copy named, which one counts cannot be told: nothing is removed.
+    if (canonical === undefined) return;
+    for (const messageId of copies) {
+      if (messageId === canonical || this.#removed.has(messageId)) continue;
+      this.#removed.add(messageId);
+      if (this.#removed.size > 1_000) this.#removed.delete(this.#removed.values().next().value as string);
+      const remove = poster?.remove?.bind(poster);
+      if (!remove) {
+        this.deps.logger.warn(
+          { channel: channelKey(this.channel), id, messageId },
+          'an extra copy of a notice stands: this platform cannot remove it',
+        );
+        continue;
+      }
+      this.#removeNow(id, messageId, how, remove, 0);
+    }
+  }
+
+  /**
+   * Removes one copy at once, not behind the lane's posts (the copy stands already; nothing it could overtake),
+   * retried with the one backoff (or the platform's Retry-After) a few times.
+   */
+  #removeNow(
+    id: string,
+    messageId: string,
+    how: 'sighted' | 'looked',
+    remove: (channel: ChannelRef, messageId: string) => Promise<void>,
+    attempt: number,
+  ): void {
+    const { clock, logger, observer, wakeups } = this.deps;
+    const summary = { channel: channelKey(this.channel), id, messageId, how };
+    void this.deps.track(remove(this.channel, messageId)).then(
+      () => {
+        logger.info?.(
+          summary,
+          'extra copy of a notice removed (the platform landed a post late, beside its repeat)',
+        );
+        observer.extraCopyRemoved?.({ channel: this.channel, id, messageId, how });
+      },
+      (error: unknown) => {
+        if (attempt >= removeRetries) {
+          logger.warn(
+            { ...summary, ...errorSummary(error) },
+            'an extra copy of a notice could not be removed',
+          );
+          return;
+        }
+        const retryAfter = error instanceof DeliveryNotPostedError ? error.retryAfterMs : undefined;
+        const wait = retryAfter ?? backoffMs(laneRetryBackoff, attempt + 1, () => this.deps.random.next());
+        wakeups.at(`remove:${channelKey(this.channel)}:${messageId}`, clock.now() + wait, () =>
+          this.#removeNow(id, messageId, how, remove, attempt + 1),
+        );
+      },
+    );
+  }
+
+  async #sighted(item: LaneItem): Promise<string[]> {
+    const { witness } = this.deps;
+    const ids = witness.seen(item.idempotencyKey, this.#markOf(item));
+    for (const id of await witness.stored(item.idempotencyKey).catch(() => []))
+      if (!ids.includes(id)) ids.push(id);
+    return ids;
+  }
+
+  #markOf(item: LaneItem): string | undefined {
+    return this.deps.posterFor(this.channel.platform)?.doubt?.markOf?.(item.idempotencyKey);
+  }
+}

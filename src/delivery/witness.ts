@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { ChannelRef } from '../core/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { KeyValueStore } from '../lib/store.js';
+import type { Sighting } from './ports.js';
+
+/** A workspace whose own-message events came within this long is live: its events can be waited for. */
+export const witnessLiveMs = 10 * 60_000;
+/** How long this process remembers a sighting: longer than any doubt or late landing lasts. */
+const keptMs = 30 * 60_000;
+const keptNames = 5_000;
+/** A stored sighting is kept a day (as a look view). */
+const storedTtlMs = 24 * 3_600_000;
+
+const storedSchema = z.object({ ids: z.array(z.string()) }) as unknown as z.ZodType<{
+  readonly ids: readonly string[];
+}>;
+
+/**
+ * The platform's own witness of our posts: its events for the bot's own messages (Slack `message` events,
+ * Discord `MESSAGE_CREATE`), which cost no look budget and arrive within about a second of the landing.
+ *
+ * - A sighting settles a doubt about its delivery at once: it landed, with this id.
+ * - While a workspace's events flow (live), their silence past where a post would have landed says it did not:
+ *   `passed(channel)` is the newest landing time the events have shown there.
+ * - A sighting of a copy the ledger does not name is an extra copy (a late landing after a repost): the
+ *   pipeline removes it.
+ *
+ * Memory: the last sightings by name (key or mark), at most 5,000 for 30 minutes; per workspace, when events
+ * last came and the newest time they showed. Store: a sighting whose delivery was still in doubt (or in the
+ * air) when it came is written under `delivery/sighted/<key>` (a day), so the replica that decides the doubt
+ * sees it; a sighting of a delivery already confirmed costs nothing.
+ */
+export function createWitness(options: { readonly store: KeyValueStore; readonly clock: Clock }) {
+  const { store, clock } = options;
+  const byName = new Map<string, { ids: string[]; at: number }>();
+  const workspaces = new Map<string, { receivedAt: number; newestAt: number; liveSince: number }>();
+  const workspaceOf = (channel: ChannelRef) => `${channel.platform}:${channel.workspaceId}`;
+  const storedKey = (key: string) => `delivery/sighted/${encodeURIComponent(key)}`;
+
+  function remember(name: string, messageId: string): void {
+    const now = clock.now();
+    const entry = byName.get(name) ?? { ids: [], at: now };
+    if (!entry.ids.includes(messageId)) entry.ids.push(messageId);
+    entry.at = now;
+    byName.delete(name);
+    byName.set(name, entry);
+    for (const [oldest, e] of byName) {
+      if (byName.size <= keptNames && e.at > now - keptMs) break;
+      byName.delete(oldest);
+    }
+  }
+
+  return {
+    /** A message of ours was seen in a channel. */
+    note(sighting: Sighting): void {
+      for (const name of [sighting.key, sighting.mark]) if (name) remember(name, sighting.messageId);
+      const workspace = workspaceOf(sighting.channel);
+      const now = clock.now();
+      const known = workspaces.get(workspace);
+      const lapsed = !known || now - known.receivedAt >= witnessLiveMs;
+      workspaces.set(workspace, {
+        receivedAt: now,
+        newestAt: Math.max(lapsed ? 0 : (known?.newestAt ?? 0), sighting.at),
+        liveSince: lapsed ? now : known.liveSince,
+      });
+    },
+
+    /** Message ids sighted in this process under any of these names (key, mark), oldest first. */
+    seen(...names: readonly (string | undefined)[]): string[] {
+      const ids: string[] = [];
+      for (const name of names) {
+        if (!name) continue;
+        for (const id of byName.get(name)?.ids ?? []) if (!ids.includes(id)) ids.push(id);
+      }
+      return ids;
+    },
+
+    /** Sightings of a delivery written by any replica (those that came while it was in doubt). */
+    async stored(key: string): Promise<readonly string[]> {
+      return (await store.get(storedKey(key), storedSchema))?.ids ?? [];
+    },
+
+    /** Writes a sighting for the replica that decides the delivery's doubt. */
+    async store(key: string, messageId: string): Promise<void> {
+      const ids = (await store.get(storedKey(key), storedSchema))?.ids ?? [];
+      if (ids.includes(messageId)) return;
+      await store.set(storedKey(key), { ids: [...ids, messageId] }, storedTtlMs);
+    },
+
+    /** Whether the workspace's own-message events came lately: their silence then means something. */
+    live(channel: ChannelRef): boolean {
+      const known = workspaces.get(workspaceOf(channel));
+      return known !== undefined && clock.now() - known.receivedAt < witnessLiveMs;
+    },
+
+    /**
+     * Whether this process has been receiving the workspace's events since before `at` (without a gap): only
+     * then does their silence speak for a post attempted at `at` (a process started after it, or whose events
+     * lapsed, may have missed the post's event; a look decides that doubt).
+     */
+    coveredSince(channel: ChannelRef, at: number): boolean {
+      const known = workspaces.get(workspaceOf(channel));
+      return known !== undefined && clock.now() - known.receivedAt < witnessLiveMs && known.liveSince <= at;
+    },
+
+    /**
+     * The newest landing time (the platform's clock) the workspace's events have shown while they are live:
+     * a post that would have landed before it and was not sighted did not land (or lands late, and is
+     * removed when it is sighted then). Undefined while no events come.
+     */
+    passed(channel: ChannelRef): number | undefined {
+      const known = workspaces.get(workspaceOf(channel));
+      return known && clock.now() - known.receivedAt < witnessLiveMs ? known.newestAt : undefined;
+    },
+  };
+}
+
+export type Witness = ReturnType<typeof createWitness>;

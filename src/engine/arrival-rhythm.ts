@@ -1,0 +1,217 @@
+/**
+ * A project's supporter arrival rhythm, learned from the support timestamps of the entries the
+ * fundings feed finds, and small enough to live in the project state (about 150 bytes of text):
+ *
+ * - the last minutes' rate: exponentially weighted over {@link RECENT_TAU_MS} (the rate now) and
+ *   over {@link BURST_TAU_MS} (a burst, or the first minutes of a launch spike);
+ * - the project's level: its average rate over the last days ({@link LEVEL_TAU_MS});
+ * - the hour of the day: arrivals per UTC hour over the last weeks ({@link PROFILE_TAU_MS}), which
+ *   tells the planner which hours of the rest of the budget day are usually quiet.
+ *
+ * Every sum is kept as of the last arrival it counted and decays on reading, so an idle poll
+ * changes nothing: the stored text changes only when supporters arrive, in the commits that
+ * store them anyway (fundings-pace.ts turns the rhythm into the pace of the polls).
+ */
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The rate now forgets with this time constant. */
+export const RECENT_TAU_MS = 30 * 60_000;
+/** A burst's rate forgets with this time constant (a post shared widely: dozens within two minutes). */
+export const BURST_TAU_MS = 2 * 60_000;
+/** The project's level (its average rate) covers about the last two days. */
+export const LEVEL_TAU_MS = 2 * DAY_MS;
+/** The hour-of-day profile covers about the last week, so a changed rhythm is learned within days. */
+export const PROFILE_TAU_MS = 7 * DAY_MS;
+
+/** The rates a pace decision reads, all in supporters per ms. */
+export interface RhythmRates {
+  /** The rate of the last half hour or so. */
+  readonly recent: number;
+  /** The rate of the last two minutes or so. */
+  readonly burst: number;
+  /** The average over the time watched (up to about two days), and how long that is (ms, decayed). */
+  readonly level: number;
+  readonly watchedMs: number;
+}
+
+/** Text format version: a stored rhythm of another version is ignored (learned again). */
+const TEXT_VERSION = 'r1';
+
+export class ArrivalRhythm {
+  /** Epoch ms every sum below is decayed to: the last record that counted arrivals. */
+  #at: number;
+  /** Epoch ms watching started (the first poll of this project ever, as far as the state knows). */
+  #since: number;
+  #recent = 0;
+  #burst = 0;
+  #level = 0;
+  /** Arrivals per UTC hour of the day, each weighted e^(-age / PROFILE_TAU_MS). */
+  readonly #hours = new Float64Array(24);
+  /** The text last written or adopted (unchanged until arrivals are recorded). */
+  #text: string | undefined;
+  /** Exposure of each UTC hour (ms watched, decayed like #hours), cached per hour of the clock. */
+  #exposure: { readonly hour: number; readonly ms: Float64Array } | null = null;
+
+  constructor(now: number) {
+    this.#at = now;
+    this.#since = now;
+  }
+
+  /** Epoch ms of the last record that counted arrivals (the newer of two rhythms wins: {@link adopt}). */
+  get at(): number {
+    return this.#at;
+  }
+
+  /** Epoch ms watching started. */
+  get since(): number {
+    return this.#since;
+  }
+
+  /**
+   * Supporters found at `now` that arrived at `arrivedAt` (epoch ms, from their support timestamps;
+   * a time after `now` counts as `now`). Finding none changes nothing: time passing is applied on reading.
+   */
+  record(now: number, arrivedAt: readonly number[]): void {
+    if (arrivedAt.length === 0) return;
+    this.#text = undefined;
+    const at = Math.max(this.#at, now);
+    this.#decayTo(at);
+    for (const raw of arrivedAt) {
+      const t = Math.min(raw, at);
+      const age = at - t;
+      this.#recent += Math.exp(-age / RECENT_TAU_MS) / RECENT_TAU_MS;
+      this.#burst += Math.exp(-age / BURST_TAU_MS) / BURST_TAU_MS;
+      // Arrivals from before watching started (a late success deep in the list) are not the level's.
+      if (t >= this.#since) this.#level += Math.exp(-age / LEVEL_TAU_MS);
+      const hour = new Date(t).getUTCHours();
+      this.#hours[hour] = (this.#hours[hour] ?? 0) + Math.exp(-age / PROFILE_TAU_MS);
+    }
+  }
+
+  /** The rate now (supporters per ms): what the User key's signal windows read (signal-interleave.ts). */
+  rate(now: number): number {
+    return this.rates(now).recent;
+  }
+
+  rates(now: number): RhythmRates {
+    const dt = Math.max(0, now - this.#at);
+    const watched = Math.max(0, now - this.#since);
+    const watchedMs = LEVEL_TAU_MS * (1 - Math.exp(-watched / LEVEL_TAU_MS));
+    // Started from nothing, a weighted rate has reached only 1 - e^(-t/τ) of the rate it measures.
+    const warmed = (tau: number) => 1 - Math.exp(-Math.max(watched, 1) / tau);
+    return {
+      recent: (this.#recent * Math.exp(-dt / RECENT_TAU_MS)) / warmed(RECENT_TAU_MS),
+      burst: (this.#burst * Math.exp(-dt / BURST_TAU_MS)) / warmed(BURST_TAU_MS),
+      level: watchedMs > 0 ? (this.#level * Math.exp(-dt / LEVEL_TAU_MS)) / watchedMs : 0,
+      watchedMs,
+    };
+  }
+
+  /**
+   * The usual rate (supporters per ms) of each UTC hour of the day, or undefined until every hour
+   * has been watched at least once (a whole day): before that the hours still unseen say nothing.
+   */
+  hourlyRates(now: number): Float64Array | undefined {
+    if (now - this.#since < DAY_MS) return undefined;
+    const exposure = this.#exposureAt(now);
+    const decay = Math.exp(-Math.max(0, now - this.#at) / PROFILE_TAU_MS);
+    return Float64Array.from(this.#hours, (count, h) => (count * decay) / Math.max(1, exposure[h] ?? 0));
+  }
+
+  /**
+   * Takes over a stored rhythm (the project state's, after a restart or when this replica gains the
+   * project's lease) when it is newer than what this one has counted. Returns whether it did.
+   */
+  adopt(text: string | undefined): boolean {
+    if (text === undefined || text === this.#text) return false;
+    const stored = ArrivalRhythm.fromText(text);
+    if (stored === undefined || (stored.#at <= this.#at && this.#recordedAny())) return false;
+    this.#at = stored.#at;
+    this.#since = Math.min(stored.#since, this.#since);
+    this.#recent = stored.#recent;
+    this.#burst = stored.#burst;
+    this.#level = stored.#level;
+    this.#hours.set(stored.#hours);
+    this.#exposure = null;
+    this.#text = text;
+    return true;
+  }
+
+  /**
+   * The rhythm as compact text for the project state: times in seconds (base 36), rates per hour
+   * and counts to three significant digits. About 150 bytes with a full day's profile.
+   */
+  toText(): string {
+    if (this.#text !== undefined) return this.#text;
+    const n = (v: number) => (v === 0 ? '' : String(Number(v.toPrecision(3))));
+    const s = (ms: number) => Math.round(ms / 1000).toString(36);
+    this.#text = [
+      TEXT_VERSION,
+      s(this.#at),
+      s(this.#since),
+      n(this.#recent * HOUR_MS),
+      n(this.#burst * HOUR_MS),
+      n(this.#level),
+      Array.from(this.#hours, n).join(','),
+    ].join(';');
+    return this.#text;
+  }
+
+  /** The rhythm a {@link toText} wrote, or undefined for text this version cannot read. */
+  static fromText(text: string): ArrivalRhythm | undefined {
+    const [version, at, since, recent, burst, level, hours] = text.split(';');
+    if (version !== TEXT_VERSION || hours === undefined) return undefined;
+    const counts = hours.split(',');
+    const num = (v: string | undefined) => (v === undefined || v === '' ? 0 : Number(v));
+    const values = [num(recent), num(burst), num(level), ...counts.map(num)];
+    const atMs = Number.parseInt(at ?? '', 36) * 1000;
+    const sinceMs = Number.parseInt(since ?? '', 36) * 1000;
+    if (counts.length !== 24 || !values.every((v) => Number.isFinite(v) && v >= 0)) return undefined;
+    if (!Number.isFinite(atMs) || !Number.isFinite(sinceMs) || sinceMs > atMs) return undefined;
+    const rhythm = new ArrivalRhythm(atMs);
+    rhythm.#since = sinceMs;
+    rhythm.#recent = num(recent) / HOUR_MS;
+    rhythm.#burst = num(burst) / HOUR_MS;
+    rhythm.#level = num(level);
+    rhythm.#hours.set(counts.map(num));
+    return rhythm;
+  }
+
+  #recordedAny(): boolean {
+    return this.#recent > 0 || this.#level > 0 || this.#hours.some((c) => c > 0);
+  }
+
+  #decayTo(at: number): void {
+    const dt = at - this.#at;
+    if (dt <= 0) return;
+    this.#recent *= Math.exp(-dt / RECENT_TAU_MS);
+    this.#burst *= Math.exp(-dt / BURST_TAU_MS);
+    this.#level *= Math.exp(-dt / LEVEL_TAU_MS);
+    const keep = Math.exp(-dt / PROFILE_TAU_MS);
+    for (let h = 0; h < 24; h++) this.#hours[h] = (this.#hours[h] ?? 0) * keep;
+    this.#at = at;
+  }
+
+  /** How long each UTC hour has been watched since `#since`, weighted like the counts (as of `now`). */
+  #exposureAt(now: number): Float64Array {
+    const hour = Math.floor(now / HOUR_MS);
+    if (this.#exposure?.hour === hour) return this.#exposure.ms;
+    const ms = new Float64Array(24);
+    // Hour by hour back from now, at most four time constants (older hours weigh under 2 %).
+    const from = Math.max(this.#since, now - 4 * PROFILE_TAU_MS);
+    for (let end = now; end > from; ) {
+      const start = Math.max(from, Math.floor((end - 1) / HOUR_MS) * HOUR_MS);
+      const h = new Date(start).getUTCHours();
+      // ∫ e^(-(now - s)/τ) ds over [start, end]
+      ms[h] =
+        (ms[h] ?? 0) +
+        PROFILE_TAU_MS *
+          (Math.exp(-(now - end) / PROFILE_TAU_MS) - Math.exp(-(now - start) / PROFILE_TAU_MS));
+      end = start;
+    }
+    this.#exposure = { hour, ms };
+    return ms;
+  }
+}

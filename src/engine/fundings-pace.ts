@@ -1,0 +1,116 @@
+import { type ArrivalRhythm, BURST_TAU_MS, type RhythmRates } from './arrival-rhythm.js';
+
+/**
+ * How fast the fundings list is read against the plan's even spread (1 = the planned interval),
+ * from the project's arrival rhythm (arrival-rhythm.ts). The plan spreads what is left of the key's
+ * day evenly to the reset (budget-plan.ts); this pace moves reads out of lulls and into bursts, and
+ * the next re-plans, from the headers, pay for it from the rest of the day.
+ *
+ * A uniform poller's supporter p95 is 0.95 of its interval, and only reads taken from where few
+ * supporters arrive can lower it for the rest (docs/latency-bound.md); reads added where many arrive
+ * lower the mean but cost the p95 everywhere else. So:
+ *
+ * - **Lulls.** Where fewer than {@link QUIET_ARRIVALS_PER_READ} supporters arrive per planned read,
+ *   reads thin out in proportion, to {@link MIN_PACE} at most: the night before a launch is read a
+ *   quarter as often, and what it saves makes every busy hour after it faster. The few supporters
+ *   of a lull wait longer, within the 5 % a p95 leaves out. A project that is quiet all the time
+ *   (its level under the same threshold, once watched {@link LEVEL_KNOWN_AFTER_MS}) keeps even
+ *   reads: slowing all its hours would only move its reads to the end of the day.
+ * - **Bursts.** When the last two minutes bring several times the recent rate (a post shared
+ *   widely, the first minutes of a launch), reads speed up by the square root of that ratio (the
+ *   spacing that gives the least mean wait for a known rate), at most {@link MAX_BURST_PACE}.
+ * - **The hour of the day.** Once a whole day has been watched, the hours still to come before the
+ *   reset that are usually lulls are read at their lull pace too; the plan, which assumes even reads
+ *   to the reset, would keep their budget for them, so the hours before them get it now.
+ */
+
+/** Below this many supporters per planned read the list is in a lull (one supporter per 20 reads). */
+export const QUIET_ARRIVALS_PER_READ = 0.05;
+/** A lull is read at no less than this share of the planned pace. */
+export const MIN_PACE = 0.25;
+/** At most this many times the planned pace in a burst. */
+export const MAX_BURST_PACE = 4;
+/**
+ * A burst: the last two minutes' rate at least this many times the recent one, and above the
+ * Poisson noise of a steady rate ({@link BURST_NOISE_SIGMAS} standard deviations, plus two).
+ */
+export const BURST_RATIO = 3;
+const BURST_NOISE_SIGMAS = 3;
+/** ...and at least this many supporters per planned read: a few supporters on a quiet list are not a burst. */
+export const BURST_ARRIVALS_PER_READ = 0.3;
+/**
+ * A cold start learns the project's level for this long before it may call the project quiet all
+ * the time; until then a lull is taken for a lull (the rest of the day will be busier).
+ */
+export const LEVEL_KNOWN_AFTER_MS = 6 * 3_600_000;
+/** No lull is read into the rates before they have been watched this long (a cold start knows none). */
+export const RATES_KNOWN_AFTER_MS = 10 * 60_000;
+
+const HOUR_MS = 3_600_000;
+
+/** The pace of a list receiving `arrivalsPerRead` supporters per planned read: 1, or less in a lull. */
+export function lullPace(arrivalsPerRead: number): number {
+  return arrivalsPerRead >= QUIET_ARRIVALS_PER_READ
+    ? 1
+    : Math.max(MIN_PACE, arrivalsPerRead / QUIET_ARRIVALS_PER_READ);
+}
+
+/** Whether the last two minutes are a burst against the recent rate (`rates`, per ms). */
+export function isBurst(rates: RhythmRates, plannedIntervalMs: number): boolean {
+  const expected = rates.recent * BURST_TAU_MS;
+  const seen = rates.burst * BURST_TAU_MS;
+  return (
+    seen > Math.max(BURST_RATIO * expected, expected + BURST_NOISE_SIGMAS * Math.sqrt(expected) + 2) &&
+    rates.burst * plannedIntervalMs >= BURST_ARRIVALS_PER_READ
+  );
+}
+
+/**
+ * The fundings pace at `now` for a plan that reads every `plannedIntervalMs` until the key's day
+ * resets at `dayResetAt`: the interval to use is `plannedIntervalMs / pace`.
+ */
+export function fundingsPace(
+  rhythm: ArrivalRhythm,
+  now: number,
+  plannedIntervalMs: number,
+  dayResetAt: number,
+): number {
+  const rates = rhythm.rates(now);
+  const watched = now - rhythm.since;
+  const quietProject =
+    watched >= LEVEL_KNOWN_AFTER_MS && rates.level * plannedIntervalMs < QUIET_ARRIVALS_PER_READ;
+  const lulls = !quietProject && watched >= RATES_KNOWN_AFTER_MS;
+  let pace = lulls ? lullPace(rates.recent * plannedIntervalMs) : 1;
+  if (isBurst(rates, plannedIntervalMs))
+    pace = Math.max(pace, Math.min(MAX_BURST_PACE, Math.sqrt(rates.burst / rates.recent)));
+  if (!lulls) return pace;
+  return (
+    pace /
+    expectedPace(rhythm, now, plannedIntervalMs, dayResetAt, lullPace(rates.recent * plannedIntervalMs))
+  );
+}
+
+/**
+ * The mean lull pace over the rest of the budget day (the current hour at `paceNow`, the later
+ * ones at their usual rate's), or 1 while no whole day has been watched.
+ */
+export function expectedPace(
+  rhythm: ArrivalRhythm,
+  now: number,
+  plannedIntervalMs: number,
+  dayResetAt: number,
+  paceNow: number,
+): number {
+  const hourly = rhythm.hourlyRates(now);
+  const left = dayResetAt - now;
+  if (hourly === undefined || left <= 0) return 1;
+  let sum = 0;
+  for (let start = now; start < dayResetAt; ) {
+    const end = Math.min(dayResetAt, (Math.floor(start / HOUR_MS) + 1) * HOUR_MS);
+    const pace =
+      start === now ? paceNow : lullPace((hourly[new Date(start).getUTCHours()] ?? 0) * plannedIntervalMs);
+    sum += pace * (end - start);
+    start = end;
+  }
+  return Math.max(MIN_PACE, sum / left);
+}

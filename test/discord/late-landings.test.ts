@@ -1,0 +1,258 @@
+/**
+ * Issue 29, build item 2 on Discord: a message Discord took but created and answered late (after the client's
+ * REST timeout, and after its nonce window, which Discord does not document and keeps short) stands ONCE in the
+ * channel. The pipeline repeats the post with the same nonce as soon as it may (the repeat is safe inside the
+ * window), and a copy created late beside it is removed: at once when MESSAGE_CREATE shows it (gateway, with
+ * the GuildMessages intent), else by the next look of the watch (REST only: HTTP interactions mode, replicas).
+ * The real discord.js clients against the fake Discord; the pipeline and the fake's late landings on a virtual
+ * clock set to now (Discord's message ids carry real time).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDiscordRestPosting } from '../../src/adapters/discord/index.js';
+import type { DeliveryObserver } from '../../src/delivery/index.js';
+import { memoryStore } from '../../src/lib/store.js';
+import { startAdapterPipeline } from '../delivery/adapter-pipeline.js';
+import { type PipelineHarness, runFor } from '../delivery/pipeline-harness.js';
+import { type FakeDiscord, lateCreate, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { buildEvent } from '../support/event-builders.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { campaign, restTimeoutMs, settleMs, startWitnessedDiscordPipeline } from './discord-pipeline.js';
+
+const late = [25_000, 35_000, 60_000, 90_000];
+
+describe('Discord: a message created and answered late, past the nonce window, stands once', () => {
+  let fake: FakeDiscord | undefined;
+  let bot: PipelineHarness | undefined;
+
+  afterEach(async () => {
+    await bot?.stop();
+    await fake?.close();
+    bot = undefined;
+    fake = undefined;
+  });
+
+  async function start(how: 'gateway' | 'rest') {
+    const clock = new ManualClock(Date.now());
+    const removed: string[] = [];
+    const observer: DeliveryObserver = {
+      extraCopyRemoved: ({ id, how: by }) => removed.push(`${id}:${by}`),
+    };
+    // The nonce window is over before the late message is created: Discord creates a second one.
+    fake = await startFakeDiscord({
+      nonceWindowMs: 0,
+      sleep: (ms) => clock.sleep(ms),
+      now: () => clock.now(),
+    });
+    if (how === 'gateway') {
+      bot = await startWitnessedDiscordPipeline(fake, { clock, observer });
+    } else {
+      const posting = createDiscordRestPosting({
+        token: fake.token,
+        apiUrl: fake.apiUrl,
+        restRetries: 0,
+        restTimeoutMs,
+        clock,
+      });
+      bot = await startAdapterPipeline(
+        fake,
+        { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
+        { clock, observer },
+      );
+    }
+    await bot.subscribe(campaign, ['supporters']);
+    await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
+    return { clock, removed, fake, bot };
+  }
+
+  const inChannel = (f: FakeDiscord) => f.channelMessages.get(campaign.channelId) ?? [];
+
+  it.each(late)(
+    'gateway: created %i ms late, the extra copy is removed as MESSAGE_CREATE shows it',
+    async (lateMs) => {
+      const { clock, removed, fake: f, bot: b } = await start('gateway');
+      f.faultMessages(lateCreate(lateMs), 1);
+      const sentAt = clock.now();
+      await b.offer(buildEvent.supporter({ occurredAt: sentAt, detectedAt: sentAt }));
+      // Repeated with the same nonce once it may no longer land from this attempt's own answer.
+      await b.advance(settleMs);
+      expect(inChannel(f)).toHaveLength(1);
+      await runFor(b, sentAt + lateMs - clock.now(), 1_000);
+      await f.waitForRequest((r) => r.method === 'DELETE', 10_000);
+      await b.settle();
+      expect(inChannel(f)).toHaveLength(1);
+      expect(f.deletedMessages).toHaveLength(1);
+      expect(removed).toHaveLength(1);
+      expect(removed[0]).toMatch(/:sighted$/);
+    },
+  );
+
+  it.each(late)(
+    'REST only (no gateway): created %i ms late, the extra copy is removed by the next look, seconds later',
+    async (lateMs) => {
+      const { clock, fake: f, bot: b } = await start('rest');
+      f.faultMessages(lateCreate(lateMs), 1);
+      const sentAt = clock.now();
+      await b.offer(buildEvent.supporter({ occurredAt: sentAt, detectedAt: sentAt }));
+      await b.advance(settleMs);
+      expect(inChannel(f)).toHaveLength(1);
+      await runFor(b, sentAt + lateMs - clock.now(), 1_000);
+      expect(inChannel(f)).toHaveLength(2);
+      // The watch looks every Discord look interval (5 s and a margin): the late copy is gone by then.
+      await runFor(b, 7_000, 1_000);
+      expect(inChannel(f)).toHaveLength(1);
+      expect(f.deletedMessages).toHaveLength(1);
+      // The copy the ledger names (the repeat, created first) stays.
+      expect(BigInt(String(inChannel(f)[0]?.['id']))).toBeLessThan(
+        BigInt(String(f.deletedMessages[0]?.message['id'])),
+      );
+    },
+  );
+});
+
+describe('Discord REST only: a late copy in a busy channel', () => {
+  it('a notice a second: the late copy, past a page of 100, is removed by the watch within seconds', async () => {
+    const clock = new ManualClock(Date.now());
+    const removed: string[] = [];
+    const fake = await startFakeDiscord({
+      nonceWindowMs: 0,
+      sleep: (ms) => clock.sleep(ms),
+      now: () => clock.now(),
+    });
+    const posting = createDiscordRestPosting({
+      token: fake.token,
+      apiUrl: fake.apiUrl,
+      restRetries: 0,
+      restTimeoutMs,
+      clock,
+    });
+    const bot = await startAdapterPipeline(
+      fake,
+      { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
+      { clock, observer: { extraCopyRemoved: ({ id }) => removed.push(id) } },
+    );
+    try {
+      await bot.subscribe(campaign, ['supporters']);
+      await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
+      const fan = (n: number) =>
+        buildEvent.supporter({
+          id: `f${n}`,
+          displayName: `Fan ${n}`,
+          supporterCount: 100 + n,
+          occurredAt: clock.now(),
+          detectedAt: clock.now(),
+        });
+      for (let n = 0; n < 80; n += 1) {
+        await bot.offer(fan(n));
+        await bot.advance(1_000);
+      }
+      fake.faultMessages(lateCreate(60_000), 1);
+      const sentAt = clock.now();
+      await bot.offer(fan(100));
+      for (let n = 101; clock.now() < sentAt + 75_000; n += 1) {
+        await bot.offer(fan(n));
+        await bot.advance(1_000);
+      }
+      expect(removed).toEqual(['f100']);
+      expect(fake.deletedMessages).toHaveLength(1);
+    } finally {
+      await bot.stop();
+      await fake.close();
+    }
+  }, 60_000);
+});
+
+describe('Discord REST only: several late copies in one channel', () => {
+  it("three repeats watched at once share the channel's looks: each late copy is removed within seconds", async () => {
+    const clock = new ManualClock(Date.now());
+    const removed: string[] = [];
+    const fake = await startFakeDiscord({
+      nonceWindowMs: 0,
+      sleep: (ms) => clock.sleep(ms),
+      now: () => clock.now(),
+    });
+    const posting = createDiscordRestPosting({
+      token: fake.token,
+      apiUrl: fake.apiUrl,
+      restRetries: 0,
+      restTimeoutMs,
+      clock,
+    });
+    const bot = await startAdapterPipeline(
+      fake,
+      { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
+      { clock, observer: { extraCopyRemoved: ({ id }) => removed.push(id) } },
+    );
+    try {
+      await bot.subscribe(campaign, ['supporters']);
+      await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
+      const fan = (n: number) =>
+        buildEvent.supporter({
+          id: `f${n}`,
+          displayName: `Fan ${n}`,
+          supporterCount: 100 + n,
+          occurredAt: clock.now(),
+          detectedAt: clock.now(),
+        });
+      // The bench's 500 bursts and late answers leave several repeats of one channel watched together: each
+      // watch wants the channel's one look every 5 s. A watch that always looks first must not starve the rest.
+      fake.faultMessages(lateCreate(40_000), 3);
+      const sentAt = clock.now();
+      for (let n = 0; n < 3; n += 1) {
+        await bot.offer(fan(n));
+        await bot.advance(1_000);
+      }
+      // The late copies land 40-42 s after; three watches, one look each 6 s: all gone within 3 looks after.
+      await runFor(bot, sentAt + 42_000 + 3 * 6_000 + 2_000 - clock.now(), 1_000);
+      expect([...removed].sort()).toEqual(['f0', 'f1', 'f2']);
+      expect(fake.channelMessages.get(campaign.channelId) ?? []).toHaveLength(3);
+    } finally {
+      await bot.stop();
+      await fake.close();
+    }
+  }, 60_000);
+});
+
+describe('Discord REST only: a restart inside the watch', () => {
+  it('the process started after the repeat goes on watching and removes the late copy', async () => {
+    const clock = new ManualClock(Date.now());
+    const store = memoryStore();
+    const fake = await startFakeDiscord({
+      nonceWindowMs: 0,
+      sleep: (ms) => clock.sleep(ms),
+      now: () => clock.now(),
+    });
+    const start = async () => {
+      const posting = createDiscordRestPosting({
+        token: fake.token,
+        apiUrl: fake.apiUrl,
+        restRetries: 0,
+        restTimeoutMs,
+        clock,
+      });
+      return startAdapterPipeline(
+        fake,
+        { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
+        { clock, store },
+      );
+    };
+    let bot = await start();
+    try {
+      await bot.subscribe(campaign, ['supporters']);
+      await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
+      fake.faultMessages(lateCreate(60_000), 1);
+      const sentAt = clock.now();
+      await bot.offer(buildEvent.supporter({ occurredAt: sentAt, detectedAt: sentAt }));
+      await bot.advance(settleMs);
+      expect(fake.channelMessages.get(campaign.channelId)).toHaveLength(1);
+      // The process stops (a deploy, a crash) with the repeat made and the late post still to come.
+      await bot.stop();
+      bot = await start();
+      await runFor(bot, sentAt + 60_000 + 7_000 - clock.now(), 1_000);
+      expect(fake.channelMessages.get(campaign.channelId)).toHaveLength(1);
+      expect(fake.deletedMessages).toHaveLength(1);
+    } finally {
+      await bot.stop();
+      await fake.close();
+    }
+  });
+});
