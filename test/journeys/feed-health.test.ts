@@ -6,6 +6,7 @@
  * how, in its own language; the key restored → ONE message that it is back. Never the key in either.
  */
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
+import { waitUntil } from '../support/wait-until.js';
 import {
   type BotProcess,
   killAllBots,
@@ -19,7 +20,6 @@ import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { startSlackDriver } from './harness/slack-driver.js';
-import { waitFor } from './harness/wait.js';
 
 const holdSec = 10;
 
@@ -78,13 +78,13 @@ describe.each(platforms)('journey: feed health in the channel ($name)', ({ name,
       await driver.command('language', ['de'], { admin: true, channel }).answer();
       // Only the wall: a refused key stops every feed, so this channel hears it too.
       await driver.command('subscribe', [journeyProject, 'wall'], { admin: true, channel }).answer();
-      await waitFor(
+      await waitUntil(
+        'the first poll',
         () =>
           world.sim.requests.some(
             (r) => r.path === `/project/${journeyProject}/fundings` && r.status === 200,
           ),
-        'the first poll',
-        15_000,
+        { timeoutMs: 15_000 },
       );
     },
     60_000,
@@ -96,17 +96,17 @@ describe.each(platforms)('journey: feed health in the channel ($name)', ({ name,
     async () => {
       const revokedAt = Date.now();
       world.sim.revokeKey(world.apiKey);
-      await waitFor(
-        () => stopPosts(driver.channel).length > 0 && stopPosts(driver.otherChannel).length > 0,
+      await waitUntil(
         'the stop said in both channels',
-        60_000,
+        () => stopPosts(driver.channel).length > 0 && stopPosts(driver.otherChannel).length > 0,
+        { timeoutMs: 60_000 },
       );
       expect(Date.now() - revokedAt).toBeGreaterThanOrEqual(holdSec * 1000);
       // More probes are refused meanwhile: nothing more is said.
-      await waitFor(
-        () => world.sim.requests.filter((r) => r.at >= revokedAt && r.status === 401).length >= 4,
+      await waitUntil(
         'four refused probes',
-        60_000,
+        () => world.sim.requests.filter((r) => r.at >= revokedAt && r.status === 401).length >= 4,
+        { timeoutMs: 60_000 },
       );
       const [english] = stopPosts(driver.channel);
       expect(stopPosts(driver.channel)).toHaveLength(1);
@@ -130,19 +130,23 @@ describe.each(platforms)('journey: feed health in the channel ($name)', ({ name,
     async () => {
       world.project.addSupporter({ displayName: 'Patient Backer', amount: 40 });
       world.sim.restoreKey(world.apiKey);
-      await waitFor(
-        () => backPosts(driver.channel).length > 0 && backPosts(driver.otherChannel).length > 0,
+      await waitUntil(
         'the resume said in both channels',
-        90_000,
+        () => backPosts(driver.channel).length > 0 && backPosts(driver.otherChannel).length > 0,
+        { timeoutMs: 90_000 },
       );
-      await waitFor(
-        () => driver.posts().some((p) => p.text.includes('Patient Backer')),
+      await waitUntil(
         'the supporter of the outage announced',
-        60_000,
+        () => driver.posts().some((p) => p.text.includes('Patient Backer')),
+        { timeoutMs: 60_000 },
       );
-      // A few more cycles: still one of each.
+      // Two more polls of the supporters: still one of each.
       const settledAt = Date.now();
-      await waitFor(() => Date.now() - settledAt > 5_000, 'five more seconds', 10_000);
+      const polledSince = () =>
+        world.sim.requests.filter(
+          (r) => r.at > settledAt && r.path === `/project/${journeyProject}/fundings` && r.status === 200,
+        ).length;
+      await waitUntil('two more polls', () => polledSince() >= 2, { timeoutMs: 60_000 });
       expect(backPosts(driver.channel)).toHaveLength(1);
       expect(backPosts(driver.otherChannel)).toHaveLength(1);
       expect(stopPosts(driver.channel)).toHaveLength(1);
