@@ -234,5 +234,8 @@ export function projectDueAt(ctx: EngineContext, rt: ProjectRuntime): number {
   const pausedUntil = ctx.api.pausedUntil(rt.config.key);
   if (rt.paused !== null) next = Math.min(next, Math.max(rt.paused.retryAt, pausedUntil));
   else for (const f of rt.feeds.values()) next = Math.min(next, Math.max(f.dueAt, pausedUntil));
-  return Math.min(next, feedHealthDueAt(ctx, rt));
+  // A stop due to be said wakes the project; one already past due (a cycle whose write failed) waits for the
+  // next poll or probe instead of spinning.
+  const healthDue = feedHealthDueAt(ctx, rt);
+  return healthDue > ctx.clock.now() ? Math.min(next, healthDue) : next;
 }
