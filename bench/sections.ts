@@ -1,3 +1,4 @@
+import { deliveryChaosSection } from './delivery-chaos.js';
 import { deliveryFaultsSection } from './delivery-faults/run-delivery-faults.js';
 import { feedHealthSection } from './feed-health.js';
 import { fundingCommandSection } from './funding-command.js';
@@ -28,6 +29,7 @@ export const benchSections: BenchSection[] = [
   fundingCommandSection,
   slackInDoubtSection,
   deliveryFaultsSection,
+  deliveryChaosSection,
   readToPostSection,
   pacingDaySection,
   wholeDaySection,
