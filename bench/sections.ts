@@ -1,5 +1,6 @@
 import { deliveryChaosSection } from './delivery-chaos.js';
 import { deliveryFaultsSection } from './delivery-faults/run-delivery-faults.js';
+import { feedHealthSection } from './feed-health.js';
 import { fundingCommandSection } from './funding-command.js';
 import { hostileInputSection } from './hostile-input.js';
 import { oracleSchedulesSection } from './oracle-schedules.js';
@@ -35,4 +36,5 @@ export const benchSections: BenchSection[] = [
   oracleSchedulesSection,
   plansSection,
   hostileInputSection,
+  feedHealthSection,
 ];

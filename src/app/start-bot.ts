@@ -216,6 +216,7 @@ export async function startBot(
       burstThreshold: config.engine.burstThreshold,
       floodRatio: config.engine.floodRatio,
       publicReads: config.engine.publicReads,
+      feedHealthHoldMs: config.engine.feedHealthHoldSec * 1000,
       ...(config.engine.maxRequestsPerSecond !== undefined
         ? { maxRequestsPerSecond: config.engine.maxRequestsPerSecond }
         : {}),

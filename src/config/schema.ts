@@ -161,6 +161,12 @@ const engineSchema = z.strictObject({
    * engine's default (DEFAULT_MAX_REQUESTS_PER_SECOND, 200), kept in one place.
    */
   maxRequestsPerSecond: z.number().min(0.1).max(10_000).optional(),
+  /**
+   * How long a feed (a refused key, a missing scope) must stay stopped before its subscribed channels are told,
+   * so a short stop says nothing; the resume is said only after a said stop. The API out of reach waits at
+   * least 10 minutes whatever this says.
+   */
+  feedHealthHoldSec: z.number().int().min(5).max(3_600).default(180),
 });
 
 const httpSchema = z.strictObject({

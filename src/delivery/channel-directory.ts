@@ -96,10 +96,14 @@ export function createChannelDirectory(options: ChannelDirectoryOptions) {
       profiles.clear();
     },
 
-    /** The channels subscribed to this kind of the project's notices. */
-    async channelsFor(project: string, kind: NoticeKind): Promise<readonly ChannelRef[]> {
+    /** The channels subscribed to this kind of the project's notices (any of them, when several: each once). */
+    async channelsFor(
+      project: string,
+      kind: NoticeKind | readonly NoticeKind[],
+    ): Promise<readonly ChannelRef[]> {
       const all = await cached(byProject, project, () => subscriptions.forProject(project));
-      return all.filter((s) => s.kinds.includes(kind)).map((s) => s.channel);
+      const kinds: readonly NoticeKind[] = typeof kind === 'string' ? [kind] : kind;
+      return all.filter((s) => kinds.some((k) => s.kinds.includes(k))).map((s) => s.channel);
     },
 
     profile(channel: ChannelRef): Promise<ChannelProfile> {

@@ -1,7 +1,7 @@
 import type { ChannelAccess, ChannelRef } from '../core/index.js';
 import { channelKey, errorSummary } from '../core/index.js';
 import type { EventSink } from '../domain/event-sink.js';
-import { type FundbotEvent, noticeKindOf } from '../domain/events.js';
+import { type FundbotEvent, noticeKindsOf } from '../domain/events.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import { memoryClaims } from '../lib/coordination/claims.js';
 import { createAccessWatch } from './access-watch.js';
@@ -210,7 +210,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   function placeEvent(event: FundbotEvent): { pending: Set<string>; placed: Promise<void> } {
     const pending = new Set<string>(['placing']);
     const placed = (async () => {
-      const channels = await directory.channelsFor(event.project, noticeKindOf(event));
+      const channels = await directory.channelsFor(event.project, noticeKindsOf(event));
       for (const channel of channels) pending.add(channelKey(channel));
       pending.delete('placing');
       for (const channel of channels) {

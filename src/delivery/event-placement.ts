@@ -93,7 +93,11 @@ export function createEventPlacement(deps: EventPlacementDeps) {
       }
       const supporter = event.type === 'supporter' || event.type === 'supporter-burst';
       let thread = false;
-      if (record === undefined || record.state === 'failing') {
+      // Feed health is said at once whatever the channel's pacing: it is rare, and a batch would hide it. A
+      // channel the bot cannot post in is not told (no catch-up: a stale warning helps nobody there).
+      const paced = event.type !== 'feed-health';
+      if (!paced && (await directory.profile(channel)).cannotPost) return done();
+      if (paced && (record === undefined || record.state === 'failing')) {
         const profile = await directory.profile(channel);
         const auto = (profile.pacing.kinds[kind] ?? defaultPacing(kind)).mode === 'auto';
         const placement = placeNotice({
@@ -114,7 +118,7 @@ export function createEventPlacement(deps: EventPlacementDeps) {
         thread = placement.thread;
         // Counted before posting: a retried post is still one message.
         if (auto && record === undefined) await batches.noteLive(channel, kind);
-      } else if (supporter) {
+      } else if (supporter && record !== undefined) {
         // In doubt from an earlier attempt: it goes where that attempt went.
         thread = record.thread !== undefined;
       }
@@ -143,12 +147,16 @@ export function createEventPlacement(deps: EventPlacementDeps) {
       ...(threadNotice
         ? { target: () => deps.threads.targetFor(threadNotice, channel, event.detectedAt) }
         : {}),
-      hold: () =>
-        batches.hold(event, channel, kind, {
-          since: deps.cannotPostSince(channel) ?? clock.now(),
-          due: Infinity,
-          reason: 'no-access',
-        }),
+      ...(event.type === 'feed-health'
+        ? {}
+        : {
+            hold: () =>
+              batches.hold(event, channel, kind, {
+                since: deps.cannotPostSince(channel) ?? clock.now(),
+                due: Infinity,
+                reason: 'no-access',
+              }),
+          }),
       settle: (outcome) => {
         if (outcome.kind === 'posted') void afterPost(event, channel, kind, threadNotice, outcome.messageId);
         done();

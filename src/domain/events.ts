@@ -1,3 +1,5 @@
+import type { FeedName } from './feeds.js';
+
 /**
  * The events fundbot emulates on top of a polling-only API. They carry only
  * public data (display names, wall messages, blog teasers): never order or
@@ -228,6 +230,35 @@ export interface PostDeletedEvent extends EventBase {
   readonly label: string;
 }
 
+/** Why a feed stopped, as a channel hears it (never an error's own text, never the key). */
+export type FeedStopCause = 'key-rejected' | 'key-wrong-project' | 'scope-missing' | 'unreachable';
+
+/** What stopped and why (domain/feed-health.ts). `subject` names it: `key`, `api`, or `scope:<feed>`. */
+export interface FeedStop {
+  readonly subject: string;
+  /** One feed, or `all` when the whole project stopped (a refused key, the API out of reach). */
+  readonly feed: FeedName | 'all';
+  readonly cause: FeedStopCause;
+  /** The missing scope (`scope-missing`). */
+  readonly scope?: string;
+  /** The key came from a workspace's connect command: a workspace admin fixes it, not the operator. */
+  readonly connected?: true;
+}
+
+/**
+ * A feed the channel relies on stopped (held a few minutes first: domain/feed-health.ts), or resumed after its
+ * stop was said. Its id derives from the stop's subject and start, so each is posted once per channel.
+ */
+export interface FeedHealthEvent extends EventBase {
+  readonly type: 'feed-health';
+  readonly change: 'stopped' | 'resumed';
+  readonly stop: FeedStop;
+  /** Epoch ms the stop began. */
+  readonly since: number;
+  /** The notice kinds the stop silences: the channels subscribed to any of them hear it. */
+  readonly kinds: readonly NoticeKind[];
+}
+
 /** Events that take back an earlier notice: they edit it, they never post. */
 export type CorrectionEvent = SupportDroppedEvent | PostDeletedEvent;
 
@@ -246,7 +277,8 @@ export type FundbotEvent =
   | RewardSoldOutEvent
   | RewardUnlockedEvent
   | ProjectStatusEvent
-  | WatchingEvent;
+  | WatchingEvent
+  | FeedHealthEvent;
 
 export type FundbotEventType = FundbotEvent['type'];
 
@@ -277,7 +309,14 @@ export function noticeKindOf(event: FundbotEvent): NoticeKind {
     case 'reward-sold-out':
     case 'reward-unlocked':
       return 'rewards';
+    case 'feed-health':
+      return event.kinds[0] ?? 'supporters';
   }
+}
+
+/** Every kind whose subscribers hear the event: one for most, each kind a stopped feed silences for feed health. */
+export function noticeKindsOf(event: FundbotEvent): readonly NoticeKind[] {
+  return event.type === 'feed-health' ? event.kinds : [noticeKindOf(event)];
 }
 
 /** Whether the event takes back an earlier notice (see {@link CorrectionEvent}). */

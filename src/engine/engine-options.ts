@@ -102,6 +102,8 @@ export interface EngineOptions {
   readonly projectRefreshOnChangeMs?: number;
   readonly leaseTtlMs?: number;
   readonly history?: Partial<HistoryOptions>;
+  /** How long a feed must stay stopped before its channels are told (domain/feed-health.ts). Default 3 minutes. */
+  readonly feedHealthHoldMs?: number;
 }
 
 export interface CreateEngineOptions {

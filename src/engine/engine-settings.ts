@@ -1,3 +1,4 @@
+import { FEED_STOP_HOLD_MS } from '../domain/feed-health.js';
 import type { FeedName } from '../domain/feeds.js';
 import type { EngineOptions } from './engine-options.js';
 import { defaultHistoryOptions, type HistoryOptions } from './history.js';
@@ -33,6 +34,8 @@ export interface EngineSettings {
   readonly maxRequestsPerSecond: number;
   readonly publicReads: boolean;
   readonly listOptions: ListReadOptions;
+  /** A stopped feed is said in its channels once it lasted this long (domain/feed-health.ts). */
+  readonly feedHealthHoldMs: number;
 }
 
 /** Fills in the defaults; no target interval by default (intervals follow the budget down to `minIntervalMs`). */
@@ -49,6 +52,7 @@ export function engineSettings(o: EngineOptions = {}): EngineSettings {
     maxConcurrentProjects: o.maxConcurrentProjects ?? 48,
     maxRequestsPerSecond: o.maxRequestsPerSecond ?? DEFAULT_MAX_REQUESTS_PER_SECOND,
     publicReads: o.publicReads ?? true,
+    feedHealthHoldMs: o.feedHealthHoldMs ?? FEED_STOP_HOLD_MS,
     listOptions: {
       ...defaultListReadOptions,
       ...(o.floodRatio !== undefined ? { floodRatio: o.floodRatio } : {}),

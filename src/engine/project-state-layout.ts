@@ -1,7 +1,14 @@
 import { z } from 'zod';
+import type { FeedHealthState } from '../domain/feed-health.js';
 import { SeenKeys } from './list-seen-keys.js';
 import { type ListState, listStateSchema } from './list-state.js';
-import { type ListFeed, listFeeds, type ProjectState, projectStateSchema } from './project-state.js';
+import {
+  feedHealthStateSchema,
+  type ListFeed,
+  listFeeds,
+  type ProjectState,
+  projectStateSchema,
+} from './project-state.js';
 import { chunkBy } from './project-state-chunks.js';
 
 /**
@@ -29,6 +36,8 @@ export interface StateHead {
   readonly version: 2;
   readonly readAt: Readonly<Record<string, number>>;
   readonly watchingAnnounced: boolean;
+  /** The feed-health rule's stops (small: one record per stopped feed at most). */
+  readonly feedHealth?: FeedHealthState;
   readonly lists: Readonly<Partial<Record<ListFeed, ListCursor>>>;
   /** Collection name -> its chunk references, in order (`3a,0b`; see project-state-chunks.ts). */
   readonly chunks: Readonly<Record<string, string>>;
@@ -43,6 +52,7 @@ export const stateHeadSchema: z.ZodType<StateHead> = z.object({
   version: z.literal(2),
   readAt: z.record(z.string(), z.number()),
   watchingAnnounced: z.boolean(),
+  feedHealth: feedHealthStateSchema.optional(),
   lists: z.partialRecord(z.enum(listFeeds), cursorSchema),
   chunks: z.record(z.string(), z.string()),
 }) as z.ZodType<StateHead>;
@@ -100,7 +110,15 @@ export function splitState(state: ProjectState): {
   chunks.set('project', state.project === null ? [] : [state.project]);
   chunks.set('rewards', state.rewards === null ? [] : [state.rewards]);
   return {
-    head: { version: 2, readAt: state.readAt, watchingAnnounced: state.watchingAnnounced, lists },
+    head: {
+      version: 2,
+      readAt: state.readAt,
+      watchingAnnounced: state.watchingAnnounced,
+      ...(state.feedHealth !== undefined && Object.keys(state.feedHealth).length > 0
+        ? { feedHealth: state.feedHealth }
+        : {}),
+      lists,
+    },
     chunks,
   };
 }
@@ -165,5 +183,6 @@ export function joinState(
     rewards: chunks.get('rewards')?.[0] ?? null,
     watchingAnnounced: head.watchingAnnounced,
     outbox: flat('outbox'),
+    ...(head.feedHealth !== undefined ? { feedHealth: head.feedHealth } : {}),
   });
 }

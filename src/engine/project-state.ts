@@ -10,6 +10,7 @@ import {
   wallPostSchema,
 } from '../api/index.js';
 import type { FundbotEvent, FundbotEventType } from '../domain/events.js';
+import type { FeedHealthState } from '../domain/feed-health.js';
 import { type ListState, listStateSchema } from './list-state.js';
 import { type RewardFlags, rewardFlagsSchema } from './reward-diff.js';
 
@@ -49,6 +50,8 @@ export interface ProjectState {
   readonly rewards: Readonly<Record<string, RewardFlags>> | null;
   readonly watchingAnnounced: boolean;
   readonly outbox: readonly OutboxEntry[];
+  /** The stops of its feeds the channels were or will be told about (domain/feed-health.ts); absent: none. */
+  readonly feedHealth?: FeedHealthState;
 }
 
 export function emptyProjectState(): ProjectState {
@@ -74,6 +77,7 @@ const eventTypes = [
   'reward-unlocked',
   'project-status',
   'watching',
+  'feed-health',
 ] as const satisfies readonly FundbotEventType[];
 
 /**
@@ -96,6 +100,18 @@ const outboxEntrySchema: z.ZodType<OutboxEntry> = z.object({
   lastError: z.string().nullable(),
 });
 
+const feedStopSchema = z.looseObject({
+  subject: z.string().min(1),
+  feed: z.string(),
+  cause: z.enum(['key-rejected', 'key-wrong-project', 'scope-missing', 'unreachable']),
+});
+
+/** The feed-health rule's state as stored (written by this engine only: the envelope is checked). */
+export const feedHealthStateSchema = z.record(
+  z.string(),
+  z.object({ stop: feedStopSchema, since: z.number(), announced: z.boolean() }),
+) as unknown as z.ZodType<FeedHealthState>;
+
 export const projectStateSchema: z.ZodType<ProjectState> = z.object({
   version: z.literal(1),
   lists: z.object({
@@ -109,6 +125,7 @@ export const projectStateSchema: z.ZodType<ProjectState> = z.object({
   rewards: z.record(z.string(), rewardFlagsSchema).nullable(),
   watchingAnnounced: z.boolean(),
   outbox: z.array(outboxEntrySchema),
+  feedHealth: feedHealthStateSchema.optional(),
 }) as z.ZodType<ProjectState>;
 
 /** Store keys, namespaced per project (the state's layout: project-state-layout.ts). */

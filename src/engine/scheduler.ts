@@ -8,6 +8,7 @@ import { classifyFailure } from './describe-failure.js';
 import type { EngineContext } from './engine-context.js';
 import type { PollOutcome } from './engine-options.js';
 import { POLL_JITTER } from './engine-settings.js';
+import { feedHealthDueAt, trackFeedHealth } from './feed-health-watch.js';
 import { pollers } from './feeds/index.js';
 import {
   isKeyRejection,
@@ -200,20 +201,30 @@ export async function runProject(ctx: EngineContext, rt: ProjectRuntime, sink: E
   if (refusedAtCheck !== undefined) pauseProject(ctx, rt, { code: refusedAtCheck });
   try {
     await inOneCommit(ctx, rt, async () => {
-      if (rt.paused !== null && now >= rt.paused.retryAt) await poll(probeFeed(rt));
-      if (rt.paused !== null) return;
-      // A switched-off feed is due for its re-check (recheckBackoff) like any other poll.
-      const due = feedNames.filter((feed) => feedOf(rt, feed).dueAt <= now);
-      for (const feed of due) {
-        if (rt.paused !== null) break; // the key was just rejected: the other feeds would be too
-        await poll(feed);
-      }
+      await pollDue(rt, now, poll);
+      // What stopped or resumed in this cycle, for the subscribed channels (feed-health-watch.ts).
+      await trackFeedHealth(ctx, rt);
     });
   } catch (error) {
     for (const feed of polled) handlePollError(ctx, rt, feed, error, now);
     return;
   }
   await offerOutbox(ctx, rt, sink);
+}
+
+/** A paused project's probe when due, else every due feed (a switched-off one's re-check too). */
+async function pollDue(
+  rt: ProjectRuntime,
+  now: number,
+  poll: (feed: FeedName) => Promise<void>,
+): Promise<void> {
+  if (rt.paused !== null && now >= rt.paused.retryAt) await poll(probeFeed(rt));
+  if (rt.paused !== null) return;
+  const due = feedNames.filter((feed) => feedOf(rt, feed).dueAt <= now);
+  for (const feed of due) {
+    if (rt.paused !== null) break; // the key was just rejected: the other feeds would be too
+    await poll(feed);
+  }
 }
 
 /** Epoch ms of `rt`'s earliest due poll or lease renewal (delivery runs in the sink, on its own time). */
@@ -223,5 +234,8 @@ export function projectDueAt(ctx: EngineContext, rt: ProjectRuntime): number {
   const pausedUntil = ctx.api.pausedUntil(rt.config.key);
   if (rt.paused !== null) next = Math.min(next, Math.max(rt.paused.retryAt, pausedUntil));
   else for (const f of rt.feeds.values()) next = Math.min(next, Math.max(f.dueAt, pausedUntil));
-  return next;
+  // A stop due to be said wakes the project; one already past due (a cycle whose write failed) waits for the
+  // next poll or probe instead of spinning.
+  const healthDue = feedHealthDueAt(ctx, rt);
+  return healthDue > ctx.clock.now() ? Math.min(next, healthDue) : next;
 }

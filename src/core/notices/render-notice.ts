@@ -13,6 +13,7 @@ import { formatMoney, formatNumber, formatPercent, progressToward } from '../for
 import { catalogFor } from '../i18n/index.js';
 import type { MessageField, NeutralMessage } from '../message.js';
 import { projectStatusLabel } from '../project-status-label.js';
+import { renderFeedHealth } from './feed-health-notice.js';
 import { namesLine, renderBatch, renderCorrection, renderNamesContinued } from './render-batch.js';
 import { renderDailyThread } from './render-daily-thread.js';
 
@@ -41,6 +42,8 @@ export function renderNotice(event: FundbotEvent, locale: Locale, timeZone: stri
       return renderNamesContinued(event, locale);
     case 'daily-thread':
       return renderDailyThread(event, locale);
+    case 'feed-health':
+      return renderFeedHealth(event, locale, timeZone);
     case 'support-dropped':
     case 'post-deleted':
       return renderCorrection(event, locale);
