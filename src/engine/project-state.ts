@@ -72,6 +72,8 @@ const eventTypes = [
   'milestone',
   'reward-sold-out',
   'reward-unlocked',
+  'reward-restocked',
+  'reward-low-stock',
   'project-status',
   'watching',
 ] as const satisfies readonly FundbotEventType[];
