@@ -1,3 +1,4 @@
+import { deliveryChaosSection } from './delivery-chaos.js';
 import { deliveryFaultsSection } from './delivery-faults/run-delivery-faults.js';
 import { fundingCommandSection } from './funding-command.js';
 import { hostileInputSection } from './hostile-input.js';
@@ -27,6 +28,7 @@ export const benchSections: BenchSection[] = [
   fundingCommandSection,
   slackInDoubtSection,
   deliveryFaultsSection,
+  deliveryChaosSection,
   readToPostSection,
   pacingDaySection,
   wholeDaySection,

@@ -1,12 +1,12 @@
 import { type ChannelRef, channelKey, errorSummary } from '../core/index.js';
-import { backoffMs } from '../lib/backoff.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { StoredWatch } from './copy-watch-store.js';
 import type { DeliveryRecord } from './delivery-ledger.js';
 import { isSettled } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import { ExtraCopies } from './extra-copies.js';
-import { type LaneDeps, laneRetryBackoff } from './lane-deps.js';
+import type { LaneDeps } from './lane-deps.js';
+import { runEdit } from './lane-edit.js';
 import { answered, answeredLandsWithinMs, describe } from './lane-failure.js';
 import type { EditTask, LaneItem, LaneTask } from './lane-item.js';
 import { LaneSightings } from './lane-sightings.js';
@@ -145,7 +145,8 @@ export class ChannelLane {
         if (!task) break;
         const waited = this.#faultWait.get(task) ?? 0;
         this.#faultWait.delete(task);
-        if (task.type === 'edit') await this.#guarded(() => this.#edit(task, 0));
+        if (task.type === 'edit')
+          await this.#guarded(() => runEdit(this.deps, this.name, this.channel, task));
         else if (this.#blocked && task.hold) await this.#hold(task);
         else await this.#guarded(() => this.#attempt(task, false, waited));
       }
@@ -156,10 +157,17 @@ export class ChannelLane {
   }
 
   #scheduleWake(): void {
-    const times = [...this.#aside.times(), ...this.#copies.times()];
-    if (this.#pausedUntil > this.deps.clock.now()) times.push(this.#pausedUntil);
-    if (this.#queue.length > 0 && this.#pausedUntil <= this.deps.clock.now())
-      times.push(this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const paused = this.#pausedUntil > now;
+    // While the platform's Retry-After lasts the lane takes nothing up, set-aside work included: waking it
+    // for a set-aside delivery due meanwhile would only find it paused again, at once, until the wait ends.
+    // The late copies' watches are looks, not posts: they keep their own times.
+    const times = [
+      ...this.#aside.times().map((at) => (paused ? Math.max(at, this.#pausedUntil) : at)),
+      ...this.#copies.times(),
+    ];
+    if (paused) times.push(this.#pausedUntil);
+    if (this.#queue.length > 0 && !paused) times.push(now);
     if (times.length > 0) this.#wakeAt(Math.min(...times));
   }
 
@@ -374,28 +382,5 @@ export class ChannelLane {
   /** Asks the pipeline's timer to resume this lane at `at` (a stalled attempt may set aside after the loop ended). */
   #wakeAt(at: number): void {
     this.deps.wakeups.at(this.name, at, () => this.kick());
-  }
-
-  /** Edits are idempotent: retried a few times with the backoff, then given up with a warning. */
-  async #edit(task: EditTask, attempts: number): Promise<boolean> {
-    try {
-      await task.run();
-      task.settle(true);
-      return true;
-    } catch (error) {
-      if (attempts >= 4) {
-        this.deps.logger.warn(
-          { channel: channelKey(this.channel), edit: task.label, ...errorSummary(error) },
-          'edit given up after retries',
-        );
-        task.settle(false);
-        return false;
-      }
-      const wait = backoffMs(laneRetryBackoff, attempts + 1, () => this.deps.random.next());
-      this.deps.wakeups.at(`${this.name}:edit:${task.label}`, this.deps.clock.now() + wait, () => {
-        void this.deps.track(this.#edit(task, attempts + 1));
-      });
-      return false;
-    }
   }
 }

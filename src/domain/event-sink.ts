@@ -11,7 +11,9 @@ export interface EventSink {
    * every call until they are reported done (a sink dedupes by event id). Resolves
    * with the ids it is done with: every channel got it, holds it durably (a batch,
    * a catch-up), or gave it up loudly. Those leave the outbox; the others are offered
-   * again at the project's next run.
+   * again at the project's next run. After the engine loaded a project (a start, a lease taken over) it
+   * offers once even with nothing to offer (`events` empty): the sink then takes up what it keeps for the
+   * project (held batches) instead of waiting for the project's next event.
    */
   offer(project: string, events: readonly FundbotEvent[]): Promise<readonly string[]>;
   /**

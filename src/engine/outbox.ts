@@ -52,8 +52,15 @@ export async function offerOutbox(ctx: EngineContext, rt: ProjectRuntime, sink: 
   for (;;) {
     const all = rt.state?.outbox.map((e) => e.event) ?? [];
     const events = sink.oneAtATime ? all.slice(0, 1) : all;
-    if (events.length === 0) return;
+    if (events.length === 0) {
+      // Nothing new, but the first offer since the state was loaded is made anyway: the sink takes up the
+      // project's held work (a batch due while the process was down) now, not at the project's next event.
+      if (!rt.sinkAdopted) await sink.offer(rt.config.linkCaption, []);
+      rt.sinkAdopted = true;
+      return;
+    }
     const done = new Set(await sink.offer(rt.config.linkCaption, events));
+    rt.sinkAdopted = true;
     if (done.size === 0) return;
     await rt.mutex.run(async () => {
       const state = await currentState(ctx, rt);

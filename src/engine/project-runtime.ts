@@ -59,6 +59,12 @@ export interface ProjectRuntime {
   leaseRetryAt: number;
   /** Set while the platform rejects the key: no feed is polled but the probe at `retryAt`. */
   paused: ProjectPause | null;
+  /**
+   * Whether the sink was offered the project since its state was (re)loaded here (a start, a lease taken
+   * over): the first offer hands it over even with an empty outbox, so the sink takes up what it keeps for
+   * the project (a held batch due meanwhile) without waiting for the project's next event.
+   */
+  sinkAdopted: boolean;
 }
 
 /** Why and since when a project's polling is paused (its key was rejected). */
@@ -142,6 +148,7 @@ export function addProjectRuntime(
       leaseUntil: 0,
       leaseRetryAt: input.now,
       paused: null,
+      sinkAdopted: false,
     });
   }
 }

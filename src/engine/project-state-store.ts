@@ -141,6 +141,8 @@ async function readState(
  * the head and one per chunk (about 40 for a project with a full window and 10,000 supporters).
  */
 export async function loadState(ctx: EngineContext, rt: ProjectRuntime): Promise<ProjectState> {
+  // Loaded here afresh: the sink is told of the project at its next offer (see ProjectRuntime.sinkAdopted).
+  rt.sinkAdopted = false;
   try {
     const { state, layout } = await readState(ctx.store, rt.config.linkCaption);
     rt.state = state;

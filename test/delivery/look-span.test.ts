@@ -117,7 +117,7 @@ describe('the pace a look measured', () => {
     const b = createDoubtResolver({ store, claims: memoryClaims(clock, 'b', claims), clock });
     const second = { key: `key-${t0 + 70_000}`, startedAt: t0 + 70_000, message };
     const decided = await b.decide(poster, channel, undefined, [second]);
-    expect(decided.get(second.key)).toEqual({ kind: 'posted', messageId: `ts-${t0 + 70_000}` });
+    expect(decided.get(second.key)).toEqual({ kind: 'posted', messageId: `ts-${t0 + 70_000}`, by: 'look' });
     expect(requests[1]).toMatchObject({ from: t0 + 65_000, to: t0 + 77_000 });
   });
 });

@@ -194,3 +194,23 @@ describe('delivery pipeline: doubt across restarts and replicas', () => {
     expect(h.discord.in('D1')).toHaveLength(2);
   });
 });
+
+describe('delivery pipeline: a Retry-After pauses the lane, set-aside work included', () => {
+  it('a doubt due while the channel waits out a 429 wakes the lane when the wait ends, not again and again before', async () => {
+    const h = await setup();
+    // s1 goes unanswered (in doubt, looked for 15 s later); s2 meets a 429 asking for 30 s.
+    h.slack.fail('S1', { kind: 'lost-request' }, { kind: 'rate-limit', retryAfterMs: 30_000 });
+    await h.offer(...supporters(2));
+    // The doubt's time comes while the channel still waits: the lane sleeps on until the wait ends.
+    h.clock.set(t0 + 16_000);
+    await h.settle();
+    expect(h.delivery.nextWakeAt()).toBeGreaterThanOrEqual(t0 + 30_000);
+    await runFor(h, 30_000);
+    expect(
+      h.slack
+        .in('S1')
+        .map((m) => m.key.split('@')[0])
+        .sort(),
+    ).toEqual(['s1', 's2']);
+  });
+});

@@ -70,6 +70,13 @@ export class ManualClock implements Clock {
     for (const sleeper of due) sleeper.resolve();
   }
 
+  /** Epoch ms the earliest sleeper wakes (undefined: none): a simulation's next step. */
+  get nextWakeAt(): number | undefined {
+    let next: number | undefined;
+    for (const s of this.#sleepers) next = next === undefined ? s.wakeAt : Math.min(next, s.wakeAt);
+    return next;
+  }
+
   /** Number of pending sleepers: lets tests wait until a component is parked on the clock. */
   get pendingSleepers(): number {
     return this.#sleepers.length;

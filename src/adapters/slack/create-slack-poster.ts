@@ -68,10 +68,17 @@ export interface SlackPosterOptions {
 /** The Web API client for posting notices: see {@link SlackPosterOptions.client}. */
 export function createSlackPostingClient(
   token: string,
-  options: { slackApiUrl?: string; postTimeoutMs?: number; logger?: webApi.WebClientOptions['logger'] },
+  options: {
+    slackApiUrl?: string;
+    postTimeoutMs?: number;
+    logger?: webApi.WebClientOptions['logger'];
+    /** The HTTP client under the Web API client (default the global fetch; the chaos tests' wire). */
+    fetch?: webApi.WebClientOptions['fetch'];
+  },
 ): webApi.WebClient {
   return new webApi.WebClient(token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: options.postTimeoutMs ?? defaultPostTimeoutMs,

@@ -16,6 +16,10 @@ export interface FakeSlackMessage {
   readonly metadata?: { event_type: string; event_payload: Record<string, unknown> };
   /** The Block Kit blocks it was posted with (Slack lists them too). */
   readonly blocks?: readonly unknown[];
+  /** Files shared with the message (files.completeUploadExternal), as history lists them. */
+  readonly files?: readonly { readonly id: string; readonly name: string; readonly title?: string }[];
+  /** Set by chat.update: Slack marks an edited message with who edited it and when. */
+  readonly edited?: { readonly user: string; readonly ts: string };
 }
 
 export interface MessageStoreSettings {
@@ -33,6 +37,8 @@ export interface MessageStore {
   addMessage(message: Omit<FakeSlackMessage, 'ts'>): FakeSlackMessage;
   /** chat.postMessage's effect: the bot's message (a reply with `thread_ts`). */
   postMessage(args: Record<string, unknown>): FakeSlackMessage;
+  /** chat.update's effect: the message's text and blocks replaced, its `ts` kept; undefined when not found. */
+  updateMessage(args: Record<string, unknown>): FakeSlackMessage | undefined;
   /** conversations.history's answer. */
   history(args: Record<string, unknown>): Record<string, unknown>;
   /** conversations.replies's answer. */
@@ -81,6 +87,24 @@ export function createMessageStore(settings: MessageStoreSettings): MessageStore
       ...(typeof args.thread_ts === 'string' ? { thread_ts: args.thread_ts } : {}),
       ...(metadata ? { metadata } : {}),
     });
+  }
+  function updateMessage(args: Record<string, unknown>): FakeSlackMessage | undefined {
+    const channel = String(args.channel);
+    const all = messages.get(channel) ?? [];
+    const index = all.findIndex((m) => m.ts === String(args.ts));
+    const old = all[index];
+    if (!old) return undefined;
+    const updated: FakeSlackMessage = {
+      ...old,
+      text: typeof args.text === 'string' ? args.text : old.text,
+      ...(Array.isArray(args.blocks) ? { blocks: args.blocks } : {}),
+      edited: { user: botUserId, ts: nextTs() },
+    };
+    messages.set(
+      channel,
+      all.map((m, i) => (i === index ? updated : m)),
+    );
+    return updated;
   }
   /** A message as the Web API lists it: metadata only when asked for. */
   const listed =
@@ -150,6 +174,7 @@ export function createMessageStore(settings: MessageStoreSettings): MessageStore
     },
     addMessage,
     postMessage,
+    updateMessage,
     history,
     replies,
     duplicateEventIds: (channel) => {

@@ -53,9 +53,12 @@ export function createWebApiMethods(deps: WebApiMethodDeps): WebApiMethods {
         messages.deleteMessage(String(args.channel), String(args.ts));
         return { ok: true, channel: args.channel, ts: args.ts };
       }
-      case 'chat.update':
-        // Recorded in `calls`; the fake keeps the posted message as it was.
-        return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
+      case 'chat.update': {
+        // As Slack: the message keeps its ts and place; its text and blocks are replaced.
+        const updated = messages.updateMessage(args);
+        if (!updated) return { ok: false, error: 'message_not_found' };
+        return { ok: true, channel: args.channel, ts: args.ts, text: updated.text };
+      }
       case 'conversations.history':
         return messages.history(args);
       case 'conversations.replies':

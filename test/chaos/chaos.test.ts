@@ -1,0 +1,57 @@
+/**
+ * Chaos seeds in `npm test`: every seed that once failed (seeds-that-failed.json) and a few more, each a whole
+ * world on the virtual clock (simulator, store, the real Slack WebClient and discord.js REST client over the
+ * platform models, one to three fundbot processes, the seed's faults), judged by the invariants in judge.ts. A
+ * failure prints the one command that replays the seed. The bench runs hundreds more (`deliveryChaos`).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { lateLandingFaults } from './platform-faults.js';
+import { replayCommand, runSeed, seedReport } from './run-seed.js';
+
+interface FailedSeed {
+  readonly seed: number;
+  /** A fault kind the seed needs that is switched off here (platform-faults.ts). */
+  readonly needs?: 'late-landing';
+  /** Still failing: kept here so it is not lost, skipped (with its replay command printed) until fixed. */
+  readonly open?: boolean;
+  readonly failed: string;
+  readonly fixedBy: string;
+}
+
+const seedsThatFailed: FailedSeed[] = JSON.parse(
+  readFileSync(new URL('./seeds-that-failed.json', import.meta.url), 'utf8'),
+);
+/** Seeds that never failed, run on every change: one or three replicas, kills, store outages, closed channels. */
+const everydaySeeds = [2, 3, 4];
+const seedTimeoutMs = 60_000;
+
+async function expectSeedHolds(seed: number): Promise<void> {
+  const run = await runSeed(seed);
+  expect(run.verdict.violations, seedReport(run)).toEqual([]);
+  // The judge saw the world it judges: supporters arrived and were named in the channels.
+  expect(run.verdict.figures.notices).toBeGreaterThan(0);
+}
+
+describe('chaos seeds that once failed', () => {
+  for (const failed of seedsThatFailed) {
+    const needsOff = failed.needs === 'late-landing' && !lateLandingFaults;
+    const off = needsOff || failed.open === true;
+    if (needsOff)
+      console.log(`chaos seed ${failed.seed} skipped: it needs late-landing faults (CHAOS_LATE_LANDING=1)`);
+    else if (failed.open)
+      console.log(
+        `chaos seed ${failed.seed} skipped: still open (${replayCommand(failed.seed)}): ${failed.failed}`,
+      );
+    it.skipIf(off)(
+      `seed ${failed.seed}: ${failed.failed}`,
+      () => expectSeedHolds(failed.seed),
+      seedTimeoutMs,
+    );
+  }
+});
+
+describe('chaos seeds', () => {
+  for (const seed of everydaySeeds)
+    it(`seed ${seed} holds every invariant`, () => expectSeedHolds(seed), seedTimeoutMs);
+});
