@@ -6,6 +6,7 @@ import {
   createChannelAccessStates,
   createCommandCore,
   createDailyThreadSettings,
+  createLowStockSettings,
   createPacingSettings,
   createSettingsStore,
   createSubscriptionStore,
@@ -111,6 +112,8 @@ export function wireFundbot(options: WireOptions): Wiring {
   const pacing = createPacingSettings(settingsStore);
   // /thread writes it, the pipeline reads it: one key per channel that turned it on.
   const dailyThreads = createDailyThreadSettings(settingsStore);
+  // /lowstock writes it, the pipeline reads it: one key per channel that set a threshold.
+  const lowStock = createLowStockSettings(settingsStore);
   // Written by the pipeline when a platform refuses a channel; shown by /subscriptions, /status, /healthz.
   const access = createChannelAccessStates(settingsStore);
   const milestonesFor = (project: string) =>
@@ -159,6 +162,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       },
       channelAccessStates: access,
       dailyThreads,
+      lowStock,
       logger: logger.child({ component: 'core' }),
       ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
       ...(options.hosted ? { hosted: options.hosted(engine) } : {}),
@@ -176,6 +180,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     subscriptions,
     pacing,
     dailyThreads,
+    lowStock,
     access,
     clock,
     random: options.random,

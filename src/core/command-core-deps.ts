@@ -6,6 +6,7 @@ import type { NeutralMessage } from './message.js';
 import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
 import type { ChannelAccessStates } from './settings/channel-access-states.js';
 import type { DailyThreadSettings } from './settings/daily-thread-settings.js';
+import type { LowStockSettings } from './settings/low-stock-settings.js';
 import type { PacingSettings } from './settings/pacing-settings.js';
 import type { SettingsStore } from './settings/settings-store.js';
 
@@ -86,6 +87,8 @@ export interface CommandCoreDeps {
   readonly pacing?: PacingSettings;
   /** The daily-thread setting /thread changes (the same store the delivery pipeline reads). */
   readonly dailyThreads?: DailyThreadSettings;
+  /** The low-stock threshold /lowstock sets (the same store the delivery pipeline reads). */
+  readonly lowStock?: LowStockSettings;
   /** Channels the bot cannot post in (written by the delivery pipeline): /subscriptions and /status say so. */
   readonly channelAccessStates?: ChannelAccessStates;
   readonly logger?: CoreLogger;

@@ -13,6 +13,7 @@ import { blogCommand, supportersCommand } from './commands/feeds.js';
 import { fundingCommand } from './commands/funding.js';
 import { connectCommand, disconnectCommand, projectsCommand } from './commands/hosted.js';
 import { digestCommand, helpCommand, statusCommand } from './commands/info.js';
+import { lowStockCommand } from './commands/low-stock.js';
 import { workspaceOverview } from './commands/overview.js';
 import { pacingCommand, quietCommand } from './commands/pacing.js';
 import { rewardCommand, rewardsCommand } from './commands/rewards.js';
@@ -40,6 +41,7 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   pacing: pacingCommand,
   quiet: quietCommand,
   thread: threadCommand,
+  lowstock: lowStockCommand,
   language: languageCommand,
   digest: digestCommand,
   status: statusCommand,

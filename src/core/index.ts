@@ -80,6 +80,7 @@ export {
   createDailyThreadSettings,
   type DailyThreadSettings,
 } from './settings/daily-thread-settings.js';
+export { createLowStockSettings, type LowStockSettings } from './settings/low-stock-settings.js';
 export {
   autoBatchIntervalMs,
   autoLiveLimit,

@@ -5,6 +5,7 @@ import type {
   ChannelRef,
   DailyThreadSettings,
   Locale,
+  LowStockSettings,
   PacingSettings,
   Subscription,
   SubscriptionStore,
@@ -23,6 +24,8 @@ export interface ChannelProfile {
   readonly dailyThread: boolean;
   /** Set while the bot cannot post there. */
   readonly cannotPost: CannotPost | undefined;
+  /** The /lowstock threshold; undefined: no low-stock notices. */
+  readonly lowStock: number | undefined;
 }
 
 export interface ChannelDirectoryOptions {
@@ -35,11 +38,12 @@ export interface ChannelDirectoryOptions {
   readonly pacing: PacingSettings;
   readonly dailyThreads: DailyThreadSettings;
   readonly access: ChannelAccessStates;
+  readonly lowStock: LowStockSettings;
 }
 
 /**
  * The subscriptions and each channel's settings (language, pacing and quiet hours,
- * daily thread, access) as delivery reads them: cached in memory, checked by ONE read
+ * daily thread, access, low-stock threshold) as delivery reads them: cached in memory, checked by ONE read
  * of the settings' change stamp per round (`refresh`), and read again only after a
  * command (here or on another replica) changed something. Without it every notice
  * re-read the subscription index, each subscription record, the pacing, language and
@@ -53,14 +57,15 @@ export function createChannelDirectory(options: ChannelDirectoryOptions) {
   const profiles = new Map<string, Promise<ChannelProfile>>();
 
   async function readProfile(channel: ChannelRef): Promise<ChannelProfile> {
-    const [locale, timeZone, pacing, dailyThread, cannotPost] = await Promise.all([
+    const [locale, timeZone, pacing, dailyThread, cannotPost, lowStock] = await Promise.all([
       options.localeFor(channel),
       options.timeZoneFor(channel),
       options.pacing.get(channel),
       options.dailyThreads.isOn(channel),
       options.access.get(channel),
+      options.lowStock.thresholdOf(channel),
     ]);
-    return { locale, timeZone, pacing, dailyThread, cannotPost };
+    return { locale, timeZone, pacing, dailyThread, cannotPost, lowStock };
   }
 
   function cached<T>(map: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {

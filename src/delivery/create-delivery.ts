@@ -82,6 +82,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     pacing: options.pacing,
     dailyThreads: options.dailyThreads,
     access: options.access,
+    lowStock: options.lowStock,
   });
   const localeOf = async (channel: ChannelRef) => (await directory.profile(channel)).locale;
   /** A notice as the channel reads it: its language, its clock. */

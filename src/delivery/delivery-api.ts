@@ -5,6 +5,7 @@ import type {
   CommandCore,
   CoreLogger,
   DailyThreadSettings,
+  LowStockSettings,
   NeutralMessage,
   PacingSettings,
   SubscriptionStore,
@@ -32,6 +33,8 @@ export interface DeliveryOptions {
   readonly subscriptions: SubscriptionStore;
   readonly pacing: PacingSettings;
   readonly dailyThreads: DailyThreadSettings;
+  /** Each channel's /lowstock threshold: a low-stock drop is placed only where it crosses it. */
+  readonly lowStock: LowStockSettings;
   readonly access: ChannelAccessStates;
   readonly clock: Clock;
   readonly random: Random;

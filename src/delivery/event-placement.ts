@@ -8,6 +8,7 @@ import {
   splitNames,
 } from '../core/index.js';
 import { type FundbotEvent, isCorrection, type NoticeKind, noticeKindOf } from '../domain/events.js';
+import { crossesLowStock } from '../domain/reward-stock.js';
 import type { Clock } from '../lib/clock.js';
 import type { ChannelDirectory } from './channel-directory.js';
 import type { Corrections } from './corrections.js';
@@ -81,6 +82,13 @@ export function createEventPlacement(deps: EventPlacementDeps) {
       if (isCorrection(event)) {
         deps.enqueue(channel, correction(event, channel, done));
         return;
+      }
+      // A low-stock drop is a notice only where it crosses the channel's own threshold.
+      if (
+        event.type === 'reward-low-stock' &&
+        !crossesLowStock(event, (await directory.profile(channel)).lowStock)
+      ) {
+        return done();
       }
       const kind = noticeKindOf(event);
       const key = { id: event.id, channel };

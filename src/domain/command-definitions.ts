@@ -10,6 +10,7 @@
  */
 import { noticeKinds } from './events.js';
 import { batchMinutesRange, pacedKinds, pacingModes } from './pacing-modes.js';
+import { lowStockMaxThreshold, lowStockMinThreshold } from './reward-stock.js';
 
 export type OptionType = 'string' | 'integer' | 'boolean';
 
@@ -75,6 +76,27 @@ const threadCommand: CommandDefinition = {
         { name: 'on', value: 'on' },
         { name: 'off', value: 'off' },
       ],
+    },
+  ],
+  admin: true,
+};
+
+/** /lowstock <n>|off: "last n left" notices in this channel (issue 32, item 3). */
+const lowStockCommand: CommandDefinition = {
+  name: 'lowstock',
+  description: {
+    en: 'Say here once when a reward is down to this many left ("last 5 left"), or off',
+    de: 'Hier einmal melden, wenn ein Dankeschön nur noch so oft übrig ist („nur noch 5“), oder off',
+  },
+  options: [
+    {
+      name: 'threshold',
+      description: {
+        en: `A count from ${lowStockMinThreshold} to ${lowStockMaxThreshold}, or off (the default)`,
+        de: `Eine Anzahl von ${lowStockMinThreshold} bis ${lowStockMaxThreshold} oder off (Standard)`,
+      },
+      type: 'string',
+      required: true,
     },
   ],
   admin: true,
@@ -153,6 +175,7 @@ export const commandDefinitions: readonly CommandDefinition[] = [
     admin: false,
   },
   threadCommand,
+  lowStockCommand,
   {
     name: 'pacing',
     description: {

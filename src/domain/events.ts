@@ -116,6 +116,34 @@ export interface RewardUnlockedEvent extends EventBase {
   readonly currency: string;
 }
 
+/** A reward that was sold out can be ordered again (a cancelled support, more stock). */
+export interface RewardRestockedEvent extends EventBase {
+  readonly type: 'reward-restocked';
+  readonly rewardId: number;
+  readonly title: string;
+  readonly price: number;
+  readonly currency: string;
+  /** How many are left now; null for a reward without a limit. */
+  readonly remaining: number | null;
+}
+
+/**
+ * A limited reward's remaining count went down between two reads, to at most
+ * {@link lowStockMaxThreshold} (reward-stock.ts). Every channel decides by its own
+ * threshold whether this is the drop that crosses it ({@link crossesLowStock}).
+ */
+export interface RewardLowStockEvent extends EventBase {
+  readonly type: 'reward-low-stock';
+  readonly rewardId: number;
+  readonly title: string;
+  readonly price: number;
+  readonly currency: string;
+  /** Left at the read before. */
+  readonly remainingBefore: number;
+  /** Left now (at least 1: none left is the sold-out notice). */
+  readonly remaining: number;
+}
+
 export interface ProjectStatusEvent extends EventBase {
   readonly type: 'project-status';
   readonly from: string | null;
@@ -276,6 +304,8 @@ export type FundbotEvent =
   | MilestoneEvent
   | RewardSoldOutEvent
   | RewardUnlockedEvent
+  | RewardRestockedEvent
+  | RewardLowStockEvent
   | ProjectStatusEvent
   | WatchingEvent
   | FeedHealthEvent;
@@ -308,6 +338,8 @@ export function noticeKindOf(event: FundbotEvent): NoticeKind {
       return 'milestones';
     case 'reward-sold-out':
     case 'reward-unlocked':
+    case 'reward-restocked':
+    case 'reward-low-stock':
       return 'rewards';
     case 'feed-health':
       return event.kinds[0] ?? 'supporters';

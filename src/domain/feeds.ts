@@ -62,7 +62,7 @@ export const feedTable: Readonly<Record<FeedName, FeedSpec>> = {
     notices: ['rewards'],
     defaultIntervalMs: 5 * 60_000,
     weight: 1,
-    offConsequence: 'reward notices (sold out, unlocked) are off',
+    offConsequence: 'reward notices (sold out, unlocked, back in stock, low stock) are off',
   },
 };
 

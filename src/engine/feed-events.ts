@@ -5,7 +5,7 @@ import type { MilestoneCrossing } from '../domain/milestones.js';
 import { htmlToPlainText, shorten, singleLine } from '../domain/text.js';
 import { limits } from '../domain/text-limits.js';
 import type { FreshEntry } from './list-reader.js';
-import type { RewardTransition } from './reward-diff.js';
+import { type RewardTransition, remainingOf } from './reward-diff.js';
 
 /** The id of a single supporter's notice: also what a drop of that support corrects. */
 export const supporterEventId = (project: string, entryKey: string) => `${project}:supporter:${entryKey}`;
@@ -189,20 +189,39 @@ export function statusEvents(
 }
 
 export function rewardEvents(ctx: Context, transitions: readonly RewardTransition[]): FundbotEvent[] {
-  return transitions.map((t) => ({
-    type: t.kind === 'sold-out' ? 'reward-sold-out' : 'reward-unlocked',
-    id:
-      t.kind === 'sold-out'
-        ? `${ctx.project}:reward-sold-out:${t.reward.id}:${t.count}`
-        : `${ctx.project}:reward-unlocked:${t.reward.id}`,
-    project: ctx.project,
-    occurredAt: ctx.detectedAt,
-    detectedAt: ctx.detectedAt,
-    rewardId: t.reward.id,
-    title: singleLine(t.reward.title, limits.title),
-    price: t.reward.price,
-    currency: ctx.currency,
-  }));
+  return transitions.map((t): FundbotEvent => {
+    const shared = {
+      project: ctx.project,
+      occurredAt: ctx.detectedAt,
+      detectedAt: ctx.detectedAt,
+      rewardId: t.reward.id,
+      title: singleLine(t.reward.title, limits.title),
+      price: t.reward.price,
+      currency: ctx.currency,
+    };
+    const reward = `${ctx.project}:reward-${t.kind}:${t.reward.id}`;
+    switch (t.kind) {
+      case 'sold-out':
+        return { ...shared, type: 'reward-sold-out', id: `${reward}:${t.count}` };
+      case 'unlocked':
+        return { ...shared, type: 'reward-unlocked', id: reward };
+      case 'restocked':
+        // The end of the n-th sell-out: a second restock after a second sell-out is a new notice.
+        return {
+          ...shared,
+          type: 'reward-restocked',
+          id: `${reward}:${t.count}`,
+          remaining: remainingOf(t.reward),
+        };
+    }
+    return {
+      ...shared,
+      type: 'reward-low-stock',
+      id: `${reward}:${t.count}`,
+      remainingBefore: t.remainingBefore,
+      remaining: t.remaining,
+    };
+  });
 }
 
 /** Rewards sold per id, for history points. */

@@ -75,6 +75,8 @@ const eventTypes = [
   'milestone',
   'reward-sold-out',
   'reward-unlocked',
+  'reward-restocked',
+  'reward-low-stock',
   'project-status',
   'watching',
   'feed-health',

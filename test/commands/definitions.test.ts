@@ -37,6 +37,7 @@ describe('the command definitions', () => {
       'connect',
       'disconnect',
       'language',
+      'lowstock',
       'pacing',
       'quiet',
       'subscribe',

@@ -9,6 +9,7 @@ import {
   createDailyThreadSettings,
   type DailyThreadSettings,
 } from '../../src/core/settings/daily-thread-settings.js';
+import { createLowStockSettings, type LowStockSettings } from '../../src/core/settings/low-stock-settings.js';
 import { createPacingSettings, type PacingSettings } from '../../src/core/settings/pacing-settings.js';
 import { createSettingsStore, type SettingsStore } from '../../src/core/settings/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
@@ -36,6 +37,7 @@ export interface PipelineHarness {
   readonly settings: SettingsStore;
   readonly pacing: PacingSettings;
   readonly dailyThreads: DailyThreadSettings;
+  readonly lowStock: LowStockSettings;
   readonly access: ChannelAccessStates;
   readonly logger: RecordingLogger;
   /** Offers the events (one project's, in order) and waits until the pipeline has nothing running. */
@@ -88,6 +90,7 @@ export async function startPipeline(options: PipelineOptions): Promise<PipelineH
   const settings = createSettingsStore(settingsStore);
   const pacing = createPacingSettings(settingsStore);
   const dailyThreads = createDailyThreadSettings(settingsStore);
+  const lowStock = createLowStockSettings(settingsStore);
   const access = createChannelAccessStates(settingsStore);
   const readModel = new FakeReadModel({ clock, projects: [{ project: buildProject() }] });
   const core = createCommandCore({
@@ -98,6 +101,7 @@ export async function startPipeline(options: PipelineOptions): Promise<PipelineH
     version: 'test',
     pacing,
     dailyThreads,
+    lowStock,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     // /subscriptions and /status show a channel the bot cannot post in.
     channelAccessStates: access,
@@ -111,6 +115,7 @@ export async function startPipeline(options: PipelineOptions): Promise<PipelineH
     subscriptions,
     pacing,
     dailyThreads,
+    lowStock,
     access,
     clock,
     random: seededRandom(7),
@@ -135,6 +140,7 @@ export async function startPipeline(options: PipelineOptions): Promise<PipelineH
     settings,
     pacing,
     dailyThreads,
+    lowStock,
     access,
     logger,
     async offer(...events) {

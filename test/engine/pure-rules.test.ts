@@ -70,10 +70,12 @@ describe('reward transitions', () => {
     const base = diffRewards(null, [reward()]);
     expect(base.transitions).toEqual([]);
     const sold = diffRewards(base.flags, [reward({ quantity_remaining: 0, is_available: false })]);
-    expect(sold.transitions.map((t) => [t.kind, t.count])).toEqual([['sold-out', 1]]);
+    const counted = (d: typeof sold) => d.transitions.map((t) => [t.kind, 'count' in t ? t.count : null]);
+    expect(counted(sold)).toEqual([['sold-out', 1]]);
     const restock = diffRewards(sold.flags, [reward()]);
+    expect(counted(restock)).toEqual([['restocked', 1]]);
     const again = diffRewards(restock.flags, [reward({ quantity_remaining: 0, is_available: false })]);
-    expect(again.transitions.map((t) => [t.kind, t.count])).toEqual([['sold-out', 2]]);
+    expect(counted(again)).toEqual([['sold-out', 2]]);
   });
 
   it('hidden rewards are never announced (sold out or unlocked)', () => {

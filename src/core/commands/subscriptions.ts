@@ -4,6 +4,7 @@ import { singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import { ensureBotCanPost } from '../check-channel-access.js';
 import { CommandRefusal } from '../command-refusal.js';
+import { formatNumber } from '../format.js';
 import type { NeutralMessage } from '../message.js';
 import { watchingNotice } from '../notices/watching-notice.js';
 import type { WatchedProject } from '../ports.js';
@@ -142,6 +143,11 @@ export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMess
   });
   if (lines.length > 0 && pacing) {
     lines.push(pacing.quiet ? t.pacing.quietLine(formatQuietHours(pacing.quiet)) : t.pacing.quietNone);
+  }
+  if (run.deps.lowStock && subscriptions.some((s) => s.kinds.includes('rewards'))) {
+    const threshold = await run.deps.lowStock.thresholdOf(channel);
+    const shown = threshold === undefined ? undefined : formatNumber(threshold, run.locale);
+    lines.push(t.rewardStock.thresholdLine(shown, typedCommand(run, 'lowstock')));
   }
   const held = await cannotPostLine(run);
   if (held && lines.length > 0) lines.unshift(held);

@@ -8,6 +8,7 @@
  */
 import type { HostedCatalog } from './hosted-catalog.js';
 import type { NoteCatalog } from './note-catalog.js';
+import type { RewardStockCatalog } from './reward-stock-catalog.js';
 
 export interface Catalog {
   readonly common: {
@@ -251,4 +252,5 @@ export interface Catalog {
   readonly notes: NoteCatalog;
   /** Hosted fundbot: projects connected from chat. */
   readonly hosted: HostedCatalog;
+  readonly rewardStock: RewardStockCatalog;
 }

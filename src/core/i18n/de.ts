@@ -3,6 +3,7 @@ import type { Catalog } from './catalog.js';
 import { hostedDe } from './hosted-catalog.js';
 import { notesDe } from './note-catalog.js';
 import { plural } from './plural.js';
+import { rewardStockDe } from './reward-stock-catalog.js';
 
 const listFormat = new Intl.ListFormat('de-DE', { style: 'long', type: 'conjunction' });
 const n = (count: number, one: string, other: string) => plural('de', count, { one, other });
@@ -302,4 +303,5 @@ export const de: Catalog = {
   },
   notes: notesDe,
   hosted: hostedDe,
+  rewardStock: rewardStockDe,
 };

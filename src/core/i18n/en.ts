@@ -3,6 +3,7 @@ import type { Catalog } from './catalog.js';
 import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
 import { plural } from './plural.js';
+import { rewardStockEn } from './reward-stock-catalog.js';
 
 const listFormat = new Intl.ListFormat('en-US', { style: 'long', type: 'conjunction' });
 const n = (count: number, one: string, other: string) => plural('en', count, { one, other });
@@ -290,4 +291,5 @@ export const en: Catalog = {
   },
   notes: notesEn,
   hosted: hostedEn,
+  rewardStock: rewardStockEn,
 };

@@ -148,6 +148,30 @@ export function renderNotice(event: FundbotEvent, locale: Locale, timeZone: stri
         tone: 'success',
         footer,
       };
+    case 'reward-restocked': {
+      const price = t.notices.rewardPrice(money(event.price, event.currency));
+      const left =
+        event.remaining === null
+          ? undefined
+          : t.rewardStock.left(event.remaining, formatNumber(event.remaining, locale));
+      return {
+        title: t.rewardStock.restocked(visibleLine(event.title, limits.title, t.common.untitled)),
+        text: left ? `${price} · ${left}` : price,
+        tone: 'success',
+        footer,
+      };
+    }
+    case 'reward-low-stock':
+      return {
+        title: t.rewardStock.lowStock(
+          event.remaining,
+          formatNumber(event.remaining, locale),
+          visibleLine(event.title, limits.title, t.common.untitled),
+        ),
+        text: t.notices.rewardPrice(money(event.price, event.currency)),
+        tone: 'warning',
+        footer,
+      };
     case 'project-status': {
       const to = projectStatusLabel(t, event.to);
       return {
