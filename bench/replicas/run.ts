@@ -52,14 +52,9 @@ import {
   rateLimited,
 } from './ground-truth.js';
 import { leaseTtlMs as hostedLeaseTtlMs, runHostedSection } from './hosted.js';
-import {
-  heldProjects,
-  type ProcessSample,
-  type ReplicaProcess,
-  sampleProcess,
-  startReplicaProcess,
-} from './replica-process.js';
+import { heldProjects, type ReplicaProcess, sampleProcess, startReplicaProcess } from './replica-process.js';
 import { runReplicaScenarios, leaseTtlMs as scenarioLeaseTtlMs } from './scenarios.js';
+import { durableKeys, sizingFigures } from './sizing.js';
 
 const projectCount = 30;
 const replicaCount = 3;
@@ -234,7 +229,7 @@ async function main(): Promise<void> {
     await sleep(sizingWindowMs);
     const after = await Promise.all(replicas.map(sampleProcess));
     const pollIntervalMs = medianFundingsIntervalMs(sim.requests, projects, windowStart, Date.now());
-    const sizing = sizingFigures(before, after);
+    const sizing = { projectsPerReplica: projectCount / replicaCount, ...sizingFigures(before, after) };
     log(`sizing: ${JSON.stringify(sizing)}; fundings interval ${pollIntervalMs} ms`);
 
     // SIGKILL r2: no goodbye, no lease given back. Its projects wait for their leases to expire.
@@ -364,34 +359,6 @@ async function main(): Promise<void> {
     if (keepLogs) log(`replica logs kept in ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Per-replica CPU (% of one core), RSS and API request rate over the window, averaged over the replicas. */
-function sizingFigures(before: readonly ProcessSample[], after: readonly ProcessSample[]) {
-  const each = after.map((a, i) => {
-    const b = before[i]!;
-    const seconds = (a.at - b.at) / 1000;
-    return {
-      cpuPct: ((a.cpuSeconds - b.cpuSeconds) / seconds) * 100,
-      rssMb: a.rssBytes / 1_048_576,
-      requestsPerSec: (a.apiRequests - b.apiRequests) / seconds,
-    };
-  });
-  const mean = (pick: (e: (typeof each)[number]) => number) =>
-    Math.round((each.reduce((s, e) => s + pick(e), 0) / each.length) * 10) / 10;
-  return {
-    projectsPerReplica: projectCount / replicaCount,
-    cpuPctPerReplica: mean((e) => e.cpuPct),
-    rssMbPerReplica: mean((e) => e.rssMb),
-    apiRequestsPerSecPerReplica: mean((e) => e.requestsPerSec),
-  };
-}
-
-/** Keys that must survive a Redis crash: without expiry (state, subscriptions) or living long (delivery records). */
-async function durableKeys(raw: Awaited<ReturnType<typeof connectRedis>>): Promise<string[]> {
-  const keys = await raw.keys('fundbot:*');
-  const ttls = await Promise.all(keys.map((key) => raw.pTTL(key)));
-  return keys.filter((_, i) => ttls[i] === -1 || (ttls[i] ?? 0) > 3_600_000);
 }
 
 // `--hosted-only` runs only the hosted section (issue 24: 50 workspaces with connected projects), `--no-hosted` skips it;
