@@ -12,13 +12,47 @@ import { createDiscordRestPosting } from '../../src/adapters/discord/index.js';
 import type { DeliveryObserver } from '../../src/delivery/index.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { startAdapterPipeline } from '../delivery/adapter-pipeline.js';
-import { type PipelineHarness, runFor } from '../delivery/pipeline-harness.js';
+import { type PipelineHarness, type PipelineOptions, runFor } from '../delivery/pipeline-harness.js';
 import { type FakeDiscord, lateCreate, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { campaign, restTimeoutMs, settleMs, startWitnessedDiscordPipeline } from './discord-pipeline.js';
 
 const late = [25_000, 35_000, 60_000, 90_000];
+
+/** The fake Discord on `clock`, its nonce window over before a late message is created: Discord creates a second. */
+const lateFake = (clock: ManualClock) =>
+  startFakeDiscord({ nonceWindowMs: 0, sleep: (ms) => clock.sleep(ms), now: () => clock.now() });
+
+/** The pipeline posting through discord.js over REST only (no gateway: HTTP interactions mode, replicas). */
+function startRestOnly(
+  fake: FakeDiscord,
+  options: Omit<PipelineOptions, 'posters' | 'access'> & { readonly clock: ManualClock },
+) {
+  const posting = createDiscordRestPosting({
+    token: fake.token,
+    apiUrl: fake.apiUrl,
+    restRetries: 0,
+    restTimeoutMs,
+    clock: options.clock,
+  });
+  const adapter = {
+    poster: posting.poster,
+    channelAccess: posting.channelAccess,
+    stop: () => posting.close(),
+  };
+  return startAdapterPipeline(fake, adapter, options);
+}
+
+/** Supporter `n` (id `f<n>`), found now on `clock`. */
+const fanAt = (clock: ManualClock, n: number) =>
+  buildEvent.supporter({
+    id: `f${n}`,
+    displayName: `Fan ${n}`,
+    supporterCount: 100 + n,
+    occurredAt: clock.now(),
+    detectedAt: clock.now(),
+  });
 
 describe('Discord: a message created and answered late, past the nonce window, stands once', () => {
   let fake: FakeDiscord | undefined;
@@ -38,26 +72,11 @@ describe('Discord: a message created and answered late, past the nonce window, s
       extraCopyRemoved: ({ id, how: by }) => removed.push(`${id}:${by}`),
     };
     // The nonce window is over before the late message is created: Discord creates a second one.
-    fake = await startFakeDiscord({
-      nonceWindowMs: 0,
-      sleep: (ms) => clock.sleep(ms),
-      now: () => clock.now(),
-    });
+    fake = await lateFake(clock);
     if (how === 'gateway') {
       bot = await startWitnessedDiscordPipeline(fake, { clock, observer });
     } else {
-      const posting = createDiscordRestPosting({
-        token: fake.token,
-        apiUrl: fake.apiUrl,
-        restRetries: 0,
-        restTimeoutMs,
-        clock,
-      });
-      bot = await startAdapterPipeline(
-        fake,
-        { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
-        { clock, observer },
-      );
+      bot = await startRestOnly(fake, { clock, observer });
     }
     await bot.subscribe(campaign, ['supporters']);
     await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
@@ -113,34 +132,15 @@ describe('Discord REST only: a late copy in a busy channel', () => {
   it('a notice a second: the late copy, past a page of 100, is removed by the watch within seconds', async () => {
     const clock = new ManualClock(Date.now());
     const removed: string[] = [];
-    const fake = await startFakeDiscord({
-      nonceWindowMs: 0,
-      sleep: (ms) => clock.sleep(ms),
-      now: () => clock.now(),
-    });
-    const posting = createDiscordRestPosting({
-      token: fake.token,
-      apiUrl: fake.apiUrl,
-      restRetries: 0,
-      restTimeoutMs,
+    const fake = await lateFake(clock);
+    const bot = await startRestOnly(fake, {
       clock,
+      observer: { extraCopyRemoved: ({ id }) => removed.push(id) },
     });
-    const bot = await startAdapterPipeline(
-      fake,
-      { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
-      { clock, observer: { extraCopyRemoved: ({ id }) => removed.push(id) } },
-    );
     try {
       await bot.subscribe(campaign, ['supporters']);
       await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
-      const fan = (n: number) =>
-        buildEvent.supporter({
-          id: `f${n}`,
-          displayName: `Fan ${n}`,
-          supporterCount: 100 + n,
-          occurredAt: clock.now(),
-          detectedAt: clock.now(),
-        });
+      const fan = (n: number) => fanAt(clock, n);
       for (let n = 0; n < 80; n += 1) {
         await bot.offer(fan(n));
         await bot.advance(1_000);
@@ -165,34 +165,15 @@ describe('Discord REST only: several late copies in one channel', () => {
   it("three repeats watched at once share the channel's looks: each late copy is removed within seconds", async () => {
     const clock = new ManualClock(Date.now());
     const removed: string[] = [];
-    const fake = await startFakeDiscord({
-      nonceWindowMs: 0,
-      sleep: (ms) => clock.sleep(ms),
-      now: () => clock.now(),
-    });
-    const posting = createDiscordRestPosting({
-      token: fake.token,
-      apiUrl: fake.apiUrl,
-      restRetries: 0,
-      restTimeoutMs,
+    const fake = await lateFake(clock);
+    const bot = await startRestOnly(fake, {
       clock,
+      observer: { extraCopyRemoved: ({ id }) => removed.push(id) },
     });
-    const bot = await startAdapterPipeline(
-      fake,
-      { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
-      { clock, observer: { extraCopyRemoved: ({ id }) => removed.push(id) } },
-    );
     try {
       await bot.subscribe(campaign, ['supporters']);
       await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
-      const fan = (n: number) =>
-        buildEvent.supporter({
-          id: `f${n}`,
-          displayName: `Fan ${n}`,
-          supporterCount: 100 + n,
-          occurredAt: clock.now(),
-          detectedAt: clock.now(),
-        });
+      const fan = (n: number) => fanAt(clock, n);
       // The bench's 500 bursts and late answers leave several repeats of one channel watched together: each
       // watch wants the channel's one look every 5 s. A watch that always looks first must not starve the rest.
       fake.faultMessages(lateCreate(40_000), 3);
@@ -216,25 +197,8 @@ describe('Discord REST only: a restart inside the watch', () => {
   it('the process started after the repeat goes on watching and removes the late copy', async () => {
     const clock = new ManualClock(Date.now());
     const store = memoryStore();
-    const fake = await startFakeDiscord({
-      nonceWindowMs: 0,
-      sleep: (ms) => clock.sleep(ms),
-      now: () => clock.now(),
-    });
-    const start = async () => {
-      const posting = createDiscordRestPosting({
-        token: fake.token,
-        apiUrl: fake.apiUrl,
-        restRetries: 0,
-        restTimeoutMs,
-        clock,
-      });
-      return startAdapterPipeline(
-        fake,
-        { poster: posting.poster, channelAccess: posting.channelAccess, stop: () => posting.close() },
-        { clock, store },
-      );
-    };
+    const fake = await lateFake(clock);
+    const start = () => startRestOnly(fake, { clock, store });
     let bot = await start();
     try {
       await bot.subscribe(campaign, ['supporters']);
