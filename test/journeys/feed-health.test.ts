@@ -5,17 +5,12 @@
  * the journey takes one minute) each subscribed channel gets ONE message saying what stopped, why and who fixes it
  * how, in its own language; the key restored → ONE message that it is back. Never the key in either.
  */
-import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
-import {
-  type BotProcess,
-  killAllBots,
-  outputTail,
-  startBotProcess,
-  tsxEntry,
-} from './harness/bot-process.js';
+import { type BotProcess, startBotProcess, tsxEntry } from './harness/bot-process.js';
 import type { ChatDriver } from './harness/chat-driver.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
+import { journeyHooks } from './harness/journey-hooks.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
@@ -37,16 +32,7 @@ describe.each(platforms)('journey: feed health in the channel ($name)', ({ name,
     world = await startJourneyWorld(`feed-health-${name.split(' ')[0]?.toLowerCase()}`);
     driver = await start();
   });
-  afterEach((context) => {
-    if (context.task.result?.state === 'fail' && !context.task.fails && bot) {
-      console.error(`--- fundbot's output (${bot.name}) ---\n${outputTail(bot)}`);
-    }
-  });
-  afterAll(async () => {
-    killAllBots();
-    await driver?.close();
-    await world?.close();
-  });
+  journeyHooks(() => ({ bot, driver, world }));
 
   const stopPosts = (channel: string) =>
     driver.posts().filter((p) => p.channel === channel && /have stopped|sind gestoppt/.test(p.text));

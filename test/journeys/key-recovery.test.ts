@@ -12,15 +12,10 @@
  * `JOURNEY_KEY_OUTAGE_MS=600000 npx vitest run test/journeys/key-recovery.test.ts` (13 minutes of wall time, not
  * run by `npm test`).
  */
-import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
-import {
-  type BotProcess,
-  killAllBots,
-  outputTail,
-  startBotProcess,
-  tsxEntry,
-} from './harness/bot-process.js';
+import { type BotProcess, startBotProcess, tsxEntry } from './harness/bot-process.js';
+import { journeyHooks } from './harness/journey-hooks.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
@@ -47,16 +42,7 @@ beforeAll(async () => {
   driver = await startSlackDriver('http');
   opsPort = await world.freePort();
 });
-afterEach((context) => {
-  if (context.task.result?.state === 'fail' && !context.task.fails && bot) {
-    console.error(`--- fundbot's output (${bot.name}) ---\n${outputTail(bot)}`);
-  }
-});
-afterAll(async () => {
-  killAllBots();
-  await driver?.close();
-  await world?.close();
-});
+journeyHooks(() => ({ bot, driver, world }));
 
 /** Requests the simulator answered for `project` (any of its paths) since `since`. */
 const requestsOf = (project: string, since: number) =>

@@ -5,18 +5,13 @@
  * "last 2 left" once, then "sold out", then "back in stock" once when a support fails; a reward title with
  * @everyone and <!channel> stays inert in each of them.
  */
-import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import type { FundingKey } from '../../src/simulator/types.js';
 import { waitUntil } from '../support/wait-until.js';
-import {
-  type BotProcess,
-  killAllBots,
-  outputTail,
-  startBotProcess,
-  tsxEntry,
-} from './harness/bot-process.js';
+import { type BotProcess, startBotProcess, tsxEntry } from './harness/bot-process.js';
 import { expectInert } from './harness/chat-journey-notices.js';
 import { postsWith, waitForPost } from './harness/chat-journey-state.js';
+import { journeyHooks } from './harness/journey-hooks.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { type SlackDriver, startSlackDriver } from './harness/slack-driver.js';
@@ -42,16 +37,7 @@ beforeAll(async () => {
   });
   driver = await startSlackDriver('http');
 });
-afterEach((context) => {
-  if (context.task.result?.state === 'fail' && !context.task.fails && bot) {
-    console.error(`--- fundbot's output (${bot.name}) ---\n${outputTail(bot)}`);
-  }
-});
-afterAll(async () => {
-  killAllBots();
-  await driver?.close();
-  await world?.close();
-});
+journeyHooks(() => ({ bot, driver, world }));
 
 const buy = (count: number) => {
   for (let i = 0; i < count; i += 1) {
