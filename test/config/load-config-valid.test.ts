@@ -38,6 +38,7 @@ describe('a valid configuration', () => {
       burstThreshold: 10,
       floodRatio: 0.5,
       publicReads: true,
+      feedHealthHoldSec: 180,
     });
     expect(config.http).toEqual({ enabled: true, port: 9464, host: '127.0.0.1' });
     expect(config.discord.enabled && config.discord.token.reveal()).toBe(DISCORD_TOKEN);
