@@ -13,6 +13,22 @@ import type { BenchSection, Figures } from './section.js';
 import { percentile } from './stats.js';
 
 const defaultSeeds = 200;
+/**
+ * A seed runs 1-3 s on a quiet machine. One that has no verdict after this much wall time hung (a wait on the
+ * real clock inside the virtual world, a spin): it counts as failed and the bench goes on without it.
+ */
+const seedWallLimitMs = 120_000;
+
+type SeedOutcome = Awaited<ReturnType<typeof runSeed>> | 'hung';
+
+function runSeedWithin(seed: number, limitMs: number): Promise<SeedOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<'hung'>((resolve) => {
+    timer = setTimeout(() => resolve('hung'), limitMs);
+    timer.unref();
+  });
+  return Promise.race([runSeed(seed), hung]).finally(() => clearTimeout(timer));
+}
 
 function progress(message: string): void {
   process.stderr.write(`bench:deliveryChaos ${new Date().toISOString().slice(11, 19)} ${message}\n`);
@@ -21,6 +37,7 @@ function progress(message: string): void {
 async function runDeliveryChaos(): Promise<Figures> {
   const count = Number(process.env['BENCH_CHAOS_SEEDS'] ?? defaultSeeds);
   const failures: { seed: number; replay: string; violations: string[] }[] = [];
+  const hungSeeds: number[] = [];
   const wallMs: number[] = [];
   const worst = { stallMs: 0, doubtMs: 0, secondCopyMs: 0 };
   let notices = 0;
@@ -29,7 +46,14 @@ async function runDeliveryChaos(): Promise<Figures> {
   const started = Date.now();
   const cpuBefore = process.cpuUsage();
   for (let seed = 1; seed <= count; seed += 1) {
-    const run = await runSeed(seed);
+    const run = await runSeedWithin(seed, seedWallLimitMs);
+    if (run === 'hung') {
+      hungSeeds.push(seed);
+      const violation = `no verdict within ${seedWallLimitMs / 1000} s of wall time: the seed hung`;
+      failures.push({ seed, replay: replayCommand(seed), violations: [violation] });
+      progress(`seed ${seed} hung: ${replayCommand(seed)}`);
+      continue;
+    }
     const f = run.verdict.figures;
     wallMs.push(run.wallMs);
     notices += f.notices;
@@ -50,6 +74,7 @@ async function runDeliveryChaos(): Promise<Figures> {
       virtualClockSeeds: count,
       virtualClockFailures: failures.length,
       failedSeeds: failures.map((f) => f.seed),
+      hungSeeds,
       lateLandingFaults,
       noticesJudged: notices,
       duplicates,
