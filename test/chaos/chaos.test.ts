@@ -22,8 +22,13 @@ interface FailedSeed {
 const seedsThatFailed: FailedSeed[] = JSON.parse(
   readFileSync(new URL('./seeds-that-failed.json', import.meta.url), 'utf8'),
 );
-/** Seeds that never failed, run on every change: one or three replicas, kills, store outages, closed channels. */
-const everydaySeeds = [2, 3, 4];
+/**
+ * Seeds that never failed, run on every change: one or two replicas, kills, store outages and pauses, closed
+ * channels. Chosen among those whose weather gives Discord no 429: discord.js waits out a 429 on the real clock
+ * while the world's clock runs, so such a seed is not deterministic (seed 2 broke its latency bound at a load of
+ * 10 and held it when idle; see test/chaos/README.md).
+ */
+const everydaySeeds = [3, 6, 12, 15];
 const seedTimeoutMs = 60_000;
 
 async function expectSeedHolds(seed: number): Promise<void> {
