@@ -7,8 +7,8 @@ import type { ProjectReadModel } from '../domain/read-model.js';
 import type { Clock } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
 import type { KeyValueStore } from '../lib/store.js';
-import type { HistoryOptions } from './history.js';
-import type { Lease } from './lease.js';
+import type { Lease } from './lease/lease.js';
+import type { HistoryOptions } from './state/history.js';
 
 export type { FeedName } from '../domain/feeds.js';
 
