@@ -1,7 +1,7 @@
 import { noteForLog } from '../domain/engine-notes.js';
 import { silentLogger } from '../domain/logger.js';
-import { engineSettings } from './context/engine-settings.js';
 import type { CreateEngineOptions, Engine } from './engine-options.js';
+import { engineSettings } from './engine-options.js';
 import { memoryLease } from './lease/lease.js';
 import { drainOutbox, inOrderSink } from './outbox/outbox.js';
 import { type EngineContext, emptyCounters } from './project/engine-context.js';
@@ -33,10 +33,12 @@ export type {
 /**
  * Creates the event engine. Nothing happens until `start()` or `runDue()`.
  *
- * The parts, one job each: project-runtime (per-project memory), scheduler (due
- * times, polls, errors), replan (budget plan), feeds/* (one poll per feed),
- * project-state-store (the one durable write), outbox (delivery), project-lease
- * (replicas), engine-loop (real time) and read-model (what commands read).
+ * The stages, one folder each (src/engine/README.md): lists/ (read a list: window, order, late entries),
+ * events/ (entries become events), schedule/ (due times, the budget plan, the key's pause), lease/ (who polls),
+ * state/ (the one durable write), outbox/ (delivery), health/ (feed health, the status board), read-model/ (what
+ * commands read), feeds/ (one poll per feed), runs/ (the loop that runs each project), user-signal/ (the User
+ * key's change signal). context/ holds what every stage is handed; project/ assembles the per-project record
+ * from the stages' slices.
  */
 export function createEngine(deps: CreateEngineOptions): Engine {
   const { clock } = deps;

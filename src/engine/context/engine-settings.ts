@@ -1,8 +1,5 @@
-import { FEED_STOP_HOLD_MS } from '../../domain/feed-health.js';
 import type { FeedName } from '../../domain/feeds.js';
-import type { EngineOptions } from '../engine-options.js';
-import { defaultListReadOptions, type ListReadOptions } from '../lists/list-assessment.js';
-import { defaultHistoryOptions, type HistoryOptions } from '../state/history.js';
+import type { ListReadOptions } from '../lists/list-assessment.js';
 
 /**
  * The process-wide polling ceiling's default: at 1,000 projects a day's pace is about
@@ -17,7 +14,17 @@ export const DEFAULT_MAX_REQUESTS_PER_SECOND = 200;
  */
 export const POLL_JITTER = 0.05;
 
-/** {@link EngineOptions} with every default filled in. */
+/** How the funding history is kept (state/history.ts). */
+export interface HistoryOptions {
+  /** Points younger than this are kept as taken. Default one day. */
+  readonly rawWindowMs: number;
+  /** Older points are downsampled to one per bucket (the last of it). Default 15 minutes. */
+  readonly bucketMs: number;
+  /** Hard cap on points; the oldest go first. Default 5,000 (a day raw plus about 40 days downsampled). */
+  readonly maxPoints: number;
+}
+
+/** The engine's options (engine-options.ts) with every default filled in (`engineSettings` there). */
 export interface EngineSettings {
   readonly reserveShare: number;
   readonly burstThreshold: number;
@@ -36,29 +43,4 @@ export interface EngineSettings {
   readonly listOptions: ListReadOptions;
   /** A stopped feed is said in its channels once it lasted this long (domain/feed-health.ts). */
   readonly feedHealthHoldMs: number;
-}
-
-/** Fills in the defaults; no target interval by default (intervals follow the budget down to `minIntervalMs`). */
-export function engineSettings(o: EngineOptions = {}): EngineSettings {
-  return {
-    reserveShare: o.reserveShare ?? 0.15,
-    burstThreshold: o.burstThreshold ?? 10,
-    healEveryMs: o.healEveryMs ?? 24 * 60 * 60_000,
-    projectRefreshOnChangeMs: o.projectRefreshOnChangeMs ?? 45_000,
-    leaseTtlMs: o.leaseTtlMs ?? 60_000,
-    historyOptions: { ...defaultHistoryOptions, ...o.history },
-    targets: { ...o.targetIntervalsMs },
-    minIntervalMs: o.minIntervalMs ?? 1_000,
-    maxConcurrentProjects: o.maxConcurrentProjects ?? 48,
-    maxRequestsPerSecond: o.maxRequestsPerSecond ?? DEFAULT_MAX_REQUESTS_PER_SECOND,
-    publicReads: o.publicReads ?? true,
-    feedHealthHoldMs: o.feedHealthHoldMs ?? FEED_STOP_HOLD_MS,
-    listOptions: {
-      ...defaultListReadOptions,
-      ...(o.floodRatio !== undefined ? { floodRatio: o.floodRatio } : {}),
-      ...(o.floodMin !== undefined ? { floodMin: o.floodMin } : {}),
-      ...(o.windowSize !== undefined ? { windowSize: o.windowSize } : {}),
-      ...(o.overlap !== undefined ? { overlap: o.overlap } : {}),
-    },
-  };
 }

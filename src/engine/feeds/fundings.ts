@@ -6,8 +6,9 @@ import { droppedEntries, supportDroppedBelowEvents, supportDroppedEvents } from 
 import { supporterEvents } from '../events/feed-events.js';
 import type { ListItemCodec } from '../lists/list-order.js';
 import type { EngineContext, RequestTag } from '../project/engine-context.js';
-import { feedOf, type ProjectRuntime } from '../project/project-runtime.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
 import { DeferredError } from '../schedule/credential-gate.js';
+import { feedOf } from '../schedule/schedule-slice.js';
 import type { ProjectState } from '../state/project-state.js';
 import { commit, currentState, recordHistory } from '../state/project-state-store.js';
 import { fetchProjectPart } from './project.js';

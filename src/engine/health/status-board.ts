@@ -4,7 +4,8 @@ import type { FeedName } from '../../domain/feeds.js';
 import type { EngineStatus, FeedStatus } from '../../domain/read-model.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import type { EngineContext } from '../project/engine-context.js';
-import { feedOf, type ProjectRuntime } from '../project/project-runtime.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
+import { feedOf } from '../schedule/schedule-slice.js';
 import { stateKeys } from '../state/project-state.js';
 import { bookkeepingRefreshMs } from '../state/project-state-store.js';
 

@@ -5,8 +5,9 @@ import type { FundbotEvent } from '../../domain/events.js';
 import { type BackoffPolicy, backoffMs } from '../../lib/backoff.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Random } from '../../lib/random.js';
+import { noteError } from '../context/engine-project.js';
 import type { EngineContext } from '../project/engine-context.js';
-import { noteError, type ProjectRuntime } from '../project/project-runtime.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
 import type { ProjectState } from '../state/project-state.js';
 import { commit, currentState } from '../state/project-state-store.js';
 

@@ -3,8 +3,9 @@ import { type BackoffPolicy, backoffMs } from '../../lib/backoff.js';
 import { MinHeap } from '../../lib/min-heap.js';
 import { publishStatus } from '../health/status-board.js';
 import type { EngineContext } from '../project/engine-context.js';
-import { feedOf, type ProjectRuntime } from '../project/project-runtime.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
 import { assumedBudget } from '../schedule/credential-gate.js';
+import { feedOf } from '../schedule/schedule-slice.js';
 import { nextPollInWindow, openSignalWindow } from '../schedule/signal-interleave.js';
 import { projectDueAt, runProject } from './scheduler.js';
 

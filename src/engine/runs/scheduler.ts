@@ -3,13 +3,14 @@ import { note, noteForLog } from '../../domain/engine-notes.js';
 import type { EventSink } from '../../domain/event-sink.js';
 import { type FeedName, feedNames, feedTable } from '../../domain/feeds.js';
 import { type BackoffPolicy, backoffMs } from '../../lib/backoff.js';
+import type { PollOutcome } from '../context/engine-project.js';
+import { noteError } from '../context/engine-project.js';
 import { POLL_JITTER } from '../context/engine-settings.js';
-import type { PollOutcome } from '../engine-options.js';
 import { pollers } from '../feeds/index.js';
 import { feedHealthDueAt, trackFeedHealth } from '../health/feed-health-watch.js';
 import { offerOutbox } from '../outbox/outbox.js';
 import type { EngineContext } from '../project/engine-context.js';
-import { feedOf, noteError, type ProjectRuntime } from '../project/project-runtime.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
 import { classifyFailure } from '../read-model/describe-failure.js';
 import { DeferredError } from '../schedule/credential-gate.js';
 import {
@@ -23,6 +24,7 @@ import {
   resumeProject,
 } from '../schedule/key-pause.js';
 import { replan } from '../schedule/replan.js';
+import { feedOf } from '../schedule/schedule-slice.js';
 import { nextPollInWindow } from '../schedule/signal-interleave.js';
 import { ensureLease } from '../state/project-lease.js';
 import { currentState, inOneCommit } from '../state/project-state-store.js';

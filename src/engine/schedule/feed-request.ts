@@ -1,5 +1,5 @@
-import type { EngineContext, RequestTag } from '../project/engine-context.js';
-import type { ProjectRuntime } from '../project/project-runtime.js';
+import type { EngineServices, RequestTag } from '../context/engine-services.js';
+import type { ScheduledProject } from './schedule-slice.js';
 
 /**
  * Every API request of the engine goes through here: the credential gate first
@@ -7,8 +7,8 @@ import type { ProjectRuntime } from '../project/project-runtime.js';
  * counted for its feed (or for a command), then sent.
  */
 export async function request<T>(
-  ctx: EngineContext,
-  rt: ProjectRuntime,
+  ctx: EngineServices,
+  rt: ScheduledProject,
   tag: RequestTag,
   send: () => Promise<T>,
 ): Promise<T> {

@@ -1,9 +1,10 @@
 import { ApiError } from '../../api/index.js';
 import { type EngineNote, note, noteForLog } from '../../domain/engine-notes.js';
 import { type BackoffPolicy, backoffMs, RECOVERY_RECHECK_MAX_MS } from '../../lib/backoff.js';
-import type { EngineProject, RejectedKeyCode } from '../engine-options.js';
-import type { EngineContext } from '../project/engine-context.js';
-import { noteError, type ProjectPause, type ProjectRuntime } from '../project/project-runtime.js';
+import type { EngineProject, RejectedKeyCode } from '../context/engine-project.js';
+import { noteError } from '../context/engine-project.js';
+import type { EngineServices } from '../context/engine-services.js';
+import type { ProjectPause, ScheduledProject } from './schedule-slice.js';
 
 /**
  * How a rejected key (a paused project) and a scope the project's feed had and lost are re-checked: one
@@ -45,7 +46,7 @@ export const foreignKeyRecheckBackoff: BackoffPolicy = {
 };
 
 /** Epoch ms of re-check number `attempt` (1 = after the first refusal) under `policy`. */
-export function nextRecheckAt(ctx: EngineContext, attempt: number, policy = recheckBackoff): number {
+export function nextRecheckAt(ctx: EngineServices, attempt: number, policy = recheckBackoff): number {
   return ctx.clock.now() + backoffMs(policy, attempt, () => ctx.random.next());
 }
 
@@ -64,7 +65,7 @@ const policyOf = (reason: EngineNote): BackoffPolicy =>
   reason.code === 'key-wrong-project' ? foreignKeyRecheckBackoff : recheckBackoff;
 
 /** Epoch ms of a paused project's next probe, at the pace its reason sets (after a probe that proved nothing). */
-export function nextProbeAt(ctx: EngineContext, pause: ProjectPause): number {
+export function nextProbeAt(ctx: EngineServices, pause: ProjectPause): number {
   return nextRecheckAt(ctx, Math.max(1, pause.probes), policyOf(pause.reason));
 }
 
@@ -103,8 +104,8 @@ function whatToDo(config: EngineProject, code: RejectedKeyCode): string {
  * (`probes` 0) or when the reason changes, the new rejection is said again, once.
  */
 export function pauseProject(
-  ctx: EngineContext,
-  rt: ProjectRuntime,
+  ctx: EngineServices,
+  rt: ScheduledProject,
   rejection: { readonly code: RejectedKeyCode; readonly status?: number },
 ): void {
   const now = ctx.clock.now();
@@ -139,14 +140,14 @@ export function pauseProject(
 }
 
 /** The key was replaced (a key file, a re-connect): a paused project is probed at once, and a refusal said again. */
-export function keyChanged(ctx: EngineContext, rt: ProjectRuntime): void {
+export function keyChanged(ctx: EngineServices, rt: ScheduledProject): void {
   if (rt.paused === null) return;
   rt.paused.probes = 0;
   rt.paused.retryAt = ctx.clock.now();
 }
 
 /** A probe got through: the key works again. One log line; the feeds continue on their schedule. */
-export function resumeProject(ctx: EngineContext, rt: ProjectRuntime): void {
+export function resumeProject(ctx: EngineServices, rt: ScheduledProject): void {
   if (rt.paused === null) return;
   const lc = rt.config.linkCaption;
   rt.paused = null;

@@ -1,8 +1,8 @@
 import { ForbiddenError, type Project, UnauthorizedError } from '../../api/index.js';
-import type { EngineContext, RequestTag } from '../project/engine-context.js';
-import type { ProjectRuntime } from '../project/project-runtime.js';
+import type { EngineServices, RequestTag } from '../context/engine-services.js';
 import { CredentialGate, DeferredError } from './credential-gate.js';
 import { request } from './feed-request.js';
+import type { PlannedProject } from './schedule-slice.js';
 
 /** The spec (api-spec.md): an unauthenticated project read answers from status `started` on; `new` is a draft. */
 const DRAFT_STATUS = 'new';
@@ -11,7 +11,7 @@ const DRAFT_STATUS = 'new';
 export const KEYED_READ_EVERY = 4;
 
 /** Whether `rt`'s project polls can be read without a credential (the planner plans them on the public budget). */
-export function readsOnPublic(ctx: EngineContext, rt: ProjectRuntime): boolean {
+export function readsOnPublic(ctx: EngineServices, rt: PlannedProject): boolean {
   const last = rt.state?.project?.snapshot;
   return ctx.settings.publicReads && rt.paused === null && last !== undefined && last.status !== DRAFT_STATUS;
 }
@@ -20,9 +20,9 @@ export function readsOnPublic(ctx: EngineContext, rt: ProjectRuntime): boolean {
  * The per-IP public budget (`X-RateLimit-Public-*`, 1,000 a day) is one per process,
  * shared by every project: one gate for it, keeping the same reserve as a key's.
  */
-const publicGates = new WeakMap<EngineContext, { gate: CredentialGate; reads: Map<string, number> }>();
+const publicGates = new WeakMap<EngineServices, { gate: CredentialGate; reads: Map<string, number> }>();
 
-function publicGateOf(ctx: EngineContext): { gate: CredentialGate; reads: Map<string, number> } {
+function publicGateOf(ctx: EngineServices): { gate: CredentialGate; reads: Map<string, number> } {
   let entry = publicGates.get(ctx);
   if (entry === undefined) {
     entry = { gate: new CredentialGate(ctx.settings.reserveShare), reads: new Map() };
@@ -42,8 +42,8 @@ function publicGateOf(ctx: EngineContext): { gate: CredentialGate; reads: Map<st
  * poll after its start-up key check (EngineProject.checkedRead).
  */
 export async function readProject(
-  ctx: EngineContext,
-  rt: ProjectRuntime,
+  ctx: EngineServices,
+  rt: PlannedProject,
   tag: RequestTag,
   last: Project | undefined,
 ): Promise<Project> {

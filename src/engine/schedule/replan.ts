@@ -1,12 +1,13 @@
 import { type FeedName, feedNames, feedTable } from '../../domain/feeds.js';
-import type { EngineContext } from '../project/engine-context.js';
-import { feedOf, type ProjectRuntime } from '../project/project-runtime.js';
+import type { EngineServices } from '../context/engine-services.js';
 import { type FeedDemand, planIntervals } from './budget-plan.js';
 import { assumedBudget } from './credential-gate.js';
 import { fundingsPace } from './fundings-pace.js';
 import { targetIntervalMs } from './latency-bound.js';
 import { KEYED_READ_EVERY, readsOnPublic } from './public-project-read.js';
 import { censusOf } from './runtime-census.js';
+import type { PlannedProject, PlannedProjects } from './schedule-slice.js';
+import { feedOf } from './schedule-slice.js';
 
 /** A list unchanged for this long (other than fundings) gets half its share of the budget. */
 const QUIET_AFTER_MS = 2 * 60 * 60_000;
@@ -21,8 +22,8 @@ const PUBLIC_PROJECT_MAX_INTERVAL_MS = 5 * 60_000;
  * budget ran out in the afternoon and every later project read fell on the key.
  */
 function publicProjectInterval(
-  ctx: EngineContext,
-  rt: ProjectRuntime,
+  ctx: EngineServices & PlannedProjects,
+  rt: PlannedProject,
   now: number,
   projectsHere: number,
 ): number | undefined {
@@ -37,8 +38,8 @@ function publicProjectInterval(
 
 /** What `feed` of `rt` wants from the planner at its current activity. */
 export function demandOf(
-  ctx: EngineContext,
-  rt: ProjectRuntime,
+  ctx: EngineServices & PlannedProjects,
+  rt: PlannedProject,
   feed: FeedName,
   projectsHere = 1,
 ): FeedDemand {
@@ -109,7 +110,7 @@ export function demandOf(
  * limit: with 1,000 keys that is 1,700 requests a second, more than one process
  * serves. During the day each key's budget share is far below the ceiling's.
  */
-export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
+export function replan(ctx: EngineServices & PlannedProjects, rt: PlannedProject): void {
   const now = ctx.clock.now();
   // Who shares the key and who polls here: counted once a second, not at every poll (runtime-census.ts).
   const census = censusOf(ctx, rt);
@@ -160,8 +161,8 @@ export function replan(ctx: EngineContext, rt: ProjectRuntime): void {
  * (waiting for the reset).
  */
 function pacedInterval(
-  ctx: EngineContext,
-  rt: ProjectRuntime,
+  ctx: EngineServices & PlannedProjects,
+  rt: PlannedProject,
   intervalMs: number,
   budget: { readonly dayRemaining: number; readonly dayLimit: number; readonly dayResetAt: number },
   now: number,

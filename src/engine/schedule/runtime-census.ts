@@ -1,6 +1,6 @@
-import type { EngineContext } from '../project/engine-context.js';
-import type { ProjectRuntime } from '../project/project-runtime.js';
+import type { EngineServices } from '../context/engine-services.js';
 import type { CredentialGate } from './credential-gate.js';
+import type { PlannedProject, PlannedProjects } from './schedule-slice.js';
 
 /** How long a count stands: the process ceiling's share moves with leases, which change over seconds. */
 const CENSUS_MS = 1_000;
@@ -9,12 +9,12 @@ const CENSUS_MS = 1_000;
 export interface RuntimeCensus {
   readonly at: number;
   readonly size: number;
-  readonly sharing: ReadonlyMap<CredentialGate, readonly ProjectRuntime[]>;
+  readonly sharing: ReadonlyMap<CredentialGate, readonly PlannedProject[]>;
   readonly polledHere: ReadonlyMap<CredentialGate, number>;
   readonly polledHereTotal: number;
 }
 
-const censuses = new WeakMap<EngineContext['runtimes'], RuntimeCensus>();
+const censuses = new WeakMap<PlannedProjects['runtimes'], RuntimeCensus>();
 
 /**
  * The census `replan` divides the budgets by, counted at most once a second and again when the set
@@ -23,7 +23,7 @@ const censuses = new WeakMap<EngineContext['runtimes'], RuntimeCensus>();
  * within the second moves the process ceiling's share at the next count; a credential's sharing list
  * is always current for the project asking (a project added since is counted again at once).
  */
-export function censusOf(ctx: EngineContext, rt: ProjectRuntime): RuntimeCensus {
+export function censusOf(ctx: EngineServices & PlannedProjects, rt: PlannedProject): RuntimeCensus {
   const now = ctx.clock.now();
   const known = censuses.get(ctx.runtimes);
   if (
@@ -40,8 +40,8 @@ export function censusOf(ctx: EngineContext, rt: ProjectRuntime): RuntimeCensus 
   return census;
 }
 
-function count(ctx: EngineContext, now: number): RuntimeCensus {
-  const sharing = new Map<CredentialGate, ProjectRuntime[]>();
+function count(ctx: EngineServices & PlannedProjects, now: number): RuntimeCensus {
+  const sharing = new Map<CredentialGate, PlannedProject[]>();
   const polledHere = new Map<CredentialGate, number>();
   let polledHereTotal = 0;
   for (const r of ctx.runtimes.values()) {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { KeyValueStore } from '../../lib/store.js';
-import type { EngineContext } from '../project/engine-context.js';
-import type { ProjectRuntime } from '../project/project-runtime.js';
+import type { EngineServices } from '../context/engine-services.js';
 import { stateKeys } from './project-state.js';
 import { inCycle } from './project-state-store.js';
+import type { StateProject } from './state-slice.js';
 
 /**
  * "Watching from now on" (issue 30): a supporter is announced when the fundings list has a stored baseline
@@ -12,7 +12,7 @@ import { inCycle } from './project-state-store.js';
  */
 
 /** The project's fundings baseline is read and committed (not merely in memory inside a cycle). */
-export function hasBaseline(rt: ProjectRuntime): boolean {
+export function hasBaseline(rt: StateProject): boolean {
   return rt.state !== null && rt.state.lists.fundings !== undefined && !inCycle(rt);
 }
 
@@ -33,7 +33,7 @@ const lookEveryMs = 250;
  * `deadline`. Cost: one read of the head every 250 ms while waiting; none once it is there.
  */
 export async function awaitStoredBaseline(
-  ctx: EngineContext,
+  ctx: EngineServices,
   linkCaption: string,
   deadline: number,
 ): Promise<boolean> {

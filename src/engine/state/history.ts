@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import type { HistoryPoint } from '../../domain/read-model.js';
+import type { HistoryOptions } from '../context/engine-settings.js';
+
+export type { HistoryOptions } from '../context/engine-settings.js';
 
 export const historyPointSchema: z.ZodType<HistoryPoint> = z.object({
   at: z.number(),
@@ -8,15 +11,6 @@ export const historyPointSchema: z.ZodType<HistoryPoint> = z.object({
   rewardsSold: z.record(z.string(), z.number().int()),
 });
 export const historySchema = z.array(historyPointSchema);
-
-export interface HistoryOptions {
-  /** Points younger than this are kept as taken. Default one day. */
-  readonly rawWindowMs: number;
-  /** Older points are downsampled to one per bucket (the last of it). Default 15 minutes. */
-  readonly bucketMs: number;
-  /** Hard cap on points; the oldest go first. Default 5,000 (a day raw plus about 40 days downsampled). */
-  readonly maxPoints: number;
-}
 
 export const defaultHistoryOptions: HistoryOptions = {
   rawWindowMs: 24 * 60 * 60 * 1000,

@@ -1,28 +1,28 @@
 import { z } from 'zod';
 import type { HistoryPoint } from '../../domain/read-model.js';
 import { StoredValueError } from '../../lib/store.js';
+import type { EngineServices } from '../context/engine-services.js';
 import { rewardsSold } from '../events/feed-events.js';
-import type { EngineContext } from '../project/engine-context.js';
-import type { ProjectRuntime } from '../project/project-runtime.js';
 import { appendHistory, historyPointSchema, historySchema } from './history.js';
 import { stateKeys } from './project-state.js';
 import { chunkBy, decodeRefs, digestOf } from './project-state-chunks.js';
 import { type ChunkedLayout, emptyLayout, planCollection, writeCommit } from './project-state-writes.js';
+import type { StateProject } from './state-slice.js';
 
 /** Points per history chunk on average (about 3 KB): a new point rewrites the newest chunk only. */
 const HISTORY_CHUNK_POINTS = 32;
 const COLLECTION = 'history';
 
-const historyLayouts = new WeakMap<ProjectRuntime, ChunkedLayout>();
+const historyLayouts = new WeakMap<StateProject, ChunkedLayout>();
 /** Runtimes that read a single-value history from before the chunks: deleted after the first index write. */
-const legacyHistory = new WeakSet<ProjectRuntime>();
+const legacyHistory = new WeakSet<StateProject>();
 const chunkSchema = z.array(historyPointSchema);
 
 /**
  * Reads the history: the index (`history-index`, the refs of its chunks) and the chunks,
  * or the single value stored before the history was chunked (migrated by the next write).
  */
-async function readHistory(ctx: EngineContext, rt: ProjectRuntime): Promise<HistoryPoint[]> {
+async function readHistory(ctx: EngineServices, rt: StateProject): Promise<HistoryPoint[]> {
   const project = rt.config.linkCaption;
   const index = await ctx.store.get(stateKeys.historyIndex(project), z.string());
   if (index === undefined) {
@@ -53,7 +53,7 @@ async function readHistory(ctx: EngineContext, rt: ProjectRuntime): Promise<Hist
  * like the state: the chunks that changed (usually the newest only), into slots the stored
  * index does not reference, then the index; every write fenced by the lease token.
  */
-export async function recordHistory(ctx: EngineContext, rt: ProjectRuntime, at: number): Promise<void> {
+export async function recordHistory(ctx: EngineServices, rt: StateProject, at: number): Promise<void> {
   const project = rt.projectCache?.value;
   if (project === undefined) return;
   if (rt.history === null) rt.history = await readHistory(ctx, rt).catch(() => []);
@@ -84,7 +84,7 @@ export async function recordHistory(ctx: EngineContext, rt: ProjectRuntime, at: 
   }
 }
 
-async function staleHistoryLayout(ctx: EngineContext, project: string): Promise<ChunkedLayout> {
+async function staleHistoryLayout(ctx: EngineServices, project: string): Promise<ChunkedLayout> {
   const index = await ctx.store.get(stateKeys.historyIndex(project), z.string()).catch((error: unknown) => {
     if (error instanceof StoredValueError) return undefined;
     throw error;
@@ -97,7 +97,7 @@ async function staleHistoryLayout(ctx: EngineContext, project: string): Promise<
 }
 
 /** The history for a command (an unreadable one throws: the command says so). */
-export async function loadHistory(ctx: EngineContext, rt: ProjectRuntime): Promise<readonly HistoryPoint[]> {
+export async function loadHistory(ctx: EngineServices, rt: StateProject): Promise<readonly HistoryPoint[]> {
   if (rt.history === null) rt.history = await readHistory(ctx, rt);
   return rt.history;
 }

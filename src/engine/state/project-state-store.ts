@@ -3,8 +3,8 @@ import { note } from '../../domain/engine-notes.js';
 import { LeaseLostError } from '../../domain/errors.js';
 import type { FundbotEvent } from '../../domain/events.js';
 import { type KeyValueStore, StoredValueError } from '../../lib/store.js';
-import type { EngineContext } from '../project/engine-context.js';
-import { noteError, type ProjectRuntime } from '../project/project-runtime.js';
+import { noteError } from '../context/engine-project.js';
+import type { EngineServices } from '../context/engine-services.js';
 import {
   emptyProjectState,
   type ListFeed,
@@ -32,6 +32,7 @@ import {
   planCollection,
   writeCommit,
 } from './project-state-writes.js';
+import type { StateProject } from './state-slice.js';
 
 export { loadHistory, recordHistory } from './project-state-history.js';
 
@@ -52,7 +53,7 @@ interface StateLayout extends ChunkedLayout {
  */
 export const bookkeepingRefreshMs = 15 * 60_000;
 
-const layouts = new WeakMap<ProjectRuntime, StateLayout>();
+const layouts = new WeakMap<StateProject, StateLayout>();
 
 const chunkValue = z.unknown();
 
@@ -140,8 +141,8 @@ async function readState(
  * state re-baselines instead of turning into hundreds of notices. Costs one store read for
  * the head and one per chunk (about 40 for a project with a full window and 10,000 supporters).
  */
-export async function loadState(ctx: EngineContext, rt: ProjectRuntime): Promise<ProjectState> {
-  // Loaded here afresh: the sink is told of the project at its next offer (see ProjectRuntime.sinkAdopted).
+export async function loadState(ctx: EngineServices, rt: StateProject): Promise<ProjectState> {
+  // Loaded here afresh: the sink is told of the project at its next offer (see StateProject.sinkAdopted).
   rt.sinkAdopted = false;
   try {
     const { state, layout } = await readState(ctx.store, rt.config.linkCaption);
@@ -181,7 +182,7 @@ export async function readStoredState(
 }
 
 /** The in-memory state, loaded on first use. */
-export async function currentState(ctx: EngineContext, rt: ProjectRuntime): Promise<ProjectState> {
+export async function currentState(ctx: EngineServices, rt: StateProject): Promise<ProjectState> {
   return rt.state ?? loadState(ctx, rt);
 }
 
@@ -190,7 +191,7 @@ export async function currentState(ctx: EngineContext, rt: ProjectRuntime): Prom
  * (one small read): whether the failed head write landed or not, the next commit then
  * writes only into slots the head actually stored does not reference.
  */
-async function layoutFor(ctx: EngineContext, rt: ProjectRuntime): Promise<StateLayout> {
+async function layoutFor(ctx: EngineServices, rt: StateProject): Promise<StateLayout> {
   const known = layouts.get(rt);
   if (known !== undefined && !known.stale) return known;
   const project = rt.config.linkCaption;
@@ -275,8 +276,8 @@ function planState(
  * project to another throws {@link LeaseLostError} here, forgets the project and writes nothing more.
  */
 export async function commit(
-  ctx: EngineContext,
-  rt: ProjectRuntime,
+  ctx: EngineServices,
+  rt: StateProject,
   next: ProjectState,
   events: readonly FundbotEvent[],
 ): Promise<void> {
@@ -302,10 +303,10 @@ interface HeldCycle {
   readonly before: ProjectState | null;
   events: number;
 }
-const heldCycles = new WeakMap<ProjectRuntime, HeldCycle>();
+const heldCycles = new WeakMap<StateProject, HeldCycle>();
 
 /** True while a poll cycle of the project runs: its state in memory may not be stored yet. */
-export const inCycle = (rt: ProjectRuntime): boolean => heldCycles.has(rt);
+export const inCycle = (rt: StateProject): boolean => heldCycles.has(rt);
 
 /**
  * Runs one poll cycle of a project with its commits held, then writes the state once: the polls
@@ -318,8 +319,8 @@ export const inCycle = (rt: ProjectRuntime): boolean => heldCycles.has(rt);
  * Throws the write's error. A cycle inside a cycle is written by the outer one.
  */
 export async function inOneCommit(
-  ctx: EngineContext,
-  rt: ProjectRuntime,
+  ctx: EngineServices,
+  rt: StateProject,
   cycle: () => Promise<void>,
 ): Promise<void> {
   if (heldCycles.has(rt)) return cycle();
@@ -349,8 +350,8 @@ export async function inOneCommit(
 
 /** Writes `state` (with `freshEvents` new outbox entries since the last write) as the project's state. */
 async function writeState(
-  ctx: EngineContext,
-  rt: ProjectRuntime,
+  ctx: EngineServices,
+  rt: StateProject,
   state: ProjectState,
   freshEvents: number,
 ): Promise<void> {

@@ -1,10 +1,10 @@
 import { LeaseLostError } from '../../domain/errors.js';
+import type { EngineServices } from '../context/engine-services.js';
 import type { PlannedWrite } from '../lease/lease.js';
 import { commitTokenOf, leaseLost, leaseResourceOf } from '../lease/lease-tenure.js';
-import type { EngineContext } from '../project/engine-context.js';
-import type { ProjectRuntime } from '../project/project-runtime.js';
 import { stateKeys } from './project-state.js';
 import { type ChunkRef, digestOf, encodeRefs, planChunks, type StoredChunk } from './project-state-chunks.js';
+import type { StateProject } from './state-slice.js';
 
 /** What the store holds of a chunked value, as its stored pointer (head or index) references it. */
 export interface ChunkedLayout {
@@ -51,8 +51,8 @@ export function planCollection(
  * {@link LeaseLostError}. Any other failure marks the layout stale and is thrown.
  */
 export async function writeCommit(
-  ctx: EngineContext,
-  rt: ProjectRuntime,
+  ctx: EngineServices,
+  rt: StateProject,
   layout: ChunkedLayout,
   chunks: readonly PlannedWrite[],
   pointer: PlannedWrite,
@@ -62,6 +62,7 @@ export async function writeCommit(
   const token = await commitTokenOf(ctx, rt);
   const lost = (): never => {
     leaseLost(ctx, rt);
+    rt.state = null; // the successor writes the stored state; reloaded when the lease comes back
     ctx.logger.warn({ project }, 'lease lost before the state write: another replica polls this project now');
     throw new LeaseLostError(project);
   };
