@@ -82,16 +82,13 @@ export {
 } from './settings/daily-thread-settings.js';
 export { createLowStockSettings, type LowStockSettings } from './settings/low-stock-settings.js';
 export {
-  autoBatchIntervalMs,
-  autoLiveLimit,
   type ChannelPacing,
   createPacingSettings,
-  defaultBatchIntervalMs,
   defaultPacing,
   type PacingMode,
   type PacingSettings,
   pacingModes,
-  quietWindowAt,
+  type QuietHours,
 } from './settings/pacing-settings.js';
 export {
   createSettingsStore,

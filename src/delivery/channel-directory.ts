@@ -2,7 +2,6 @@ import type {
   CannotPost,
   ChannelAccessStates,
   ChannelPacing,
-  ChannelRef,
   DailyThreadSettings,
   Locale,
   LowStockSettings,
@@ -10,7 +9,8 @@ import type {
   Subscription,
   SubscriptionStore,
 } from '../core/index.js';
-import { channelKey } from '../core/index.js';
+import type { ChannelRef } from '../domain/channels.js';
+import { channelKey } from '../domain/channels.js';
 import type { NoticeKind } from '../domain/events.js';
 import { readChangeStamp } from '../lib/change-stamp.js';
 import type { KeyValueStore } from '../lib/store.js';

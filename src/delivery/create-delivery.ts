@@ -1,5 +1,6 @@
-import type { ChannelAccess, ChannelRef } from '../core/index.js';
-import { channelKey, errorSummary } from '../core/index.js';
+import type { ChannelAccess, ChannelRef } from '../domain/channels.js';
+import { channelKey } from '../domain/channels.js';
+import { errorSummary } from '../domain/error-summary.js';
 import type { EventSink } from '../domain/event-sink.js';
 import { type FundbotEvent, noticeKindsOf } from '../domain/events.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';

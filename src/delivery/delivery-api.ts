@@ -1,17 +1,16 @@
 import type {
-  ChannelAccess,
   ChannelAccessStates,
-  ChannelRef,
   CommandCore,
-  CoreLogger,
   DailyThreadSettings,
   LowStockSettings,
-  NeutralMessage,
   PacingSettings,
   SubscriptionStore,
 } from '../core/index.js';
+import type { ChannelAccess, ChannelRef } from '../domain/channels.js';
 import type { EventSink } from '../domain/event-sink.js';
 import type { CorrectionEvent } from '../domain/events.js';
+import type { WarningLogger } from '../domain/logger.js';
+import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
 import type { Random } from '../lib/random.js';
@@ -38,7 +37,7 @@ export interface DeliveryOptions {
   readonly access: ChannelAccessStates;
   readonly clock: Clock;
   readonly random: Random;
-  readonly logger: CoreLogger & { info?: (details: object, message: string) => void };
+  readonly logger: WarningLogger & { info?: (details: object, message: string) => void };
   /** Once-only claims shared by the replicas (Redis); default an in-process map. */
   readonly claims?: Claims;
   /** How many replicas post into the channels now (the live ones); default 1 (see DoubtResolverOptions). */
