@@ -163,6 +163,8 @@ export function wireFundbot(options: WireOptions): Wiring {
       channelAccessStates: access,
       dailyThreads,
       lowStock,
+      // The delivery trace (/notices, /why): the pipeline's, bound once it exists below.
+      recentNotices: async (channel, limit) => (delivery ? delivery.recentNotices(channel, limit) : []),
       logger: logger.child({ component: 'core' }),
       ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
       ...(options.hosted ? { hosted: options.hosted(engine) } : {}),
@@ -248,6 +250,7 @@ function instrumentCore(metrics: FundbotMetrics, clock: Clock, core: CommandCore
     renderNotice: (...args) => core.renderNotice(...args),
     localeFor: (channel) => core.localeFor(channel),
     ...(core.overview ? { overview: core.overview.bind(core) } : {}),
+    ...(core.noticesOverview ? { noticesOverview: core.noticesOverview.bind(core) } : {}),
     timeZoneFor: (channel) => core.timeZoneFor(channel),
     async execute(invocation) {
       const started = clock.now();

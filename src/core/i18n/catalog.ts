@@ -9,6 +9,7 @@
 import type { HostedCatalog } from './hosted-catalog.js';
 import type { NoteCatalog } from './note-catalog.js';
 import type { RewardStockCatalog } from './reward-stock-catalog.js';
+import type { TraceCatalog } from './trace-catalog.js';
 
 export interface Catalog {
   readonly common: {
@@ -253,4 +254,6 @@ export interface Catalog {
   /** Hosted fundbot: projects connected from chat. */
   readonly hosted: HostedCatalog;
   readonly rewardStock: RewardStockCatalog;
+  /** The delivery trace: /notices, /why (issue 32, item 2). */
+  readonly trace: TraceCatalog;
 }

@@ -4,6 +4,7 @@ import { hostedDe } from './hosted-catalog.js';
 import { notesDe } from './note-catalog.js';
 import { plural } from './plural.js';
 import { rewardStockDe } from './reward-stock-catalog.js';
+import { traceDe } from './trace-catalog.js';
 
 const listFormat = new Intl.ListFormat('de-DE', { style: 'long', type: 'conjunction' });
 const n = (count: number, one: string, other: string) => plural('de', count, { one, other });
@@ -304,4 +305,6 @@ export const de: Catalog = {
   notes: notesDe,
   hosted: hostedDe,
   rewardStock: rewardStockDe,
+  // Issue 32 item 2: the delivery trace.
+  trace: traceDe,
 };

@@ -4,6 +4,7 @@ import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
 import { plural } from './plural.js';
 import { rewardStockEn } from './reward-stock-catalog.js';
+import { traceEn } from './trace-catalog.js';
 
 const listFormat = new Intl.ListFormat('en-US', { style: 'long', type: 'conjunction' });
 const n = (count: number, one: string, other: string) => plural('en', count, { one, other });
@@ -292,4 +293,6 @@ export const en: Catalog = {
   notes: notesEn,
   hosted: hostedEn,
   rewardStock: rewardStockEn,
+  // Issue 32 item 2: the delivery trace.
+  trace: traceEn,
 };
