@@ -8,6 +8,7 @@ import type { ChannelAccess, ChannelRef, ProjectReadModel, SubscriptionStore } f
 import type { ChannelAccessStates } from './settings/channel-access-states.js';
 import type { DailyThreadSettings } from './settings/daily-thread-settings.js';
 import type { LowStockSettings } from './settings/low-stock-settings.js';
+import type { NoticeRulesSettings } from './settings/notice-rules-settings.js';
 import type { PacingSettings } from './settings/pacing-settings.js';
 import type { SettingsStore } from './settings/settings-store.js';
 
@@ -96,6 +97,8 @@ export interface CommandCoreDeps {
    * A channel's last notices with where each stands (the delivery pipeline's trace, store reads only): /notices,
    * /why and the App Home's section read it. Without it they say the trace is not set up.
    */
+  /** Each channel's pings and filters, set by /ping and /filter (the same store the delivery pipeline reads). */
+  readonly noticeRules?: NoticeRulesSettings;
   readonly recentNotices?: (channel: ChannelRef, limit: number) => Promise<readonly TracedNotice[]>;
   readonly logger?: CoreLogger;
   /** Projects connected from chat (hosted fundbot); without it /connect says hosting is off. */

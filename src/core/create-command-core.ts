@@ -17,6 +17,7 @@ import { lowStockCommand } from './commands/low-stock.js';
 import { noticesCommand, noticesOverviewFields, whyCommand } from './commands/notices.js';
 import { workspaceOverview } from './commands/overview.js';
 import { pacingCommand, quietCommand } from './commands/pacing.js';
+import { filterCommand, pingCommand } from './commands/ping-filter.js';
 import { rewardCommand, rewardsCommand } from './commands/rewards.js';
 import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
 import { threadCommand } from './commands/thread.js';
@@ -46,6 +47,9 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   // Issue 32 item 2: the delivery trace.
   notices: noticesCommand,
   why: whyCommand,
+  // Issue 32 item 6: pings and filters.
+  ping: pingCommand,
+  filter: filterCommand,
   language: languageCommand,
   digest: digestCommand,
   status: statusCommand,

@@ -1,7 +1,8 @@
 import type { ChannelAccess, ChannelRef } from '../core/index.js';
 import { channelKey, errorSummary } from '../core/index.js';
 import type { EventSink } from '../domain/event-sink.js';
-import { type FundbotEvent, noticeKindsOf } from '../domain/events.js';
+import { type FundbotEvent, noticeKindOf, noticeKindsOf } from '../domain/events.js';
+import { pingFor } from '../domain/notice-rules.js';
 import { traceEntryOf } from '../domain/notice-trace.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import { memoryClaims } from '../lib/coordination/claims.js';
@@ -97,12 +98,15 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     dailyThreads: options.dailyThreads,
     access: options.access,
     lowStock: options.lowStock,
+    ...(options.noticeRules ? { noticeRules: options.noticeRules } : {}),
   });
   const localeOf = async (channel: ChannelRef) => (await directory.profile(channel)).locale;
-  /** A notice as the channel reads it: its language, its clock. */
+  /** A notice as the channel reads it: its language, its clock, and the group its admin chose to ping on its kind. */
   const render = async (channel: ChannelRef, event: FundbotEvent) => {
-    const { locale, timeZone } = await directory.profile(channel);
-    return options.core.renderNotice(event, locale, timeZone);
+    const { locale, timeZone, rules } = await directory.profile(channel);
+    const message = options.core.renderNotice(event, locale, timeZone);
+    const ping = pingFor(event, noticeKindOf(event), rules);
+    return ping ? { ...message, ping } : message;
   };
   const laneOf = (channel: ChannelRef): ChannelLane => {
     const key = channelKey(channel);

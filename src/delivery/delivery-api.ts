@@ -7,6 +7,7 @@ import type {
   DailyThreadSettings,
   LowStockSettings,
   NeutralMessage,
+  NoticeRulesSettings,
   PacingSettings,
   SubscriptionStore,
 } from '../core/index.js';
@@ -36,6 +37,8 @@ export interface DeliveryOptions {
   readonly dailyThreads: DailyThreadSettings;
   /** Each channel's /lowstock threshold: a low-stock drop is placed only where it crosses it. */
   readonly lowStock: LowStockSettings;
+  /** Each channel's /ping and /filter rules: a filtered notice is not posted, a chosen kind pings the group. */
+  readonly noticeRules?: NoticeRulesSettings;
   readonly access: ChannelAccessStates;
   readonly clock: Clock;
   readonly random: Random;

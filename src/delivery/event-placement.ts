@@ -8,6 +8,7 @@ import {
   splitNames,
 } from '../core/index.js';
 import { type FundbotEvent, isCorrection, type NoticeKind, noticeKindOf } from '../domain/events.js';
+import { passesFilters } from '../domain/notice-rules.js';
 import { crossesLowStock } from '../domain/reward-stock.js';
 import type { Clock } from '../lib/clock.js';
 import type { ChannelDirectory } from './channel-directory.js';
@@ -96,6 +97,11 @@ export function createEventPlacement(deps: EventPlacementDeps) {
       const key = { id: event.id, channel };
       let record = await ledger.get(key);
       if (isSettled(record)) return done();
+      // The channel's /filter drops it: never posted, shown "filtered" by /notices.
+      if (record === undefined && !passesFilters(event, (await directory.profile(channel)).rules)) {
+        deps.traced(event, channel, 'filtered');
+        return done();
+      }
       if (record?.state === 'held') {
         const kept = await batches.repairHeld(event, channel, kind, record);
         if (kept !== 'lost') return void kept.stored.then(done);

@@ -11,6 +11,7 @@
 import { noticeKinds } from './events.js';
 import { batchMinutesRange, pacedKinds, pacingModes } from './pacing-modes.js';
 import { lowStockMaxThreshold, lowStockMinThreshold } from './reward-stock.js';
+import { ruleCommands, traceCommands } from './trace-rule-commands.js';
 
 export type OptionType = 'string' | 'integer' | 'boolean';
 
@@ -102,39 +103,6 @@ const lowStockCommand: CommandDefinition = {
   admin: true,
 };
 
-/** /notices and /why <name>: the delivery trace of this channel (issue 32, item 2). */
-const traceCommands: readonly CommandDefinition[] = [
-  {
-    name: 'notices',
-    description: {
-      en: "This channel's last 20 notices and what happened to each (posted, held, in doubt…)",
-      de: 'Die letzten 20 Hinweise hier und was mit jedem geschah (gepostet, zurückgehalten, unklar…)',
-    },
-    options: [],
-    admin: false,
-  },
-  {
-    name: 'why',
-    description: {
-      en: 'What happened to one supporter in this channel: which notice, when seen, posted or why not',
-      de: 'Was mit einer Unterstützung hier geschah: welcher Hinweis, wann gesehen, gepostet oder warum nicht',
-    },
-    options: [
-      {
-        name: 'name',
-        description: {
-          en: 'The supporter as the notices show them',
-          de: 'Der Name, wie ihn die Hinweise zeigen',
-        },
-        type: 'string',
-        required: true,
-        rest: true,
-      },
-    ],
-    admin: false,
-  },
-];
-
 export const commandDefinitions: readonly CommandDefinition[] = [
   {
     name: 'funding',
@@ -210,6 +178,7 @@ export const commandDefinitions: readonly CommandDefinition[] = [
   threadCommand,
   lowStockCommand,
   ...traceCommands,
+  ...ruleCommands,
   {
     name: 'pacing',
     description: {

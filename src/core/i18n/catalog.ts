@@ -8,6 +8,7 @@
  */
 import type { HostedCatalog } from './hosted-catalog.js';
 import type { NoteCatalog } from './note-catalog.js';
+import type { NoticeRulesCatalog } from './notice-rules-catalog.js';
 import type { RewardStockCatalog } from './reward-stock-catalog.js';
 import type { TraceCatalog } from './trace-catalog.js';
 
@@ -256,4 +257,6 @@ export interface Catalog {
   readonly rewardStock: RewardStockCatalog;
   /** The delivery trace: /notices, /why (issue 32, item 2). */
   readonly trace: TraceCatalog;
+  /** Pings and filters: /ping, /filter (issue 32, item 6). */
+  readonly noticeRules: NoticeRulesCatalog;
 }

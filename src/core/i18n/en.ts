@@ -2,6 +2,7 @@ import { HELD_NOTICE_DAYS } from '../../domain/held-notices.js';
 import type { Catalog } from './catalog.js';
 import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
+import { noticeRulesEn } from './notice-rules-catalog.js';
 import { plural } from './plural.js';
 import { rewardStockEn } from './reward-stock-catalog.js';
 import { traceEn } from './trace-catalog.js';
@@ -295,4 +296,6 @@ export const en: Catalog = {
   rewardStock: rewardStockEn,
   // Issue 32 item 2: the delivery trace.
   trace: traceEn,
+  // Issue 32 item 6: pings and filters.
+  noticeRules: noticeRulesEn,
 };
