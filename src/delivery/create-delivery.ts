@@ -75,8 +75,6 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     cannotPostSince: (channel) => access.since(channel),
     logger,
     track,
-    later: (name, at, run) => wakeups.at(name, at, run),
-    now: () => clock.now(),
   });
   const observer = withTraceObserver(options.observer ?? {}, trace, clock);
   const witness = createWitness({ store, clock });

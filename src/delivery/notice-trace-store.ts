@@ -43,11 +43,6 @@ export interface NoticeTraceDeps {
   readonly logger: CoreLogger;
   /** Tracks background work (the pipeline's idle waits for it). */
   readonly track: <T>(work: Promise<T>) => Promise<T>;
-  /** Runs `run` at epoch ms `at` (the pipeline's one timer, on the injected clock), replacing a timer of that name. */
-  readonly later: (name: string, at: number, run: () => void) => void;
-  readonly now: () => number;
-  /** How long new entries of a channel gather before one write stores them all. Default 5 s. */
-  readonly gatherMs?: number;
 }
 
 /**
@@ -60,22 +55,22 @@ export interface NoticeTraceDeps {
  * (`{next}`, ~50 bytes with its key) and a ring of 8 pages of 5 entries (~220 bytes an entry), so a channel
  * keeps its last 36-40 notices (about 9 KB at rest).
  *
- * Cost: the entries a channel gets within 5 s are written together, in one flush: 1-2 reads and 2 writes (the
- * head and the page, two pages when the ring turns), about 710 bytes written per entry when a channel gets one
- * notice at a time (measured in test/delivery/notice-trace.test.ts), far less per entry in a burst. A doubt or a
- * correction rewrites its page once more. Written in the background: a failed write is logged and never holds a
- * notice back; entries not yet flushed are written when the pipeline stops (a crash loses at most the last 5 s
- * of the trace, never a notice). Flushes of one channel are serialized in the process; two replicas flushing
- * into one channel in the same instant may lose one flush's entries of the trace.
+ * Cost: written behind the notices, like a group commit: a channel's first new entry is written at once, and
+ * the entries placed while that write is under way go together in the next one. A write is 1-2 reads and 2
+ * writes (the head and the page, two pages when the ring turns): about 710 bytes per entry when a channel gets
+ * one notice at a time (measured in test/delivery/notice-trace.test.ts), less per entry in a burst. A doubt or a
+ * correction rewrites its page once more. No timer: nothing waits to be written. A failed write is logged and
+ * never holds a notice back (the trace then misses those entries, never a notice). Writes of one channel are
+ * serialized in the process; two replicas writing into one channel in the same instant may lose one write's
+ * entries of the trace.
  */
 export function createNoticeTrace(deps: NoticeTraceDeps) {
   const { store, logger } = deps;
-  const gatherMs = deps.gatherMs ?? 5_000;
   const prefix = (channel: ChannelRef) => `trace/${channelKey(channel)}/`;
   const pageKey = (channel: ChannelRef, number: number) =>
     `${prefix(channel)}page/${Math.floor(number / pageSize) % pageCount}`;
   const chains = new Map<string, Promise<unknown>>();
-  /** Entries placed and not yet flushed, per channel key (with the channel). */
+  /** Entries placed and not yet written, per channel key (with the channel); each has its write queued. */
   const gathered = new Map<string, { channel: ChannelRef; entries: TraceEntry[] }>();
 
   /** One channel's writes in order; the chain is dropped once it is idle. */
@@ -153,7 +148,8 @@ export function createNoticeTrace(deps: NoticeTraceDeps) {
       batch.entries.push(entry);
       if (!gathered.has(key)) {
         gathered.set(key, batch);
-        deps.later(`trace:${key}`, deps.now() + gatherMs, () => void flush(channel));
+        // Runs after the write under way (if any), with every entry gathered by then.
+        void flush(channel);
       }
     },
 

@@ -59,8 +59,8 @@ export const ruleCommands = [
       {
         name: 'kinds',
         description: {
-          en: `Kinds that ping, space separated: ${noticeKinds.join(' ')} (default: milestones)`,
-          de: `Arten mit Erwähnung, durch Leerzeichen getrennt: ${noticeKinds.join(' ')} (Standard: milestones)`,
+          en: `Kinds that ping: ${noticeKinds.join(' ')} (default: milestones)`,
+          de: `Arten mit Erwähnung: ${noticeKinds.join(' ')} (Standard: milestones)`,
         },
         type: 'string',
         required: false,
