@@ -131,6 +131,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     logger,
     observer,
     track,
+    batch: (id) => batchStore.get(id),
   });
   const threads = createDailyThreads({
     posterFor,
@@ -163,6 +164,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     threadCounted: (channel, batch, at) => threads.counted(batch, channel, at),
     ...(options.figuresOf ? { figuresOf: options.figuresOf } : {}),
     ...(options.onBatchPosted ? { onPosted: options.onBatchPosted } : {}),
+    removeCopy: (channel, id, canonical, copy) => laneOf(channel).removeCopies(id, canonical, [copy]),
   });
   const access = createAccessWatch({
     states: options.access,

@@ -19,6 +19,7 @@ import type { ChannelPoster, ProjectFigures, ThreadTarget } from '../ports.js';
 import type { Wakeups } from '../wakeups.js';
 import { type BatchRecord, batchEvent, batchId, heldEntry } from './batch-record.js';
 import { type BatchStore, batchKeepMs } from './batch-store.js';
+import { type LandedAfterAllDeps, removeLandedCopies, withoutLanded } from './landed-after-all.js';
 import { createRecentMessages } from './recent-messages.js';
 
 export interface BatchesDeps {
@@ -46,6 +47,8 @@ export interface BatchesDeps {
   readonly figuresOf?: (project: string) => Promise<ProjectFigures | undefined>;
   /** Told every batch posted (metrics, the benchmark). */
   readonly onPosted?: (batch: BatchRecord) => void;
+  /** Removes an extra copy of a notice (a held one that landed late after all: landed-after-all.ts). */
+  readonly removeCopy: LandedAfterAllDeps['removeCopy'];
 }
 
 /** A notice kept in a batch: `stored` resolves once the batch that holds it is in the store. */
@@ -83,13 +86,15 @@ export function createBatches(deps: BatchesDeps) {
 
   /** Posts a batch whose time has come through its channel's lane. */
   async function flush(id: string, project: string): Promise<void> {
-    const batch = (await batchStore.load(project)).get(id);
-    if (!batch || flushing.has(id)) return;
+    const loaded = (await batchStore.load(project)).get(id);
+    if (!loaded || flushing.has(id)) return;
+    flushing.add(id);
+    const batch = await withoutLanded(ledger, loaded).catch(() => loaded);
     if (batch.entries.length === 0) {
+      flushing.delete(id);
       await batchStore.close({ ...batch, state: 'posted' });
       return;
     }
-    flushing.add(id);
     const poster = deps.posterFor(batch.channel.platform);
     const restIn = poster?.threads ? 'thread' : 'messages';
     const key = { id: batch.id, channel: batch.channel };
@@ -137,6 +142,7 @@ export function createBatches(deps: BatchesDeps) {
         'batch posted but not closed: closed at the next try',
       );
     }
+    await removeLandedCopies(deps, batch, outcome.messageId).catch(() => {});
     if (batch.fundingTotal !== null)
       lastTotal.set(`${channelKey(batch.channel)}/${batch.project}`, batch.fundingTotal);
     // A batch is one of the hour's messages: a channel busy for more than an hour stays batched
