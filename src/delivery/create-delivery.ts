@@ -5,6 +5,7 @@ import { type FundbotEvent, noticeKindsOf } from '../domain/events.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import { memoryClaims } from '../lib/coordination/claims.js';
 import { createAccessWatch } from './access-watch.js';
+import { createAwaitingAccess } from './awaiting-access.js';
 import { createChannelDirectory } from './channel-directory.js';
 import { ChannelLane } from './channel-lane.js';
 import { createCopyWatchStore } from './copy-watch-store.js';
@@ -13,7 +14,7 @@ import type { Delivery, DeliveryOptions } from './delivery-api.js';
 import { createDeliveryLedger, isSettled } from './delivery-ledger.js';
 import { createDoubtResolver } from './doubt-resolver.js';
 import { createEventPlacement } from './event-placement.js';
-import { type ItemOutcome, idempotencyKeyOf, type LaneTask } from './lane-item.js';
+import { type ItemOutcome, idempotencyKeyOf, type LaneItem, type LaneTask } from './lane-item.js';
 import { createBatchStore } from './pacing/batch-store.js';
 import { createBatches } from './pacing/batches.js';
 import { createDailyThreads } from './pacing/daily-thread.js';
@@ -115,6 +116,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     return lane;
   };
   const enqueue = (channel: ChannelRef, task: LaneTask) => laneOf(channel).push(task);
+  const awaitingAccess = createAwaitingAccess(enqueue);
   const postOnce = createPostOnce({
     ledger,
     resolver,
@@ -174,7 +176,10 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     wakeups,
     accessFor: (platform) => accesses.get(platform),
     setBlocked: (channel, blocked) => (blocked ? laneOf(channel).block() : laneOf(channel).unblock()),
-    catchUp: (channel) => batches.catchUp(channel),
+    catchUp: (channel) => {
+      batches.catchUp(channel);
+      awaitingAccess.resume(channel);
+    },
     invalidate: () => directory.invalidate(),
     observer,
     logger,
@@ -312,8 +317,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       const posting = (async (): Promise<ItemOutcome> => {
         const record = await ledger.get(key);
         if (isSettled(record)) return { kind: 'posted', messageId: record?.messageId };
-        return new Promise<ItemOutcome>((resolve) =>
-          enqueue(request.channel, {
+        return new Promise<ItemOutcome>((resolve) => {
+          const item: LaneItem = {
             type: 'post',
             key,
             idempotencyKey: name,
@@ -322,9 +327,20 @@ export function createDelivery(options: DeliveryOptions): Delivery {
             record,
             ...(request.giveUpAt !== undefined ? { giveUpAt: request.giveUpAt } : {}),
             render: () => request.render(),
+            // The bot cannot post in the channel: posted as soon as the access watch sees it can again
+            // (awaiting-access.ts). Without a check for the platform, the scheduler's next run tries again.
+            ...(accesses.has(request.channel.platform)
+              ? {
+                  hold: async () => {
+                    awaitingAccess.park(item);
+                    return { stored: Promise.resolve() };
+                  },
+                }
+              : {}),
             settle: resolve,
-          }),
-        );
+          };
+          enqueue(request.channel, item);
+        });
       })().finally(() => scheduled.delete(name));
       scheduled.set(name, posting);
       return posting;

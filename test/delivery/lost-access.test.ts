@@ -142,4 +142,29 @@ describe('a channel the bot cannot post in is held, never dropped', () => {
       expect.stringContaining('1 new wall post since'),
     ]);
   });
+
+  it("a day's digest refused there goes out the moment the bot can post again, not at the next hourly check", async () => {
+    const h = await setup();
+    h.slack.fail('S1', { kind: 'unavailable', reason: 'not-member' });
+    const outcomes: string[] = [];
+    void h.delivery
+      .postScheduled({
+        id: 'digest:solar-kiosk:2026-03-02',
+        channel: s1,
+        kind: 'digest',
+        occurredAt: t0,
+        giveUpAt: t0 + 24 * 3_600_000,
+        render: async () => ({ title: 'Daily digest', text: 'the day' }),
+      })
+      .then((outcome) => outcomes.push(outcome.kind));
+    await h.advance(1_000);
+    // Held (the scheduler reports it pending), not refused.
+    expect(outcomes).toEqual(['held']);
+    expect(h.slack.in('S1')).toHaveLength(0);
+    await h.advance(40_000);
+    h.check.set({ ok: true });
+    await h.advance(60_000);
+    expect(h.slack.in('S1').map((m) => m.message.title)).toEqual(['Daily digest']);
+    expect(h.slack.attempts.filter((a) => a.channel.channelId === 'S1')).toHaveLength(2);
+  });
 });
