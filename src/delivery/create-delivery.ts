@@ -31,7 +31,7 @@ export type { Delivery, DeliveryOptions, DeliveryStatus, ScheduledPost } from '.
  * joined meanwhile: one write for a few held notices instead of one each. The outbox
  * keeps them until then; the batch goes out minutes later.
  */
-const heldWriteGatherMs = 5_000;
+export const heldWriteGatherMs = 5_000;
 /** Re-reading held work after a failed start: 1 s doubling to a minute. */
 const resumeBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, jitter: 'spread' };
 /** Builds the pipeline; adapters register their posters with it, the engine offers it events. */
@@ -167,6 +167,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     ...(options.figuresOf ? { figuresOf: options.figuresOf } : {}),
     ...(options.onBatchPosted ? { onPosted: options.onBatchPosted } : {}),
     removeCopy: (channel, id, canonical, copy) => laneOf(channel).removeCopies(id, canonical, [copy]),
+    cannotPostIn: (channel) => access.since(channel) !== undefined,
   });
   const access = createAccessWatch({
     states: options.access,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelAccessResult, ChannelRef } from '../../src/core/ports.js';
+import { heldWriteGatherMs } from '../../src/delivery/create-delivery.js';
 import { memoryClaims } from '../../src/lib/coordination/claims.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { t0 } from '../support/builders.js';
@@ -94,7 +95,8 @@ describe('a channel the bot cannot post in is held, never dropped', () => {
     await h.offer(supporter(1));
     h.check.set({ ok: true });
     h.delivery.accessMayHaveChanged(s1);
-    await h.settle();
+    // At once, but never before its batch is in the store (held notices gather for one write, a few seconds).
+    await h.advance(heldWriteGatherMs);
     expect(h.slack.in('S1').map((m) => m.message.title)).toEqual([
       expect.stringContaining('1 new supporter since'),
     ]);

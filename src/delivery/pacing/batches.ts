@@ -47,6 +47,8 @@ export interface BatchesDeps {
   readonly figuresOf?: (project: string) => Promise<ProjectFigures | undefined>;
   /** Told every batch posted (metrics, the benchmark). */
   readonly onPosted?: (batch: BatchRecord) => void;
+  /** Whether the bot is known not to be able to post in the channel (its catch-ups wait for access). */
+  readonly cannotPostIn: (channel: ChannelRef) => boolean;
   /** Removes an extra copy of a notice (a held one that landed late after all: landed-after-all.ts). */
   readonly removeCopy: LandedAfterAllDeps['removeCopy'];
 }
@@ -89,6 +91,9 @@ export function createBatches(deps: BatchesDeps) {
     const loaded = (await batchStore.load(project)).get(id);
     if (!loaded || flushing.has(id)) return;
     flushing.add(id);
+    // Never posted before it is stored: a process dying after the post would leave a batch nobody knows of,
+    // and its notices, offered again, would be held and named a second time.
+    await batchStore.stored(id);
     const batch = await withoutLanded(ledger, loaded).catch(() => loaded);
     if (batch.entries.length === 0) {
       flushing.delete(id);
@@ -362,9 +367,16 @@ export function createBatches(deps: BatchesDeps) {
       });
     },
 
-    /** Arms the timers of a project's open batches (after it was loaded: a restart, a lease taken over). */
+    /**
+     * Arms the timers of a project's open batches (after it was loaded: a restart, a lease taken over). A
+     * catch-up whose channel is not known to be closed goes out now: the process that held it may have died
+     * after the access came back, and no later return of the access would start it.
+     */
     async schedule(project: string): Promise<void> {
-      for (const batch of (await batchStore.load(project)).values()) arm(batch);
+      for (const batch of (await batchStore.load(project)).values()) {
+        if (batch.due === null && !deps.cannotPostIn(batch.channel)) void flush(batch.id, batch.project);
+        else arm(batch);
+      }
     },
 
     /** The bot can post in the channel again: its held batches go out now. */
