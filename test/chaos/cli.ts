@@ -2,10 +2,12 @@
  * `npm run chaos -- --seed 12345`: replays one chaos seed on the virtual clock and prints its verdict (exit 1 when
  * an invariant failed). `--seeds 1..50` runs a range; `--trace <text>` prints every request, delivery record write
  * and log line that mentions the text (an event id, a supporter's name, a channel); `--log` prints the processes'
- * warnings and errors.
+ * warnings and errors; `--digest` prints a hash of the seed's whole trace (trace-digest.ts): two runs of a seed
+ * must print the same.
  */
 import { parseArgs } from 'node:util';
 import { runSeed, type SeedRun, seedReport } from './run-seed.js';
+import { traceDigest } from './trace-digest.js';
 
 const { values } = parseArgs({
   options: {
@@ -13,6 +15,7 @@ const { values } = parseArgs({
     seeds: { type: 'string' },
     trace: { type: 'string' },
     log: { type: 'boolean', default: false },
+    digest: { type: 'boolean', default: false },
   },
 });
 
@@ -68,6 +71,7 @@ for (const seed of seedsToRun()) {
   process.stdout.write(
     `${ok ? '✓' : '✗'} seed ${seed}: ${f.supporters} supporters, ${f.duplicates} duplicates, ${f.misses} misses, stall ${f.maxStallMs} ms, doubt ${f.maxDoubtMs} ms, second copy ${f.maxSecondCopyMs} ms (${run.wallMs} ms)\n`,
   );
+  if (values.digest) process.stdout.write(`  trace digest ${traceDigest(run.record, run.verdict)}\n`);
   if (!ok) process.stdout.write(`${seedReport(run)}\n`);
   if (values.trace) process.stdout.write(`${trace(run, values.trace).join('\n')}\n`);
   if (values.log) process.stdout.write(`${run.record.log.join('\n')}\n`);
