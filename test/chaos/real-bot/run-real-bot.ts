@@ -32,6 +32,8 @@ export const realBotProject = 'chaos-kiosk';
 const drainLimitMs = 100_000;
 /** How long the channels must stand complete, with nothing in flight, before the seed ends (a late copy's removal). */
 const quietMs = 6_000;
+/** How long a kill armed for the next post, batch or look waits for one before it lands anyway. */
+const armedKillMs = 10_000;
 
 export interface RealBotOptions {
   /** tsx on `src/main.ts` (default) or the compiled `dist/src/main.js`. */
@@ -209,7 +211,16 @@ export async function runRealBotSeed(seed: number, options: RealBotOptions = {})
         case 'kill':
           if (fault.moment === 'any' || fault.moment === 'commit' || fault.moment === 'digest')
             bot.kill(fault.restartAfterMs ?? 1_000);
-          else armedKills.push(fault);
+          else {
+            // Armed for the next such request; one that does not come within `armedKillMs` lands then.
+            armedKills.push(fault);
+            at(now + armedKillMs, () => {
+              if (!armedKills.includes(fault)) return;
+              armedKills.splice(armedKills.indexOf(fault), 1);
+              notes.push(`kill at the next ${fault.moment} found none within ${armedKillMs} ms: killed then`);
+              bot.kill(fault.restartAfterMs ?? 1_000);
+            });
+          }
           return;
         case 'pause':
           bot.pause(fault.forMs);
