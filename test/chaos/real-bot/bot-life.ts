@@ -84,7 +84,10 @@ export function botLife(options: BotLifeOptions): BotLife {
       options.notes.push(`kill -9 ${bot.name}, restart after ${restartAfterMs} ms`);
       busy = busy.then(async () => {
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, from + restartAfterMs - Date.now())));
-        await start();
+        // A kill -9 may land while the new process starts (its own restart then follows).
+        await start().catch((error: unknown) =>
+          options.notes.push(`restart: ${String(error).slice(0, 200)}`),
+        );
         disruption.to = Date.now();
       });
     },

@@ -1,8 +1,9 @@
 /**
  * A seed's schedule for the running bot on the real clock: the same generator (schedule.ts) draws it, narrowed to
  * what one fundbot process on a SQLite file can meet, then pressed into about a minute. One replica (a fleet
- * needs Redis and its own harness); no digest (its minute-of-the-day schedule cannot be pressed); store outages
- * and pauses left out (the store is a file inside the process). Everything else keeps its kind and order: the
+ * needs Redis and its own harness); no digest (its minute-of-the-day schedule cannot be pressed); `auto` pacing
+ * batched every minute (its 10-minute batches cannot be pressed); store outages and pauses left out (the store
+ * is a file inside the process). Everything else keeps its kind and order: the
  * arrivals and timed faults run `timeScale` times faster, their lengths shorter within caps, and the platforms'
  * per-request weather is the seed's own (platform-faults.ts), with late answers and Retry-After shortened by
  * {@link pressFault}.
@@ -75,7 +76,13 @@ export function realBotSchedule(seed: number, start: number): RealSchedule {
   }
   const channels = virtual.channels.map((c) => {
     if (c.digest) leftOut.push(`digest of ${c.platform}:${c.id} (the digest's time of day is not pressed)`);
-    return { ...c, digest: false };
+    // `auto` batches every 10 minutes once a channel had its live share, and nothing presses that: such a
+    // channel is paced `batched` (one minute, the shortest) instead.
+    if (c.pacing === 'auto')
+      leftOut.push(
+        `auto pacing of ${c.platform}:${c.id}, batched every minute instead (auto batches every 10)`,
+      );
+    return { ...c, digest: false, pacing: c.pacing === 'auto' ? ('batched' as const) : c.pacing };
   });
   const arrivals = virtual.arrivals.map((a) => ({ ...a, at: Math.round(real(a.at)) }));
   const storms = virtual.storms.map((s) => ({
