@@ -20,6 +20,7 @@ import { ChannelTimeline } from '../platforms/channel-timeline.js';
 import type { JournalEntry } from '../platforms/exchange.js';
 import type { SeedRun } from '../run-seed.js';
 import type { TimedFault } from '../vocabulary.js';
+import { matches as killLandsOn } from '../world/fault-director.js';
 import { type Disruption, displayNamesIn, type WorldRecord } from '../world/world-record.js';
 import { botLife } from './bot-life.js';
 import { type ChaosFakes, realBotSecrets, startChaosFakes } from './chat-fakes.js';
@@ -41,19 +42,6 @@ export interface RealBotOptions {
 }
 
 type KillFault = Extract<TimedFault, { kind: 'kill' }>;
-
-function killMomentMatches(kill: KillFault, entry: JournalEntry): boolean {
-  switch (kill.moment) {
-    case 'post':
-      return entry.category === 'post';
-    case 'batch':
-      return entry.category === 'post' && entry.postKind === 'batch';
-    case 'look':
-      return entry.category === 'look';
-    default:
-      return false;
-  }
-}
 
 function apiFault(sim: Simulator, fault: Extract<TimedFault, { kind: 'api' }>): void {
   const { n } = fault;
@@ -116,7 +104,7 @@ export async function runRealBotSeed(seed: number, options: RealBotOptions = {})
         journal,
         process: () => life?.name ?? 'none',
         received: (entry) => {
-          const kill = armedKills.find((k) => killMomentMatches(k, entry));
+          const kill = armedKills.find((k) => killLandsOn(k, entry));
           if (!kill || !life) return;
           armedKills.splice(armedKills.indexOf(kill), 1);
           life.kill(kill.restartAfterMs ?? 1_000);
