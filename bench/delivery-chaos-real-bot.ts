@@ -9,7 +9,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { runRealBotSeed } from '../test/chaos/real-bot/run-real-bot.js';
-import { replayCommand } from '../test/chaos/run-seed.js';
+import { replayCommand, seedReport } from '../test/chaos/run-seed.js';
 import { benchAppDir } from './compiled-children.js';
 import { percentile } from './stats.js';
 
@@ -75,7 +75,10 @@ export async function runRealBotChaos(): Promise<{
       worst.secondCopyMs = Math.max(worst.secondCopyMs, f.maxSecondCopyMs);
       if (run.verdict.violations.length > 0) {
         failures.push({ seed, replay, violations: run.verdict.violations.slice(0, 3) });
-        progress(`seed ${seed} failed: ${replay}`);
+        // The whole report: a real-clock seed may not fail the same way on its replay.
+        progress(
+          `seed ${seed} failed: ${replay}\n${seedReport(run, true)}\n${run.record.log.slice(-40).join('\n')}`,
+        );
       } else progress(`seed ${seed} held (${Math.round(run.wallMs / 1000)} s)`);
     } catch (error) {
       // A seed whose world could not run (the bot never started, a fake failed) fails, and the rest go on.
