@@ -71,6 +71,7 @@ async function runDeliveryChaos(): Promise<Figures> {
     if (seed % 20 === 0) progress(`${seed}/${count} seeds, ${failures.length} failed`);
   }
   const cpu = process.cpuUsage(cpuBefore);
+  const totalWallMs = Date.now() - started;
   const realBot = await runRealBotChaos();
   return {
     deliveryChaos: {
@@ -85,7 +86,7 @@ async function runDeliveryChaos(): Promise<Figures> {
       worstStallMs: worst.stallMs,
       worstDoubtMs: worst.doubtMs,
       worstSecondCopyMs: worst.secondCopyMs,
-      totalWallMs: Date.now() - started,
+      totalWallMs,
       // CPU (user + system) the seeds took: on a shared machine a steadier figure than the wall time.
       totalCpuMs: Math.round((cpu.user + cpu.system) / 1000),
       seedWallP50Ms: percentile(wallMs, 50),
