@@ -6,7 +6,12 @@ import { envVars, type FundbotConfig } from '../config/index.js';
 import { type OperationalNote, subscriptionIndexKey } from '../core/index.js';
 import type { DeliveryStatus } from '../delivery/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
-import { type EngineOptions, type ProjectPollingStatus, stateKeys } from '../engine/index.js';
+import {
+  type EngineOptions,
+  type ProcessCeiling,
+  type ProjectPollingStatus,
+  stateKeys,
+} from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
 import { systemRandom } from '../lib/random.js';
 import { observedStore, openStore } from '../lib/store.js';
@@ -35,6 +40,7 @@ import { type StartedReplicas, startReplicas } from './start-replicas.js';
 import { startUserKeyReader } from './user-key-reader.js';
 import { type ApiDriftWatch, watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
+import { type PollingCeilingWatch, watchPollingCeiling } from './watch-polling-ceiling.js';
 import { wireFundbot } from './wire-fundbot.js';
 
 export interface RunningBot {
@@ -82,6 +88,7 @@ export async function startBot(
   let engineStatus: () => readonly ProjectPollingStatus[] = () => [];
   let deliveryStatus: () => DeliveryStatus = () => ({ cannotPost: [], pending: 0 });
   let drift: ApiDriftWatch | undefined;
+  let ceiling: PollingCeilingWatch | undefined;
   // Set on a redis:// store: this replica then polls (and health expects polls of) the projects it holds.
   let replicas: StartedReplicas | undefined;
   let marker: StoreMarker | undefined;
@@ -99,7 +106,8 @@ export async function startBot(
     pausedBecause: (project) => engineStatus().find((s) => s.project === project)?.paused ?? null,
     delivery: () => deliveryStatus(),
     // The store found empty while its marker says it held data (ops/store-marker.ts).
-    extraChecks: () => (marker ? { 'store-data': marker.check() } : {}),
+    // The polling ceiling: a detail (always ok) saying whether it, not the keys, sets the pace.
+    extraChecks: () => ({ ...(marker ? { 'store-data': marker.check() } : {}), ...ceiling?.checks() }),
   });
   const storeWatch = createStoreWatch({
     clock,
@@ -127,6 +135,8 @@ export async function startBot(
   const metrics = createMetrics(registry);
   // Process metrics (CPU, memory, event loop lag, handles) beside fundbot's own.
   collectDefaultMetrics({ register: registry });
+  let engineCeiling: () => ProcessCeiling | undefined = () => undefined;
+  ceiling = watchPollingCeiling({ ceiling: () => engineCeiling(), clock, logger, registry });
   const api = createApiClient({
     baseUrl: config.api.baseUrl,
     timeoutMs: config.api.timeoutMs,
@@ -234,6 +244,7 @@ export async function startBot(
       if (emptied !== undefined) notes.push({ cause: 'store-emptied', detail: emptied });
       const driftLine = drift?.statusLine();
       if (driftLine !== undefined) notes.push({ cause: 'api-drift', detail: driftLine });
+      notes.push(...(ceiling?.notes() ?? []));
       return notes;
     },
     deliveryObserver: digestHealthObserver(health),
@@ -268,6 +279,7 @@ export async function startBot(
       : {}),
   });
   engineStatus = () => wiring.engine.status();
+  engineCeiling = () => wiring.engine.ceiling();
   // A project the balancer just took over (its holder died or left) is polled at once, not a third of a TTL later.
   replicas?.whenAcquired((projects) => {
     for (const project of projects) wiring.engine.leaseGranted(project);
@@ -346,6 +358,7 @@ export async function startBot(
         hosting.stop();
         await userKeyReader.stop();
         drift?.stop();
+        ceiling?.stop();
         digest?.stop();
       },
     },

@@ -9,6 +9,7 @@ import type { Random } from '../lib/random.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { HistoryOptions } from './history.js';
 import type { Lease } from './lease.js';
+import type { ProcessCeiling } from './process-ceiling.js';
 
 export type { FeedName } from '../domain/feeds.js';
 
@@ -190,6 +191,8 @@ export interface Engine {
   drainOutbox(): Promise<void>;
   readonly readModel: ProjectReadModel;
   metrics(): EngineMetrics;
+  /** The process-wide polling ceiling: its size and whether it, not the keys, sets the pace (no request). */
+  ceiling(): ProcessCeiling;
   /** Per project, for health checks (no request): is polling paused, and which feeds are off. */
   status(): readonly ProjectPollingStatus[];
   /**

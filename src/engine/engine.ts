@@ -15,6 +15,7 @@ import { addProjectRuntime, createProjectRuntimes } from './project-runtime.js';
 import { stateKeys } from './project-state.js';
 import { createReadModel } from './read-model.js';
 import { readModelSource } from './read-model-source.js';
+import { processCeilingOf } from './runtime-census.js';
 import { UserSignal, type UserSignalTarget } from './user-signal.js';
 
 export type {
@@ -139,6 +140,7 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       userReads: userSignal?.counts.reads ?? 0,
       userSignals: userSignal?.counts.signals ?? 0,
     }),
+    ceiling: () => processCeilingOf(ctx),
     keyReplaced(linkCaption) {
       const rt = runtimes.get(linkCaption);
       if (rt === undefined) return;

@@ -25,4 +25,9 @@ export { appendHistory, defaultHistoryOptions, type HistoryOptions } from './his
 export { type Lease, memoryLease } from './lease.js';
 export { detectOrder, type ListItemCodec, type ListOrder } from './list-order.js';
 export { defaultListReadOptions, type ListReadOptions, readList } from './list-reader.js';
+export {
+  CPU_BOUND_PER_SECOND,
+  type ProcessCeiling,
+  sizedCeilingPerSecond,
+} from './process-ceiling.js';
 export { stateKeys } from './project-state.js';
