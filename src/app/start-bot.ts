@@ -6,12 +6,7 @@ import { envVars, type FundbotConfig } from '../config/index.js';
 import { type OperationalNote, subscriptionIndexKey } from '../core/index.js';
 import type { DeliveryStatus } from '../delivery/index.js';
 import { createDigestScheduler, type DigestScheduler } from '../digest/index.js';
-import {
-  type EngineOptions,
-  type ProcessCeiling,
-  type ProjectPollingStatus,
-  stateKeys,
-} from '../engine/index.js';
+import { type EngineOptions, type ProjectPollingStatus, stateKeys } from '../engine/index.js';
 import { systemClock } from '../lib/clock.js';
 import { systemRandom } from '../lib/random.js';
 import { observedStore, openStore } from '../lib/store.js';
@@ -106,7 +101,6 @@ export async function startBot(
     pausedBecause: (project) => engineStatus().find((s) => s.project === project)?.paused ?? null,
     delivery: () => deliveryStatus(),
     // The store found empty while its marker says it held data (ops/store-marker.ts).
-    // The polling ceiling: a detail (always ok) saying whether it, not the keys, sets the pace.
     extraChecks: () => ({ ...(marker ? { 'store-data': marker.check() } : {}), ...ceiling?.checks() }),
   });
   const storeWatch = createStoreWatch({
@@ -135,8 +129,6 @@ export async function startBot(
   const metrics = createMetrics(registry);
   // Process metrics (CPU, memory, event loop lag, handles) beside fundbot's own.
   collectDefaultMetrics({ register: registry });
-  let engineCeiling: () => ProcessCeiling | undefined = () => undefined;
-  ceiling = watchPollingCeiling({ ceiling: () => engineCeiling(), clock, logger, registry });
   const api = createApiClient({
     baseUrl: config.api.baseUrl,
     timeoutMs: config.api.timeoutMs,
@@ -244,8 +236,7 @@ export async function startBot(
       if (emptied !== undefined) notes.push({ cause: 'store-emptied', detail: emptied });
       const driftLine = drift?.statusLine();
       if (driftLine !== undefined) notes.push({ cause: 'api-drift', detail: driftLine });
-      notes.push(...(ceiling?.notes() ?? []));
-      return notes;
+      return [...notes, ...(ceiling?.notes() ?? [])];
     },
     deliveryObserver: digestHealthObserver(health),
     onPoll: (poll) => {
@@ -279,7 +270,7 @@ export async function startBot(
       : {}),
   });
   engineStatus = () => wiring.engine.status();
-  engineCeiling = () => wiring.engine.ceiling();
+  ceiling = watchPollingCeiling({ ceiling: () => wiring.engine.ceiling(), clock, logger, registry });
   // A project the balancer just took over (its holder died or left) is polled at once, not a third of a TTL later.
   replicas?.whenAcquired((projects) => {
     for (const project of projects) wiring.engine.leaseGranted(project);
@@ -297,7 +288,12 @@ export async function startBot(
       logger,
       health: healthWithFleet(
         () => health.report(),
-        replicas && { readModel: wiring.engine.readModel, projects: watchedProjects, clock, store },
+        replicas && {
+          readModel: wiring.engine.readModel,
+          projects: watchedProjects,
+          clock,
+          access: wiring.channelAccessStates,
+        },
       ),
     });
   }

@@ -1,6 +1,7 @@
 import type { ApiClient, UserKey } from '../api/index.js';
 import {
   type ChannelAccess,
+  type ChannelAccessStates,
   type ChannelRef,
   type CommandCore,
   createChannelAccessStates,
@@ -86,6 +87,8 @@ export interface Wiring {
   readonly core: CommandCore;
   readonly subscriptions: SubscriptionStore;
   readonly delivery: Delivery;
+  /** Which channels fundbot cannot post in, as the pipeline found them (/healthz on replicas reads them too). */
+  readonly channelAccessStates: ChannelAccessStates;
   /** Removes a workspace's subscriptions, settings and markers (its uninstall; see forget-workspace.ts). */
   forgetWorkspace(workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>): Promise<ForgottenData>;
   /** A project's configured milestones, for the digest. */
@@ -225,6 +228,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     core,
     subscriptions,
     delivery: pipeline,
+    channelAccessStates: access,
     milestonesFor,
     forgetWorkspace: (workspace) =>
       forgetWorkspace({
