@@ -44,7 +44,10 @@ async function readCall(url: string, init: Parameters<RESTOptions['makeRequest']
   return { method: request.method, path, query: parsed.searchParams, body, files };
 }
 
-function categoryOf(call: DiscordCall): { category: RequestCategory; channel: string } {
+export function categoryOf(call: Pick<DiscordCall, 'method' | 'path'>): {
+  category: RequestCategory;
+  channel: string;
+} {
   const channel = /^\/channels\/(\d+)/.exec(call.path)?.[1] ?? '';
   if (/^\/channels\/\d+\/messages$/.test(call.path)) {
     return { category: call.method === 'POST' ? 'post' : 'look', channel };
