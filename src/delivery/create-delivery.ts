@@ -322,7 +322,25 @@ export function createDelivery(options: DeliveryOptions): Delivery {
             render: () => request.render(),
             settle: resolve,
           }),
-        );
+        ).then(async (outcome) => {
+          const rest = request.namesAfter;
+          if (outcome.kind === 'posted' && rest) {
+            await batches
+              .continueNames(
+                request.channel,
+                request.id,
+                rest.project,
+                'supporters',
+                rest.names,
+                outcome.messageId,
+                undefined,
+              )
+              .catch((error: unknown) =>
+                logger.warn({ ...errorSummary(error) }, 'names after a scheduled post not queued'),
+              );
+          }
+          return outcome;
+        });
       })().finally(() => scheduled.delete(name));
       scheduled.set(name, posting);
       return posting;

@@ -6,6 +6,7 @@
  * dates) or already bounded plain text (names, titles): a catalog never formats
  * or trusts raw user text itself.
  */
+import type { CampaignCatalog } from './campaign-catalog.js';
 import type { HostedCatalog } from './hosted-catalog.js';
 import type { NoteCatalog } from './note-catalog.js';
 import type { RewardStockCatalog } from './reward-stock-catalog.js';
@@ -253,4 +254,6 @@ export interface Catalog {
   /** Hosted fundbot: projects connected from chat. */
   readonly hosted: HostedCatalog;
   readonly rewardStock: RewardStockCatalog;
+  /** Issue 32, items 4 and 5: /deadline, the goal-pace alerts, /rollcall and the roll-call. */
+  readonly campaign: CampaignCatalog;
 }

@@ -1,4 +1,5 @@
 import { HELD_NOTICE_DAYS } from '../../domain/held-notices.js';
+import { campaignEn } from './campaign-catalog.js';
 import type { Catalog } from './catalog.js';
 import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
@@ -292,4 +293,5 @@ export const en: Catalog = {
   notes: notesEn,
   hosted: hostedEn,
   rewardStock: rewardStockEn,
+  campaign: campaignEn,
 };
