@@ -140,7 +140,7 @@ const campaignSchema = z.strictObject({
   paceWindowMinutes: z
     .number()
     .int()
-    .min(10)
+    .min(1)
     .max(7 * 24 * 60)
     .default(24 * 60),
   /** Supports in the window below which "on track" is never said. */

@@ -98,7 +98,13 @@ async function readFigures(deps: CampaignCheckDeps, project: string): Promise<Fi
     // All of it: the point at the window's start may be much older (snapshots are taken on change only).
     deps.readModel.history(project, 0),
   ]);
-  return { value: cached.value, history };
+  // The history's last snapshot may be newer than the cached project (the supporters' poll records it): the newer wins.
+  const last = history.at(-1);
+  const value =
+    last && last.at > cached.fetchedAt
+      ? { ...cached.value, current_funding: last.funding, supporter_count: last.supporters }
+      : cached.value;
+  return { value, history };
 }
 
 function sameState(a: PaceWatchState | undefined, b: PaceWatchState): boolean {

@@ -35,11 +35,13 @@ describe('the command definitions', () => {
     const admin = commandDefinitions.filter((c) => c.admin).map((c) => c.name);
     expect(admin.sort()).toEqual([
       'connect',
+      'deadline',
       'disconnect',
       'language',
       'lowstock',
       'pacing',
       'quiet',
+      'rollcall',
       'subscribe',
       'thread',
       'unsubscribe',
