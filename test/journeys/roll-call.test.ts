@@ -28,7 +28,7 @@ const hostile = 'Ping @everyone <!channel> <https://evil.example|click>';
 const names = [
   ...Array.from(
     { length: 44 },
-    (_, i) => `Roll Backer ${String(i + 1).padStart(2, '0')} of the Solar Kiosk crowd`,
+    (_, i) => `Roll Backer ${String(i + 1).padStart(2, '0')} of the Solar Kiosk crowd by the river Spree`,
   ),
   hostile,
 ];
@@ -77,6 +77,8 @@ describe.each(platforms)('journey: the roll-call ($name)', ({ name, start }) => 
         http: { enabled: false },
       });
       bot = startBot();
+      // Start-up under tsx on a loaded machine can take longer than the driver's 30 s.
+      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 90_000);
       await driver.connected(bot);
       await driver.command('subscribe', [journeyProject], { admin: true }).answer();
       const refused = await driver.command('rollcall', ['weekly']).answer();
@@ -117,12 +119,13 @@ describe.each(platforms)('journey: the roll-call ($name)', ({ name, start }) => 
     async () => {
       expect((await bot.stop('SIGTERM')).code).toBe(0);
       bot = startBot();
+      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 90_000);
       await driver.connected(bot);
       // A dozen checks later (every 5 s): still one.
       await new Promise((resolve) => setTimeout(resolve, 20_000));
       expect(rollCalls()).toHaveLength(1);
       expect((await bot.stop('SIGTERM')).code).toBe(0);
     },
-    90_000,
+    150_000,
   );
 });
