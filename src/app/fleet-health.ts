@@ -1,8 +1,7 @@
-import { channelKey, createChannelAccessStates } from '../core/index.js';
+import { type ChannelAccessStates, channelKey } from '../core/index.js';
 import { noteForLog } from '../domain/engine-notes.js';
 import type { EngineStatus, ProjectReadModel } from '../domain/read-model.js';
 import type { Clock } from '../lib/clock.js';
-import type { KeyValueStore } from '../lib/store.js';
 import type { HealthCheck, HealthReport } from '../ops/index.js';
 
 /** A project's shared status is read again for `/healthz` at most this often. */
@@ -23,11 +22,11 @@ export function fleetStatusChecks(deps: {
   readonly readModel: Pick<ProjectReadModel, 'status'>;
   readonly projects: () => readonly string[];
   readonly clock: Clock;
-  /** The shared store, for the channels' access states. */
-  readonly store: KeyValueStore;
+  /** The fleet's shared access states (the wiring's own, kept in the shared store). */
+  readonly access: Pick<ChannelAccessStates, 'list'>;
 }): () => Promise<Record<string, HealthCheck>> {
   const cache = new Map<string, { readonly at: number; readonly detail: string }>();
-  const access = createChannelAccessStates(deps.store);
+  const { access } = deps;
   let cannotPost: { readonly at: number; readonly detail: string } | undefined;
   return async () => {
     const now = deps.clock.now();

@@ -287,7 +287,12 @@ export async function startBot(
       logger,
       health: healthWithFleet(
         () => health.report(),
-        replicas && { readModel: wiring.engine.readModel, projects: watchedProjects, clock, store },
+        replicas && {
+          readModel: wiring.engine.readModel,
+          projects: watchedProjects,
+          clock,
+          access: wiring.channelAccessStates,
+        },
       ),
     });
   }

@@ -2,6 +2,7 @@ import type { ApiClient, UserKey } from '../api/index.js';
 import {
   type CampaignSettings,
   type ChannelAccess,
+  type ChannelAccessStates,
   type ChannelRef,
   type CommandCore,
   createCampaignSettings,
@@ -91,6 +92,8 @@ export interface Wiring {
   readonly core: CommandCore;
   readonly subscriptions: SubscriptionStore;
   readonly delivery: Delivery;
+  /** Which channels fundbot cannot post in, as the pipeline found them (/healthz on replicas reads them too). */
+  readonly channelAccessStates: ChannelAccessStates;
   /** Removes a workspace's subscriptions, settings and markers (its uninstall; see forget-workspace.ts). */
   forgetWorkspace(workspace: Pick<ChannelRef, 'platform' | 'workspaceId'>): Promise<ForgottenData>;
   /** A project's configured milestones, for the digest. */
@@ -249,6 +252,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     core,
     subscriptions,
     delivery: pipeline,
+    channelAccessStates: access,
     milestonesFor,
     campaign,
     rollCallJournal,

@@ -23,17 +23,18 @@
  * test/lib/coordination/lease-model.test.ts`. `LEASE_MODEL_RUNS` sets how many fleets are drawn.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/lib/clock.js';
 import { MemoryConnections } from '../../../src/lib/coordination/connection-watch.js';
 import { memoryLease } from '../../../src/lib/coordination/lease.js';
-import { connectRedis, type RedisClient } from '../../../src/lib/coordination/redis-client.js';
+import { connectRedis } from '../../../src/lib/coordination/redis-client.js';
 import { redisConnectionWatch } from '../../../src/lib/coordination/redis-connection-watch.js';
 import { redisLease } from '../../../src/lib/coordination/redis-lease.js';
 import { redisReplicaRegistry } from '../../../src/lib/coordination/redis-replica-registry.js';
 import { memoryReplicaRegistry } from '../../../src/lib/coordination/replica-registry.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { type RedisServer, redisUnavailableReason, startRedisServer } from '../../support/redis-server.js';
+import { redisUnavailableReason } from '../../support/redis-server.js';
+import { sharedRedis } from '../../support/shared-redis.js';
 import {
   type ClockSkew,
   type FleetEvent,
@@ -278,17 +279,8 @@ describe('the lease balancer on memory leases, a virtual clock and random fleets
 const redisSkip = redisUnavailableReason();
 describe.skipIf(redisSkip !== undefined)('the lease balancer on a real redis-server, real time', () => {
   if (redisSkip !== undefined) console.warn(`lease model on Redis skipped: ${redisSkip}`);
-  let server: RedisServer;
-  let client: RedisClient;
   let runs = 0;
-  beforeAll(async () => {
-    server = await startRedisServer();
-    client = await connectRedis(server.url, () => {});
-  });
-  afterAll(async () => {
-    client?.destroy();
-    await server?.stop();
-  });
+  const redis = sharedRedis();
 
   // The defaults' proportions again, in real time: Redis expires leases and beats on its own clock.
   // node-redis reconnects after a CLIENT KILL within its first retry (50 ms) and a round trip: a 300 ms grace.
@@ -309,9 +301,9 @@ describe.skipIf(redisSkip !== undefined)('the lease balancer on a real redis-ser
     const prefix = `model${runs}:`;
     return withLandedFromRedis({
       clock: systemClock,
-      lease: () => redisLease(client, { prefix: `${prefix}lease:` }),
+      lease: () => redisLease(redis.client, { prefix: `${prefix}lease:` }),
       async link(id, replicaClock, graceMs) {
-        const own = await connectRedis(server.url, () => {});
+        const own = await connectRedis(redis.server.url, () => {});
         return {
           lease: redisLease(own, { prefix: `${prefix}lease:` }),
           registry: redisReplicaRegistry(own, { key: `${prefix}replicas` }),
@@ -323,7 +315,7 @@ describe.skipIf(redisSkip !== undefined)('the lease balancer on a real redis-ser
             if (isUp || !own.isOpen) return;
             // The server drops the connection; node-redis reconnects by itself and names it again.
             const connection = String(await own.sendCommand(['CLIENT', 'ID']));
-            await client.sendCommand(['CLIENT', 'KILL', 'ID', connection]);
+            await redis.client.sendCommand(['CLIENT', 'KILL', 'ID', connection]);
           },
         };
       },

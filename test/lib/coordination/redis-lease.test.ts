@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LEASE_TTL_MS } from '../../../src/lib/coordination/lease.js';
-import { connectRedis, type RedisClient } from '../../../src/lib/coordination/redis-client.js';
 import { redisLease } from '../../../src/lib/coordination/redis-lease.js';
-import { type RedisServer, skipRedisTests, startRedisServer } from '../../support/redis-server.js';
+import { skipRedisTests } from '../../support/redis-server.js';
+import { sharedRedis } from '../../support/shared-redis.js';
 import { type LeaseSubject, leaseContract } from './lease-contract.js';
 
 describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
-  let server: RedisServer;
-  let client: RedisClient;
   let subject: LeaseSubject;
   const errors: Error[] = [];
+  const redis = sharedRedis({ flushBeforeEach: true, onError: (error) => errors.push(error) });
 
-  beforeAll(async () => {
-    server = await startRedisServer();
-    client = await connectRedis(server.url, (error) => errors.push(error));
-  });
-  afterAll(async () => {
-    client?.destroy();
-    await server?.stop();
-  });
   beforeEach(async () => {
-    await client.flushAll();
-    const lease = redisLease(client);
+    const lease = redisLease(redis.client);
     subject = {
       lease,
       // Short, because Redis expires keys on its real clock; waits below are for the key to go, never sleeps.
@@ -31,7 +21,7 @@ describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
           timeout: 5_000,
           interval: 20,
         }),
-      read: async (key) => (await client.get(key)) ?? undefined,
+      read: async (key) => (await redis.client.get(key)) ?? undefined,
     };
   });
 
@@ -39,7 +29,7 @@ describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
 
   it('defaults to a 30 s TTL', async () => {
     await subject.lease.acquire('p1', 'replica-a');
-    const ttl = await client.pTTL('fundbot:lease:{p1}');
+    const ttl = await redis.client.pTTL('fundbot:lease:{p1}');
     expect(ttl).toBeGreaterThan(DEFAULT_LEASE_TTL_MS - 5_000);
     expect(ttl).toBeLessThanOrEqual(DEFAULT_LEASE_TTL_MS);
   });
@@ -49,7 +39,7 @@ describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
     expect(
       await subject.lease.fencedSetAll('p1', grant!.token, [{ key: 'state/p1', value: 'v', ttlMs: 60_000 }]),
     ).toBe(true);
-    expect(await client.pTTL('state/p1')).toBeGreaterThan(50_000);
+    expect(await redis.client.pTTL('state/p1')).toBeGreaterThan(50_000);
   });
 
   it('reads the holders of thousands of projects (batched past Lua stack limits)', async () => {
@@ -71,9 +61,9 @@ describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
 
   it('still hands out greater tokens after a Redis restart that lost every key', async () => {
     const before = await subject.lease.acquire('p1', 'replica-a', 60_000);
-    await server.restart();
+    await redis.server.restart();
     // node-redis reconnects by itself; the script cache is empty too, so this also covers the EVAL fallback.
-    expect(await client.dbSize()).toBe(0);
+    expect(await redis.client.dbSize()).toBe(0);
     const after = await subject.lease.acquire('p1', 'replica-b', 60_000);
     expect(after!.token).toBeGreaterThan(before!.token);
     // The paused holder from before the restart cannot commit over the new one.

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type RedisClient } from '../../../src/lib/coordination/redis-client.js';
+import { describe, expect, it } from 'vitest';
 import { redisReplicaRegistry } from '../../../src/lib/coordination/redis-replica-registry.js';
 import {
   memoryReplicaRegistry,
   type ReplicaRegistry,
 } from '../../../src/lib/coordination/replica-registry.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { type RedisServer, skipRedisTests, startRedisServer } from '../../support/redis-server.js';
+import { skipRedisTests } from '../../support/redis-server.js';
+import { sharedRedis } from '../../support/shared-redis.js';
 
 /** A registry under test and a way to let `ms` pass on the clock that expires its beats. */
 interface RegistrySubject {
@@ -64,22 +64,13 @@ describe('memoryReplicaRegistry', () => {
 });
 
 describe.skipIf(skipRedisTests())('redisReplicaRegistry on a real redis-server', () => {
-  let server: RedisServer;
-  let client: RedisClient;
   let runs = 0;
-  beforeAll(async () => {
-    server = await startRedisServer();
-    client = await connectRedis(server.url, () => {});
-  });
-  afterAll(async () => {
-    client?.destroy();
-    await server?.stop();
-  });
+  const redis = sharedRedis();
 
   // Redis expires beats on its own clock: short beats, and the waits are for the beat to run out.
   registryContract(() => {
     runs += 1;
-    const registry = redisReplicaRegistry(client, { key: `registry${runs}` });
+    const registry = redisReplicaRegistry(redis.client, { key: `registry${runs}` });
     return {
       registry,
       beatMs: 100,
@@ -88,9 +79,9 @@ describe.skipIf(skipRedisTests())('redisReplicaRegistry on a real redis-server',
   });
 
   it('shares the registry with replicas of the previous fundbot (their beats scored the same way)', async () => {
-    const registry = redisReplicaRegistry(client, { key: 'mixed' });
+    const registry = redisReplicaRegistry(redis.client, { key: 'mixed' });
     // What the previous heartbeat script wrote: the id scored by the ms its beat expires (Redis is local here).
-    await client.zAdd('mixed', { score: Date.now() + 60_000, value: 'old-replica' });
+    await redis.client.zAdd('mixed', { score: Date.now() + 60_000, value: 'old-replica' });
     // Listed live, and not watched: it never named its connection, so only its beat can tell it dead.
     expect(await registry.heartbeat('new', 60_000, { watched: true })).toMatchObject({
       live: ['new', 'old-replica'],
