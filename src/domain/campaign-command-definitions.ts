@@ -1,19 +1,14 @@
-import type { CommandDefinition, OptionDefinition } from './command-definitions.js';
+import type { CommandDefinition } from './command-definitions.js';
 
 /*
  * The campaign commands of issue 32 (items 4 and 5), beside the other definitions: the registry lists them
  * with the rest, so Discord's registration, the Slack manifest's usage and /help carry them.
  */
 
-const projectOption: OptionDefinition = {
-  name: 'project',
-  description: { en: 'Project (link caption)', de: 'Projekt (Link-Kürzel)' },
-  type: 'string',
-  required: false,
-  autocomplete: 'project',
-};
-
-/** /deadline <date>|off: the campaign's end, which the API does not give; the goal-pace alerts need it. */
+/**
+ * /deadline <date>|off [project]: the campaign's end, which the API does not give; the goal-pace alerts need it.
+ * The registry adds the one project option.
+ */
 export const deadlineCommandDefinition: CommandDefinition = {
   name: 'deadline',
   description: {
@@ -30,7 +25,6 @@ export const deadlineCommandDefinition: CommandDefinition = {
       type: 'string',
       required: true,
     },
-    projectOption,
   ],
   admin: true,
 };

@@ -239,7 +239,7 @@ export const commandDefinitions: readonly CommandDefinition[] = [
     admin: true,
   },
   // Issue 32, items 4 and 5: the goal-pace alerts' end date and the roll-call.
-  deadlineCommandDefinition,
+  { ...deadlineCommandDefinition, options: [...deadlineCommandDefinition.options, projectOption(false)] },
   rollCallCommandDefinition,
   {
     name: 'chart',

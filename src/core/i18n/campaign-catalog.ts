@@ -29,8 +29,6 @@ export interface CampaignCatalog {
   readonly rollCallNone: (since: string) => string;
   /** "… brings our total to €X (+€Y) from N supporters." */
   readonly rollCallTotal: (total: string, delta: string | undefined, supporters: string) => string;
-  /** The platform does not say which reward a public support chose (that is order data), so no tiers. */
-  readonly rollCallNames: string;
 }
 
 export const campaignEn: CampaignCatalog = {
@@ -62,7 +60,6 @@ export const campaignEn: CampaignCatalog = {
   rollCallNone: (since) => `🙏 Roll-call: no new supporters since ${since}`,
   rollCallTotal: (total, delta, supporters) =>
     `Together you bring our total to ${total}${delta ? ` (+${delta})` : ''} from ${supporters} supporters.`,
-  rollCallNames: 'Supporters',
 };
 
 export const campaignDe: CampaignCatalog = {
@@ -96,5 +93,4 @@ export const campaignDe: CampaignCatalog = {
   rollCallNone: (since) => `🙏 Dankesrunde: keine neuen Unterstützungen seit ${since}`,
   rollCallTotal: (total, delta, supporters) =>
     `Zusammen bringt ihr uns auf ${total}${delta ? ` (+${delta})` : ''} von ${supporters} Unterstützer*innen.`,
-  rollCallNames: 'Unterstützer*innen',
 };

@@ -84,8 +84,8 @@ export function renderRollCall(input: RollCallInput, locale: Locale, timeZone: s
       : shown.join(', ');
   return {
     title: texts.rollCallTitle(input.names.length, formatNumber(input.names.length, locale), since),
-    text: total,
-    fields: [{ name: texts.rollCallNames, value: names }],
+    // The names in the text, as a batch's: a field's value holds far less (Discord 1,024 characters).
+    text: `${total}\n\n${names}`,
     tone: 'success',
     footer,
   };
