@@ -59,6 +59,8 @@ describe.each(platforms)('journey: goal-pace alerts ($name)', ({ name, start }) 
         cwd: world.dir,
         env: { FUNDBOT_CONFIG: config, SOLAR_KIOSK_API_KEY: world.apiKey, ...driver.env() },
       });
+      // Start-up under tsx on a loaded machine can take longer than the driver's 30 s.
+      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 90_000);
       await driver.connected(bot);
       startedAt = Date.now();
       await driver.command('subscribe', [journeyProject], { admin: true }).answer();
@@ -72,7 +74,7 @@ describe.each(platforms)('journey: goal-pace alerts ($name)', ({ name, start }) 
       const subscriptions = await driver.command('subscriptions').answer();
       expect(subscriptions.text).toContain(`Goal-pace alerts for ${journeyProject}: campaign ends`);
     },
-    60_000,
+    120_000,
   );
 
   journeyStep(

@@ -1,7 +1,7 @@
 /**
  * Journey (issue 32, item 5): the weekly roll-call on `npm start` (src/main.ts under tsx), on Slack over HTTP and
  * on Discord over the gateway, driven only from outside: signed slash commands, the simulator's supporters, the
- * fake's channel. The roll-call falls on today's weekday two minutes from now (`campaign.rollCallWeekday`,
+ * fake's channel. The roll-call falls on today's weekday three minutes from now (`campaign.rollCallWeekday`,
  * `rollCallTime`; Monday 10:00 by default). A member may not turn it on; an admin does. 45 supporters come in, one
  * with @everyone, <!channel> and a link in the name: one roll-call names every one of them (the rest in its
  * thread), inert, with the total they bring; a restart posts no second one.
@@ -61,8 +61,8 @@ describe.each(platforms)('journey: the roll-call ($name)', ({ name, start }) => 
     'an admin turns the weekly roll-call on (a member may not); /subscriptions shows it',
     undefined,
     async () => {
-      // Two minutes from now, on UTC (the channels' clock here): today's weekday at that minute.
-      const at = new Date(Date.now() + 2 * 60_000);
+      // Three minutes from now, on UTC (the channels' clock here): today's weekday at that minute.
+      const at = new Date(Date.now() + 3 * 60_000);
       config = world.writeConfig({
         api: { baseUrl: world.sim.url },
         store: { url: world.storeUrl },
@@ -87,7 +87,7 @@ describe.each(platforms)('journey: the roll-call ($name)', ({ name, start }) => 
       expect(set.text).toContain('Roll-call on: every week');
       expect((await driver.command('subscriptions').answer()).text).toContain('Roll-call: weekly');
     },
-    60_000,
+    120_000,
   );
 
   journeyStep(
