@@ -10,6 +10,7 @@ import {
   createCommandCore,
   createDailyThreadSettings,
   createLowStockSettings,
+  createNoticeRulesSettings,
   createPacingSettings,
   createSettingsStore,
   createSubscriptionStore,
@@ -127,6 +128,8 @@ export function wireFundbot(options: WireOptions): Wiring {
   const dailyThreads = createDailyThreadSettings(settingsStore);
   // /lowstock writes it, the pipeline reads it: one key per channel that set a threshold.
   const lowStock = createLowStockSettings(settingsStore);
+  // /ping and /filter write it, the pipeline reads it: one key per channel with pings or filters.
+  const noticeRules = createNoticeRulesSettings(settingsStore);
   // Written by the pipeline when a platform refuses a channel; shown by /subscriptions, /status, /healthz.
   const access = createChannelAccessStates(settingsStore);
   // Issue 32: /deadline and /rollcall write them, the campaign checks read them; the journal feeds the roll-calls.
@@ -190,6 +193,9 @@ export function wireFundbot(options: WireOptions): Wiring {
       lowStock,
       campaign,
       ...(options.goalPace ? { goalPace: options.goalPace } : {}),
+      noticeRules,
+      // The delivery trace (/notices, /why): the pipeline's, bound once it exists below.
+      recentNotices: async (channel, limit) => (delivery ? delivery.recentNotices(channel, limit) : []),
       logger: logger.child({ component: 'core' }),
       ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
       ...(options.hosted ? { hosted: options.hosted(engine) } : {}),
@@ -208,6 +214,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     pacing,
     dailyThreads,
     lowStock,
+    noticeRules,
     access,
     clock,
     random: options.random,
@@ -279,6 +286,7 @@ function instrumentCore(metrics: FundbotMetrics, clock: Clock, core: CommandCore
     renderNotice: (...args) => core.renderNotice(...args),
     localeFor: (channel) => core.localeFor(channel),
     ...(core.overview ? { overview: core.overview.bind(core) } : {}),
+    ...(core.noticesOverview ? { noticesOverview: core.noticesOverview.bind(core) } : {}),
     timeZoneFor: (channel) => core.timeZoneFor(channel),
     async execute(invocation) {
       const started = clock.now();

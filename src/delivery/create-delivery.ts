@@ -1,10 +1,13 @@
 import type { ChannelAccess, ChannelRef } from '../core/index.js';
 import { channelKey, errorSummary } from '../core/index.js';
 import type { EventSink } from '../domain/event-sink.js';
-import { type FundbotEvent, noticeKindsOf } from '../domain/events.js';
+import { type FundbotEvent, noticeKindOf, noticeKindsOf } from '../domain/events.js';
+import { pingFor } from '../domain/notice-rules.js';
+import { traceEntryOf } from '../domain/notice-trace.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import { memoryClaims } from '../lib/coordination/claims.js';
 import { createAccessWatch } from './access-watch.js';
+import { createAwaitingAccess } from './awaiting-access.js';
 import { createChannelDirectory } from './channel-directory.js';
 import { ChannelLane } from './channel-lane.js';
 import { createCopyWatchStore } from './copy-watch-store.js';
@@ -13,13 +16,16 @@ import type { Delivery, DeliveryOptions } from './delivery-api.js';
 import { createDeliveryLedger, isSettled } from './delivery-ledger.js';
 import { createDoubtResolver } from './doubt-resolver.js';
 import { createEventPlacement } from './event-placement.js';
-import { type ItemOutcome, idempotencyKeyOf, type LaneTask } from './lane-item.js';
+import { type ItemOutcome, idempotencyKeyOf, type LaneItem, type LaneTask } from './lane-item.js';
+import { continueNamesAfter } from './names-after.js';
+import { createNoticeTrace } from './notice-trace-store.js';
 import { createBatchStore } from './pacing/batch-store.js';
 import { createBatches } from './pacing/batches.js';
 import { createDailyThreads } from './pacing/daily-thread.js';
 import type { ChannelPoster } from './ports.js';
 import { createPostOnce } from './post-once.js';
 import { createSightingIntake } from './sighting-intake.js';
+import { traceCorrection, withTraceObserver } from './trace-observer.js';
 import { Wakeups } from './wakeups.js';
 import { createWitness } from './witness.js';
 
@@ -30,13 +36,12 @@ export type { Delivery, DeliveryOptions, DeliveryStatus, ScheduledPost } from '.
  * joined meanwhile: one write for a few held notices instead of one each. The outbox
  * keeps them until then; the batch goes out minutes later.
  */
-const heldWriteGatherMs = 5_000;
+export const heldWriteGatherMs = 5_000;
 /** Re-reading held work after a failed start: 1 s doubling to a minute. */
 const resumeBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, jitter: 'spread' };
 /** Builds the pipeline; adapters register their posters with it, the engine offers it events. */
 export function createDelivery(options: DeliveryOptions): Delivery {
   const { store, clock, random, logger } = options;
-  const observer = options.observer ?? {};
   const claims = options.claims ?? memoryClaims(clock, 'this-process');
   const wakeups = new Wakeups(clock);
   const posters = new Map<ChannelRef['platform'], ChannelPoster>();
@@ -64,6 +69,16 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     prefix: 'notices/delivered/',
     ...(options.claims ? { claims: options.claims } : {}),
   });
+  // Each channel's recent notices (/notices, /why): what the ledger cannot list by channel.
+  const trace = createNoticeTrace({
+    store,
+    ledger,
+    batchOf: (id) => batchStore.get(id),
+    cannotPostSince: (channel) => access.since(channel),
+    logger,
+    track,
+  });
+  const observer = withTraceObserver(options.observer ?? {}, trace, clock);
   const witness = createWitness({ store, clock });
   const copyWatches = createCopyWatchStore(store, clock);
   const resolver = createDoubtResolver({
@@ -83,12 +98,15 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     dailyThreads: options.dailyThreads,
     access: options.access,
     lowStock: options.lowStock,
+    ...(options.noticeRules ? { noticeRules: options.noticeRules } : {}),
   });
   const localeOf = async (channel: ChannelRef) => (await directory.profile(channel)).locale;
-  /** A notice as the channel reads it: its language, its clock. */
+  /** A notice as the channel reads it: its language, its clock, and the group its admin chose to ping on its kind. */
   const render = async (channel: ChannelRef, event: FundbotEvent) => {
-    const { locale, timeZone } = await directory.profile(channel);
-    return options.core.renderNotice(event, locale, timeZone);
+    const { locale, timeZone, rules } = await directory.profile(channel);
+    const message = options.core.renderNotice(event, locale, timeZone);
+    const ping = pingFor(event, noticeKindOf(event), rules);
+    return ping ? { ...message, ping } : message;
   };
   const laneOf = (channel: ChannelRef): ChannelLane => {
     const key = channelKey(channel);
@@ -115,6 +133,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     return lane;
   };
   const enqueue = (channel: ChannelRef, task: LaneTask) => laneOf(channel).push(task);
+  const awaitingAccess = createAwaitingAccess(enqueue);
   const postOnce = createPostOnce({
     ledger,
     resolver,
@@ -131,6 +150,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     logger,
     observer,
     track,
+    batch: (id) => batchStore.get(id),
   });
   const threads = createDailyThreads({
     posterFor,
@@ -163,6 +183,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     threadCounted: (channel, batch, at) => threads.counted(batch, channel, at),
     ...(options.figuresOf ? { figuresOf: options.figuresOf } : {}),
     ...(options.onBatchPosted ? { onPosted: options.onBatchPosted } : {}),
+    removeCopy: (channel, id, canonical, copy) => laneOf(channel).removeCopies(id, canonical, [copy]),
+    cannotPostIn: (channel) => access.since(channel) !== undefined,
   });
   const access = createAccessWatch({
     states: options.access,
@@ -172,7 +194,10 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     wakeups,
     accessFor: (platform) => accesses.get(platform),
     setBlocked: (channel, blocked) => (blocked ? laneOf(channel).block() : laneOf(channel).unblock()),
-    catchUp: (channel) => batches.catchUp(channel),
+    catchUp: (channel) => {
+      batches.catchUp(channel);
+      awaitingAccess.resume(channel);
+    },
     invalidate: () => directory.invalidate(),
     observer,
     logger,
@@ -187,7 +212,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     render,
     posterFor,
     clock,
-    ...(options.onCorrected ? { onCorrected: options.onCorrected } : {}),
+    onCorrected: traceCorrection(trace, clock, options.onCorrected),
   });
   const placement = createEventPlacement({
     clock,
@@ -201,6 +226,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     enqueue,
     cannotPostSince: (channel) => access.since(channel),
     heldForNoAccess: (channel, state) => access.heldFor(channel, state),
+    traced: (event, channel, skipped) =>
+      trace.note(channel, { ...traceEntryOf(event, clock.now()), ...(skipped ? { skipped } : {}) }),
   });
 
   /** Per offered event: the channels still to finish; dropped once reported done. */
@@ -310,8 +337,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       const posting = (async (): Promise<ItemOutcome> => {
         const record = await ledger.get(key);
         if (isSettled(record)) return { kind: 'posted', messageId: record?.messageId };
-        return new Promise<ItemOutcome>((resolve) =>
-          enqueue(request.channel, {
+        return new Promise<ItemOutcome>((resolve) => {
+          const item: LaneItem = {
             type: 'post',
             key,
             idempotencyKey: name,
@@ -320,32 +347,26 @@ export function createDelivery(options: DeliveryOptions): Delivery {
             record,
             ...(request.giveUpAt !== undefined ? { giveUpAt: request.giveUpAt } : {}),
             render: () => request.render(),
+            // The bot cannot post in the channel: posted as soon as the access watch sees it can again
+            // (awaiting-access.ts). Without a check for the platform, the scheduler's next run tries again.
+            ...(accesses.has(request.channel.platform)
+              ? {
+                  hold: async () => {
+                    awaitingAccess.park(item);
+                    return { stored: Promise.resolve() };
+                  },
+                }
+              : {}),
             settle: resolve,
-          }),
-        ).then(async (outcome) => {
-          const rest = request.namesAfter;
-          if (outcome.kind === 'posted' && rest) {
-            await batches
-              .continueNames(
-                request.channel,
-                request.id,
-                rest.project,
-                'supporters',
-                rest.names,
-                outcome.messageId,
-                undefined,
-              )
-              .catch((error: unknown) =>
-                logger.warn({ ...errorSummary(error) }, 'names after a scheduled post not queued'),
-              );
-          }
-          return outcome;
-        });
+          };
+          enqueue(request.channel, item);
+        }).then((outcome) => continueNamesAfter(batches, logger, request, outcome));
       })().finally(() => scheduled.delete(name));
       scheduled.set(name, posting);
       return posting;
     },
     accessMayHaveChanged: (scope) => access.recheckNow(scope),
+    recentNotices: (channel, limit) => trace.read(channel, limit),
     witnessed,
     async start() {
       scheduleThreadEdits();
@@ -354,6 +375,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     async stop(deadlineMs = 5_000) {
       // Held notices gathering for their batch's write: stored now, so the outbox need not offer them again.
       await batchStore.storeGathered().catch(() => {});
+      await trace.flushAll();
       wakeups.stop();
       if (deadlineMs <= 0) return;
       const deadline = new AbortController();

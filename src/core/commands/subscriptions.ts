@@ -14,6 +14,7 @@ import { formatQuietHours } from '../settings/pacing-settings.js';
 import { campaignLines } from './campaign.js';
 import { cannotPostLine } from './cannot-post-line.js';
 import { type CommandRun, typedCommand } from './command-run.js';
+import { noticeRulesLines } from './notice-rules-lines.js';
 import { describePacing, pacingOf } from './pacing.js';
 
 /**
@@ -151,6 +152,7 @@ export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMess
     lines.push(t.rewardStock.thresholdLine(shown, typedCommand(run, 'lowstock')));
   }
   lines.push(...(await campaignLines(run, subscriptions)));
+  if (lines.length > 0) lines.push(...(await noticeRulesLines(run)));
   const held = await cannotPostLine(run);
   if (held && lines.length > 0) lines.unshift(held);
   return {

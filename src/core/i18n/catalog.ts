@@ -9,7 +9,9 @@
 import type { CampaignCatalog } from './campaign-catalog.js';
 import type { HostedCatalog } from './hosted-catalog.js';
 import type { NoteCatalog } from './note-catalog.js';
+import type { NoticeRulesCatalog } from './notice-rules-catalog.js';
 import type { RewardStockCatalog } from './reward-stock-catalog.js';
+import type { TraceCatalog } from './trace-catalog.js';
 
 export interface Catalog {
   readonly common: {
@@ -256,4 +258,8 @@ export interface Catalog {
   readonly rewardStock: RewardStockCatalog;
   /** Issue 32, items 4 and 5: /deadline, the goal-pace alerts, /rollcall and the roll-call. */
   readonly campaign: CampaignCatalog;
+  /** The delivery trace: /notices, /why (issue 32, item 2). */
+  readonly trace: TraceCatalog;
+  /** Pings and filters: /ping, /filter (issue 32, item 6). */
+  readonly noticeRules: NoticeRulesCatalog;
 }

@@ -3,8 +3,10 @@ import { campaignEn } from './campaign-catalog.js';
 import type { Catalog } from './catalog.js';
 import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
+import { noticeRulesEn } from './notice-rules-catalog.js';
 import { plural } from './plural.js';
 import { rewardStockEn } from './reward-stock-catalog.js';
+import { traceEn } from './trace-catalog.js';
 
 const listFormat = new Intl.ListFormat('en-US', { style: 'long', type: 'conjunction' });
 const n = (count: number, one: string, other: string) => plural('en', count, { one, other });
@@ -294,4 +296,8 @@ export const en: Catalog = {
   hosted: hostedEn,
   rewardStock: rewardStockEn,
   campaign: campaignEn,
+  // Issue 32 item 2: the delivery trace.
+  trace: traceEn,
+  // Issue 32 item 6: pings and filters.
+  noticeRules: noticeRulesEn,
 };
