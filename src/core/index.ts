@@ -5,6 +5,7 @@
  */
 
 export { type Logger, silentLogger } from '../domain/logger.js';
+export { estimatePace, type Pace } from '../domain/pace.js';
 export {
   displayName,
   htmlToPlainText,
@@ -36,14 +37,19 @@ export {
 } from './hosted-projects.js';
 export type { Catalog } from './i18n/index.js';
 export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
-export { assertTimeZone, type LocalTime, localTime, parseTimeOfDay } from './local-time.js';
+export { assertTimeZone, type LocalTime, localTime, parseTimeOfDay, startOfLocalDate } from './local-time.js';
 export type { MessageField, MessageImage, MessageLink, NeutralMessage, ProgressBar } from './message.js';
 export { noteText } from './note-text.js';
+export {
+  type PaceAlertInput,
+  type RollCallInput,
+  renderPaceAlert,
+  renderRollCall,
+} from './notices/campaign-notices.js';
 export { dailyThreadTexts } from './notices/daily-thread-texts.js';
 export { splitNames } from './notices/name-list.js';
 export { pacingTexts } from './notices/pacing-texts.js';
 export { renderNotice } from './notices/render-notice.js';
-export { estimatePace, type Pace } from './pace.js';
 export {
   commandInvocationText,
   commandUsage,
@@ -71,6 +77,13 @@ export type {
   WatchedProject,
 } from './ports.js';
 export { classifyReadFailure, errorSummary, type ReadFailure } from './read-failure.js';
+export {
+  type CampaignDeadline,
+  type CampaignSettings,
+  createCampaignSettings,
+  type RollCallCadence,
+  type RollCallSetting,
+} from './settings/campaign-settings.js';
 export {
   type CannotPost,
   type ChannelAccessStates,

@@ -18,6 +18,7 @@ import { createDeliveryLedger, isSettled } from './delivery-ledger.js';
 import { createDoubtResolver } from './doubt-resolver.js';
 import { createEventPlacement } from './event-placement.js';
 import { type ItemOutcome, idempotencyKeyOf, type LaneItem, type LaneTask } from './lane-item.js';
+import { continueNamesAfter } from './names-after.js';
 import { createNoticeTrace } from './notice-trace-store.js';
 import { createBatchStore } from './pacing/batch-store.js';
 import { createBatches } from './pacing/batches.js';
@@ -360,7 +361,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
             settle: resolve,
           };
           enqueue(request.channel, item);
-        });
+        }).then((outcome) => continueNamesAfter(batches, logger, request, outcome));
       })().finally(() => scheduled.delete(name));
       scheduled.set(name, posting);
       return posting;

@@ -106,6 +106,11 @@ export interface ScheduledPost {
   /** Epoch ms after which posting it makes no sense any more (a day's digest): given up then. */
   readonly giveUpAt?: number;
   render(): Promise<NeutralMessage>;
+  /**
+   * Names the message lists only in part (a roll-call): once it is posted, the rest follow in its thread as a
+   * batch's do (`splitNames`; Slack replies, a Discord thread, else messages), each once through the ledger.
+   */
+  readonly namesAfter?: { readonly project: string; readonly names: readonly string[] };
 }
 
 export interface DeliveryStatus {
