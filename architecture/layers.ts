@@ -2,6 +2,7 @@
  * The layer table: which folder of src/ may import which, and which packages only which folders may import.
  * `npm run lint:rules` writes biome.jsonc's layer overrides from it (architecture/lint-rules.ts);
  * test/architecture/layer-table.test.ts fails when the two drift. Edit this table, never the generated overrides.
+ * Inside src/engine the stage folders have rules of their own (one way, no arrow back up): architecture/engine-folders.ts.
  */
 
 // biome-ignore format: the names on three lines

@@ -1,4 +1,4 @@
-import { uniformPollerPlan } from '../src/engine/latency-bound.js';
+import { uniformPollerPlan } from '../src/engine/schedule/latency-bound.js';
 import { seededRandom } from '../src/lib/random.js';
 import { minuteDistribution, planCampaignDay } from '../src/simulator/index.js';
 import { campaignStart, defaultCampaign, wholeDayStart } from './campaign-day.js';

@@ -1,4 +1,4 @@
-import { uniformPollerPlan } from '../src/engine/latency-bound.js';
+import { uniformPollerPlan } from '../src/engine/schedule/latency-bound.js';
 import { defaultRateLimits } from '../src/simulator/index.js';
 import { defaultCampaign, runCampaignDay, wholeDayStart } from './campaign-day.js';
 import type { BenchSection, Figures } from './section.js';

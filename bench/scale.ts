@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../src/engine/engine-settings.js';
+import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../src/engine/context/engine-settings.js';
 import { type KeyValueStore, memoryStore } from '../src/lib/store.js';
 import { startBigProject } from './big-project.js';
 import { benchChild } from './compiled-children.js';

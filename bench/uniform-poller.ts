@@ -1,5 +1,5 @@
 import { blogPostKey, fundingKey, parseProjectKey, wallPostKey } from '../src/api/index.js';
-import { uniformPollerPlan } from '../src/engine/latency-bound.js';
+import { uniformPollerPlan } from '../src/engine/schedule/latency-bound.js';
 import {
   type CampaignPlan,
   createScenario,

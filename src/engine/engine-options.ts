@@ -1,58 +1,21 @@
-import type { ApiClient, Project, ProjectKey, UserKey } from '../api/index.js';
+import type { ApiClient, UserKey } from '../api/index.js';
 import type { EventSink } from '../domain/event-sink.js';
 import type { FundbotEvent } from '../domain/events.js';
+import { FEED_STOP_HOLD_MS } from '../domain/feed-health.js';
 import type { FeedName } from '../domain/feeds.js';
 import type { Logger } from '../domain/logger.js';
 import type { ProjectReadModel } from '../domain/read-model.js';
 import type { Clock } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
 import type { KeyValueStore } from '../lib/store.js';
-import type { HistoryOptions } from './history.js';
-import type { Lease } from './lease.js';
+import type { EngineProject, PollOutcome } from './context/engine-project.js';
+import { DEFAULT_MAX_REQUESTS_PER_SECOND, type EngineSettings } from './context/engine-settings.js';
+import type { Lease } from './lease/lease.js';
+import { defaultListReadOptions } from './lists/list-assessment.js';
+import { defaultHistoryOptions, type HistoryOptions } from './state/history.js';
 
 export type { FeedName } from '../domain/feeds.js';
-
-/** The codes by which the platform refuses a project's key itself: the project is paused (key-pause.ts). */
-export type RejectedKeyCode = 'invalid_api_key' | 'key_project_mismatch';
-
-/**
- * Where a project's key came from, so a refusal says what to do: the operator's configuration (the variable
- * or key file named in messages) or a workspace's connect command (hosted fundbot).
- */
-export type KeySource =
-  | {
-      readonly kind: 'configured';
-      /** The variable named in messages (`SOLAR_KIOSK_API_KEY`, or `…_FILE`). */
-      readonly variable: string;
-      /** The key is read from a file that is watched: a replaced file takes effect without a restart. */
-      readonly watchedFile: boolean;
-    }
-  | { readonly kind: 'connected' };
-
-export interface EngineProject {
-  readonly linkCaption: string;
-  readonly key: ProjectKey;
-  /** Where the key came from (what a refusal tells to do). Default: the configuration, variable unnamed. */
-  readonly keySource?: KeySource;
-  /**
-   * The start-up key check found the key refused (taken once): the project starts paused, saying so once, without
-   * sending the refused request again. Absent or undefined: its first poll finds out.
-   */
-  readonly rejectedAtCheck?: () => RejectedKeyCode | undefined;
-  /** Percentages of the goal to announce. Default 25/50/75/100/150/200. */
-  readonly milestones?: readonly number[];
-  /**
-   * Held until this settles (e.g. the project's own start-up key check): `true` starts
-   * polling, `false` drops the project (it cannot be read). Other projects do not wait
-   * for it. Absent: polled at once.
-   */
-  readonly ready?: Promise<boolean>;
-  /**
-   * The project as the start-up key check read it, with this key, moments before (taken once): the first project
-   * poll uses it as its read instead of sending the same request again. Absent or undefined: the poll reads.
-   */
-  readonly checkedRead?: () => Project | undefined;
-}
+export type { EngineProject, KeySource, PollOutcome, RejectedKeyCode } from './context/engine-project.js';
 
 export interface EngineOptions {
   /**
@@ -149,14 +112,6 @@ export interface CreateEngineOptions {
   readonly userKeyReader?: () => boolean;
 }
 
-/** One finished poll of one feed; `skipped` = deferred by a Retry-After wait or a lost lease. */
-export interface PollOutcome {
-  readonly project: string;
-  readonly feed: FeedName;
-  readonly result: 'ok' | 'error' | 'rate_limited' | 'forbidden' | 'skipped';
-  readonly durationMs: number;
-}
-
 export interface EngineMetrics {
   readonly requests: Readonly<Record<FeedName | 'command', number>>;
   readonly polls: number;
@@ -235,4 +190,29 @@ export interface ProjectPollingStatus {
   readonly paused: { readonly reason: string; readonly since: number } | null;
   /** Feeds switched off because the key lacks their scope (re-checked from 5 s, backing off as key-pause.ts says). */
   readonly disabledFeeds: readonly FeedName[];
+}
+
+/** Fills in the defaults; no target interval by default (intervals follow the budget down to `minIntervalMs`). */
+export function engineSettings(o: EngineOptions = {}): EngineSettings {
+  return {
+    reserveShare: o.reserveShare ?? 0.15,
+    burstThreshold: o.burstThreshold ?? 10,
+    healEveryMs: o.healEveryMs ?? 24 * 60 * 60_000,
+    projectRefreshOnChangeMs: o.projectRefreshOnChangeMs ?? 45_000,
+    leaseTtlMs: o.leaseTtlMs ?? 60_000,
+    historyOptions: { ...defaultHistoryOptions, ...o.history },
+    targets: { ...o.targetIntervalsMs },
+    minIntervalMs: o.minIntervalMs ?? 1_000,
+    maxConcurrentProjects: o.maxConcurrentProjects ?? 48,
+    maxRequestsPerSecond: o.maxRequestsPerSecond ?? DEFAULT_MAX_REQUESTS_PER_SECOND,
+    publicReads: o.publicReads ?? true,
+    feedHealthHoldMs: o.feedHealthHoldMs ?? FEED_STOP_HOLD_MS,
+    listOptions: {
+      ...defaultListReadOptions,
+      ...(o.floodRatio !== undefined ? { floodRatio: o.floodRatio } : {}),
+      ...(o.floodMin !== undefined ? { floodMin: o.floodMin } : {}),
+      ...(o.windowSize !== undefined ? { windowSize: o.windowSize } : {}),
+      ...(o.overlap !== undefined ? { overlap: o.overlap } : {}),
+    },
+  };
 }

@@ -1,21 +1,21 @@
 import { noteForLog } from '../domain/engine-notes.js';
 import { silentLogger } from '../domain/logger.js';
-import { hasBaseline } from './baseline.js';
-import type { CredentialGate } from './credential-gate.js';
-import { type EngineContext, emptyCounters } from './engine-context.js';
-import { engineLoop } from './engine-loop.js';
 import type { CreateEngineOptions, Engine } from './engine-options.js';
-import { engineSettings } from './engine-settings.js';
-import { keyChanged } from './key-pause.js';
-import { memoryLease } from './lease.js';
-import { drainOutbox, inOrderSink } from './outbox.js';
-import { releaseLeases } from './project-lease.js';
-import { ProjectRuns } from './project-runs.js';
-import { addProjectRuntime, createProjectRuntimes } from './project-runtime.js';
-import { stateKeys } from './project-state.js';
-import { createReadModel } from './read-model.js';
+import { engineSettings } from './engine-options.js';
+import { memoryLease } from './lease/lease.js';
+import { drainOutbox, inOrderSink } from './outbox/outbox.js';
+import { type EngineContext, emptyCounters } from './project/engine-context.js';
+import { addProjectRuntime, createProjectRuntimes } from './project/project-runtime.js';
+import { createReadModel } from './read-model/read-model.js';
 import { readModelSource } from './read-model-source.js';
-import { UserSignal, type UserSignalTarget } from './user-signal.js';
+import { engineLoop } from './runs/engine-loop.js';
+import { ProjectRuns } from './runs/project-runs.js';
+import type { CredentialGate } from './schedule/credential-gate.js';
+import { keyChanged } from './schedule/key-pause.js';
+import { hasBaseline } from './state/baseline.js';
+import { releaseLeases } from './state/project-lease.js';
+import { stateKeys } from './state/project-state.js';
+import { UserSignal, type UserSignalTarget } from './user-signal/user-signal.js';
 
 export type {
   CreateEngineOptions,
@@ -33,10 +33,12 @@ export type {
 /**
  * Creates the event engine. Nothing happens until `start()` or `runDue()`.
  *
- * The parts, one job each: project-runtime (per-project memory), scheduler (due
- * times, polls, errors), replan (budget plan), feeds/* (one poll per feed),
- * project-state-store (the one durable write), outbox (delivery), project-lease
- * (replicas), engine-loop (real time) and read-model (what commands read).
+ * The stages, one folder each (src/engine/README.md): lists/ (read a list: window, order, late entries),
+ * events/ (entries become events), schedule/ (due times, the budget plan, the key's pause), lease/ (who polls),
+ * state/ (the one durable write), outbox/ (delivery), health/ (feed health, the status board), read-model/ (what
+ * commands read), feeds/ (one poll per feed), runs/ (the loop that runs each project), user-signal/ (the User
+ * key's change signal). context/ holds what every stage is handed; project/ assembles the per-project record
+ * from the stages' slices.
  */
 export function createEngine(deps: CreateEngineOptions): Engine {
   const { clock } = deps;

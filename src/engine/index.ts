@@ -6,8 +6,6 @@
 
 export * from '../domain/events.js';
 export { crossedMilestones, defaultMilestones } from '../domain/milestones.js';
-export type { BudgetFigures, FeedDemand } from './budget-plan.js';
-export { planIntervals } from './budget-plan.js';
 export {
   type CreateEngineOptions,
   createEngine,
@@ -21,8 +19,10 @@ export {
   type ProjectPollingStatus,
   type RejectedKeyCode,
 } from './engine.js';
-export { appendHistory, defaultHistoryOptions, type HistoryOptions } from './history.js';
-export { type Lease, memoryLease } from './lease.js';
-export { detectOrder, type ListItemCodec, type ListOrder } from './list-order.js';
-export { defaultListReadOptions, type ListReadOptions, readList } from './list-reader.js';
-export { stateKeys } from './project-state.js';
+export { type Lease, memoryLease } from './lease/lease.js';
+export { detectOrder, type ListItemCodec, type ListOrder } from './lists/list-order.js';
+export { defaultListReadOptions, type ListReadOptions, readList } from './lists/list-reader.js';
+export type { BudgetFigures, FeedDemand } from './schedule/budget-plan.js';
+export { planIntervals } from './schedule/budget-plan.js';
+export { appendHistory, defaultHistoryOptions, type HistoryOptions } from './state/history.js';
+export { stateKeys } from './state/project-state.js';

@@ -5,16 +5,17 @@ import {
   ProjectPausedError,
 } from '../domain/errors.js';
 import { type FeedName, feedTable } from '../domain/feeds.js';
-import { awaitStoredBaseline, hasBaseline } from './baseline.js';
-import type { EngineContext } from './engine-context.js';
-import { request } from './feed-request.js';
 import { pollers } from './feeds/index.js';
-import { isKeyRejection, pauseProject } from './key-pause.js';
-import { ensureLease } from './project-lease.js';
-import { feedOf, type ProjectRuntime } from './project-runtime.js';
-import { currentState, loadHistory } from './project-state-store.js';
-import type { ReadModelSource } from './read-model.js';
-import { memoryStatus, readSharedStatus } from './status-board.js';
+import { memoryStatus, readSharedStatus } from './health/status-board.js';
+import type { EngineContext } from './project/engine-context.js';
+import type { ProjectRuntime } from './project/project-runtime.js';
+import type { ReadModelSource } from './read-model/read-model.js';
+import { request } from './schedule/feed-request.js';
+import { isKeyRejection, pauseProject } from './schedule/key-pause.js';
+import { feedOf } from './schedule/schedule-slice.js';
+import { awaitStoredBaseline, hasBaseline } from './state/baseline.js';
+import { ensureLease } from './state/project-lease.js';
+import { currentState, loadHistory } from './state/project-state-store.js';
 
 /** Reward details kept for commands; the oldest is dropped beyond this. */
 const MAX_CACHED_REWARDS = 200;

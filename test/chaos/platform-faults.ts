@@ -3,7 +3,7 @@
  * what it is, its channel, its idempotency key, the how-manieth try of it this is), never from the order in which
  * requests arrive: the same seed gives the same faults however the bot's work interleaves.
  */
-import { fnv1a } from '../../src/engine/project-state-chunks.js';
+import { fnv1a } from '../../src/engine/state/project-state-chunks.js';
 import { pick, type Random, randomInt, seededRandom } from '../../src/lib/random.js';
 import type { Platform, RequestCategory, RequestFault, RequestFaultKind, Schedule } from './vocabulary.js';
 

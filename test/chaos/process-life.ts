@@ -6,7 +6,7 @@
  * `resume()`, as a stopped process does, whatever it was waiting for.
  */
 
-import type { Lease } from '../../src/engine/lease.js';
+import type { Lease } from '../../src/engine/lease/lease.js';
 import type { Clock } from '../../src/lib/clock.js';
 import type { Claims } from '../../src/lib/coordination/claims.js';
 import type { KeyValueStore } from '../../src/lib/store.js';

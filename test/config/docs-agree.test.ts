@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEDGE_AFTER_MS } from '../../src/api/index.js';
 import { configFileSchema, parseConfig } from '../../src/config/index.js';
-import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../../src/engine/engine-settings.js';
+import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../../src/engine/context/engine-settings.js';
 import { validFile } from './config-builders.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { memoryLease } from '../../src/engine/index.js';
-import { stateKeys } from '../../src/engine/project-state.js';
-import { readStoredState } from '../../src/engine/project-state-store.js';
+import { stateKeys } from '../../src/engine/state/project-state.js';
+import { readStoredState } from '../../src/engine/state/project-state-store.js';
 import {
   announcedSupporterKeys,
   fundingKeyOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readStoredState } from '../../src/engine/project-state-store.js';
+import { readStoredState } from '../../src/engine/state/project-state-store.js';
 import { type EngineHarness, lc, runFor, useEngineHarness } from './harness.js';
 
 const startHarness = useEngineHarness();

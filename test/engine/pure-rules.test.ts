@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Incentive } from '../../src/api/schemas/incentive.js';
 import type { HistoryPoint } from '../../src/core/ports.js';
 import { crossedMilestones, defaultMilestones } from '../../src/domain/milestones.js';
-import { planIntervals } from '../../src/engine/budget-plan.js';
-import { appendHistory, defaultHistoryOptions } from '../../src/engine/history.js';
-import { diffRewards } from '../../src/engine/reward-diff.js';
+import { diffRewards } from '../../src/engine/events/reward-diff.js';
+import { planIntervals } from '../../src/engine/schedule/budget-plan.js';
+import { appendHistory, defaultHistoryOptions } from '../../src/engine/state/history.js';
 
 describe('milestones', () => {
   const base = { goal: 10_000, allOrNothing: true, milestones: defaultMilestones };

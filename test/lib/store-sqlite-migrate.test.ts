@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readStoredState } from '../../src/engine/project-state-store.js';
+import { readStoredState } from '../../src/engine/state/project-state-store.js';
 import { openStore } from '../../src/lib/store.js';
 import { SQLITE_PAGE_SIZE } from '../../src/lib/store-sqlite.js';
 

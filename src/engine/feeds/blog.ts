@@ -1,14 +1,14 @@
 import type { BlogPost, BlogType } from '../../api/index.js';
 import { blogPostKey } from '../../api/index.js';
-import { blogDeletedEvents, droppedEntries } from '../drop-events.js';
-import type { EngineContext, RequestTag } from '../engine-context.js';
-import { blogEvent } from '../feed-events.js';
-import type { ListItemCodec } from '../list-order.js';
-import type { FreshEntry } from '../list-reader.js';
-import type { ListState } from '../list-state.js';
-import type { ProjectRuntime } from '../project-runtime.js';
-import { commit, currentState } from '../project-state-store.js';
-import { trimList } from '../stored-post-privacy.js';
+import { blogDeletedEvents, droppedEntries } from '../events/drop-events.js';
+import { blogEvent } from '../events/feed-events.js';
+import { trimList } from '../events/stored-post-privacy.js';
+import type { ListItemCodec } from '../lists/list-order.js';
+import type { FreshEntry } from '../lists/list-reader.js';
+import type { ListState } from '../lists/list-state.js';
+import type { EngineContext, RequestTag } from '../project/engine-context.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
+import { commit, currentState } from '../state/project-state-store.js';
 import { readFeedList } from './read-feed-list.js';
 
 const blogCodec: ListItemCodec<BlogPost> = {

@@ -1,15 +1,16 @@
 import type { Funding } from '../../api/index.js';
 import { fundingKey } from '../../api/index.js';
 import type { FundbotEvent } from '../../domain/events.js';
-import { DeferredError } from '../credential-gate.js';
-import { droppedEntries, supportDroppedBelowEvents, supportDroppedEvents } from '../drop-events.js';
-import type { EngineContext, RequestTag } from '../engine-context.js';
-import { POLL_JITTER } from '../engine-settings.js';
-import { supporterEvents } from '../feed-events.js';
-import type { ListItemCodec } from '../list-order.js';
-import { feedOf, type ProjectRuntime } from '../project-runtime.js';
-import type { ProjectState } from '../project-state.js';
-import { commit, currentState, recordHistory } from '../project-state-store.js';
+import { POLL_JITTER } from '../context/engine-settings.js';
+import { droppedEntries, supportDroppedBelowEvents, supportDroppedEvents } from '../events/drop-events.js';
+import { supporterEvents } from '../events/feed-events.js';
+import type { ListItemCodec } from '../lists/list-order.js';
+import type { EngineContext, RequestTag } from '../project/engine-context.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
+import { DeferredError } from '../schedule/credential-gate.js';
+import { feedOf } from '../schedule/schedule-slice.js';
+import type { ProjectState } from '../state/project-state.js';
+import { commit, currentState, recordHistory } from '../state/project-state-store.js';
 import { fetchProjectPart } from './project.js';
 import { readFeedList } from './read-feed-list.js';
 

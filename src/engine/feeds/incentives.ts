@@ -1,10 +1,10 @@
 import type { Incentive } from '../../api/index.js';
-import type { EngineContext, RequestTag } from '../engine-context.js';
-import { rewardEvents } from '../feed-events.js';
-import { request } from '../feed-request.js';
-import type { ProjectRuntime } from '../project-runtime.js';
-import { commit, currentState, recordHistory } from '../project-state-store.js';
-import { diffRewards } from '../reward-diff.js';
+import { rewardEvents } from '../events/feed-events.js';
+import { diffRewards } from '../events/reward-diff.js';
+import type { EngineContext, RequestTag } from '../project/engine-context.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
+import { request } from '../schedule/feed-request.js';
+import { commit, currentState, recordHistory } from '../state/project-state-store.js';
 
 /** Rewards above this many are not read (20 pages): no real project has that many. */
 const MAX_REWARDS = 2000;

@@ -1,6 +1,6 @@
 import type { FeedName } from '../../domain/feeds.js';
-import type { EngineContext, RequestTag } from '../engine-context.js';
-import type { ProjectRuntime } from '../project-runtime.js';
+import type { EngineContext, RequestTag } from '../project/engine-context.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
 import { pollBlog } from './blog.js';
 import { pollFundings } from './fundings.js';
 import { pollIncentives } from './incentives.js';

@@ -1,11 +1,11 @@
 import type { FundbotEvent } from '../../domain/events.js';
 import { crossedMilestones, defaultMilestones } from '../../domain/milestones.js';
-import type { EngineContext, RequestTag } from '../engine-context.js';
-import { milestoneEvents, statusEvents } from '../feed-events.js';
-import type { ProjectRuntime } from '../project-runtime.js';
-import type { ProjectState } from '../project-state.js';
-import { commit, currentState, recordHistory } from '../project-state-store.js';
-import { readProject } from '../public-project-read.js';
+import { milestoneEvents, statusEvents } from '../events/feed-events.js';
+import type { EngineContext, RequestTag } from '../project/engine-context.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
+import { readProject } from '../schedule/public-project-read.js';
+import type { ProjectState } from '../state/project-state.js';
+import { commit, currentState, recordHistory } from '../state/project-state-store.js';
 
 /** Reads the project (one request); returns the new state part and its events (not yet committed). */
 export async function fetchProjectPart(

@@ -1,11 +1,13 @@
 import { note } from '../../domain/engine-notes.js';
 import type { FeedName } from '../../domain/feeds.js';
-import type { EngineContext, RequestTag } from '../engine-context.js';
-import { request } from '../feed-request.js';
-import type { ListItemCodec } from '../list-order.js';
-import { type ListReadResult, readList } from '../list-reader.js';
-import type { ListState } from '../list-state.js';
-import { feedOf, noteError, type ProjectRuntime } from '../project-runtime.js';
+import { noteError } from '../context/engine-project.js';
+import type { ListItemCodec } from '../lists/list-order.js';
+import { type ListReadResult, readList } from '../lists/list-reader.js';
+import type { ListState } from '../lists/list-state.js';
+import type { EngineContext, RequestTag } from '../project/engine-context.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
+import { request } from '../schedule/feed-request.js';
+import { feedOf } from '../schedule/schedule-slice.js';
 
 /** One page of a list endpoint, as the project API returns it. */
 export type ListEndpoint<T> = (

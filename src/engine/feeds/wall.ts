@@ -1,12 +1,12 @@
 import type { WallPost } from '../../api/index.js';
 import { wallPostKey } from '../../api/index.js';
-import { droppedEntries, wallDeletedEvents } from '../drop-events.js';
-import type { EngineContext, RequestTag } from '../engine-context.js';
-import { wallEvents } from '../feed-events.js';
-import type { ListItemCodec } from '../list-order.js';
-import type { ProjectRuntime } from '../project-runtime.js';
-import { commit, currentState } from '../project-state-store.js';
-import { trimList } from '../stored-post-privacy.js';
+import { droppedEntries, wallDeletedEvents } from '../events/drop-events.js';
+import { wallEvents } from '../events/feed-events.js';
+import { trimList } from '../events/stored-post-privacy.js';
+import type { ListItemCodec } from '../lists/list-order.js';
+import type { EngineContext, RequestTag } from '../project/engine-context.js';
+import type { ProjectRuntime } from '../project/project-runtime.js';
+import { commit, currentState } from '../state/project-state-store.js';
 import { readFeedList } from './read-feed-list.js';
 
 const wallCodec: ListItemCodec<WallPost> = {

@@ -24,7 +24,7 @@ import { createApiClient, parseProjectKey } from '../../../src/api/index.js';
 import { type Wiring, wireFundbot } from '../../../src/app/wire-fundbot.js';
 import type { DeliveryObserver } from '../../../src/delivery/index.js';
 import { type CronLike, createDigestScheduler } from '../../../src/digest/digest-scheduler.js';
-import type { Lease } from '../../../src/engine/lease.js';
+import type { Lease } from '../../../src/engine/lease/lease.js';
 import type { Clock } from '../../../src/lib/clock.js';
 import { type ClaimEntry, memoryClaims } from '../../../src/lib/coordination/claims.js';
 import type { KeyValueStore } from '../../../src/lib/store.js';

@@ -11,7 +11,7 @@ import {
   createPacingSettings,
   createSubscriptionStore,
 } from '../../../src/core/index.js';
-import { memoryLease } from '../../../src/engine/lease.js';
+import { memoryLease } from '../../../src/engine/lease/lease.js';
 import { withChangeStamp } from '../../../src/lib/change-stamp.js';
 import type { ClaimEntry } from '../../../src/lib/coordination/claims.js';
 import { memoryStore } from '../../../src/lib/store.js';

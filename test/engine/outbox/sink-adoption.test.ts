@@ -1,0 +1,56 @@
+/**
+ * A project loaded by this process (a start, a restart, a lease taken over) is offered to the sink once even
+ * when its outbox is empty: the delivery pipeline takes up what it keeps for the project (a batch held for
+ * pacing whose window ended while the process was down) then, not at the project's next supporter, which may
+ * be hours away. Found by chaos seed 9 (test/chaos/failed-seeds.ts): a kill -9 as a batch went out, and the
+ * restarted bot never posted it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventSink } from '../../../src/domain/event-sink.js';
+import type { FundbotEvent } from '../../../src/domain/events.js';
+import { type EngineHarness, runFor, startEngineHarness } from '../harness.js';
+
+/** A sink that keeps every offer: the project and how many events it carried. */
+function recordingSink(): EventSink & { readonly offers: { project: string; events: number }[] } {
+  const offers: { project: string; events: number }[] = [];
+  return {
+    offers,
+    async offer(project, events: readonly FundbotEvent[]) {
+      offers.push({ project, events: events.length });
+      return events.map((e) => e.id);
+    },
+  };
+}
+
+describe('the sink takes up a project the engine loaded', () => {
+  let h: EngineHarness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('is offered the project once with nothing in the outbox, at each start, and not again on quiet runs', async () => {
+    h = await startEngineHarness();
+    const first = recordingSink();
+    h.engine = h.newEngine({ sink: first });
+    await runFor(h, 5 * 60_000);
+    expect(first.offers).toEqual([{ project: 'solar-kiosk', events: 0 }]);
+
+    // A restart on the same store: the new process is told of the project again, once.
+    const second = recordingSink();
+    h.engine = h.newEngine({ sink: second });
+    await runFor(h, 5 * 60_000);
+    expect(second.offers).toEqual([{ project: 'solar-kiosk', events: 0 }]);
+  });
+
+  it('an offer with events counts as the hand-over: no extra empty offer after it', async () => {
+    h = await startEngineHarness();
+    const sink = recordingSink();
+    h.engine = h.newEngine({ sink });
+    await runFor(h, 60_000);
+    h.project.addSupporter({ displayName: 'Ada' });
+    await runFor(h, 5 * 60_000);
+    expect(sink.offers.filter((o) => o.events === 0)).toHaveLength(1);
+    expect(sink.offers.filter((o) => o.events > 0).map((o) => o.events)).toEqual([1]);
+  });
+});

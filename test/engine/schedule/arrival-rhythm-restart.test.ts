@@ -1,0 +1,37 @@
+import { afterEach, expect, it } from 'vitest';
+import { type EngineHarness, initialSupporters, runFor, startEngineHarness } from '../harness.js';
+
+const minute = 60_000;
+
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** First-page fundings reads the simulator answered between `from` and `to` (epoch ms). */
+function fundingsReads(harness: EngineHarness, from: number, to: number): number {
+  return harness.sim.requests.filter(
+    (r) => r.path.endsWith('/fundings') && r.at >= from && r.at < to && Number(r.query['offset'] ?? 0) === 0,
+  ).length;
+}
+
+it('a restart goes on from the arrival rhythm kept in the project state: a lull stays a lull', async () => {
+  h = await startEngineHarness({ project: { supporters: initialSupporters(140) } });
+  const start = h.clock.now();
+  // An hour without a single new supporter: a cold start reads at the planned pace until it has
+  // watched the rate long enough to call it a lull, then thins the reads out.
+  await runFor(h, 60 * minute);
+  const coldStart = fundingsReads(h, start + 2 * minute, start + 9 * minute);
+  const inTheLull = fundingsReads(h, start + 50 * minute, start + 57 * minute);
+  expect(inTheLull).toBeLessThan(coldStart * 0.5);
+
+  await h.engine.stop();
+  h.clock.advance(minute);
+  const restartedAt = h.clock.now();
+  h.engine = h.newEngine();
+  await runFor(h, 10 * minute);
+  // Without the stored rhythm the restarted engine would read as often as the cold start did.
+  const afterRestart = fundingsReads(h, restartedAt + 2 * minute, restartedAt + 9 * minute);
+  expect(afterRestart).toBeLessThan(coldStart * 0.5);
+});
