@@ -8,6 +8,7 @@ import {
   createCommandCore,
   createDailyThreadSettings,
   createLowStockSettings,
+  createNoticeRulesSettings,
   createPacingSettings,
   createSettingsStore,
   createSubscriptionStore,
@@ -117,6 +118,8 @@ export function wireFundbot(options: WireOptions): Wiring {
   const dailyThreads = createDailyThreadSettings(settingsStore);
   // /lowstock writes it, the pipeline reads it: one key per channel that set a threshold.
   const lowStock = createLowStockSettings(settingsStore);
+  // /ping and /filter write it, the pipeline reads it: one key per channel with pings or filters.
+  const noticeRules = createNoticeRulesSettings(settingsStore);
   // Written by the pipeline when a platform refuses a channel; shown by /subscriptions, /status, /healthz.
   const access = createChannelAccessStates(settingsStore);
   const milestonesFor = (project: string) =>
@@ -166,6 +169,9 @@ export function wireFundbot(options: WireOptions): Wiring {
       channelAccessStates: access,
       dailyThreads,
       lowStock,
+      noticeRules,
+      // The delivery trace (/notices, /why): the pipeline's, bound once it exists below.
+      recentNotices: async (channel, limit) => (delivery ? delivery.recentNotices(channel, limit) : []),
       logger: logger.child({ component: 'core' }),
       ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
       ...(options.hosted ? { hosted: options.hosted(engine) } : {}),
@@ -184,6 +190,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     pacing,
     dailyThreads,
     lowStock,
+    noticeRules,
     access,
     clock,
     random: options.random,
@@ -252,6 +259,7 @@ function instrumentCore(metrics: FundbotMetrics, clock: Clock, core: CommandCore
     renderNotice: (...args) => core.renderNotice(...args),
     localeFor: (channel) => core.localeFor(channel),
     ...(core.overview ? { overview: core.overview.bind(core) } : {}),
+    ...(core.noticesOverview ? { noticesOverview: core.noticesOverview.bind(core) } : {}),
     timeZoneFor: (channel) => core.timeZoneFor(channel),
     async execute(invocation) {
       const started = clock.now();

@@ -1,12 +1,14 @@
 import type { Logger } from '../domain/logger.js';
+import type { TracedNotice } from '../domain/notice-trace.js';
 import type { Clock } from '../lib/clock.js';
 import type { Locale } from './command-core.js';
 import type { HostedProjects } from './hosted-projects.js';
 import type { NeutralMessage } from './message.js';
-import type { ChannelAccess, ProjectReadModel, SubscriptionStore } from './ports.js';
+import type { ChannelAccess, ChannelRef, ProjectReadModel, SubscriptionStore } from './ports.js';
 import type { ChannelAccessStates } from './settings/channel-access-states.js';
 import type { DailyThreadSettings } from './settings/daily-thread-settings.js';
 import type { LowStockSettings } from './settings/low-stock-settings.js';
+import type { NoticeRulesSettings } from './settings/notice-rules-settings.js';
 import type { PacingSettings } from './settings/pacing-settings.js';
 import type { SettingsStore } from './settings/settings-store.js';
 
@@ -91,6 +93,13 @@ export interface CommandCoreDeps {
   readonly lowStock?: LowStockSettings;
   /** Channels the bot cannot post in (written by the delivery pipeline): /subscriptions and /status say so. */
   readonly channelAccessStates?: ChannelAccessStates;
+  /**
+   * A channel's last notices with where each stands (the delivery pipeline's trace, store reads only): /notices,
+   * /why and the App Home's section read it. Without it they say the trace is not set up.
+   */
+  /** Each channel's pings and filters, set by /ping and /filter (the same store the delivery pipeline reads). */
+  readonly noticeRules?: NoticeRulesSettings;
+  readonly recentNotices?: (channel: ChannelRef, limit: number) => Promise<readonly TracedNotice[]>;
   readonly logger?: CoreLogger;
   /** Projects connected from chat (hosted fundbot); without it /connect says hosting is off. */
   readonly hosted?: HostedProjects;

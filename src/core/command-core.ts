@@ -36,6 +36,11 @@ export interface CommandCore {
    * places that are no command: the Slack App Home. Optional: test cores and the console have none.
    */
   overview?(channel: ChannelRef): Promise<NeutralMessage>;
+  /**
+   * The App Home's delivery-trace section (issue 32, item 2): the workspace's channels with subscriptions and
+   * each one's last notices, in the workspace's language. Optional like `overview`.
+   */
+  noticesOverview?(channel: ChannelRef): Promise<NeutralMessage>;
   /** Suggestions for an option marked `autocomplete` (at most 25). */
   autocomplete(
     commandName: string,

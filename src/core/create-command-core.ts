@@ -14,8 +14,10 @@ import { fundingCommand } from './commands/funding.js';
 import { connectCommand, disconnectCommand, projectsCommand } from './commands/hosted.js';
 import { digestCommand, helpCommand, statusCommand } from './commands/info.js';
 import { lowStockCommand } from './commands/low-stock.js';
+import { noticesCommand, noticesOverviewFields, whyCommand } from './commands/notices.js';
 import { workspaceOverview } from './commands/overview.js';
 import { pacingCommand, quietCommand } from './commands/pacing.js';
+import { filterCommand, pingCommand } from './commands/ping-filter.js';
 import { rewardCommand, rewardsCommand } from './commands/rewards.js';
 import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
 import { threadCommand } from './commands/thread.js';
@@ -42,6 +44,12 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   quiet: quietCommand,
   thread: threadCommand,
   lowstock: lowStockCommand,
+  // Issue 32 item 2: the delivery trace.
+  notices: noticesCommand,
+  why: whyCommand,
+  // Issue 32 item 6: pings and filters.
+  ping: pingCommand,
+  filter: filterCommand,
   language: languageCommand,
   digest: digestCommand,
   status: statusCommand,
@@ -185,10 +193,10 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
       });
   }
 
-  async function overview(channel: ChannelRef): Promise<NeutralMessage> {
+  async function overviewRun(channel: ChannelRef): Promise<CommandRun> {
     const locale = await localeFor(channel);
     const definition = findCommand('status') as CommandDefinition;
-    return workspaceOverview({
+    return {
       invocation: {
         name: 'status',
         options: {},
@@ -201,12 +209,37 @@ export function createCommandCore(deps: CommandCoreDeps): CommandCore {
       now: deps.clock.now(),
       deps,
       freshness,
-    });
+    };
+  }
+
+  const overview = async (channel: ChannelRef) => workspaceOverview(await overviewRun(channel));
+
+  /** The workspace's channels with a subscription to a project it can see, each once. */
+  async function subscribedChannels(workspace: ChannelRef): Promise<ChannelRef[]> {
+    const channels = new Map<string, ChannelRef>();
+    for (const watched of deps.readModel.watchedProjects()) {
+      if (!projectVisibleTo(deps.hosted, workspace, watched.linkCaption)) continue;
+      for (const s of await deps.subscriptions.forProject(watched.linkCaption)) {
+        if (s.channel.platform === workspace.platform && s.channel.workspaceId === workspace.workspaceId)
+          channels.set(s.channel.channelId, s.channel);
+      }
+    }
+    return [...channels.values()];
+  }
+
+  async function noticesOverview(workspace: ChannelRef): Promise<NeutralMessage> {
+    const run = await overviewRun(workspace);
+    const fields = await noticesOverviewFields(run, await subscribedChannels(workspace));
+    return {
+      title: run.t.trace.homeTitle,
+      ...(fields.length > 0 ? { fields } : { text: run.t.trace.empty }),
+    };
   }
 
   return {
     execute,
     overview,
+    noticesOverview,
     autocomplete,
     renderNotice: (event: FundbotEvent, locale: Locale, timeZone: string = defaultTimeZone) =>
       renderNotice(event, locale, timeZone),

@@ -81,6 +81,7 @@ export {
   type DailyThreadSettings,
 } from './settings/daily-thread-settings.js';
 export { createLowStockSettings, type LowStockSettings } from './settings/low-stock-settings.js';
+export { createNoticeRulesSettings, type NoticeRulesSettings } from './settings/notice-rules-settings.js';
 export {
   autoBatchIntervalMs,
   autoLiveLimit,

@@ -23,6 +23,12 @@ export interface NeutralMessage {
   readonly badge?: string;
   /** The title is shown struck through: a notice taken back (a correction edit). */
   readonly struck?: boolean;
+  /**
+   * The group a notice mentions: a Discord role id or a Slack user group id, set by the delivery pipeline from
+   * the channel's /ping setting (never from user text). Renderers check its form, add the mention beside the
+   * notice and allow exactly that one; everything else stays inert.
+   */
+  readonly ping?: string;
   /** Only the invoking user sees it (errors, admin confirmations). */
   readonly private?: boolean;
   /**

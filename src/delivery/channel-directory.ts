@@ -6,12 +6,14 @@ import type {
   DailyThreadSettings,
   Locale,
   LowStockSettings,
+  NoticeRulesSettings,
   PacingSettings,
   Subscription,
   SubscriptionStore,
 } from '../core/index.js';
 import { channelKey } from '../core/index.js';
 import type { NoticeKind } from '../domain/events.js';
+import type { NoticeRules } from '../domain/notice-rules.js';
 import { readChangeStamp } from '../lib/change-stamp.js';
 import type { KeyValueStore } from '../lib/store.js';
 
@@ -26,6 +28,8 @@ export interface ChannelProfile {
   readonly cannotPost: CannotPost | undefined;
   /** The /lowstock threshold; undefined: no low-stock notices. */
   readonly lowStock: number | undefined;
+  /** The /ping and /filter rules; undefined: no pings, no filters. */
+  readonly rules: NoticeRules | undefined;
 }
 
 export interface ChannelDirectoryOptions {
@@ -39,6 +43,8 @@ export interface ChannelDirectoryOptions {
   readonly dailyThreads: DailyThreadSettings;
   readonly access: ChannelAccessStates;
   readonly lowStock: LowStockSettings;
+  /** Each channel's pings and filters (absent: none anywhere). */
+  readonly noticeRules?: NoticeRulesSettings;
 }
 
 /**
@@ -57,15 +63,16 @@ export function createChannelDirectory(options: ChannelDirectoryOptions) {
   const profiles = new Map<string, Promise<ChannelProfile>>();
 
   async function readProfile(channel: ChannelRef): Promise<ChannelProfile> {
-    const [locale, timeZone, pacing, dailyThread, cannotPost, lowStock] = await Promise.all([
+    const [locale, timeZone, pacing, dailyThread, cannotPost, lowStock, rules] = await Promise.all([
       options.localeFor(channel),
       options.timeZoneFor(channel),
       options.pacing.get(channel),
       options.dailyThreads.isOn(channel),
       options.access.get(channel),
       options.lowStock.thresholdOf(channel),
+      options.noticeRules?.get(channel),
     ]);
-    return { locale, timeZone, pacing, dailyThread, cannotPost, lowStock };
+    return { locale, timeZone, pacing, dailyThread, cannotPost, lowStock, rules };
   }
 
   function cached<T>(map: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {

@@ -1,7 +1,9 @@
 import type { ChannelAccess, ChannelRef } from '../core/index.js';
 import { channelKey, errorSummary } from '../core/index.js';
 import type { EventSink } from '../domain/event-sink.js';
-import { type FundbotEvent, noticeKindsOf } from '../domain/events.js';
+import { type FundbotEvent, noticeKindOf, noticeKindsOf } from '../domain/events.js';
+import { pingFor } from '../domain/notice-rules.js';
+import { traceEntryOf } from '../domain/notice-trace.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import { memoryClaims } from '../lib/coordination/claims.js';
 import { createAccessWatch } from './access-watch.js';
@@ -14,12 +16,14 @@ import { createDeliveryLedger, isSettled } from './delivery-ledger.js';
 import { createDoubtResolver } from './doubt-resolver.js';
 import { createEventPlacement } from './event-placement.js';
 import { type ItemOutcome, idempotencyKeyOf, type LaneTask } from './lane-item.js';
+import { createNoticeTrace } from './notice-trace-store.js';
 import { createBatchStore } from './pacing/batch-store.js';
 import { createBatches } from './pacing/batches.js';
 import { createDailyThreads } from './pacing/daily-thread.js';
 import type { ChannelPoster } from './ports.js';
 import { createPostOnce } from './post-once.js';
 import { createSightingIntake } from './sighting-intake.js';
+import { traceCorrection, withTraceObserver } from './trace-observer.js';
 import { Wakeups } from './wakeups.js';
 import { createWitness } from './witness.js';
 
@@ -36,7 +40,6 @@ const resumeBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, jitter: 'sp
 /** Builds the pipeline; adapters register their posters with it, the engine offers it events. */
 export function createDelivery(options: DeliveryOptions): Delivery {
   const { store, clock, random, logger } = options;
-  const observer = options.observer ?? {};
   const claims = options.claims ?? memoryClaims(clock, 'this-process');
   const wakeups = new Wakeups(clock);
   const posters = new Map<ChannelRef['platform'], ChannelPoster>();
@@ -64,6 +67,16 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     prefix: 'notices/delivered/',
     ...(options.claims ? { claims: options.claims } : {}),
   });
+  // Each channel's recent notices (/notices, /why): what the ledger cannot list by channel.
+  const trace = createNoticeTrace({
+    store,
+    ledger,
+    batchOf: (id) => batchStore.get(id),
+    cannotPostSince: (channel) => access.since(channel),
+    logger,
+    track,
+  });
+  const observer = withTraceObserver(options.observer ?? {}, trace, clock);
   const witness = createWitness({ store, clock });
   const copyWatches = createCopyWatchStore(store, clock);
   const resolver = createDoubtResolver({
@@ -83,12 +96,15 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     dailyThreads: options.dailyThreads,
     access: options.access,
     lowStock: options.lowStock,
+    ...(options.noticeRules ? { noticeRules: options.noticeRules } : {}),
   });
   const localeOf = async (channel: ChannelRef) => (await directory.profile(channel)).locale;
-  /** A notice as the channel reads it: its language, its clock. */
+  /** A notice as the channel reads it: its language, its clock, and the group its admin chose to ping on its kind. */
   const render = async (channel: ChannelRef, event: FundbotEvent) => {
-    const { locale, timeZone } = await directory.profile(channel);
-    return options.core.renderNotice(event, locale, timeZone);
+    const { locale, timeZone, rules } = await directory.profile(channel);
+    const message = options.core.renderNotice(event, locale, timeZone);
+    const ping = pingFor(event, noticeKindOf(event), rules);
+    return ping ? { ...message, ping } : message;
   };
   const laneOf = (channel: ChannelRef): ChannelLane => {
     const key = channelKey(channel);
@@ -187,7 +203,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     render,
     posterFor,
     clock,
-    ...(options.onCorrected ? { onCorrected: options.onCorrected } : {}),
+    onCorrected: traceCorrection(trace, clock, options.onCorrected),
   });
   const placement = createEventPlacement({
     clock,
@@ -201,6 +217,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     enqueue,
     cannotPostSince: (channel) => access.since(channel),
     heldForNoAccess: (channel, state) => access.heldFor(channel, state),
+    traced: (event, channel, skipped) =>
+      trace.note(channel, { ...traceEntryOf(event, clock.now()), ...(skipped ? { skipped } : {}) }),
   });
 
   /** Per offered event: the channels still to finish; dropped once reported done. */
@@ -328,6 +346,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       return posting;
     },
     accessMayHaveChanged: (scope) => access.recheckNow(scope),
+    recentNotices: (channel, limit) => trace.read(channel, limit),
     witnessed,
     async start() {
       scheduleThreadEdits();
@@ -336,6 +355,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     async stop(deadlineMs = 5_000) {
       // Held notices gathering for their batch's write: stored now, so the outbox need not offer them again.
       await batchStore.storeGathered().catch(() => {});
+      await trace.flushAll();
       wakeups.stop();
       if (deadlineMs <= 0) return;
       const deadline = new AbortController();

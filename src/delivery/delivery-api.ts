@@ -7,11 +7,13 @@ import type {
   DailyThreadSettings,
   LowStockSettings,
   NeutralMessage,
+  NoticeRulesSettings,
   PacingSettings,
   SubscriptionStore,
 } from '../core/index.js';
 import type { EventSink } from '../domain/event-sink.js';
 import type { CorrectionEvent } from '../domain/events.js';
+import type { TracedNotice } from '../domain/notice-trace.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
 import type { Random } from '../lib/random.js';
@@ -35,6 +37,8 @@ export interface DeliveryOptions {
   readonly dailyThreads: DailyThreadSettings;
   /** Each channel's /lowstock threshold: a low-stock drop is placed only where it crosses it. */
   readonly lowStock: LowStockSettings;
+  /** Each channel's /ping and /filter rules: a filtered notice is not posted, a chosen kind pings the group. */
+  readonly noticeRules?: NoticeRulesSettings;
   readonly access: ChannelAccessStates;
   readonly clock: Clock;
   readonly random: Random;
@@ -71,6 +75,11 @@ export interface Delivery {
   readonly sink: EventSink;
   /** A post on a schedule (the digest): once per id and channel across replicas and restarts. */
   postScheduled(request: ScheduledPost): Promise<ItemOutcome>;
+  /**
+   * The channel's last `limit` notices, newest first, with where each stands (the delivery trace, for /notices
+   * and /why): store reads only, no platform request.
+   */
+  recentNotices(channel: ChannelRef, limit: number): Promise<readonly TracedNotice[]>;
   /** The platform says the bot's access to a channel (or a whole server) may have changed: re-check it now. */
   accessMayHaveChanged(scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>): void;
   /**

@@ -8,6 +8,7 @@ import {
   splitNames,
 } from '../core/index.js';
 import { type FundbotEvent, isCorrection, type NoticeKind, noticeKindOf } from '../domain/events.js';
+import { passesFilters } from '../domain/notice-rules.js';
 import { crossesLowStock } from '../domain/reward-stock.js';
 import type { Clock } from '../lib/clock.js';
 import type { ChannelDirectory } from './channel-directory.js';
@@ -36,6 +37,8 @@ export interface EventPlacementDeps {
   readonly cannotPostSince: (channel: ChannelRef) => number | undefined;
   /** A notice was held for a channel the store says cannot be posted in: re-check it from here too. */
   readonly heldForNoAccess: (channel: ChannelRef, state: CannotPost) => void;
+  /** A notice new to the channel was placed (or skipped by a rule of the channel): the delivery trace keeps it. */
+  readonly traced: (event: FundbotEvent, channel: ChannelRef, skipped?: 'filtered' | 'digest') => void;
 }
 
 /**
@@ -94,6 +97,11 @@ export function createEventPlacement(deps: EventPlacementDeps) {
       const key = { id: event.id, channel };
       let record = await ledger.get(key);
       if (isSettled(record)) return done();
+      // The channel's /filter drops it: never posted, shown "filtered" by /notices.
+      if (record === undefined && !passesFilters(event, (await directory.profile(channel)).rules)) {
+        deps.traced(event, channel, 'filtered');
+        return done();
+      }
       if (record?.state === 'held') {
         const kept = await batches.repairHeld(event, channel, kind, record);
         if (kept !== 'lost') return void kept.stored.then(done);
@@ -104,6 +112,7 @@ export function createEventPlacement(deps: EventPlacementDeps) {
       // Feed health is said at once whatever the channel's pacing: it is rare, and a batch would hide it. A
       // channel the bot cannot post in is not told (no catch-up: a stale warning helps nobody there).
       const paced = event.type !== 'feed-health';
+      if (!paced && record === undefined) deps.traced(event, channel);
       if (!paced && (await directory.profile(channel)).cannotPost) return done();
       if (paced && (record === undefined || record.state === 'failing')) {
         const profile = await directory.profile(channel);
@@ -116,6 +125,8 @@ export function createEventPlacement(deps: EventPlacementDeps) {
           recentMessages: auto ? await batches.recentMessages(channel, kind) : 0,
           autoBatchOpen: auto ? await batches.autoOpen(channel, event.project, kind) : false,
         });
+        if (record === undefined)
+          deps.traced(event, channel, placement.where === 'drop' ? 'digest' : undefined);
         if (placement.where === 'drop') return done();
         if (placement.where === 'hold') {
           const kept = await batches.hold(event, channel, kind, placement.window);

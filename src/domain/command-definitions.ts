@@ -11,6 +11,7 @@
 import { noticeKinds } from './events.js';
 import { batchMinutesRange, pacedKinds, pacingModes } from './pacing-modes.js';
 import { lowStockMaxThreshold, lowStockMinThreshold } from './reward-stock.js';
+import { ruleCommands, traceCommands } from './trace-rule-commands.js';
 
 export type OptionType = 'string' | 'integer' | 'boolean';
 
@@ -176,6 +177,8 @@ export const commandDefinitions: readonly CommandDefinition[] = [
   },
   threadCommand,
   lowStockCommand,
+  ...traceCommands,
+  ...ruleCommands,
   {
     name: 'pacing',
     description: {

@@ -36,9 +36,11 @@ describe('the command definitions', () => {
     expect(admin.sort()).toEqual([
       'connect',
       'disconnect',
+      'filter',
       'language',
       'lowstock',
       'pacing',
+      'ping',
       'quiet',
       'subscribe',
       'thread',

@@ -105,6 +105,8 @@ export async function startPipeline(options: PipelineOptions): Promise<PipelineH
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     // /subscriptions and /status show a channel the bot cannot post in.
     channelAccessStates: access,
+    // /notices and /why read the pipeline's trace (bound below, as wire-fundbot.ts binds it).
+    recentNotices: (channel, limit) => delivery.recentNotices(channel, limit),
   });
   const logger = new RecordingLogger();
   const delivery = createDelivery({

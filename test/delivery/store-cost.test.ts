@@ -19,6 +19,8 @@ const channels: ChannelRef[] = ['S1', 'S2', 'S3'].map((channelId) => ({
  * channel's settings are cached behind one stamp read per round, the delivery record is
  * read once, written twice (the attempt, the confirmation). Measured at the store the
  * pipeline is given (every key it reads or writes), per channel, in steady state.
+ * The delivery trace (/notices) adds its write behind each notice: the head and a page, 2 writes and 1-2 reads
+ * when notices come one at a time, as here (entries placed while a write is under way share the next one).
  */
 async function costPerNotice(channelCount: number) {
   const clock = new ManualClock(t0);
@@ -71,19 +73,21 @@ async function costPerHeldNotice() {
 }
 
 describe('store cost of a notice', () => {
-  it('a held notice: its mark, and a share of one batch write per few seconds (it was 2)', async () => {
-    expect(await costPerHeldNotice()).toBeLessThanOrEqual(1.3);
+  it("a held notice: its mark, and a share of one batch write per few seconds, and the trace's 2 writes (it was 2)", async () => {
+    // 1.3 before the trace; its write (the head and a page) adds 2 to a notice that comes alone.
+    expect(await costPerHeldNotice()).toBeLessThanOrEqual(3.3);
   });
 
-  it('one channel: at most 4 reads and 2 writes (it was 15 and 4)', async () => {
+  it("one channel: at most 4 reads and 2 writes, and the trace's 2 reads and 2 writes (it was 15 and 4)", async () => {
     const cost = await costPerNotice(1);
-    expect(cost.writes).toBeLessThanOrEqual(2);
-    expect(cost.reads).toBeLessThanOrEqual(4);
+    // 2 before the trace; its head and page add 2.
+    expect(cost.writes).toBeLessThanOrEqual(4);
+    expect(cost.reads).toBeLessThanOrEqual(6);
   });
 
-  it('three channels: at most 4 reads and 2 writes per channel (it was 35 and 12 in all)', async () => {
+  it("three channels: at most 4 reads and 2 writes per channel, and the trace's 2 reads and 2 writes (it was 35 and 12 in all)", async () => {
     const cost = await costPerNotice(3);
-    expect(cost.writes).toBeLessThanOrEqual(2);
-    expect(cost.reads).toBeLessThanOrEqual(4);
+    expect(cost.writes).toBeLessThanOrEqual(4);
+    expect(cost.reads).toBeLessThanOrEqual(6);
   });
 });

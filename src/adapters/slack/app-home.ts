@@ -15,7 +15,10 @@ const disconnectAction = 'fundbot_home_disconnect';
  * overview (its projects, funding, which channels get what, health) with a connect button and a disconnect
  * button per connected project. Buttons act for the user who pressed them; the core checks admin rights.
  *
- * Cost: one views.publish per opening of the tab, from the engine's cache (no platform request).
+ * Below them, the last notices of the workspace's first channels with subscriptions (the delivery trace).
+ *
+ * Cost: one views.publish per opening of the tab, from the engine's cache and the store (no other platform
+ * request).
  */
 export function listenForAppHome(
   app: App,
@@ -66,9 +69,13 @@ export function listenForAppHome(
         },
       ],
     };
+    // The delivery trace's section (issue 32, item 2): each channel's last notices, below the projects.
+    const notices = deps.core.noticesOverview
+      ? renderBlocks(await deps.core.noticesOverview(workspace)).blocks
+      : [];
     await client.views.publish({
       user_id: userId,
-      view: { type: 'home', blocks: [...blocks, ...projectBlocks, connect].slice(0, 100) },
+      view: { type: 'home', blocks: [...blocks, ...projectBlocks, connect, ...notices].slice(0, 100) },
     });
   }
 

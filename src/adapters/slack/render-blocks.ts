@@ -77,6 +77,9 @@ export function renderBlocks(message: NeutralMessage): SlackRendering {
   const head: types.KnownBlock[] = [];
   const tail: types.KnownBlock[] = [];
   const mark = toneMarks[message.tone ?? 'neutral'];
+  const group = groupMention(message.ping);
+  // The user group an admin chose with /ping: the one mention fundbot writes, above the notice.
+  if (group) head.push({ type: 'section', text: { type: 'mrkdwn', text: group } });
 
   if (message.title) {
     if (message.struck || safeHttpUrl(message.titleUrl)) {
@@ -118,7 +121,16 @@ export function renderBlocks(message: NeutralMessage): SlackRendering {
   const fields = fieldBlocks(message.fields ?? [], slackLimits.fieldText);
   const blocks = [...head, ...fields.slice(0, Math.max(0, room)), ...tail];
   if (blocks.length === 0) blocks.push({ type: 'section', text: plain('…', slackLimits.sectionText) });
-  return { blocks, text: fallbackText(message) };
+  const fallback = fallbackText(message);
+  return { blocks, text: group ? `${group} ${fallback}` : fallback };
+}
+
+/**
+ * The mention of a Slack user group, `<!subteam^ID>`, built from an id the channel's admin chose (never user
+ * text): an id of Slack's form only (`S` and capitals or digits), else none.
+ */
+export function groupMention(ping: string | undefined): string | undefined {
+  return ping !== undefined && /^S[A-Z0-9]{5,19}$/.test(ping) ? `<!subteam^${ping}>` : undefined;
 }
 
 /** The trusted http(s) links, "  ·  " between them. */

@@ -13,6 +13,7 @@ import { findWatched, resolveProject, visibleWatched } from '../resolve-project.
 import { formatQuietHours } from '../settings/pacing-settings.js';
 import { cannotPostLine } from './cannot-post-line.js';
 import { type CommandRun, typedCommand } from './command-run.js';
+import { noticeRulesLines } from './notice-rules-lines.js';
 import { describePacing, pacingOf } from './pacing.js';
 
 /**
@@ -149,6 +150,7 @@ export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMess
     const shown = threshold === undefined ? undefined : formatNumber(threshold, run.locale);
     lines.push(t.rewardStock.thresholdLine(shown, typedCommand(run, 'lowstock')));
   }
+  if (lines.length > 0) lines.push(...(await noticeRulesLines(run)));
   const held = await cannotPostLine(run);
   if (held && lines.length > 0) lines.unshift(held);
   return {

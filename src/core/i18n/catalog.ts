@@ -8,7 +8,9 @@
  */
 import type { HostedCatalog } from './hosted-catalog.js';
 import type { NoteCatalog } from './note-catalog.js';
+import type { NoticeRulesCatalog } from './notice-rules-catalog.js';
 import type { RewardStockCatalog } from './reward-stock-catalog.js';
+import type { TraceCatalog } from './trace-catalog.js';
 
 export interface Catalog {
   readonly common: {
@@ -253,4 +255,8 @@ export interface Catalog {
   /** Hosted fundbot: projects connected from chat. */
   readonly hosted: HostedCatalog;
   readonly rewardStock: RewardStockCatalog;
+  /** The delivery trace: /notices, /why (issue 32, item 2). */
+  readonly trace: TraceCatalog;
+  /** Pings and filters: /ping, /filter (issue 32, item 6). */
+  readonly noticeRules: NoticeRulesCatalog;
 }

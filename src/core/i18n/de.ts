@@ -2,8 +2,10 @@ import { HELD_NOTICE_DAYS } from '../../domain/held-notices.js';
 import type { Catalog } from './catalog.js';
 import { hostedDe } from './hosted-catalog.js';
 import { notesDe } from './note-catalog.js';
+import { noticeRulesDe } from './notice-rules-catalog.js';
 import { plural } from './plural.js';
 import { rewardStockDe } from './reward-stock-catalog.js';
+import { traceDe } from './trace-catalog.js';
 
 const listFormat = new Intl.ListFormat('de-DE', { style: 'long', type: 'conjunction' });
 const n = (count: number, one: string, other: string) => plural('de', count, { one, other });
@@ -304,4 +306,8 @@ export const de: Catalog = {
   notes: notesDe,
   hosted: hostedDe,
   rewardStock: rewardStockDe,
+  // Issue 32 item 2: the delivery trace.
+  trace: traceDe,
+  // Issue 32 item 6: pings and filters.
+  noticeRules: noticeRulesDe,
 };

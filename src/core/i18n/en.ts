@@ -2,8 +2,10 @@ import { HELD_NOTICE_DAYS } from '../../domain/held-notices.js';
 import type { Catalog } from './catalog.js';
 import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
+import { noticeRulesEn } from './notice-rules-catalog.js';
 import { plural } from './plural.js';
 import { rewardStockEn } from './reward-stock-catalog.js';
+import { traceEn } from './trace-catalog.js';
 
 const listFormat = new Intl.ListFormat('en-US', { style: 'long', type: 'conjunction' });
 const n = (count: number, one: string, other: string) => plural('en', count, { one, other });
@@ -292,4 +294,8 @@ export const en: Catalog = {
   notes: notesEn,
   hosted: hostedEn,
   rewardStock: rewardStockEn,
+  // Issue 32 item 2: the delivery trace.
+  trace: traceEn,
+  // Issue 32 item 6: pings and filters.
+  noticeRules: noticeRulesEn,
 };

@@ -9,11 +9,22 @@ export const noMentions = { parse: [] } as const;
 export const ephemeralFlag = 64;
 
 /** A message as Discord's REST routes take it: the JSON body and the files sent beside it as multipart. */
+/**
+ * The one mention fundbot may send: the role an admin chose with /ping, as the message content `<@&id>`, with
+ * `allowed_mentions` naming exactly that role (no parsing of anything else). A snowflake only.
+ */
+export function roleMention(ping: string | undefined): { content: string; roles: string[] } | undefined {
+  return ping !== undefined && /^\d{17,20}$/.test(ping)
+    ? { content: `<@&${ping}>`, roles: [ping] }
+    : undefined;
+}
+
 export interface RestMessage {
   readonly body: {
+    readonly content?: string;
     readonly embeds: APIEmbed[];
     readonly components: unknown[];
-    readonly allowed_mentions: typeof noMentions;
+    readonly allowed_mentions: { readonly parse: readonly []; readonly roles?: readonly string[] };
     readonly attachments?: Pick<APIAttachment, 'id' | 'filename' | 'description'>[];
     readonly flags?: number;
   };
@@ -43,11 +54,13 @@ export function restMessage(
       ...(file.description ? { description: file.description } : {}),
     });
   });
+  const mention = options.ephemeral ? undefined : roleMention(message.ping);
   return {
     body: {
+      ...(mention ? { content: mention.content } : {}),
       embeds: rendering.embeds,
       components: rendering.components,
-      allowed_mentions: noMentions,
+      allowed_mentions: mention ? { parse: [], roles: mention.roles } : noMentions,
       ...(attachments.length > 0 ? { attachments } : {}),
       ...(options.ephemeral ? { flags: ephemeralFlag } : {}),
     },
