@@ -2,11 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { type CompiledAppDir, compileApp } from '../test/support/compiled-app.js';
 
 /** The bench's processes that serve or answer the measured load: they run compiled, as the image runs the bot. */
-const childEntries = [
-  'bench/scale-engine-child.ts',
-  'bench/scale-redis-child.ts',
-  'bench/scale-sim-child.ts',
-];
+const childEntries = ['bench/scale-engine-child.ts', 'bench/scale-sim-child.ts'];
 
 let build: Promise<CompiledAppDir> | undefined;
 

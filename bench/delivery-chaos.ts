@@ -4,11 +4,13 @@
  * store outages, closed channels, API faults) judged by the chaos invariants against the simulator's truth.
  * Reports the seeds run, the ones that failed (each with the command that replays it), the worst figures seen
  * and the time the seeds took. `BENCH_CHAOS_SEEDS` (default 200) says how many, from seed 1;
- * `tsx bench/delivery-chaos.ts` runs this section alone.
+ * `tsx bench/delivery-chaos.ts` runs this section alone. `realBotSeeds`: seeds on the running bot
+ * (delivery-chaos-real-bot.ts), after the virtual-clock ones.
  */
 import { pathToFileURL } from 'node:url';
 import { lateLandingFaults } from '../test/chaos/platform-faults.js';
 import { replayCommand, runSeed } from '../test/chaos/run-seed.js';
+import { runRealBotChaos } from './delivery-chaos-real-bot.js';
 import type { BenchSection, Figures } from './section.js';
 import { percentile } from './stats.js';
 
@@ -69,6 +71,8 @@ async function runDeliveryChaos(): Promise<Figures> {
     if (seed % 20 === 0) progress(`${seed}/${count} seeds, ${failures.length} failed`);
   }
   const cpu = process.cpuUsage(cpuBefore);
+  const totalWallMs = Date.now() - started;
+  const realBot = await runRealBotChaos();
   return {
     deliveryChaos: {
       virtualClockSeeds: count,
@@ -82,14 +86,15 @@ async function runDeliveryChaos(): Promise<Figures> {
       worstStallMs: worst.stallMs,
       worstDoubtMs: worst.doubtMs,
       worstSecondCopyMs: worst.secondCopyMs,
-      totalWallMs: Date.now() - started,
+      totalWallMs,
       // CPU (user + system) the seeds took: on a shared machine a steadier figure than the wall time.
       totalCpuMs: Math.round((cpu.user + cpu.system) / 1000),
       seedWallP50Ms: percentile(wallMs, 50),
       seedWallP95Ms: percentile(wallMs, 95),
+      realBotSeeds: realBot.figures,
     },
     // Not in the JSON line: each failed seed's replay command and first violations, for the printed table.
-    details: { deliveryChaosFailures: failures },
+    details: { deliveryChaosFailures: failures, deliveryChaosRealBotFailures: realBot.failures },
   };
 }
 

@@ -5,6 +5,8 @@
 
 export interface BotMetrics {
   readonly memory: Record<string, number>;
+  /** The bot's own view of its polling ceiling (src/app/watch-polling-ceiling.ts), when it exports one. */
+  readonly ceiling?: { readonly perSecond: number; readonly keysPerSecond: number; readonly binds: boolean };
 }
 
 const mb = (bytes: number) => Math.round(bytes / 104_857.6) / 10;
@@ -40,5 +42,9 @@ export async function readBotMetrics(opsUrl: string): Promise<BotMetrics> {
     if (total !== undefined && used !== undefined) memory[`${space}SpaceMb`] = mb(total);
     if (used !== undefined) memory[`${space}SpaceUsedMb`] = mb(used);
   }
-  return { memory };
+  const perSecond = metricSum(text, 'fundbot_polling_ceiling_requests_per_second');
+  const keysPerSecond = metricSum(text, 'fundbot_polling_keys_requests_per_second');
+  const binds = metricSum(text, 'fundbot_polling_ceiling_binds');
+  if (perSecond === undefined || keysPerSecond === undefined || binds === undefined) return { memory };
+  return { memory, ceiling: { perSecond, keysPerSecond, binds: binds === 1 } };
 }

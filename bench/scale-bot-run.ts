@@ -11,7 +11,7 @@
  * - the fundings read interval the simulator saw in the steady window, and the bot's own memory figures and
  *   request ceiling from `/metrics` at its end.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeSlack } from '../test/fakes/slack/fake-slack.js';
@@ -59,6 +59,17 @@ export interface BotScaleFigures {
   readonly fundingsIntervalP95Ms: number;
   /** API requests a second the simulator answered in the steady window (all projects, hedged copies included). */
   readonly apiRequestsPerSecond: number;
+  /**
+   * What the bot said of its polling ceiling at the end: its /metrics (size, the keys' pace, whether it binds),
+   * its /healthz `polling-ceiling` detail, and how many warn lines of its log said the ceiling sets the pace.
+   */
+  readonly ceiling: {
+    readonly perSecond: number;
+    readonly keysPerSecond: number;
+    readonly binds: boolean;
+    readonly healthDetail: string;
+    readonly warnLines: number;
+  } | null;
 }
 
 export async function measureBotScale(
@@ -120,6 +131,7 @@ export async function measureBotScale(
     await new Promise((resolve) => setTimeout(resolve, options.steadyS * 1000));
     const to = watch.sample();
     const metrics = await readBotMetrics(bot.opsUrl);
+    const healthDetail = await readCeilingDetail(bot.opsUrl);
     const resident = residentBreakdown(watch.pid);
     const intervals = await sim.fundingsIntervals(from?.at ?? 0, to?.at ?? Date.now());
     const simStats = await sim.stats();
@@ -135,6 +147,13 @@ export async function measureBotScale(
       steadyS,
       fundingsIntervalP95Ms: intervals.p95,
       apiRequestsPerSecond: Math.round(((simStats.requests - simAtFrom.requests) / steadyS) * 10) / 10,
+      ceiling: metrics.ceiling
+        ? {
+            ...metrics.ceiling,
+            healthDetail,
+            warnLines: countLines(await readFile(join(dir, 'bot.log'), 'utf8'), ceilingWarning),
+          }
+        : null,
     };
     return {
       scale: figures,
@@ -169,5 +188,25 @@ export async function measureBotScale(
     sim.stop();
     if (keep || process.argv.includes('--keep-logs')) log(`bot log and store kept in ${dir}`);
     else await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The words of the bot's warn line when its polling ceiling, not the keys, sets the pace. */
+const ceilingWarning = 'polling ceiling sets the pace, not the keys';
+
+function countLines(text: string, containing: string): number {
+  return text.split('\n').filter((line) => line.includes(containing) && line.includes('"level":"warn"'))
+    .length;
+}
+
+/** The `polling-ceiling` detail of the bot's /healthz ('' when it has none, or did not answer within 30 s). */
+async function readCeilingDetail(opsUrl: string): Promise<string> {
+  try {
+    const response = await fetch(`${opsUrl}/healthz`, { signal: AbortSignal.timeout(30_000) });
+    const health = (await response.json()) as { checks?: Record<string, { detail?: string }> };
+    return health.checks?.['polling-ceiling']?.detail ?? '';
+  } catch {
+    // A process saturated at 3,000 projects on a loaded machine answered /healthz after more than 10 s.
+    return '';
   }
 }

@@ -1,117 +1,141 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { createClient } from '@keyv/redis';
-import { redisUnavailableReason, startRedisServer } from '../test/support/redis-server.js';
-import { benchChild } from './compiled-children.js';
-import type { ScaleProcessFigures } from './scale-process.js';
+/**
+ * `scaleRedis` (issue 33): three replicas of the REAL bot, the compiled entry point the image runs (bench/scale-bot.ts:
+ * `node dist/src/main.js`, Slack over HTTP on one fake, the ops server, logging at info), on one real redis-server
+ * (append-only file, fsync at every write), configured alike with 3,000 projects (each its own Pro key) that their
+ * leases spread, against the simulator in its own process on the real clock. Measured from outside only:
+ *
+ * - per replica `firstPollAllMs`: from its spawn until every project it holds at the end (its /healthz) had been
+ *   answered on all five feeds (the simulator's log), `rssMb` its peak resident set (/proc VmHWM), `cpuPct` over
+ *   the steady window;
+ * - fleet `firstPollAllMs`: from the first spawn until all 3,000 projects were.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeSlack } from '../test/fakes/slack/fake-slack.js';
+import { freePort, redisUnavailableReason, startRedisServer } from '../test/support/redis-server.js';
+import { benchAppDir } from './compiled-children.js';
+import { ProcWatch } from './proc-sample.js';
+import { type ScaleBot, startScaleBot } from './scale-bot.js';
 import { offsetToAfterMidnight, startScaleSimulator } from './scale-sim.js';
+import { scaleAdminUserId, seedSubscriptions } from './scale-subscribe.js';
 import type { BenchSection } from './section.js';
+import { waitUntil } from './wait-until.js';
 
 const replicaCount = 3;
 const projectsPerReplica = 1_000;
 const firstPollDeadlineMs = 180_000;
+const settleMs = 10_000;
+const steadyMs = 60_000;
+const botToken = 'xoxb-bench-scale-redis';
+const signingSecret = 'bench-scale-redis-signing-secret';
 
-/**
- * `scaleRedis`: three replicas (real processes, bench/scale-redis-child.ts) on one real
- * redis-server (append-only file, fsync at every write, as the replicas bench runs it) carrying
- * 3,000 projects between them, the leases spreading them. Per replica the figures of `scale`
- * (first poll of every feed of the projects it holds, CPU, RSS); `firstPollAllMs` of the fleet
- * is until every one of the 3,000 projects was fully polled by some replica.
- */
-export async function measureScaleRedis(): Promise<Record<string, unknown>> {
+/** The projects a replica says it holds (`/healthz`, check `replica`: "replica r holds N project(s): a, b"). */
+async function heldBy(opsUrl: string): Promise<string[]> {
+  const health = (await (
+    await fetch(`${opsUrl}/healthz`, { signal: AbortSignal.timeout(10_000) })
+  ).json()) as {
+    checks?: Record<string, { detail?: string }>;
+  };
+  const detail = health.checks?.['replica']?.detail ?? '';
+  const list = detail.slice(detail.indexOf(': ') + 2);
+  return detail.includes(': ') && list !== 'none' ? list.split(', ') : [];
+}
+
+export async function measureScaleRedisBots(): Promise<Record<string, unknown>> {
   const unavailable = redisUnavailableReason();
   if (unavailable !== undefined) return { skipped: unavailable };
-  const redis = await startRedisServer({ persistence: 'aof' });
+  const log = (message: string) =>
+    process.stderr.write(`bench:scaleRedis ${new Date().toISOString().slice(11, 19)} ${message}\n`);
   const count = replicaCount * projectsPerReplica;
-  const offsetMs = offsetToAfterMidnight();
-  const sim = await startScaleSimulator(count, offsetMs);
-  const children: ChildProcess[] = [];
-  const childModule = await benchChild('bench/scale-redis-child.ts');
+  const appDir = await benchAppDir();
+  const redis = await startRedisServer({ persistence: 'aof' });
+  const sim = await startScaleSimulator(count, offsetToAfterMidnight(), {
+    realClock: true,
+    supportersPerMinute: count * 0.06,
+  });
+  const slack = await startFakeSlack({
+    botToken,
+    users: [{ id: scaleAdminUserId, team_id: 'T0FAKE', name: 'lead', is_admin: true }],
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'fundbot-scale-redis-'));
+  const bots: ScaleBot[] = [];
+  const watches: ProcWatch[] = [];
   try {
-    const polled = new Set<string>();
-    const started = Date.now();
-    let fleetDoneAt = 0;
-    let markDone: () => void = () => {};
-    const fleetDone = new Promise<void>((resolve) => {
-      markDone = resolve;
-    });
-    const figures = Array.from({ length: replicaCount }, () => {
-      const child = fork(childModule, [], {
-        execArgv: [],
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    await seedSubscriptions(redis.url, count);
+    for (let i = 0; i < replicaCount; i++) {
+      const bot = startScaleBot({
+        appDir,
+        dir,
+        simUrl: sim.url,
+        keys: sim.keys,
+        storeUrl: redis.url,
+        slack: { apiUrl: slack.apiUrl, port: await freePort(), botToken, signingSecret },
+        opsPort: await freePort(),
+        name: `replica-${i}`,
       });
-      children.push(child);
-      child.send({ simUrl: sim.url, keys: sim.keys, offsetMs, storeUrl: redis.url });
-      return new Promise<ScaleProcessFigures>((resolve, reject) => {
-        child.on('message', (m: { polled?: [string, number][]; figures?: ScaleProcessFigures }) => {
-          // Same machine, same wall clock: the child's stamp is when the project was fully polled.
-          for (const [project, at] of m.polled ?? []) {
-            if (polled.has(project)) continue;
-            polled.add(project);
-            fleetDoneAt = Math.max(fleetDoneAt, at);
-            if (polled.size === count) markDone();
-          }
-          if (m.figures !== undefined) resolve(m.figures);
-        });
-        child.once('exit', (code) =>
-          reject(new Error(`a scaleRedis replica exited (${code}) before reporting`)),
-        );
-      });
-    });
-    await Promise.race([fleetDone, new Promise((resolve) => setTimeout(resolve, firstPollDeadlineMs))]);
-    // What the fleet's first polls cost outside the replicas (read before the steady window adds to them).
-    const redisWork = await redisServerWork(redis.url);
-    const simulator = await sim.stats();
-    for (const child of children) child.send('steady');
-    const replicas = await Promise.all(figures);
+      bots.push(bot);
+      watches.push(new ProcWatch(await bot.pid(), 250));
+    }
+    await Promise.all(bots.map((b) => b.running));
+    const fleetStart = Math.min(...bots.map((b) => b.spawnedAt));
+    await waitUntil(
+      'the first polls of every project',
+      async () => (await sim.stats()).fullyPolled >= count,
+      {
+        timeoutMs: firstPollDeadlineMs,
+        log,
+      },
+    );
+    const first = await sim.stats();
+    log(`first polls: ${first.fullyPolled}/${count} in ${first.lastFullAt - fleetStart} ms`);
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    const from = watches.map((w) => w.sample());
+    await new Promise((resolve) => setTimeout(resolve, steadyMs));
+    const to = watches.map((w) => w.sample());
+    const fullAt = await sim.fullAt();
+    const perReplica = await Promise.all(
+      bots.map(async (bot, i) => {
+        const held = await heldBy(bot.opsUrl);
+        const polledAt = held.map((p) => fullAt[p] ?? Number.POSITIVE_INFINITY);
+        const lastAt = Math.max(0, ...polledAt);
+        const start = from[i];
+        const end = to[i];
+        return {
+          entry: 'compiled',
+          projectsHeldAtEnd: held.length,
+          firstPollAllMs: Number.isFinite(lastAt) ? lastAt - bot.spawnedAt : -1,
+          rssMb: watches[i]?.peakRssMb() ?? -1,
+          cpuPct: start && end ? (watches[i]?.cpuPct(start, end) ?? -1) : -1,
+          logLines: bot.logged().lines,
+        };
+      }),
+    );
     return {
       replicas: replicaCount,
       projects: count,
-      firstPollAllMs: polled.size === count ? fleetDoneAt - started : -1,
-      perReplica: replicas.map(({ details, ...r }) => ({
-        ...r,
-        projectsHeldAtEnd: details['projectsHeldAtEnd'],
-        keyChecksDoneMs: details['keyChecksDoneMs'],
-        storeFailures: details['storeFailures'],
-        leasesSettledMs: details['leasesSettledMs'],
-        firstPollCpuMs: details['firstPollCpuMs'],
-        firstPollCpuMsPerProject: details['firstPollCpuMsPerProject'],
-        firstPollLoopDelayP99Ms: details['firstPollLoopDelayP99Ms'],
-      })),
-      projectsFullyPolled: polled.size,
-      untilFirstPollsDone: {
-        redisCommandsPerProject: Math.round((redisWork.commands / count) * 10) / 10,
-        redisCpuMs: redisWork.cpuMs,
-        simulatorRequests: simulator.requests,
-        simulatorCpuMs: simulator.cpuMs,
-      },
+      entry: 'compiled',
+      firstPollAllMs: first.fullyPolled === count ? first.lastFullAt - fleetStart : -1,
+      projectsFullyPolled: first.fullyPolled,
+      steadyS: steadyMs / 1000,
+      perReplica,
     };
+  } catch (error) {
+    for (const bot of bots) log(`--- ${bot.opsUrl} log tail ---\n${bot.tail().slice(-2_000)}`);
+    throw error;
   } finally {
-    for (const child of children) if (child.exitCode === null) child.kill();
+    for (const w of watches) w.stop();
+    await Promise.all(bots.map((b) => b.stop()));
+    await slack.close();
     sim.stop();
     await redis.stop();
-  }
-}
-
-/** Commands redis-server has processed and the CPU it used (user + system) since it started. */
-async function redisServerWork(url: string): Promise<{ commands: number; cpuMs: number }> {
-  const client = createClient({ url });
-  await client.connect();
-  try {
-    const info = await client.info();
-    const field = (name: string) =>
-      Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
-    return {
-      commands: field('total_commands_processed'),
-      cpuMs: Math.round((field('used_cpu_user') + field('used_cpu_sys')) * 1000),
-    };
-  } finally {
-    await client.quit();
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
 export const scaleRedisSection: BenchSection = {
   name: 'scale-redis',
   async run() {
-    return { scaleRedis: await measureScaleRedis() };
+    return { scaleRedis: await measureScaleRedisBots() };
   },
 };

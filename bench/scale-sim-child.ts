@@ -9,7 +9,7 @@
  * afresh (its first page: the poll interval the bot keeps).
  *
  * Sends `{ url, keys }` to the parent over IPC, then answers `{ ask: 'stats' }` and
- * `{ ask: 'fundingsIntervals', from, to }`; exits when the parent disconnects.
+ * `{ ask: 'fundingsIntervals', from, to }` and `{ ask: 'fullAt' }`; exits when the parent disconnects.
  */
 import { systemClock } from '../src/lib/clock.js';
 import { seededRandom } from '../src/lib/random.js';
@@ -68,6 +68,7 @@ process.on('message', (message: { ask?: string; from?: number; to?: number }) =>
       ...watch.firstPolls(),
     });
   }
+  if (message.ask === 'fullAt') process.send?.(watch.fullAt());
   if (message.ask === 'fundingsIntervals') {
     process.send?.(watch.fundingsIntervals(message.from ?? 0, message.to ?? Date.now()));
   }

@@ -42,6 +42,8 @@ export class SimWatch {
   readonly #fundingsReads = new Map<string, number[]>();
   #fullyPolled = 0;
   #lastFullAt = 0;
+  /** When each project's five feeds were first all answered (real epoch ms). */
+  readonly #fullAt = new Map<string, number>();
 
   constructor(readonly projects: number) {}
 
@@ -62,6 +64,7 @@ export class SimWatch {
       if (after === allFeeds) {
         this.#fullyPolled += 1;
         this.#lastFullAt = at;
+        this.#fullAt.set(project, at);
       }
     }
     if (feed === 'fundings' && (reply.query['offset'] ?? '0') === '0') {
@@ -77,6 +80,11 @@ export class SimWatch {
       lastFullAt: this.#lastFullAt,
       replies: Object.fromEntries(this.replies),
     };
+  }
+
+  /** When each fully polled project was first fully polled (real epoch ms). */
+  fullAt(): Record<string, number> {
+    return Object.fromEntries(this.#fullAt);
   }
 
   /**

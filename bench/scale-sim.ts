@@ -28,6 +28,8 @@ export interface ScaleSimulator {
   readonly url: string;
   readonly keys: string[];
   stats(): Promise<SimStats>;
+  /** When each fully polled project (`project-<i>`) was first fully polled (real epoch ms). */
+  fullAt(): Promise<Record<string, number>>;
   /** Gaps between consecutive fundings reads of a project within [from, to] (epoch ms), all projects. */
   fundingsIntervals(from: number, to: number): Promise<LatencySummary & { readonly samples: number }>;
   stop(): void;
@@ -68,6 +70,7 @@ export async function startScaleSimulator(
   return {
     ...ready,
     stats: () => ask<SimStats>({ ask: 'stats' }),
+    fullAt: () => ask<Record<string, number>>({ ask: 'fullAt' }),
     fundingsIntervals: (from, to) => ask({ ask: 'fundingsIntervals', from, to }),
     stop: () => child.disconnect(),
   };

@@ -147,18 +147,22 @@ const botRun = (projects: number, steadyS: number, firstPollDeadlineMs?: number)
  */
 function whatLimits(run: BotScaleFigures, plan: BotScaleFigures): Record<string, unknown> {
   const plannedPerSecond = Math.round(((run.projects * proRequestsPerDay) / 86_400) * 10) / 10;
-  const ceilingPerSecond = DEFAULT_MAX_REQUESTS_PER_SECOND;
-  const allowed = Math.min(plannedPerSecond, ceilingPerSecond);
+  // The bot's own ceiling and verdict (its /metrics; issue 33: the ceiling says when it sets the pace).
+  const ceilingPerSecond = run.ceiling?.perSecond ?? DEFAULT_MAX_REQUESTS_PER_SECOND;
+  const keysPerSecond = run.ceiling?.keysPerSecond ?? plannedPerSecond;
+  const allowed = Math.min(keysPerSecond, ceilingPerSecond);
   const reached = run.apiRequestsPerSecond >= 0.9 * allowed;
-  const ceilingBinds = reached && plannedPerSecond > ceilingPerSecond;
+  const ceilingBinds = run.ceiling?.binds ?? (reached && plannedPerSecond > ceilingPerSecond);
   return {
     plannedPerSecond,
     ceilingPerSecond,
     ceilingBinds,
-    limitedBy: !reached
-      ? `the process or the machine: ${run.apiRequestsPerSecond}/s served of the ${allowed}/s allowed`
-      : ceilingBinds
-        ? 'engine.maxRequestsPerSecond'
+    // Said where the operator looks: /healthz's detail and the log's warn line (after it held a minute).
+    ceilingWarningShown: ceilingBinds && (run.ceiling?.healthDetail ?? '').includes('add a replica'),
+    limitedBy: ceilingBinds
+      ? 'engine.maxRequestsPerSecond'
+      : !reached
+        ? `the process or the machine: ${run.apiRequestsPerSecond}/s served of the ${allowed}/s allowed`
         : "the keys' plans",
     fundingsP95VsPlan:
       Math.round((run.fundingsIntervalP95Ms / Math.max(1, plan.fundingsIntervalP95Ms)) * 100) / 100,

@@ -9,9 +9,11 @@ import { startBot } from './app/start-bot.js';
 import { startDemo } from './app/start-demo.js';
 import { readVersion } from './app/version.js';
 import { formatConfigProblems, readTextFileSync, resolveStartMode } from './config/index.js';
+import { limitHeapGrowth } from './ops/heap-growth.js';
 import { createLogger, installGracefulShutdown, type ShutdownStep, silentLogger } from './ops/index.js';
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   const version = readVersion();
   const start = resolveStartMode({ env: process.env, readFile: readTextFileSync });
 

@@ -35,6 +35,7 @@ import { type StartedReplicas, startReplicas } from './start-replicas.js';
 import { startUserKeyReader } from './user-key-reader.js';
 import { type ApiDriftWatch, watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
+import { type PollingCeilingWatch, watchPollingCeiling } from './watch-polling-ceiling.js';
 import { wireFundbot } from './wire-fundbot.js';
 
 export interface RunningBot {
@@ -82,6 +83,7 @@ export async function startBot(
   let engineStatus: () => readonly ProjectPollingStatus[] = () => [];
   let deliveryStatus: () => DeliveryStatus = () => ({ cannotPost: [], pending: 0 });
   let drift: ApiDriftWatch | undefined;
+  let ceiling: PollingCeilingWatch | undefined;
   // Set on a redis:// store: this replica then polls (and health expects polls of) the projects it holds.
   let replicas: StartedReplicas | undefined;
   let marker: StoreMarker | undefined;
@@ -99,7 +101,7 @@ export async function startBot(
     pausedBecause: (project) => engineStatus().find((s) => s.project === project)?.paused ?? null,
     delivery: () => deliveryStatus(),
     // The store found empty while its marker says it held data (ops/store-marker.ts).
-    extraChecks: () => (marker ? { 'store-data': marker.check() } : {}),
+    extraChecks: () => ({ ...(marker ? { 'store-data': marker.check() } : {}), ...ceiling?.checks() }),
   });
   const storeWatch = createStoreWatch({
     clock,
@@ -234,7 +236,7 @@ export async function startBot(
       if (emptied !== undefined) notes.push({ cause: 'store-emptied', detail: emptied });
       const driftLine = drift?.statusLine();
       if (driftLine !== undefined) notes.push({ cause: 'api-drift', detail: driftLine });
-      return notes;
+      return [...notes, ...(ceiling?.notes() ?? [])];
     },
     deliveryObserver: digestHealthObserver(health),
     onPoll: (poll) => {
@@ -268,6 +270,7 @@ export async function startBot(
       : {}),
   });
   engineStatus = () => wiring.engine.status();
+  ceiling = watchPollingCeiling({ ceiling: () => wiring.engine.ceiling(), clock, logger, registry });
   // A project the balancer just took over (its holder died or left) is polled at once, not a third of a TTL later.
   replicas?.whenAcquired((projects) => {
     for (const project of projects) wiring.engine.leaseGranted(project);
@@ -351,6 +354,7 @@ export async function startBot(
         hosting.stop();
         await userKeyReader.stop();
         drift?.stop();
+        ceiling?.stop();
         digest?.stop();
       },
     },

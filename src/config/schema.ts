@@ -157,8 +157,9 @@ const engineSchema = z.strictObject({
   /**
    * Polling requests a second the whole process sends at most, shared by its projects (each
    * key's own budget still applies). Binds only when many keys may spend fast, e.g. a fresh
-   * start late in a UTC day; a normal day of 1,000 projects is about 100 a second. Unset: the
-   * engine's default (DEFAULT_MAX_REQUESTS_PER_SECOND, 200), kept in one place.
+   * start late in a UTC day; a normal day of 1,000 projects is about 100 a second. Unset: sized
+   * from the keys' plans and the CPU, at least DEFAULT_MAX_REQUESTS_PER_SECOND (200), kept in
+   * one place (src/engine/process-ceiling.ts).
    */
   maxRequestsPerSecond: z.number().min(0.1).max(10_000).optional(),
   /**

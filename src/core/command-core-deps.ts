@@ -49,7 +49,8 @@ export type CoreLogger = Pick<Logger, 'warn' | 'error'>;
 export type OperationalNote =
   | { readonly cause: 'store-failing'; readonly detail: string }
   | { readonly cause: 'store-emptied'; readonly detail: string }
-  | { readonly cause: 'api-drift'; readonly detail: string };
+  | { readonly cause: 'api-drift'; readonly detail: string }
+  | { readonly cause: 'polling-ceiling'; readonly detail: string };
 
 /** Everything {@link createCommandCore} needs, injected. */
 export interface CommandCoreDeps {

@@ -7,6 +7,7 @@ import { traceEntryOf } from '../domain/notice-trace.js';
 import { type BackoffPolicy, backoffMs } from '../lib/backoff.js';
 import { memoryClaims } from '../lib/coordination/claims.js';
 import { createAccessWatch } from './access-watch.js';
+import { createAwaitingAccess } from './awaiting-access.js';
 import { createChannelDirectory } from './channel-directory.js';
 import { ChannelLane } from './channel-lane.js';
 import { createCopyWatchStore } from './copy-watch-store.js';
@@ -15,7 +16,7 @@ import type { Delivery, DeliveryOptions } from './delivery-api.js';
 import { createDeliveryLedger, isSettled } from './delivery-ledger.js';
 import { createDoubtResolver } from './doubt-resolver.js';
 import { createEventPlacement } from './event-placement.js';
-import { type ItemOutcome, idempotencyKeyOf, type LaneTask } from './lane-item.js';
+import { type ItemOutcome, idempotencyKeyOf, type LaneItem, type LaneTask } from './lane-item.js';
 import { createNoticeTrace } from './notice-trace-store.js';
 import { createBatchStore } from './pacing/batch-store.js';
 import { createBatches } from './pacing/batches.js';
@@ -34,7 +35,7 @@ export type { Delivery, DeliveryOptions, DeliveryStatus, ScheduledPost } from '.
  * joined meanwhile: one write for a few held notices instead of one each. The outbox
  * keeps them until then; the batch goes out minutes later.
  */
-const heldWriteGatherMs = 5_000;
+export const heldWriteGatherMs = 5_000;
 /** Re-reading held work after a failed start: 1 s doubling to a minute. */
 const resumeBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, jitter: 'spread' };
 /** Builds the pipeline; adapters register their posters with it, the engine offers it events. */
@@ -131,6 +132,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     return lane;
   };
   const enqueue = (channel: ChannelRef, task: LaneTask) => laneOf(channel).push(task);
+  const awaitingAccess = createAwaitingAccess(enqueue);
   const postOnce = createPostOnce({
     ledger,
     resolver,
@@ -147,6 +149,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     logger,
     observer,
     track,
+    batch: (id) => batchStore.get(id),
   });
   const threads = createDailyThreads({
     posterFor,
@@ -179,6 +182,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     threadCounted: (channel, batch, at) => threads.counted(batch, channel, at),
     ...(options.figuresOf ? { figuresOf: options.figuresOf } : {}),
     ...(options.onBatchPosted ? { onPosted: options.onBatchPosted } : {}),
+    removeCopy: (channel, id, canonical, copy) => laneOf(channel).removeCopies(id, canonical, [copy]),
+    cannotPostIn: (channel) => access.since(channel) !== undefined,
   });
   const access = createAccessWatch({
     states: options.access,
@@ -188,7 +193,10 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     wakeups,
     accessFor: (platform) => accesses.get(platform),
     setBlocked: (channel, blocked) => (blocked ? laneOf(channel).block() : laneOf(channel).unblock()),
-    catchUp: (channel) => batches.catchUp(channel),
+    catchUp: (channel) => {
+      batches.catchUp(channel);
+      awaitingAccess.resume(channel);
+    },
     invalidate: () => directory.invalidate(),
     observer,
     logger,
@@ -328,8 +336,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       const posting = (async (): Promise<ItemOutcome> => {
         const record = await ledger.get(key);
         if (isSettled(record)) return { kind: 'posted', messageId: record?.messageId };
-        return new Promise<ItemOutcome>((resolve) =>
-          enqueue(request.channel, {
+        return new Promise<ItemOutcome>((resolve) => {
+          const item: LaneItem = {
             type: 'post',
             key,
             idempotencyKey: name,
@@ -338,9 +346,20 @@ export function createDelivery(options: DeliveryOptions): Delivery {
             record,
             ...(request.giveUpAt !== undefined ? { giveUpAt: request.giveUpAt } : {}),
             render: () => request.render(),
+            // The bot cannot post in the channel: posted as soon as the access watch sees it can again
+            // (awaiting-access.ts). Without a check for the platform, the scheduler's next run tries again.
+            ...(accesses.has(request.channel.platform)
+              ? {
+                  hold: async () => {
+                    awaitingAccess.park(item);
+                    return { stored: Promise.resolve() };
+                  },
+                }
+              : {}),
             settle: resolve,
-          }),
-        );
+          };
+          enqueue(request.channel, item);
+        });
       })().finally(() => scheduled.delete(name));
       scheduled.set(name, posting);
       return posting;

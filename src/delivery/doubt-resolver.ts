@@ -28,6 +28,11 @@ export interface Doubt {
    * start plus the poster's settle time.
    */
   readonly landsBy?: number;
+  /**
+   * When the first attempt that may have landed began, when earlier than `startedAt` (a repeat of a repeat):
+   * the platform's dedupe window runs from that landing, not from the latest attempt.
+   */
+  readonly firstStartedAt?: number;
   readonly message: NeutralMessage;
   /** Other renderings its attempts carried (a repeat says it is late): a look matches any of them. */
   readonly alsoAs?: readonly NeutralMessage[];
@@ -291,7 +296,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         } else if (now < landsBy(support, d)) {
           // Nothing is decided while the post may still land; inside the dedupe window a repeat is the check.
           decisions.set(d.key, { kind: 'wait', until: landsBy(support, d) });
-        } else if (now - d.startedAt < support.repeatSafeMs) {
+        } else if (now - Math.min(d.startedAt, d.firstStartedAt ?? d.startedAt) < support.repeatSafeMs) {
           decisions.set(d.key, { kind: 'absent', by: 'repeat' });
         } else if (now < settles(d)) {
           decisions.set(d.key, { kind: 'wait', until: settles(d) });

@@ -178,6 +178,7 @@ export class SetAside {
           key: w.item.idempotencyKey,
           startedAt: w.item.record?.attemptStartedAt ?? clock.now(),
           ...(w.item.landsBy !== undefined ? { landsBy: w.item.landsBy } : {}),
+          ...(w.item.firstDoubtAt !== undefined ? { firstStartedAt: w.item.firstDoubtAt } : {}),
           ...markOf(poster, w.item.idempotencyKey),
           message: await w.item.render(false),
           ...(w.item.reposted ? { alsoAs: [await w.item.render(true)] } : {}),

@@ -2,6 +2,8 @@ import { type ChannelRef, channelKey, errorSummary } from '../core/index.js';
 import type { ChannelLane } from './channel-lane.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
 import type { LaneDeps } from './lane-deps.js';
+import type { BatchRecord } from './pacing/batch-record.js';
+import { heldNoticeSighted } from './pacing/landed-after-all.js';
 import type { Sighting } from './ports.js';
 import type { Witness } from './witness.js';
 
@@ -13,6 +15,8 @@ import type { Witness } from './witness.js';
  *   decided it absent): removed through the channel's lane;
  * - still attempting (in the air or in doubt on another replica, or left by a dead one): the sighting is
  *   stored for whichever replica decides the doubt;
+ * - held for a catch-up (decided absent, then its repeat refused): it landed after all, and stands once
+ *   (pacing/landed-after-all.ts);
  * - posted under this id, or unknown: nothing to do.
  * An event naming only a mark (Discord's nonce) that no lane of this process knows is only noted.
  *
@@ -29,6 +33,8 @@ export function createSightingIntake(deps: {
   readonly logger: LaneDeps['logger'];
   readonly observer: LaneDeps['observer'];
   readonly track: <T>(work: Promise<T>) => Promise<T>;
+  /** A held notice's batch (open or posted). */
+  readonly batch: (id: string) => Promise<BatchRecord | undefined>;
 }) {
   const { witness, ledger } = deps;
 
@@ -44,6 +50,16 @@ export function createSightingIntake(deps: {
       return;
     }
     if (record?.state === 'attempting') await witness.store(key, sighting.messageId);
+    if (record?.state === 'held') {
+      const removeCopy = (channel: ChannelRef, of: string, canonical: string, copy: string) =>
+        deps.laneOf(channel).removeCopies(of, canonical, [copy]);
+      await heldNoticeSighted(
+        { ledger, removeCopy, batch: deps.batch },
+        { id, channel: sighting.channel },
+        record,
+        sighting.messageId,
+      );
+    }
   }
 
   return (sighting: Sighting): void => {

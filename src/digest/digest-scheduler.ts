@@ -84,7 +84,8 @@ const POST_WAIT_MS = 20_000;
  * replicas and restarts (a replica that checks in the same second finds the claim or
  * the record), it waits out Retry-After, resolves a post left in doubt by looking (the
  * chart's file name carries the delivery's marker on Slack, the nonce on Discord), and
- * a channel the bot cannot post in is tried again at the next hourly check.
+ * a channel the bot cannot post in gets it as soon as it can again (the pipeline holds
+ * it until its day ends), else at the next hourly check.
  *
  * The cron task fires every minute (at second 5, so a timer that fires a hair early
  * still sees the right minute) and checks each project the first time it is due that
@@ -200,7 +201,14 @@ export function createDigestScheduler(options: DigestSchedulerOptions): DigestSc
         );
         if (outcome?.kind === 'posted') sent.push(label);
         else if (outcome === undefined) pending.push(label);
-        else if (outcome !== undefined && outcome.kind !== 'skipped') {
+        else if (outcome.kind === 'held') {
+          // The bot cannot post in the channel: the pipeline posts it the moment it can again (today).
+          pending.push(label);
+          logger.warn(
+            { project, channel: channelKey(channel) },
+            'digest: fundbot cannot post in the channel; it goes out as soon as it can again',
+          );
+        } else if (outcome !== undefined && outcome.kind !== 'skipped') {
           failed.push(label);
           logger.warn(
             { project, channel: channelKey(channel), outcome: outcome.kind },

@@ -12,6 +12,7 @@ import type { EngineProject, PollOutcome } from './context/engine-project.js';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND, type EngineSettings } from './context/engine-settings.js';
 import type { Lease } from './lease/lease.js';
 import { defaultListReadOptions } from './lists/list-assessment.js';
+import type { ProcessCeiling } from './schedule/process-ceiling.js';
 import { defaultHistoryOptions, type HistoryOptions } from './state/history.js';
 
 export type { FeedName } from '../domain/feeds.js';
@@ -145,6 +146,8 @@ export interface Engine {
   drainOutbox(): Promise<void>;
   readonly readModel: ProjectReadModel;
   metrics(): EngineMetrics;
+  /** The process-wide polling ceiling: its size and whether it, not the keys, sets the pace (no request). */
+  ceiling(): ProcessCeiling;
   /** Per project, for health checks (no request): is polling paused, and which feeds are off. */
   status(): readonly ProjectPollingStatus[];
   /**
@@ -205,6 +208,7 @@ export function engineSettings(o: EngineOptions = {}): EngineSettings {
     minIntervalMs: o.minIntervalMs ?? 1_000,
     maxConcurrentProjects: o.maxConcurrentProjects ?? 48,
     maxRequestsPerSecond: o.maxRequestsPerSecond ?? DEFAULT_MAX_REQUESTS_PER_SECOND,
+    ceilingConfigured: o.maxRequestsPerSecond !== undefined,
     publicReads: o.publicReads ?? true,
     feedHealthHoldMs: o.feedHealthHoldMs ?? FEED_STOP_HOLD_MS,
     listOptions: {

@@ -12,6 +12,7 @@ import { engineLoop } from './runs/engine-loop.js';
 import { ProjectRuns } from './runs/project-runs.js';
 import type { CredentialGate } from './schedule/credential-gate.js';
 import { keyChanged } from './schedule/key-pause.js';
+import { processCeilingOf } from './schedule/runtime-census.js';
 import { hasBaseline } from './state/baseline.js';
 import { releaseLeases } from './state/project-lease.js';
 import { stateKeys } from './state/project-state.js';
@@ -141,6 +142,7 @@ export function createEngine(deps: CreateEngineOptions): Engine {
       userReads: userSignal?.counts.reads ?? 0,
       userSignals: userSignal?.counts.signals ?? 0,
     }),
+    ceiling: () => processCeilingOf(ctx),
     keyReplaced(linkCaption) {
       const rt = runtimes.get(linkCaption);
       if (rt === undefined) return;

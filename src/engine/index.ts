@@ -24,5 +24,10 @@ export { detectOrder, type ListItemCodec, type ListOrder } from './lists/list-or
 export { defaultListReadOptions, type ListReadOptions, readList } from './lists/list-reader.js';
 export type { BudgetFigures, FeedDemand } from './schedule/budget-plan.js';
 export { planIntervals } from './schedule/budget-plan.js';
+export {
+  CPU_BOUND_PER_SECOND,
+  type ProcessCeiling,
+  sizedCeilingPerSecond,
+} from './schedule/process-ceiling.js';
 export { appendHistory, defaultHistoryOptions, type HistoryOptions } from './state/history.js';
 export { stateKeys } from './state/project-state.js';

@@ -2,10 +2,14 @@
  * `npm run chaos -- --seed 12345`: replays one chaos seed on the virtual clock and prints its verdict (exit 1 when
  * an invariant failed). `--seeds 1..50` runs a range; `--trace <text>` prints every request, delivery record write
  * and log line that mentions the text (an event id, a supporter's name, a channel); `--log` prints the processes'
- * warnings and errors.
+ * warnings and errors; `--digest` prints a hash of the seed's whole trace (trace-digest.ts): two runs of a seed
+ * must print the same. `--real-bot` runs the seed on the running bot instead (real-bot/run-real-bot.ts;
+ * `--compiled` starts `dist/src/main.js`, built first, instead of `src/main.ts`).
  */
 import { parseArgs } from 'node:util';
+import { realBotRunner } from './real-bot/cli-runner.js';
 import { runSeed, type SeedRun, seedReport } from './run-seed.js';
+import { traceDigest } from './trace-digest.js';
 
 const { values } = parseArgs({
   options: {
@@ -13,6 +17,9 @@ const { values } = parseArgs({
     seeds: { type: 'string' },
     trace: { type: 'string' },
     log: { type: 'boolean', default: false },
+    digest: { type: 'boolean', default: false },
+    'real-bot': { type: 'boolean', default: false },
+    compiled: { type: 'boolean', default: false },
   },
 });
 
@@ -59,16 +66,19 @@ function trace(run: SeedRun, text: string): string[] {
   return lines.sort((a, b) => a.at - b.at).map((l) => l.line);
 }
 
+const realBot = values['real-bot'];
+const runOne = realBot ? await realBotRunner(values.compiled) : runSeed;
 let failed = 0;
 for (const seed of seedsToRun()) {
-  const run = await runSeed(seed);
+  const run = await runOne(seed);
   const f = run.verdict.figures;
   const ok = run.verdict.violations.length === 0;
   if (!ok) failed += 1;
   process.stdout.write(
     `${ok ? '✓' : '✗'} seed ${seed}: ${f.supporters} supporters, ${f.duplicates} duplicates, ${f.misses} misses, stall ${f.maxStallMs} ms, doubt ${f.maxDoubtMs} ms, second copy ${f.maxSecondCopyMs} ms (${run.wallMs} ms)\n`,
   );
-  if (!ok) process.stdout.write(`${seedReport(run)}\n`);
+  if (values.digest) process.stdout.write(`  trace digest ${traceDigest(run.record, run.verdict)}\n`);
+  if (!ok) process.stdout.write(`${seedReport(run, realBot)}\n`);
   if (values.trace) process.stdout.write(`${trace(run, values.trace).join('\n')}\n`);
   if (values.log) process.stdout.write(`${run.record.log.join('\n')}\n`);
 }

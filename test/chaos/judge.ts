@@ -272,12 +272,16 @@ const lookIntervalMs = { slack: 60_000, discord: 5_000 } as const;
 
 /**
  * The longest any delivery record stayed `attempting` (an attempt not yet known to have landed or not). A look
- * that failed (a reset, a 5xx, a 429 of its own) costs its budget's interval: the bound grows by one interval
+ * that failed (a reset, a 5xx, a 429 of its own, its process killed before the answer) costs its budget's interval: the bound grows by one interval
  * for each failed look on the delivery's platform while it was in doubt.
  */
 function doubts(record: WorldRecord, violations: string[]): number {
   const open = new Map<string, number>();
-  const failedLooks = record.journal.filter((e) => e.category === 'look' && e.fault !== 'ok');
+  // A look that died with its process (killed while it waited for its answer) failed as surely as one the wire
+  // broke, and its budget was spent all the same: the next process's look waits the interval out.
+  const failedLooks = record.journal.filter(
+    (e) => e.category === 'look' && (e.fault !== 'ok' || e.answeredAt === undefined),
+  );
   let worst = 0;
   const closeAt = (key: string, at: number) => {
     const from = open.get(key);

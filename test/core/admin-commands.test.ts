@@ -302,6 +302,7 @@ describe('/status, /help, /digest', () => {
             cause: 'api-drift',
             detail: 'the API description changed on 2026-01-01: 1 change (removed field x)',
           },
+          { cause: 'polling-ceiling', detail: "its keys' plans 490.2 requests a second, its ceiling 303" },
         ],
       },
     });
@@ -311,6 +312,9 @@ describe('/status, /help, /digest', () => {
     expect(operation).toContain("replace this project's API key");
     expect(operation).toContain('The store does not answer (Redis at cache:6379 fails since 42 s');
     expect(operation).toContain("The platform's API changed: the API description changed on 2026-01-01");
+    expect(operation).toContain(
+      "Feeds are read more slowly than the project's API plan allows: this fundbot process polls as fast as it may (its keys' plans 490.2 requests a second, its ceiling 303). The operator can add a replica.",
+    );
     expect(en.tone).toBe('warning');
     expect(JSON.stringify(en)).not.toContain('LEAKEDKEY');
     await f.settings.setLocale(discordChannel, 'channel', 'de');
@@ -322,6 +326,7 @@ describe('/status, /help, /digest', () => {
     expect(betrieb).not.toContain('rejected');
     expect(betrieb).toContain('Der Speicher antwortet nicht');
     expect(betrieb).toContain('Die API der Plattform hat sich geändert');
+    expect(betrieb).toContain('Der Betreiber kann eine Replik hinzufügen');
   });
 
   test('/status without a cause shows no operation field', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelAccessResult, ChannelRef } from '../../src/core/ports.js';
+import { heldWriteGatherMs } from '../../src/delivery/create-delivery.js';
 import { memoryClaims } from '../../src/lib/coordination/claims.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { t0 } from '../support/builders.js';
@@ -94,7 +95,8 @@ describe('a channel the bot cannot post in is held, never dropped', () => {
     await h.offer(supporter(1));
     h.check.set({ ok: true });
     h.delivery.accessMayHaveChanged(s1);
-    await h.settle();
+    // At once, but never before its batch is in the store (held notices gather for one write, a few seconds).
+    await h.advance(heldWriteGatherMs);
     expect(h.slack.in('S1').map((m) => m.message.title)).toEqual([
       expect.stringContaining('1 new supporter since'),
     ]);
@@ -141,5 +143,30 @@ describe('a channel the bot cannot post in is held, never dropped', () => {
     expect(b.slack.in('S1').map((m) => m.message.title)).toEqual([
       expect.stringContaining('1 new wall post since'),
     ]);
+  });
+
+  it("a day's digest refused there goes out the moment the bot can post again, not at the next hourly check", async () => {
+    const h = await setup();
+    h.slack.fail('S1', { kind: 'unavailable', reason: 'not-member' });
+    const outcomes: string[] = [];
+    void h.delivery
+      .postScheduled({
+        id: 'digest:solar-kiosk:2026-03-02',
+        channel: s1,
+        kind: 'digest',
+        occurredAt: t0,
+        giveUpAt: t0 + 24 * 3_600_000,
+        render: async () => ({ title: 'Daily digest', text: 'the day' }),
+      })
+      .then((outcome) => outcomes.push(outcome.kind));
+    await h.advance(1_000);
+    // Held (the scheduler reports it pending), not refused.
+    expect(outcomes).toEqual(['held']);
+    expect(h.slack.in('S1')).toHaveLength(0);
+    await h.advance(40_000);
+    h.check.set({ ok: true });
+    await h.advance(60_000);
+    expect(h.slack.in('S1').map((m) => m.message.title)).toEqual(['Daily digest']);
+    expect(h.slack.attempts.filter((a) => a.channel.channelId === 'S1')).toHaveLength(2);
   });
 });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter, createDiscordRestPosting } from '../../src/adapters/discord/index.js';
+import { DeliveryNotPostedError } from '../../src/delivery/index.js';
 import { type KeyValueStore, openStore } from '../../src/lib/store.js';
 import { startAdapterPipeline, type TestAdapter } from '../delivery/adapter-pipeline.js';
 import type { PipelineHarness } from '../delivery/pipeline-harness.js';
@@ -38,7 +39,6 @@ const posters = {
     const posting = createDiscordRestPosting({
       token: fake.token,
       apiUrl: fake.apiUrl,
-      restRetries: 0,
       restTimeoutMs,
       clock,
     });
@@ -150,8 +150,8 @@ describe.each(Object.keys(posters) as (keyof typeof posters)[])(
   },
 );
 
-describe("Discord: the platform's rate-limit waits are obeyed", () => {
-  it('no request on the route before a per-route 429 ends, none at all before a global one ends', async () => {
+describe("Discord: a rate limit is the delivery lane's wait, not the client's", () => {
+  it('a per-route or a global 429 rejects the post at once with its Retry-After, and nothing is posted', async () => {
     const fake = await startFakeDiscord();
     const adapter = createDiscordAdapter({
       token: fake.token,
@@ -164,24 +164,28 @@ describe("Discord: the platform's rate-limit waits are obeyed", () => {
     });
     await adapter.start();
     try {
-      const timesOfCreates = () =>
-        fake.requests
-          .map((r, i) => ({ r, at: fake.requestTimes[i] ?? 0 }))
-          .filter(({ r }) => r.method === 'POST' && r.path.endsWith('/messages'))
-          .map(({ at }) => at);
+      const creates = () =>
+        fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).length;
+      const refusal = (text: string, key: string) =>
+        adapter.poster.post(campaign, { text }, key).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
 
       fake.faultMessages({ rateLimit: { retryAfterMs: 1_200 } });
-      await adapter.poster.post(campaign, { text: 'after a route limit' }, 'evt:route');
-      const [limited, retried] = timesOfCreates();
-      expect(retried! - limited!).toBeGreaterThanOrEqual(1_200);
+      const routeLimit = await refusal('after a route limit', 'evt:route');
+      expect(routeLimit).toBeInstanceOf(DeliveryNotPostedError);
+      expect((routeLimit as DeliveryNotPostedError).retryAfterMs).toBeGreaterThanOrEqual(1_200);
+      expect(creates()).toBe(1);
 
-      fake.faultMessages({ rateLimit: { retryAfterMs: 1_000, global: true } });
-      const before = fake.requests.length;
-      await adapter.poster.post(campaign, { text: 'after a global limit' }, 'evt:global');
-      const after = fake.requestTimes.slice(before);
-      // The limited request, then nothing (no route) until the global wait is over.
-      expect(after[1]! - after[0]!).toBeGreaterThanOrEqual(1_000);
-      expect(fake.channelMessages.get(campaign.channelId)).toHaveLength(2);
+      fake.faultMessages({ rateLimit: { retryAfterMs: 5_000, global: true } });
+      const globalLimit = await refusal('after a global limit', 'evt:global');
+      expect((globalLimit as DeliveryNotPostedError).retryAfterMs).toBeGreaterThanOrEqual(5_000);
+      // The global wait is known to the client: the next post is refused without a request.
+      const meanwhile = await refusal('during the global limit', 'evt:meanwhile');
+      expect(meanwhile).toBeInstanceOf(DeliveryNotPostedError);
+      expect(creates()).toBe(2);
+      expect(fake.channelMessages.get(campaign.channelId) ?? []).toHaveLength(0);
     } finally {
       await adapter.stop();
       await fake.close();

@@ -32,7 +32,6 @@ function startRestOnly(
   const posting = createDiscordRestPosting({
     token: fake.token,
     apiUrl: fake.apiUrl,
-    restRetries: 0,
     restTimeoutMs,
     clock: options.clock,
   });

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { waitUntil } from '../support/wait-until.js';
 import { type Entry, killAllBots, outputTail, startBotProcess } from './harness/bot-process.js';
 import { defineChatJourney } from './harness/chat-journey.js';
 import { buildCompiledApp, type CompiledApp, readImageSettings } from './harness/compiled-entry.js';
@@ -99,6 +100,47 @@ describe('journey: what the image promises an operator', () => {
         (error: { code?: number }) => error.code ?? -1,
       );
       expect(exitCode, 'the HEALTHCHECK exit code').toBe(0);
+    },
+    60_000,
+  );
+
+  journeyStep(
+    'a polling ceiling below what the key allows is said on /healthz and /metrics, with what to do',
+    undefined,
+    async () => {
+      const port = await world.freePort();
+      // The world's key allows about 10 requests a second (1,000,000 a day); the process may poll 2.
+      const config = world.writeConfig({
+        api: { baseUrl: world.sim.url },
+        store: { url: world.storeUrl },
+        projects: [{ linkCaption: journeyProject, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+        http: { enabled: true, port },
+        engine: { maxRequestsPerSecond: 2 },
+      });
+      const bot = startBotProcess({
+        name: 'the image with a low polling ceiling',
+        entry: compiled(),
+        cwd: world.dir,
+        env: { ...readImageSettings().env, FUNDBOT_CONFIG: config, SOLAR_KIOSK_API_KEY: world.apiKey },
+      });
+      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
+      let detail = '';
+      await waitUntil(
+        'the polling-ceiling check of /healthz to say the ceiling sets the pace',
+        async () => {
+          const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as {
+            checks: Record<string, { ok: boolean; detail: string }>;
+          };
+          detail = health.checks['polling-ceiling']?.detail ?? '';
+          return /sets the pace, not the keys/.test(detail);
+        },
+        { timeoutMs: 20_000, everyMs: 250 },
+      );
+      expect(detail).toMatch(/this process polls at most 2 \(engine\.maxRequestsPerSecond\)/);
+      expect(detail).toMatch(/add a replica/);
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metrics).toMatch(/^fundbot_polling_ceiling_binds 1$/m);
+      expect(metrics).toMatch(/^fundbot_polling_ceiling_requests_per_second 2$/m);
     },
     60_000,
   );

@@ -231,3 +231,71 @@ describe("Slack's events settle a channel's doubts without a look", () => {
     }
   });
 });
+
+describe('Slack: a notice held for the catch-up that lands late after all', () => {
+  /** The channel's messages that name `name`. */
+  const naming = (fake: FakeSlack, name: string) =>
+    (fake.messages.get('C0CHAN') ?? []).filter((m) => JSON.stringify(m.blocks).includes(name));
+
+  it('decided absent, its repeat refused (not_in_channel) and held; the original lands 90 s late: it stands alone, the catch-up names only the others', async () => {
+    const clock = new ManualClock(t0);
+    const { resolved, sighted, observer } = recorder();
+    const bot = await startWitnessedSlack(clock, { observer });
+    try {
+      await live(bot);
+      await bot.offer(supporter('s0', clock.now()));
+      await sightedTs(bot, sighted, bot.fake.messages.get('C0CHAN')?.[0]?.ts);
+      // Taken, but answered (and landed) only 90 s later; meanwhile the bot is removed from the channel.
+      bot.fake.fail('chat.postMessage', lateAnswer(90_000), 1);
+      const sentAt = clock.now();
+      await bot.offer(supporter('s1', sentAt));
+      bot.fake.setChannel({ id: 'C0CHAN', isMember: false });
+      await runFor(bot, 60_000, 1_000);
+      expect(resolved).toEqual(['s1:absent']);
+      await bot.offer(supporter('s2', clock.now()));
+      await runFor(bot, sentAt + 90_000 - clock.now(), 1_000);
+      // The original lands, and its event reaches the bot while the catch-up still holds the name.
+      const landed = naming(bot.fake, 'Fan s1')[0];
+      expect(landed).toBeDefined();
+      await sightedTs(bot, sighted, landed?.ts);
+      // Invited back: the catch-up goes out.
+      bot.fake.setChannel({ id: 'C0CHAN', isMember: true });
+      await runFor(bot, 5 * 60_000, 5_000);
+      expect(naming(bot.fake, 'Fan s2')).toHaveLength(1);
+      expect(naming(bot.fake, 'Fan s1')).toHaveLength(1);
+    } finally {
+      await bot.stop();
+      await bot.fake.close();
+    }
+  });
+
+  it('the catch-up went out first, naming it: the original landing 90 s late is removed as it lands', async () => {
+    const clock = new ManualClock(t0);
+    const { resolved, removed, sighted, observer } = recorder();
+    const bot = await startWitnessedSlack(clock, { observer });
+    try {
+      await live(bot);
+      await bot.offer(supporter('s0', clock.now()));
+      await sightedTs(bot, sighted, bot.fake.messages.get('C0CHAN')?.[0]?.ts);
+      bot.fake.fail('chat.postMessage', lateAnswer(90_000), 1);
+      const sentAt = clock.now();
+      await bot.offer(supporter('s1', sentAt));
+      bot.fake.setChannel({ id: 'C0CHAN', isMember: false });
+      await runFor(bot, 30_000, 1_000);
+      expect(resolved).toEqual(['s1:absent']);
+      // Invited back at once: the catch-up naming s1 goes out before the original lands.
+      bot.fake.setChannel({ id: 'C0CHAN', isMember: true });
+      await runFor(bot, sentAt + 89_000 - clock.now(), 1_000);
+      expect(naming(bot.fake, 'Fan s1')).toHaveLength(1);
+      await bot.advance(1_000);
+      await bot.fake.waitFor(() => bot.fake.deleted.length === 1, 'the late original to be removed');
+      await bot.settle();
+      expect(naming(bot.fake, 'Fan s1')).toHaveLength(1);
+      expect(removed).toEqual(['s1:sighted']);
+      expect(Number(bot.fake.deleted[0]?.message.ts) * 1000).toBe(sentAt + 90_000);
+    } finally {
+      await bot.stop();
+      await bot.fake.close();
+    }
+  });
+});

@@ -15,7 +15,7 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface CompiledAppDir {
   readonly appDir: string;
-  /** Where a repository file's compiled JavaScript is (`bench/scale-redis-child.ts` → `…/dist/bench/scale-redis-child.js`). */
+  /** Where a repository file's compiled JavaScript is (`bench/scale-sim-child.ts` → `…/dist/bench/scale-sim-child.js`). */
   compiled(repoPath: string): string;
   remove(): void;
 }

@@ -1,6 +1,6 @@
 import { type Client, Routes } from 'discord.js';
 import { type ChannelPoster, ChannelUnavailableError } from '../../delivery/index.js';
-import { closeDiscordRest, createDiscordRest } from './discord-rest.js';
+import { closeDiscordRest, createDiscordPostingRest } from './discord-rest.js';
 import { discordPost, discordRestDelivery } from './discord-rest-delivery.js';
 import { restMessage } from './http-interactions/rest-message.js';
 
@@ -38,19 +38,18 @@ export interface DiscordPosterOptions {
  * 3 pages of 100) and the notice is recognised by its nonce or, as GET does not
  * return nonces, by its embed (title, description and footer).
  *
- * Rate limits: @discordjs/rest's queue obeys Discord's waits (the 429's
- * Retry-After, per route and global, and the bucket headers): no request on that
- * route (any route for a global limit) before the wait ends. A 429 never posts.
+ * Rate limits: the REST client rejects instead of waiting (discordPostingRestOptions): a 429, or a bucket or
+ * the global limit known to be spent, is DeliveryNotPostedError with the wait, and the delivery lane holds
+ * the channel that long on the injected clock. A 429 never posts.
  */
 export function createDiscordPoster(
   options: DiscordPosterOptions,
 ): ChannelPoster & { close(): Promise<void> } {
   const { client } = options;
-  const rest = createDiscordRest({
+  const rest = createDiscordPostingRest({
     token: options.token,
     apiUrl: options.apiUrl,
     timeoutMs: options.restTimeoutMs,
-    retries: 0,
   });
 
   return {

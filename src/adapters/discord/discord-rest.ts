@@ -44,6 +44,35 @@ export function createDiscordRest(settings: DiscordRestSettings & { readonly tok
   return new REST(discordRestOptions(settings)).setToken(settings.token);
 }
 
+/** The longest wait of discord.js's own pacing under the global per-second limit. */
+const globalPaceMs = 1_000;
+
+/**
+ * The REST options of a client that posts notices (and looks, edits, removes copies and opens threads for them):
+ * no retries of its own (a retried post is a repeat the pipeline would not know of, see createDiscordPoster) and
+ * no waits of its own. A rate limit, whether a 429 came back or a bucket or the global limit is known to be spent,
+ * rejects at once (but for discord.js pacing the global 50 a second, a wait under a second) with discord.js's RateLimitError carrying the wait; the poster turns it into
+ * DeliveryNotPostedError(retryAfter) and the delivery lane waits it out on the injected clock, its one backoff.
+ * Waiting inside discord.js would hold the lane on the wall clock, unseen by its stall rules and look budgets.
+ */
+export function discordPostingRestOptions(
+  settings: Omit<DiscordRestSettings, 'retries'>,
+): Partial<RESTOptions> {
+  return {
+    ...discordRestOptions({ ...settings, retries: 0 }),
+    // discord.js's own pacing under the global 50 requests a second waits at most a second: that stays a
+    // client's pause like a slow answer; anything longer is a wait the lane must know of.
+    rejectOnRateLimit: (limit) => !(limit.global && limit.timeToReset <= globalPaceMs),
+  };
+}
+
+/** A REST client with {@link discordPostingRestOptions}, authenticated with the bot token. */
+export function createDiscordPostingRest(
+  settings: Omit<DiscordRestSettings, 'retries'> & { readonly token: string },
+): REST {
+  return new REST(discordPostingRestOptions(settings)).setToken(settings.token);
+}
+
 /** Stops a REST client's sweeper timers and closes its connection pool. Idempotent. */
 export async function closeDiscordRest(rest: REST): Promise<void> {
   rest.clearHashSweeper();

@@ -101,7 +101,9 @@ function operationLines(run: CommandRun, paused: EngineStatus['paused']): string
         ? t.status.storeFailing(text(note.detail))
         : note.cause === 'store-emptied'
           ? t.status.storeEmptied(text(note.detail, limits.reason * 2))
-          : t.status.apiDrift(text(note.detail, limits.driftLine)),
+          : note.cause === 'polling-ceiling'
+            ? t.status.pollingCeiling(text(note.detail))
+            : t.status.apiDrift(text(note.detail, limits.driftLine)),
     );
   }
   return lines;

@@ -184,6 +184,8 @@ export interface Catalog {
     readonly storeEmptied: (detail: string) => string;
     /** The platform's API description changed; `detail` names the changes (English). */
     readonly apiDrift: (detail: string) => string;
+    /** The process-wide polling ceiling, not the key, sets the pace; `detail` gives the figures (English). */
+    readonly pollingCeiling: (detail: string) => string;
     readonly version: (version: string) => string;
     readonly feedNames: Readonly<Record<'project' | 'incentives' | 'fundings' | 'wall' | 'blog', string>>;
   };

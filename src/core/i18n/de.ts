@@ -224,6 +224,8 @@ export const de: Catalog = {
       `Der Speicher antwortet nicht (${detail}): neue Meldungen warten, bis er wieder antwortet.`,
     storeEmptied: (detail) => `Der Speicher war leer (der Betreiber muss handeln): ${detail}.`,
     apiDrift: (detail) => `Die API der Plattform hat sich geändert: ${detail}`,
+    pollingCeiling: (detail) =>
+      `Die Feeds werden langsamer gelesen, als der API-Tarif des Projekts erlaubt: dieser fundbot-Prozess fragt so schnell ab, wie er darf (${detail}). Der Betreiber kann eine Replik hinzufügen.`,
     version: (version) => `fundbot ${version}`,
     feedNames: {
       project: 'Projekt',

@@ -215,6 +215,8 @@ export const en: Catalog = {
       `The store does not answer (${detail}): new notices wait until it answers again.`,
     storeEmptied: (detail) => `The store was found empty (operator action needed): ${detail}.`,
     apiDrift: (detail) => `The platform's API changed: ${detail}`,
+    pollingCeiling: (detail) =>
+      `Feeds are read more slowly than the project's API plan allows: this fundbot process polls as fast as it may (${detail}). The operator can add a replica.`,
     version: (version) => `fundbot ${version}`,
     feedNames: {
       project: 'Project',

@@ -19,6 +19,7 @@ import type { ChannelPoster, ProjectFigures, ThreadTarget } from '../ports.js';
 import type { Wakeups } from '../wakeups.js';
 import { type BatchRecord, batchEvent, batchId, heldEntry } from './batch-record.js';
 import { type BatchStore, batchKeepMs } from './batch-store.js';
+import { type LandedAfterAllDeps, removeLandedCopies, withoutLanded } from './landed-after-all.js';
 import { createRecentMessages } from './recent-messages.js';
 
 export interface BatchesDeps {
@@ -46,6 +47,10 @@ export interface BatchesDeps {
   readonly figuresOf?: (project: string) => Promise<ProjectFigures | undefined>;
   /** Told every batch posted (metrics, the benchmark). */
   readonly onPosted?: (batch: BatchRecord) => void;
+  /** Whether the bot is known not to be able to post in the channel (its catch-ups wait for access). */
+  readonly cannotPostIn: (channel: ChannelRef) => boolean;
+  /** Removes an extra copy of a notice (a held one that landed late after all: landed-after-all.ts). */
+  readonly removeCopy: LandedAfterAllDeps['removeCopy'];
 }
 
 /** A notice kept in a batch: `stored` resolves once the batch that holds it is in the store. */
@@ -83,13 +88,18 @@ export function createBatches(deps: BatchesDeps) {
 
   /** Posts a batch whose time has come through its channel's lane. */
   async function flush(id: string, project: string): Promise<void> {
-    const batch = (await batchStore.load(project)).get(id);
-    if (!batch || flushing.has(id)) return;
+    const loaded = (await batchStore.load(project)).get(id);
+    if (!loaded || flushing.has(id)) return;
+    flushing.add(id);
+    // Never posted before it is stored: a process dying after the post would leave a batch nobody knows of,
+    // and its notices, offered again, would be held and named a second time.
+    await batchStore.stored(id);
+    const batch = await withoutLanded(ledger, loaded).catch(() => loaded);
     if (batch.entries.length === 0) {
+      flushing.delete(id);
       await batchStore.close({ ...batch, state: 'posted' });
       return;
     }
-    flushing.add(id);
     const poster = deps.posterFor(batch.channel.platform);
     const restIn = poster?.threads ? 'thread' : 'messages';
     const key = { id: batch.id, channel: batch.channel };
@@ -137,6 +147,7 @@ export function createBatches(deps: BatchesDeps) {
         'batch posted but not closed: closed at the next try',
       );
     }
+    await removeLandedCopies(deps, batch, outcome.messageId).catch(() => {});
     if (batch.fundingTotal !== null)
       lastTotal.set(`${channelKey(batch.channel)}/${batch.project}`, batch.fundingTotal);
     // A batch is one of the hour's messages: a channel busy for more than an hour stays batched
@@ -356,9 +367,16 @@ export function createBatches(deps: BatchesDeps) {
       });
     },
 
-    /** Arms the timers of a project's open batches (after it was loaded: a restart, a lease taken over). */
+    /**
+     * Arms the timers of a project's open batches (after it was loaded: a restart, a lease taken over). A
+     * catch-up whose channel is not known to be closed goes out now: the process that held it may have died
+     * after the access came back, and no later return of the access would start it.
+     */
     async schedule(project: string): Promise<void> {
-      for (const batch of (await batchStore.load(project)).values()) arm(batch);
+      for (const batch of (await batchStore.load(project)).values()) {
+        if (batch.due === null && !deps.cannotPostIn(batch.channel)) void flush(batch.id, batch.project);
+        else arm(batch);
+      }
     },
 
     /** The bot can post in the channel again: its held batches go out now. */

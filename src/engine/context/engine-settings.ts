@@ -37,8 +37,12 @@ export interface EngineSettings {
   /** The shortest interval any feed is polled at when the budget would allow faster. */
   readonly minIntervalMs: number;
   readonly maxConcurrentProjects: number;
-  /** Requests a second this process sends for polling at most, all projects together. */
+  /**
+   * Requests a second this process sends for polling at most, all projects together: the operator's, or (not
+   * `ceilingConfigured`) the default the census replaces by the ceiling sized from the keys (process-ceiling.ts).
+   */
   readonly maxRequestsPerSecond: number;
+  readonly ceilingConfigured: boolean;
   readonly publicReads: boolean;
   readonly listOptions: ListReadOptions;
   /** A stopped feed is said in its channels once it lasted this long (domain/feed-health.ts). */

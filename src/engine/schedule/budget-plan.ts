@@ -38,6 +38,18 @@ export interface FeedDemand {
 export const TARGETS_MAX_SHARE = 0.5;
 
 /**
+ * What one key may spend a millisecond right now by its own budget: the day's remainder less the reserve,
+ * over the time to its reset, and at most its minute limit less the reserve. The plan's capacity, and the
+ * keys' pace the process ceiling is compared with (process-ceiling.ts).
+ */
+export function keyPacePerMs(budget: BudgetFigures, now: number, reserveShare: number): number {
+  const timeLeft = Math.max(60_000, budget.dayResetAt - now);
+  const spendable = Math.max(0, budget.dayRemaining - reserveShare * budget.dayLimit);
+  const perMinuteCap = (budget.minuteLimit * (1 - reserveShare)) / 60_000;
+  return Math.min(spendable / timeLeft, perMinuteCap);
+}
+
+/**
  * Spreads what may be spent of the day budget until its reset over the feeds.
  *
  * Spendable = day remaining - reserve (reserveShare of the day limit, kept for
@@ -69,9 +81,10 @@ export function planIntervals(input: {
 }): Map<string, number> {
   const { budget, now, reserveShare, demands } = input;
   const timeLeft = Math.max(60_000, budget.dayResetAt - now);
-  const spendable = Math.max(0, budget.dayRemaining - reserveShare * budget.dayLimit);
-  const perMinuteCap = (budget.minuteLimit * (1 - reserveShare)) / 60_000;
-  const base = Math.min(spendable / timeLeft, perMinuteCap, input.maxRatePerMs ?? Number.POSITIVE_INFINITY);
+  const base = Math.min(
+    keyPacePerMs(budget, now, reserveShare),
+    input.maxRatePerMs ?? Number.POSITIVE_INFINITY,
+  );
   // The one-offs take at most half: a burst of searches slows the polls, never stops them.
   let capacity = base - Math.min(input.overheadPerMs ?? 0, base / 2);
   const result = new Map<string, number>();

@@ -118,7 +118,7 @@ export function replan(ctx: EngineServices & PlannedProjects, rt: PlannedProject
   const polledHere = census.polledHereTotal;
   const sharingPolledHere = census.polledHere.get(rt.gate) ?? 0;
   const maxRatePerMs =
-    (ctx.settings.maxRequestsPerSecond / 1000) *
+    (census.ceiling.perSecond / 1000) *
     (Math.max(1, sharingPolledHere) / Math.max(1, polledHere, sharingPolledHere));
   const budget = ctx.api.budget(rt.config.key) ?? assumedBudget(now);
   const demands: FeedDemand[] = [];

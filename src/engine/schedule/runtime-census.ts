@@ -1,5 +1,7 @@
 import type { EngineServices } from '../context/engine-services.js';
-import type { CredentialGate } from './credential-gate.js';
+import { keyPacePerMs } from './budget-plan.js';
+import { assumedBudget, type CredentialGate } from './credential-gate.js';
+import { ceilingBinds, type ProcessCeiling, sizedCeilingPerSecond } from './process-ceiling.js';
 import type { PlannedProject, PlannedProjects } from './schedule-slice.js';
 
 /** How long a count stands: the process ceiling's share moves with leases, which change over seconds. */
@@ -12,6 +14,8 @@ export interface RuntimeCensus {
   readonly sharing: ReadonlyMap<CredentialGate, readonly PlannedProject[]>;
   readonly polledHere: ReadonlyMap<CredentialGate, number>;
   readonly polledHereTotal: number;
+  /** The process-wide ceiling for this count (process-ceiling.ts), shared among the keys by replan. */
+  readonly ceiling: ProcessCeiling;
 }
 
 const censuses = new WeakMap<PlannedProjects['runtimes'], RuntimeCensus>();
@@ -40,6 +44,22 @@ export function censusOf(ctx: EngineServices & PlannedProjects, rt: PlannedProje
   return census;
 }
 
+/** The ceiling as the latest census counted it (counted now if none is younger than a second). */
+export function processCeilingOf(ctx: EngineServices & PlannedProjects): ProcessCeiling {
+  const now = ctx.clock.now();
+  const known = censuses.get(ctx.runtimes);
+  if (
+    known !== undefined &&
+    now >= known.at &&
+    now - known.at < CENSUS_MS &&
+    known.size === ctx.runtimes.size
+  )
+    return known.ceiling;
+  const census = count(ctx, now);
+  censuses.set(ctx.runtimes, census);
+  return census.ceiling;
+}
+
 function count(ctx: EngineServices & PlannedProjects, now: number): RuntimeCensus {
   const sharing = new Map<CredentialGate, PlannedProject[]>();
   const polledHere = new Map<CredentialGate, number>();
@@ -53,5 +73,40 @@ function count(ctx: EngineServices & PlannedProjects, now: number): RuntimeCensu
       polledHere.set(r.gate, (polledHere.get(r.gate) ?? 0) + 1);
     }
   }
-  return { at: now, size: ctx.runtimes.size, sharing, polledHere, polledHereTotal };
+  return {
+    at: now,
+    size: ctx.runtimes.size,
+    sharing,
+    polledHere,
+    polledHereTotal,
+    ceiling: ceilingFor(ctx, now, sharing, polledHere),
+  };
+}
+
+/** The keys polled here: their day limits size the ceiling, their pace tells whether it binds. */
+function ceilingFor(
+  ctx: EngineServices,
+  now: number,
+  sharing: ReadonlyMap<CredentialGate, readonly PlannedProject[]>,
+  polledHere: ReadonlyMap<CredentialGate, number>,
+): ProcessCeiling {
+  const dayLimits: number[] = [];
+  let keysPerMs = 0;
+  for (const gate of polledHere.keys()) {
+    const key = sharing.get(gate)?.[0]?.config.key;
+    if (key === undefined) continue;
+    const budget = ctx.api.budget(key) ?? assumedBudget(now);
+    dayLimits.push(budget.dayLimit);
+    keysPerMs += keyPacePerMs(budget, now, ctx.settings.reserveShare);
+  }
+  const configured = ctx.settings.ceilingConfigured;
+  const perSecond = configured ? ctx.settings.maxRequestsPerSecond : sizedCeilingPerSecond(dayLimits);
+  const keysPerSecond = Math.round(keysPerMs * 10_000) / 10;
+  return {
+    perSecond,
+    source: configured ? 'configured' : 'sized',
+    keysPerSecond,
+    keys: dayLimits.length,
+    binds: ceilingBinds(perSecond, keysPerSecond),
+  };
 }

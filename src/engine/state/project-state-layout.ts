@@ -126,7 +126,8 @@ export function splitState(state: ProjectState): {
 /**
  * The part of a head a restart depends on, as text: everything but the bookkeeping that only
  * times or sizes the next reads (`readAt`, and per list `newPerPoll`, `lastFullReadAt`,
- * `lastSweepAt`, the fundings' arrival `rhythm`). An idle poll changes only that bookkeeping (the moving average decays, the
+ * `lastSweepAt`, the position of a running sweep `lateSweepAt`, the backfill's progress `seenFrom` (not its
+ * end), the fundings' arrival `rhythm`). An idle poll changes only that bookkeeping (the moving average decays, the
  * read times move on), so comparing this text tells a commit worth writing from one that is
  * not: a restart that finds the bookkeeping some minutes old reads a little early, never
  * announces anything twice or misses it (project-state-store.ts, `commit`).
@@ -142,11 +143,28 @@ export function durableHeadText(head: StateHead): string {
       lastFullReadAt: _healed,
       lastSweepAt: _swept,
       rhythm: _rhythm,
+      lateSweepAt,
+      seenFrom,
       ...kept
     } = cursor;
-    lists[feed] = kept;
+    // How far the backfill below the first read has come (with the seen keys it added): bookkeeping too,
+    // except its end (0), which lets the daily sweep start (list-reader.ts).
+    if (seenFrom !== undefined) (kept as Record<string, unknown>)['backfilled'] = seenFrom <= 0;
+    // Where a sweep below the window stands moves with every idle read of a long list (20,000 supporters:
+    // 200 pages, one head write each, 1.5 KB a poll on disk; issue 33). That a sweep runs is durable; its
+    // position is bookkeeping: a restart that finds it some pages behind reads those pages again, and the
+    // sweep decides by membership in `seen` (always written when it changes), so nothing is announced twice
+    // or missed.
+    lists[feed] = lateSweepAt === undefined ? kept : { ...kept, sweeping: true };
   }
-  return JSON.stringify({ ...head, readAt: undefined, lists });
+  // Where the seen keys are stored is compared by the commit itself (project-state-store.ts: a commit that
+  // changed only seen keys, and nothing here, is the backfill's).
+  const chunks = Object.fromEntries(
+    Object.entries(head.chunks).filter(
+      ([collection]) => !listFeeds.some((f) => collection === seenIndexOf(f)),
+    ),
+  );
+  return JSON.stringify({ ...head, readAt: undefined, lists, chunks });
 }
 
 /** The seen-key set of a list as packed chunks (see {@link SeenKeys.packChunks}). */

@@ -101,6 +101,7 @@ export function createDiscordModel(
       author: bot,
       body: call.body,
       attachments: call.files,
+      newId: snowflake,
     });
     if (nonceKey) nonces.set(nonceKey, { message, at: clock.now() });
     messages.set(channelId, [...(messages.get(channelId) ?? []), message]);

@@ -1,8 +1,8 @@
 /**
  * The `makeRequest` the chaos world gives one process's Discord REST client (@discordjs/rest's option): the real
  * REST client (its retries of 5xx, resets and timeouts, its 429 handling), the real posters above it; below it,
- * the wire (exchange.ts) and the Discord model, on the world's clock. discord.js waits a 429's Retry-After on the
- * real clock: the chaos keeps those waits under a second and the world waits them out (`realWaits`).
+ * the wire (exchange.ts) and the Discord model, on the world's clock. The client rejects a 429 instead of waiting
+ * it out (discordPostingRestOptions): the delivery lane waits on the world's clock.
  */
 import type { RESTOptions } from 'discord.js';
 import type { PlatformFaults } from '../platform-faults.js';
@@ -44,7 +44,10 @@ async function readCall(url: string, init: Parameters<RESTOptions['makeRequest']
   return { method: request.method, path, query: parsed.searchParams, body, files };
 }
 
-function categoryOf(call: DiscordCall): { category: RequestCategory; channel: string } {
+export function categoryOf(call: Pick<DiscordCall, 'method' | 'path'>): {
+  category: RequestCategory;
+  channel: string;
+} {
   const channel = /^\/channels\/(\d+)/.exec(call.path)?.[1] ?? '';
   if (/^\/channels\/\d+\/messages$/.test(call.path)) {
     return { category: call.method === 'POST' ? 'post' : 'look', channel };
@@ -57,7 +60,6 @@ export function discordMakeRequest(
   model: DiscordModel,
   faults: PlatformFaults,
   deps: Omit<ExchangeDeps, 'errors'>,
-  realWaits: Set<Promise<void>>,
 ): RESTOptions['makeRequest'] {
   return async (url, init) => {
     const call = await readCall(url, init);
@@ -78,12 +80,6 @@ export function discordMakeRequest(
       faults.decide(identity),
       () => model.call(call),
     );
-    if (reply.status === 429) {
-      const waitMs = Number(reply.headers?.['retry-after'] ?? 0) * 1000;
-      const wait = new Promise<void>((resolve) => setTimeout(resolve, waitMs + 50));
-      realWaits.add(wait);
-      void wait.then(() => realWaits.delete(wait));
-    }
     const body = reply.status === 204 ? null : JSON.stringify(reply.body);
     return new Response(body, {
       status: reply.status,

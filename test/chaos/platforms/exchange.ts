@@ -124,7 +124,7 @@ export async function exchange(
 }
 
 /** A 429 as each platform sends it: Slack's Retry-After in whole seconds; Discord's also in the body. */
-function rateLimited(platform: RequestIdentity['platform'], retryAfterMs: number): PlatformReply {
+export function rateLimited(platform: RequestIdentity['platform'], retryAfterMs: number): PlatformReply {
   if (platform === 'slack') {
     return {
       status: 429,

@@ -12,7 +12,7 @@ import { roleOf, visibleStrings } from './channel-timeline.js';
 import { type ExchangeDeps, exchange, type JournalEntry } from './exchange.js';
 import type { SlackModel } from './slack-model.js';
 
-const categories: Readonly<Record<string, RequestCategory>> = {
+export const slackRequestCategories: Readonly<Record<string, RequestCategory>> = {
   'chat.postMessage': 'post',
   'files.completeUploadExternal': 'post',
   'conversations.history': 'look',
@@ -68,7 +68,7 @@ export function slackFetch(
     }
     const method = path.replace(/^\/api\//, '');
     const args = parseForm(await request.text());
-    const category = categories[method] ?? 'other';
+    const category = slackRequestCategories[method] ?? 'other';
     const channel = String(args['channel'] ?? args['channel_id'] ?? '');
     const metadata = args['metadata'] as { event_payload?: { event_id?: unknown } } | undefined;
     const text = visibleStrings({ text: args['text'], blocks: args['blocks'] }).join('\n');

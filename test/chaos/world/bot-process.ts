@@ -6,12 +6,13 @@
  * process's life (process-life.ts). What differs from the real process, and why: the API client does not retry
  * by itself (a retry sleeping inside one call would hide it from the world's clock; the engine re-polls), the
  * digest's cron is a minute loop on the clock, the Slack channel check's client does not retry (its retries
- * sleep on the real clock), and nothing listens for commands (the chaos is about notices).
+ * sleep on the real clock) and neither waits a Discord rate limit out (see `rest` below), and nothing listens
+ * for commands (the chaos is about notices).
  */
 import { webApi } from '@slack/bolt';
 import { REST } from 'discord.js';
 import { Registry } from 'prom-client';
-import { closeDiscordRest } from '../../../src/adapters/discord/discord-rest.js';
+import { closeDiscordRest, discordPostingRestOptions } from '../../../src/adapters/discord/discord-rest.js';
 import { createRestChannelAccess } from '../../../src/adapters/discord/http-interactions/rest-channel-access.js';
 import { createRestPoster } from '../../../src/adapters/discord/http-interactions/rest-poster.js';
 import {
@@ -58,7 +59,6 @@ export interface WorldParts {
   readonly discord: DiscordModel;
   readonly faults: PlatformFaults;
   readonly journal: JournalEntry[];
-  readonly realWaits: Set<Promise<void>>;
   /** Replicas (a redis:// store in production): one lease table and one claims table for the fleet. */
   readonly fleet?: { readonly lease: Lease; readonly claims: Map<string, ClaimEntry> };
   liveReplicas(): number;
@@ -171,17 +171,20 @@ export function startBotProcess(parts: WorldParts, slot: number, incarnation: nu
     logger: quietWebApiLogger,
   });
   wiring.registerAdapter(slackPoster, createSlackChannelAccess(slackCheck, logger));
+  // The notice posters' REST client as production builds it (no retries, a rate limit rejects and the lane waits
+  // it out on the clock), with three changes that keep the wall clock out of the seed: the world's clock times the
+  // requests out (discord.js's own timer would fire on the real clock), the per-second global self-limit is off
+  // (it counts real seconds, of which a world on the virtual clock spends few: seed 1 slept through 950 virtual
+  // seconds of it; the model sets no global limit), and /subscribe's check shares the client, rejecting a rate
+  // limit rather than waiting it out on the real clock (the access watch checks again later).
   const rest = new REST({
-    api: chaosDiscord.apiUrl,
-    // The world's clock times the requests out (the real timer would fire on the real clock).
+    ...discordPostingRestOptions({ apiUrl: chaosDiscord.apiUrl, timeoutMs: discordRestTimeoutMs }),
     timeout: 3_600_000,
-    retries: 3,
-    makeRequest: discordMakeRequest(
-      parts.discord,
-      parts.faults,
-      { ...wire, timeoutMs: discordRestTimeoutMs },
-      parts.realWaits,
-    ),
+    globalRequestsPerSecond: Number.POSITIVE_INFINITY,
+    makeRequest: discordMakeRequest(parts.discord, parts.faults, {
+      ...wire,
+      timeoutMs: discordRestTimeoutMs,
+    }),
   }).setToken(chaosDiscord.token);
   wiring.registerAdapter(
     createRestPoster({ rest, restTimeoutMs: discordRestTimeoutMs }),

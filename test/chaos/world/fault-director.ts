@@ -164,7 +164,8 @@ export class FaultDirector {
   }
 }
 
-function matches(kill: Kill, entry: JournalEntry): boolean {
+/** Whether a kill armed for a moment lands on this request. */
+export function matches(kill: Kill, entry: JournalEntry): boolean {
   switch (kill.moment) {
     case 'post':
       return entry.category === 'post';

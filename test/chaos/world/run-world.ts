@@ -101,7 +101,6 @@ export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
     timeline,
   });
   const journal: JournalEntry[] = [];
-  const realWaits = new Set<Promise<void>>();
   const disruptions: Disruption[] = [];
   const notes: string[] = [];
   const log: string[] = [];
@@ -131,7 +130,6 @@ export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
     discord,
     faults: new PlatformFaults(schedule),
     journal,
-    realWaits,
     ...(schedule.replicas > 1
       ? { fleet: { lease: memoryLease(clock), claims: new Map<string, ClaimEntry>() } }
       : {}),
@@ -175,10 +173,8 @@ export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
 
   const quiet = {
     progress: () => progress + journal.length,
-    pending: () => [
-      ...[...processes.values()].filter((p) => p.life.running && p.api.inFlight > 0).map((p) => p.api.idle()),
-      ...realWaits,
-    ],
+    pending: () =>
+      [...processes.values()].filter((p) => p.life.running && p.api.inFlight > 0).map((p) => p.api.idle()),
   };
   try {
     let sameTime = 0;

@@ -1,7 +1,7 @@
 /**
  * When the chaos world may move its clock: nothing that runs without the clock is still running. Everything in a
- * seed is in this process except the simulator (real HTTP on 127.0.0.1) and discord.js's own Retry-After waits
- * (real timers), so the world waits for those, then lets the event loop turn until a few turns pass in which
+ * seed is in this process except the simulator (real HTTP on 127.0.0.1), so the world waits for its answers,
+ * then lets the event loop turn until a few turns pass in which
  * nothing happened (no store operation, no platform request, no API call, no new timer).
  */
 import { ManualClock } from '../../support/manual-clock.js';
@@ -18,11 +18,11 @@ export class ChaosClock extends ManualClock {
 export interface Quiet {
   /** A counter that grows with every step anything takes (store operations, requests, timers). */
   readonly progress: () => number;
-  /** Real exchanges still on their way (running processes' API calls, discord.js's waits). */
+  /** Real exchanges still on their way (running processes' API calls to the simulator). */
   readonly pending: () => Promise<unknown>[];
 }
 
-/** How long a real exchange (an API call to the simulator, discord.js's own wait) may take before the world gives up. */
+/** How long a real exchange (an API call to the simulator) may take before the world gives up. */
 const realWaitLimitMs = 30_000;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));

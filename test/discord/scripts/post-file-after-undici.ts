@@ -14,7 +14,6 @@ const channelId = defaultGuild.channels[0]?.id ?? '';
 const posting = createDiscordRestPosting({
   token: fake.token,
   apiUrl: fake.apiUrl,
-  restRetries: 0,
   clock: systemClock,
 });
 const png = Buffer.alloc(73_000, 7);

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, parseProjectKey } from '../../../src/api/index.js';
-import { createEngine, type Engine } from '../../../src/engine/index.js';
+import {
+  CPU_BOUND_PER_SECOND,
+  createEngine,
+  type Engine,
+  type EngineOptions,
+  sizedCeilingPerSecond,
+} from '../../../src/engine/index.js';
 import { seededRandom } from '../../../src/lib/random.js';
 import { memoryStore } from '../../../src/lib/store.js';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
@@ -24,7 +30,7 @@ const windowMs = 2 * 60_000;
  * `projects` projects, each with its own fresh Pro key, started late in the UTC day: the
  * polling requests the engine sends in `windowMs` after its first round.
  */
-async function pollingRequestsLateInTheDay(maxRequestsPerSecond: number): Promise<number> {
+async function pollingRequestsLateInTheDay(maxRequestsPerSecond: number | undefined): Promise<number> {
   const clock = new ManualClock(lateInTheDay);
   sim = await startSimulator({
     clock,
@@ -42,7 +48,10 @@ async function pollingRequestsLateInTheDay(maxRequestsPerSecond: number): Promis
       key: parseProjectKey(sim?.issueProjectKey(`project-${i}`, { plan: 'pro' }) ?? ''),
     })),
     deliver: async () => {},
-    options: { maxRequestsPerSecond, publicReads: false },
+    options: {
+      publicReads: false,
+      ...(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond }),
+    } satisfies EngineOptions,
   });
   await engine.runDue(); // the first round: every feed's baseline
   const from = sim.requests.length;
@@ -70,5 +79,35 @@ describe('the process-wide polling ceiling (maxRequestsPerSecond)', () => {
     // 8 keys at up to 102 a minute (the Pro minute limit less the 15 % reserve).
     expect(uncapped).toBeGreaterThan(projects * 60);
     expect(uncapped).toBeLessThanOrEqual(projects * 102 * (windowMs / 60_000) + projects * 5);
+  });
+});
+
+describe('the ceiling sized from the keys and the CPU, and whether it sets the pace', () => {
+  const pro = 10_000;
+  it('is the old default for a normal fleet, the plans with headroom above it, and never more than the CPU allows', () => {
+    expect(sizedCeilingPerSecond([])).toBe(200);
+    expect(sizedCeilingPerSecond(Array(1_000).fill(pro))).toBe(200); // 116 a second planned
+    expect(sizedCeilingPerSecond(Array(1_600).fill(pro))).toBe(231); // 185 planned, 1.25x
+    // 3,000 Pro keys plan 347 a second: half a core at 1.65 ms a request holds them to 303.
+    expect(CPU_BOUND_PER_SECOND).toBe(303);
+    expect(sizedCeilingPerSecond(Array(3_000).fill(pro))).toBe(CPU_BOUND_PER_SECOND);
+  });
+
+  it('tells when the ceiling, not the keys, sets the pace: a late-day fresh start of 8 keys under 1 a second', async () => {
+    await pollingRequestsLateInTheDay(1);
+    const ceiling = engine?.ceiling();
+    expect(ceiling).toMatchObject({ perSecond: 1, source: 'configured', keys: projects, binds: true });
+    // Each Pro key may spend the rest of its day in the hour left, up to 102 a minute: 1.7 a second each.
+    expect(ceiling?.keysPerSecond).toBeGreaterThan(projects * 1.5);
+  });
+
+  it('says the keys set the pace when the sized ceiling holds their plans', async () => {
+    await pollingRequestsLateInTheDay(undefined);
+    expect(engine?.ceiling()).toMatchObject({
+      perSecond: 200,
+      source: 'sized',
+      keys: projects,
+      binds: false,
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient, parseProjectKey } from '../../../src/api/index.js';
+import { engineSettings } from '../../../src/engine/engine-options.js';
 import type { EngineContext } from '../../../src/engine/project/engine-context.js';
 import { addProjectRuntime, type ProjectRuntime } from '../../../src/engine/project/project-runtime.js';
 import type { CredentialGate } from '../../../src/engine/schedule/credential-gate.js';
@@ -28,7 +29,8 @@ function runtimesOf(projects: { linkCaption: string; key: typeof keyA }[]) {
       project,
     );
   for (const project of projects) add(project);
-  const ctx = { clock, runtimes } as unknown as EngineContext;
+  // The ceiling's sizing reads the keys' budgets and the settings (process-ceiling.ts).
+  const ctx = { clock, runtimes, api, settings: engineSettings() } as unknown as EngineContext;
   const leased = (lc: string) => {
     const rt = runtimes.get(lc) as ProjectRuntime;
     rt.leaseUntil = clock.now() + 30_000;

@@ -256,3 +256,34 @@ describe('a state stored as one value (before the split)', () => {
     );
   });
 });
+
+describe('the backfill of seen keys below the first read (issue 33: a long list idle on disk)', () => {
+  it('keeps its progress in memory between commits that write anyway, and a restart mid-way announces nothing', async () => {
+    const map = new Map<string, string>();
+    const writes: string[] = [];
+    const h = await startHarness({
+      store: mapStore(map, (key) => writes.push(key)),
+      project: { supporters: initialSupporters(3_000) },
+    });
+    await step(h); // the first read: a window, the rest below it not yet in `seen`
+    const first = await readStoredState(h.store, lc);
+    expect(first?.lists.fundings?.seenFrom).toBeGreaterThan(0);
+    writes.length = 0;
+    await runFor(h, 3 * 60_000); // idle: each fundings read backfills a page of seen keys
+    // Every read before changed a seen chunk, the index and the head; now nothing is written while only
+    // the backfill moves (it counts those keys as seen whether stored or not).
+    expect(writes.filter((k) => k.includes('/seen')).length).toBe(0);
+    expect(writes.filter((k) => k === `engine/${lc}/head`).length).toBeLessThanOrEqual(1);
+    // A restart from the stored (earlier) backfill reads those pages again and announces nothing.
+    await h.engine.stop();
+    h.engine = h.newEngine();
+    await runFor(h, 30 * 60_000);
+    expect(announcedSupporterKeys(h.recorder.events)).toEqual([]);
+    // Its end is durable: the stored state says the backfill is done, with every key below the window.
+    const done = await readStoredState(h.store, lc);
+    expect(done?.lists.fundings?.seenFrom).toBe(0);
+    const late = h.project.addSupporter({ amount: 9 });
+    await runFor(h, 60_000);
+    expect(announcedSupporterKeys(h.recorder.events)).toEqual([fundingKeyOf(late)]);
+  }, 120_000);
+});

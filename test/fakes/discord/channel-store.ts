@@ -34,6 +34,8 @@ export interface ChannelStore {
   /** Discord's page: the `limit` messages right after `after`, newest first, without nonces. */
   messagesAfter(channelId: string, after: bigint, limit: number): StoredMessage[];
   addMessage(channelId: string, message: StoredMessage): void;
+  /** Edit Message's effect: the fields sent replace the message's, which stays in its place; undefined when not found. */
+  editMessage(channelId: string, messageId: string, fields: StoredMessage): StoredMessage | undefined;
   /** Delete Message's effect: gone from the channel, kept in `deleted` with when (epoch ms). */
   deleteMessage(channelId: string, messageId: string): void;
   readonly deleted: readonly {
@@ -91,6 +93,17 @@ export function createChannelStore(
     addMessage: (channelId, message) => {
       channelMessages.set(channelId, [...(channelMessages.get(channelId) ?? []), message]);
       for (const listener of listeners) listener(channelId, message);
+    },
+    editMessage: (channelId, messageId, fields) => {
+      const list = channelMessages.get(channelId) ?? [];
+      const old = list.find((m) => m['id'] === messageId);
+      if (!old) return undefined;
+      const edited = { ...old, ...fields, id: old['id'], edited_timestamp: new Date(now()).toISOString() };
+      channelMessages.set(
+        channelId,
+        list.map((m) => (m === old ? edited : m)),
+      );
+      return edited;
     },
     deleteMessage: (channelId, messageId) => {
       const list = channelMessages.get(channelId) ?? [];

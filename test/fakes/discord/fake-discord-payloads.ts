@@ -208,8 +208,11 @@ export function messagePayload(fields: {
   readonly body: Record<string, unknown>;
   readonly attachments: readonly { readonly filename: string; readonly size: number }[];
   readonly webhookId?: string | undefined;
+  /** Ids for the attachments (default {@link snowflake} of now): a fake on a virtual clock passes its own. */
+  readonly newId?: () => string;
 }): Record<string, unknown> {
   const { body } = fields;
+  const newId = fields.newId ?? (() => snowflake());
   return {
     id: fields.id,
     channel_id: fields.channelId,
@@ -217,14 +220,15 @@ export function messagePayload(fields: {
     ...(fields.webhookId ? { webhook_id: fields.webhookId, application_id: fields.webhookId } : {}),
     author: userPayload(fields.author),
     content: typeof body['content'] === 'string' ? body['content'] : '',
-    timestamp: new Date().toISOString(),
+    // Discord's own rule: a message's time is its id's.
+    timestamp: new Date(Number((BigInt(fields.id) >> 22n) + discordEpoch)).toISOString(),
     edited_timestamp: null,
     tts: false,
     mention_everyone: false,
     mentions: [],
     mention_roles: [],
     attachments: fields.attachments.map((a) => ({
-      id: snowflake(),
+      id: newId(),
       filename: a.filename,
       size: a.size,
       url: `https://cdn.example.invalid/${a.filename}`,

@@ -150,9 +150,11 @@ async function handle(deps: RestRouteDeps, req: IncomingMessage, res: ServerResp
   }
   const editMessage = route('PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/);
   if (editMessage) {
-    const old = store.findMessage(editMessage[1] ?? '', editMessage[2] ?? '');
-    if (!old) return send(res, 404, { message: 'Unknown Message', code: 10008 });
-    return send(res, 200, { ...old, ...body });
+    // Discord keeps the edit: the channel shows the new content from now on.
+    const edited = store.editMessage(editMessage[1] ?? '', editMessage[2] ?? '', body);
+    if (!edited) return send(res, 404, { message: 'Unknown Message', code: 10008 });
+    const { nonce: _nonce, ...shown } = edited;
+    return send(res, 200, shown);
   }
   const createMessage = route('POST', /^\/channels\/(\d+)\/messages$/);
   if (createMessage) {

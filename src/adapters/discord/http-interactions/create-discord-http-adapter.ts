@@ -2,7 +2,7 @@ import type { ChannelAccess, CommandCore } from '../../../core/index.js';
 import type { ChannelPoster } from '../../../delivery/index.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
 import { type Claims, memoryClaims } from '../../../lib/coordination/claims.js';
-import { closeDiscordRest, createDiscordRest } from '../discord-rest.js';
+import { closeDiscordRest, createDiscordPostingRest, createDiscordRest } from '../discord-rest.js';
 import { type DiscordAdapterLogger, silentLogger } from '../logger.js';
 import { createInteractionHandler } from './handle-interaction.js';
 import { type InteractionsServer, startInteractionsServer } from './interactions-server.js';
@@ -80,12 +80,12 @@ export function createDiscordHttpAdapter(options: DiscordHttpAdapterOptions): Di
     retries: options.restRetries ?? 3,
   });
   // Notices go through a REST client without retries: a retried post is a repeat the pipeline would not know
-  // of (see createDiscordPoster); it repeats itself, with the same nonce, and watches for a late copy.
-  const postingRest = createDiscordRest({
+  // of (see createDiscordPoster); it repeats itself, with the same nonce, and watches for a late copy. Nor does it
+  // wait out a rate limit: the delivery lane does, on its clock (discordPostingRestOptions).
+  const postingRest = createDiscordPostingRest({
     token: options.token,
     apiUrl: options.restApiUrl,
     timeoutMs: options.restTimeoutMs ?? 15_000,
-    retries: 0,
   });
   const handle = createInteractionHandler({
     core: options.core,

@@ -1,7 +1,7 @@
 import type { ChannelAccess } from '../../../core/index.js';
 import type { ChannelPoster } from '../../../delivery/index.js';
 import type { Clock } from '../../../lib/clock.js';
-import { closeDiscordRest, createDiscordRest } from '../discord-rest.js';
+import { closeDiscordRest, createDiscordPostingRest, createDiscordRest } from '../discord-rest.js';
 import { createRestChannelAccess } from './rest-channel-access.js';
 import { createRestPoster } from './rest-poster.js';
 
@@ -11,11 +11,6 @@ export interface DiscordRestPostingOptions {
   /** REST base URL without the version (default Discord's `https://discord.com/api`). */
   readonly apiUrl?: string;
   readonly restTimeoutMs?: number;
-  /**
-   * Default 0: a retried post is a repeat the pipeline would not know of (see createDiscordPoster); the
-   * pipeline repeats itself, with the same nonce, and watches for a late copy.
-   */
-  readonly restRetries?: number;
   /** Time for the in-doubt rules (the nonce window). */
   readonly clock: Clock;
 }
@@ -35,15 +30,26 @@ export interface DiscordRestPosting {
  */
 export function createDiscordRestPosting(options: DiscordRestPostingOptions): DiscordRestPosting {
   const restTimeoutMs = options.restTimeoutMs ?? 15_000;
-  const rest = createDiscordRest({
+  // Notices: no retries and no waits of the client's own (discordPostingRestOptions): the pipeline repeats a post
+  // itself, with the same nonce, watches for a late copy, and waits out a rate limit on its clock.
+  const rest = createDiscordPostingRest({
     token: options.token,
     apiUrl: options.apiUrl,
     timeoutMs: restTimeoutMs,
-    retries: options.restRetries ?? 0,
+  });
+  // /subscribe's check answers a person: it rides out a rate limit or a blip rather than refuse.
+  const checkRest = createDiscordRest({
+    token: options.token,
+    apiUrl: options.apiUrl,
+    timeoutMs: restTimeoutMs,
+    retries: 3,
   });
   return {
     poster: createRestPoster({ rest, restTimeoutMs }),
-    channelAccess: createRestChannelAccess(rest),
-    close: () => closeDiscordRest(rest),
+    channelAccess: createRestChannelAccess(checkRest),
+    close: async () => {
+      await closeDiscordRest(rest);
+      await closeDiscordRest(checkRest);
+    },
   };
 }

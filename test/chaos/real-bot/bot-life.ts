@@ -1,0 +1,133 @@
+/**
+ * The running bot's life in a real-bot chaos seed: the real entry point (`src/main.ts` under tsx, or the compiled
+ * `dist/src/main.js`) as a child process, killed with SIGKILL and started again by a supervisor after the seed's
+ * delay on the same SQLite file, or stopped with SIGSTOP and continued. Each stretch it could not work is a
+ * disruption for the judge (a restart counts until the new process says it runs).
+ */
+import {
+  type BotProcess,
+  type Entry,
+  type LogLine,
+  startBotProcess,
+} from '../../journeys/harness/bot-process.js';
+import type { Disruption } from '../world/world-record.js';
+
+export interface BotLifeOptions {
+  readonly entry: Entry;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly disruptions: Disruption[];
+  readonly notes: string[];
+  /**
+   * Called before each start: returns the wait until that new process reached its platforms (Socket Mode
+   * connected, its gateway IDENTIFY), told apart from its predecessors'.
+   */
+  readonly connection: () => () => Promise<void>;
+}
+
+export interface BotLife {
+  /** The name of the process running now, e.g. `bot#2`. */
+  readonly name: string;
+  start(): Promise<void>;
+  /** kill -9, then the supervisor's restart after `restartAfterMs`. */
+  kill(restartAfterMs: number): void;
+  /** SIGSTOP for `forMs`, then SIGCONT. */
+  pause(forMs: number): void;
+  /** Resolves when no restart or pause is under way. */
+  steady(): Promise<void>;
+  /** Warnings, errors and stderr of every process, for a failing seed's report. */
+  log(): string[];
+  /** SIGTERM (SIGKILL after 10 s). */
+  stop(): Promise<void>;
+}
+
+const warnLevels = new Set(['warn', 'error', 'fatal', 40, 50, 60]);
+
+function logLineText(line: LogLine): string {
+  const { msg, level, time: _time, pid: _pid, hostname: _host, ...rest } = line;
+  return `${String(level)} ${String(msg ?? '')} ${JSON.stringify(rest)}`.slice(0, 400);
+}
+
+export function botLife(options: BotLifeOptions): BotLife {
+  const processes: BotProcess[] = [];
+  let current: BotProcess | undefined;
+  let busy: Promise<void> = Promise.resolve();
+  let incarnation = 0;
+
+  async function start(): Promise<void> {
+    incarnation += 1;
+    const connected = options.connection();
+    const bot = startBotProcess({
+      name: `bot#${incarnation}`,
+      entry: options.entry,
+      cwd: options.cwd,
+      env: options.env,
+    });
+    processes.push(bot);
+    current = bot;
+    await bot.waitForLog((l) => /fundbot is running/.test(String(l.msg ?? '')), 'fundbot is running', 60_000);
+    await connected();
+  }
+
+  return {
+    get name() {
+      return current?.name ?? 'none';
+    },
+    start,
+    kill(restartAfterMs) {
+      const bot = current;
+      if (!bot || bot.exitCode() !== undefined) return;
+      const from = Date.now();
+      bot.kill();
+      const disruption: Disruption = { from, to: Number.POSITIVE_INFINITY, what: 'kill' };
+      options.disruptions.push(disruption);
+      options.notes.push(`kill -9 ${bot.name}, restart after ${restartAfterMs} ms`);
+      busy = busy.then(async () => {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, from + restartAfterMs - Date.now())));
+        // A kill -9 may land while the new process starts (its own restart then follows).
+        await start().catch((error: unknown) =>
+          options.notes.push(`restart: ${String(error).slice(0, 200)}`),
+        );
+        disruption.to = Date.now();
+      });
+    },
+    pause(forMs) {
+      const pid = current?.pid;
+      if (pid === undefined || current?.exitCode() !== undefined) return;
+      const from = Date.now();
+      process.kill(pid, 'SIGSTOP');
+      options.disruptions.push({ from, to: from + forMs, what: 'pause' });
+      busy = busy.then(async () => {
+        await new Promise((resolve) => setTimeout(resolve, forMs));
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          // Killed meanwhile.
+        }
+      });
+    },
+    async steady() {
+      // A kill or pause may chain another step while one is awaited.
+      for (let seen: Promise<void> | undefined; seen !== busy; ) {
+        seen = busy;
+        await seen;
+      }
+    },
+    log: () =>
+      processes.flatMap((bot) => [
+        ...bot
+          .logLines()
+          .filter((l) => warnLevels.has(l.level as string))
+          .map((l) => `${bot.name} ${logLineText(l)}`),
+        ...bot
+          .stderr()
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => `${bot.name} stderr ${l}`),
+      ]),
+    async stop() {
+      if (current && current.exitCode() === undefined) await current.stop('SIGTERM', 10_000).catch(() => {});
+      for (const bot of processes) bot.kill();
+    },
+  };
+}
