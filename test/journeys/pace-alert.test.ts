@@ -8,7 +8,8 @@
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
-import { type BotProcess, startBotProcess, tsxEntry } from './harness/bot-process.js';
+import type { BotProcess } from './harness/bot-process.js';
+import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { ChatDriver } from './harness/chat-driver.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
 import { journeyHooks } from './harness/journey-hooks.js';
@@ -44,23 +45,10 @@ describe.each(platforms)('journey: goal-pace alerts ($name)', ({ name, start }) 
     'an admin subscribes the channel and sets the end; a member may not',
     undefined,
     async () => {
-      const config = world.writeConfig({
-        api: { baseUrl: world.sim.url },
-        store: { url: world.storeUrl },
-        projects: [{ linkCaption: journeyProject, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      const config = await writeChatBotConfig(world, driver, {
         campaign: { paceWindowMinutes: 1, paceMinSupporters: 3, checkEverySec: 5 },
-        ...(await driver.configSection()),
-        digest: { enabled: false },
-        http: { enabled: false },
       });
-      bot = startBotProcess({
-        name: `fundbot (pace alert, ${name})`,
-        entry: tsxEntry,
-        cwd: world.dir,
-        env: { FUNDBOT_CONFIG: config, SOLAR_KIOSK_API_KEY: world.apiKey, ...driver.env() },
-      });
-      // Start-up under tsx on a loaded machine can take longer than the driver's 30 s.
-      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 90_000);
+      bot = startChatBot(world, driver, { name: `fundbot (pace alert, ${name})`, config });
       await driver.connected(bot);
       startedAt = Date.now();
       await driver.command('subscribe', [journeyProject], { admin: true }).answer();

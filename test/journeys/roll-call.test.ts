@@ -8,7 +8,8 @@
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
-import { type BotProcess, startBotProcess, tsxEntry } from './harness/bot-process.js';
+import type { BotProcess } from './harness/bot-process.js';
+import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { ChannelPost, ChatDriver } from './harness/chat-driver.js';
 import { expectInert } from './harness/chat-journey-notices.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
@@ -45,13 +46,7 @@ describe.each(platforms)('journey: the roll-call ($name)', ({ name, start }) => 
   });
   journeyHooks(() => ({ bot, driver, world }));
 
-  const startBot = () =>
-    startBotProcess({
-      name: `fundbot (roll-call, ${name})`,
-      entry: tsxEntry,
-      cwd: world.dir,
-      env: { FUNDBOT_CONFIG: config, SOLAR_KIOSK_API_KEY: world.apiKey, ...driver.env() },
-    });
+  const startBot = () => startChatBot(world, driver, { name: `fundbot (roll-call, ${name})`, config });
   const rollCalls = () => driver.posts().filter((p) => p.text.includes('Thank you!'));
   /** The roll-call's thread: Slack replies to it; on Discord a thread is a channel named by its parent's id. */
   const threadOf = (parent: ChannelPost) =>
@@ -63,22 +58,14 @@ describe.each(platforms)('journey: the roll-call ($name)', ({ name, start }) => 
     async () => {
       // Three minutes from now, on UTC (the channels' clock here): today's weekday at that minute.
       const at = new Date(Date.now() + 3 * 60_000);
-      config = world.writeConfig({
-        api: { baseUrl: world.sim.url },
-        store: { url: world.storeUrl },
-        projects: [{ linkCaption: journeyProject, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      config = await writeChatBotConfig(world, driver, {
         campaign: {
           rollCallWeekday: weekdays[at.getUTCDay()],
           rollCallTime: at.toISOString().slice(11, 16),
           checkEverySec: 5,
         },
-        ...(await driver.configSection()),
-        digest: { enabled: false },
-        http: { enabled: false },
       });
       bot = startBot();
-      // Start-up under tsx on a loaded machine can take longer than the driver's 30 s.
-      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 90_000);
       await driver.connected(bot);
       await driver.command('subscribe', [journeyProject], { admin: true }).answer();
       const refused = await driver.command('rollcall', ['weekly']).answer();
@@ -119,7 +106,6 @@ describe.each(platforms)('journey: the roll-call ($name)', ({ name, start }) => 
     async () => {
       expect((await bot.stop('SIGTERM')).code).toBe(0);
       bot = startBot();
-      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 90_000);
       await driver.connected(bot);
       // A dozen checks later (every 5 s): still one.
       await new Promise((resolve) => setTimeout(resolve, 20_000));
