@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { createDiscordDirectMessenger } from '../adapters/discord/discord-direct-messages.js';
 import {
   createDiscordAdapter,
   createDiscordRestPosting,
@@ -7,7 +8,7 @@ import {
 import { createSlackAdapter, encryptionKeyFromBase64 } from '../adapters/slack/index.js';
 import type { DiscordConfig, FundbotConfig, SlackConfig } from '../config/index.js';
 import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../core/index.js';
-import type { ChannelPoster, Sighting } from '../delivery/index.js';
+import type { ChannelPoster, DirectMessenger, Sighting } from '../delivery/index.js';
 import type { Clock } from '../lib/clock.js';
 import { storeClaims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
@@ -23,6 +24,8 @@ export interface ChatAdapter {
   stop(): Promise<void>;
   readonly poster: ChannelPoster;
   readonly channelAccess: ChannelAccess;
+  /** The reward watch's direct messages, where the platform's mode has them. */
+  readonly directMessenger?: DirectMessenger;
 }
 
 export interface ChatAdapterOptions {
@@ -56,7 +59,7 @@ export interface ChatAdapterOptions {
 export function createChatAdapters(options: ChatAdapterOptions): ChatAdapter[] {
   const adapters: ChatAdapter[] = [];
   const { discord, slack } = options.config;
-  if (discord.enabled) adapters.push({ name: 'discord', ...discordAdapter(discord, options) });
+  if (discord.enabled) adapters.push({ name: 'discord', ...withDiscordDms(discord, options) });
   if (slack.enabled) {
     const adapter = slackAdapter(slack, options);
     adapters.push({
@@ -65,9 +68,27 @@ export function createChatAdapters(options: ChatAdapterOptions): ChatAdapter[] {
       stop: () => adapter.stop(),
       poster: adapter.poster,
       channelAccess: adapter.channelAccess,
+      ...(adapter.directMessenger ? { directMessenger: adapter.directMessenger } : {}),
     });
   }
   return adapters;
+}
+
+/** The Discord adapter of the mode, with the reward watch's direct messages over REST (every mode). */
+function withDiscordDms(
+  discord: Extract<DiscordConfig, { enabled: true }>,
+  options: ChatAdapterOptions,
+): Omit<ChatAdapter, 'name'> {
+  const adapter = discordAdapter(discord, options);
+  const dms = createDiscordDirectMessenger({ token: discord.token.reveal(), apiUrl: options.discordApiUrl });
+  return {
+    ...adapter,
+    directMessenger: dms,
+    async stop() {
+      await adapter.stop();
+      await dms.close();
+    },
+  };
 }
 
 function discordAdapter(

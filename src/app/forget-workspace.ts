@@ -2,6 +2,7 @@ import {
   type ChannelAccessStates,
   type ChannelRef,
   channelKey,
+  type RewardWatchStore,
   type SubscriptionStore,
   workspaceKey,
 } from '../core/index.js';
@@ -25,6 +26,7 @@ export type ForgottenData = Record<string, number>;
  * | pacing and quiet hours | `settings/pacing/<ws>:…` |
  * | daily-thread setting | `settings/daily-thread/<ws>:…` |
  * | campaign end and roll-call settings, pace verdicts and roll-call cursors | `settings/deadline/<ws>:…`, `settings/roll-call/<ws>:…`, `campaign/…` keys naming one of its channels |
+ * | reward watches (user ids, reward ids) and direct-message marks | `settings/reward-watch/<ws>`, its entry in `settings/reward-watch-workspaces`; `deliveries/dm/…` |
  * | "cannot post here" marks | `settings/access/<ws>:…` and their index entries |
  * | delivery records, doubt looks, pacing markers, held batches, daily-thread parents, corrections | every `deliveries/…` key naming one of its channels |
  * | connected projects, their sealed keys and (once no replica can write it) their engine state | `hosted/…`, `engine/engine/<project>/…`, by the caller |
@@ -43,6 +45,8 @@ export async function forgetWorkspace(deps: {
   readonly deliveriesStore: KeyValueStore;
   readonly subscriptions: Pick<SubscriptionStore, 'removeWorkspace'>;
   readonly access: ChannelAccessStates;
+  /** The members' reward watches (`settings/reward-watch/<ws>` and its entry in the list of workspaces). */
+  readonly rewardWatches?: Pick<RewardWatchStore, 'removeWorkspace'>;
   readonly workspace: Workspace;
 }): Promise<ForgottenData> {
   const { settingsStore: store, workspace } = deps;
@@ -69,5 +73,6 @@ export async function forgetWorkspace(deps: {
   // What is keyed by project or event first (the "now watching" marks, every delivery record of its channels).
   const marks = await store.deletePrefix('subscriptions/', named);
   const deliveries = await deps.deliveriesStore.deletePrefix('', named);
-  return { subscriptions, language, pacing, dailyThread, campaign, access, marks, deliveries };
+  const rewardWatches = (await deps.rewardWatches?.removeWorkspace(workspace)) ?? 0;
+  return { subscriptions, language, pacing, dailyThread, campaign, access, marks, deliveries, rewardWatches };
 }

@@ -277,7 +277,7 @@ export async function startBot(
   replicas?.whenAcquired((projects) => {
     for (const project of projects) wiring.engine.leaseGranted(project);
   });
-  for (const adapter of adapters) wiring.registerAdapter(adapter.poster, adapter.channelAccess);
+  for (const a of adapters) wiring.registerAdapter(a.poster, a.channelAccess, a.directMessenger);
   deliveryStatus = () => wiring.delivery.status();
   await wiring.delivery.start();
 

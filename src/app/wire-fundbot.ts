@@ -12,6 +12,7 @@ import {
   createLowStockSettings,
   createNoticeRulesSettings,
   createPacingSettings,
+  createRewardWatchStore,
   createSettingsStore,
   createSubscriptionStore,
   type HostedProjects,
@@ -22,8 +23,11 @@ import {
 import {
   type ChannelPoster,
   createDelivery,
+  createRewardWatchDms,
   type Delivery,
   type DeliveryObserver,
+  type DirectMessenger,
+  type RewardWatchDms,
 } from '../delivery/index.js';
 import { chartPreview, createRollCallJournal, digestPreview, type RollCallJournal } from '../digest/index.js';
 import { isNoticeKind } from '../domain/events.js';
@@ -100,7 +104,7 @@ export interface Wiring {
   /** A project's configured milestones, for the digest. */
   milestonesFor(project: string): readonly number[] | undefined;
   /** An adapter's poster (notices go out through it) and channel check (/subscribe, re-checks). */
-  registerAdapter(poster: ChannelPoster, access: ChannelAccess): void;
+  registerAdapter(poster: ChannelPoster, access: ChannelAccess, directMessenger?: DirectMessenger): void;
   /** /deadline's and /rollcall's settings, read by the campaign checks (src/digest/campaign-watch.ts). */
   readonly campaign: CampaignSettings;
   /** Every supporter the outbox offered, for the roll-calls; and the checks' own state, under `campaign/`. */
@@ -136,11 +140,15 @@ export function wireFundbot(options: WireOptions): Wiring {
   const campaign = createCampaignSettings(settingsStore);
   const campaignStore = namespaced(store, 'campaign/');
   const rollCallJournal = createRollCallJournal(campaignStore);
+  // Issue 32 item 3c: /watch writes it, the restock's direct messages read it: one record per workspace with watches.
+  const rewardWatches = createRewardWatchStore(settingsStore);
   const milestonesFor = (project: string) =>
     options.projects.find((p) => p.linkCaption === project)?.milestones;
   const channelAccess = new Map<ChannelRef['platform'], ChannelAccess>();
   // The engine offers its outbox to the pipeline, which needs the core, which reads the engine: bound below.
   let delivery: Delivery | undefined;
+  // The restock's direct messages need the core's renderer: bound below, like the pipeline.
+  let rewardWatchDms: RewardWatchDms = { register() {}, deliver: async () => new Set() };
 
   const engine = createEngine({
     api: options.api,
@@ -164,7 +172,16 @@ export function wireFundbot(options: WireOptions): Wiring {
         await rollCallJournal
           .record(project, events)
           .catch((error: unknown) => logger.warn({ project, err: error }, 'roll-call journal not written'));
-        return delivery ? delivery.sink.offer(project, events) : [];
+        // A restock whose direct messages are not all out stays in the outbox (the pipeline dedupes it).
+        const dmsPending = await rewardWatchDms.deliver(project, events).catch((error: unknown) => {
+          logger.warn(
+            { project, err: error },
+            'reward watch: direct messages not sent, tried again at the next run',
+          );
+          return new Set(events.map((event) => event.id));
+        });
+        const done = delivery ? await delivery.sink.offer(project, events) : [];
+        return done.filter((id) => !dmsPending.has(id));
       },
     },
   });
@@ -194,6 +211,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       campaign,
       ...(options.goalPace ? { goalPace: options.goalPace } : {}),
       noticeRules,
+      rewardWatches,
       // The delivery trace (/notices, /why): the pipeline's, bound once it exists below.
       recentNotices: async (channel, limit) => (delivery ? delivery.recentNotices(channel, limit) : []),
       logger: logger.child({ component: 'core' }),
@@ -253,6 +271,12 @@ export function wireFundbot(options: WireOptions): Wiring {
     },
   });
   delivery = pipeline;
+  rewardWatchDms = createRewardWatchDms({
+    watches: rewardWatches,
+    store: namespaced(store, 'deliveries/'),
+    render: async (event, channel) => core.renderNotice(event, await core.localeFor(channel)),
+    logger: logger.child({ component: 'reward-watch' }),
+  });
 
   return {
     engine,
@@ -270,9 +294,11 @@ export function wireFundbot(options: WireOptions): Wiring {
         deliveriesStore: namespaced(store, 'deliveries/'),
         subscriptions,
         access,
+        rewardWatches,
         workspace,
       }),
-    registerAdapter(poster, channelCheck) {
+    registerAdapter(poster, channelCheck, directMessenger) {
+      if (directMessenger) rewardWatchDms.register(directMessenger);
       channelAccess.set(poster.platform, channelCheck);
       pipeline.registerPoster(poster, channelCheck);
     },

@@ -12,6 +12,7 @@ import type { DailyThreadSettings } from './settings/daily-thread-settings.js';
 import type { LowStockSettings } from './settings/low-stock-settings.js';
 import type { NoticeRulesSettings } from './settings/notice-rules-settings.js';
 import type { PacingSettings } from './settings/pacing-settings.js';
+import type { RewardWatchStore } from './settings/reward-watch-store.js';
 import type { SettingsStore } from './settings/settings-store.js';
 
 /**
@@ -94,6 +95,8 @@ export interface CommandCoreDeps {
   readonly dailyThreads?: DailyThreadSettings;
   /** The low-stock threshold /lowstock sets (the same store the delivery pipeline reads). */
   readonly lowStock?: LowStockSettings;
+  /** The members' reward watches (/watch, /unwatch): the same store the restock's direct messages read. */
+  readonly rewardWatches?: RewardWatchStore;
   /** The campaign's end (/deadline) and the roll-call (/rollcall): the same store the schedules in src/digest read. */
   readonly campaign?: CampaignSettings;
   /** The goal-pace alerts' window and minimum, as configured, for /deadline's answer. */

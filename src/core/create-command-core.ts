@@ -19,6 +19,7 @@ import { noticesCommand, noticesOverviewFields, whyCommand } from './commands/no
 import { workspaceOverview } from './commands/overview.js';
 import { pacingCommand, quietCommand } from './commands/pacing.js';
 import { filterCommand, pingCommand } from './commands/ping-filter.js';
+import { unwatchCommand, watchCommand } from './commands/reward-watch.js';
 import { rewardCommand, rewardsCommand } from './commands/rewards.js';
 import { subscribeCommand, subscriptionsCommand, unsubscribeCommand } from './commands/subscriptions.js';
 import { threadCommand } from './commands/thread.js';
@@ -45,6 +46,9 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   quiet: quietCommand,
   thread: threadCommand,
   lowstock: lowStockCommand,
+  // Issue 32 item 3c: the members' reward watch.
+  watch: watchCommand,
+  unwatch: unwatchCommand,
   deadline: deadlineCommand,
   rollcall: rollCallCommand,
   // Issue 32 item 2: the delivery trace.

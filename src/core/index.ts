@@ -104,6 +104,7 @@ export {
   pacingModes,
   type QuietHours,
 } from './settings/pacing-settings.js';
+export { createRewardWatchStore, type RewardWatchStore } from './settings/reward-watch-store.js';
 export {
   createSettingsStore,
   type LocaleSettings,

@@ -23,6 +23,8 @@ export {
 } from './delivery-ledger.js';
 export { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 export type { DeliveryObserver } from './delivery-observer.js';
+// Issue 32 item 3c: the reward watch's direct messages.
+export { DirectMessageRefusedError, type DirectMessenger } from './direct-messenger.js';
 export type { ItemOutcome } from './lane-item.js';
 export { idempotencyKeyOf } from './lane-item.js';
 export { type BatchRecord, batchId } from './pacing/batch-record.js';
@@ -36,3 +38,4 @@ export type {
   Sighting,
   ThreadTarget,
 } from './ports.js';
+export { createRewardWatchDms, type RewardWatchDms } from './reward-watch-dms.js';

@@ -12,6 +12,7 @@ import { deadlineCommandDefinition, rollCallCommandDefinition } from './campaign
 import { noticeKinds } from './events.js';
 import { batchMinutesRange, pacedKinds, pacingModes } from './pacing-modes.js';
 import { lowStockMaxThreshold, lowStockMinThreshold } from './reward-stock.js';
+import { unwatchCommandDefinition, watchCommandDefinition } from './reward-watch-command-definitions.js';
 import { ruleCommands, traceCommands } from './trace-rule-commands.js';
 
 export type OptionType = 'string' | 'integer' | 'boolean';
@@ -244,6 +245,9 @@ export const commandDefinitions: readonly CommandDefinition[] = [
   // Issue 32, items 4 and 5: the goal-pace alerts' end date and the roll-call.
   { ...deadlineCommandDefinition, options: [...deadlineCommandDefinition.options, projectOption(false)] },
   rollCallCommandDefinition,
+  // Issue 32, item 3c: the members' reward watch (the registry adds the one project option).
+  { ...watchCommandDefinition, options: [...watchCommandDefinition.options, projectOption(false)] },
+  { ...unwatchCommandDefinition, options: [...unwatchCommandDefinition.options, projectOption(false)] },
   {
     name: 'chart',
     description: {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
 import type { ChannelAccess, ChannelRef, CommandCore } from '../../core/index.js';
-import type { ChannelPoster, Sighting } from '../../delivery/index.js';
+import type { ChannelPoster, DirectMessenger, Sighting } from '../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
 import type { Logger } from '../../domain/logger.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
@@ -22,6 +22,7 @@ import {
 } from './retry-policy.js';
 import { listenForAccessChanges } from './slack-access-events.js';
 import { createSlackChannelAccess } from './slack-channel-access.js';
+import { createSlackDirectMessenger } from './slack-direct-messages.js';
 import { replayGuardReceiverOptions, SlackReplayError, useSlackReplayGuard } from './slack-replay-guard.js';
 import { createSlackUserLookup } from './slack-user-lookup.js';
 
@@ -84,6 +85,8 @@ export interface SlackAdapter {
   stop(): Promise<void>;
   /** For the outbox: posts notices into Slack channels. Usable without start(). */
   readonly poster: ChannelPoster;
+  /** The reward watch's direct messages (single-token modes; the OAuth mode has none yet). */
+  readonly directMessenger?: DirectMessenger;
   /** For /fundbot subscribe: whether the bot can post in a channel (conversations.info). Usable without start(). */
   readonly channelAccess: ChannelAccess;
   /** http mode, once started: the URL Slack must call (`http://host:port/slack/events`). */
@@ -231,6 +234,7 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
 
   return {
     poster,
+    directMessenger: createSlackDirectMessenger(app.client),
     channelAccess: createSlackChannelAccess(app.client, logger),
     get url() {
       return url;

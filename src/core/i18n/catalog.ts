@@ -11,6 +11,7 @@ import type { HostedCatalog } from './hosted-catalog.js';
 import type { NoteCatalog } from './note-catalog.js';
 import type { NoticeRulesCatalog } from './notice-rules-catalog.js';
 import type { RewardStockCatalog } from './reward-stock-catalog.js';
+import type { RewardWatchCatalog } from './reward-watch-catalog.js';
 import type { TraceCatalog } from './trace-catalog.js';
 
 export interface Catalog {
@@ -258,6 +259,8 @@ export interface Catalog {
   /** Hosted fundbot: projects connected from chat. */
   readonly hosted: HostedCatalog;
   readonly rewardStock: RewardStockCatalog;
+  /** Issue 32 item 3c: /watch and /unwatch. */
+  readonly rewardWatch: RewardWatchCatalog;
   /** Issue 32, items 4 and 5: /deadline, the goal-pace alerts, /rollcall and the roll-call. */
   readonly campaign: CampaignCatalog;
   /** The delivery trace: /notices, /why (issue 32, item 2). */

@@ -6,6 +6,7 @@ import { notesDe } from './note-catalog.js';
 import { noticeRulesDe } from './notice-rules-catalog.js';
 import { plural } from './plural.js';
 import { rewardStockDe } from './reward-stock-catalog.js';
+import { rewardWatchDe } from './reward-watch-catalog.js';
 import { traceDe } from './trace-catalog.js';
 
 const listFormat = new Intl.ListFormat('de-DE', { style: 'long', type: 'conjunction' });
@@ -309,6 +310,7 @@ export const de: Catalog = {
   notes: notesDe,
   hosted: hostedDe,
   rewardStock: rewardStockDe,
+  rewardWatch: rewardWatchDe,
   campaign: campaignDe,
   // Issue 32 item 2: the delivery trace.
   trace: traceDe,

@@ -6,6 +6,7 @@ import { notesEn } from './note-catalog.js';
 import { noticeRulesEn } from './notice-rules-catalog.js';
 import { plural } from './plural.js';
 import { rewardStockEn } from './reward-stock-catalog.js';
+import { rewardWatchEn } from './reward-watch-catalog.js';
 import { traceEn } from './trace-catalog.js';
 
 const listFormat = new Intl.ListFormat('en-US', { style: 'long', type: 'conjunction' });
@@ -297,6 +298,7 @@ export const en: Catalog = {
   notes: notesEn,
   hosted: hostedEn,
   rewardStock: rewardStockEn,
+  rewardWatch: rewardWatchEn,
   campaign: campaignEn,
   // Issue 32 item 2: the delivery trace.
   trace: traceEn,
