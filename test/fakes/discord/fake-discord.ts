@@ -47,6 +47,9 @@ export {
   type InteractionMember,
   type SentInteraction,
 } from './interactions.js';
+
+import { createDirectMessages } from './direct-messages.js';
+
 export { type LateLandingMessageFault, lateCreate, resetAfterCreate } from './late-landings.js';
 export type { RecordedFile, RecordedRequest } from './recorded-request.js';
 
@@ -88,6 +91,10 @@ export interface FakeDiscord {
   }[];
   /** Last PUT of application commands per scope: 'global' or the guild id. */
   readonly registeredCommands: ReadonlyMap<string, unknown>;
+  /** The bot's direct messages to a user (Create DM, then Create Message in that channel), oldest first. */
+  directMessagesTo(userId: string): readonly Record<string, unknown>[];
+  /** Makes a user unreachable by DM (Create Message answers 50007), or reachable again. */
+  setDmUnreachable(userId: string, unreachable: boolean): void;
   /** Changes how long a nonce dedupes (ms; see FakeDiscordOptions.nonceWindowMs). */
   setNonceWindowMs(ms: number): void;
   /** Makes the next `times` Create Message calls (any channel) behave as `fault`. */
@@ -135,6 +142,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const store = createChannelStore(guilds, options.nonceWindowMs ?? Number.POSITIVE_INFINITY, now);
   const registeredCommands = new Map<string, unknown>();
   const announcedThreads = new Set<string>();
+  const dms = createDirectMessages();
 
   // Listen first: the routes and the gateway need the port in their URLs. Nothing
   // can call before this function returns them.
@@ -155,6 +163,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       log,
       faults,
       store,
+      dms,
       registeredCommands,
       sleep: options.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
       now,
@@ -203,6 +212,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     channelMessages: store.channelMessages,
     deletedMessages: store.deleted,
     registeredCommands,
+    directMessagesTo: dms.messagesTo,
+    setDmUnreachable: dms.setUnreachable,
     requestTimes: log.requestTimes,
     setNonceWindowMs: store.setNonceWindowMs,
     faultMessages: (fault, times = 1) => faults.faultMessages(fault, times),

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ChannelStore, defaultGuild } from './channel-store.js';
+import type { DirectMessages } from './direct-messages.js';
 import {
   channelPayload,
   type FakeChannel,
@@ -28,6 +29,8 @@ export interface RestRouteDeps {
   readonly log: RequestLog;
   readonly faults: FaultSwitches;
   readonly store: ChannelStore;
+  /** Create DM and the messages posted in DM channels. */
+  readonly dms: DirectMessages;
   /** Last PUT of application commands per scope: 'global' or the guild id. */
   readonly registeredCommands: Map<string, unknown>;
   /** Waits on the fake's clock (late landings). */
@@ -86,6 +89,19 @@ async function handle(deps: RestRouteDeps, req: IncomingMessage, res: ServerResp
   if (!authorized) return send(res, 401, { message: '401: Unauthorized', code: 0 });
 
   if (route('GET', /^\/users\/@me$/)) return send(res, 200, botUser);
+  // Create DM: the body names the recipient; a bot may open a DM with any user it shares a server with.
+  if (route('POST', /^\/users\/@me\/channels$/)) {
+    const recipient = body['recipient_id'];
+    if (typeof recipient !== 'string' || !/^\d+$/.test(recipient)) {
+      return send(res, 400, { message: 'Invalid Form Body', code: 50035 });
+    }
+    return send(res, 200, deps.dms.open(recipient, deps.now()));
+  }
+  const dmMessage = route('POST', /^\/channels\/(\d+)\/messages$/);
+  if (dmMessage && deps.dms.recipientOf(dmMessage[1] ?? '') !== undefined) {
+    const answer = deps.dms.post(dmMessage[1] ?? '', body, botUser, deps.now());
+    return send(res, answer.status, answer.body);
+  }
   // discord.js has no gateway URL option: it connects where this answer points.
   if (route('GET', /^\/gateway\/bot$/)) {
     return send(res, 200, {

@@ -89,6 +89,8 @@ export interface FakeSlack {
   readonly calls: readonly RecordedCall[];
   /** Every message posted, per channel, oldest first (what a user would see). */
   readonly messages: ReadonlyMap<string, readonly FakeSlackMessage[]>;
+  /** The bot's direct messages to a user (conversations.open, then chat.postMessage to its `D…` id), oldest first. */
+  directMessagesTo(userId: string): readonly FakeSlackMessage[];
   /** Adds a message to a channel as another user or bot would (for history tests). */
   addMessage(message: Omit<FakeSlackMessage, 'ts'>): FakeSlackMessage;
   /** Event ids (notice metadata) posted more than once in a channel. */
@@ -198,6 +200,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     apiUrl: `${baseUrl}/api/`,
     calls: log.calls,
     messages: messageStore.messages,
+    directMessagesTo: (userId) => messageStore.messages.get(`D${userId}`) ?? [],
     addMessage: messageStore.addMessage,
     duplicateEventIds: messageStore.duplicateEventIds,
     deleted: messageStore.deleted,

@@ -71,6 +71,8 @@ export function createWebApiMethods(deps: WebApiMethodDeps): WebApiMethods {
         return files.completeUploadExternal(args);
       case 'conversations.info':
         return directory.conversationsInfo(args);
+      case 'conversations.open':
+        return directory.openIm(args);
       case 'apps.connections.open':
         return { ok: true, url: socketMode.connectionUrl() };
       default:

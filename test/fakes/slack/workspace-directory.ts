@@ -35,6 +35,11 @@ export interface WorkspaceDirectory {
   /** users.info's answer; the locale only with `include_locale`. */
   usersInfo(args: Record<string, unknown>): Record<string, unknown>;
   conversationsInfo(args: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * conversations.open (scope im:write) with one user: the 1:1 DM's id, `D` and the user id, the same on every call
+   * (Slack resumes the existing DM). A user set with `deleted` is `user_disabled`; several users are not faked.
+   */
+  openIm(args: Record<string, unknown>): Record<string, unknown>;
   /** Why Slack refuses a bot's post in the channel (`not_in_channel`, ...), or undefined when it takes it. */
   postRefusal(channelId: string): string | undefined;
 }
@@ -73,6 +78,17 @@ export function createWorkspaceDirectory(initialUsers: readonly FakeSlackUser[])
           ...(channel.isIm ? {} : { is_member: isMember }),
         },
       };
+    },
+    openIm: (args) => {
+      const ids = String(args.users ?? '')
+        .split(',')
+        .filter((id) => id !== '');
+      if (ids.length === 0) return { ok: false, error: 'users_list_not_supplied' };
+      if (ids.length > 1) return { ok: false, error: 'method_not_supported_for_channel_type' };
+      if (users.get(ids[0] as string)?.deleted) return { ok: false, error: 'user_disabled' };
+      const id = `D${ids[0]}`;
+      channels.set(id, { id, isIm: true });
+      return { ok: true, channel: { id } };
     },
     postRefusal: (channelId) => {
       const channel = channels.get(channelId);
