@@ -298,7 +298,7 @@ export function wireFundbot(options: WireOptions): Wiring {
         workspace,
       }),
     registerAdapter(poster, channelCheck, directMessenger) {
-      if (directMessenger) rewardWatchDms.register(directMessenger);
+      rewardWatchDms.register(poster.platform, directMessenger);
       channelAccess.set(poster.platform, channelCheck);
       pipeline.registerPoster(poster, channelCheck);
     },

@@ -39,7 +39,11 @@ export interface RewardWatchDmsDeps {
 }
 
 export interface RewardWatchDms {
-  register(messenger: DirectMessenger): void;
+  /**
+   * A platform's adapter, with its messenger, or without one when its mode sends none (Slack's OAuth mode, the
+   * console): that platform's watches are then dropped with a log line at their restock, never held.
+   */
+  register(platform: ChannelRef['platform'], messenger: DirectMessenger | undefined): void;
   /**
    * Sends each watcher of each restocked reward in `events` ONE direct message, then ends the watch. Resolves with
    * the ids of the events NOT finished (a platform not connected yet, a passing failure, another replica on it):
@@ -59,7 +63,7 @@ const stringSchema = z.string();
  * loses the watch with one log line and is not tried again.
  */
 export function createRewardWatchDms(deps: RewardWatchDmsDeps): RewardWatchDms {
-  const messengers = new Map<ChannelRef['platform'], DirectMessenger>();
+  const messengers = new Map<ChannelRef['platform'], DirectMessenger | undefined>();
   const claimTtlMs = deps.claimTtlMs ?? 30_000;
 
   async function deliverOne(event: RewardRestockedEvent, project: string): Promise<boolean> {
@@ -77,9 +81,15 @@ export function createRewardWatchDms(deps: RewardWatchDmsDeps): RewardWatchDms {
         await deps.watches.remove(watcher.workspace, watcher);
         continue;
       }
+      if (!messengers.has(watcher.workspace.platform)) {
+        // The platform's adapter is not registered yet (start-up): the event waits for it.
+        finished = false;
+        continue;
+      }
       const messenger = messengers.get(watcher.workspace.platform);
       if (!messenger) {
-        finished = false;
+        await deps.watches.remove(watcher.workspace, watcher);
+        log.warn({}, 'reward watch: this platform mode sends no direct messages, watch dropped');
         continue;
       }
       const claimKey = `dm-claim/${encodeURIComponent(event.id)}/${who}`;
@@ -112,8 +122,8 @@ export function createRewardWatchDms(deps: RewardWatchDmsDeps): RewardWatchDms {
   }
 
   return {
-    register(messenger) {
-      messengers.set(messenger.platform, messenger);
+    register(platform, messenger) {
+      messengers.set(platform, messenger);
     },
     async deliver(project, events) {
       const unfinished = new Set<string>();

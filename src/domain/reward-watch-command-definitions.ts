@@ -22,7 +22,7 @@ export const watchCommandDefinition: CommandDefinition = {
   name: 'watch',
   description: {
     en: 'Get one direct message when a sold-out reward is available again (alone: your watches)',
-    de: 'Eine Direktnachricht, wenn ein ausverkauftes Dankeschön wieder verfügbar ist (ohne ID: deine Vormerkungen)',
+    de: 'Direktnachricht, sobald ein ausverkauftes Dankeschön wieder da ist (ohne ID: deine Vormerkungen)',
   },
   options: [rewardOption(false)],
   admin: false,

@@ -71,8 +71,8 @@ describe('reward watch direct messages', () => {
     await watches.add(discord, watch('111'));
     const onSlack = recordingMessenger('slack');
     const onDiscord = recordingMessenger('discord');
-    dms.register(onSlack.messenger);
-    dms.register(onDiscord.messenger);
+    dms.register(onSlack.messenger.platform, onSlack.messenger);
+    dms.register(onDiscord.messenger.platform, onDiscord.messenger);
     expect(await dms.deliver('kiosk', [restock('r1')])).toEqual(new Set());
     expect(onSlack.sent).toEqual([
       { workspaceId: 'T1', userId: 'U1', text: 'Kiosk kit (asked in C1)' },
@@ -96,8 +96,8 @@ describe('reward watch direct messages', () => {
     await a.watches.add(slack, watch('U2'));
     const onA = recordingMessenger('slack');
     const onB = recordingMessenger('slack');
-    a.dms.register(onA.messenger);
-    b.dms.register(onB.messenger);
+    a.dms.register(onA.messenger.platform, onA.messenger);
+    b.dms.register(onB.messenger.platform, onB.messenger);
     const [pendingA, pendingB] = await Promise.all([
       a.dms.deliver('kiosk', [restock('r1')]),
       b.dms.deliver('kiosk', [restock('r1')]),
@@ -119,7 +119,7 @@ describe('reward watch direct messages', () => {
       if (user === '111') return new DirectMessageRefusedError('discord 50007');
       return outage ? new Error('socket hang up') : undefined;
     });
-    dms.register(onDiscord.messenger);
+    dms.register(onDiscord.messenger.platform, onDiscord.messenger);
     expect(await dms.deliver('kiosk', [restock('r1')])).toEqual(new Set(['r1']));
     expect(warnings).toEqual([
       'reward watch: the member cannot be sent a direct message, watch dropped',
@@ -141,8 +141,17 @@ describe('reward watch direct messages', () => {
     expect(await dms.deliver('kiosk', [restock('r1')])).toEqual(new Set(['r1']));
     await watches.remove(slack, watch('U2'));
     const onSlack = recordingMessenger('slack');
-    dms.register(onSlack.messenger);
+    dms.register(onSlack.messenger.platform, onSlack.messenger);
     expect(await dms.deliver('kiosk', [restock('r1')])).toEqual(new Set());
     expect(onSlack.sent.map((s) => s.userId)).toEqual(['U1']);
+  });
+
+  test('a platform mode without direct messages (Slack OAuth, the console) drops its watches with a log line, never holds the event', async () => {
+    const { watches, dms, warnings } = setup();
+    await watches.add(slack, watch('U1'));
+    dms.register('slack', undefined);
+    expect(await dms.deliver('kiosk', [restock('r1')])).toEqual(new Set());
+    expect(warnings).toEqual(['reward watch: this platform mode sends no direct messages, watch dropped']);
+    expect(await watches.watchersOf('kiosk', 301)).toEqual([]);
   });
 });

@@ -66,7 +66,7 @@ async function beginCheckedInstall(): Promise<{ state: string; cookie: string }>
   expect(response.status).toBe(302);
   expect(consent.searchParams.get('client_id')).toBe(fake.clientId);
   expect(consent.searchParams.get('scope')).toBe(
-    'commands,chat:write,files:write,users:read,channels:history,groups:history,channels:read,groups:read',
+    'commands,chat:write,files:write,users:read,channels:history,groups:history,channels:read,groups:read,im:write',
   );
   expect(cookie).toMatch(/^slack-app-oauth-state=/);
   return { state, cookie };

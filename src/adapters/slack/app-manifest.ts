@@ -16,6 +16,8 @@ import { clip } from './slack-text.js';
  *   notices (slackOwnMessageEvents).
  * - `channels:read`, `groups:read`: conversations.info on /fundbot subscribe, to check the
  *   bot is a member of the (public or private) channel before subscribing it.
+ * - `im:write`: conversations.open, ONLY for the one direct message a member asked for with
+ *   `/fundbot watch reward <id>` (issue 32, item 3c); fundbot never reads direct messages.
  * Socket Mode additionally needs an app-level token with `connections:write`; that is
  * created under Basic Information → App-Level Tokens, not in the manifest.
  */
@@ -28,6 +30,7 @@ export const slackBotScopes = [
   'groups:history',
   'channels:read',
   'groups:read',
+  'im:write',
 ] as const;
 
 export interface SlackManifestOptions {
