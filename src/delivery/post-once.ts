@@ -1,5 +1,6 @@
 import type { ChannelRef, NeutralMessage } from '../core/index.js';
 import type { Clock } from '../lib/clock.js';
+import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import type { DoubtResolver } from './doubt-resolver.js';
@@ -78,7 +79,9 @@ export function createPostOnce(deps: {
           );
         return receipt?.messageId;
       } catch (error) {
-        if (error instanceof DeliveryNotPostedError) await ledger.clearAttempt(key, record).catch(() => {});
+        // Not posted (a refusal for access is one too, as channel-lane.ts reads it): not in doubt.
+        if (error instanceof DeliveryNotPostedError || error instanceof ChannelUnavailableError)
+          await ledger.clearAttempt(key, record).catch(() => {});
         throw error;
       }
     } finally {

@@ -7,11 +7,12 @@
  * (`Delivery.witnessed`).
  *
  * Who receives it: Slack sends a Socket Mode event to one of the app's open connections (drawn per message among
- * the running processes; a paused process does not acknowledge, so Slack's retry goes to another); every
+ * the running processes; a paused process does not acknowledge, so Slack's retry goes to another), and an event
+ * no connection took is retried as Slack does (at once, after 1 and after 5 minutes), then lost; every
  * process's gateway session receives a Discord event (a paused one gets it on resume: the gateway replays a
  * resumed session's events). A process that is dead, not yet connected (`connectMs` after its start), or whose
- * connection is down in one of the schedule's `eventsLost` windows gets nothing; Slack's events in a window of
- * every process's are lost (the app's events are off for a while); the pipeline then has only its looks.
+ * connection is down in one of the schedule's `eventsLost` windows gets nothing; meanwhile the pipeline has only
+ * its looks.
  * Edits and deletions make no sighting (the adapters ignore them), so they are not sent.
  */
 import { ownMessageSighting as discordSighting } from '../../../src/adapters/discord/own-message-create.js';
@@ -56,29 +57,38 @@ export function deliverOwnMessageEvents(deps: {
         at < w.to,
     );
 
+  /** Slack retries an event no connection acknowledged: nearly at once, after 1 minute and after 5 minutes. */
+  const slackRetriesMs = [1_000, 60_000, 300_000];
+
   function send(platform: Platform, messageId: string, sighting: Sighting | undefined): void {
     if (!sighting) return;
     const random = decisionRandom(schedule.seed, 'own-event', platform, messageId);
     const delayMs = randomInt(random, ownEvents.minDelayMs, ownEvents.maxDelayMs);
     const pickRoll = random.next();
-    void clock.sleep(delayMs).then(async () => {
+    const attempt = async (retry: number): Promise<void> => {
       const at = clock.now();
       const open = deps.receivers().filter((r) => connected(platform, r, at));
-      const targets =
-        platform === 'slack'
-          ? (() => {
-              const running = open.filter((r) => r.process.life.running);
-              const one = running[Math.floor(pickRoll * running.length)];
-              return one ? [one] : [];
-            })()
-          : open;
-      if (targets.length === 0) tally.lost += 1;
-      for (const target of targets) {
+      if (platform === 'slack') {
+        const running = open.filter((r) => r.process.life.running);
+        const one = running[Math.floor(pickRoll * running.length)];
+        if (one) {
+          tally.sent += 1;
+          one.process.wiring.delivery.witnessed(sighting);
+          return;
+        }
+        const wait = slackRetriesMs[retry];
+        if (wait === undefined) tally.lost += 1;
+        else await clock.sleep(wait).then(() => attempt(retry + 1));
+        return;
+      }
+      if (open.length === 0) tally.lost += 1;
+      for (const target of open) {
         tally.sent += 1;
         await target.process.life.ready();
         target.process.wiring.delivery.witnessed(sighting);
       }
-    });
+    };
+    void clock.sleep(delayMs).then(() => attempt(0));
   }
 
   deps.slack.onLanded((message) =>
