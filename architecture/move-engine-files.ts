@@ -81,12 +81,70 @@ function typeScriptFiles(): string[] {
   return out.split('\n').filter((f) => f !== '' && existsAt(f));
 }
 
+/** Where a file was before the move, for a moved file (its imports may still be written from there). */
+const oldPathOf = new Map([...allMoves].map(([from, to]) => [to, from]));
+
 /** The repository file a relative specifier names (`./x.js` → `dir/x.ts`), or undefined when not ours. */
-function resolveSpecifier(fromFile: string, specifier: string): string | undefined {
-  if (!specifier.startsWith('.')) return undefined;
+function resolveFrom(fromFile: string, specifier: string): string | undefined {
   const base = posix.normalize(posix.join(posix.dirname(fromFile), specifier));
   const candidates = [base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), base, `${base}.ts`];
-  return candidates.find((c) => existsAt(c) && c.endsWith('ts'));
+  const ours = (c: string) => c.endsWith('ts') && (existsAt(c) || allMoves.has(c));
+  return candidates.find(ours);
+}
+
+/**
+ * The file a relative specifier names. After a merge a specifier may still name a file's old place (a line another
+ * branch added), or be written from the importing file's old place (a file moved earlier, edited on that branch):
+ * both resolve, through the table, to where the file is now.
+ */
+function resolveSpecifier(fromFile: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const from = oldPathOf.get(fromFile);
+  const found =
+    resolveFrom(fromFile, specifier) ?? (from === undefined ? undefined : resolveFrom(from, specifier));
+  if (found === undefined) return undefined;
+  return existsAt(found) || moves.has(found) ? found : (allMoves.get(found) ?? found);
+}
+
+/**
+ * Names the slice commits moved from one module to another (after the files moved): an import of one of them from
+ * its old module is split, the name going to its new module. Re-exports kept the rest working where they were.
+ */
+// biome-ignore format: one module to a line
+const symbolMoves: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'src/engine/project/project-runtime.ts': { feedOf: 'src/engine/schedule/schedule-slice.ts', FeedRuntime: 'src/engine/schedule/schedule-slice.ts', ProjectPause: 'src/engine/schedule/schedule-slice.ts', ONE_OFF_TAU_MS: 'src/engine/schedule/schedule-slice.ts', noteError: 'src/engine/context/engine-project.ts' },
+  'src/engine/context/engine-settings.ts': { engineSettings: 'src/engine/engine-options.ts' },
+  'src/core/index.ts': { autoLiveLimit: 'src/delivery/placement.ts', autoBatchIntervalMs: 'src/delivery/placement.ts', quietWindowAt: 'src/delivery/placement.ts' },
+  'src/core/settings/pacing-settings.ts': { autoLiveLimit: 'src/delivery/placement.ts', autoBatchIntervalMs: 'src/delivery/placement.ts', quietWindowAt: 'src/delivery/placement.ts' },
+};
+
+/** An import declaration rewritten with its moved names split off to their new modules, or undefined. */
+function splitMovedNames(
+  node: ts.ImportDeclaration,
+  source: ts.SourceFile,
+  fromFile: string,
+  target: string,
+  quote: string,
+): string | undefined {
+  const moved = symbolMoves[target];
+  const bindings = node.importClause?.namedBindings;
+  if (moved === undefined || bindings === undefined || !ts.isNamedImports(bindings)) return undefined;
+  if (node.importClause?.name !== undefined) return undefined;
+  const groups = new Map<string, string[]>();
+  for (const element of bindings.elements) {
+    const name = (element.propertyName ?? element.name).text;
+    const to = moved[name] ?? target;
+    groups.set(to, [...(groups.get(to) ?? []), element.getText(source)]);
+  }
+  if (groups.size === 1 && groups.has(target)) return undefined;
+  const typeOnly = node.importClause?.isTypeOnly ? 'type ' : '';
+  const original = (node.moduleSpecifier as ts.StringLiteral).text;
+  return [...groups]
+    .map(([to, names]) => {
+      const spec = specifierTo(fromFile, to, original);
+      return `import ${typeOnly}{ ${names.join(', ')} } from ${quote}${spec}${quote};`;
+    })
+    .join('\n');
 }
 
 /** The specifier from `fromFile` to `target`, keeping the extension style of the original. */
@@ -131,10 +189,17 @@ function rewritten(file: string): string | undefined {
     const target = resolveSpecifier(file, literal.text);
     if (target === undefined) continue;
     const newTarget = moves.get(target) ?? target;
-    if (newTarget === target && newFile === file) continue;
+    const quote = text[literal.getStart(source)] ?? "'";
+    const declaration = literal.parent;
+    if (ts.isImportDeclaration(declaration)) {
+      const split = splitMovedNames(declaration, source, newFile, newTarget, quote);
+      if (split !== undefined) {
+        edits.push({ start: declaration.getStart(source), end: declaration.getEnd(), text: split });
+        continue;
+      }
+    }
     const next = specifierTo(newFile, newTarget, literal.text);
     if (next === literal.text) continue;
-    const quote = text[literal.getStart(source)];
     edits.push({ start: literal.getStart(source), end: literal.getEnd(), text: `${quote}${next}${quote}` });
   }
   if (edits.length === 0) return undefined;

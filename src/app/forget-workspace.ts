@@ -24,6 +24,7 @@ export type ForgottenData = Record<string, number>;
  * | language (workspace and channels) | `settings/locale/workspace/<ws>`, `settings/locale/channel/<ws>:…` |
  * | pacing and quiet hours | `settings/pacing/<ws>:…` |
  * | daily-thread setting | `settings/daily-thread/<ws>:…` |
+ * | campaign end and roll-call settings, pace verdicts and roll-call cursors | `settings/deadline/<ws>:…`, `settings/roll-call/<ws>:…`, `campaign/…` keys naming one of its channels |
  * | "cannot post here" marks | `settings/access/<ws>:…` and their index entries |
  * | delivery records, doubt looks, pacing markers, held batches, daily-thread parents, corrections | every `deliveries/…` key naming one of its channels |
  * | connected projects, their sealed keys and (once no replica can write it) their engine state | `hosted/…`, `engine/engine/<project>/…`, by the caller |
@@ -55,6 +56,10 @@ export async function forgetWorkspace(deps: {
     ((await store.delete(`settings/locale/workspace/${workspaceKey(workspace)}`)) ? 1 : 0);
   const pacing = await store.deletePrefix(`settings/pacing/${channels}`);
   const dailyThread = await store.deletePrefix(`settings/daily-thread/${channels}`);
+  const campaign =
+    (await store.deletePrefix(`settings/deadline/${channels}`)) +
+    (await store.deletePrefix(`settings/roll-call/${channels}`)) +
+    (await store.deletePrefix('campaign/', named));
   let access = 0;
   for (const { channel } of await deps.access.list()) {
     if (!channelKey(channel).startsWith(channels)) continue;
@@ -64,5 +69,5 @@ export async function forgetWorkspace(deps: {
   // What is keyed by project or event first (the "now watching" marks, every delivery record of its channels).
   const marks = await store.deletePrefix('subscriptions/', named);
   const deliveries = await deps.deliveriesStore.deletePrefix('', named);
-  return { subscriptions, language, pacing, dailyThread, access, marks, deliveries };
+  return { subscriptions, language, pacing, dailyThread, campaign, access, marks, deliveries };
 }

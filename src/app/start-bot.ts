@@ -30,6 +30,7 @@ import { healthWithFleet } from './fleet-health.js';
 import { prepareHosting } from './hosted/start-hosted.js';
 import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
+import { goalPaceOptions, startCampaignWatch } from './start-campaign-watch.js';
 import { startKeyChecks, startupReport } from './start-key-checks.js';
 import { type StartedReplicas, startReplicas } from './start-replicas.js';
 import { startUserKeyReader } from './user-key-reader.js';
@@ -226,6 +227,7 @@ export async function startBot(
     },
     defaultLocale: config.locale,
     digestTimeZone: config.digest.timeZone,
+    goalPace: goalPaceOptions(config.campaign),
     ...(hosting.factory ? { hosted: hosting.factory } : {}),
     // /status names what /healthz names; drift is bound late (it is watched once the engine runs).
     operationalNotes: () => {
@@ -346,6 +348,7 @@ export async function startBot(
       .sendMissedOnStart()
       .catch((error: unknown) => logger.error({ err: error }, 'missed digest check failed'));
   }
+  const campaign = startCampaignWatch(wiring, config.campaign, { clock, logger, projects: polledHere });
   const shutdownSteps: ShutdownStep[] = [
     {
       name: 'stop the digest schedule, the key file and API drift watches',
@@ -356,6 +359,7 @@ export async function startBot(
         drift?.stop();
         ceiling?.stop();
         digest?.stop();
+        await campaign.stop();
       },
     },
     { name: 'stop pollers after the cycle in flight', stop: () => wiring.engine.stop() },

@@ -1,9 +1,11 @@
 import type { ApiClient, UserKey } from '../api/index.js';
 import {
+  type CampaignSettings,
   type ChannelAccess,
   type ChannelAccessStates,
   type ChannelRef,
   type CommandCore,
+  createCampaignSettings,
   createChannelAccessStates,
   createCommandCore,
   createDailyThreadSettings,
@@ -23,8 +25,9 @@ import {
   type Delivery,
   type DeliveryObserver,
 } from '../delivery/index.js';
-import { chartPreview, digestPreview } from '../digest/index.js';
+import { chartPreview, createRollCallJournal, digestPreview, type RollCallJournal } from '../digest/index.js';
 import { isNoticeKind } from '../domain/events.js';
+import type { GoalPaceOptions } from '../domain/goal-pace.js';
 import {
   createEngine,
   type Engine,
@@ -74,6 +77,8 @@ export interface WireOptions {
   readonly operationalNotes?: () => readonly OperationalNote[];
   /** Hosted fundbot: builds the connected-projects port on the engine (the commands' `hosted`). */
   readonly hosted?: (engine: Engine) => HostedProjects;
+  /** The goal-pace alerts' window and minimum (config `campaign`), for /deadline's answer. */
+  readonly goalPace?: GoalPaceOptions;
 }
 
 /**
@@ -96,6 +101,11 @@ export interface Wiring {
   milestonesFor(project: string): readonly number[] | undefined;
   /** An adapter's poster (notices go out through it) and channel check (/subscribe, re-checks). */
   registerAdapter(poster: ChannelPoster, access: ChannelAccess): void;
+  /** /deadline's and /rollcall's settings, read by the campaign checks (src/digest/campaign-watch.ts). */
+  readonly campaign: CampaignSettings;
+  /** Every supporter the outbox offered, for the roll-calls; and the checks' own state, under `campaign/`. */
+  readonly rollCallJournal: RollCallJournal;
+  readonly campaignStore: KeyValueStore;
 }
 
 /** Where settings writes leave their change stamp (see src/lib/change-stamp.ts). */
@@ -122,6 +132,10 @@ export function wireFundbot(options: WireOptions): Wiring {
   const noticeRules = createNoticeRulesSettings(settingsStore);
   // Written by the pipeline when a platform refuses a channel; shown by /subscriptions, /status, /healthz.
   const access = createChannelAccessStates(settingsStore);
+  // Issue 32: /deadline and /rollcall write them, the campaign checks read them; the journal feeds the roll-calls.
+  const campaign = createCampaignSettings(settingsStore);
+  const campaignStore = namespaced(store, 'campaign/');
+  const rollCallJournal = createRollCallJournal(campaignStore);
   const milestonesFor = (project: string) =>
     options.projects.find((p) => p.linkCaption === project)?.milestones;
   const channelAccess = new Map<ChannelRef['platform'], ChannelAccess>();
@@ -144,7 +158,15 @@ export function wireFundbot(options: WireOptions): Wiring {
       metrics.recordPoll({ project: poll.project, feed: poll.feed, result: poll.result }, poll.durationMs);
       options.onPoll?.(poll);
     },
-    sink: { offer: async (project, events) => (delivery ? delivery.sink.offer(project, events) : []) },
+    sink: {
+      offer: async (project, events) => {
+        // The roll-call's journal must not hold up the notices: a failed write is logged, the next offer repeats it.
+        await rollCallJournal
+          .record(project, events)
+          .catch((error: unknown) => logger.warn({ project, err: error }, 'roll-call journal not written'));
+        return delivery ? delivery.sink.offer(project, events) : [];
+      },
+    },
   });
 
   const core = instrumentCore(
@@ -169,6 +191,8 @@ export function wireFundbot(options: WireOptions): Wiring {
       channelAccessStates: access,
       dailyThreads,
       lowStock,
+      campaign,
+      ...(options.goalPace ? { goalPace: options.goalPace } : {}),
       noticeRules,
       // The delivery trace (/notices, /why): the pipeline's, bound once it exists below.
       recentNotices: async (channel, limit) => (delivery ? delivery.recentNotices(channel, limit) : []),
@@ -237,6 +261,9 @@ export function wireFundbot(options: WireOptions): Wiring {
     delivery: pipeline,
     channelAccessStates: access,
     milestonesFor,
+    campaign,
+    rollCallJournal,
+    campaignStore,
     forgetWorkspace: (workspace) =>
       forgetWorkspace({
         settingsStore,

@@ -114,6 +114,8 @@ export interface FundbotConfig {
   readonly discord: DiscordConfig;
   readonly slack: SlackConfig;
   readonly digest: DigestConfig;
+  /** The goal-pace alerts' window and the roll-call's time (issue 32). */
+  readonly campaign: ConfigFile['campaign'];
   /** As in the file, plus `reserveFraction` = reservePct / 100 (what the engine's budget planner takes). */
   readonly engine: ConfigFile['engine'] & { readonly reserveFraction: number };
   readonly http: ConfigFile['http'];

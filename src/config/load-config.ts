@@ -234,6 +234,7 @@ export function parseConfig(
     discord,
     slack,
     digest: { ...digest, hour, minute, cron: `${minute} ${hour} * * *` },
+    campaign: parsed.data.campaign,
     engine: { ...parsed.data.engine, reserveFraction: parsed.data.engine.reservePct / 100 },
     http,
     hosted: { ...hosted, ...(hostedKey ? { encryptionKey: hostedKey } : {}) },

@@ -134,6 +134,34 @@ const digestSchema = z.strictObject({
     .default('UTC'),
 });
 
+/** The goal-pace alerts and the roll-call (issue 32, items 4 and 5); each channel turns them on by command. */
+const campaignSchema = z.strictObject({
+  /** The recent pace is the funding of this many minutes (default a day). */
+  paceWindowMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(24 * 60),
+  /** Supports in the window below which "on track" is never said. */
+  paceMinSupporters: z.number().int().min(1).max(1000).default(5),
+  /** The weekday of the weekly roll-call (monthly ones fall on the 1st). */
+  rollCallWeekday: z
+    .enum(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'])
+    .default('monday'),
+  /** The local time of the roll-call, on each channel's clock. */
+  rollCallTime: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time "HH:MM" such as "10:00"')
+    .default('10:00'),
+  /** Seconds between the checks (a divisor of 60). */
+  checkEverySec: z
+    .number()
+    .int()
+    .refine((n) => n >= 1 && 60 % n === 0, 'must divide 60: 1, 2, 5, 10, 15, 20, 30 or 60')
+    .default(60),
+});
+
 const engineSchema = z.strictObject({
   /**
    * Percent of each API rate-limit window (day and minute) the poller leaves unused, for slash
@@ -207,6 +235,7 @@ export const configFileSchema = z.strictObject({
   discord: discordSchema.prefault({}),
   slack: slackSchema.prefault({}),
   digest: digestSchema.prefault({}),
+  campaign: campaignSchema.prefault({}),
   engine: engineSchema.prefault({}),
   http: httpSchema.prefault({}),
   hosted: hostedSchema.prefault({}),

@@ -1,3 +1,4 @@
+import type { GoalPaceOptions } from '../domain/goal-pace.js';
 import type { Logger } from '../domain/logger.js';
 import type { TracedNotice } from '../domain/notice-trace.js';
 import type { Clock } from '../lib/clock.js';
@@ -5,6 +6,7 @@ import type { Locale } from './command-core.js';
 import type { HostedProjects } from './hosted-projects.js';
 import type { NeutralMessage } from './message.js';
 import type { ChannelAccess, ChannelRef, ProjectReadModel, SubscriptionStore } from './ports.js';
+import type { CampaignSettings } from './settings/campaign-settings.js';
 import type { ChannelAccessStates } from './settings/channel-access-states.js';
 import type { DailyThreadSettings } from './settings/daily-thread-settings.js';
 import type { LowStockSettings } from './settings/low-stock-settings.js';
@@ -92,6 +94,10 @@ export interface CommandCoreDeps {
   readonly dailyThreads?: DailyThreadSettings;
   /** The low-stock threshold /lowstock sets (the same store the delivery pipeline reads). */
   readonly lowStock?: LowStockSettings;
+  /** The campaign's end (/deadline) and the roll-call (/rollcall): the same store the schedules in src/digest read. */
+  readonly campaign?: CampaignSettings;
+  /** The goal-pace alerts' window and minimum, as configured, for /deadline's answer. */
+  readonly goalPace?: GoalPaceOptions;
   /** Channels the bot cannot post in (written by the delivery pipeline): /subscriptions and /status say so. */
   readonly channelAccessStates?: ChannelAccessStates;
   /**

@@ -7,6 +7,7 @@ import type { CommandContext, CommandCore, CommandInvocation, Locale } from './c
 import { type CommandCoreDeps, defaultFreshness, type Freshness } from './command-core-deps.js';
 import { CommandRefusal } from './command-refusal.js';
 import { languageCommand } from './commands/admin.js';
+import { deadlineCommand, rollCallCommand } from './commands/campaign.js';
 import { chartCommand } from './commands/chart.js';
 import type { CommandHandler, CommandRun } from './commands/command-run.js';
 import { blogCommand, supportersCommand } from './commands/feeds.js';
@@ -44,6 +45,8 @@ const handlers: Readonly<Record<string, CommandHandler>> = {
   quiet: quietCommand,
   thread: threadCommand,
   lowstock: lowStockCommand,
+  deadline: deadlineCommand,
+  rollcall: rollCallCommand,
   // Issue 32 item 2: the delivery trace.
   notices: noticesCommand,
   why: whyCommand,

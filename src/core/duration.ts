@@ -19,3 +19,9 @@ export function formatInterval(ms: number, t: Catalog): string {
   if (ms < dayMs) return t.units.hours(Math.round(ms / hourMs));
   return t.units.days(Math.round(ms / dayMs));
 }
+
+/** The span a rate is measured over: "24 hours" rather than "1 day", up to two days. */
+export function formatWindow(ms: number, t: Catalog): string {
+  if (ms >= hourMs && ms <= 2 * dayMs) return t.units.hours(Math.round(ms / hourMs));
+  return formatInterval(ms, t);
+}

@@ -5,6 +5,7 @@
  */
 
 export { type Logger, silentLogger } from '../domain/logger.js';
+export { estimatePace, type Pace } from '../domain/pace.js';
 export {
   displayName,
   htmlToPlainText,
@@ -36,14 +37,19 @@ export {
 } from './hosted-projects.js';
 export type { Catalog } from './i18n/index.js';
 export { catalogFor, isLocale, localeFromTag, locales } from './i18n/index.js';
-export { assertTimeZone, type LocalTime, localTime, parseTimeOfDay } from './local-time.js';
+export { assertTimeZone, type LocalTime, localTime, parseTimeOfDay, startOfLocalDate } from './local-time.js';
 export type { MessageField, MessageImage, MessageLink, NeutralMessage, ProgressBar } from './message.js';
 export { noteText } from './note-text.js';
+export {
+  type PaceAlertInput,
+  type RollCallInput,
+  renderPaceAlert,
+  renderRollCall,
+} from './notices/campaign-notices.js';
 export { dailyThreadTexts } from './notices/daily-thread-texts.js';
 export { splitNames } from './notices/name-list.js';
 export { pacingTexts } from './notices/pacing-texts.js';
 export { renderNotice } from './notices/render-notice.js';
-export { estimatePace, type Pace } from './pace.js';
 export {
   commandInvocationText,
   commandUsage,
@@ -72,6 +78,13 @@ export type {
 } from './ports.js';
 export { classifyReadFailure, errorSummary, type ReadFailure } from './read-failure.js';
 export {
+  type CampaignDeadline,
+  type CampaignSettings,
+  createCampaignSettings,
+  type RollCallCadence,
+  type RollCallSetting,
+} from './settings/campaign-settings.js';
+export {
   type CannotPost,
   type ChannelAccessStates,
   createChannelAccessStates,
@@ -83,16 +96,13 @@ export {
 export { createLowStockSettings, type LowStockSettings } from './settings/low-stock-settings.js';
 export { createNoticeRulesSettings, type NoticeRulesSettings } from './settings/notice-rules-settings.js';
 export {
-  autoBatchIntervalMs,
-  autoLiveLimit,
   type ChannelPacing,
   createPacingSettings,
-  defaultBatchIntervalMs,
   defaultPacing,
   type PacingMode,
   type PacingSettings,
   pacingModes,
-  quietWindowAt,
+  type QuietHours,
 } from './settings/pacing-settings.js';
 export {
   createSettingsStore,

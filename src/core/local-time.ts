@@ -61,3 +61,19 @@ export function parseTimeOfDay(time: string): number {
   }
   return Number(match[1]) * 60 + Number(match[2]);
 }
+
+/**
+ * Epoch ms of local midnight at the start of `date` (`YYYY-MM-DD`) in `timeZone`: the UTC midnight of that date
+ * moved by the zone's offset, corrected once more for a DST change between the two.
+ */
+export function startOfLocalDate(date: string, timeZone: string): number {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const wanted = Date.UTC(year, month - 1, day);
+  let guess = wanted;
+  for (let i = 0; i < 2; i += 1) {
+    const local = localTime(guess, timeZone);
+    const [y, m, d] = local.date.split('-').map(Number) as [number, number, number];
+    guess += wanted - (Date.UTC(y, m - 1, d) + local.minuteOfDay * 60_000);
+  }
+  return guess;
+}

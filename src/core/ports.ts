@@ -1,4 +1,13 @@
+import type { ChannelRef } from '../domain/channels.js';
 import type { NoticeKind } from '../domain/events.js';
+
+export type {
+  ChannelAccess,
+  ChannelAccessProblem,
+  ChannelAccessResult,
+  ChannelPermission,
+  ChannelRef,
+} from '../domain/channels.js';
 
 export type {
   Cached,
@@ -8,14 +17,6 @@ export type {
   ProjectReadModel,
   WatchedProject,
 } from '../domain/read-model.js';
-
-/** Where a notice goes. */
-export interface ChannelRef {
-  readonly platform: 'discord' | 'slack' | 'console';
-  /** Discord guild id or Slack team id; 'console' for the terminal. */
-  readonly workspaceId: string;
-  readonly channelId: string;
-}
 
 /** A channel's subscription to one project's notices. */
 export interface Subscription {
@@ -54,45 +55,4 @@ export interface SubscriptionStore {
    * summary is posted once per channel and project.
    */
   claimWatchingAnnouncement(channel: ChannelRef, project: string): Promise<boolean>;
-}
-
-/**
- * Why the bot cannot post in a channel: not invited (or removed), a permission
- * missing, the channel archived or deleted, the platform token revoked, or the
- * platform could not be asked.
- */
-export type ChannelAccessProblem =
-  | 'not-member'
-  | 'no-permission'
-  | 'archived'
-  | 'gone'
-  | 'token-revoked'
-  | 'unknown';
-
-/** A permission the bot needs to post notices (Discord names them; Slack has none of these). */
-export type ChannelPermission =
-  | 'view-channel'
-  | 'send-messages'
-  | 'send-messages-in-threads'
-  | 'embed-links'
-  | 'attach-files';
-
-export type ChannelAccessResult =
-  | { readonly ok: true }
-  | {
-      readonly ok: false;
-      readonly reason: ChannelAccessProblem;
-      /** For 'no-permission': what to grant, when the platform says. */
-      readonly missing?: readonly ChannelPermission[];
-    };
-
-/**
- * Implemented by each chat adapter: whether the bot can post notices in a channel
- * now (Slack: membership and archive state; Discord: the bot's permissions there).
- * /subscribe asks before storing anything. One platform request per call at most.
- * Never throws for a platform's "no": that is a result; it may throw when the
- * platform cannot be asked (the caller then treats it as 'unknown').
- */
-export interface ChannelAccess {
-  canPost(channel: ChannelRef): Promise<ChannelAccessResult>;
 }

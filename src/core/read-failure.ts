@@ -1,34 +1,35 @@
-import { scrubSecrets } from '../lib/scrub-secrets.js';
+export { errorSummary } from '../domain/error-summary.js';
+
+import {
+  errorCodeEntry,
+  failureByStatus,
+  type ReadFailure,
+  type UserTextKey,
+} from '../domain/error-codes.js';
 import type { Catalog } from './i18n/catalog.js';
 
-/** What a failed read from the engine means for the user. */
-export type ReadFailure = 'not-found' | 'not-permitted' | 'rate-limited' | 'unavailable';
+export type { ReadFailure } from '../domain/error-codes.js';
+
+/** The fields of an error the edge reads, by shape: a fake read model may throw plain objects with them. */
+function fieldsOf(error: unknown): { status?: unknown; code?: unknown; name?: unknown } {
+  return typeof error === 'object' && error !== null ? (error as { status?: unknown; code?: unknown }) : {};
+}
+
+/** The listed code of an error (src/domain/error-codes.ts); a switched-off feed also by its class name. */
+function codeOf(error: unknown): unknown {
+  const { code, name } = fieldsOf(error);
+  return code === undefined && name === 'FeedDisabledError' ? 'feed_disabled' : code;
+}
 
 /**
- * Classifies an error thrown by {@link ProjectReadModel} (the API client's typed
- * errors: `status` and `code` as in src/api/errors.ts). Read by shape, not by
- * class, so the core does not depend on the client's class hierarchy and a
- * fake read model can throw plain objects with the same fields.
+ * Classifies an error thrown by {@link ProjectReadModel} (the API client's typed errors: `status` and `code` as in
+ * src/api/errors.ts; fundbot's own in src/domain/errors.ts). A 404 or a 429 says it all; otherwise the code's
+ * entry in the one list (src/domain/error-codes.ts), and for a code not listed, the HTTP status.
  */
 export function classifyReadFailure(error: unknown): ReadFailure {
-  const status =
-    typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  // The spec answers an unknown project with 403 project_access_denied, the same as an invisible one.
-  if (
-    status === 404 ||
-    code === 'not_found' ||
-    code === 'project_not_found' ||
-    code === 'project_access_denied'
-  ) {
-    return 'not-found';
-  }
-  if (status === 429 || code === 'rate_limit_exceeded') return 'rate-limited';
-  // A feed the engine switched off because the key lacks its scope.
-  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
-  if (code === 'feed_disabled' || name === 'FeedDisabledError') return 'not-permitted';
-  if (status === 401 || status === 403) return 'not-permitted';
-  return 'unavailable';
+  const { status } = fieldsOf(error);
+  if (status === 404 || status === 429) return failureByStatus(status);
+  return errorCodeEntry(codeOf(error))?.failure ?? failureByStatus(status);
 }
 
 /**
@@ -42,9 +43,31 @@ function disabledFeedOf(error: unknown): { feed: string; scope: string } | undef
   return { feed, scope };
 }
 
+/** Each user text of the list, in the channel's language (the edge: the only place a code becomes words). */
+const userTexts: Readonly<Record<UserTextKey, (t: Catalog, notFound: string, error: unknown) => string>> = {
+  notFound: (_t, notFound) => notFound,
+  notPermitted: (t) => t.errors.notPermitted,
+  rateLimited: (t) => t.errors.rateLimited,
+  platformDown: (t) => t.errors.platformDown,
+  feedOff: (t, _notFound, error) => {
+    const disabled = disabledFeedOf(error);
+    return disabled ? t.errors.feedOff(disabled.feed, disabled.scope) : t.errors.notPermitted;
+  },
+  projectPaused: (t) => t.errors.projectPaused,
+};
+
+/** The user text of a failure whose code is not listed. */
+const textOfFailure: Readonly<Record<ReadFailure, UserTextKey>> = {
+  'not-found': 'notFound',
+  'not-permitted': 'notPermitted',
+  'rate-limited': 'rateLimited',
+  unavailable: 'platformDown',
+};
+
 /**
- * The user-facing sentence for a failure; never the error's own text (it is for operators).
- * With the `error`, a switched-off feed names the data that is off and the scope to add.
+ * The user-facing sentence for a failure; never the error's own text (it is for operators). With the `error`, its
+ * code's text from the list: a switched-off feed names the data that is off and the scope to add, a paused project
+ * says the key was rejected.
  */
 export function explainReadFailure(
   failure: ReadFailure,
@@ -52,47 +75,8 @@ export function explainReadFailure(
   notFound: string,
   error?: unknown,
 ): string {
-  const disabled = disabledFeedOf(error);
-  // The engine stopped polling because the key is rejected (ProjectPausedError): say so, not "not answering".
-  if (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { code?: unknown }).code === 'project_paused'
-  ) {
-    return t.errors.projectPaused;
-  }
-  switch (failure) {
-    case 'not-found':
-      return notFound;
-    case 'not-permitted':
-      return disabled ? t.errors.feedOff(disabled.feed, disabled.scope) : t.errors.notPermitted;
-    case 'rate-limited':
-      return t.errors.rateLimited;
-    case 'unavailable':
-      return t.errors.platformDown;
-  }
-}
-
-/**
- * A secret-free one-liner for logs: the error's class name and API code. An error with neither code nor
- * status (a plain `Error`) would log as `"error":"Error"` and say nothing (issue 24), so its message comes
- * along as `detail`, through the secret redactor and cut to 200 characters.
- */
-export function errorSummary(error: unknown): Record<string, unknown> {
-  if (typeof error !== 'object' || error === null) return { error: typeof error };
-  const { name, code, status, message } = error as {
-    name?: unknown;
-    code?: unknown;
-    status?: unknown;
-    message?: unknown;
-  };
-  const explained = typeof code === 'string' || typeof status === 'number';
-  return {
-    error: typeof name === 'string' ? name : 'Error',
-    ...(typeof code === 'string' ? { code } : {}),
-    ...(typeof status === 'number' ? { status } : {}),
-    ...(!explained && typeof message === 'string' && message !== ''
-      ? { detail: scrubSecrets(message).slice(0, 200) }
-      : {}),
-  };
+  const listed = errorCodeEntry(codeOf(error));
+  // A 404 or 429 is said as such whatever the code (classifyReadFailure reads them first).
+  const key = listed !== undefined && failure === listed.failure ? listed.userText : textOfFailure[failure];
+  return userTexts[key](t, notFound, error);
 }

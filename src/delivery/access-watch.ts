@@ -1,12 +1,7 @@
-import {
-  type CannotPost,
-  type ChannelAccess,
-  type ChannelAccessStates,
-  type ChannelRef,
-  type CoreLogger,
-  channelKey,
-  errorSummary,
-} from '../core/index.js';
+import type { CannotPost, ChannelAccessStates } from '../core/index.js';
+import { type ChannelAccess, type ChannelRef, channelKey } from '../domain/channels.js';
+import { errorSummary } from '../domain/error-summary.js';
+import type { WarningLogger } from '../domain/logger.js';
 import { type BackoffPolicy, backoffMs, RECOVERY_RECHECK_MAX_MS } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
@@ -44,7 +39,7 @@ export interface AccessWatchDeps {
   /** Settings changed (the access state is one): cached profiles must be read again. */
   readonly invalidate: () => void;
   readonly observer: DeliveryObserver;
-  readonly logger: CoreLogger & { info?: (details: object, message: string) => void };
+  readonly logger: WarningLogger & { info?: (details: object, message: string) => void };
   readonly track: <T>(work: Promise<T>) => Promise<T>;
 }
 

@@ -1,4 +1,4 @@
-import { type ChannelRef, channelKey } from '../core/index.js';
+import { type ChannelRef, channelKey } from '../domain/channels.js';
 import type { LaneItem } from './lane-item.js';
 
 /**

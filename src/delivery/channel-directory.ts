@@ -2,7 +2,6 @@ import type {
   CannotPost,
   ChannelAccessStates,
   ChannelPacing,
-  ChannelRef,
   DailyThreadSettings,
   Locale,
   LowStockSettings,
@@ -11,7 +10,8 @@ import type {
   Subscription,
   SubscriptionStore,
 } from '../core/index.js';
-import { channelKey } from '../core/index.js';
+import type { ChannelRef } from '../domain/channels.js';
+import { channelKey } from '../domain/channels.js';
 import type { NoticeKind } from '../domain/events.js';
 import type { NoticeRules } from '../domain/notice-rules.js';
 import { readChangeStamp } from '../lib/change-stamp.js';

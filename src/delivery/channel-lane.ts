@@ -1,4 +1,5 @@
-import { type ChannelRef, channelKey, errorSummary } from '../core/index.js';
+import { type ChannelRef, channelKey } from '../domain/channels.js';
+import { errorSummary } from '../domain/error-summary.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { StoredWatch } from './copy-watch-store.js';
 import type { DeliveryRecord } from './delivery-ledger.js';

@@ -1,4 +1,4 @@
-import type { ChannelAccessProblem, ChannelPermission, ChannelRef } from '../core/index.js';
+import type { ChannelAccessProblem, ChannelPermission, ChannelRef } from '../domain/channels.js';
 
 /** What the operator reads in the log for each problem (the channel's users read the i18n catalog). */
 const whatToDo: Readonly<Record<ChannelAccessProblem, string>> = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ChannelRef, NeutralMessage } from '../core/index.js';
+import type { ChannelRef } from '../domain/channels.js';
+import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { ThreadTarget } from './ports.js';

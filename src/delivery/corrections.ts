@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { type ChannelRef, channelKey, type NeutralMessage } from '../core/index.js';
+import { type ChannelRef, channelKey } from '../domain/channels.js';
 import type { CorrectionEvent, FundbotEvent } from '../domain/events.js';
+import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { DeliveryLedger } from './delivery-ledger.js';

@@ -1,5 +1,6 @@
-import type { ChannelAccess, ChannelRef } from '../core/index.js';
-import { channelKey, errorSummary } from '../core/index.js';
+import type { ChannelAccess, ChannelRef } from '../domain/channels.js';
+import { channelKey } from '../domain/channels.js';
+import { errorSummary } from '../domain/error-summary.js';
 import type { EventSink } from '../domain/event-sink.js';
 import { type FundbotEvent, noticeKindOf, noticeKindsOf } from '../domain/events.js';
 import { pingFor } from '../domain/notice-rules.js';
@@ -17,6 +18,7 @@ import { createDeliveryLedger, isSettled } from './delivery-ledger.js';
 import { createDoubtResolver } from './doubt-resolver.js';
 import { createEventPlacement } from './event-placement.js';
 import { type ItemOutcome, idempotencyKeyOf, type LaneItem, type LaneTask } from './lane-item.js';
+import { continueNamesAfter } from './names-after.js';
 import { createNoticeTrace } from './notice-trace-store.js';
 import { createBatchStore } from './pacing/batch-store.js';
 import { createBatches } from './pacing/batches.js';
@@ -359,7 +361,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
             settle: resolve,
           };
           enqueue(request.channel, item);
-        });
+        }).then((outcome) => continueNamesAfter(batches, logger, request, outcome));
       })().finally(() => scheduled.delete(name));
       scheduled.set(name, posting);
       return posting;

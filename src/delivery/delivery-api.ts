@@ -1,18 +1,17 @@
 import type {
-  ChannelAccess,
   ChannelAccessStates,
-  ChannelRef,
   CommandCore,
-  CoreLogger,
   DailyThreadSettings,
   LowStockSettings,
-  NeutralMessage,
   NoticeRulesSettings,
   PacingSettings,
   SubscriptionStore,
 } from '../core/index.js';
+import type { ChannelAccess, ChannelRef } from '../domain/channels.js';
 import type { EventSink } from '../domain/event-sink.js';
 import type { CorrectionEvent } from '../domain/events.js';
+import type { WarningLogger } from '../domain/logger.js';
+import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { TracedNotice } from '../domain/notice-trace.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
@@ -42,7 +41,7 @@ export interface DeliveryOptions {
   readonly access: ChannelAccessStates;
   readonly clock: Clock;
   readonly random: Random;
-  readonly logger: CoreLogger & { info?: (details: object, message: string) => void };
+  readonly logger: WarningLogger & { info?: (details: object, message: string) => void };
   /** Once-only claims shared by the replicas (Redis); default an in-process map. */
   readonly claims?: Claims;
   /** How many replicas post into the channels now (the live ones); default 1 (see DoubtResolverOptions). */
@@ -107,6 +106,11 @@ export interface ScheduledPost {
   /** Epoch ms after which posting it makes no sense any more (a day's digest): given up then. */
   readonly giveUpAt?: number;
   render(): Promise<NeutralMessage>;
+  /**
+   * Names the message lists only in part (a roll-call): once it is posted, the rest follow in its thread as a
+   * batch's do (`splitNames`; Slack replies, a Discord thread, else messages), each once through the ledger.
+   */
+  readonly namesAfter?: { readonly project: string; readonly names: readonly string[] };
 }
 
 export interface DeliveryStatus {

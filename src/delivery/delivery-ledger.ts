@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ChannelRef, channelKey } from '../core/index.js';
+import { type ChannelRef, channelKey } from '../domain/channels.js';
 import { heldNoticeMs } from '../domain/held-notices.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { type Claims, memoryClaims } from '../lib/coordination/claims.js';

@@ -1,4 +1,4 @@
-import type { ChannelAccessProblem, ChannelRef } from '../core/index.js';
+import type { ChannelAccessProblem, ChannelRef } from '../domain/channels.js';
 
 /**
  * What the pipeline tells the outside world (metrics, the benchmark, tests) about

@@ -1,4 +1,5 @@
-import { type ChannelRef, channelKey, type NeutralMessage } from '../core/index.js';
+import { type ChannelRef, channelKey } from '../domain/channels.js';
+import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';

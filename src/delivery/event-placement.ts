@@ -1,14 +1,9 @@
-import {
-  type CannotPost,
-  type ChannelRef,
-  defaultPacing,
-  formatClock,
-  type NeutralMessage,
-  pacingTexts,
-  splitNames,
-} from '../core/index.js';
+import { type CannotPost, formatClock, pacingTexts, splitNames } from '../core/index.js';
+import type { ChannelRef } from '../domain/channels.js';
 import { type FundbotEvent, isCorrection, type NoticeKind, noticeKindOf } from '../domain/events.js';
+import type { NeutralMessage } from '../domain/neutral-message.js';
 import { passesFilters } from '../domain/notice-rules.js';
+import { defaultPacing } from '../domain/pacing-modes.js';
 import { crossesLowStock } from '../domain/reward-stock.js';
 import type { Clock } from '../lib/clock.js';
 import type { ChannelDirectory } from './channel-directory.js';

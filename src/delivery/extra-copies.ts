@@ -1,4 +1,5 @@
-import { type ChannelRef, channelKey, errorSummary } from '../core/index.js';
+import { type ChannelRef, channelKey } from '../domain/channels.js';
+import { errorSummary } from '../domain/error-summary.js';
 import { backoffMs } from '../lib/backoff.js';
 import type { CopySweep } from './copy-looks.js';
 import { type StoredWatch, withoutFiles } from './copy-watch-store.js';

@@ -1,4 +1,5 @@
-import type { ChannelRef, CoreLogger } from '../core/index.js';
+import type { ChannelRef } from '../domain/channels.js';
+import type { WarningLogger } from '../domain/logger.js';
 import type { BackoffPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import type { Random } from '../lib/random.js';
@@ -22,7 +23,7 @@ export interface LaneDeps {
   readonly wakeups: Wakeups;
   readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
   readonly observer: DeliveryObserver;
-  readonly logger: CoreLogger & { info?: (details: object, message: string) => void };
+  readonly logger: WarningLogger & { info?: (details: object, message: string) => void };
   /** The platform's events for our own messages (witness.ts). */
   readonly witness: Witness;
   /** Watches for late copies, kept across restarts (copy-watch-store.ts). */

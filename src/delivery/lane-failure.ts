@@ -1,4 +1,4 @@
-import { errorSummary } from '../core/index.js';
+import { errorSummary } from '../domain/error-summary.js';
 
 /** What a failed post tells the lane, for the observer and the doubt (channel-lane.ts). */
 

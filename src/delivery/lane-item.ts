@@ -1,4 +1,5 @@
-import { channelKey, type NeutralMessage } from '../core/index.js';
+import { channelKey } from '../domain/channels.js';
+import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { DeliveryKey, DeliveryRecord } from './delivery-ledger.js';
 import type { ThreadTarget } from './ports.js';
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { type ChannelRef, type CoreLogger, channelKey, errorSummary } from '../core/index.js';
+import { type ChannelRef, channelKey } from '../domain/channels.js';
+import { errorSummary } from '../domain/error-summary.js';
 import { noticeKinds } from '../domain/events.js';
 import { heldNoticeMs } from '../domain/held-notices.js';
+import type { WarningLogger } from '../domain/logger.js';
 import { type TracedNotice, type TraceEntry, traceStateOf } from '../domain/notice-trace.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
@@ -40,7 +42,7 @@ export interface NoticeTraceDeps {
   readonly ledger: Pick<DeliveryLedger, 'get'>;
   readonly batchOf: (id: string) => Promise<BatchRecord | undefined>;
   readonly cannotPostSince: (channel: ChannelRef) => number | undefined;
-  readonly logger: CoreLogger;
+  readonly logger: WarningLogger;
   /** Tracks background work (the pipeline's idle waits for it). */
   readonly track: <T>(work: Promise<T>) => Promise<T>;
 }

@@ -1,14 +1,37 @@
-import {
-  autoBatchIntervalMs,
-  autoLiveLimit,
-  defaultBatchIntervalMs,
-  defaultPacing,
-  quietWindowAt,
-} from '../core/index.js';
+import { localTime, type QuietHours } from '../core/index.js';
 import type { NoticeKind } from '../domain/events.js';
+import { defaultBatchIntervalMs, defaultPacing } from '../domain/pacing-modes.js';
 import type { ChannelProfile } from './channel-directory.js';
 
 const hourMs = 3_600_000;
+
+// The pacing rules, applied here (the channel's chosen pacing is stored by core/settings/pacing-settings.ts).
+/** `auto`: live while the channel got fewer than this many messages of the kind (live or batches) in the last hour. */
+export const autoLiveLimit = 4;
+/** `auto`: the batch interval once the channel is busy. 6 an hour: at most 144 a day plus the live ones. */
+export const autoBatchIntervalMs = 10 * 60_000;
+
+const minuteMs = 60_000;
+
+/**
+ * The quiet-hours window containing `now`, or undefined outside quiet hours. The
+ * window's start is the same for every moment inside it (it names the held batch),
+ * so it is found from the minute of the day on the zone's clock; on the night a
+ * zone changes to or from summer time the window is an hour longer or shorter.
+ */
+export function quietWindowAt(
+  quiet: QuietHours | undefined,
+  now: number,
+): { start: number; end: number } | undefined {
+  if (!quiet || quiet.startMinute === quiet.endMinute) return undefined;
+  const length = (((quiet.endMinute - quiet.startMinute) % 1440) + 1440) % 1440;
+  const minuteStart = Math.floor(now / minuteMs) * minuteMs;
+  const { minuteOfDay } = localTime(minuteStart, quiet.timeZone ?? 'UTC');
+  const elapsed = (((minuteOfDay - quiet.startMinute) % 1440) + 1440) % 1440;
+  if (elapsed >= length) return undefined;
+  const start = minuteStart - elapsed * minuteMs;
+  return { start, end: start + length * minuteMs };
+}
 
 /** The window a held notice waits in: it names the batch, which is posted at `due`. */
 export interface HoldWindow {

@@ -1,4 +1,5 @@
-import type { ChannelRef, NeutralMessage } from '../core/index.js';
+import type { ChannelRef } from '../domain/channels.js';
+import type { NeutralMessage } from '../domain/neutral-message.js';
 
 /** What the platform answered for a posted message. */
 export interface PostReceipt {

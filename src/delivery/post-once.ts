@@ -1,4 +1,5 @@
-import type { ChannelRef, NeutralMessage } from '../core/index.js';
+import type { ChannelRef } from '../domain/channels.js';
+import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { Clock } from '../lib/clock.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { DeliveryLedger } from './delivery-ledger.js';

@@ -1,4 +1,4 @@
-import { type ChannelRef, channelKey } from '../core/index.js';
+import { type ChannelRef, channelKey } from '../domain/channels.js';
 import { backoffMs } from '../lib/backoff.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { DeliveryRecord } from './delivery-ledger.js';

@@ -1,4 +1,5 @@
-import { type ChannelRef, channelKey, errorSummary } from '../core/index.js';
+import { type ChannelRef, channelKey } from '../domain/channels.js';
+import { errorSummary } from '../domain/error-summary.js';
 import type { ChannelLane } from './channel-lane.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
 import type { LaneDeps } from './lane-deps.js';

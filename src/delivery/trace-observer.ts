@@ -1,4 +1,4 @@
-import type { ChannelRef } from '../core/index.js';
+import type { ChannelRef } from '../domain/channels.js';
 import type { CorrectionEvent } from '../domain/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { DeliveryObserver } from './delivery-observer.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChannelRef } from '../core/index.js';
+import type { ChannelRef } from '../domain/channels.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { Sighting } from './ports.js';

@@ -8,6 +8,8 @@ export {
   type DigestData,
   type DigestPace,
 } from './build-digest.js';
+// Issue 32, items 4 and 5: the goal-pace alerts and the roll-call, scheduled like the digest.
+export { type CampaignWatch, type CampaignWatchOptions, createCampaignWatch } from './campaign-watch.js';
 export { chartAttachment, chartFilename, fundingChartInput } from './chart-attachment.js';
 export { CHART_FONT_FAMILY, chartFontFiles, registerChartFont } from './chart-font.js';
 export { type DigestDue, type DigestDueInput, digestDue } from './digest-due.js';
@@ -30,3 +32,5 @@ export {
   type FundingChartOptions,
   renderFundingChart,
 } from './render-funding-chart.js';
+export { latestRollCall, type RollCallPeriod, type RollCallSchedule } from './roll-call-due.js';
+export { createRollCallJournal, type JournalSupporter, type RollCallJournal } from './roll-call-journal.js';

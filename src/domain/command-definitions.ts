@@ -8,6 +8,7 @@
  * workspace shares Slack's one namespace, Slack reserves some names (/status), and
  * apps with many commands use one command with subcommands (`/github subscribe …`).
  */
+import { deadlineCommandDefinition, rollCallCommandDefinition } from './campaign-command-definitions.js';
 import { noticeKinds } from './events.js';
 import { batchMinutesRange, pacedKinds, pacingModes } from './pacing-modes.js';
 import { lowStockMaxThreshold, lowStockMinThreshold } from './reward-stock.js';
@@ -240,6 +241,9 @@ export const commandDefinitions: readonly CommandDefinition[] = [
     ],
     admin: true,
   },
+  // Issue 32, items 4 and 5: the goal-pace alerts' end date and the roll-call.
+  { ...deadlineCommandDefinition, options: [...deadlineCommandDefinition.options, projectOption(false)] },
+  rollCallCommandDefinition,
   {
     name: 'chart',
     description: {

@@ -1,13 +1,15 @@
 import { type EngineNote, noteForLog } from './engine-notes.js';
+import type { FundbotErrorCode } from './error-codes.js';
 import type { FeedName } from './feeds.js';
 
 /**
  * fundbot's own typed errors between the engine and the core. Each has a stable
  * `code` so a reader can branch on it without importing the class (the core
  * classifies by `code`), and a message for operators that never contains a secret.
+ * Its user text and operator fix: the one list of codes, ./error-codes.ts.
  */
 export abstract class FundbotError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: FundbotErrorCode;
 }
 
 /** A feed the engine switched off because the key lacks its scope. */
@@ -55,6 +57,6 @@ export class ProjectPausedError extends FundbotError {
 }
 
 /** The `code` of one of fundbot's typed errors, or undefined for anything else. */
-export function fundbotErrorCode(error: unknown): string | undefined {
+export function fundbotErrorCode(error: unknown): FundbotErrorCode | undefined {
   return error instanceof FundbotError ? error.code : undefined;
 }

@@ -1,4 +1,5 @@
 import type { FeedName } from './feeds.js';
+import type { NoticeKind } from './notice-kinds.js';
 
 /**
  * The events fundbot emulates on top of a polling-only API. They carry only
@@ -7,13 +8,7 @@ import type { FeedName } from './feeds.js';
  * untrusted plain text; renderers escape them for their platform.
  */
 
-/** The kinds a channel can subscribe to. */
-export const noticeKinds = ['supporters', 'wall', 'blog', 'milestones', 'rewards', 'digest'] as const;
-export type NoticeKind = (typeof noticeKinds)[number];
-
-export function isNoticeKind(value: string): value is NoticeKind {
-  return (noticeKinds as readonly string[]).includes(value);
-}
+export { isNoticeKind, type NoticeKind, noticeKinds } from './notice-kinds.js';
 
 interface EventBase {
   /** Stable id derived from the source entry's stable key: the idempotency key for delivery. */

@@ -1,4 +1,4 @@
-import type { NoticeKind } from './events.js';
+import type { NoticeKind } from './notice-kinds.js';
 
 /**
  * The one table of a project's feeds: which API scope each needs, which notices

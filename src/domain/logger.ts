@@ -28,3 +28,6 @@ export const silentLogger: Logger = {
     return silentLogger;
   },
 };
+
+/** The slice of the {@link Logger} that reports problems (secret-free details only: error names, codes, ids). */
+export type WarningLogger = Pick<Logger, 'warn' | 'error'>;

@@ -11,6 +11,7 @@ import { forgetWorkspace } from '../../src/app/forget-workspace.js';
 import {
   type ChannelRef,
   channelKey,
+  createCampaignSettings,
   createChannelAccessStates,
   createDailyThreadSettings,
   createPacingSettings,
@@ -42,6 +43,11 @@ async function seed(url: string, channel: ChannelRef): Promise<void> {
     await createSettingsStore(store).setLocale(channel, 'channel', 'en');
     await createPacingSettings(store).setKind(channel, 'supporters', { mode: 'hourly' });
     await createDailyThreadSettings(store).set(channel, true);
+    const campaign = createCampaignSettings(store);
+    await campaign.setDeadline(channel, 'solar-kiosk', { date: '2026-12-24', timeZone: 'UTC', endsAt: 1 });
+    await campaign.setRollCall(channel, { cadence: 'weekly', since: 0 });
+    await store.set(`campaign/pace-alerts/solar-kiosk/${channelKey(channel)}`, { alerts: 0 });
+    await store.set(`campaign/roll-call-cursor/solar-kiosk/${channelKey(channel)}`, { period: 'p', cut: 0 });
     await createChannelAccessStates(store).markCannotPost(channel, { reason: 'not-member' }, clock.now());
     const deliveries = namespaced(store, 'deliveries/');
     const key = channelKey(channel);
@@ -83,7 +89,7 @@ async function expectOnlyTheOtherWorkspaceLeft(url: string): Promise<void> {
   const before = await allStoreKeys(url);
   expect(before.filter((k) => k.includes('T0GONE')).length).toBeGreaterThan(15);
   const removed = await uninstall(url);
-  expect(removed).toMatchObject({ subscriptions: 1, marks: 2, deliveries: 9 });
+  expect(removed).toMatchObject({ subscriptions: 1, marks: 2, deliveries: 9, campaign: 4 });
   const after = await allStoreKeys(url);
   expect(after.filter((k) => k.includes('T0GONE'))).toEqual([]);
   // The other workspace keeps every key it had.

@@ -35,6 +35,7 @@ describe('the command definitions', () => {
     const admin = commandDefinitions.filter((c) => c.admin).map((c) => c.name);
     expect(admin.sort()).toEqual([
       'connect',
+      'deadline',
       'disconnect',
       'filter',
       'language',
@@ -42,6 +43,7 @@ describe('the command definitions', () => {
       'pacing',
       'ping',
       'quiet',
+      'rollcall',
       'subscribe',
       'thread',
       'unsubscribe',

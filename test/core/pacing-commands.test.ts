@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { OptionValue } from '../../src/core/command-core.js';
-import { createPacingSettings, quietWindowAt } from '../../src/core/settings/pacing-settings.js';
+import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
+import { quietWindowAt } from '../../src/delivery/placement.js';
 import { runFor, startPipeline } from '../delivery/pipeline-harness.js';
 import { ScriptedPoster } from '../delivery/scripted-poster.js';
 import { t0 } from '../support/builders.js';

@@ -9,7 +9,8 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { channelFaults } from '../fakes/discord/fake-discord.js';
 import { waitUntil } from '../support/wait-until.js';
-import { type BotProcess, startBotProcess, tsxEntry } from './harness/bot-process.js';
+import type { BotProcess } from './harness/bot-process.js';
+import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { AnswerMessage } from './harness/chat-driver.js';
 import { expectInert } from './harness/chat-journey-notices.js';
 import { waitForPost } from './harness/chat-journey-state.js';
@@ -82,20 +83,8 @@ describe.each(platforms)('journey: the delivery trace ($name)', (platform) => {
     'fundbot runs; a channel subscribed to supporters, posted live',
     undefined,
     async () => {
-      const config = world.writeConfig({
-        api: { baseUrl: world.sim.url },
-        store: { url: world.storeUrl },
-        projects: [{ linkCaption: journeyProject, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-        ...(await driver.configSection()),
-        digest: { enabled: false },
-        http: { enabled: false },
-      });
-      bot = startBotProcess({
-        name: `fundbot (delivery trace, ${platform.name})`,
-        entry: tsxEntry,
-        cwd: world.dir,
-        env: { FUNDBOT_CONFIG: config, SOLAR_KIOSK_API_KEY: world.apiKey, ...driver.env() },
-      });
+      const config = await writeChatBotConfig(world, driver);
+      bot = startChatBot(world, driver, { name: `fundbot (delivery trace, ${platform.name})`, config });
       await driver.connected(bot);
       await driver.command('subscribe', [journeyProject, 'supporters'], { admin: true }).answer();
       const live = await driver.command('pacing', ['supporters', 'live'], { admin: true }).answer();

@@ -7,7 +7,8 @@
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
-import { type BotProcess, startBotProcess, tsxEntry } from './harness/bot-process.js';
+import type { BotProcess } from './harness/bot-process.js';
+import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { ChatDriver } from './harness/chat-driver.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
 import { journeyHooks } from './harness/journey-hooks.js';
@@ -43,21 +44,10 @@ describe.each(platforms)('journey: feed health in the channel ($name)', ({ name,
     'fundbot runs; one channel subscribed in English, one in German',
     undefined,
     async () => {
-      const config = world.writeConfig({
-        api: { baseUrl: world.sim.url },
-        store: { url: world.storeUrl },
-        projects: [{ linkCaption: journeyProject, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
+      const config = await writeChatBotConfig(world, driver, {
         engine: { feedHealthHoldSec: holdSec },
-        ...(await driver.configSection()),
-        digest: { enabled: false },
-        http: { enabled: false },
       });
-      bot = startBotProcess({
-        name: `fundbot (feed health, ${name})`,
-        entry: tsxEntry,
-        cwd: world.dir,
-        env: { FUNDBOT_CONFIG: config, SOLAR_KIOSK_API_KEY: world.apiKey, ...driver.env() },
-      });
+      bot = startChatBot(world, driver, { name: `fundbot (feed health, ${name})`, config });
       await driver.connected(bot);
       await driver.command('subscribe', [journeyProject], { admin: true }).answer();
       const channel = driver.otherChannel;

@@ -8,7 +8,8 @@
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
-import { type BotProcess, startBotProcess, tsxEntry } from './harness/bot-process.js';
+import type { BotProcess } from './harness/bot-process.js';
+import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { ChannelPost, ChatDriver } from './harness/chat-driver.js';
 import { expectInert } from './harness/chat-journey-notices.js';
 import { postsWith, waitForPost } from './harness/chat-journey-state.js';
@@ -61,20 +62,8 @@ describe.each(platforms)('journey: pings and filters ($name)', (platform) => {
     'an admin chooses a group pinged on milestones and filters wall posts with "spam"; a member may not',
     undefined,
     async () => {
-      const config = world.writeConfig({
-        api: { baseUrl: world.sim.url },
-        store: { url: world.storeUrl },
-        projects: [{ linkCaption: journeyProject, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-        ...(await driver.configSection()),
-        digest: { enabled: false },
-        http: { enabled: false },
-      });
-      bot = startBotProcess({
-        name: `fundbot (pings and filters, ${platform.name})`,
-        entry: tsxEntry,
-        cwd: world.dir,
-        env: { FUNDBOT_CONFIG: config, SOLAR_KIOSK_API_KEY: world.apiKey, ...driver.env() },
-      });
+      const config = await writeChatBotConfig(world, driver);
+      bot = startChatBot(world, driver, { name: `fundbot (pings and filters, ${platform.name})`, config });
       await driver.connected(bot);
       await driver
         .command('subscribe', [journeyProject, 'supporters', 'wall', 'milestones'], { admin: true })

@@ -12,7 +12,7 @@ describe('Slack app manifest', () => {
         command: '/fundbot',
         description: 'Campaign figures, notices and the daily digest: /fundbot help lists the subcommands',
         usage_hint:
-          'funding | rewards | reward | supporters | blog | subscribe | unsubscribe | subscriptions | thread | lowstock | notices | why | ping | filter | pacing | quiet | chart | digest | language | status | connect | disconnect | projects | help',
+          'funding | rewards | reward | supporters | blog | subscribe | unsubscribe | subscriptions | thread | lowstock | notices | why | ping | filter | pacing | quiet | deadline | rollcall | chart | digest | language | status | connect | disconnect | projects | help',
         should_escape: false,
       },
     ]);

@@ -1,9 +1,9 @@
+import { estimatePace } from '../../domain/pace.js';
 import { singleLine } from '../../domain/text.js';
 import { limits } from '../../domain/text-limits.js';
 import { formatEstimate } from '../duration.js';
 import { formatNumber, formatPercent, percentOfGoal, progressToward } from '../format.js';
 import type { MessageField, NeutralMessage } from '../message.js';
-import { estimatePace } from '../pace.js';
 import type { HistoryPoint } from '../ports.js';
 import { projectStatusLabel } from '../project-status-label.js';
 import { projectUrl } from '../project-url.js';

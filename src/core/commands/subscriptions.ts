@@ -11,6 +11,7 @@ import type { WatchedProject } from '../ports.js';
 import { errorSummary } from '../read-failure.js';
 import { findWatched, resolveProject, visibleWatched } from '../resolve-project.js';
 import { formatQuietHours } from '../settings/pacing-settings.js';
+import { campaignLines } from './campaign.js';
 import { cannotPostLine } from './cannot-post-line.js';
 import { type CommandRun, typedCommand } from './command-run.js';
 import { noticeRulesLines } from './notice-rules-lines.js';
@@ -150,6 +151,7 @@ export async function subscriptionsCommand(run: CommandRun): Promise<NeutralMess
     const shown = threshold === undefined ? undefined : formatNumber(threshold, run.locale);
     lines.push(t.rewardStock.thresholdLine(shown, typedCommand(run, 'lowstock')));
   }
+  lines.push(...(await campaignLines(run, subscriptions)));
   if (lines.length > 0) lines.push(...(await noticeRulesLines(run)));
   const held = await cannotPostLine(run);
   if (held && lines.length > 0) lines.unshift(held);

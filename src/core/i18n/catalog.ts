@@ -6,6 +6,7 @@
  * dates) or already bounded plain text (names, titles): a catalog never formats
  * or trusts raw user text itself.
  */
+import type { CampaignCatalog } from './campaign-catalog.js';
 import type { HostedCatalog } from './hosted-catalog.js';
 import type { NoteCatalog } from './note-catalog.js';
 import type { NoticeRulesCatalog } from './notice-rules-catalog.js';
@@ -257,6 +258,8 @@ export interface Catalog {
   /** Hosted fundbot: projects connected from chat. */
   readonly hosted: HostedCatalog;
   readonly rewardStock: RewardStockCatalog;
+  /** Issue 32, items 4 and 5: /deadline, the goal-pace alerts, /rollcall and the roll-call. */
+  readonly campaign: CampaignCatalog;
   /** The delivery trace: /notices, /why (issue 32, item 2). */
   readonly trace: TraceCatalog;
   /** Pings and filters: /ping, /filter (issue 32, item 6). */

@@ -1,4 +1,5 @@
 import { HELD_NOTICE_DAYS } from '../../domain/held-notices.js';
+import { campaignDe } from './campaign-catalog.js';
 import type { Catalog } from './catalog.js';
 import { hostedDe } from './hosted-catalog.js';
 import { notesDe } from './note-catalog.js';
@@ -308,6 +309,7 @@ export const de: Catalog = {
   notes: notesDe,
   hosted: hostedDe,
   rewardStock: rewardStockDe,
+  campaign: campaignDe,
   // Issue 32 item 2: the delivery trace.
   trace: traceDe,
   // Issue 32 item 6: pings and filters.

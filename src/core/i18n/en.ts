@@ -1,4 +1,5 @@
 import { HELD_NOTICE_DAYS } from '../../domain/held-notices.js';
+import { campaignEn } from './campaign-catalog.js';
 import type { Catalog } from './catalog.js';
 import { hostedEn } from './hosted-catalog.js';
 import { notesEn } from './note-catalog.js';
@@ -296,6 +297,7 @@ export const en: Catalog = {
   notes: notesEn,
   hosted: hostedEn,
   rewardStock: rewardStockEn,
+  campaign: campaignEn,
   // Issue 32 item 2: the delivery trace.
   trace: traceEn,
   // Issue 32 item 6: pings and filters.

@@ -1,34 +1,27 @@
 import { z } from 'zod';
 import type { NoticeKind } from '../../domain/events.js';
-import { type PacingMode, pacingModes } from '../../domain/pacing-modes.js';
+import { type KindPacing, pacingModes } from '../../domain/pacing-modes.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { channelKey } from '../channel-key.js';
-import { localTime } from '../local-time.js';
 import type { ChannelRef } from '../ports.js';
 
-export { type PacedKind, type PacingMode, pacedKinds, pacingModes } from '../../domain/pacing-modes.js';
+export {
+  defaultBatchIntervalMs,
+  defaultPacing,
+  type KindPacing,
+  type PacedKind,
+  type PacingMode,
+  pacedKinds,
+  pacingModes,
+} from '../../domain/pacing-modes.js';
 
 /*
  * How a channel receives one kind of notice:
- * - `auto` (the default for supporters): live while the channel got fewer than
- *   {@link autoLiveLimit} messages of the kind (live or batches) in the last hour, otherwise batched
- *   every {@link autoBatchIntervalMs};
+ * - `auto` (the default for supporters): live while the channel is quiet, batched once it is busy (the
+ *   thresholds: src/delivery/placement.ts, where they are applied);
  * - `live`: each notice at once; `batched`: one message per interval holding everything
  *   in between; `hourly`: batched by the hour; `digest`: not posted (the daily digest covers it).
  */
-
-/** `auto`: live while the channel got fewer than this many messages of the kind (live or batches) in the last hour. */
-export const autoLiveLimit = 4;
-/** `auto`: the batch interval once the channel is busy. 6 an hour: at most 144 a day plus the live ones. */
-export const autoBatchIntervalMs = 10 * 60_000;
-/** `batched` without an interval: 5 minutes. */
-export const defaultBatchIntervalMs = 5 * 60_000;
-
-export interface KindPacing {
-  readonly mode: PacingMode;
-  /** The batch interval for `batched` (ms). */
-  readonly intervalMs?: number;
-}
 
 /**
  * Quiet hours in minutes of the day on the clock of `timeZone` (UTC when absent);
@@ -44,11 +37,6 @@ export interface QuietHours {
 export interface ChannelPacing {
   readonly kinds: Readonly<Partial<Record<NoticeKind, KindPacing>>>;
   readonly quiet?: QuietHours;
-}
-
-/** The pacing of a kind nobody chose: `auto` for supporters, `live` for the rare kinds. */
-export function defaultPacing(kind: NoticeKind): KindPacing {
-  return kind === 'supporters' ? { mode: 'auto' } : { mode: 'live' };
 }
 
 const schema = z.object({
@@ -92,28 +80,6 @@ export function createPacingSettings(store: KeyValueStore): PacingSettings {
       return next;
     },
   };
-}
-
-const minuteMs = 60_000;
-
-/**
- * The quiet-hours window containing `now`, or undefined outside quiet hours. The
- * window's start is the same for every moment inside it (it names the held batch),
- * so it is found from the minute of the day on the zone's clock; on the night a
- * zone changes to or from summer time the window is an hour longer or shorter.
- */
-export function quietWindowAt(
-  quiet: QuietHours | undefined,
-  now: number,
-): { start: number; end: number } | undefined {
-  if (!quiet || quiet.startMinute === quiet.endMinute) return undefined;
-  const length = (((quiet.endMinute - quiet.startMinute) % 1440) + 1440) % 1440;
-  const minuteStart = Math.floor(now / minuteMs) * minuteMs;
-  const { minuteOfDay } = localTime(minuteStart, quiet.timeZone ?? 'UTC');
-  const elapsed = (((minuteOfDay - quiet.startMinute) % 1440) + 1440) % 1440;
-  if (elapsed >= length) return undefined;
-  const start = minuteStart - elapsed * minuteMs;
-  return { start, end: start + length * minuteMs };
 }
 
 /** The IANA name of a time zone as Intl spells it ("europe/berlin" → "Europe/Berlin"), or undefined if unknown. */

@@ -1,14 +1,10 @@
 import { z } from 'zod';
-import {
-  type ChannelRef,
-  type CoreLogger,
-  channelKey,
-  errorSummary,
-  type Locale,
-  type NeutralMessage,
-  splitNames,
-} from '../../core/index.js';
+import { type Locale, splitNames } from '../../core/index.js';
+import { type ChannelRef, channelKey } from '../../domain/channels.js';
+import { errorSummary } from '../../domain/error-summary.js';
 import type { FundbotEvent, NoticeBatchEvent, NoticeKind } from '../../domain/events.js';
+import type { WarningLogger } from '../../domain/logger.js';
+import type { NeutralMessage } from '../../domain/neutral-message.js';
 import type { Clock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import type { DeliveryLedger, DeliveryRecord } from '../delivery-ledger.js';
@@ -30,7 +26,7 @@ export interface BatchesDeps {
   readonly wakeups: Wakeups;
   /** A notice as the channel reads it (its language and clock). */
   readonly render: (channel: ChannelRef, event: FundbotEvent) => Promise<NeutralMessage>;
-  readonly logger: CoreLogger;
+  readonly logger: WarningLogger;
   readonly localeOf: (channel: ChannelRef) => Promise<Locale>;
   readonly posterFor: (platform: ChannelRef['platform']) => ChannelPoster | undefined;
   /** Queues a task in the channel's lane. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ChannelRef, channelKey } from '../../core/index.js';
+import { type ChannelRef, channelKey } from '../../domain/channels.js';
 import type {
   DailyThreadEvent,
   NoticeBatchEvent,

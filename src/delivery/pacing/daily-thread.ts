@@ -1,14 +1,10 @@
 import { z } from 'zod';
-import {
-  type ChannelRef,
-  type CoreLogger,
-  channelKey,
-  dailyThreadTexts,
-  errorSummary,
-  type Locale,
-  type NeutralMessage,
-} from '../../core/index.js';
+import { dailyThreadTexts, type Locale } from '../../core/index.js';
+import { type ChannelRef, channelKey } from '../../domain/channels.js';
+import { errorSummary } from '../../domain/error-summary.js';
 import type { FundbotEvent, SupportDroppedEvent } from '../../domain/events.js';
+import type { WarningLogger } from '../../domain/logger.js';
+import type { NeutralMessage } from '../../domain/neutral-message.js';
 import type { Clock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { ChannelUnavailableError } from '../channel-unavailable-error.js';
@@ -61,7 +57,7 @@ export interface DailyThreadOptions {
   readonly figuresOf?: (project: string) => Promise<ProjectFigures | undefined>;
   /** Minimum time between two edits of one parent (rate limits). Default 30 s. */
   readonly editIntervalMs?: number;
-  readonly logger?: CoreLogger;
+  readonly logger?: WarningLogger;
 }
 
 /**

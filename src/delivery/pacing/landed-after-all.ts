@@ -1,4 +1,4 @@
-import type { ChannelRef } from '../../core/index.js';
+import type { ChannelRef } from '../../domain/channels.js';
 import type { DeliveryKey, DeliveryLedger, DeliveryRecord } from '../delivery-ledger.js';
 import type { BatchRecord } from './batch-record.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ChannelRef, channelKey } from '../../core/index.js';
+import { type ChannelRef, channelKey } from '../../domain/channels.js';
 import type { NoticeKind } from '../../domain/events.js';
 import type { Clock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';

@@ -1,4 +1,4 @@
-import { type ArrivalRhythm, BURST_TAU_MS, type RhythmRates } from './arrival-rhythm.js';
+import { type ArrivalRhythm, BURST_TAU_MS, RECENT_TAU_MS, type RhythmRates } from './arrival-rhythm.js';
 
 /**
  * How fast the fundings list is read against the plan's even spread (1 = the planned interval),
@@ -10,12 +10,13 @@ import { type ArrivalRhythm, BURST_TAU_MS, type RhythmRates } from './arrival-rh
  * supporters arrive can lower it for the rest (docs/latency-bound.md); reads added where many arrive
  * lower the mean but cost the p95 everywhere else. So:
  *
- * - **Lulls.** Where fewer than {@link QUIET_ARRIVALS_PER_READ} supporters arrive per planned read,
- *   reads thin out in proportion, to {@link MIN_PACE} at most: the night before a launch is read a
+ * - **Lulls.** Where fewer than {@link QUIET_ARRIVALS_PER_READ} supporters arrive per planned read
+ *   (the recent rate's upper bound: Poisson noise is not a lull), reads thin out in proportion, to
+ *   {@link MIN_PACE} at most: the night before a launch is read a
  *   quarter as often, and what it saves makes every busy hour after it faster. The few supporters
  *   of a lull wait longer, within the 5 % a p95 leaves out. A project that is quiet all the time
- *   (its level under the same threshold, once watched {@link LEVEL_KNOWN_AFTER_MS}) keeps even
- *   reads: slowing all its hours would only move its reads to the end of the day.
+ *   (its level under {@link QUIET_PROJECT_ARRIVALS_PER_READ}, once watched {@link LEVEL_KNOWN_AFTER_MS})
+ *   keeps even reads: slowing all its hours would only move its reads to the end of the day.
  * - **Bursts.** When the last two minutes bring several times the recent rate (a post shared
  *   widely, the first minutes of a launch), reads speed up by the square root of that ratio (the
  *   spacing that gives the least mean wait for a known rate), at most {@link MAX_BURST_PACE}.
@@ -24,8 +25,25 @@ import { type ArrivalRhythm, BURST_TAU_MS, type RhythmRates } from './arrival-rh
  *   to the reset, would keep their budget for them, so the hours before them get it now.
  */
 
-/** Below this many supporters per planned read the list is in a lull (one supporter per 20 reads). */
-export const QUIET_ARRIVALS_PER_READ = 0.05;
+/**
+ * Below this many supporters per planned read the list is in a lull (one supporter per ten reads).
+ * At 0.05 (one per 20) a launch day's night was read at a third of the plan and the key alone stayed
+ * at 0.96x / 0.91x a uniform poller's p95 / mean; at one per ten, 0.94x / 0.89x (docs/latency-bound.md,
+ * "The key alone"): the hours that hold the last few percent of a day's supporters give their reads
+ * to the rest, and every hour busier than that keeps at least its planned pace.
+ */
+export const QUIET_ARRIVALS_PER_READ = 0.1;
+/**
+ * A lull is called on the recent rate's upper bound: its count over the last half hour plus this many
+ * Poisson standard deviations (and one), so a steady rate near the threshold is not read as a lull
+ * every time its count dips (uneven reads where arrivals are even cost the p95).
+ */
+export const LULL_NOISE_SIGMAS = 1;
+/**
+ * A project that averages fewer supporters than this per planned read (one per 20) is quiet all the
+ * time: its lulls are its normal rate, and thinning them would only move its reads to the reset.
+ */
+export const QUIET_PROJECT_ARRIVALS_PER_READ = 0.05;
 /** A lull is read at no less than this share of the planned pace. */
 export const MIN_PACE = 0.25;
 /** At most this many times the planned pace in a burst. */
@@ -55,6 +73,16 @@ export function lullPace(arrivalsPerRead: number): number {
     : Math.max(MIN_PACE, arrivalsPerRead / QUIET_ARRIVALS_PER_READ);
 }
 
+/**
+ * Supporters per planned read at the recent rate's upper bound ({@link LULL_NOISE_SIGMAS}): what
+ * {@link lullPace} is given, so Poisson noise alone does not make a lull.
+ */
+export function recentArrivalsPerRead(rates: RhythmRates, plannedIntervalMs: number): number {
+  const count = rates.recent * RECENT_TAU_MS;
+  const upper = count + LULL_NOISE_SIGMAS * Math.sqrt(count) + 1;
+  return (upper / RECENT_TAU_MS) * plannedIntervalMs;
+}
+
 /** Whether the last two minutes are a burst against the recent rate (`rates`, per ms). */
 export function isBurst(rates: RhythmRates, plannedIntervalMs: number): boolean {
   const expected = rates.recent * BURST_TAU_MS;
@@ -78,16 +106,14 @@ export function fundingsPace(
   const rates = rhythm.rates(now);
   const watched = now - rhythm.since;
   const quietProject =
-    watched >= LEVEL_KNOWN_AFTER_MS && rates.level * plannedIntervalMs < QUIET_ARRIVALS_PER_READ;
+    watched >= LEVEL_KNOWN_AFTER_MS && rates.level * plannedIntervalMs < QUIET_PROJECT_ARRIVALS_PER_READ;
   const lulls = !quietProject && watched >= RATES_KNOWN_AFTER_MS;
-  let pace = lulls ? lullPace(rates.recent * plannedIntervalMs) : 1;
+  const paceNow = lullPace(recentArrivalsPerRead(rates, plannedIntervalMs));
+  let pace = lulls ? paceNow : 1;
   if (isBurst(rates, plannedIntervalMs))
     pace = Math.max(pace, Math.min(MAX_BURST_PACE, Math.sqrt(rates.burst / rates.recent)));
   if (!lulls) return pace;
-  return (
-    pace /
-    expectedPace(rhythm, now, plannedIntervalMs, dayResetAt, lullPace(rates.recent * plannedIntervalMs))
-  );
+  return pace / expectedPace(rhythm, now, plannedIntervalMs, dayResetAt, paceNow);
 }
 
 /**

@@ -18,6 +18,7 @@ import { waitUntil } from '../../support/wait-until.js';
 import type { BotProcess } from './bot-process.js';
 import {
   type AnswerMessage,
+  botStartMs,
   type ChannelEdit,
   type ChannelPost,
   type ChatDriver,
@@ -225,7 +226,7 @@ export async function startDiscordDriver(mode: 'gateway' | 'http'): Promise<Disc
       ...(mode === 'http' ? { DISCORD_PUBLIC_KEY: signed.publicKeyHex, DISCORD_API_URL: fake.apiUrl } : {}),
     }),
     async connected(bot: BotProcess) {
-      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
+      await bot.waitForLog(/fundbot is running/, 'fundbot is running', botStartMs);
       if (mode === 'gateway') {
         await waitUntil('the gateway IDENTIFY', () => fake.gatewayReceived.find((p) => p.op === 2), {
           timeoutMs: 10_000,

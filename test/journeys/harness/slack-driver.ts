@@ -16,6 +16,7 @@ import { waitUntil } from '../../support/wait-until.js';
 import type { BotProcess } from './bot-process.js';
 import {
   type AnswerMessage,
+  botStartMs,
   type ChannelEdit,
   type ChannelPost,
   type ChatDriver,
@@ -217,7 +218,7 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
         ? { SLACK_BOT_TOKEN: botToken, SLACK_APP_TOKEN: appToken }
         : { SLACK_BOT_TOKEN: botToken, SLACK_SIGNING_SECRET: signingSecret, SLACK_API_URL: fake.apiUrl },
     async connected(bot: BotProcess) {
-      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
+      await bot.waitForLog(/fundbot is running/, 'fundbot is running', botStartMs);
       // HTTP mode: the app's message events are signed POSTs to its request URL.
       if (mode === 'http')
         fake.subscribeMessageEvents({

@@ -1,4 +1,4 @@
-import type { HistoryPoint } from './ports.js';
+import type { HistoryPoint } from './read-model.js';
 
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
@@ -42,11 +42,29 @@ export function estimatePace(
   const perMs = gained / spanMs;
   const perDay = perMs * dayMs;
   if (goal <= 0) return { kind: 'rate', perDay };
-  const percentNow = (current.funding / goal) * 100;
-  const target =
-    current.funding < goal
-      ? { kind: 'goal' as const, percent: 100 }
-      : { kind: 'milestone' as const, percent: (Math.floor(percentNow / 50) + 1) * 50 };
+  const target = nextTarget(current.funding, goal);
   const remaining = (goal * target.percent) / 100 - current.funding;
   return { kind: 'rate', perDay, target: { ...target, etaMs: Math.max(0, remaining / perMs) } };
+}
+
+/** What the pace is measured against: the goal, and once it is reached the next 50 % step (150 %, 200 %...). */
+export interface PaceTarget {
+  readonly kind: 'goal' | 'milestone';
+  readonly percent: number;
+}
+
+/** The one rule for the pace's target, shared by /funding and the goal-pace alerts. `goal` must be positive. */
+export function nextTarget(funding: number, goal: number): PaceTarget {
+  if (funding < goal) return { kind: 'goal', percent: 100 };
+  return { kind: 'milestone', percent: (Math.floor(((funding / goal) * 100) / 50) + 1) * 50 };
+}
+
+/** The funding at `at` as the history knows it: the last snapshot at or before it (snapshots are taken on change). */
+export function fundingAt(history: readonly HistoryPoint[], at: number): HistoryPoint | undefined {
+  let found: HistoryPoint | undefined;
+  for (const point of history) {
+    if (point.at > at) break;
+    found = point;
+  }
+  return found;
 }

@@ -1,0 +1,117 @@
+/**
+ * Journey (issue 32, item 5): the weekly roll-call on `npm start` (src/main.ts under tsx), on Slack over HTTP and
+ * on Discord over the gateway, driven only from outside: signed slash commands, the simulator's supporters, the
+ * fake's channel. The roll-call falls on today's weekday three minutes from now (`campaign.rollCallWeekday`,
+ * `rollCallTime`; Monday 10:00 by default). A member may not turn it on; an admin does. 45 supporters come in, one
+ * with @everyone, <!channel> and a link in the name: one roll-call names every one of them (the rest in its
+ * thread), inert, with the total they bring; a restart posts no second one.
+ */
+import { beforeAll, describe, expect } from 'vitest';
+import { waitUntil } from '../support/wait-until.js';
+import type { BotProcess } from './harness/bot-process.js';
+import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
+import type { ChannelPost, ChatDriver } from './harness/chat-driver.js';
+import { expectInert } from './harness/chat-journey-notices.js';
+import { startDiscordDriver } from './harness/discord-driver.js';
+import { journeyHooks } from './harness/journey-hooks.js';
+import { journeyProject } from './harness/journey-project.js';
+import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
+import { journeyStep } from './harness/known-defects.js';
+import { startSlackDriver } from './harness/slack-driver.js';
+
+const platforms: readonly { name: string; start: () => Promise<ChatDriver> }[] = [
+  { name: 'Slack over HTTP', start: () => startSlackDriver('http') },
+  { name: 'Discord over the gateway', start: () => startDiscordDriver('gateway') },
+];
+const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const hostile = 'Ping @everyone <!channel> <https://evil.example|click>';
+/** Long names: together more than one message holds, so the roll-call continues in its thread. */
+const names = [
+  ...Array.from(
+    { length: 44 },
+    (_, i) => `Roll Backer ${String(i + 1).padStart(2, '0')} of the Solar Kiosk crowd by the river Spree`,
+  ),
+  hostile,
+];
+
+describe.each(platforms)('journey: the roll-call ($name)', ({ name, start }) => {
+  let world: JourneyWorld;
+  let driver: ChatDriver;
+  let bot: BotProcess;
+  let config = '';
+
+  beforeAll(async () => {
+    world = await startJourneyWorld(`roll-call-${name.split(' ')[0]?.toLowerCase()}`);
+    driver = await start();
+  });
+  journeyHooks(() => ({ bot, driver, world }));
+
+  const startBot = () => startChatBot(world, driver, { name: `fundbot (roll-call, ${name})`, config });
+  const rollCalls = () => driver.posts().filter((p) => p.text.includes('Thank you!'));
+  /** The roll-call's thread: Slack replies to it; on Discord a thread is a channel named by its parent's id. */
+  const threadOf = (parent: ChannelPost) =>
+    driver.posts().filter((p) => p.threadOf === parent.id || (p.channel === parent.id && p.id !== parent.id));
+
+  journeyStep(
+    'an admin turns the weekly roll-call on (a member may not); /subscriptions shows it',
+    undefined,
+    async () => {
+      // Three minutes from now, on UTC (the channels' clock here): today's weekday at that minute.
+      const at = new Date(Date.now() + 3 * 60_000);
+      config = await writeChatBotConfig(world, driver, {
+        campaign: {
+          rollCallWeekday: weekdays[at.getUTCDay()],
+          rollCallTime: at.toISOString().slice(11, 16),
+          checkEverySec: 5,
+        },
+      });
+      bot = startBot();
+      await driver.connected(bot);
+      await driver.command('subscribe', [journeyProject], { admin: true }).answer();
+      const refused = await driver.command('rollcall', ['weekly']).answer();
+      expect(refused.text).not.toContain('Roll-call on');
+      const set = await driver.command('rollcall', ['weekly'], { admin: true }).answer();
+      expect(set.text).toContain('Roll-call on: every week');
+      expect((await driver.command('subscriptions').answer()).text).toContain('Roll-call: weekly');
+    },
+    120_000,
+  );
+
+  journeyStep(
+    '45 supporters: one roll-call names every one (the rest in its thread), inert, with the total',
+    undefined,
+    async () => {
+      for (const displayName of names) world.project.addSupporter({ displayName, amount: 20 });
+      await waitUntil('the roll-call', () => rollCalls()[0], { timeoutMs: 180_000 });
+      const [rollCall] = rollCalls();
+      if (!rollCall) throw new Error('no roll-call');
+      expect(rollCall.text).toContain('45 new supporters since');
+      expect(rollCall.text).toContain('Together you bring our total to €4,650');
+      expect(rollCall.text).toContain('all named in the thread');
+      await waitUntil('the names continued in its thread', () => threadOf(rollCall).length > 0, {
+        timeoutMs: 30_000,
+      });
+      const all = [rollCall, ...threadOf(rollCall)];
+      const text = all.map((p) => p.text).join('\n');
+      for (const supporter of names.slice(0, 44)) expect(text).toContain(supporter);
+      expect(text).toContain('Ping');
+      for (const post of all) expectInert(driver, post.raw);
+    },
+    240_000,
+  );
+
+  journeyStep(
+    'a restart: the roll-call is not posted again',
+    undefined,
+    async () => {
+      expect((await bot.stop('SIGTERM')).code).toBe(0);
+      bot = startBot();
+      await driver.connected(bot);
+      // A dozen checks later (every 5 s): still one.
+      await new Promise((resolve) => setTimeout(resolve, 20_000));
+      expect(rollCalls()).toHaveLength(1);
+      expect((await bot.stop('SIGTERM')).code).toBe(0);
+    },
+    150_000,
+  );
+});
