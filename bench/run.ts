@@ -25,7 +25,16 @@ export async function runBench(sections: readonly BenchSection[] = benchSections
   const details: Figures = { ...(campaign['details'] as Figures) };
   for (const section of sections) {
     if (!section.run) continue;
-    const result = await section.run();
+    // One section's fault is recorded and the rest still run: a whole bench run is 40 minutes.
+    const result: Figures = await section.run().catch((error: unknown): Figures => {
+      process.stderr.write(`bench: section ${section.name} failed: ${String(error)}\n`);
+      return {
+        sectionErrors: {
+          ...(figures['sectionErrors'] as Figures | undefined),
+          [section.name]: String(error),
+        },
+      };
+    });
     const { details: more, ...rest } = result;
     Object.assign(figures, rest);
     if (more && typeof more === 'object') Object.assign(details, more);

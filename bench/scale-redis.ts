@@ -30,16 +30,24 @@ const steadyMs = 60_000;
 const botToken = 'xoxb-bench-scale-redis';
 const signingSecret = 'bench-scale-redis-signing-secret';
 
-/** The projects a replica says it holds (`/healthz`, check `replica`: "replica r holds N project(s): a, b"). */
-async function heldBy(opsUrl: string): Promise<string[]> {
-  const health = (await (
-    await fetch(`${opsUrl}/healthz`, { signal: AbortSignal.timeout(10_000) })
-  ).json()) as {
-    checks?: Record<string, { detail?: string }>;
-  };
-  const detail = health.checks?.['replica']?.detail ?? '';
-  const list = detail.slice(detail.indexOf(': ') + 2);
-  return detail.includes(': ') && list !== 'none' ? list.split(', ') : [];
+/**
+ * The projects a replica says it holds (`/healthz`, check `replica`: "replica r holds N project(s): a, b"), or
+ * undefined when it did not answer in three tries of 30 s: a replica saturated on a loaded machine answered
+ * /healthz after more than 10 s, and one slow answer must not lose the whole bench run.
+ */
+async function heldBy(opsUrl: string): Promise<string[] | undefined> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const response = await fetch(`${opsUrl}/healthz`, { signal: AbortSignal.timeout(30_000) });
+      const health = (await response.json()) as { checks?: Record<string, { detail?: string }> };
+      const detail = health.checks?.['replica']?.detail ?? '';
+      const list = detail.slice(detail.indexOf(': ') + 2);
+      return detail.includes(': ') && list !== 'none' ? list.split(', ') : [];
+    } catch {
+      // Asked again below; the third silence is reported as "not answered".
+    }
+  }
+  return undefined;
 }
 
 export async function measureScaleRedisBots(): Promise<Record<string, unknown>> {
@@ -96,7 +104,7 @@ export async function measureScaleRedisBots(): Promise<Record<string, unknown>> 
     const fullAt = await sim.fullAt();
     const perReplica = await Promise.all(
       bots.map(async (bot, i) => {
-        const held = await heldBy(bot.opsUrl);
+        const held = (await heldBy(bot.opsUrl)) ?? [];
         const polledAt = held.map((p) => fullAt[p] ?? Number.POSITIVE_INFINITY);
         const lastAt = Math.max(0, ...polledAt);
         const start = from[i];
@@ -104,6 +112,8 @@ export async function measureScaleRedisBots(): Promise<Record<string, unknown>> 
         return {
           entry: 'compiled',
           projectsHeldAtEnd: held.length,
+          // A replica whose /healthz did not answer has no first-poll figure of its own.
+          ...(held.length === 0 ? { healthzUnanswered: true } : {}),
           firstPollAllMs: Number.isFinite(lastAt) ? lastAt - bot.spawnedAt : -1,
           rssMb: watches[i]?.peakRssMb() ?? -1,
           cpuPct: start && end ? (watches[i]?.cpuPct(start, end) ?? -1) : -1,

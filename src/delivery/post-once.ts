@@ -1,6 +1,7 @@
 import type { ChannelRef } from '../domain/channels.js';
 import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { Clock } from '../lib/clock.js';
+import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import type { DoubtResolver } from './doubt-resolver.js';
@@ -79,7 +80,9 @@ export function createPostOnce(deps: {
           );
         return receipt?.messageId;
       } catch (error) {
-        if (error instanceof DeliveryNotPostedError) await ledger.clearAttempt(key, record).catch(() => {});
+        // Not posted (a refusal for access is one too, as channel-lane.ts reads it): not in doubt.
+        if (error instanceof DeliveryNotPostedError || error instanceof ChannelUnavailableError)
+          await ledger.clearAttempt(key, record).catch(() => {});
         throw error;
       }
     } finally {

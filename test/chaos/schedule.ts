@@ -10,6 +10,7 @@ import type {
   Arrival,
   ChaosChannel,
   KillMoment,
+  OwnEvents,
   Platform,
   RequestFaultKind,
   Schedule,
@@ -160,6 +161,25 @@ function timedFault(
   }
 }
 
+/**
+ * The own-message events' weather: delivered a few hundred ms to a few s after the landing, except in
+ * `eventsLost` windows (a process's Socket Mode or gateway connection down, or the platform's events for every
+ * process), in which the pipeline must fall back on its looks.
+ */
+function ownEvents(random: Random, replicas: number, from: number, to: number): OwnEvents {
+  const maxDelayMs = pick(random, [800, 2_000, 4_000]);
+  const lost = Array.from({ length: pick(random, [0, 0, 1, 1, 2]) }, () => {
+    const at = randomInt(random, from, to);
+    return {
+      platform: pick(random, ['slack', 'discord'] as const),
+      ...(chance(random, 0.5) ? { slot: randomInt(random, 0, replicas - 1) } : {}),
+      from: at,
+      to: at + randomInt(random, 5_000, 3 * minute),
+    };
+  });
+  return { minDelayMs: 200, maxDelayMs, connectMs: randomInt(random, 500, 3_000), lost };
+}
+
 /** The schedule a seed means. */
 export function scheduleFor(seed: number, options: ScheduleOptions = {}): Schedule {
   const random = seededRandom(seed);
@@ -182,6 +202,11 @@ export function scheduleFor(seed: number, options: ScheduleOptions = {}): Schedu
       (f) => f.at + ('forMs' in f ? f.forMs : 0) + ('restartAfterMs' in f ? (f.restartAfterMs ?? 0) : 0),
     ),
   );
+  const storms_ = storms(random, chans, firstArrival, lastArrival);
+  const weather_ = weather(random);
+  const nonceWindowMs = randomInt(random, 2, 6) * minute;
+  // Drawn last: the draws before it (and so every older seed's schedule) stay as they were.
+  const events = ownEvents(random, replicas, firstArrival, lastArrival + minute);
   return {
     seed,
     start: chaosStart,
@@ -190,9 +215,10 @@ export function scheduleFor(seed: number, options: ScheduleOptions = {}): Schedu
     channels: chans,
     arrivals: list,
     faults,
-    storms: storms(random, chans, firstArrival, lastArrival),
-    weather: weather(random),
+    storms: storms_,
+    weather: weather_,
     digestTime,
-    nonceWindowMs: randomInt(random, 2, 6) * minute,
+    nonceWindowMs,
+    ownEvents: events,
   };
 }

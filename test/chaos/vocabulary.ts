@@ -88,6 +88,28 @@ export type TimedFault =
       readonly n: number;
     };
 
+/**
+ * A stretch in which the platform's events for the bot's own messages are lost: a Socket Mode or gateway
+ * connection down (one process's, `slot`; or the platform's event delivery for every process).
+ */
+export interface EventsLost {
+  readonly platform: Platform;
+  /** Replica slot whose connection is down; undefined: every process. */
+  readonly slot?: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** How the platforms' own-message events (Slack `message`, Discord `MESSAGE_CREATE`) reach the processes. */
+export interface OwnEvents {
+  /** Delay from a landing to its event, drawn per event between these (ms). */
+  readonly minDelayMs: number;
+  readonly maxDelayMs: number;
+  /** A process's connection is up this long after it starts (events before are not its own). */
+  readonly connectMs: number;
+  readonly lost: readonly EventsLost[];
+}
+
 export interface ChaosChannel {
   readonly platform: Platform;
   readonly id: string;
@@ -117,4 +139,5 @@ export interface Schedule {
   readonly digestTime: string;
   /** How long Discord dedupes a nonce (it says "a few minutes"). */
   readonly nonceWindowMs: number;
+  readonly ownEvents: OwnEvents;
 }

@@ -1,10 +1,12 @@
 import { describe, expect, test } from 'vitest';
+import { channelKey } from '../../src/core/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { ChannelUnavailableError } from '../../src/delivery/channel-unavailable-error.js';
+import { createDeliveryLedger } from '../../src/delivery/delivery-ledger.js';
 import type { ChannelPoster, PostReceipt, ThreadTarget } from '../../src/delivery/ports.js';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
-import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { type KeyValueStore, memoryStore, namespaced } from '../../src/lib/store.js';
 import { t0 } from '../support/builders.js';
 import { allText } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
@@ -283,5 +285,26 @@ describe('daily thread', () => {
       '🎉 New supporter: Ada',
       '🎉 New supporter: Bob',
     ]);
+  });
+
+  test('a parent refused for access is not in doubt: nothing was posted, the next try posts it without a look', async () => {
+    const store = memoryStore();
+    const f = await setup({ store });
+    const post = f.poster.post.bind(f.poster);
+    let refusals = 1;
+    f.poster.post = async (channel, message, key, thread) => {
+      if (refusals > 0 && message.title?.startsWith('🎉 Supporters on')) {
+        refusals -= 1;
+        throw new ChannelUnavailableError(d1, 'not-member');
+      }
+      return post(channel, message, key, thread);
+    };
+    await f.offer(buildEvent.supporter({ id: 'k1', displayName: 'Ada', detectedAt: f.clock.now() }));
+    const ledger = createDeliveryLedger(namespaced(store, 'deliveries/'), {
+      clock: f.clock,
+      prefix: 'notices/delivered/',
+    });
+    const parent = { id: `thread-parent:solar-kiosk:2026-01-01:${channelKey(d1)}`, channel: d1 };
+    expect((await ledger.get(parent))?.state).toBe('failing');
   });
 });

@@ -9,21 +9,45 @@ import type { Sighting } from '../../delivery/index.js';
  * short and undocumented) is removed. A reply in a thread is named as the ledger keeps it:
  * `<thread>/<message>` in the thread's parent channel. Costs no request.
  */
+/** A `MESSAGE_CREATE` of the bot's as the witness reads it. */
+export interface OwnMessageCreate {
+  readonly guildId: string;
+  readonly channelId: string;
+  /** The thread's parent channel, when the message is a reply in a thread. */
+  readonly threadParentId?: string;
+  readonly messageId: string;
+  readonly nonce?: string | number | null;
+  readonly createdTimestamp: number;
+}
+
+/**
+ * The sighting one of the bot's own `MESSAGE_CREATE`s makes (undefined without a nonce: not a notice). The chaos
+ * world's Discord model feeds its events through this too (test/chaos/world/own-message-events.ts).
+ */
+export function ownMessageSighting(message: OwnMessageCreate): Sighting | undefined {
+  if (message.nonce === null || message.nonce === undefined) return undefined;
+  const parent = message.threadParentId;
+  return {
+    channel: { platform: 'discord', workspaceId: message.guildId, channelId: parent ?? message.channelId },
+    mark: String(message.nonce),
+    messageId: parent !== undefined ? `${message.channelId}/${message.messageId}` : message.messageId,
+    at: message.createdTimestamp,
+  };
+}
+
 export function listenForOwnMessages(client: Client, onOwnMessage: (sighting: Sighting) => void): void {
   client.on(Events.MessageCreate, (message) => {
     if (!message.inGuild() || message.author.id !== client.user?.id) return;
-    if (message.nonce === null || message.nonce === undefined) return;
     const { channel } = message;
-    const inThread = channel.isThread() && channel.parentId !== null;
-    onOwnMessage({
-      channel: {
-        platform: 'discord',
-        workspaceId: message.guildId,
-        channelId: inThread ? (channel.parentId ?? channel.id) : channel.id,
-      },
-      mark: String(message.nonce),
-      messageId: inThread ? `${channel.id}/${message.id}` : message.id,
-      at: message.createdTimestamp,
+    const parentId = channel.isThread() ? channel.parentId : null;
+    const sighting = ownMessageSighting({
+      guildId: message.guildId,
+      channelId: channel.id,
+      ...(parentId !== null ? { threadParentId: parentId } : {}),
+      messageId: message.id,
+      nonce: message.nonce,
+      createdTimestamp: message.createdTimestamp,
     });
+    if (sighting) onOwnMessage(sighting);
   });
 }

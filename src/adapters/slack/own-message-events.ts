@@ -15,31 +15,50 @@ import { deliveryKeyOf } from './slack-look.js';
  * (metadata, or the first block's id: see deliveryBlockId). Other listeners are not affected: they handle
  * people's actions, and `member_joined_channel` already checks whose join it is. Costs no request.
  */
+/** A Slack `message` event as the witness reads it (a new message: its subtype, where, by whom, its key). */
+export interface SlackMessageEvent {
+  readonly subtype?: string;
+  readonly channel?: string;
+  readonly user?: string;
+  readonly bot_id?: string;
+  readonly ts?: string;
+  readonly metadata?: unknown;
+  readonly blocks?: readonly unknown[];
+}
+
+/**
+ * The sighting one `message` event makes, or undefined when it is not a new message of ours that carries a
+ * delivery key. `who`: the bot's ids (Bolt's context) and the event's workspace. The chaos world's Slack model
+ * feeds its events through this too (test/chaos/world/own-message-events.ts).
+ */
+export function ownMessageSighting(
+  message: SlackMessageEvent,
+  who: { readonly botId?: string; readonly botUserId?: string; readonly teamId?: string },
+): Sighting | undefined {
+  // A new message (a bot's, a reply, a file share, a reply also sent to the channel); not edits or deletions.
+  const kinds = [undefined, 'bot_message', 'file_share', 'thread_broadcast'];
+  if (!kinds.includes(message.subtype) || !message.channel || !message.ts) return undefined;
+  const mine =
+    (who.botId !== undefined && message.bot_id === who.botId) ||
+    (who.botUserId !== undefined && message.user === who.botUserId);
+  const key = mine ? deliveryKeyOf(message) : undefined;
+  if (key === undefined || !who.teamId) return undefined;
+  return {
+    channel: { platform: 'slack', workspaceId: who.teamId, channelId: message.channel },
+    key,
+    messageId: message.ts,
+    at: Number(message.ts) * 1000,
+  };
+}
+
 export function listenForOwnMessages(app: App, onOwnMessage: (sighting: Sighting) => void): void {
   app.event('message', async ({ event, context, body }) => {
-    const message = event as {
-      readonly subtype?: string;
-      readonly channel?: string;
-      readonly user?: string;
-      readonly bot_id?: string;
-      readonly ts?: string;
-      readonly metadata?: unknown;
-      readonly blocks?: readonly unknown[];
-    };
-    // A new message (a bot's, a reply, a file share, a reply also sent to the channel); not edits or deletions.
-    const kinds = [undefined, 'bot_message', 'file_share', 'thread_broadcast'];
-    if (!kinds.includes(message.subtype) || !message.channel || !message.ts) return;
-    const mine =
-      (context.botId !== undefined && message.bot_id === context.botId) ||
-      (context.botUserId !== undefined && message.user === context.botUserId);
-    const key = mine ? deliveryKeyOf(message) : undefined;
     const teamId = (body as { team_id?: string }).team_id ?? context.teamId;
-    if (key === undefined || !teamId) return;
-    onOwnMessage({
-      channel: { platform: 'slack', workspaceId: teamId, channelId: message.channel },
-      key,
-      messageId: message.ts,
-      at: Number(message.ts) * 1000,
+    const sighting = ownMessageSighting(event as SlackMessageEvent, {
+      ...(context.botId !== undefined ? { botId: context.botId } : {}),
+      ...(context.botUserId !== undefined ? { botUserId: context.botUserId } : {}),
+      ...(teamId !== undefined ? { teamId } : {}),
     });
+    if (sighting) onOwnMessage(sighting);
   });
 }

@@ -5,7 +5,9 @@
  * message ids are snowflakes of the time the message was created; Create Message with `enforce_nonce` returns the
  * message a nonce already made while the nonce window lasts (Discord: "a few minutes"; the seed picks it); edits
  * replace the embeds; Start Thread from Message opens a thread with the message's id; the bot's permissions in a
- * channel (its overwrites) decide Create Message (50013 Missing Permissions, 50001 Missing Access).
+ * channel (its overwrites) decide Create Message (50013 Missing Permissions, 50001 Missing Access); a bot deletes
+ * its own messages. Every message created is told to the `onLanded` listeners (the gateway's MESSAGE_CREATE:
+ * world/own-message-events.ts).
  */
 import {
   channelPayload,
@@ -51,6 +53,14 @@ export interface DiscordModel {
   setCanSend(channelId: string, canSend: boolean): void;
   /** Messages per channel (a thread is a channel of its own), oldest first. */
   readonly channelMessages: ReadonlyMap<string, readonly Record<string, unknown>[]>;
+  /** Told of every message created, when it is created (`threadParentId`: it is a reply in that channel's thread). */
+  onLanded(listener: (landed: DiscordLanding) => void): void;
+}
+
+export interface DiscordLanding {
+  readonly channelId: string;
+  readonly threadParentId?: string;
+  readonly message: Record<string, unknown>;
 }
 
 export function createDiscordModel(
@@ -69,6 +79,7 @@ export function createDiscordModel(
   });
   const messages = new Map<string, Record<string, unknown>[]>();
   const nonces = new Map<string, { message: Record<string, unknown>; at: number }>();
+  const landedListeners: ((landed: DiscordLanding) => void)[] = [];
   let sequence = 0n;
   const snowflake = () => {
     sequence += 1n;
@@ -106,6 +117,8 @@ export function createDiscordModel(
     if (nonceKey) nonces.set(nonceKey, { message, at: clock.now() });
     messages.set(channelId, [...(messages.get(channelId) ?? []), message]);
     options.timeline.record(clock.now(), judged(channelId), `discord/${String(message['id'])}`, message);
+    const landed = { channelId, ...(channel.parentId ? { threadParentId: channel.parentId } : {}), message };
+    for (const listener of landedListeners) listener(landed);
     return { status: 200, body: message };
   }
 
@@ -147,6 +160,18 @@ export function createDiscordModel(
       options.timeline.record(clock.now(), judged(channelId), `discord/${messageId}`, edited);
       return { status: 200, body: edited };
     }
+    const remove = route('DELETE', /^\/channels\/(\d+)\/messages\/(\d+)$/);
+    if (remove) {
+      const [, channelId = '', messageId = ''] = remove;
+      const list = messages.get(channelId) ?? [];
+      if (!list.some((m) => m['id'] === messageId)) return notFound('Message', 10008);
+      messages.set(
+        channelId,
+        list.filter((m) => m['id'] !== messageId),
+      );
+      options.timeline.remove(clock.now(), `discord/${messageId}`);
+      return { status: 204, body: null };
+    }
     const thread = route('POST', /^\/channels\/(\d+)\/messages\/(\d+)\/threads$/);
     if (thread) {
       const [, parentId = '', messageId = ''] = thread;
@@ -182,5 +207,8 @@ export function createDiscordModel(
       });
     },
     channelMessages: messages,
+    onLanded(listener) {
+      landedListeners.push(listener);
+    },
   };
 }

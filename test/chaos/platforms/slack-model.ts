@@ -4,11 +4,15 @@
  * conversations.info, not_in_channel and is_archived from the channel's state) called without HTTP, on the world's
  * clock, plus what the chaos needs on top: conversations.history and .replies once a minute per workspace (429
  * with Retry-After before that, as for apps outside the Marketplace) and the files.uploadV2 steps sharing a file
- * into its channel as a message (the digest's chart), as Slack does.
+ * into its channel as a message (the digest's chart), as Slack does. Every message that lands is told to the
+ * `onLanded` listeners (the `message` events the app is subscribed to: world/own-message-events.ts).
  */
-import { randomUUID } from 'node:crypto';
 import type { FileUploads } from '../../fakes/slack/file-uploads.js';
-import { createMessageStore, type MessageStore } from '../../fakes/slack/message-store.js';
+import {
+  createMessageStore,
+  type FakeSlackMessage,
+  type MessageStore,
+} from '../../fakes/slack/message-store.js';
 import type { SocketMode } from '../../fakes/slack/socket-mode.js';
 import { createWebApiMethods } from '../../fakes/slack/web-api-methods.js';
 import { createWorkspaceDirectory, type WorkspaceDirectory } from '../../fakes/slack/workspace-directory.js';
@@ -38,7 +42,11 @@ export interface SlackModel {
   call(method: string, args: Record<string, unknown>): SlackAnswer;
   /** The bytes of a files.uploadV2 upload arrived at its upload URL. */
   receiveUpload(fileId: string, bytes: number): SlackAnswer;
+  /** Told of every message that lands (a post, a reply, a file share), when it lands. */
+  onLanded(listener: (message: FakeSlackMessage) => void): void;
 }
+
+const landingMethods = new Set(['chat.postMessage', 'files.completeUploadExternal']);
 
 const lookMethods = new Set(['conversations.history', 'conversations.replies']);
 
@@ -55,6 +63,9 @@ export function createSlackModel(
   const { timeline } = options;
   const lastLookAt = new Map<string, number>();
   const uploads = new Map<string, { filename: string; arrived: boolean }>();
+  const landedListeners: ((message: FakeSlackMessage) => void)[] = [];
+  // File ids count up (not random): they show in the channel's trace, which a seed must replay the same.
+  let files = 0;
   const methods = createWebApiMethods({
     teamId: chaosSlack.teamId,
     botUserId: chaosSlack.botUserId,
@@ -102,7 +113,8 @@ export function createSlackModel(
       lastLookAt.set(method, clock.now());
     }
     if (method === 'files.getUploadURLExternal') {
-      const fileId = `F${randomUUID().slice(0, 8).toUpperCase()}`;
+      files += 1;
+      const fileId = `F${String(files).padStart(8, '0')}`;
       uploads.set(fileId, { filename: String(args.filename), arrived: false });
       return {
         status: 200,
@@ -120,6 +132,12 @@ export function createSlackModel(
     call(method, args) {
       const result = answer(method, args);
       timeline.observe(clock.now(), 'slack', messages.messages);
+      const ts = result.body['ts'];
+      if (landingMethods.has(method) && result.body['ok'] === true && typeof ts === 'string') {
+        const channel = String(args['channel'] ?? args['channel_id']);
+        const message = messages.messages.get(channel)?.find((m) => m.ts === ts);
+        if (message) for (const listener of landedListeners) listener(message);
+      }
       return result;
     },
     receiveUpload(fileId, bytes) {
@@ -127,6 +145,9 @@ export function createSlackModel(
       if (!upload) return { status: 404, body: { ok: false } };
       upload.arrived = bytes > 0;
       return { status: 200, body: { ok: true } };
+    },
+    onLanded(listener) {
+      landedListeners.push(listener);
     },
   };
 }

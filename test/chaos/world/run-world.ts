@@ -26,6 +26,7 @@ import { storeWithFaults } from '../store-faults.js';
 import type { Schedule } from '../vocabulary.js';
 import { type BotProcess, startBotProcess, type WorldParts } from './bot-process.js';
 import { channelRef, FaultDirector } from './fault-director.js';
+import { deliverOwnMessageEvents, type EventReceiver } from './own-message-events.js';
 import { ChaosClock, settle } from './settle.js';
 import {
   type DeliveryWrite,
@@ -109,6 +110,7 @@ export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
   await subscribeChannels(schedule, store, clock);
 
   const processes = new Map<number, BotProcess>();
+  const startedAt = new Map<BotProcess, number>();
   const everyProcess: BotProcess[] = [];
   const incarnations = new Map<number, number>();
   const actions: { at: number; order: number; run: () => void }[] = [];
@@ -147,8 +149,25 @@ export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
     const process = startBotProcess(parts, slot, incarnation);
     process.life.onStoreStep = (step, phase) => director?.storeStep(process.life, step, phase);
     processes.set(slot, process);
+    startedAt.set(process, clock.now());
     everyProcess.push(process);
   };
+  const events = { sent: 0, lost: 0 };
+  // CHAOS_OWN_EVENTS=0: the platforms send no own-message events (the look path alone, as before they came).
+  if (process.env['CHAOS_OWN_EVENTS'] !== '0')
+    deliverOwnMessageEvents({
+      clock,
+      schedule,
+      slack,
+      discord,
+      receivers: () =>
+        [...processes.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(
+            ([slot, process]): EventReceiver => ({ slot, process, startedAt: startedAt.get(process) ?? 0 }),
+          ),
+      tally: events,
+    });
   director = new FaultDirector({
     clock,
     sim,
@@ -197,6 +216,7 @@ export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
       while (actions[0] && actions[0].at <= clock.now()) actions.shift()?.run();
     }
     await settle(clock, quiet);
+    notes.push(`own-message events: ${events.sent} delivered, ${events.lost} lost`);
     for (const kill of director.unfired())
       notes.push(`kill at ${kill.moment} (+${kill.at - schedule.start} ms) never found its moment`);
     const baseline = schedule.start + 60_000;
