@@ -18,6 +18,7 @@ import {
   type HostedProjects,
   type Locale,
   type OperationalNote,
+  rewardWatchMessage,
   type SubscriptionStore,
 } from '../core/index.js';
 import {
@@ -274,7 +275,17 @@ export function wireFundbot(options: WireOptions): Wiring {
   rewardWatchDms = createRewardWatchDms({
     watches: rewardWatches,
     store: namespaced(store, 'deliveries/'),
-    render: async (event, channel) => core.renderNotice(event, await core.localeFor(channel)),
+    // The project's link from the engine's cache (no request of its own); without it, the notice alone.
+    render: async (event, channel) =>
+      rewardWatchMessage(
+        event,
+        await core.localeFor(channel),
+        await core.timeZoneFor(channel),
+        await engine.readModel.project(event.project, 6 * 3_600_000).then(
+          (read) => read.value,
+          () => undefined,
+        ),
+      ),
     logger: logger.child({ component: 'reward-watch' }),
   });
 

@@ -50,6 +50,7 @@ export { dailyThreadTexts } from './notices/daily-thread-texts.js';
 export { splitNames } from './notices/name-list.js';
 export { pacingTexts } from './notices/pacing-texts.js';
 export { renderNotice } from './notices/render-notice.js';
+export { rewardWatchMessage } from './notices/reward-watch-message.js';
 export {
   commandInvocationText,
   commandUsage,

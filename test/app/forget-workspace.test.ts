@@ -15,6 +15,7 @@ import {
   createChannelAccessStates,
   createDailyThreadSettings,
   createPacingSettings,
+  createRewardWatchStore,
   createSettingsStore,
   createSubscriptionStore,
 } from '../../src/core/index.js';
@@ -49,6 +50,9 @@ async function seed(url: string, channel: ChannelRef): Promise<void> {
     await store.set(`campaign/pace-alerts/solar-kiosk/${channelKey(channel)}`, { alerts: 0 });
     await store.set(`campaign/roll-call-cursor/solar-kiosk/${channelKey(channel)}`, { period: 'p', cut: 0 });
     await createChannelAccessStates(store).markCannotPost(channel, { reason: 'not-member' }, clock.now());
+    // Issue 32 item 3c: a member's reward watch, and the once-only mark of a direct message already sent.
+    const watch = { userId: 'U0WATCH', channelId: channel.channelId, project: 'solar-kiosk', rewardId: 202 };
+    await createRewardWatchStore(store).add(channel, watch);
     const deliveries = namespaced(store, 'deliveries/');
     const key = channelKey(channel);
     for (const k of [
@@ -61,6 +65,7 @@ async function seed(url: string, channel: ChannelRef): Promise<void> {
       `pacing/thread/solar-kiosk/2026-03-02/${key}`,
       `pacing/corrected/solar-kiosk:supporter:1@${key}`,
       `pacing/batch/batch:${key}:solar-kiosk:supporters:1`,
+      `dm/${encodeURIComponent('solar-kiosk:restock:202:1')}/slack:${channel.workspaceId}:U0WATCH`,
     ])
       await deliveries.set(k, { at: clock.now() }, 14 * 86_400_000);
   } finally {
@@ -76,6 +81,7 @@ async function uninstall(url: string): Promise<Record<string, number>> {
       deliveriesStore: namespaced(store, 'deliveries/'),
       subscriptions: createSubscriptionStore(store, { clock }),
       access: createChannelAccessStates(store),
+      rewardWatches: createRewardWatchStore(store),
       workspace: { platform: 'slack', workspaceId: 'T0GONE' },
     });
   } finally {
@@ -89,13 +95,27 @@ async function expectOnlyTheOtherWorkspaceLeft(url: string): Promise<void> {
   const before = await allStoreKeys(url);
   expect(before.filter((k) => k.includes('T0GONE')).length).toBeGreaterThan(15);
   const removed = await uninstall(url);
-  expect(removed).toMatchObject({ subscriptions: 1, marks: 2, deliveries: 9, campaign: 4 });
+  expect(removed).toMatchObject({
+    subscriptions: 1,
+    marks: 2,
+    deliveries: 10,
+    campaign: 4,
+    rewardWatches: 1,
+  });
   const after = await allStoreKeys(url);
   expect(after.filter((k) => k.includes('T0GONE'))).toEqual([]);
   // The other workspace keeps every key it had.
   const kept = before.filter((k) => k.includes('T0STAY'));
   expect(kept.length).toBeGreaterThan(15);
   expect(after.filter((k) => k.includes('T0STAY'))).toEqual(kept);
+  // The list of workspaces with watches (a value, not a key) names only the other one now.
+  const store = await openStore(url);
+  try {
+    const watchers = await createRewardWatchStore(store).watchersOf('solar-kiosk', 202);
+    expect(watchers.map((w) => w.workspace.workspaceId)).toEqual(['T0STAY']);
+  } finally {
+    await store.close();
+  }
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'fundbot-forget-'));

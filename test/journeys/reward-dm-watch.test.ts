@@ -80,6 +80,15 @@ describe.each(platforms)(
       });
     };
 
+    const morePolls = async (count: number) => {
+      const polled = world.sim.requests.length;
+      await waitUntil(
+        'more polls of the rewards',
+        () => world.sim.requests.slice(polled).filter((r) => r.path.endsWith('/incentives')).length >= count,
+        { timeoutMs: 45_000 },
+      );
+    };
+
     journeyStep(
       'the last kit sells out; a member watches it (one on sale now is refused); /watch lists it',
       undefined,
@@ -110,13 +119,10 @@ describe.each(platforms)(
         const [message] = dms(driver);
         expect(message).toContain('Back in stock');
         expect(message).toContain('Early-bird kiosk kit');
+        // The link to the project, where it can be ordered.
+        expect(message).toContain(`/${journeyProject}`);
         // More polls later: still one.
-        const polled = world.sim.requests.length;
-        await waitUntil(
-          'more polls of the rewards',
-          () => world.sim.requests.slice(polled).filter((r) => r.path.endsWith('/incentives')).length >= 3,
-          { timeoutMs: 45_000 },
-        );
+        await morePolls(3);
         expect(dms(driver)).toHaveLength(1);
         expect((await driver.command('watch').answer()).text).toContain('You watch no rewards');
       },
@@ -129,12 +135,7 @@ describe.each(platforms)(
       async () => {
         await sellOut(2);
         await restock(2);
-        const polled = world.sim.requests.length;
-        await waitUntil(
-          'more polls of the rewards',
-          () => world.sim.requests.slice(polled).filter((r) => r.path.endsWith('/incentives')).length >= 2,
-          { timeoutMs: 45_000 },
-        );
+        await morePolls(2);
         expect(dms(driver)).toHaveLength(1);
         const { code } = await bot.stop('SIGTERM');
         expect(code).toBe(0);
