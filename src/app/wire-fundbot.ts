@@ -179,7 +179,7 @@ export function wireFundbot(options: WireOptions): Wiring {
             { project, err: error },
             'reward watch: direct messages not sent, tried again at the next run',
           );
-          return new Set(events.map((event) => event.id));
+          return new Set(events.filter((e) => e.type === 'reward-restocked').map((e) => e.id));
         });
         const done = delivery ? await delivery.sink.offer(project, events) : [];
         return done.filter((id) => !dmsPending.has(id));
