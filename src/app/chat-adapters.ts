@@ -8,7 +8,7 @@ import {
 import { createSlackAdapter, encryptionKeyFromBase64 } from '../adapters/slack/index.js';
 import type { DiscordConfig, FundbotConfig, SlackConfig } from '../config/index.js';
 import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../core/index.js';
-import type { ChannelPoster, DirectMessenger, Sighting } from '../delivery/index.js';
+import type { ChannelPoster, Delivery, DirectMessenger, Sighting } from '../delivery/index.js';
 import type { Clock } from '../lib/clock.js';
 import { storeClaims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
@@ -51,8 +51,24 @@ export interface ChatAdapterOptions {
   readonly discordDeferAfterMs?: number;
   /** The platforms' hints that the bot may post in a channel again (the delivery pipeline re-checks it). */
   readonly onAccessChanged?: (scope: ChannelRef | Pick<ChannelRef, 'platform' | 'workspaceId'>) => void;
-  /** The platforms' events for the bot's own notices: the delivery pipeline's witness (Delivery.witnessed). */
-  readonly onOwnMessage?: (sighting: Sighting) => void;
+  /**
+   * The platforms' events for the bot's own notices go to the delivery pipeline's witness (Delivery.witnessed),
+   * and a broken event stream (Socket Mode or gateway disconnect) is told to it (Delivery.witnessInterrupted).
+   */
+  readonly ownMessages?: OwnMessageWitness;
+}
+
+/** Where the platforms' events for the bot's own messages go (the delivery pipeline). */
+export type OwnMessageWitness = Pick<Delivery, 'witnessed' | 'witnessInterrupted'>;
+
+/** An adapter's options for its own-message events, bound to the witness. */
+function ownMessageOptions(witness: OwnMessageWitness | undefined, platform: ChannelRef['platform']) {
+  return witness
+    ? {
+        onOwnMessage: (sighting: Sighting) => witness.witnessed(sighting),
+        onOwnMessagesInterrupted: () => witness.witnessInterrupted(platform),
+      }
+    : {};
 }
 
 /** The configured chat platforms' adapters, not started yet. */
@@ -137,7 +153,7 @@ function discordAdapter(
   }
   const accessHint = options.onAccessChanged ? { onAccessChanged: options.onAccessChanged } : {};
   const forget = options.forgetWorkspace ? { forgetWorkspace: options.forgetWorkspace } : {};
-  const own = options.onOwnMessage ? { onOwnMessage: options.onOwnMessage } : {};
+  const own = ownMessageOptions(options.ownMessages, 'discord');
   const gatewayAdapter = () =>
     createDiscordAdapter({
       token,
@@ -189,7 +205,7 @@ function slackAdapter(slack: Extract<SlackConfig, { enabled: true }>, options: C
   const { logger, clock, core, store } = options;
   const accessHint = {
     ...(options.onAccessChanged ? { onAccessChanged: options.onAccessChanged } : {}),
-    ...(options.onOwnMessage ? { onOwnMessage: options.onOwnMessage } : {}),
+    ...ownMessageOptions(options.ownMessages, 'slack'),
   };
   const apiUrl = withApiUrl(options.slackApiUrl);
   switch (slack.mode) {

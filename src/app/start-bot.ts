@@ -266,7 +266,7 @@ export async function startBot(
       overrides.discordRestApiUrl ?? (config.discord.enabled ? config.discord.apiUrl : undefined),
     slackApiUrl: overrides.slackApiUrl ?? (config.slack.enabled ? config.slack.apiUrl : undefined),
     onAccessChanged: (scope) => wiring.delivery.accessMayHaveChanged(scope),
-    onOwnMessage: (sighting) => wiring.delivery.witnessed(sighting),
+    ownMessages: wiring.delivery,
     ...(overrides.discordDeferAfterMs !== undefined
       ? { discordDeferAfterMs: overrides.discordDeferAfterMs }
       : {}),

@@ -369,6 +369,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     accessMayHaveChanged: (scope) => access.recheckNow(scope),
     recentNotices: (channel, limit) => trace.read(channel, limit),
     witnessed,
+    witnessInterrupted: (platform) => witness.interrupted(platform),
     async start() {
       scheduleThreadEdits();
       await resumeStoredWork(1);

@@ -86,6 +86,11 @@ export interface Delivery {
    * a witness that settles doubts and finds extra copies without looks (witness.ts, sighting-intake.ts).
    */
   witnessed(sighting: Sighting): void;
+  /**
+   * The platform's event stream to this process broke (Slack Socket Mode or the Discord gateway disconnected):
+   * until its events flow again, doubts about posts from before are decided by looks, not by silence.
+   */
+  witnessInterrupted(platform: ChannelRef['platform']): void;
   /** Loads what the store holds (channels held, batches of the old layout). */
   start(): Promise<void>;
   /** Stops the timers and waits (up to `deadlineMs`) for posts in flight. */

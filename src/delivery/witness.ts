@@ -88,6 +88,16 @@ export function createWitness(options: { readonly store: KeyValueStore; readonly
       await store.set(storedKey(key), { ids: [...ids, messageId] }, storedTtlMs);
     },
 
+    /**
+     * This process's event stream from the platform broke (a Socket Mode or gateway disconnect): the events of
+     * the gap may never come, so the silence of every workspace on it speaks again only for posts attempted
+     * after its events flow anew. Sightings already noted stay.
+     */
+    interrupted(platform: ChannelRef['platform']): void {
+      for (const workspace of [...workspaces.keys()])
+        if (workspace.startsWith(`${platform}:`)) workspaces.delete(workspace);
+    },
+
     /** Whether the workspace's own-message events came lately: their silence then means something. */
     live(channel: ChannelRef): boolean {
       const known = workspaces.get(workspaceOf(channel));

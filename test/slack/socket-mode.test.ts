@@ -3,6 +3,7 @@ import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/
 import type { NeutralMessage } from '../../src/core/message.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { waitUntil } from '../support/wait-until.js';
 import { deferred, type RecordingCore, recordingCore, recordingLogger, slashCommand } from './helpers.js';
 
 const botToken = 'xoxb-1-test-bot-token';
@@ -48,6 +49,30 @@ describe('Slack adapter in Socket Mode (real Bolt SocketModeReceiver)', () => {
     expect(open[0]?.token).toBe(appToken);
     // auth.test checked the bot token before connecting.
     expect(fake.callsTo('auth.test')[0]?.token).toBe(botToken);
+  });
+
+  it('tells the witness when the connection drops (own-message events of the gap may be lost), and reconnects', async () => {
+    let interruptions = 0;
+    adapter = createSlackAdapter({
+      botToken,
+      appToken,
+      core: recordingCore(),
+      slackApiUrl: fake.apiUrl,
+      retryPolicy: { retries: 0 },
+      logger: recordingLogger(),
+      onOwnMessage: () => {},
+      onOwnMessagesInterrupted: () => {
+        interruptions += 1;
+      },
+    });
+    await adapter.start();
+    expect(interruptions).toBe(0);
+    fake.dropSocketConnections();
+    await waitUntil('the drop told to the witness', () => interruptions > 0, { timeoutMs: 10_000 });
+    await waitUntil('a new Socket Mode connection', () => fake.socketConnections === 1, {
+      timeoutMs: 30_000,
+    });
+    expect(fake.callsTo('apps.connections.open').length).toBeGreaterThanOrEqual(2);
   });
 
   it('acks a slash_commands envelope by its envelope_id with an empty payload, then responds', async () => {

@@ -57,6 +57,8 @@ export interface DiscordAdapterOptions {
   readonly forgetWorkspace?: ForgetWorkspace;
   /** Told of each of the bot's own notices `MESSAGE_CREATE` shows (GuildMessages intent): own-message-create.ts. */
   readonly onOwnMessage?: (sighting: Sighting) => void;
+  /** Told when the gateway session drops: own-message events of the gap may be lost. */
+  readonly onOwnMessagesInterrupted?: () => void;
   /**
    * Times the deferral and the stop drain. Discord's 3-second deadline is wall-clock
    * time, so this must tick in real time (systemClock, the default) outside tests.
@@ -138,7 +140,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   if (options.forgetWorkspace) forgetOnServerRemoval(client, options.forgetWorkspace, logger);
-  if (options.onOwnMessage) listenForOwnMessages(client, options.onOwnMessage);
+  if (options.onOwnMessage)
+    listenForOwnMessages(client, options.onOwnMessage, options.onOwnMessagesInterrupted);
 
   client.on(Events.Error, (error) => logger.error(describeError(error, secrets), 'discord client error'));
   client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));

@@ -35,7 +35,20 @@ export function ownMessageSighting(message: OwnMessageCreate): Sighting | undefi
   };
 }
 
-export function listenForOwnMessages(client: Client, onOwnMessage: (sighting: Sighting) => void): void {
+/**
+ * Hands the bot's own MESSAGE_CREATE events to `onOwnMessage`, and tells `onInterrupted` when the gateway
+ * session drops (a disconnect, or a reconnect whose resume may not replay every missed event): the events of
+ * that gap may never come, so their silence must not decide a doubt.
+ */
+export function listenForOwnMessages(
+  client: Client,
+  onOwnMessage: (sighting: Sighting) => void,
+  onInterrupted?: () => void,
+): void {
+  if (onInterrupted) {
+    client.on(Events.ShardDisconnect, () => onInterrupted());
+    client.on(Events.ShardReconnecting, () => onInterrupted());
+  }
   client.on(Events.MessageCreate, (message) => {
     if (!message.inGuild() || message.author.id !== client.user?.id) return;
     const { channel } = message;

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type webApi } from '@slack/bolt';
 import type { ChannelAccess, ChannelRef, CommandCore } from '../../core/index.js';
 import type { ChannelPoster, DirectMessenger, Sighting } from '../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../domain/command-definitions.js';
@@ -73,6 +73,8 @@ export interface SlackAdapterOptions {
    * `message.channels` and `message.groups`): the delivery pipeline's witness (own-message-events.ts).
    */
   readonly onOwnMessage?: (sighting: Sighting) => void;
+  /** Socket Mode: told when the connection drops or reconnects (own-message events of the gap may be lost). */
+  readonly onOwnMessagesInterrupted?: () => void;
 }
 
 /** Many workspaces: Bolt's OAuth install flow and per-workspace tokens instead of one bot token (./oauth). */
@@ -151,6 +153,22 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
           ...replayGuardReceiverOptions,
         })
       : undefined;
+  // Socket Mode's receiver is ours (Bolt would build the same one) so that its connection's drops reach
+  // the witness: events Slack could not hand over meanwhile may never come.
+  const socketReceiver =
+    mode === 'socket'
+      ? new SocketModeReceiver({
+          appToken: options.appToken ?? '',
+          logger: boltLog,
+          logLevel: LogLevel.INFO,
+          installerOptions: { clientOptions: socketClientOptions },
+        })
+      : undefined;
+  const interrupted = options.onOwnMessagesInterrupted;
+  if (socketReceiver && interrupted && options.onOwnMessage) {
+    socketReceiver.client.on('disconnected', () => interrupted());
+    socketReceiver.client.on('reconnecting', () => interrupted());
+  }
 
   const app = new App({
     token: options.botToken,
@@ -162,13 +180,7 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
     deferInitialization: true,
     // Our own message events are the delivery pipeline's witness (own-message-events.ts).
     ignoreSelf: options.onOwnMessage === undefined,
-    ...(receiver
-      ? { receiver }
-      : {
-          socketMode: true,
-          appToken: options.appToken ?? '',
-          installerOptions: { clientOptions: socketClientOptions },
-        }),
+    ...(receiver ? { receiver } : socketReceiver ? { receiver: socketReceiver } : {}),
   });
 
   const users = createSlackUserLookup({

@@ -11,8 +11,8 @@
  * no connection took is retried as Slack does (at once, after 1 and after 5 minutes), then lost; every
  * process's gateway session receives a Discord event (a paused one gets it on resume: the gateway replays a
  * resumed session's events). A process that is dead, not yet connected (`connectMs` after its start), or whose
- * connection is down in one of the schedule's `eventsLost` windows gets nothing; meanwhile the pipeline has only
- * its looks.
+ * connection is down in one of the schedule's `eventsLost` windows gets nothing, and is told of the drop when
+ * the window opens (as the adapters tell the witness of a disconnect); meanwhile the pipeline has only its looks.
  * Edits and deletions make no sighting (the adapters ignore them), so they are not sent.
  */
 import { ownMessageSighting as discordSighting } from '../../../src/adapters/discord/own-message-create.js';
@@ -89,6 +89,19 @@ export function deliverOwnMessageEvents(deps: {
       }
     };
     void clock.sleep(delayMs).then(() => attempt(0));
+  }
+
+  // A window of lost events opens as a drop of the processes' connections, which the adapters tell the
+  // witness (Socket Mode's `disconnected`, the gateway's shard disconnect): their silence stops deciding doubts.
+  for (const window of ownEvents.lost) {
+    void clock.sleep(Math.max(0, window.from - clock.now())).then(async () => {
+      for (const receiver of deps.receivers()) {
+        if (window.slot !== undefined && window.slot !== receiver.slot) continue;
+        if (receiver.process.life.state === 'dead') continue;
+        await receiver.process.life.ready();
+        receiver.process.wiring.delivery.witnessInterrupted(window.platform);
+      }
+    });
   }
 
   deps.slack.onLanded((message) =>

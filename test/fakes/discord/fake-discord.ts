@@ -81,6 +81,8 @@ export interface FakeDiscord {
   readonly requests: readonly RecordedRequest[];
   /** Gateway payloads received from clients (IDENTIFY, heartbeats...). */
   readonly gatewayReceived: readonly { readonly op: number; readonly d: unknown }[];
+  /** Cuts the gateway sessions (a network drop); the clients reconnect. */
+  dropGatewayConnections(): void;
   /** Messages created per channel (after nonce dedupe), deleted ones gone. */
   readonly channelMessages: ReadonlyMap<string, readonly Record<string, unknown>[]>;
   /** Messages deleted (Delete Message), with when (epoch ms). */
@@ -209,6 +211,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     botUser,
     requests: log.requests,
     gatewayReceived: gateway.received,
+    dropGatewayConnections: () => gateway.drop(),
     channelMessages: store.channelMessages,
     deletedMessages: store.deleted,
     registeredCommands,

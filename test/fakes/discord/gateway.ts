@@ -26,6 +26,8 @@ export interface Gateway {
    * that asked for it in IDENTIFY, as Discord does (MESSAGE_CREATE in a server needs GuildMessages).
    */
   broadcast(event: string, d: unknown, intent?: number): void;
+  /** Cuts every client (a network drop); new connections are still accepted, so clients reconnect or resume. */
+  drop(): void;
   /** Cuts every client and stops accepting new ones (the HTTP server stays up). */
   close(): Promise<void>;
 }
@@ -82,6 +84,9 @@ export function attachGateway(server: Server, settings: GatewaySettings): Gatewa
     broadcast: (event, d, intent) => {
       for (const socket of wss.clients)
         if (intent === undefined || ((intents.get(socket) ?? 0) & intent) !== 0) dispatch(socket, event, d);
+    },
+    drop: () => {
+      for (const socket of wss.clients) socket.terminate();
     },
     async close() {
       for (const socket of wss.clients) socket.terminate();

@@ -104,6 +104,8 @@ export interface FakeSlack {
   readonly messageEvents: readonly SentMessageEvent[];
   /** Stops listening and cuts every connection, as a killed process would. */
   kill(): void;
+  /** Cuts the app's Socket Mode connections only (a network drop): the app reconnects through apps.connections.open. */
+  dropSocketConnections(): void;
   /** Listens again on the same port with the same channels. */
   restart(): Promise<void>;
   readonly uploads: readonly RecordedUpload[];
@@ -230,6 +232,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     clearFailures: failures.clear,
     responseUrl: () => `${baseUrl}/respond/${randomUUID()}`,
     sendSlashCommand: socketMode.sendSlashCommand,
+    dropSocketConnections: () => socketMode.terminateAll(),
     waitFor: log.waitFor,
     close: async () => {
       await socketMode.close();
