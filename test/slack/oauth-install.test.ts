@@ -170,6 +170,18 @@ describe('Slack OAuth install flow', () => {
     ).rejects.toMatchObject({ name: 'ChannelUnavailableError', reason: 'token-revoked' });
   });
 
+  it("sends the reward watch's direct message with the member's workspace token, and refuses one never installed", async () => {
+    const one = { platform: 'slack', workspaceId: teamOne.teamId } as const;
+    await adapter.directMessenger?.sendDirect(one, 'U0WATCHER', { text: 'Back in stock: kit' });
+    const opened = fake.calls.filter((c) => c.method === 'conversations.open');
+    expect(opened.map((c) => [c.args.users, c.token])).toEqual([['U0WATCHER', fake.tokenOf(teamOne.teamId)]]);
+    const dm = fake.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === 'DU0WATCHER');
+    expect(dm.map((c) => c.token)).toEqual([fake.tokenOf(teamOne.teamId)]);
+    await expect(
+      adapter.directMessenger?.sendDirect({ ...one, workspaceId: 'T0NEVER' }, 'U0WATCHER', { text: 'x' }),
+    ).rejects.toMatchObject({ name: 'DirectMessageRefusedError' });
+  });
+
   it('forgets the tokens and the subscriptions of a workspace that uninstalls, and only of it', async () => {
     const one: ChannelRef = { platform: 'slack', workspaceId: teamOne.teamId, channelId: 'C0ONE' };
     const two: ChannelRef = { platform: 'slack', workspaceId: teamTwo.teamId, channelId: 'C0TWO' };

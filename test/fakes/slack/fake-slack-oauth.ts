@@ -100,6 +100,11 @@ export async function startFakeSlackOAuth(): Promise<FakeSlackOAuth> {
           : { ok: false, error: 'invalid_arguments' };
       case 'conversations.info':
         return { ok: true, channel: { id: args.channel, is_member: true, is_archived: false } };
+      // The reward watch's direct message: the member's DM channel (D + user id), as the main fake names it.
+      case 'conversations.open':
+        return args.users
+          ? { ok: true, channel: { id: `D${args.users}` } }
+          : { ok: false, error: 'invalid_arguments' };
       case 'conversations.history':
         return { ok: true, messages: [], has_more: false };
       case 'users.info':

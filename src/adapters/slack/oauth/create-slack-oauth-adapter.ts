@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type CodedError, ErrorCode, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
 import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../../../core/index.js';
-import type { ChannelPoster, Sighting } from '../../../delivery/index.js';
+import type { ChannelPoster, DirectMessenger, Sighting } from '../../../delivery/index.js';
 import { type CommandDefinition, commandDefinitions } from '../../../domain/command-definitions.js';
 import type { Logger } from '../../../domain/logger.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
@@ -82,6 +82,8 @@ export interface SlackOAuthAdapter {
   readonly poster: ChannelPoster;
   /** For /subscribe: whether the bot is in the channel, asked with that workspace's token. */
   readonly channelAccess: ChannelAccess;
+  /** The reward watch's direct messages, with that workspace's token (scope `im:write`). */
+  readonly directMessenger: DirectMessenger;
   /** Once started: the local URL Slack must call (`http://host:port/slack/events`); Slack needs its public https twin. */
   readonly url: string | undefined;
   /** Once started: where a workspace admin starts the install (`http://host:port/slack/install`). */
@@ -237,6 +239,7 @@ export function createSlackOAuthAdapter(options: SlackOAuthAdapterOptions): Slac
   return {
     poster: teams.poster,
     channelAccess: teams.channelAccess,
+    directMessenger: teams.directMessenger,
     get url() {
       return base && `${base}${slackOAuthPaths.events}`;
     },

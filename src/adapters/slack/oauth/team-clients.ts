@@ -1,11 +1,12 @@
 import { webApi } from '@slack/bolt';
 import type { ChannelAccess, ChannelRef } from '../../../core/index.js';
-import type { ChannelPoster } from '../../../delivery/index.js';
-import { ChannelUnavailableError } from '../../../delivery/index.js';
+import type { ChannelPoster, DirectMessenger } from '../../../delivery/index.js';
+import { ChannelUnavailableError, DirectMessageRefusedError } from '../../../delivery/index.js';
 import type { Logger } from '../../../domain/logger.js';
 import type { Clock } from '../../../lib/clock.js';
 import { createSlackPoster, createSlackPostingClient, defaultPostTimeoutMs } from '../create-slack-poster.js';
 import { createSlackChannelAccess } from '../slack-channel-access.js';
+import { createSlackDirectMessenger } from '../slack-direct-messages.js';
 import { createSlackUserLookup, type SlackUserLookup } from '../slack-user-lookup.js';
 import type { EncryptedInstallationStore } from './installation-store.js';
 
@@ -16,6 +17,8 @@ export interface TeamClients {
   readonly users: SlackUserLookup;
   /** For /subscribe, with the token of the channel's workspace. */
   readonly channelAccess: ChannelAccess;
+  /** The reward watch's direct messages, with the token of the member's workspace. */
+  readonly directMessenger: DirectMessenger;
   /** Drops what is kept for a workspace (after an uninstall). */
   forget(teamId: string): void;
 }
@@ -42,6 +45,7 @@ export function createTeamClients(options: {
       readonly poster: ChannelPoster;
       readonly users: SlackUserLookup;
       readonly channelAccess: ChannelAccess;
+      readonly directMessenger: DirectMessenger;
     }
   >();
 
@@ -57,6 +61,7 @@ export function createTeamClients(options: {
     const entry = {
       token,
       channelAccess: createSlackChannelAccess(client, options.logger),
+      directMessenger: createSlackDirectMessenger(client),
       // Notices go through a client that never retries on its own (a retried post is a duplicate).
       poster: createSlackPoster({
         client: createSlackPostingClient(token, {
@@ -101,6 +106,15 @@ export function createTeamClients(options: {
         // Not installed in that workspace: inviting the bot there starts with installing the app.
         if (!team) return { ok: false, reason: 'not-member' };
         return team.channelAccess.canPost(channel);
+      },
+    },
+    directMessenger: {
+      platform: 'slack',
+      async sendDirect(workspace, userId, message) {
+        const team = await forTeam(workspace.workspaceId);
+        // Uninstalled: its watches go with the uninstall; one left in flight is dropped, not retried.
+        if (!team) throw new DirectMessageRefusedError('fundbot is no longer installed in that workspace');
+        return team.directMessenger.sendDirect(workspace, userId, message);
       },
     },
     forget: (teamId) => void teams.delete(teamId),
