@@ -217,7 +217,16 @@ export function wireFundbot(options: WireOptions): Wiring {
       recentNotices: async (channel, limit) => (delivery ? delivery.recentNotices(channel, limit) : []),
       logger: logger.child({ component: 'core' }),
       ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
-      ...(options.hosted ? { hosted: options.hosted(engine) } : {}),
+      // A disconnected project's stored state includes its roll-call journal (its supporters' names).
+      ...(options.hosted
+        ? {
+            hosted: options.hosted({
+              ...engine,
+              forgetState: async (project) =>
+                (await engine.forgetState(project)) + (await rollCallJournal.forget(project)),
+            }),
+          }
+        : {}),
     }),
   );
 

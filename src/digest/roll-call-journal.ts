@@ -30,6 +30,8 @@ export interface RollCallJournal {
   record(project: string, events: readonly FundbotEvent[]): Promise<void>;
   /** The supporters seen in `(after, until]`, oldest first, without the dropped ones. */
   supportersBetween(project: string, after: number, until: number): Promise<JournalSupporter[]>;
+  /** Deletes the project's journal (its supporters' names) when fundbot stops watching it; the keys removed. */
+  forget(project: string): Promise<number>;
 }
 
 export function createRollCallJournal(store: KeyValueStore): RollCallJournal {
@@ -89,5 +91,7 @@ export function createRollCallJournal(store: KeyValueStore): RollCallJournal {
         .filter((s) => s.at > after && s.at <= until && !dropped.has(s.key))
         .sort((a, b) => a.at - b.at);
     },
+
+    forget: (project) => store.deletePrefix(`roll-call/${encodeURIComponent(project)}/`),
   };
 }
