@@ -233,6 +233,17 @@ describe('journey: hosted fundbot on Slack, from install to uninstall without th
     expect(home.args.view).toContain('#C0TEAM supporters');
     expect(home.args.view).toContain('last poll');
     expect(home.args.view).toContain('fundbot_home_disconnect');
+    // Below: the delivery trace's section, the channel's last notices (the one just posted, by its public name).
+    expect(home.args.view).toContain('Last notices by channel');
+    let opened = 0;
+    await waitUntil('the posted notice in the App Home trace', async () => {
+      opened += 1;
+      await postEvent(host, homeEvent('U0ADMIN'), `Ev0HOMETRACE${opened}`);
+      const views = fake.calls.filter(
+        (c) => c.method === 'views.publish' && c.token === fake.tokenOf(host.teamId),
+      );
+      return views.at(-1)?.args.view?.includes('Garden Backer');
+    });
     expect((await postEvent(other, homeEvent('U0OTHERADMIN'), 'Ev0HOME2')).status).toBe(200);
     const otherHome = await waitUntil('the App Home of the other workspace', () =>
       fake.calls.find((c) => c.method === 'views.publish' && c.token === fake.tokenOf(other.teamId)),
