@@ -26,6 +26,7 @@ import {
 } from '../ops/index.js';
 import { createChatAdapters } from './chat-adapters.js';
 import { digestHealthObserver } from './digest-health.js';
+import { engineOptionsFromConfig } from './engine-options-from-config.js';
 import { healthWithFleet } from './fleet-health.js';
 import { prepareHosting } from './hosted/start-hosted.js';
 import { platformStartError } from './platform-start-error.js';
@@ -213,18 +214,7 @@ export async function startBot(
           postingReplicas: () => replicas.liveReplicas(),
         }
       : {}),
-    engineOptions: {
-      ...(replicas ? { leaseTtlMs: replicas.ttlMs } : {}),
-      reserveShare: config.engine.reserveFraction,
-      burstThreshold: config.engine.burstThreshold,
-      floodRatio: config.engine.floodRatio,
-      publicReads: config.engine.publicReads,
-      feedHealthHoldMs: config.engine.feedHealthHoldSec * 1000,
-      ...(config.engine.maxRequestsPerSecond !== undefined
-        ? { maxRequestsPerSecond: config.engine.maxRequestsPerSecond }
-        : {}),
-      ...overrides.engineOptions,
-    },
+    engineOptions: engineOptionsFromConfig(config.engine, replicas, overrides.engineOptions),
     defaultLocale: config.locale,
     digestTimeZone: config.digest.timeZone,
     goalPace: goalPaceOptions(config.campaign),
