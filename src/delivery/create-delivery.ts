@@ -14,17 +14,17 @@ import { ChannelLane } from './channel-lane.js';
 import { createCopyWatchStore } from './copy-watch-store.js';
 import { createCorrections } from './corrections.js';
 import type { Delivery, DeliveryOptions } from './delivery-api.js';
-import { createDeliveryLedger, isSettled } from './delivery-ledger.js';
+import { createDeliveryLedger } from './delivery-ledger.js';
 import { createDoubtResolver } from './doubt-resolver.js';
 import { createEventPlacement } from './event-placement.js';
-import { type ItemOutcome, idempotencyKeyOf, type LaneItem, type LaneTask } from './lane-item.js';
-import { continueNamesAfter } from './names-after.js';
+import type { LaneTask } from './lane-item.js';
 import { createNoticeTrace } from './notice-trace-store.js';
 import { createBatchStore } from './pacing/batch-store.js';
 import { createBatches } from './pacing/batches.js';
 import { createDailyThreads } from './pacing/daily-thread.js';
 import type { ChannelPoster } from './ports.js';
 import { createPostOnce } from './post-once.js';
+import { createScheduledPosts } from './scheduled-posts.js';
 import { createSightingIntake } from './sighting-intake.js';
 import { traceCorrection, withTraceObserver } from './trace-observer.js';
 import { Wakeups } from './wakeups.js';
@@ -215,6 +215,14 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     clock,
     onCorrected: traceCorrection(trace, clock, options.onCorrected),
   });
+  const postScheduled = createScheduledPosts({
+    ledger,
+    enqueue,
+    park: (item) => awaitingAccess.park(item),
+    watchesAccess: (platform) => accesses.has(platform),
+    batches,
+    logger,
+  });
   const placement = createEventPlacement({
     clock,
     ledger,
@@ -234,7 +242,6 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   /** Per offered event: the channels still to finish; dropped once reported done. */
   const tracked = new Map<string, { readonly pending: Set<string>; readonly placed: Promise<void> }>();
   const loadedProjects = new Map<string, Promise<void>>();
-  const scheduled = new Map<string, Promise<ItemOutcome>>();
 
   function placeEvent(event: FundbotEvent): { pending: Set<string>; placed: Promise<void> } {
     const pending = new Set<string>(['placing']);
@@ -329,43 +336,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       if (channelAccess) accesses.set(poster.platform, channelAccess);
       for (const lane of lanes.values()) if (lane.channel.platform === poster.platform) lane.kick();
     },
-    postScheduled(request) {
-      const key = { id: request.id, channel: request.channel };
-      const name = idempotencyKeyOf(key);
-      // Asked again while on its way (the next hourly check): the same delivery.
-      const pending = scheduled.get(name);
-      if (pending) return pending;
-      const posting = (async (): Promise<ItemOutcome> => {
-        const record = await ledger.get(key);
-        if (isSettled(record)) return { kind: 'posted', messageId: record?.messageId };
-        return new Promise<ItemOutcome>((resolve) => {
-          const item: LaneItem = {
-            type: 'post',
-            key,
-            idempotencyKey: name,
-            occurredAt: request.occurredAt,
-            kind: request.kind,
-            record,
-            ...(request.giveUpAt !== undefined ? { giveUpAt: request.giveUpAt } : {}),
-            render: () => request.render(),
-            // The bot cannot post in the channel: posted as soon as the access watch sees it can again
-            // (awaiting-access.ts). Without a check for the platform, the scheduler's next run tries again.
-            ...(accesses.has(request.channel.platform)
-              ? {
-                  hold: async () => {
-                    awaitingAccess.park(item);
-                    return { stored: Promise.resolve() };
-                  },
-                }
-              : {}),
-            settle: resolve,
-          };
-          enqueue(request.channel, item);
-        }).then((outcome) => continueNamesAfter(batches, logger, request, outcome));
-      })().finally(() => scheduled.delete(name));
-      scheduled.set(name, posting);
-      return posting;
-    },
+    postScheduled,
     accessMayHaveChanged: (scope) => access.recheckNow(scope),
     recentNotices: (channel, limit) => trace.read(channel, limit),
     witnessed,
