@@ -1,11 +1,5 @@
-import {
-  type ChannelAccessStates,
-  type ChannelRef,
-  channelKey,
-  type RewardWatchStore,
-  type SubscriptionStore,
-  workspaceKey,
-} from '../core/index.js';
+import type { ChannelAccessStates, ChannelRef, RewardWatchStore, SubscriptionStore } from '../core/index.js';
+import { channelKey, workspaceKey } from '../domain/channels.js';
 import type { KeyValueStore } from '../lib/store.js';
 
 type Workspace = Pick<ChannelRef, 'platform' | 'workspaceId'>;

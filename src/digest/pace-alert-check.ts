@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { channelKey, renderPaceAlert } from '../core/index.js';
+import { renderPaceAlert } from '../core/index.js';
+import { channelKey } from '../domain/channels.js';
 import { type GoalPaceOptions, judgeGoalPace, type PaceWatchState } from '../domain/goal-pace.js';
 import type { CampaignCheckDeps } from './campaign-check-deps.js';
 

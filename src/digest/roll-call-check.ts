@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { channelKey, renderRollCall } from '../core/index.js';
+import { renderRollCall } from '../core/index.js';
+import { channelKey } from '../domain/channels.js';
 import { fundingAt } from '../domain/pace.js';
 import type { CampaignCheckDeps } from './campaign-check-deps.js';
 import { latestRollCall, type RollCallSchedule } from './roll-call-due.js';

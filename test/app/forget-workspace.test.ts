@@ -10,7 +10,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { forgetWorkspace } from '../../src/app/forget-workspace.js';
 import {
   type ChannelRef,
-  channelKey,
   createCampaignSettings,
   createChannelAccessStates,
   createDailyThreadSettings,
@@ -19,6 +18,7 @@ import {
   createSettingsStore,
   createSubscriptionStore,
 } from '../../src/core/index.js';
+import { channelKey } from '../../src/domain/channels.js';
 import { namespaced, openStore } from '../../src/lib/store.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { channelKey } from '../../domain/channels.js';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
 import type { ChannelRef } from '../ports.js';
 
 /** The campaign's end as an admin set it for a project in a channel (`/deadline <date>`). */

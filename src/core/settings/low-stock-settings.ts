@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { channelKey } from '../../domain/channels.js';
 import { isLowStockThreshold } from '../../domain/reward-stock.js';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
 import type { ChannelRef } from '../ports.js';
 
 /**

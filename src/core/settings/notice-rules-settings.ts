@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { channelKey } from '../../domain/channels.js';
 import { noticeKinds } from '../../domain/events.js';
 import type { NoticeRules } from '../../domain/notice-rules.js';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
 import type { ChannelRef } from '../ports.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { channelKey, workspaceKey } from '../../domain/channels.js';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey, workspaceKey } from '../channel-key.js';
 import type { Locale } from '../command-core.js';
 import type { ChannelRef } from '../ports.js';
 
