@@ -78,6 +78,7 @@ export {
   type ChannelAccessStates,
   createChannelAccessStates,
 } from './settings/channel-access-states.js';
+export { forgetChannelSettings } from './settings/channel-settings-keys.js';
 export {
   createDailyThreadSettings,
   type DailyThreadSettings,
