@@ -6,9 +6,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * Workers for the journeys (test/journeys), which start the real bot and mostly wait on its clock (a minute
  * boundary, a backoff, a late answer), and for the module tests, which mostly use the CPU. Measured on the idle
  * 2-core machine (2026-11-29): two workers in all kept the CPU 28 % busy for 18 minutes, the journeys one after
- * the other; the journeys in four lanes beside two lanes of module tests keep both cores busy.
+ * the other; the journeys in three lanes beside two lanes of module tests keep both cores busier. More lanes
+ * start more bots at once (each tsx start takes seconds of CPU), which the tests' start-up deadlines feel first.
  */
-const lanes = { journeys: 4, modules: 2 } as const;
+const lanes = { journeys: 3, modules: 2 } as const;
 
 /**
  * Seconds a file takes, measured on the idle machine (2026-11-29; the files whose platforms now run side by side
@@ -94,7 +95,7 @@ export default defineConfig({
     globalSetup: ['test/support/test-run.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Tests start real servers and bots on 127.0.0.1; see `lanes` for why six workers on a 2-core machine.
+    // Tests start real servers and bots on 127.0.0.1; see `lanes` for why five workers on a 2-core machine.
     pool: 'forks',
     maxWorkers: lanes.journeys + lanes.modules,
     // A worker runs file after file in one process and imports each module once: with a fresh process per file,
