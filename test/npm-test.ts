@@ -38,7 +38,10 @@ function finished(name: string, child: ChildProcess): Promise<Finished> {
 
 /** `npm run <script>` in the background: its output kept and printed in one piece when it ends. */
 function check(script: string): Promise<Finished> {
-  const child = spawn(npm, ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(npm, ['run', '--silent', script], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   // Lowered before npm forks the script, so tsc and biome inherit it.
   if (child.pid !== undefined) {
     try {
@@ -63,9 +66,17 @@ function check(script: string): Promise<Finished> {
   });
 }
 
+// Each child leads a process group of its own (`detached`), so a stop reaches everything under it: vitest's
+// workers and the bots they started outlived a signal sent to vitest alone (SIGINT and SIGTERM both).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    for (const child of children) child.kill(signal);
+    for (const child of children) {
+      try {
+        process.kill(-(child.pid ?? 0), signal);
+      } catch {
+        child.kill(signal); // no process groups (Windows)
+      }
+    }
   });
 }
 
@@ -73,6 +84,7 @@ const tests = finished(
   'vitest run',
   spawn(process.execPath, [vitestBin, 'run', ...process.argv.slice(2)], {
     stdio: 'inherit',
+    detached: true,
   }),
 );
 const results = await Promise.all([check('typecheck'), check('lint'), tests]);
