@@ -17,6 +17,15 @@ async function poll(list: FakeList, state: ListState<Entry> | undefined, now = 0
 
 const aDayLater = 24 * 3_600_000 + 1;
 
+/** A list of 3,000 supporters in `order`, polled until the reader has seen all of it. */
+async function readToTheBottom(order: ListOrder) {
+  const list = new FakeList(order);
+  for (let i = 0; i < 3_000; i++) list.add(1000 + i);
+  let read = (await poll(list, undefined)).state;
+  while ((read.seenFrom ?? 0) > 0) read = (await poll(list, read)).state;
+  return { list, read };
+}
+
 describe.each(orders)('entries that appear below the window (%s)', (order) => {
   it('a late entry 5,000 deep is announced once, within a few requests', async () => {
     const list = new FakeList(order);
@@ -63,10 +72,8 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
   });
 
   it('a late entry whose count a drop below the window cancels is found by the daily sweep', async () => {
-    const list = new FakeList(order);
-    for (let i = 0; i < 3_000; i++) list.add(1000 + i);
-    let state = (await poll(list, undefined)).state;
-    while ((state.seenFrom ?? 0) > 0) state = (await poll(list, state)).state;
+    const { list, read } = await readToTheBottom(order);
+    let state = read;
     // A support 2,000 deep fails while one 1,000 deep turns successful: meta.total does not move.
     const victim = list.entries[1000];
     if (victim === undefined) throw new Error('list too short');
@@ -97,10 +104,8 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
   });
 
   it('a support that drops out far below the window is placed, so its notice can be taken back', async () => {
-    const list = new FakeList(order);
-    for (let i = 0; i < 3_000; i++) list.add(1000 + i);
-    let state = (await poll(list, undefined)).state;
-    while ((state.seenFrom ?? 0) > 0) state = (await poll(list, state)).state;
+    const { list, read } = await readToTheBottom(order);
+    let state = read;
     const victim = list.entries[1_200];
     if (victim === undefined) throw new Error('list too short');
     list.remove(victim.id);
@@ -119,10 +124,8 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
   });
 
   it('a support that drops out in the window region under an idle read is attributed by name at the next read', async () => {
-    const list = new FakeList(order);
-    for (let i = 0; i < 3_000; i++) list.add(1000 + i);
-    let state = (await poll(list, undefined)).state;
-    while ((state.seenFrom ?? 0) > 0) state = (await poll(list, state)).state;
+    const { list, read } = await readToTheBottom(order);
+    let state = read;
     // New supporters fill the window to its 200 entries, then a quiet spell: reads look at the new end only.
     for (let round = 0; round < 4; round++) {
       for (let i = 0; i < 30; i++) list.add(5000 + round * 30 + i);
