@@ -1,4 +1,4 @@
-import { afterEach, onTestFinished } from 'vitest';
+import { afterEach, describe, onTestFinished } from 'vitest';
 import {
   type ApiClient,
   type ApiClientOptions,
@@ -132,6 +132,20 @@ export function useEngineHarness(): (options?: EngineHarnessOptions) => Promise<
     started = await startEngineHarness(options);
     return started;
   };
+}
+
+/**
+ * `title` described once per list order (the spec does not say which one the API uses): `body` gets the start of
+ * harnesses that read the lists in that order, each closed after its test.
+ */
+export function describeEachListOrder(
+  title: string,
+  body: (startInOrder: (options?: EngineHarnessOptions) => Promise<EngineHarness>) => void,
+): void {
+  describe.each(listOrders)(`${title} (%s)`, (listOrder) => {
+    const start = useEngineHarness();
+    body((options = {}) => start({ ...options, listOrder }));
+  });
 }
 
 export async function startEngineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
