@@ -8,6 +8,7 @@ import {
   postSignedCommand,
   type RecordingCore,
   recordingCore,
+  type SigningOptions,
   slashCommand,
 } from './helpers.js';
 import { httpModeAdapter } from './http-mode-adapter.js';
@@ -33,6 +34,10 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
     await adapter.start();
     url = adapter.url ?? '';
   }
+
+  /** Posts the default command (/fundbot funding) signed with `secret` and the signing `options`. */
+  const postCommand = (options: SigningOptions = {}, secret = signingSecret) =>
+    postSignedCommand(url, secret, slashCommand({ response_url: fake.responseUrl() }), options);
 
   beforeEach(async () => {
     fake = await startFakeSlack({
@@ -120,20 +125,9 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
 
   it('rejects a request with a bad signature and runs nothing', async () => {
     await start();
-    const res = await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl() }),
-      {
-        signature: `v0=${'0'.repeat(64)}`,
-      },
-    );
+    const res = await postCommand({ signature: `v0=${'0'.repeat(64)}` });
     expect(res.status).toBe(401);
-    const signedWithOtherSecret = await postSignedCommand(
-      url,
-      'not-the-signing-secret',
-      slashCommand({ response_url: fake.responseUrl() }),
-    );
+    const signedWithOtherSecret = await postCommand({}, 'not-the-signing-secret');
     expect(signedWithOtherSecret.status).toBe(401);
     expect(core.invocations).toHaveLength(0);
     expect(fake.responses).toHaveLength(0);
@@ -141,14 +135,7 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
 
   it('rejects a correctly signed request whose timestamp is older than five minutes (replay)', async () => {
     await start();
-    const res = await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl() }),
-      {
-        timestampSeconds: Math.floor(Date.now() / 1000) - 10 * 60,
-      },
-    );
+    const res = await postCommand({ timestampSeconds: Math.floor(Date.now() / 1000) - 10 * 60 });
     expect(res.status).toBe(401);
     expect(core.invocations).toHaveLength(0);
   });
@@ -160,11 +147,7 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
       coreStarted.resolve();
       return gate.promise;
     });
-    const res = await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl() }),
-    );
+    const res = await postCommand();
     // The HTTP response (the ack) is complete while the core is still waiting on the gate.
     expect(res.status).toBe(200);
     await coreStarted.promise;
