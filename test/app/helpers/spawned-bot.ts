@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
+import { waitUntil } from '../../support/wait-until.js';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -52,6 +53,12 @@ export interface SpawnBotOptions {
   readonly readyTimeoutMs?: number;
 }
 
+/**
+ * How long a start may take by default: tsx starts the bot in seconds alone, but the suite starts several bots at
+ * once beside its CPU-bound files (vitest.config.ts), and the journeys' drivers allow 90 s for the same reason.
+ */
+const readyMs = 60_000;
+
 /** Starts the child (inside a test: it is killed and its directory removed when the test ends). */
 export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-process-'));
@@ -74,7 +81,6 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   );
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const logs: LogRecord[] = [];
-  const waiters = new Set<() => void>();
   let text = '';
   let pending = '';
   proc.stdout.on('data', (chunk: Buffer) => {
@@ -90,7 +96,6 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
         // Not a log line (the demo's screen): kept in output() only.
       }
     }
-    for (const wake of waiters) wake();
   });
   proc.stderr.on('data', (chunk: Buffer) => {
     text += chunk.toString('utf8');
@@ -104,30 +109,15 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
     logs,
     output: () => text,
     waitForLog(what, predicate, timeoutMs = 20_000) {
-      return new Promise((resolve, reject) => {
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          proc.off('exit', onExit);
-        };
-        const check = () => {
-          const found = logs.find(predicate);
-          if (found) {
-            done();
-            resolve(found);
-          }
-        };
-        const onExit = (code: number | null) => {
-          done();
-          reject(new Error(`the bot exited (${code}) before logging ${what}:\n${text}`));
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}:\n${text}`));
-        }, timeoutMs);
-        waiters.add(check);
-        proc.once('exit', onExit);
-        check();
+      const logged = () => {
+        const found = logs.find(predicate);
+        if (found) return found;
+        if (proc.exitCode !== null || proc.signalCode !== null)
+          throw new Error(`the bot exited (${proc.exitCode ?? proc.signalCode}) before logging ${what}`);
+        return undefined;
+      };
+      return waitUntil(what, logged, { timeoutMs }).catch((error: Error) => {
+        throw new Error(`${error.message}:\n${text}`);
       });
     },
     stop() {
@@ -149,7 +139,7 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   const ready = options.readyMessage === undefined ? 'fundbot is running' : options.readyMessage;
   if (ready !== null) {
     try {
-      await bot.waitForLog(`"${ready}"`, (r) => r.msg === ready, options.readyTimeoutMs ?? 30_000);
+      await bot.waitForLog(`"${ready}"`, (r) => r.msg === ready, options.readyTimeoutMs ?? readyMs);
     } catch (error) {
       bot.dispose();
       throw error;
