@@ -84,6 +84,11 @@ export class ChannelLane {
     return flying || confirmed !== undefined || doubt || watched;
   }
 
+  /** The key of a notice held after a doubt that a sighting names by mark only (landed-after-all.ts). */
+  heldKeyOf(sighting: Sighting): string | undefined {
+    return this.#sightings.heldAs(sighting);
+  }
+
   /** The workspace's events have shown posts up to `passed`: doubts they may decide by silence wake. */
   witnessPassed(passed: number): void {
     const support = this.deps.posterFor(this.channel.platform)?.doubt;
@@ -367,6 +372,10 @@ export class ChannelLane {
     if (!item.hold) {
       item.settle({ kind: 'refused' });
       return;
+    }
+    if (item.firstDoubtAt !== undefined) {
+      const mark = this.deps.posterFor(this.channel.platform)?.doubt?.markOf?.(item.idempotencyKey);
+      this.#sightings.held(item.idempotencyKey, mark);
     }
     try {
       const { stored } = await item.hold();

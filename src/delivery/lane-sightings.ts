@@ -15,6 +15,8 @@ interface Posting {
  */
 export class LaneSightings {
   readonly #inFlight = new Map<string, Posting>();
+  /** Notices held after a doubt, by their mark: key. */
+  readonly #heldByMark = new Map<string, string>();
 
   constructor(private readonly deps: Pick<LaneDeps, 'witness'>) {}
   readonly #recent = new Map<
@@ -24,6 +26,24 @@ export class LaneSightings {
 
   started(key: string, mark: string | undefined): void {
     this.#inFlight.set(key, { key, mark });
+  }
+
+  /**
+   * A notice held for the catch-up after a doubt: its first attempt may still land, and the platform's event
+   * may name it only by its mark (Discord's nonce), which cannot be turned back into its key.
+   */
+  held(key: string, mark: string | undefined): void {
+    if (mark === undefined) return;
+    this.#heldByMark.delete(mark);
+    this.#heldByMark.set(mark, key);
+    if (this.#heldByMark.size > recentKept)
+      this.#heldByMark.delete(this.#heldByMark.keys().next().value as string);
+  }
+
+  /** The key of the held notice a sighting that names no key is of (by its mark), if any. */
+  heldAs(sighting: Sighting): string | undefined {
+    if (sighting.key !== undefined) return sighting.key;
+    return sighting.mark === undefined ? undefined : this.#heldByMark.get(sighting.mark);
   }
 
   ended(key: string): void {

@@ -19,7 +19,8 @@ import type { Witness } from './witness.js';
  * - held for a catch-up (decided absent, then its repeat refused): it landed after all, and stands once
  *   (pacing/landed-after-all.ts);
  * - posted under this id, or unknown: nothing to do.
- * An event naming only a mark (Discord's nonce) that no lane of this process knows is only noted.
+ * An event naming only a mark (Discord's nonce) is matched by its lane: a notice it holds after a doubt (by
+ * the mark it remembers); any other is only noted.
  *
  * Cost per event: none when this process posted it (its lane matches it in memory); else one ledger read,
  * and one small write when the delivery is still in doubt.
@@ -73,8 +74,10 @@ export function createSightingIntake(deps: {
         if (lane.channel.platform === platform && lane.channel.workspaceId === workspaceId)
           lane.witnessPassed(passed);
     }
-    if (deps.existingLane(sighting.channel)?.sighted(sighting)) return;
-    const key = sighting.key;
+    const lane = deps.existingLane(sighting.channel);
+    if (lane?.sighted(sighting)) return;
+    // Discord names our messages by nonce only: a notice held after a doubt is known to its lane by it.
+    const key = sighting.key ?? lane?.heldKeyOf(sighting);
     if (key === undefined) return;
     void deps.track(
       byLedger(sighting, key).catch((error: unknown) =>

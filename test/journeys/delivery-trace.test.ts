@@ -29,6 +29,8 @@ const platforms: readonly {
   start: () => Promise<Driver>;
   /** The next post lands and its answer is lost (the connection drops). */
   dropNextAnswer: (driver: Driver) => void;
+  /** The next post lands at once and its answer comes `ms` later (the bot learns of it only then). */
+  slowNextAnswer: (driver: Driver, ms: number) => void;
   /** The bot may no longer post in the main channel. */
   lockOut: (driver: Driver) => void;
   /** The address of a posted message, as /notices links it. */
@@ -39,6 +41,8 @@ const platforms: readonly {
     start: () => startSlackDriver('socket'),
     dropNextAnswer: (d) =>
       (d as SlackDriver).fake.fail('chat.postMessage', { afterPost: 'drop' }, 1, d.channel),
+    slowNextAnswer: (d, ms) =>
+      (d as SlackDriver).fake.fail('chat.postMessage', { afterPost: 'slow', delayMs: ms }, 1, d.channel),
     lockOut: (d) => (d as SlackDriver).fake.setChannel({ id: d.channel, isMember: false }),
     linkOf: (d, id) => `https://slack.com/archives/${d.channel}/p${id.replace('.', '')}`,
   },
@@ -46,6 +50,8 @@ const platforms: readonly {
     name: 'Discord over the gateway',
     start: () => startDiscordDriver('gateway'),
     dropNextAnswer: (d) => (d as DiscordDriver).fake.faultMessages({ afterCreate: 'drop' }, 1),
+    slowNextAnswer: (d, ms) =>
+      (d as DiscordDriver).fake.faultMessages({ afterCreate: 'slow', delayMs: ms }, 1),
     lockOut: (d) => (d as DiscordDriver).fake.failChannel(d.channel, channelFaults.missingAccess),
     linkOf: (d, id) => `https://discord.com/channels/100000000000000001/${d.channel}/${id}`,
   },
@@ -55,6 +61,8 @@ const doubted = 'Dora Doubtful';
 const hostile = 'Eve <!channel> @everyone';
 const held = 'Hana Held';
 const locked = 'Cora Closed';
+/** How late the answer to the hostile name's post comes (well inside the bot's post timeout). */
+const answerLateMs = 3_000;
 
 describe.each(platforms)('journey: the delivery trace ($name)', (platform) => {
   let world: JourneyWorld;
@@ -102,10 +110,14 @@ describe.each(platforms)('journey: the delivery trace ($name)', (platform) => {
       platform.dropNextAnswer(driver);
       world.project.addSupporter({ displayName: doubted, amount: 30 });
       const post = await waitForPost(driver, doubted, 'the notice whose answer was dropped', 60_000);
+      // The next post is in the channel seconds before its answer reaches the bot: the trace names it only once
+      // the bot knows it posted (a full-suite run under load once asked in that gap and found no "Eve").
+      platform.slowNextAnswer(driver, answerLateMs);
       world.project.addSupporter({ displayName: hostile, amount: 20 });
       await waitForPost(driver, 'Eve', 'the hostile name posted', 60_000);
-      const answer = await noticesUntil('the doubt decided', (a) =>
-        /then (found in the channel|posted)/.test(a.text),
+      const answer = await noticesUntil(
+        'the doubt decided and the next notice known posted',
+        (a) => /then (found in the channel|posted)/.test(a.text) && a.text.includes('Eve'),
       );
       expect(answer.visibility).toBe('private');
       expect(answer.text).toMatch(new RegExp(`Supporter: ${doubted}[\\s\\S]*posted \\d\\d:\\d\\d UTC`));

@@ -35,7 +35,7 @@ export interface BotLife {
   pause(forMs: number): void;
   /** Resolves when no restart or pause is under way. */
   steady(): Promise<void>;
-  /** Warnings, errors and stderr of every process, for a failing seed's report. */
+  /** Warnings, errors and stderr of every process, for a failing seed's report (every line with CHAOS_LOG_ALL=1). */
   log(): string[];
   /** SIGTERM (SIGKILL after 10 s). */
   stop(): Promise<void>;
@@ -117,7 +117,7 @@ export function botLife(options: BotLifeOptions): BotLife {
       processes.flatMap((bot) => [
         ...bot
           .logLines()
-          .filter((l) => warnLevels.has(l.level as string))
+          .filter((l) => process.env['CHAOS_LOG_ALL'] || warnLevels.has(l.level as string))
           .map((l) => `${bot.name} ${logLineText(l)}`),
         ...bot
           .stderr()

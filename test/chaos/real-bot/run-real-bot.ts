@@ -267,7 +267,7 @@ export async function runRealBotSeed(seed: number, options: RealBotOptions = {})
       deliveryWrites: ledger.writes,
       disruptions,
       notes,
-      log: bot.log().slice(-300),
+      log: bot.log().slice(process.env['CHAOS_LOG_ALL'] ? -3000 : -300),
       endedAt: Date.now(),
       apiRequests: countBy(sim.requests.map((r) => r.path.split('/').pop() ?? '')),
     };
