@@ -292,6 +292,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         intervalMs: interval,
         decidesFrom: want.due,
         receivedRead: open.every(received),
+        sweeping: view.continuation !== undefined,
       });
       if (timing.kind === 'wait') {
         await queue.reserve(budget.scope, key, want, staleMs);

@@ -27,9 +27,14 @@ export function lookTiming(input: {
   readonly decidesFrom: number;
   /** An earlier look read where each open post lands when the platform takes it, and found none of them. */
   readonly receivedRead: boolean;
+  /**
+   * A sweep of a busy channel is unfinished (look-span.ts): its next page goes on as soon as the budget allows,
+   * as a deciding look could not skip it either (it reads the same span, newest first, back to the attempt).
+   */
+  readonly sweeping: boolean;
 }): LookTiming {
   const { now, intervalMs, decidesFrom, receivedRead } = input;
   if (now >= decidesFrom) return { kind: 'deciding' };
-  if (!receivedRead && now + intervalMs <= decidesFrom) return { kind: 'early' };
+  if (input.sweeping || (!receivedRead && now + intervalMs <= decidesFrom)) return { kind: 'early' };
   return { kind: 'wait', until: decidesFrom };
 }

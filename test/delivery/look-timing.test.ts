@@ -84,13 +84,15 @@ async function runLanes(clock: ManualClock, poster: ChannelPoster, pending: Pend
 describe('the look timing rule', () => {
   it('looks early only while the deciding look still fits an interval later, and only once', () => {
     const deciding = t0 + 95_000;
-    const at = (now: number, receivedRead = false) =>
-      lookTiming({ now, intervalMs, decidesFrom: deciding, receivedRead });
+    const at = (now: number, receivedRead = false, sweeping = false) =>
+      lookTiming({ now, intervalMs, decidesFrom: deciding, receivedRead, sweeping });
     expect(at(t0 + 20_000)).toEqual({ kind: 'early' });
     expect(at(t0 + 35_000)).toEqual({ kind: 'early' });
     expect(at(t0 + 35_001)).toEqual({ kind: 'wait', until: deciding });
     expect(at(t0 + 20_000, true)).toEqual({ kind: 'wait', until: deciding });
     expect(at(deciding)).toEqual({ kind: 'deciding' });
+    // A busy channel's unfinished sweep goes on at once: the deciding look would have to read its pages too.
+    expect(at(t0 + 80_000, true, true)).toEqual({ kind: 'early' });
   });
 });
 
