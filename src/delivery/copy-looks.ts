@@ -33,9 +33,9 @@ export interface CopyLook {
 
 /**
  * One look for copies of a delivery posted again after a doubt (extra-copies.ts watches for a late landing
- * beside it), when the scope's budget is free and no doubt of the scope waits for it (doubts first): every
- * copy the look showed, whether it read the span to its start (else `sweep` continues it), and when to look
- * next. One platform call when it looks; the budget's and the queue's store reads otherwise.
+ * beside it), when the scope's budget is free and no doubt of the scope wants it within an interval (doubts
+ * first): every copy the look showed, whether it read the span to its start (else `sweep` continues it), and
+ * when to look next. One platform call when it looks; the budget's and the queue's store reads otherwise.
  */
 export async function lookForCopies(
   deps: {
@@ -57,7 +57,8 @@ export async function lookForCopies(
   const interval = budgets.intervalOf(budget);
   const lastLook = await budgets.lastLook(budget);
   const nextAt = Math.max((lastLook ?? now) + interval, now + 1_000);
-  if (await queue.busy(budget.scope, interval * 2 + 5_000)) return { copies: [], complete: false, nextAt };
+  if (await queue.busy(budget.scope, interval * 2 + 5_000, interval))
+    return { copies: [], complete: false, nextAt };
   const to = watch.sweep?.to ?? now;
   const looked = await budgets.spend(budget, lastLook, () =>
     support.look(

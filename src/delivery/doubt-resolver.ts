@@ -1,64 +1,17 @@
 import { type ChannelRef, channelKey } from '../domain/channels.js';
-import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { type CopyLook, type CopyWatchLook, lookForCopies } from './copy-looks.js';
+import type { Doubt, DoubtDecision } from './doubt.js';
 import { createLookBudgets } from './look-budget.js';
 import { createLookQueue } from './look-queue.js';
 import { landsAtOnceMs, nextLookSpan } from './look-span.js';
-import {
-  type CoveredSpan,
-  joinCovered,
-  type LookView,
-  lookViewSchema,
-  readAtOf,
-  withFound,
-} from './look-view.js';
+import { lookTiming } from './look-timing.js';
+import { finalPart, joinCovered, type LookView, lookViewSchema, readAtOf, withFound } from './look-view.js';
 import { OwnPosts } from './own-posts.js';
 import type { ChannelPoster, DoubtSupport, ThreadTarget } from './ports.js';
 import { createWitness, type Witness } from './witness.js';
-
-/** A delivery in doubt: its idempotency key, when its attempt began, and what it carried. */
-export interface Doubt {
-  readonly key: string;
-  readonly startedAt: number;
-  /**
-   * The latest it can have landed, when known: the platform answered (a 5xx) at a known
-   * time, so nothing lands after it. Unknown (no answer, or a restart): the attempt's
-   * start plus the poster's settle time.
-   */
-  readonly landsBy?: number;
-  /**
-   * When the first attempt that may have landed began, when earlier than `startedAt` (a repeat of a repeat):
-   * the platform's dedupe window runs from that landing, not from the latest attempt.
-   */
-  readonly firstStartedAt?: number;
-  readonly message: NeutralMessage;
-  /** Other renderings its attempts carried (a repeat says it is late): a look matches any of them. */
-  readonly alsoAs?: readonly NeutralMessage[];
-  /** The platform's mark of the key, when its events name deliveries by it (Discord's nonce). */
-  readonly mark?: string;
-}
-
-/** What decided a doubt (for the log): a sighting, the witness's silence, a look, a repeat the platform dedupes. */
-export type DecidedBy = 'sighting' | 'silence' | 'look' | 'repeat';
-
-export type DoubtDecision =
-  /**
-   * It landed: the message id is recorded, nothing is posted again; `others`: more copies of it the platform
-   * showed (landed late beside an earlier repeat), to remove.
-   */
-  | {
-      readonly kind: 'posted';
-      readonly messageId: string | undefined;
-      readonly others?: readonly string[];
-      readonly by?: DecidedBy;
-    }
-  /** Certainly not there, or a repeat cannot duplicate it: post it (again). */
-  | { readonly kind: 'absent'; readonly by?: DecidedBy }
-  /** Cannot tell yet (it may still land, or no look is allowed before `until`). */
-  | { readonly kind: 'wait'; readonly until: number };
 
 /**
  * With the workspace's events flowing, a settled doubt waits this long for them to pass its time before it
@@ -128,8 +81,10 @@ const lookSpanMs = 20_000;
  *    interval: Slack's conversations.history, about one a minute per workspace), the
  *    channel with the oldest open doubt first (look-queue.ts). Without a live witness,
  *    'absent' waits until a look has covered the poster's `lateLandingMs` after the
- *    attempt (a post landing that late is found, not posted twice); a first look before
- *    then finds a post that landed at once.
+ *    attempt (a post landing that late is found, not posted twice); an early look before
+ *    then finds a post that landed at once, and is made only while that deciding look
+ *    still fits an interval after it (look-timing.ts; the channel reserves its deciding
+ *    time in the scope's queue, so another channel's early look does not take it).
  *
  * Cost: no request while nothing is in doubt; per decision a store read per doubt (its
  * stored sightings) and one or two more (the channel's view, the scope's last look); per
@@ -327,14 +282,30 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         return decisions;
       }
       const interval = budgets.intervalOf(budget);
+      const staleMs = interval * 2 + 5_000;
+      const oldest = Math.min(...open.map((d) => d.startedAt));
+      // Early looks only where the deciding one still fits after them (look-timing.ts).
+      const want = { oldest, due: Math.min(...open.map((d) => lateBy(d) + margin)) };
+      const received = receivedIn(view, support);
+      const timing = lookTiming({
+        now,
+        intervalMs: interval,
+        decidesFrom: want.due,
+        receivedRead: open.every(received),
+        sweeping: view.continuation !== undefined,
+      });
+      if (timing.kind === 'wait') {
+        await queue.reserve(budget.scope, key, want, staleMs);
+        for (const d of open) decisions.set(d.key, { kind: 'wait', until: timing.until });
+        return decisions;
+      }
       let lastLook = await budgets.lastLook(budget);
       const spent = lastLook !== undefined && now < lastLook + interval;
       // The oldest doubt of the scope's channels first, whichever replica holds it.
-      const oldest = Math.min(...open.map((d) => d.startedAt));
-      const myTurn = await queue.mayLook(budget.scope, key, oldest, interval * 2 + 5_000, !spent);
+      const turn = await queue.mayLook(budget.scope, key, want, interval, staleMs, !spent);
       // The oldest burst first: its span fits a page or two even in a busy channel.
       const burst = open.filter((d) => d.startedAt <= oldest + lookSpanMs);
-      const looked = myTurn
+      const looked = turn.now
         ? await budgets.spend(budget, lastLook, () => look(support, channel, thread, view, burst, lateBy))
         : undefined;
       if (looked) {
@@ -346,14 +317,13 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       }
       // Undecided: the next look the scope's budget allows (an unfinished sweep continues then); once a look
       // read where it lands when received and found nothing, not before a look can prove it absent.
-      const c = view.continuation ? undefined : view.covered;
+      const readWhereLands = receivedIn(view, support);
       for (const d of open) {
-        const next = Math.max((lastLook ?? now) + interval, now + 1_000);
-        const received =
-          c !== undefined &&
-          c.from <= d.startedAt - margin &&
-          Math.min(c.to, readAtOf(c)) >= landsBy(support, d) + margin;
-        decisions.set(d.key, { kind: 'wait', until: Math.max(next, received ? lateBy(d) + margin : 0) });
+        const next = Math.max((lastLook ?? now) + interval, now + 1_000, turn.notBefore);
+        decisions.set(d.key, {
+          kind: 'wait',
+          until: Math.max(next, readWhereLands(d) ? lateBy(d) + margin : 0),
+        });
       }
       return decisions;
     },
@@ -367,23 +337,22 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       lookForCopies({ budgets, queue, clock, marginOf }, poster, channel, thread, watch),
   };
 
+  /** Whether the view's finished looks read where the doubt's post lands when the platform takes it. */
+  function receivedIn(view: LookView, support: DoubtSupport): (d: Doubt) => boolean {
+    const c = view.continuation ? undefined : view.covered;
+    const margin = marginOf(support);
+    return (d) =>
+      c !== undefined &&
+      c.from <= d.startedAt - margin &&
+      Math.min(c.to, readAtOf(c)) >= landsBy(support, d) + margin;
+  }
+
   /** The delivery's sightings: this process's, else those another replica stored while it was in doubt. */
   async function sightingsOf(doubt: Doubt): Promise<readonly string[]> {
     const seen = witness.seen(doubt.key, doubt.mark);
     if (seen.length > 0) return seen;
     return witness.stored(doubt.key).catch(() => []);
   }
-}
-
-/**
- * The part of a span read at `readAt` that no later landing can reach (a post lands with the time it lands at,
- * on a clock at most `margin` off ours): it holds for doubts that had not settled when it was read.
- */
-function finalPart(span: CoveredSpan | undefined, margin: number): CoveredSpan | undefined {
-  if (!span) return undefined;
-  const to = Math.min(span.to, readAtOf(span) - margin);
-  // Final: no read time limits it (joinCovered keeps the newer read's).
-  return to > span.from ? { from: span.from, to, readAt: Number.POSITIVE_INFINITY } : undefined;
 }
 
 function decideInto(
@@ -396,4 +365,5 @@ function decideInto(
   return true;
 }
 
+export type { DecidedBy, Doubt, DoubtDecision } from './doubt.js';
 export type DoubtResolver = ReturnType<typeof createDoubtResolver>;

@@ -64,6 +64,17 @@ export function joinCovered(earlier: CoveredSpan | undefined, newer: CoveredSpan
   };
 }
 
+/**
+ * The part of a span read at `readAt` that no later landing can reach (a post lands with the time it lands at,
+ * on a clock at most `margin` off ours): it holds for doubts that had not settled when it was read.
+ */
+export function finalPart(span: CoveredSpan | undefined, margin: number): CoveredSpan | undefined {
+  if (!span) return undefined;
+  const to = Math.min(span.to, readAtOf(span) - margin);
+  // Final: no read time limits it (joinCovered keeps the newer read's).
+  return to > span.from ? { from: span.from, to, readAt: Number.POSITIVE_INFINITY } : undefined;
+}
+
 /** The keys seen so far and on this page, the newest {@link foundKept} kept. */
 export function withFound(
   found: Readonly<Record<string, string>>,

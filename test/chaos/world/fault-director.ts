@@ -120,6 +120,9 @@ export class FaultDirector {
         return;
       case 'api':
         this.#apiFault(fault);
+        // Until the API serves the fundings again (run-world.ts ends it): a supporter who arrives meanwhile is read
+        // only after the fault's Retry-Afters or backoff, which the bot must obey.
+        deps.disruptions.push({ from: now, to: Number.POSITIVE_INFINITY, what: 'api' });
         return;
     }
   }

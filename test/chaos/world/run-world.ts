@@ -59,6 +59,7 @@ function recordingLogger(lines: string[], clock: ChaosClock, start: number, name
 export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
   const clock = new ChaosClock(schedule.start);
   const readAt = new Map<string, number>();
+  const disruptions: Disruption[] = [];
   const sim = await startSimulator({
     clock,
     seed: schedule.seed,
@@ -75,6 +76,8 @@ export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
     ],
     onReply: (reply) => {
       if (reply.status !== 200 || !reply.path.endsWith('/fundings')) return;
+      for (const d of disruptions)
+        if (d.what === 'api' && d.to === Number.POSITIVE_INFINITY) d.to = reply.sentAt;
       for (const name of displayNamesIn(reply.body)) if (!readAt.has(name)) readAt.set(name, reply.sentAt);
     },
   });
@@ -102,7 +105,6 @@ export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
     timeline,
   });
   const journal: JournalEntry[] = [];
-  const disruptions: Disruption[] = [];
   const notes: string[] = [];
   const log: string[] = [];
   (globalThis as { __chaosLog?: string[] }).__chaosLog = log;

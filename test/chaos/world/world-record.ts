@@ -9,11 +9,15 @@ import type { ChannelTimeline } from '../platforms/channel-timeline.js';
 import type { JournalEntry } from '../platforms/exchange.js';
 import type { Schedule } from '../vocabulary.js';
 
-/** A stretch in which the bot could not be expected to post on time: a process dead or stopped, the store out, a channel closed. */
+/**
+ * A stretch in which the bot could not be expected to post on time: a process dead or stopped, the store out, a
+ * channel closed, or the API failing (`api`: from a timed API fault until the API served the fundings again; it
+ * holds back reads, not posts, so only the latency bound excuses it).
+ */
 export interface Disruption {
   readonly from: number;
   to: number;
-  readonly what: 'kill' | 'pause' | 'store' | 'access';
+  readonly what: 'kill' | 'pause' | 'store' | 'access' | 'api';
   /** For `access`: the judged channel (`slack:C…`). */
   readonly channel?: string;
 }

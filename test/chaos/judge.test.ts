@@ -1,0 +1,55 @@
+/**
+ * The judge's latency bound (judge.ts), on a hand-made record: a notice held back by the API's own fault (seed 46:
+ * six 429s with Retry-After 10 s, then a 503: a supporter who arrived just before was read 69 s later, and the
+ * bot obeyed every wait) is not judged by the 60 s bound, as one held by a dead process or a store outage is not;
+ * the same latency without an API fault still breaks it.
+ */
+import { describe, expect, it } from 'vitest';
+import { judge } from './judge.js';
+import { ChannelTimeline } from './platforms/channel-timeline.js';
+import { scheduleFor } from './schedule.js';
+import type { Disruption, WorldRecord } from './world/world-record.js';
+
+const schedule = {
+  ...scheduleFor(1),
+  channels: [{ platform: 'slack', id: 'C1', pacing: 'live', dailyThread: false, digest: false }] as const,
+  storms: [],
+};
+const at = (seconds: number) => schedule.start + seconds * 1_000;
+
+/** Ten supporters a minute apart, each shown 5 s after arriving, but the last, shown `lastMs` after. */
+function record(lastMs: number, disruptions: Disruption[]): WorldRecord {
+  const timeline = new ChannelTimeline();
+  const truth = Array.from({ length: 10 }, (_, i) => ({ name: `Fan 00${10 + i}`, at: at(60 * (i + 1)) }));
+  truth.forEach(({ name, at: arrived }, i) => {
+    timeline.record(arrived + (i === 9 ? lastMs : 5_000), 'slack:C1', `m${i}`, { text: `${name} backed it` });
+  });
+  return {
+    schedule,
+    timeline,
+    journal: [],
+    truth,
+    readAt: new Map(truth.map(({ name, at: arrived }) => [name, arrived])),
+    deliveryWrites: [],
+    disruptions,
+    notes: [],
+    log: [],
+    endedAt: at(900),
+    apiRequests: {},
+  };
+}
+
+describe('the latency bound', () => {
+  it('does not judge a notice whose supporter arrived while the API failed (its Retry-Afters are the wait)', () => {
+    const api: Disruption = { from: at(600) + 300, to: at(600) + 69_700, what: 'api' };
+    const verdict = judge(record(69_800, [api]));
+    expect(verdict.violations).toEqual([]);
+  });
+
+  it('judges the same latency when no fault held it', () => {
+    const verdict = judge(record(69_800, []));
+    expect(verdict.violations).toEqual([
+      'latency: p99 69.8 s of the live notices no fault held (bound 60.0 s)',
+    ]);
+  });
+});
