@@ -145,6 +145,35 @@ describe('a channel the bot cannot post in is held, never dropped', () => {
     ]);
   });
 
+  it('a notice held after its catch-up went out (another replica still read the channel closed) goes out in the next one', async () => {
+    // Chaos seed 179: the replica that found the channel closed paused; another took the project over, posted the
+    // open catch-up (the channel was not known closed to it), then held a later notice from the stored state. The
+    // held notice's batch took the posted catch-up's id (both opened at the stored `since`), and the next catch-up
+    // found that id already posted: the notice was never named.
+    const clock = new ManualClock(t0);
+    const store = memoryStore();
+    const table = new Map();
+    const a = await setup(clock, store, 'a', table);
+    const b = await setup(clock, store, 'b', table);
+    a.slack.fail('S1', { kind: 'unavailable', reason: 'not-member' });
+    await a.offer(supporter(1));
+    await a.advance(heldWriteGatherMs);
+    b.check.set({ ok: true });
+    // b loads the project: the open catch-up goes out.
+    await b.offer(supporter(1));
+    await b.advance(heldWriteGatherMs);
+    expect(b.slack.in('S1').map((m) => m.message.title)).toEqual([
+      expect.stringContaining('1 new supporter since'),
+    ]);
+    // The store still says closed (a never re-checked): b holds the next notice and re-checks the channel itself.
+    await b.offer(supporter(2));
+    await b.advance(2 * 60_000);
+    const texts = b.slack.in('S1').map((m) => allText(m.message));
+    expect(texts).toHaveLength(2);
+    expect(texts[1]).toContain('Fan 2');
+    expect(texts[1]).not.toContain('Fan 1');
+  });
+
   it("a day's digest refused there goes out the moment the bot can post again, not at the next hourly check", async () => {
     const h = await setup();
     h.slack.fail('S1', { kind: 'unavailable', reason: 'not-member' });

@@ -82,6 +82,12 @@ export function createBatches(deps: BatchesDeps) {
     wakeups.at(`batch:${batch.id}`, batch.due, () => void flush(batch.id, batch.project));
   }
 
+  /** A batch of this id was posted and closed (an open one of the id is on the project's list). */
+  async function wentOut(id: string, project: string): Promise<boolean> {
+    if ((await batchStore.load(project)).has(id)) return false;
+    return (await batchStore.get(id))?.state === 'posted';
+  }
+
   /** Posts a batch whose time has come through its channel's lane. */
   async function flush(id: string, project: string): Promise<void> {
     const loaded = (await batchStore.load(project)).get(id);
@@ -281,8 +287,9 @@ export function createBatches(deps: BatchesDeps) {
       let id = batchId(channel, event.project, kind, window.since);
       let since = window.since;
       let due: number | null = Number.isFinite(window.due) ? window.due : null;
-      if (flushing.has(id)) {
-        // Its window's batch is on its way out: the notice opens the next one, posted right after.
+      if (flushing.has(id) || (await wentOut(id, event.project))) {
+        // Its window's batch is on its way out, or went out (a catch-up posted while the stored state still opens
+        // held notices at its `since`): the notice opens the next one, posted right after, never the posted id.
         since = clock.now();
         due = due === null ? null : clock.now();
         id = batchId(channel, event.project, kind, since);
