@@ -180,7 +180,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       options.onPoll?.(poll);
     },
     sink: {
-      offer: async (project, events) => {
+      offer: async (project, events, adopting) => {
         // The roll-call's journal must not hold up the notices: a failed write is logged, the next offer repeats it.
         await rollCallJournal
           .record(project, events)
@@ -193,7 +193,7 @@ export function wireFundbot(options: WireOptions): Wiring {
           );
           return new Set(events.filter((e) => e.type === 'reward-restocked').map((e) => e.id));
         });
-        const done = delivery ? await delivery.sink.offer(project, events) : [];
+        const done = delivery ? await delivery.sink.offer(project, events, adopting) : [];
         return done.filter((id) => !dmsPending.has(id));
       },
     },

@@ -289,12 +289,16 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   }
 
   const sink: EventSink = {
-    async offer(project, events) {
+    async offer(project, events, adopting) {
       return track(
         (async () => {
           let loaded = loadedProjects.get(project);
-          if (!loaded) {
-            loaded = batches.schedule(project);
+          if (!loaded || adopting) {
+            // Taken (back) over: another replica may have opened, filled or posted its batches meanwhile
+            // (seed 122: a batch opened there was never armed here, its notices never named).
+            loaded = (loaded ? loaded.then(() => batchStore.reload(project)) : Promise.resolve()).then(() =>
+              batches.schedule(project),
+            );
             loadedProjects.set(project, loaded);
             loaded.catch(() => loadedProjects.delete(project));
           }

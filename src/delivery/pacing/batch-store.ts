@@ -153,6 +153,19 @@ export function createBatchStore(store: KeyValueStore, options: BatchStoreOption
       return [...open.values()].flatMap((m) => [...m.values()]);
     },
 
+    /**
+     * Reads the project's open batches again (this replica took the project over: another one may have opened,
+     * filled or closed them meanwhile). A batch with a write gathering here keeps this process's copy.
+     */
+    async reload(project: string): Promise<Map<string, BatchRecord>> {
+      const stored = await readOpen(project);
+      const known = open.get(project);
+      for (const [id, batch] of known ?? [])
+        if (gathered.has(id) || gatheredInFlight.has(id)) stored.set(id, batch);
+      open.set(project, stored);
+      return stored;
+    },
+
     /** Reads a batch that may be closed (a correction of a posted batch). */
     async get(id: string): Promise<BatchRecord | undefined> {
       for (const batches of open.values()) {

@@ -56,11 +56,11 @@ export async function offerOutbox(ctx: EngineContext, rt: ProjectRuntime, sink: 
     if (events.length === 0) {
       // Nothing new, but the first offer since the state was loaded is made anyway: the sink takes up the
       // project's held work (a batch due while the process was down) now, not at the project's next event.
-      if (!rt.sinkAdopted) await sink.offer(rt.config.linkCaption, []);
+      if (!rt.sinkAdopted) await sink.offer(rt.config.linkCaption, [], true);
       rt.sinkAdopted = true;
       return;
     }
-    const done = new Set(await sink.offer(rt.config.linkCaption, events));
+    const done = new Set(await sink.offer(rt.config.linkCaption, events, !rt.sinkAdopted));
     rt.sinkAdopted = true;
     if (done.size === 0) return;
     await rt.mutex.run(async () => {
