@@ -203,6 +203,26 @@ export function createBatchStore(store: KeyValueStore, options: BatchStoreOption
       schedule(batch.id, { project: batch.project, stored, done });
     },
 
+    /**
+     * The batch as it goes out: the store's copy (on replicas another process may have held the project and added
+     * notices to it meanwhile, seed 185) with this process's notices it lacks; undefined when it was posted
+     * elsewhere. Read once per batch posted.
+     */
+    async beforePosting(project: string, id: string): Promise<BatchRecord | undefined> {
+      const batches = await api.load(project);
+      const mine = batches.get(id);
+      const stored = await store.get(batchKey(id), batchRecordSchema);
+      if (!stored) return mine;
+      if (stored.state !== 'open') {
+        batches.delete(id);
+        return undefined;
+      }
+      const extra = (mine?.entries ?? []).filter((e) => !stored.entries.some((s) => s.eventId === e.eventId));
+      const current = { ...stored, entries: [...stored.entries, ...extra] };
+      batches.set(id, current);
+      return current;
+    },
+
     /** Resolves once the batch as it is in memory now is in the store. */
     stored: (id: string): Promise<void> =>
       gathered.get(id)?.stored ?? gatheredInFlight.get(id)?.stored ?? Promise.resolve(),

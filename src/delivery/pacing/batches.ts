@@ -82,11 +82,9 @@ export function createBatches(deps: BatchesDeps) {
     wakeups.at(`batch:${batch.id}`, batch.due, () => void flush(batch.id, batch.project));
   }
 
-  /** A batch of this id was posted and closed (an open one of the id is on the project's list). */
-  async function wentOut(id: string, project: string): Promise<boolean> {
-    if ((await batchStore.load(project)).has(id)) return false;
-    return (await batchStore.get(id))?.state === 'posted';
-  }
+  /** A batch of this id was posted and closed. */
+  const wentOut = async (id: string, project: string) =>
+    !(await batchStore.load(project)).has(id) && (await batchStore.get(id))?.state === 'posted';
 
   /** Posts a batch whose time has come through its channel's lane. */
   async function flush(id: string, project: string): Promise<void> {
@@ -96,7 +94,9 @@ export function createBatches(deps: BatchesDeps) {
     // Never posted before it is stored: a process dying after the post would leave a batch nobody knows of,
     // and its notices, offered again, would be held and named a second time.
     await batchStore.stored(id);
-    const batch = await withoutLanded(ledger, loaded).catch(() => loaded);
+    const current = await batchStore.beforePosting(project, id).catch(() => loaded);
+    if (!current) return void flushing.delete(id);
+    const batch = await withoutLanded(ledger, current).catch(() => current);
     if (batch.entries.length === 0) {
       flushing.delete(id);
       await batchStore.close({ ...batch, state: 'posted' });
