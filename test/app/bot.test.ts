@@ -1,58 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
-import { startFakeSlack } from '../fakes/slack/fake-slack.js';
+import { demoLinkCaption } from '../../src/simulator/index.js';
 import { slashCommand } from '../slack/helpers.js';
-import { closeAfterTest } from '../support/close-after-test.js';
-import { demoProjectConfig } from '../support/demo-project-config.js';
-import { freePort } from '../support/redis-server.js';
-import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
-
-const botToken = 'xoxb-1-e2e-bot-token';
-const appToken = 'xapp-1-e2e-app-token';
+import { adminCommand, startSlackSocketBot } from './helpers/slack-socket-bot.js';
 
 describe('the configured bot, end to end', () => {
   it('checks the key, polls the platform, posts a new supporter in the subscribed Slack channel, answers /funding and reports health and metrics', async () => {
-    // Generous limits: the test shortens the poll intervals, the budget logic is the benchmark's business.
-    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
-    const slack = closeAfterTest(
-      await startFakeSlack({
-        botToken,
-        users: [{ id: 'U0ADMIN', team_id: 'T0FAKE', name: 'lead', is_admin: true }],
-      }),
-    );
-    const env = {
-      SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-      SLACK_BOT_TOKEN: botToken,
-      SLACK_APP_TOKEN: appToken,
-    };
-    const config = configOf(
-      demoProjectConfig(sim, {
-        slack: { enabled: true, mode: 'socket' },
-        digest: { enabled: false },
-        http: { enabled: true, port: await freePort() },
-      }),
-      env,
-    );
-
-    const bot = await startBotInTest(config, silentLogger, 'e2e', {
-      slackApiUrl: slack.apiUrl,
-      engineOptions: {
-        targetIntervalsMs: { fundings: 200, project: 200, wall: 500, blog: 1_000, incentives: 1_000 },
-      },
-    });
-    const fake = slack;
+    // Polled quickly under generous limits: the budget logic is the benchmark's business.
+    const { sim, fake, bot } = await startSlackSocketBot();
 
     // An admin subscribes the channel over Socket Mode.
-    fake.sendSlashCommand(
-      slashCommand({
-        response_url: fake.responseUrl(),
-        command: '/fundbot',
-        text: `subscribe ${demoLinkCaption}`,
-        user_id: 'U0ADMIN',
-      }),
-    );
-    await fake.waitFor(() => fake.responses[0], 'the /subscribe answer', 10_000);
+    await adminCommand(fake, `subscribe ${demoLinkCaption}`);
     // The composition root connected Slack's channel access: /subscribe asked before storing.
     expect(fake.callsTo('conversations.info').map((c) => c.args.channel)).toEqual(['C0CHAN']);
 

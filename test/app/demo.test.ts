@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '../support/wait-until.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
@@ -19,20 +20,18 @@ function waitForOutput(
   pattern: RegExp,
   output: { text: string },
 ): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (pattern.test(output.text)) {
-        proc.stdout.off('data', check);
-        proc.off('exit', onExit);
-        resolve(output.text);
-      }
-    };
-    const onExit = (code: number | null) =>
-      reject(new Error(`demo exited (${code}) before printing ${pattern}:\n${output.text}`));
-    proc.stdout.on('data', check);
-    proc.once('exit', onExit);
-    check();
-  });
+  return waitUntil(
+    `the demo to print ${pattern}`,
+    () => {
+      if (pattern.test(output.text)) return output.text;
+      if (proc.exitCode !== null || proc.signalCode !== null)
+        throw new Error(
+          `demo exited (${proc.exitCode ?? proc.signalCode}) before printing ${pattern}:\n${output.text}`,
+        );
+      return undefined;
+    },
+    { timeoutMs: 40_000 },
+  );
 }
 
 describe('npm start without configuration', () => {

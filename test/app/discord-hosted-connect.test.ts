@@ -15,8 +15,8 @@ import {
   signedInteractions,
 } from '../fakes/discord/signed-interactions.js';
 import { closeAfterTest } from '../support/close-after-test.js';
-import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
+import { discordHttpConfig } from './helpers/discord-http-config.js';
 import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 const admin = PermissionFlagsBits.ManageGuild;
@@ -53,21 +53,11 @@ describe('hosted fundbot on Discord HTTP interactions, through startBot', () => 
     const fake = discord;
     const signed = signedInteractions(fake);
     const port = await freePort();
-    const config = configOf(
-      demoProjectConfig(sim, {
-        discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port },
-        hosted: { enabled: true, maxProjectsPerWorkspace: 1 },
-        digest: { enabled: false },
-        http: { enabled: false },
-      }),
-      {
-        SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-        DISCORD_TOKEN: fake.token,
-        DISCORD_PUBLIC_KEY: signed.publicKeyHex,
-        DISCORD_API_URL: fake.apiUrl,
-        FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      },
-    );
+    const { json, env } = discordHttpConfig(sim, fake, signed, port, {
+      sections: { hosted: { enabled: true, maxProjectsPerWorkspace: 1 } },
+      env: { FUNDBOT_ENCRYPTION_KEY: randomBytes(32).toString('base64') },
+    });
+    const config = configOf(json, env);
     await startBotInTest(config, silentLogger, 'e2e');
     const url = `http://127.0.0.1:${port}/discord/interactions`;
 

@@ -9,6 +9,7 @@ import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simul
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { type SignedInteractions, signedInteractions } from '../fakes/discord/signed-interactions.js';
 import { freePort, type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
+import { discordHttpConfig } from './helpers/discord-http-config.js';
 import { type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
 
 let sim: Simulator | undefined;
@@ -33,25 +34,14 @@ async function setUp() {
   const fake = discord;
   const signed = signedInteractions(fake);
   const key = sim.issueProjectKey(demoLinkCaption);
-  const apiUrl = sim.url;
+  const served = sim;
   const bot = async (storeUrl: string) => {
     const port = await freePort();
-    const spawned = await spawnBot({
-      config: {
-        api: { baseUrl: apiUrl },
-        store: { url: storeUrl },
-        projects: [{ linkCaption: demoLinkCaption, apiKeyEnv: 'SOLAR_KIOSK_API_KEY' }],
-        discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port },
-        digest: { enabled: false },
-        http: { enabled: false },
-      },
-      env: {
-        SOLAR_KIOSK_API_KEY: key,
-        DISCORD_TOKEN: fake.token,
-        DISCORD_PUBLIC_KEY: signed.publicKeyHex,
-        DISCORD_API_URL: fake.apiUrl,
-      },
+    const { json, env } = discordHttpConfig(served, fake, signed, port, {
+      sections: { store: { url: storeUrl } },
+      key,
     });
+    const spawned = await spawnBot({ config: json, env });
     bots.push(spawned);
     return `http://127.0.0.1:${port}/discord/interactions`;
   };

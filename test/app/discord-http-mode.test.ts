@@ -4,8 +4,8 @@ import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { signedInteractions } from '../fakes/discord/signed-interactions.js';
 import { closeAfterTest } from '../support/close-after-test.js';
-import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
+import { discordHttpConfig } from './helpers/discord-http-config.js';
 import { configOf, roomyLimits, startBotInTest } from './helpers/in-process-bot.js';
 
 describe('discord.mode "http" through startBot', () => {
@@ -15,19 +15,8 @@ describe('discord.mode "http" through startBot', () => {
     const fake = discord;
     const signed = signedInteractions(fake);
     const port = await freePort();
-    const config = configOf(
-      demoProjectConfig(sim, {
-        discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port },
-        digest: { enabled: false },
-        http: { enabled: false },
-      }),
-      {
-        SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-        DISCORD_TOKEN: fake.token,
-        DISCORD_PUBLIC_KEY: signed.publicKeyHex,
-        DISCORD_API_URL: fake.apiUrl,
-      },
-    );
+    const { json, env } = discordHttpConfig(sim, fake, signed, port);
+    const config = configOf(json, env);
 
     // The configured DISCORD_API_URL, not an override: the composition root must hand it to the http adapter.
     await startBotInTest(config, silentLogger, 'e2e', {

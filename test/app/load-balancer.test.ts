@@ -12,9 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { signedInteractions } from '../fakes/discord/signed-interactions.js';
-import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort, type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
+import { discordHttpConfig } from './helpers/discord-http-config.js';
 import { repoRoot, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
 
 function caddyMissing(): boolean {
@@ -76,20 +76,11 @@ describe.skipIf(caddyMissing() || skipRedisTests())('the replicas load balancer 
     const replicas: { bot: SpawnedBot; interactionsPort: number; opsPort: number }[] = [];
     for (let i = 0; i < 2; i++) {
       const [interactionsPort, opsPort] = [await freePort(), await freePort()];
-      const bot = await spawnBot({
-        config: demoProjectConfig(sim, {
-          store: { url: redis.url },
-          discord: { enabled: true, mode: 'http', applicationId: fake.applicationId, port: interactionsPort },
-          digest: { enabled: false },
-          http: { enabled: true, port: opsPort },
-        }),
-        env: {
-          SOLAR_KIOSK_API_KEY: key,
-          DISCORD_TOKEN: fake.token,
-          DISCORD_PUBLIC_KEY: signed.publicKeyHex,
-          DISCORD_API_URL: fake.apiUrl,
-        },
+      const { json, env } = discordHttpConfig(sim, fake, signed, interactionsPort, {
+        sections: { store: { url: redis.url }, http: { enabled: true, port: opsPort } },
+        key,
       });
+      const bot = await spawnBot({ config: json, env });
       bots.push(bot);
       replicas.push({ bot, interactionsPort, opsPort });
     }

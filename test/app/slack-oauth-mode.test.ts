@@ -1,37 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openStore } from '../../src/lib/store.js';
-import { silentLogger } from '../../src/ops/index.js';
-import { startSimulator } from '../../src/simulator/index.js';
-import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
-import { postSignedCommand, slashCommand } from '../slack/helpers.js';
+import { answerToSignedCommand } from '../slack/helpers.js';
 import { beginInstall, finishInstall } from '../slack/oauth-browser.js';
-import { closeAfterTest } from '../support/close-after-test.js';
-import { freePort } from '../support/redis-server.js';
-import { waitUntil } from '../support/wait-until.js';
-import { roomyLimits, slackOAuthConfig, sqliteStoreUrl, startBotInTest } from './helpers/in-process-bot.js';
+import { startSlackOAuthBot } from './helpers/in-process-bot.js';
 
 const signingSecret = 'e2e-oauth-signing-secret';
 const workspace = { teamId: 'T0AGENCY', name: 'Agency Workspace' };
 
 describe('Slack for many workspaces (slack.clientId) through startBot', () => {
   it('installs through /slack/install and the fake oauth.v2.access, stores the installation encrypted, and answers that team with its own token', async () => {
-    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
-    const slack = closeAfterTest(await startFakeSlackOAuth());
-    const fake = slack;
-    const storeUrl = sqliteStoreUrl('fundbot-oauth-');
-    const port = await freePort();
-    const config = slackOAuthConfig(sim, fake, {
-      storeUrl,
-      port,
+    const { fake, storeUrl, config, base } = await startSlackOAuthBot({
+      storePrefix: 'fundbot-oauth-',
       signingSecret,
       stateSecret: 'e2e-state-secret-0123456789abcdef',
-      encryptionKey: randomBytes(32).toString('base64'),
+      source: 'e2e',
     });
     expect(config.slack).toMatchObject({ enabled: true, mode: 'oauth' });
-    await startBotInTest(config, silentLogger, 'e2e');
-    const base = `http://127.0.0.1:${port}`;
 
     // The admin's browser: /slack/install → Slack's consent screen (state + cookie) → the redirect with a code.
     const begin = await beginInstall(base);
@@ -54,18 +39,10 @@ describe('Slack for many workspaces (slack.clientId) through startBot', () => {
     }
 
     // A command from that workspace: acknowledged, answered through response_url, authorized with its token.
-    const responseUrl = fake.responseUrl();
-    const sent = await postSignedCommand(
-      `${base}/slack/events`,
-      signingSecret,
-      slashCommand({ response_url: responseUrl, team_id: workspace.teamId, text: 'funding' }),
-    );
-    expect(sent.status).toBe(200);
-    const answer = await waitUntil(
-      'the /funding answer',
-      () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
-      { timeoutMs: 10_000 },
-    );
+    const answer = await answerToSignedCommand(fake, `${base}/slack/events`, signingSecret, {
+      team_id: workspace.teamId,
+      text: 'funding',
+    });
     expect(JSON.stringify(answer.body)).toContain('Solar Kiosk');
     const lookup = fake.calls.find((c) => c.method === 'users.info');
     expect(lookup?.token).toBe(token);

@@ -3,7 +3,6 @@
  * all of the workspace's data (and only its), and a command from an uninstalled or unknown workspace is
  * answered "fundbot is not installed in this workspace" instead of silence.
  */
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -15,15 +14,11 @@ import {
 } from '../../src/core/index.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { type KeyValueStore, openStore } from '../../src/lib/store.js';
-import { silentLogger } from '../../src/ops/index.js';
-import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
-import { startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';
-import { postSignedCommand, postSignedJson, slashCommand } from '../slack/helpers.js';
+import { demoLinkCaption } from '../../src/simulator/index.js';
+import { answerToSignedCommand, postSignedJson } from '../slack/helpers.js';
 import { installWorkspace } from '../slack/oauth-browser.js';
-import { closeAfterTest } from '../support/close-after-test.js';
-import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
-import { roomyLimits, slackOAuthConfig, sqliteStoreUrl, startBotInTest } from './helpers/in-process-bot.js';
+import { startSlackOAuthBot } from './helpers/in-process-bot.js';
 
 const signingSecret = 'uninstall-signing-secret';
 const gone = { teamId: 'T0GONE', name: 'Leaving Team' };
@@ -62,20 +57,12 @@ const keysOf = async (store: KeyValueStore, team: string) => {
 
 describe('Slack OAuth uninstall and unknown workspaces, through startBot', () => {
   it('app_uninstalled removes all of that workspace data and only its; its commands are answered "not installed"', async () => {
-    const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
-    const slack = closeAfterTest(await startFakeSlackOAuth());
-    const fake = slack;
-    const storeUrl = sqliteStoreUrl('fundbot-uninstall-');
-    const port = await freePort();
-    const config = slackOAuthConfig(sim, fake, {
-      storeUrl,
-      port,
+    const { fake, storeUrl, base } = await startSlackOAuthBot({
+      storePrefix: 'fundbot-uninstall-',
       signingSecret,
       stateSecret: 'uninstall-state-secret-0123456789abcdef',
-      encryptionKey: randomBytes(32).toString('base64'),
+      source: 'test',
     });
-    await startBotInTest(config, silentLogger, 'test');
-    const base = `http://127.0.0.1:${port}`;
     for (const team of [gone, stays]) {
       expect((await installWorkspace(base, fake, team)).status).toBe(200);
     }
@@ -114,18 +101,10 @@ describe('Slack OAuth uninstall and unknown workspaces, through startBot', () =>
 
     // A command from the uninstalled workspace, and one from a workspace that never installed: answered.
     for (const team of [gone.teamId, 'T0NEVER']) {
-      const responseUrl = fake.responseUrl();
-      const sent = await postSignedCommand(
-        `${base}/slack/events`,
-        signingSecret,
-        slashCommand({ response_url: responseUrl, team_id: team, text: 'funding' }),
-      );
-      expect(sent.status).toBe(200);
-      const answer = await waitUntil(
-        'the not-installed answer',
-        () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
-        { timeoutMs: 10_000 },
-      );
+      const answer = await answerToSignedCommand(fake, `${base}/slack/events`, signingSecret, {
+        team_id: team,
+        text: 'funding',
+      });
       expect(JSON.stringify(answer.body)).toContain('fundbot is not installed in this workspace');
     }
   }, 40_000);

@@ -1,20 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { parseConfig } from '../../src/config/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
-import { recordingLogger, slashCommand } from '../slack/helpers.js';
-import { demoProjectConfig } from '../support/demo-project-config.js';
+import type { FakeSlack } from '../fakes/slack/fake-slack.js';
+import { recordingLogger } from '../slack/helpers.js';
 import { healthzAnswers } from '../support/healthz.js';
-import {
-  freePort,
-  type RedisServer,
-  redisUnavailableReason,
-  startRedisServer,
-} from '../support/redis-server.js';
+import { type RedisServer, redisUnavailableReason, startRedisServer } from '../support/redis-server.js';
+import { configOf } from './helpers/in-process-bot.js';
+import { adminCommand, slackSocketConfig, startLeadsFakeSlack } from './helpers/slack-socket-bot.js';
 
-const botToken = 'xoxb-1-outage-bot-token';
-const appToken = 'xapp-1-outage-app-token';
 const unavailable = redisUnavailableReason();
 if (unavailable !== undefined) console.warn(`skipping the Redis outage test: ${unavailable}`);
 
@@ -44,31 +37,11 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
         return;
       }
       sim = await startSimulator({ limits: { pro: { perMinute: 10_000, perDay: 1_000_000 } } });
-      slack = await startFakeSlack({
-        botToken,
-        users: [{ id: 'U0ADMIN', team_id: 'T0FAKE', name: 'lead', is_admin: true }],
-      });
-      const parsed = parseConfig(
-        JSON.stringify(
-          demoProjectConfig(sim, {
-            store: { url: redis.url },
-            slack: { enabled: true, mode: 'socket' },
-            digest: { enabled: false },
-            http: { enabled: true, port: await freePort() },
-          }),
-        ),
-        {
-          env: {
-            SOLAR_KIOSK_API_KEY: sim.issueProjectKey(demoLinkCaption),
-            SLACK_BOT_TOKEN: botToken,
-            SLACK_APP_TOKEN: appToken,
-          },
-          source: 'test.json',
-        },
-      );
-      if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+      slack = await startLeadsFakeSlack();
+      const { json, env } = await slackSocketConfig(sim, { store: { url: redis.url } });
+      const config = configOf(json, env);
       const logger = recordingLogger();
-      bot = await startBot(parsed.config, logger, 'outage', {
+      bot = await startBot(config, logger, 'outage', {
         slackApiUrl: slack.apiUrl,
         engineOptions: {
           targetIntervalsMs: { fundings: 200, project: 500, wall: 500, blog: 1_000, incentives: 1_000 },
@@ -79,15 +52,7 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
       const noticesFor = (name: string) =>
         fake.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.args).includes(name));
 
-      fake.sendSlashCommand(
-        slashCommand({
-          response_url: fake.responseUrl(),
-          command: '/fundbot',
-          text: `subscribe ${demoLinkCaption}`,
-          user_id: 'U0ADMIN',
-        }),
-      );
-      await fake.waitFor(() => fake.responses[0], 'the /subscribe answer', 10_000);
+      await adminCommand(fake, `subscribe ${demoLinkCaption}`);
       sim.project(demoLinkCaption).addSupporter({ displayName: 'Before Outage' });
       await fake.waitFor(() => noticesFor('Before Outage')[0], 'the notice before the outage', 15_000);
       await healthzAnswers(opsUrl, 200, { timeoutMs: 10_000 });
@@ -106,19 +71,7 @@ describe('a Redis store that stops and starts again (real redis-server)', () => 
       expect(errors).toHaveLength(1);
       expect(errors[0]?.msg).toContain(`check that Redis at 127.0.0.1:${redis.port} is running`);
       // /status in chat names the same cause, in the channel's language.
-      fake.sendSlashCommand(
-        slashCommand({
-          response_url: fake.responseUrl(),
-          command: '/fundbot',
-          text: 'status',
-          user_id: 'U0ADMIN',
-        }),
-      );
-      const statusAnswer = await fake.waitFor(
-        () => fake.responses.find((r) => JSON.stringify(r.body).includes('fundbot status for')),
-        'the /status answer',
-        15_000,
-      );
+      const statusAnswer = await adminCommand(fake, 'status', 'fundbot status for', 15_000);
       expect(JSON.stringify(statusAnswer.body)).toContain('The store does not answer (Redis at 127.0.0.1');
 
       // Redis comes back with its data: health recovers, the waiting supporter is announced once.

@@ -269,12 +269,15 @@ describe('/status, /help, /digest', () => {
     });
     const m = await f.run('status');
     const text = allText(m);
-    expect(text).toContain('Project\nlast poll 20 seconds ago (every 30 seconds)');
-    expect(text).toContain('disabled: the API key lacks wall:read: wall notices are off');
-    expect(text).toContain('no successful poll yet');
-    expect(text).toContain('9,876 of 10,000 requests left · resets Jan 2, 2026, 00:00 UTC');
-    expect(text).toContain('Dec 31, 2025, 23:59 UTC: Wall: the platform answered with an error (HTTP 503)');
-    expect(text).toContain('the platform rejected the API key (invalid, disabled or deleted)');
+    for (const line of [
+      'Project\nlast poll 20 seconds ago (every 30 seconds)',
+      'disabled: the API key lacks wall:read: wall notices are off',
+      'no successful poll yet',
+      '9,876 of 10,000 requests left · resets Jan 2, 2026, 00:00 UTC',
+      'Dec 31, 2025, 23:59 UTC: Wall: the platform answered with an error (HTTP 503)',
+      'the platform rejected the API key (invalid, disabled or deleted)',
+    ])
+      expect(text).toContain(line);
     expect(m.footer).toBe('fundbot 0.1.0-test');
   });
 
@@ -308,13 +311,14 @@ describe('/status, /help, /digest', () => {
     });
     const en = await f.run('status');
     const operation = en.fields?.find((field) => field.name === 'Operation')?.value ?? '';
-    expect(operation).toContain('Polling paused since');
-    expect(operation).toContain("replace this project's API key");
-    expect(operation).toContain('The store does not answer (Redis at cache:6379 fails since 42 s');
-    expect(operation).toContain("The platform's API changed: the API description changed on 2026-01-01");
-    expect(operation).toContain(
+    for (const line of [
+      'Polling paused since',
+      "replace this project's API key",
+      'The store does not answer (Redis at cache:6379 fails since 42 s',
+      "The platform's API changed: the API description changed on 2026-01-01",
       "Feeds are read more slowly than the project's API plan allows: this fundbot process polls as fast as it may (its keys' plans 490.2 requests a second, its ceiling 303). The operator can add a replica.",
-    );
+    ])
+      expect(operation).toContain(line);
     expect(en.tone).toBe('warning');
     expect(JSON.stringify(en)).not.toContain('LEAKEDKEY');
     await f.settings.setLocale(discordChannel, 'channel', 'de');

@@ -1,12 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { createCampaignSettings } from '../../src/core/settings/campaign-settings.js';
-import { memoryStore } from '../../src/lib/store.js';
-import { createCoreFixture, discordChannel } from '../support/core-fixture.js';
+import { discordChannel } from '../support/core-fixture.js';
+import { fixtureWithSetting } from './settings-fixture.js';
 
 // The fixture's clock stands at 1 January 2026, 00:00 UTC; the channel's clock is UTC.
 function setup() {
-  const campaign = createCampaignSettings(memoryStore());
-  const f = createCoreFixture({ deps: { campaign } });
+  const { f, settings: campaign } = fixtureWithSetting('campaign', createCampaignSettings);
   return { f, campaign };
 }
 

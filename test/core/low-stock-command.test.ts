@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { createLowStockSettings } from '../../src/core/settings/low-stock-settings.js';
-import { memoryStore } from '../../src/lib/store.js';
-import { createCoreFixture, discordChannel } from '../support/core-fixture.js';
+import { discordChannel } from '../support/core-fixture.js';
+import { fixtureWithSetting } from './settings-fixture.js';
 
 function setup() {
-  const lowStock = createLowStockSettings(memoryStore());
-  const f = createCoreFixture({ deps: { lowStock } });
+  const { f, settings: lowStock } = fixtureWithSetting('lowStock', createLowStockSettings);
   return { f, lowStock };
 }
 

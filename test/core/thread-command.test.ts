@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { createDailyThreadSettings } from '../../src/core/settings/daily-thread-settings.js';
-import { memoryStore } from '../../src/lib/store.js';
-import { createCoreFixture, discordChannel } from '../support/core-fixture.js';
+import { discordChannel } from '../support/core-fixture.js';
+import { fixtureWithSetting } from './settings-fixture.js';
 
 function setup() {
-  const dailyThreads = createDailyThreadSettings(memoryStore());
-  const f = createCoreFixture({ deps: { dailyThreads } });
+  const { f, settings: dailyThreads } = fixtureWithSetting('dailyThreads', createDailyThreadSettings);
   return { f, dailyThreads };
 }
 

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import type { NeutralMessage } from '../../src/core/message.js';
 import { messageUrl } from '../../src/core/message-url.js';
 import type { ChannelRef } from '../../src/core/ports.js';
-import type { SupportDroppedEvent } from '../../src/domain/events.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
 import { t0 } from '../support/builders.js';
 import { allText, allUrls } from '../support/core-fixture.js';
@@ -14,6 +13,7 @@ import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type PipelineHarness, startPipeline } from './pipeline-harness.js';
 import { ScriptedPoster } from './scripted-poster.js';
+import { supportDroppedOf } from './support-dropped.js';
 
 const s1: ChannelRef = { platform: 'slack', workspaceId: 'T1', channelId: 'S1' };
 const d1: ChannelRef = { platform: 'discord', workspaceId: '100', channelId: '200' };
@@ -93,16 +93,7 @@ describe('/notices: the last notices of this channel and where each stands', () 
     const h = await setup();
     await h.settings.setLocale(d1, 'channel', 'de');
     await h.offer(fan(1));
-    const dropped: SupportDroppedEvent = {
-      type: 'support-dropped',
-      id: 'solar-kiosk:support-dropped:k1',
-      project: 'solar-kiosk',
-      occurredAt: t0,
-      detectedAt: t0,
-      originalEventId: 'solar-kiosk:supporter:k1',
-      entryKey: 'k1',
-      displayName: 'Fan 1',
-    };
+    const dropped = supportDroppedOf(fan(1), 'k1', t0);
     await h.advance(60_000);
     await h.offer(dropped);
     const answer = await ask(h, d1, 'notices');

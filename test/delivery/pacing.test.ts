@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import type { ChannelRef } from '../../src/core/ports.js';
-import type { SupportDroppedEvent } from '../../src/domain/events.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
 import { t0 } from '../support/builders.js';
 import { allText } from '../support/core-fixture.js';
@@ -8,6 +7,7 @@ import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { startPipeline } from './pipeline-harness.js';
 import { ScriptedPoster } from './scripted-poster.js';
+import { supportDroppedOf } from './support-dropped.js';
 
 const d1: ChannelRef = { platform: 'discord', workspaceId: 'G1', channelId: 'D1' };
 const s1: ChannelRef = { platform: 'slack', workspaceId: 'T1', channelId: 'S1' };
@@ -18,6 +18,18 @@ async function setup(store: KeyValueStore = memoryStore(), clock = new ManualClo
   const slack = new ScriptedPoster('slack', clock);
   const h = await startPipeline({ posters: [discord, slack], clock, store });
   return { ...h, discord, slack };
+}
+
+/**
+ * A first process with `channel` subscribed to supporters in batches; `restart` starts the next one over its
+ * store, on its clock unless given another.
+ */
+async function batchedIn(channel: ChannelRef, clock = new ManualClock(t0)) {
+  const store = memoryStore();
+  const first = await setup(store, clock);
+  await first.subscribe(channel, ['supporters']);
+  await first.pacing.setKind(channel, 'supporters', { mode: 'batched' });
+  return { first, restart: (on = clock) => setup(store, on) };
 }
 
 const supporter = (n: number, total = 10_000 + n * 10) =>
@@ -103,14 +115,10 @@ describe('pacing', () => {
   });
 
   test('batched: one message per interval; a restart before the window ends neither loses nor repeats a name', async () => {
-    const store = memoryStore();
-    const clock = new ManualClock(t0);
-    const first = await setup(store, clock);
-    await first.subscribe(s1, ['supporters']);
-    await first.pacing.setKind(s1, 'supporters', { mode: 'batched' });
+    const { first, restart } = await batchedIn(s1);
     await first.offer(supporter(1), supporter(2));
     await first.stop();
-    const after = await setup(store, clock);
+    const after = await restart();
     // The outbox offers again what it had not heard was done, then the next supporter.
     await after.offer(supporter(2));
     await after.offer(supporter(3));
@@ -120,14 +128,11 @@ describe('pacing', () => {
   });
 
   test("a crash before held notices' batch was stored: the outbox still has them, each is named once", async () => {
-    const store = memoryStore();
-    const first = await setup(store, new ManualClock(t0));
-    await first.subscribe(s1, ['supporters']);
-    await first.pacing.setKind(s1, 'supporters', { mode: 'batched' });
+    const { first, restart } = await batchedIn(s1);
     // Marked held in the ledger; the batch's write gathers a few seconds, so the outbox keeps them meanwhile.
     expect(await first.offer(supporter(1), supporter(2))).toEqual([]);
     // The process dies there (its clock never moves again); the next one offers them again.
-    const after = await setup(store, new ManualClock(t0 + 1_000));
+    const after = await restart(new ManualClock(t0 + 1_000));
     const events = [supporter(1), supporter(2), supporter(3)];
     await after.offer(...events);
     await after.advance(5_000);
@@ -140,17 +145,13 @@ describe('pacing', () => {
   });
 
   test('a crash right after a batch was posted never puts a name into the next batch as well', async () => {
-    const store = memoryStore();
-    const clock = new ManualClock(t0);
-    const first = await setup(store, clock);
-    await first.subscribe(d1, ['supporters']);
-    await first.pacing.setKind(d1, 'supporters', { mode: 'batched' });
+    const { first, restart } = await batchedIn(d1);
     await first.offer(supporter(1), supporter(2));
     await first.advance(5 * minute);
     expect(first.discord.messages).toHaveLength(1);
     await first.stop();
     // The outbox had not heard that supporter 2 was done: it offers it again after the restart.
-    const after = await setup(store, clock);
+    const after = await restart();
     await after.offer(supporter(2), supporter(3));
     await after.advance(5 * minute);
     expect(after.discord.messages.map((m) => m.message.title)).toEqual([
@@ -219,16 +220,7 @@ describe('every supporter named', () => {
 });
 
 describe('corrections', () => {
-  const dropped = (n: number, name = `Fan ${n}`): SupportDroppedEvent => ({
-    type: 'support-dropped',
-    id: `solar-kiosk:support-dropped:k${n}`,
-    project: 'solar-kiosk',
-    occurredAt: t0,
-    detectedAt: t0,
-    originalEventId: `solar-kiosk:supporter:k${n}`,
-    entryKey: `k${n}`,
-    displayName: name,
-  });
+  const dropped = (n: number) => supportDroppedOf(supporter(n), `k${n}`, t0);
 
   test('a dropped support edits the posted notice on both platforms, struck through, once, also after a restart', async () => {
     const store = memoryStore();

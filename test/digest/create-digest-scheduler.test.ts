@@ -1,5 +1,6 @@
 import { getTasks } from 'node-cron';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ChannelRef } from '../../src/core/ports.js';
 import { createDeliveryLedger } from '../../src/delivery/delivery-ledger.js';
 import type { CronLike } from '../../src/digest/index.js';
 import { type KeyValueStore, namespaced } from '../../src/lib/store.js';
@@ -17,6 +18,17 @@ import {
 } from './helpers/scheduler-setup.js';
 
 afterEach(stopSchedulers);
+
+/** Subscribes `channel` to the digest ahead of the others (its turn comes first). */
+function subscribeFirst(subscriptions: ReturnType<typeof setup>['subscriptions'], channel: ChannelRef): void {
+  subscriptions.subscriptions.unshift({
+    project: 'solar-kiosk',
+    channel,
+    kinds: ['digest'],
+    createdBy: 'admin',
+    createdAt: 0,
+  });
+}
 
 describe('createDigestScheduler', () => {
   it('sends nothing before the local time and the digest to every subscribed channel at it', async () => {
@@ -143,13 +155,7 @@ describe('createDigestScheduler', () => {
 
   it("records each digest in the pipeline's delivery ledger, keyed by (project, local date) and channel", async () => {
     const { clock, store, poster, subscriptions, scheduler } = setup(berlinNine(10));
-    subscriptions.subscriptions.unshift({
-      project: 'solar-kiosk',
-      channel: broken,
-      kinds: ['digest'],
-      createdBy: 'admin',
-      createdAt: 0,
-    });
+    subscribeFirst(subscriptions, broken);
     poster.refuse('broken', 1);
     await (await scheduler()).runNow();
     const ledger = createDeliveryLedger(namespaced(store, 'deliveries/'), { prefix: 'notices/delivered/' });
@@ -194,13 +200,7 @@ describe('createDigestScheduler', () => {
 
   it('keeps posting to the other channels when one refuses, and tries the refused one at each hourly check', async () => {
     const { clock, poster, subscriptions, scheduler } = setup(berlinNine(10));
-    subscriptions.subscriptions.unshift({
-      project: 'solar-kiosk',
-      channel: broken,
-      kinds: ['digest'],
-      createdBy: 'admin',
-      createdAt: 0,
-    });
+    subscribeFirst(subscriptions, broken);
     poster.refuse('broken', 3);
     const digest = await scheduler();
 

@@ -3,55 +3,66 @@
  * the real API client and engine poll it on a ManualClock and keep the funding
  * history, and the digest is built from the engine's read model.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApiClient, parseProjectKey } from '../../src/api/index.js';
 import { buildDigest, renderDigest } from '../../src/digest/index.js';
 import { createEngine, type Engine } from '../../src/engine/index.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { memoryStore } from '../../src/lib/store.js';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type ProjectSeed, startSimulator } from '../../src/simulator/index.js';
+import { closeAfterTest } from '../support/close-after-test.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 const HOUR = 60 * 60 * 1000;
 const linkCaption = 'digest-demo';
 
-let sim: Simulator | undefined;
-let engine: Engine | undefined;
-afterEach(async () => {
-  await engine?.stop();
-  await sim?.close();
-  engine = undefined;
-  sim = undefined;
-});
+/**
+ * The simulator serving the one campaign (`project` adds its goal and rewards) and the real engine polling it on
+ * `clock`, nothing delivered; both stopped when the test ends.
+ */
+async function startCampaign(
+  clock: ManualClock,
+  project: Omit<ProjectSeed, 'linkCaption' | 'title' | 'currency'>,
+) {
+  const sim = closeAfterTest(
+    await startSimulator({
+      clock,
+      projects: [{ linkCaption, title: 'Digest Demo', currency: 'EUR', ...project }],
+    }),
+  );
+  const api = createApiClient({ baseUrl: sim.url, clock, random: seededRandom(1) });
+  const engine = createEngine({
+    api,
+    store: memoryStore(),
+    clock,
+    random: seededRandom(2),
+    projects: [{ linkCaption, key: parseProjectKey(sim.issueProjectKey(linkCaption)) }],
+    deliver: async () => {},
+  });
+  onTestFinished(() => engine.stop());
+  return { project: sim.project(linkCaption), engine };
+}
+
+/** The campaign's digest now, as a channel in Berlin gets it. */
+const digestNow = (engine: Engine, clock: ManualClock) =>
+  buildDigest({
+    readModel: engine.readModel,
+    project: linkCaption,
+    now: clock.now(),
+    locale: 'en',
+    timeZone: 'Europe/Berlin',
+  });
 
 describe('digest from the engine read model', () => {
   it('reports the last 24 hours of a simulated campaign polled by the real engine', async () => {
     const start = Date.UTC(2026, 2, 7, 8, 0);
     const clock = new ManualClock(start);
-    sim = await startSimulator({
-      clock,
-      projects: [
-        {
-          linkCaption,
-          title: 'Digest Demo',
-          currency: 'EUR',
-          fundingThreshold: 1_000,
-          rewards: [
-            { id: 1, title: 'Mug', price: 50, quantityTotal: 3 },
-            { id: 2, title: 'Secret sticker', price: 10, status: 'hidden' },
-          ],
-        },
+    const { project, engine } = await startCampaign(clock, {
+      fundingThreshold: 1_000,
+      rewards: [
+        { id: 1, title: 'Mug', price: 50, quantityTotal: 3 },
+        { id: 2, title: 'Secret sticker', price: 10, status: 'hidden' },
       ],
-    });
-    const project = sim.project(linkCaption);
-    const api = createApiClient({ baseUrl: sim.url, clock, random: seededRandom(1) });
-    engine = createEngine({
-      api,
-      store: memoryStore(),
-      clock,
-      random: seededRandom(2),
-      projects: [{ linkCaption, key: parseProjectKey(sim.issueProjectKey(linkCaption)) }],
-      deliver: async () => {},
     });
 
     // Three days, polled every 2 hours: 200 on day one, 150 (one mug) on day two,
@@ -73,13 +84,7 @@ describe('digest from the engine read model', () => {
     }
     await engine.runDue();
 
-    const data = await buildDigest({
-      readModel: engine.readModel,
-      project: linkCaption,
-      now: clock.now(),
-      locale: 'en',
-      timeZone: 'Europe/Berlin',
-    });
+    const data = await digestNow(engine, clock);
     expect(data.funding).toMatchObject({ current: 800, goal: 1_000, supporters: 5 });
     expect(data.change).toMatchObject({ funding: 450, supporters: 2 });
     expect(data.milestones).toEqual([50, 75]);
@@ -93,30 +98,12 @@ describe('digest from the engine read model', () => {
   it('on the first day counts only what happened since the bot started, and says since when', async () => {
     const start = Date.UTC(2026, 2, 7, 8, 0); // 09:00 in Berlin
     const clock = new ManualClock(start);
-    sim = await startSimulator({
-      clock,
-      projects: [
-        {
-          linkCaption,
-          title: 'Digest Demo',
-          currency: 'EUR',
-          fundingThreshold: 10_000,
-          rewards: [{ id: 1, title: 'Early-bird kiosk kit', price: 50 }],
-        },
-      ],
+    const { project, engine } = await startCampaign(clock, {
+      fundingThreshold: 10_000,
+      rewards: [{ id: 1, title: 'Early-bird kiosk kit', price: 50 }],
     });
-    const project = sim.project(linkCaption);
     // The campaign ran before the bot: 37 kits sold by 37 supporters.
     for (let i = 0; i < 37; i++) project.addSupporter({ amount: 50, rewardIds: [1] });
-    const api = createApiClient({ baseUrl: sim.url, clock, random: seededRandom(1) });
-    engine = createEngine({
-      api,
-      store: memoryStore(),
-      clock,
-      random: seededRandom(2),
-      projects: [{ linkCaption, key: parseProjectKey(sim.issueProjectKey(linkCaption)) }],
-      deliver: async () => {},
-    });
     for (let hour = 0; hour < 6; hour++) {
       if (hour === 3) {
         for (let i = 0; i < 3; i++) project.addSupporter({ amount: 50, rewardIds: [1] });
@@ -127,13 +114,7 @@ describe('digest from the engine read model', () => {
     }
     await engine.runDue();
 
-    const data = await buildDigest({
-      readModel: engine.readModel,
-      project: linkCaption,
-      now: clock.now(),
-      locale: 'en',
-      timeZone: 'Europe/Berlin',
-    });
+    const data = await digestNow(engine, clock);
     expect(data.change).toMatchObject({ funding: 170, supporters: 4 });
     expect(data.rewardsSold).toEqual([{ title: 'Early-bird kiosk kit', sold: 3 }]);
     expect(data.window.full).toBe(false);

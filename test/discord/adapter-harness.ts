@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import {
   createDiscordAdapter,
   type DiscordAdapter,
@@ -5,6 +6,7 @@ import {
 } from '../../src/adapters/discord/index.js';
 import type { DiscordAdapterLogger } from '../../src/adapters/discord/logger.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import type { CoreFixture } from '../support/core-fixture.js';
 import { RecordingCore } from './recording-core.js';
 
 export interface LogLine {
@@ -23,6 +25,17 @@ export function recordingLogger(): DiscordAdapterLogger & { lines: LogLine[] } {
         typeof fields === 'string' ? { level, fields: {}, message: fields } : { level, fields, message },
       );
   return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** The body of the callback (the first answer) the adapter sent to an interaction, once the fake has it. */
+export async function interactionReply<Body>(
+  fake: FakeDiscord,
+  sent: { readonly id: string; readonly token: string },
+): Promise<Body> {
+  const request = await fake.waitForRequest(
+    (r) => r.path === `/interactions/${sent.id}/${sent.token}/callback`,
+  );
+  return request.body as Body;
 }
 
 export interface Harness {
@@ -78,4 +91,33 @@ export async function startHarness(options: { deferAfterMs?: number } = {}): Pro
       await fake.close();
     },
   };
+}
+
+export interface CoreAdapter {
+  readonly fake: FakeDiscord;
+  readonly fixture: CoreFixture;
+  readonly adapter: DiscordAdapter;
+}
+
+/**
+ * For a test file whose tests drive one adapter with the real command core: before them, a fake Discord (with
+ * `fakeOptions`), the core fixture `build` makes (it may ask the adapter, once started, for its channel access)
+ * and the adapter on that core, started; both stopped after them. The fields are set once the file's tests run.
+ */
+export function coreAdapterPerFile(
+  build: (adapter: () => DiscordAdapter) => CoreFixture,
+  fakeOptions?: Parameters<typeof startFakeDiscord>[0],
+): CoreAdapter {
+  const running = {} as { fake: FakeDiscord; fixture: CoreFixture; adapter: DiscordAdapter };
+  beforeAll(async () => {
+    running.fake = await startFakeDiscord(fakeOptions);
+    running.fixture = build(() => running.adapter);
+    running.adapter = fakeDiscordAdapter(running.fake, { core: running.fixture.core });
+    await running.adapter.start();
+  });
+  afterAll(async () => {
+    await running.adapter?.stop();
+    await running.fake?.close();
+  });
+  return running;
 }

@@ -4,19 +4,13 @@
  * /subscribe through the real core refusing, or confirming and following up
  * with the public "now watching" summary.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DiscordAdapter } from '../../src/adapters/discord/index.js';
+import { describe, expect, it } from 'vitest';
 import type { ChannelRef } from '../../src/core/ports.js';
-import {
-  channelFaults,
-  defaultGuild,
-  type FakeDiscord,
-  startFakeDiscord,
-} from '../fakes/discord/fake-discord.js';
+import { channelFaults, defaultGuild } from '../fakes/discord/fake-discord.js';
 import { botRoleId, type FakeGuild } from '../fakes/discord/fake-discord-payloads.js';
 import { buildProject } from '../support/builders.js';
-import { type CoreFixture, createCoreFixture } from '../support/core-fixture.js';
-import { fakeDiscordAdapter } from './adapter-harness.js';
+import { createCoreFixture } from '../support/core-fixture.js';
+import { coreAdapterPerFile, interactionReply } from './adapter-harness.js';
 
 const sendMessages = 1n << 11n;
 const embedLinks = 1n << 14n;
@@ -59,57 +53,47 @@ const guild: FakeGuild = {
 };
 const ref = (channelId: string): ChannelRef => ({ platform: 'discord', workspaceId: guildId, channelId });
 
-let fake: FakeDiscord;
-let adapter: DiscordAdapter;
-let fixture: CoreFixture;
-
-beforeAll(async () => {
-  fake = await startFakeDiscord({ guilds: [guild] });
-  fixture = createCoreFixture({
-    projects: [{ project: buildProject({ link_caption: 'solar-kiosk', title: 'Solar Kiosk' }) }],
-    deps: { channelAccess: { canPost: (channel) => adapter.channelAccess.canPost(channel) } },
-  });
-  adapter = fakeDiscordAdapter(fake, { core: fixture.core });
-  await adapter.start();
-});
-
-afterAll(async () => {
-  await adapter?.stop();
-  await fake?.close();
-});
+const h = coreAdapterPerFile(
+  (adapter) =>
+    createCoreFixture({
+      projects: [{ project: buildProject({ link_caption: 'solar-kiosk', title: 'Solar Kiosk' }) }],
+      deps: { channelAccess: { canPost: (channel) => adapter().channelAccess.canPost(channel) } },
+    }),
+  { guilds: [guild] },
+);
 
 describe('Discord ChannelAccess: the bot’s permissions in the channel', () => {
   it('allows a channel where its role has View Channel, Send Messages, Embed Links and Attach Files', async () => {
-    expect(await adapter.channelAccess.canPost(ref(ids.open))).toEqual({ ok: true });
-    expect(await adapter.channelAccess.canPost(ref(ids.openThread))).toEqual({ ok: true });
+    expect(await h.adapter.channelAccess.canPost(ref(ids.open))).toEqual({ ok: true });
+    expect(await h.adapter.channelAccess.canPost(ref(ids.openThread))).toEqual({ ok: true });
   });
 
   it('names the permissions an overwrite takes away', async () => {
-    expect(await adapter.channelAccess.canPost(ref(ids.noSend))).toEqual({
+    expect(await h.adapter.channelAccess.canPost(ref(ids.noSend))).toEqual({
       ok: false,
       reason: 'no-permission',
       missing: ['send-messages', 'embed-links'],
     });
-    const hidden = await adapter.channelAccess.canPost(ref(ids.hidden));
+    const hidden = await h.adapter.channelAccess.canPost(ref(ids.hidden));
     expect(hidden).toMatchObject({ ok: false, reason: 'no-permission' });
     expect(hidden.ok === false && hidden.missing).toContain('view-channel');
   });
 
   it('checks Send Messages in Threads in a thread, and refuses an archived thread', async () => {
-    expect(await adapter.channelAccess.canPost(ref(ids.threadInNoThreads))).toEqual({
+    expect(await h.adapter.channelAccess.canPost(ref(ids.threadInNoThreads))).toEqual({
       ok: false,
       reason: 'no-permission',
       missing: ['send-messages-in-threads'],
     });
-    expect(await adapter.channelAccess.canPost(ref(ids.archivedThread))).toEqual({
+    expect(await h.adapter.channelAccess.canPost(ref(ids.archivedThread))).toEqual({
       ok: false,
       reason: 'archived',
     });
   });
 
   it('a channel Discord will not show the bot (Missing Access) needs View Channel', async () => {
-    fake.failChannel(ids.forbidden, channelFaults.missingAccess);
-    expect(await adapter.channelAccess.canPost(ref(ids.forbidden))).toEqual({
+    h.fake.failChannel(ids.forbidden, channelFaults.missingAccess);
+    expect(await h.adapter.channelAccess.canPost(ref(ids.forbidden))).toEqual({
       ok: false,
       reason: 'no-permission',
       missing: ['view-channel'],
@@ -117,7 +101,7 @@ describe('Discord ChannelAccess: the bot’s permissions in the channel', () => 
   });
 
   it('never answers for a channel of another server', async () => {
-    expect(await adapter.channelAccess.canPost({ ...ref(ids.open), workspaceId: '999' })).toEqual({
+    expect(await h.adapter.channelAccess.canPost({ ...ref(ids.open), workspaceId: '999' })).toEqual({
       ok: false,
       reason: 'unknown',
     });
@@ -125,56 +109,43 @@ describe('Discord ChannelAccess: the bot’s permissions in the channel', () => 
 });
 
 describe('/subscribe on Discord with the real core', () => {
-  async function callbackOf(sent: { id: string; token: string }) {
-    const request = await fake.waitForRequest(
-      (r) => r.path === `/interactions/${sent.id}/${sent.token}/callback`,
-    );
-    return request.body as { data?: { flags?: number; embeds?: { description?: string; title?: string }[] } };
-  }
+  type ReplyBody = { data?: { flags?: number; embeds?: { description?: string; title?: string }[] } };
+  const callbackOf = (sent: { id: string; token: string }) => interactionReply<ReplyBody>(h.fake, sent);
+
+  /** /subscribe solar-kiosk (and `more` options) sent by a member who may manage the server. */
+  const subscribeIn = (channelId: string, ...more: { name: string; value: string }[]) =>
+    h.fake.sendChatInput({
+      command: 'subscribe',
+      channelId,
+      permissions: manageGuild,
+      options: [{ name: 'project', value: 'solar-kiosk' }, ...more],
+    });
 
   it('refuses privately where the bot may not post, naming the permissions, and stores nothing', async () => {
-    const sent = fake.sendChatInput({
-      command: 'subscribe',
-      channelId: ids.noSend,
-      permissions: manageGuild,
-      options: [{ name: 'project', value: 'solar-kiosk' }],
-    });
+    const sent = subscribeIn(ids.noSend);
     const body = await callbackOf(sent);
     expect(body.data?.flags).toBe(64);
     expect(JSON.stringify(body.data?.embeds)).toContain('Give the bot’s role Send Messages and Embed Links');
-    expect(await fixture.subscriptions.forChannel(ref(ids.noSend))).toEqual([]);
+    expect(await h.fixture.subscriptions.forChannel(ref(ids.noSend))).toEqual([]);
   });
 
   it('confirms privately and follows up publicly with "now watching", once', async () => {
-    const sent = fake.sendChatInput({
-      command: 'subscribe',
-      channelId: ids.open,
-      permissions: manageGuild,
-      options: [{ name: 'project', value: 'solar-kiosk' }],
-    });
+    const sent = subscribeIn(ids.open);
     const body = await callbackOf(sent);
     expect(body.data?.flags).toBe(64);
-    const followUp = await fake.waitForRequest(
-      (r) => r.method === 'POST' && r.path === `/webhooks/${fake.applicationId}/${sent.token}`,
+    const followUp = await h.fake.waitForRequest(
+      (r) => r.method === 'POST' && r.path === `/webhooks/${h.fake.applicationId}/${sent.token}`,
     );
     const followBody = followUp.body as { flags?: number; embeds?: { title?: string }[] };
     expect(followBody.flags ?? 0).toBe(0);
     expect(followBody.embeds?.[0]?.title).toContain('fundbot is now watching Solar Kiosk');
-    expect(await fixture.subscriptions.forChannel(ref(ids.open))).toHaveLength(1);
+    expect(await h.fixture.subscriptions.forChannel(ref(ids.open))).toHaveLength(1);
 
-    const again = fake.sendChatInput({
-      command: 'subscribe',
-      channelId: ids.open,
-      permissions: manageGuild,
-      options: [
-        { name: 'project', value: 'solar-kiosk' },
-        { name: 'kinds', value: 'wall' },
-      ],
-    });
+    const again = subscribeIn(ids.open, { name: 'kinds', value: 'wall' });
     await callbackOf(again);
     // A follow-up would leave right after that callback; a later command's round trip over the gateway outlasts it.
-    await callbackOf(fake.sendChatInput({ command: 'help', channelId: ids.open }));
-    expect(fake.requests.some((r) => r.path === `/webhooks/${fake.applicationId}/${again.token}`)).toBe(
+    await callbackOf(h.fake.sendChatInput({ command: 'help', channelId: ids.open }));
+    expect(h.fake.requests.some((r) => r.path === `/webhooks/${h.fake.applicationId}/${again.token}`)).toBe(
       false,
     );
   });

@@ -6,22 +6,14 @@
  * replies, parent and corrections; a reply whose answer was lost found in the thread
  * after a restart.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SupportDroppedEvent } from '../../src/domain/events.js';
-import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { describe, expect, it } from 'vitest';
 import { runFor } from '../delivery/pipeline-harness.js';
-import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
-import { t0 } from '../support/builders.js';
+import { goalOf20k, liveIn, restartablePerTest } from '../delivery/restartable-process.js';
+import { supportDroppedOf } from '../delivery/support-dropped.js';
+import { startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { buildEvent } from '../support/event-builders.js';
 import { hostileTexts } from '../support/hostile-text.js';
-import { ManualClock } from '../support/manual-clock.js';
-import {
-  campaign as channel,
-  type DiscordPipeline,
-  nonceWindowMs,
-  settleMs,
-  startDiscordPipeline,
-} from './discord-pipeline.js';
+import { campaign as channel, nonceWindowMs, settleMs, startDiscordPipeline } from './discord-pipeline.js';
 
 interface SentBody {
   embeds: { title?: string; description?: string }[];
@@ -29,44 +21,26 @@ interface SentBody {
 }
 
 describe('Discord daily thread', () => {
-  let fake: FakeDiscord;
-  let clock: ManualClock;
-  let store: KeyValueStore;
-  let bot: DiscordPipeline | undefined;
-
-  /** One "process": a new adapter and pipeline over the same store. */
-  async function startBot(): Promise<DiscordPipeline> {
-    await bot?.stop();
-    bot = await startDiscordPipeline(fake, { clock, store, overrides: { goalOf: async () => 20_000 } });
-    return bot;
-  }
-
-  beforeEach(async () => {
-    clock = new ManualClock(t0);
-    store = memoryStore();
-    fake = await startFakeDiscord();
-    const first = await startBot();
-    await first.subscribe(channel, ['supporters']);
-    await first.pacing.setKind(channel, 'supporters', { mode: 'live' });
-    await first.dailyThreads.set(channel, true);
+  /** One "process" at a time over one store: `startBot` is a restart. */
+  const day = restartablePerTest({
+    startFake: () => startFakeDiscord(),
+    startBot: startDiscordPipeline,
+    setUp: liveIn(channel, { dailyThread: true }),
+    overrides: goalOf20k,
   });
-  afterEach(async () => {
-    await bot?.stop();
-    bot = undefined;
-    await fake.close();
-  });
+  const startBot = () => day.start();
 
-  const inChannel = () => fake.channelMessages.get(channel.channelId) ?? [];
+  const inChannel = () => day.fake.channelMessages.get(channel.channelId) ?? [];
   const threadId = () => String(inChannel()[0]?.['id']);
-  const inThread = () => fake.channelMessages.get(threadId()) ?? [];
+  const inThread = () => day.fake.channelMessages.get(threadId()) ?? [];
   const supporter = (id: string, displayName: string, n: number) =>
     buildEvent.supporter({
       id,
       displayName,
       supporterCount: 300 + n,
       fundingTotal: 7_000 + n * 25,
-      occurredAt: clock.now(),
-      detectedAt: clock.now(),
+      occurredAt: day.clock.now(),
+      detectedAt: day.clock.now(),
     });
   const expectInert = (body: SentBody) => {
     expect(body.allowed_mentions).toEqual({ parse: [] });
@@ -80,12 +54,12 @@ describe('Discord daily thread', () => {
     await h.offer(supporter('k1', hostileTexts.everyone, 1));
     await h.offer(supporter('k2', hostileTexts.markdownLink, 2));
     expect(inChannel()).toHaveLength(1);
-    const starts = fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/threads'));
+    const starts = day.fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/threads'));
     expect(starts).toHaveLength(1);
     expect(starts[0]?.path).toBe(`/channels/${channel.channelId}/messages/${threadId()}/threads`);
     expect((starts[0]!.body as { name: string }).name).toBe('Supporters 2026-01-01 · solar-kiosk');
     expect(inThread()).toHaveLength(2);
-    const replyPosts = fake.requests.filter(
+    const replyPosts = day.fake.requests.filter(
       (r) => r.method === 'POST' && r.path === `/channels/${threadId()}/messages`,
     );
     expect(replyPosts).toHaveLength(2);
@@ -93,7 +67,7 @@ describe('Discord daily thread', () => {
 
     h = await startBot(); // the parent's and the thread's ids come from the store
     await runFor(h, 60_000, 10_000);
-    const parentPatches = fake.requests.filter(
+    const parentPatches = day.fake.requests.filter(
       (r) => r.method === 'PATCH' && r.path === `/channels/${channel.channelId}/messages/${threadId()}`,
     );
     expect(parentPatches).toHaveLength(1);
@@ -103,18 +77,9 @@ describe('Discord daily thread', () => {
     expect(parentBody.embeds[0]?.description).toContain('▰');
 
     // A support in the thread drops out: its reply is edited where it lives, in the thread.
-    const drop: SupportDroppedEvent = {
-      type: 'support-dropped',
-      id: 'solar-kiosk:support-dropped:k1',
-      project: 'solar-kiosk',
-      occurredAt: clock.now(),
-      detectedAt: clock.now(),
-      originalEventId: 'k1',
-      entryKey: 'k1',
-      displayName: hostileTexts.everyone,
-    };
+    const drop = supportDroppedOf(supporter('k1', hostileTexts.everyone, 1), 'k1', day.clock.now());
     await h.offer(drop);
-    const replyPatches = fake.requests.filter(
+    const replyPatches = day.fake.requests.filter(
       (r) =>
         r.method === 'PATCH' &&
         r.path === `/channels/${threadId()}/messages/${String(inThread()[0]?.['id'])}`,
@@ -127,19 +92,19 @@ describe('Discord daily thread', () => {
   it('a reply lost in a crash is found in the thread after a restart past the nonce window: posted once', async () => {
     let h = await startBot();
     await h.offer(supporter('k1', 'Ada', 1));
-    fake.faultMessages({ afterCreate: 'drop' });
+    day.fake.faultMessages({ afterCreate: 'drop' });
     const lost = supporter('k2', 'Bob', 2);
     await h.offer(lost);
     expect(inThread()).toHaveLength(2);
     h = await startBot();
-    fake.setNonceWindowMs(0); // past the window Discord would create a second message
-    clock.advance(nonceWindowMs);
+    day.fake.setNonceWindowMs(0); // past the window Discord would create a second message
+    day.clock.advance(nonceWindowMs);
     await h.offer(lost);
     await h.advance(settleMs);
     expect(await h.offer(lost)).toEqual([lost.id]);
     expect(inThread()).toHaveLength(2);
     expect(inChannel()).toHaveLength(1);
-    const looks = fake.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/messages'));
+    const looks = day.fake.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/messages'));
     expect(looks.map((r) => r.path)).toEqual([`/channels/${threadId()}/messages`]);
   });
 

@@ -4,14 +4,14 @@
  * platform tests of delivery drive. The pipeline runs on a ManualClock; discord.js's
  * REST timeout and the fake's nonce window run in real time.
  */
-import { createDiscordAdapter, type DiscordAdapter } from '../../src/adapters/discord/index.js';
+import type { DiscordAdapter, DiscordAdapterOptions } from '../../src/adapters/discord/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import type { Sighting } from '../../src/delivery/index.js';
 import { type AdapterPipeline, startAdapterPipeline } from '../delivery/adapter-pipeline.js';
 import type { PipelineOptions } from '../delivery/pipeline-harness.js';
 import { defaultGuild, type FakeDiscord, type RecordedRequest } from '../fakes/discord/fake-discord.js';
 import type { ManualClock } from '../support/manual-clock.js';
-import { recordingLogger } from './adapter-harness.js';
+import { fakeDiscordAdapter, recordingLogger } from './adapter-harness.js';
 import { RecordingCore } from './recording-core.js';
 
 export const restTimeoutMs = 300;
@@ -28,19 +28,29 @@ export const campaign: ChannelRef = {
 
 export type DiscordPipeline = AdapterPipeline<FakeDiscord, DiscordAdapter>;
 
-/** The gateway adapter logged in to the fake, with test timings (REST timeout, nonce window, drain). */
-export async function startDiscordAdapter(fake: FakeDiscord, clock: ManualClock): Promise<DiscordAdapter> {
-  const adapter = createDiscordAdapter({
-    token: fake.token,
+/**
+ * The gateway adapter as the pipeline tests run it on the fake, with test timings (REST timeout, nonce window,
+ * drain); `extra` adds what one kind of process needs (the witness's own-message hook).
+ */
+function pipelineAdapter(
+  fake: FakeDiscord,
+  clock: ManualClock,
+  extra: Partial<DiscordAdapterOptions> = {},
+): DiscordAdapter {
+  return fakeDiscordAdapter(fake, {
     core: new RecordingCore(),
     logger: recordingLogger(),
-    apiUrl: fake.apiUrl,
-    restRetries: 0,
     restTimeoutMs,
     nonceWindowMs,
     clock,
     drainTimeoutMs: 100,
+    ...extra,
   });
+}
+
+/** The gateway adapter logged in to the fake, with test timings (REST timeout, nonce window, drain). */
+export async function startDiscordAdapter(fake: FakeDiscord, clock: ManualClock): Promise<DiscordAdapter> {
+  const adapter = pipelineAdapter(fake, clock);
   await adapter.start();
   return adapter;
 }
@@ -70,16 +80,7 @@ export async function startWitnessedDiscordPipeline(
   options: Omit<PipelineOptions, 'posters' | 'access'> & { readonly clock: ManualClock },
 ): Promise<DiscordPipeline> {
   let witnessed: ((sighting: Sighting) => void) | undefined;
-  const adapter = createDiscordAdapter({
-    token: fake.token,
-    core: new RecordingCore(),
-    logger: recordingLogger(),
-    apiUrl: fake.apiUrl,
-    restRetries: 0,
-    restTimeoutMs,
-    nonceWindowMs,
-    clock: options.clock,
-    drainTimeoutMs: 100,
+  const adapter = pipelineAdapter(fake, options.clock, {
     onOwnMessage: (sighting) => witnessed?.(sighting),
   });
   await adapter.start();

@@ -53,48 +53,63 @@ const fanAt = (clock: ManualClock, n: number) =>
     detectedAt: clock.now(),
   });
 
+let running: { fake: FakeDiscord; bot?: PipelineHarness } | undefined;
+afterEach(async () => {
+  await running?.bot?.stop();
+  await running?.fake.close();
+  running = undefined;
+});
+
+/**
+ * One bot with a live campaign channel on a late fake, posting through the gateway (its MESSAGE_CREATE events
+ * witnessed) or REST only; stopped after the test. `removed` names each removed copy and how it was found.
+ */
+async function startLive(how: 'gateway' | 'rest') {
+  const clock = new ManualClock(Date.now());
+  const removed: string[] = [];
+  const removedIds: string[] = [];
+  const observer: DeliveryObserver = {
+    extraCopyRemoved: ({ id, how: by }) => {
+      removed.push(`${id}:${by}`);
+      removedIds.push(id);
+    },
+  };
+  // The nonce window is over before the late message is created: Discord creates a second one.
+  const fake = await lateFake(clock);
+  running = { fake };
+  const bot =
+    how === 'gateway'
+      ? await startWitnessedDiscordPipeline(fake, { clock, observer })
+      : await startRestOnly(fake, { clock, observer });
+  running.bot = bot;
+  await bot.subscribe(campaign, ['supporters']);
+  await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
+  return { clock, removed, removedIds, fake, bot };
+}
+
 describe('Discord: a message created and answered late, past the nonce window, stands once', () => {
-  let fake: FakeDiscord | undefined;
-  let bot: PipelineHarness | undefined;
-
-  afterEach(async () => {
-    await bot?.stop();
-    await fake?.close();
-    bot = undefined;
-    fake = undefined;
-  });
-
-  async function start(how: 'gateway' | 'rest') {
-    const clock = new ManualClock(Date.now());
-    const removed: string[] = [];
-    const observer: DeliveryObserver = {
-      extraCopyRemoved: ({ id, how: by }) => removed.push(`${id}:${by}`),
-    };
-    // The nonce window is over before the late message is created: Discord creates a second one.
-    fake = await lateFake(clock);
-    if (how === 'gateway') {
-      bot = await startWitnessedDiscordPipeline(fake, { clock, observer });
-    } else {
-      bot = await startRestOnly(fake, { clock, observer });
-    }
-    await bot.subscribe(campaign, ['supporters']);
-    await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
-    return { clock, removed, fake, bot };
-  }
-
   const inChannel = (f: FakeDiscord) => f.channelMessages.get(campaign.channelId) ?? [];
+
+  /**
+   * A supporter's message created and answered `lateMs` late: repeated with the same nonce once it may no longer
+   * land from this attempt's own answer (one message meanwhile); the clock then runs to its late creation.
+   */
+  async function postCreatedLate(live: Awaited<ReturnType<typeof startLive>>, lateMs: number) {
+    const { clock, fake, bot } = live;
+    fake.faultMessages(lateCreate(lateMs), 1);
+    const sentAt = clock.now();
+    await bot.offer(buildEvent.supporter({ occurredAt: sentAt, detectedAt: sentAt }));
+    await bot.advance(settleMs);
+    expect(inChannel(fake)).toHaveLength(1);
+    await runFor(bot, sentAt + lateMs - clock.now(), 1_000);
+  }
 
   it.each(late)(
     'gateway: created %i ms late, the extra copy is removed as MESSAGE_CREATE shows it',
     async (lateMs) => {
-      const { clock, removed, fake: f, bot: b } = await start('gateway');
-      f.faultMessages(lateCreate(lateMs), 1);
-      const sentAt = clock.now();
-      await b.offer(buildEvent.supporter({ occurredAt: sentAt, detectedAt: sentAt }));
-      // Repeated with the same nonce once it may no longer land from this attempt's own answer.
-      await b.advance(settleMs);
-      expect(inChannel(f)).toHaveLength(1);
-      await runFor(b, sentAt + lateMs - clock.now(), 1_000);
+      const live = await startLive('gateway');
+      const { removed, fake: f, bot: b } = live;
+      await postCreatedLate(live, lateMs);
       await f.waitForRequest((r) => r.method === 'DELETE', 10_000);
       await b.settle();
       expect(inChannel(f)).toHaveLength(1);
@@ -107,13 +122,9 @@ describe('Discord: a message created and answered late, past the nonce window, s
   it.each(late)(
     'REST only (no gateway): created %i ms late, the extra copy is removed by the next look, seconds later',
     async (lateMs) => {
-      const { clock, fake: f, bot: b } = await start('rest');
-      f.faultMessages(lateCreate(lateMs), 1);
-      const sentAt = clock.now();
-      await b.offer(buildEvent.supporter({ occurredAt: sentAt, detectedAt: sentAt }));
-      await b.advance(settleMs);
-      expect(inChannel(f)).toHaveLength(1);
-      await runFor(b, sentAt + lateMs - clock.now(), 1_000);
+      const live = await startLive('rest');
+      const { fake: f, bot: b } = live;
+      await postCreatedLate(live, lateMs);
       expect(inChannel(f)).toHaveLength(2);
       // The watch looks every Discord look interval (5 s and a margin): the late copy is gone by then.
       await runFor(b, 7_000, 1_000);
@@ -129,66 +140,40 @@ describe('Discord: a message created and answered late, past the nonce window, s
 
 describe('Discord REST only: a late copy in a busy channel', () => {
   it('a notice a second: the late copy, past a page of 100, is removed by the watch within seconds', async () => {
-    const clock = new ManualClock(Date.now());
-    const removed: string[] = [];
-    const fake = await lateFake(clock);
-    const bot = await startRestOnly(fake, {
-      clock,
-      observer: { extraCopyRemoved: ({ id }) => removed.push(id) },
-    });
-    try {
-      await bot.subscribe(campaign, ['supporters']);
-      await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
-      const fan = (n: number) => fanAt(clock, n);
-      for (let n = 0; n < 80; n += 1) {
-        await bot.offer(fan(n));
-        await bot.advance(1_000);
-      }
-      fake.faultMessages(lateCreate(60_000), 1);
-      const sentAt = clock.now();
-      await bot.offer(fan(100));
-      for (let n = 101; clock.now() < sentAt + 75_000; n += 1) {
-        await bot.offer(fan(n));
-        await bot.advance(1_000);
-      }
-      expect(removed).toEqual(['f100']);
-      expect(fake.deletedMessages).toHaveLength(1);
-    } finally {
-      await bot.stop();
-      await fake.close();
+    const { clock, removedIds, fake, bot } = await startLive('rest');
+    const fan = (n: number) => fanAt(clock, n);
+    for (let n = 0; n < 80; n += 1) {
+      await bot.offer(fan(n));
+      await bot.advance(1_000);
     }
+    fake.faultMessages(lateCreate(60_000), 1);
+    const sentAt = clock.now();
+    await bot.offer(fan(100));
+    for (let n = 101; clock.now() < sentAt + 75_000; n += 1) {
+      await bot.offer(fan(n));
+      await bot.advance(1_000);
+    }
+    expect(removedIds).toEqual(['f100']);
+    expect(fake.deletedMessages).toHaveLength(1);
   }, 60_000);
 });
 
 describe('Discord REST only: several late copies in one channel', () => {
   it("three repeats watched at once share the channel's looks: each late copy is removed within seconds", async () => {
-    const clock = new ManualClock(Date.now());
-    const removed: string[] = [];
-    const fake = await lateFake(clock);
-    const bot = await startRestOnly(fake, {
-      clock,
-      observer: { extraCopyRemoved: ({ id }) => removed.push(id) },
-    });
-    try {
-      await bot.subscribe(campaign, ['supporters']);
-      await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
-      const fan = (n: number) => fanAt(clock, n);
-      // The bench's 500 bursts and late answers leave several repeats of one channel watched together: each
-      // watch wants the channel's one look every 5 s. A watch that always looks first must not starve the rest.
-      fake.faultMessages(lateCreate(40_000), 3);
-      const sentAt = clock.now();
-      for (let n = 0; n < 3; n += 1) {
-        await bot.offer(fan(n));
-        await bot.advance(1_000);
-      }
-      // The late copies land 40-42 s after; three watches, one look each 6 s: all gone within 3 looks after.
-      await runFor(bot, sentAt + 42_000 + 3 * 6_000 + 2_000 - clock.now(), 1_000);
-      expect([...removed].sort()).toEqual(['f0', 'f1', 'f2']);
-      expect(fake.channelMessages.get(campaign.channelId) ?? []).toHaveLength(3);
-    } finally {
-      await bot.stop();
-      await fake.close();
+    const { clock, removedIds, fake, bot } = await startLive('rest');
+    const fan = (n: number) => fanAt(clock, n);
+    // The bench's 500 bursts and late answers leave several repeats of one channel watched together: each
+    // watch wants the channel's one look every 5 s. A watch that always looks first must not starve the rest.
+    fake.faultMessages(lateCreate(40_000), 3);
+    const sentAt = clock.now();
+    for (let n = 0; n < 3; n += 1) {
+      await bot.offer(fan(n));
+      await bot.advance(1_000);
     }
+    // The late copies land 40-42 s after; three watches, one look each 6 s: all gone within 3 looks after.
+    await runFor(bot, sentAt + 42_000 + 3 * 6_000 + 2_000 - clock.now(), 1_000);
+    expect([...removedIds].sort()).toEqual(['f0', 'f1', 'f2']);
+    expect(fake.channelMessages.get(campaign.channelId) ?? []).toHaveLength(3);
   }, 60_000);
 });
 

@@ -4,48 +4,23 @@
  * and the real command core against the fake Discord, and shown by /subscriptions.
  */
 import { ApplicationCommandOptionType, MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildDiscordCommandPayloads } from '../../src/adapters/discord/command-payloads.js';
-import type { DiscordAdapter } from '../../src/adapters/discord/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { createPacingSettings } from '../../src/core/settings/pacing-settings.js';
 import { commandDefinitions } from '../../src/domain/command-definitions.js';
-import {
-  defaultGuild,
-  type FakeDiscord,
-  type SentInteraction,
-  startFakeDiscord,
-} from '../fakes/discord/fake-discord.js';
-import { type CoreFixture, createCoreFixture } from '../support/core-fixture.js';
-import { fakeDiscordAdapter } from './adapter-harness.js';
+import { defaultGuild, type SentInteraction } from '../fakes/discord/fake-discord.js';
+import { createCoreFixture } from '../support/core-fixture.js';
+import { coreAdapterPerFile, interactionReply } from './adapter-harness.js';
 
 interface ReplyBody {
   data?: { flags?: number; embeds?: { title?: string; description?: string }[]; content?: string };
 }
 
-let fake: FakeDiscord;
-let fixture: CoreFixture;
-let adapter: DiscordAdapter;
+const h = coreAdapterPerFile(() => createCoreFixture());
 const admin = PermissionFlagsBits.ManageGuild;
 
-beforeAll(async () => {
-  fake = await startFakeDiscord();
-  fixture = createCoreFixture();
-  adapter = fakeDiscordAdapter(fake, { core: fixture.core });
-  await adapter.start();
-});
-
-afterAll(async () => {
-  await adapter?.stop();
-  await fake?.close();
-});
-
-async function replyTo(sent: SentInteraction): Promise<ReplyBody> {
-  const request = await fake.waitForRequest(
-    (r) => r.path === `/interactions/${sent.id}/${sent.token}/callback`,
-  );
-  return request.body as ReplyBody;
-}
+const replyTo = (sent: SentInteraction) => interactionReply<ReplyBody>(h.fake, sent);
 
 const shown = (body: ReplyBody) => JSON.stringify(body.data ?? {});
 
@@ -68,21 +43,21 @@ describe('/pacing and /quiet on Discord', () => {
       workspaceId: defaultGuild.id,
       channelId: defaultGuild.channels[0]!.id,
     };
-    await fixture.subscriptions.subscribe(channel, 'solar-kiosk', ['supporters', 'wall'], 'U1');
+    await h.fixture.subscriptions.subscribe(channel, 'solar-kiosk', ['supporters', 'wall'], 'U1');
     const options = [
       { name: 'kind', value: 'supporters' },
       { name: 'mode', value: 'batched' },
       { name: 'minutes', value: 15 },
     ];
-    const refused = await replyTo(fake.sendChatInput({ command: 'pacing', options }));
+    const refused = await replyTo(h.fake.sendChatInput({ command: 'pacing', options }));
     expect(refused.data?.flags).toBe(MessageFlags.Ephemeral);
-    expect((await createPacingSettings(fixture.store).get(channel)).kinds).toEqual({});
+    expect((await createPacingSettings(h.fixture.store).get(channel)).kinds).toEqual({});
 
-    const set = await replyTo(fake.sendChatInput({ command: 'pacing', options, permissions: admin }));
+    const set = await replyTo(h.fake.sendChatInput({ command: 'pacing', options, permissions: admin }));
     expect(set.data?.flags).toBe(MessageFlags.Ephemeral);
     expect(shown(set)).toContain('supporters in this channel: batched every 15 min');
     const quiet = await replyTo(
-      fake.sendChatInput({
+      h.fake.sendChatInput({
         command: 'quiet',
         options: [
           { name: 'hours', value: '22:00-07:00' },
@@ -93,14 +68,14 @@ describe('/pacing and /quiet on Discord', () => {
     );
     expect(shown(quiet)).toContain('Quiet hours 22:00-07:00 Europe/Berlin');
 
-    const listed = shown(await replyTo(fake.sendChatInput({ command: 'subscriptions' })));
+    const listed = shown(await replyTo(h.fake.sendChatInput({ command: 'subscriptions' })));
     expect(listed).toContain('supporters (batched every 15 min) and wall (live)');
     expect(listed).toContain('Quiet hours: 22:00-07:00 Europe/Berlin');
   });
 
   it('answers a wrong time range privately with what to type', async () => {
     const body = await replyTo(
-      fake.sendChatInput({
+      h.fake.sendChatInput({
         command: 'quiet',
         options: [{ name: 'hours', value: 'nightly' }],
         permissions: admin,

@@ -1,14 +1,9 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DiscordAdapter, discordLimits } from '../../src/adapters/discord/index.js';
+import { describe, expect, it } from 'vitest';
+import { discordLimits } from '../../src/adapters/discord/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { hostileTexts as simulatorHostileTexts } from '../../src/simulator/hostile-texts.js';
-import {
-  defaultGuild,
-  type FakeDiscord,
-  type SentInteraction,
-  startFakeDiscord,
-} from '../fakes/discord/fake-discord.js';
+import { defaultGuild, type SentInteraction } from '../fakes/discord/fake-discord.js';
 import {
   buildBlogPost,
   buildFunding,
@@ -16,10 +11,10 @@ import {
   buildProject,
   buildWallPost,
 } from '../support/builders.js';
-import { type CoreFixture, createCoreFixture } from '../support/core-fixture.js';
+import { createCoreFixture } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
 import { allHostileTexts } from '../support/hostile-text.js';
-import { fakeDiscordAdapter } from './adapter-harness.js';
+import { coreAdapterPerFile, interactionReply } from './adapter-harness.js';
 import { expectInertMarkdown, expectNoPingOrLink } from './inert-text.js';
 
 /**
@@ -46,13 +41,8 @@ interface ReplyBody {
   };
 }
 
-let fake: FakeDiscord;
-let fixture: CoreFixture;
-let adapter: DiscordAdapter;
-
-beforeAll(async () => {
-  fake = await startFakeDiscord();
-  fixture = createCoreFixture({
+const h = coreAdapterPerFile(() =>
+  createCoreFixture({
     projects: [
       {
         project: buildProject({
@@ -73,22 +63,10 @@ beforeAll(async () => {
         wallPosts: hostile.slice(0, 5).map((message, i) => buildWallPost({ id: 600 + i, message })),
       },
     ],
-  });
-  adapter = fakeDiscordAdapter(fake, { core: fixture.core });
-  await adapter.start();
-});
+  }),
+);
 
-afterAll(async () => {
-  await adapter?.stop();
-  await fake?.close();
-});
-
-async function replyTo(sent: SentInteraction): Promise<ReplyBody> {
-  const request = await fake.waitForRequest(
-    (r) => r.path === `/interactions/${sent.id}/${sent.token}/callback`,
-  );
-  return request.body as ReplyBody;
-}
+const replyTo = (sent: SentInteraction) => interactionReply<ReplyBody>(h.fake, sent);
 
 function expectInertEmbed(embed: Embed): void {
   for (const text of [
@@ -109,7 +87,7 @@ describe('with the real command core', () => {
     '/%s answers with an embed in which no hostile API text pings, links or formats',
     async (command) => {
       const body = await replyTo(
-        fake.sendChatInput({ command, options: [{ name: 'project', value: 'solar-kiosk' }] }),
+        h.fake.sendChatInput({ command, options: [{ name: 'project', value: 'solar-kiosk' }] }),
       );
       expect(body.type).toBe(4);
       const embeds = body.data?.embeds ?? [];
@@ -126,7 +104,7 @@ describe('with the real command core', () => {
 
   it('refuses /subscribe to a member without Manage Server and lets an admin subscribe the channel', async () => {
     const refused = await replyTo(
-      fake.sendChatInput({ command: 'subscribe', options: [{ name: 'project', value: 'solar-kiosk' }] }),
+      h.fake.sendChatInput({ command: 'subscribe', options: [{ name: 'project', value: 'solar-kiosk' }] }),
     );
     expect(refused.data?.flags).toBe(MessageFlags.Ephemeral);
     const channel: ChannelRef = {
@@ -134,20 +112,22 @@ describe('with the real command core', () => {
       workspaceId: defaultGuild.id,
       channelId: defaultGuild.channels[0]!.id,
     };
-    expect(await fixture.subscriptions.forChannel(channel)).toEqual([]);
+    expect(await h.fixture.subscriptions.forChannel(channel)).toEqual([]);
 
     await replyTo(
-      fake.sendChatInput({
+      h.fake.sendChatInput({
         command: 'subscribe',
         options: [{ name: 'project', value: 'solar-kiosk' }],
         permissions: PermissionFlagsBits.ManageGuild,
       }),
     );
-    expect((await fixture.subscriptions.forChannel(channel)).map((s) => s.project)).toEqual(['solar-kiosk']);
+    expect((await h.fixture.subscriptions.forChannel(channel)).map((s) => s.project)).toEqual([
+      'solar-kiosk',
+    ]);
   });
 
   it('suggests watched projects in autocomplete', async () => {
-    const sent = fake.sendAutocomplete({
+    const sent = h.fake.sendAutocomplete({
       command: 'funding',
       options: [{ name: 'project', value: 'sol' }],
       focused: 'project',
@@ -170,9 +150,9 @@ describe('with the real command core', () => {
       buildEvent.wallPostBurst({ id: 'n5', authors: hostile.slice(0, 5) }),
     ];
     for (const event of events) {
-      await adapter.poster.post(channel, fixture.core.renderNotice(event, 'de'), event.id);
+      await h.adapter.poster.post(channel, h.fixture.core.renderNotice(event, 'de'), event.id);
     }
-    const posted = fake.requests.filter(
+    const posted = h.fake.requests.filter(
       (r) => r.method === 'POST' && r.path === `/channels/${channel.channelId}/messages`,
     );
     expect(posted).toHaveLength(events.length);

@@ -39,6 +39,14 @@ const judgedAs = (previous: PaceWatchState | undefined, figures: GoalPaceInput) 
   return judgement;
 };
 
+/** A watch that judged the goal (100 %) behind, ten days before the end, after `alerts` alerts. */
+const behindOnGoal = (alerts: number): PaceWatchState => ({
+  targetPercent: 100,
+  deadline: now + 10 * day,
+  verdict: 'behind',
+  alerts,
+});
+
 describe('judgeGoalPace: the goal-pace alerts’ one rule', () => {
   it('stores the first verdict silently and alerts once on a crossing, with the range of the two half-windows', () => {
     // €1,000 a day with €6,000 needed in 10 days: 1,000 × 10 / 6,000 = 1.67 → on track, first verdict: silent.
@@ -69,12 +77,7 @@ describe('judgeGoalPace: the goal-pace alerts’ one rule', () => {
   });
 
   it('does not flap: between 90 % and 110 % of what is needed the verdict stays', () => {
-    const behind: PaceWatchState = {
-      targetPercent: 100,
-      deadline: now + 10 * day,
-      verdict: 'behind',
-      alerts: 3,
-    };
+    const behind = behindOnGoal(3);
     // €620 a day × 10 = 6,200 of 6,000 needed: 103 %, not yet 110 %.
     expect(judgedAs(behind, input(3_380, 3_690, 4_000)).alert).toBeUndefined();
     // €680 a day: 113 % → on track.
@@ -99,12 +102,7 @@ describe('judgeGoalPace: the goal-pace alerts’ one rule', () => {
   });
 
   it('after the goal measures against the next milestone; a new target or end starts over silently', () => {
-    const before: PaceWatchState = {
-      targetPercent: 100,
-      deadline: now + 10 * day,
-      verdict: 'behind',
-      alerts: 1,
-    };
+    const before = behindOnGoal(1);
     const after = judgedAs(before, input(9_000, 9_800, 10_400));
     expect(after.reading.target).toEqual({ kind: 'milestone', percent: 150 });
     expect(after.alert).toBeUndefined();

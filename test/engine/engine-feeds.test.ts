@@ -1,23 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   announcedSupporterKeys,
+  describeEachListOrder,
   fundingKeyOf,
   initialSupporters,
   lc,
-  listOrders,
   requestsTo,
   runFor,
   step,
   t0,
-  useEngineHarness,
 } from './harness.js';
 
-const startHarness = useEngineHarness();
-
-describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
+describeEachListOrder('engine feeds on the simulator', (startInOrder) => {
   it('the first run stores a baseline and announces nothing (subscribing a channel posts "now watching")', async () => {
-    const h = await startHarness({
-      listOrder,
+    const h = await startInOrder({
       project: {
         supporters: initialSupporters(150),
         wallPosts: [{ message: 'Go!', at: t0 - 10_000 }],
@@ -30,7 +26,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
   });
 
   it('announces a new supporter, wall post and blog posts once, with number, total and plain text', async () => {
-    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(120) } });
+    const h = await startInOrder({ project: { supporters: initialSupporters(120) } });
     await step(h);
     h.recorder.clear();
     h.clock.advance(50_000);
@@ -70,8 +66,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
   });
 
   it('an idle cycle costs one request per feed however long the lists are', async () => {
-    const h = await startHarness({
-      listOrder,
+    const h = await startInOrder({
       project: {
         supporters: initialSupporters(450),
         wallPosts: Array.from({ length: 230 }, (_, i) => ({ message: `m${i}`, at: t0 - (300 - i) * 1000 })),
@@ -94,7 +89,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
   });
 
   it('position shifts between pages never duplicate, and skipped entries are caught next cycle', async () => {
-    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(300) } });
+    const h = await startInOrder({ project: { supporters: initialSupporters(300) } });
     await step(h);
     const before = new Set(h.project.activeSupportKeys().map(fundingKeyOf));
     for (let i = 0; i < 260; i++) h.project.addSupporter({ amount: 1, at: h.clock.now() - 5_000 + i });
@@ -114,8 +109,7 @@ describe.each(listOrders)('engine feeds on the simulator (%s)', (listOrder) => {
 
   it('failed supports cause no notice but correct the totals (the supporter count stays right)', async () => {
     // The project is re-read with every new supporter here, so the notice carries the count of that cycle.
-    const h = await startHarness({
-      listOrder,
+    const h = await startInOrder({
       project: { supporters: initialSupporters(130) },
       engine: { projectRefreshOnChangeMs: 0 },
     });

@@ -4,10 +4,10 @@ import { stateKeys } from '../../src/engine/state/project-state.js';
 import { readStoredState } from '../../src/engine/state/project-state-store.js';
 import {
   announcedSupporterKeys,
+  describeEachListOrder,
   fundingKeyOf,
   initialSupporters,
   lc,
-  listOrders,
   runFor,
   step,
   t0,
@@ -16,9 +16,9 @@ import {
 
 const startHarness = useEngineHarness();
 
-describe.each(listOrders)('restarts (%s)', (listOrder) => {
+describeEachListOrder('restarts', (startInOrder) => {
   it('a restart announces what happened while down, once', async () => {
-    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(140) } });
+    const h = await startInOrder({ project: { supporters: initialSupporters(140) } });
     await step(h);
     await h.engine.stop();
     h.clock.advance(30 * 60_000);
@@ -33,7 +33,7 @@ describe.each(listOrders)('restarts (%s)', (listOrder) => {
   });
 
   it('a burst above the threshold becomes one coalesced notice carrying every name, newest first', async () => {
-    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(50) } });
+    const h = await startInOrder({ project: { supporters: initialSupporters(50) } });
     await step(h);
     await h.engine.stop();
     const names = Array.from({ length: 12 }, (_, i) => `Name${i}`);
@@ -51,7 +51,7 @@ describe.each(listOrders)('restarts (%s)', (listOrder) => {
   });
 
   it('the flood guard holds notices when most of a list looks new, warns and re-baselines', async () => {
-    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(300) } });
+    const h = await startInOrder({ project: { supporters: initialSupporters(300) } });
     await step(h);
     // Simulate a changed key format: every stored key stops matching.
     const state = await readStoredState(h.store, lc);

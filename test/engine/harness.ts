@@ -1,6 +1,14 @@
-import { afterEach } from 'vitest';
-import { type ApiClient, createApiClient, type ProjectKey, parseProjectKey } from '../../src/api/index.js';
+import { afterEach, describe, onTestFinished } from 'vitest';
+import {
+  type ApiClient,
+  type ApiClientOptions,
+  createApiClient,
+  type ProjectKey,
+  parseProjectKey,
+} from '../../src/api/index.js';
 import { fundingKey } from '../../src/api/stable-keys.js';
+import type { CommandContext, OptionValue } from '../../src/core/command-core.js';
+import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../src/core/index.js';
 import type { FundbotEvent } from '../../src/domain/events.js';
 import type { Logger } from '../../src/domain/logger.js';
 import {
@@ -20,6 +28,7 @@ import {
   type Simulator,
   startSimulator,
 } from '../../src/simulator/index.js';
+import { allText, buildContext } from '../support/core-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type RecordedLog, recordingLogger } from '../support/recording-logger.js';
 
@@ -125,6 +134,20 @@ export function useEngineHarness(): (options?: EngineHarnessOptions) => Promise<
   };
 }
 
+/**
+ * `title` described once per list order (the spec does not say which one the API uses): `body` gets the start of
+ * harnesses that read the lists in that order, each closed after its test.
+ */
+export function describeEachListOrder(
+  title: string,
+  body: (startInOrder: (options?: EngineHarnessOptions) => Promise<EngineHarness>) => void,
+): void {
+  describe.each(listOrders)(`${title} (%s)`, (listOrder) => {
+    const start = useEngineHarness();
+    body((options = {}) => start({ ...options, listOrder }));
+  });
+}
+
 export async function startEngineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
   const clock = new ManualClock(t0);
   const sim = await startSimulator({
@@ -220,4 +243,60 @@ export function fundingKeyOf(k: { supportTimestamp: number; userId: number }): s
 /** The wall feed's line of the project's /status (its `disabledReason` says whether it is switched off). */
 export async function wallStatus(h: EngineHarness) {
   return (await h.engine.readModel.status(lc)).feeds.find((f) => f.feed === 'wall');
+}
+
+/**
+ * A simulator with `projects`, each read with its own fresh Pro key, and an engine polling them all on `clock`
+ * (nothing delivered), both stopped when the test ends; `api` and `engine` add to the client's and the engine's
+ * options. For the tests of rules between projects; one project's rules run on the harness above.
+ */
+export async function startProjectsEngine(options: {
+  readonly clock: ManualClock;
+  readonly projects: readonly ProjectSeed[];
+  readonly api?: Partial<ApiClientOptions>;
+  readonly engine?: Partial<CreateEngineOptions>;
+}): Promise<{ readonly sim: Simulator; readonly api: ApiClient; readonly engine: Engine }> {
+  const { clock } = options;
+  const sim = await startSimulator({ clock, seed: 1, projects: [...options.projects] });
+  let engine: Engine | undefined;
+  onTestFinished(async () => {
+    await engine?.stop();
+    await sim.close();
+  });
+  const api = createApiClient({ baseUrl: sim.url, clock, ...options.api });
+  engine = createEngine({
+    api,
+    store: memoryStore(),
+    clock,
+    random: seededRandom(1),
+    projects: options.projects.map(({ linkCaption }) => ({
+      linkCaption,
+      key: parseProjectKey(sim.issueProjectKey(linkCaption, { plan: 'pro' })),
+    })),
+    deliver: async () => {},
+    ...options.engine,
+  });
+  return { sim, api, engine };
+}
+
+/**
+ * The real command core over the harness's engine (its subscriptions and settings in one memory store), and
+ * `ask`, which runs a command in a channel (`context` as buildContext takes it) and answers the text it shows.
+ */
+export function commandCoreOver(harness: Pick<EngineHarness, 'engine' | 'clock'>) {
+  const store = memoryStore();
+  const settings = createSettingsStore(store);
+  const core = createCommandCore({
+    readModel: harness.engine.readModel,
+    subscriptions: createSubscriptionStore(store, { clock: harness.clock }),
+    settings,
+    clock: harness.clock,
+    version: '0.1.0-test',
+  });
+  const ask = async (
+    name: string,
+    options: Readonly<Record<string, OptionValue>> = {},
+    context: Partial<CommandContext> = {},
+  ): Promise<string> => allText(await core.execute({ name, options, context: buildContext(context) }));
+  return { core, settings, ask };
 }

@@ -1,19 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   announcedSupporterKeys,
+  describeEachListOrder,
   fundingKeyOf,
   initialSupporters,
-  listOrders,
   runFor,
   step,
-  useEngineHarness,
 } from './harness.js';
 
-const startHarness = useEngineHarness();
-
-describe.each(listOrders)('a support that turns successful late (%s)', (listOrder) => {
+describeEachListOrder('a support that turns successful late', (startInOrder) => {
   it('is announced once at any depth behind the new end, even thousands below the window', async () => {
-    const h = await startHarness({ listOrder, project: { supporters: initialSupporters(50) } });
+    const h = await startInOrder({ project: { supporters: initialSupporters(50) } });
     await step(h);
     // Launch: 5,200 supporters in 52 minutes, polled as the engine plans.
     for (let minute = 0; minute < 52; minute++) {

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../src/core/index.js';
-import { memoryStore } from '../../src/lib/store.js';
-import { allText, buildContext } from '../support/core-fixture.js';
-import { initialSupporters, lc, step, useEngineHarness } from './harness.js';
+import { commandCoreOver, initialSupporters, lc, step, useEngineHarness } from './harness.js';
 
 const startHarness = useEngineHarness();
 
@@ -13,16 +10,9 @@ describe('/supporters through the real engine and the real command core', () => 
       project: { supporters: initialSupporters(3) },
     });
     await step(h); // the fundings poll meets 403 insufficient_scope: the engine switches the feed off
-    const store = memoryStore();
-    const core = createCommandCore({
-      readModel: h.engine.readModel,
-      subscriptions: createSubscriptionStore(store, { clock: h.clock }),
-      settings: createSettingsStore(store),
-      clock: h.clock,
-      version: '0.1.0-test',
-    });
+    const { ask } = commandCoreOver(h);
     const requestsBefore = h.sim.requests.length;
-    const answer = allText(await core.execute({ name: 'supporters', options: {}, context: buildContext() }));
+    const answer = await ask('supporters');
     expect(answer).toContain(
       'Supporter data is off for this project: its API key lacks fundings:read. An admin can add that scope to the key.',
     );
@@ -34,13 +24,7 @@ describe('/supporters through the real engine and the real command core', () => 
       feed: 'fundings',
       scope: 'fundings:read',
     });
-    const german = allText(
-      await core.execute({
-        name: 'supporters',
-        options: {},
-        context: buildContext({ platformLocale: 'de' }),
-      }),
-    );
+    const german = await ask('supporters', {}, { platformLocale: 'de' });
     expect(german).toContain('seinem API-Schlüssel fehlt fundings:read');
   });
 

@@ -3,10 +3,7 @@
  * real redis-server), and the store lock is released with it, so a holder whose lock expired during
  * a slow change never deletes the lock the next holder took.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type KeyValueStore,
@@ -16,7 +13,9 @@ import {
   openStore,
 } from '../../src/lib/store.js';
 import { withStoreLock } from '../../src/lib/store-lock.js';
-import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
+import { skipRedisTests } from '../support/redis-server.js';
+import { sharedRedis } from '../support/shared-redis.js';
+import { sqliteFilesPerBlock } from './sqlite-files.js';
 
 const anything = z.unknown();
 const callers = 40;
@@ -137,24 +136,18 @@ describe('deleteIfValue and the store lock in memory', () => {
 });
 
 describe('deleteIfValue and the store lock on SQLite files', () => {
-  let dir = '';
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'fundbot-delete-if-value-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const files = sqliteFilesPerBlock('fundbot-delete-if-value-');
 
   it('one store: the compare-and-deletes of one group commit run in order', async () => {
-    await checkStore(() => openStore(`sqlite://${join(dir, 'one.sqlite')}`), 1);
+    await checkStore(() => openStore(files.url('one.sqlite')), 1);
   });
 
   it('two connections on one file (two processes)', async () => {
-    await checkStore(() => openStore(`sqlite://${join(dir, 'two.sqlite')}`), 2);
+    await checkStore(() => openStore(files.url('two.sqlite')), 2);
   });
 
   it('a queued compare-and-delete is not read through before its commit says whether it landed', async () => {
-    const store = await openStore(`sqlite://${join(dir, 'queued.sqlite')}`);
+    const store = await openStore(files.url('queued.sqlite'));
     try {
       await store.set('k', 'v');
       const deleting = store.deleteIfValue('k', 'v');
@@ -169,15 +162,9 @@ describe('deleteIfValue and the store lock on SQLite files', () => {
 });
 
 describe.skipIf(skipRedisTests())('deleteIfValue and the store lock on a real redis-server', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis.stop();
-  });
+  const redis = sharedRedis();
 
   it('three replicas (three connections): one Lua script compares and deletes', async () => {
-    await checkStore(() => openStore(redis.url), 3);
+    await checkStore(() => openStore(redis.server.url), 3);
   });
 });

@@ -3,13 +3,12 @@
  * redis-server), so the replay guards built on it let exactly one of N concurrent callers through;
  * `deletePrefix` removes exactly the keys under a prefix (a workspace's settings on uninstall).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type KeyValueStore, memoryStore, namespaced, openStore } from '../../src/lib/store.js';
-import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
+import { skipRedisTests } from '../support/redis-server.js';
+import { sharedRedis } from '../support/shared-redis.js';
+import { sqliteFilesPerBlock } from './sqlite-files.js';
 
 const callers = 40;
 const anything = z.unknown();
@@ -76,26 +75,18 @@ describe('setIfAbsent and deletePrefix in memory', () => {
 });
 
 describe('setIfAbsent and deletePrefix on SQLite files', () => {
-  let dir = '';
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'fundbot-set-if-absent-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const files = sqliteFilesPerBlock('fundbot-set-if-absent-');
 
   it('one store: concurrent callers share a group commit, one wins', async () => {
-    const file = join(dir, 'one.sqlite');
-    await checkStore(() => openStore(`sqlite://${file}`), 1);
+    await checkStore(() => openStore(files.url('one.sqlite')), 1);
   });
 
   it('two connections on one file (two processes): the write lock lets one win', async () => {
-    const file = join(dir, 'two.sqlite');
-    await checkStore(() => openStore(`sqlite://${file}`), 2);
+    await checkStore(() => openStore(files.url('two.sqlite')), 2);
   });
 
   it('a set-if-absent queued behind a delete of the same key in one batch wins', async () => {
-    const store = await openStore(`sqlite://${join(dir, 'order.sqlite')}`);
+    const store = await openStore(files.url('order.sqlite'));
     try {
       await store.set('k', 'old', 60_000);
       const [deleted, added, again] = await Promise.all([
@@ -112,20 +103,14 @@ describe('setIfAbsent and deletePrefix on SQLite files', () => {
 });
 
 describe.skipIf(skipRedisTests())('setIfAbsent and deletePrefix on a real redis-server', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis.stop();
-  });
+  const redis = sharedRedis();
 
   it('three replicas (three connections): one of N concurrent callers wins', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
     try {
-      await checkStore(() => openStore(redis.url), 3);
+      await checkStore(() => openStore(redis.server.url), 3);
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off('warning', onWarning);

@@ -15,14 +15,12 @@ import { get, t0 } from './helpers.js';
 const start = Date.UTC(2026, 2, 2, 9, 0, 0); // 10:00 CET launch
 const hour = 3_600_000;
 
+/** The plan of a busy campaign day (1,500 supporters, 200 wall posts, 3 blog posts) from seed 3. */
+const busyDay = () =>
+  planCampaignDay({ start, random: seededRandom(3), supporters: 1500, wallPosts: 200, blogPosts: 3 });
+
 describe('planCampaignDay', () => {
-  const plan = planCampaignDay({
-    start,
-    random: seededRandom(3),
-    supporters: 1500,
-    wallPosts: 200,
-    blogPosts: 3,
-  });
+  const plan = busyDay();
   const count = (kind: string) => plan.actions.filter((a) => a.kind === kind).length;
 
   it('plans exactly the requested counts, sorted by time, within the day', () => {
@@ -63,13 +61,7 @@ describe('planCampaignDay', () => {
   });
 
   it('is deterministic for a seed and mixes in hostile names only when asked', () => {
-    const again = planCampaignDay({
-      start,
-      random: seededRandom(3),
-      supporters: 1500,
-      wallPosts: 200,
-      blogPosts: 3,
-    });
+    const again = busyDay();
     expect(again.actions).toEqual(plan.actions);
     const names = (p: typeof plan) => p.actions.flatMap((a) => (a.kind === 'support' ? [a.displayName] : []));
     expect(names(plan).some((n) => hostileTexts.includes(n))).toBe(false);

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildSlackAppManifest } from '../../src/adapters/slack/index.js';
 import { commandDefinitions } from '../../src/domain/command-definitions.js';
+import { everyManifestEvents } from './manifest-events.js';
 
 describe('Slack app manifest', () => {
   it('declares exactly one command, /fundbot, whose usage hint lists the subcommands of the definitions', () => {
@@ -42,17 +43,7 @@ describe('Slack app manifest', () => {
   it('enables Socket Mode by default, with no request URLs', () => {
     const manifest = buildSlackAppManifest(commandDefinitions);
     expect(manifest.settings).toEqual({
-      // The bot invited back or a channel unarchived: notices held for it go out at once. Its own notices as they
-      // land: doubts settle without looks, and a copy landed late is removed.
-      event_subscriptions: {
-        bot_events: [
-          'member_joined_channel',
-          'channel_unarchive',
-          'group_unarchive',
-          'message.channels',
-          'message.groups',
-        ],
-      },
+      event_subscriptions: { bot_events: [...everyManifestEvents] },
       org_deploy_enabled: false,
       socket_mode_enabled: true,
       token_rotation_enabled: false,

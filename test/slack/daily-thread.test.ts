@@ -6,21 +6,12 @@
  * restart (conversations.replies in the thread, conversations.history in the channel),
  * never posted twice.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
+import { describe, expect, it } from 'vitest';
 import { runFor } from '../delivery/pipeline-harness.js';
-import type { FakeSlack } from '../fakes/slack/fake-slack.js';
-import { t0 } from '../support/builders.js';
+import { goalOf20k, liveIn } from '../delivery/restartable-process.js';
 import { buildEvent } from '../support/event-builders.js';
 import { hostileTexts } from '../support/hostile-text.js';
-import { ManualClock } from '../support/manual-clock.js';
-import {
-  lookAfterMs,
-  type SlackPipeline,
-  slackChannel,
-  startClockedFakeSlack,
-  startSlackPipeline,
-} from './slack-pipeline.js';
+import { lookAfterMs, restartableSlackPerTest, slackChannel } from './slack-pipeline.js';
 
 const channel = slackChannel('C0CHAN');
 
@@ -45,34 +36,14 @@ function parsedParts(args: Record<string, unknown>): string {
 }
 
 describe('Slack daily thread', () => {
-  let fake: FakeSlack;
-  let clock: ManualClock;
-  let store: KeyValueStore;
-  let bot: SlackPipeline | undefined;
-
-  /** One "process": a new adapter and pipeline over the same store. */
-  async function startBot(): Promise<SlackPipeline> {
-    await bot?.stop();
-    bot = await startSlackPipeline(fake, { clock, store, overrides: { goalOf: async () => 20_000 } });
-    return bot;
-  }
-
-  beforeEach(async () => {
-    clock = new ManualClock(t0);
-    store = memoryStore();
-    fake = await startClockedFakeSlack(clock);
-    const first = await startBot();
-    await first.subscribe(channel, ['supporters']);
-    await first.pacing.setKind(channel, 'supporters', { mode: 'live' });
-    await first.dailyThreads.set(channel, true);
+  /** One "process" at a time over one store: `startBot` is a restart. */
+  const day = restartableSlackPerTest({
+    setUp: liveIn(channel, { dailyThread: true }),
+    overrides: goalOf20k,
   });
-  afterEach(async () => {
-    await bot?.stop();
-    bot = undefined;
-    await fake.close();
-  });
+  const startBot = () => day.start();
 
-  const all = () => fake.messages.get(channel.channelId) ?? [];
+  const all = () => day.fake.messages.get(channel.channelId) ?? [];
   const inChannel = () => all().filter((m) => m.thread_ts === undefined);
   const replies = () => all().filter((m) => m.thread_ts !== undefined);
   const supporter = (id: string, displayName: string, n: number) =>
@@ -81,8 +52,8 @@ describe('Slack daily thread', () => {
       displayName,
       supporterCount: 200 + n,
       fundingTotal: 9_000 + n * 50,
-      occurredAt: clock.now(),
-      detectedAt: clock.now(),
+      occurredAt: day.clock.now(),
+      detectedAt: day.clock.now(),
     });
 
   it('one line in the channel, replies in the thread, hostile names inert in replies and in the edited parent', async () => {
@@ -92,7 +63,7 @@ describe('Slack daily thread', () => {
     expect(inChannel()).toHaveLength(1);
     const parentTs = inChannel()[0]!.ts;
     expect(replies().map((m) => m.thread_ts)).toEqual([parentTs, parentTs]);
-    const posts = fake.callsTo('chat.postMessage');
+    const posts = day.fake.callsTo('chat.postMessage');
     expect(posts[0]?.args['thread_ts']).toBeUndefined();
     expect(posts[0]?.args['text']).toContain('Supporters on');
     for (const reply of posts.slice(1)) {
@@ -105,7 +76,7 @@ describe('Slack daily thread', () => {
 
     h = await startBot(); // a restart: the parent's ts comes from the store
     await runFor(h, 60_000, 10_000);
-    const updates = fake.callsTo('chat.update');
+    const updates = day.fake.callsTo('chat.update');
     expect(updates).toHaveLength(1);
     expect(updates[0]?.args['ts']).toBe(parentTs);
     const edited = parsedParts(updates[0]!.args);
@@ -123,7 +94,7 @@ describe('Slack daily thread', () => {
   it('a reply whose answer was lost is found in the thread by conversations.replies after a restart: posted once', async () => {
     let h = await startBot();
     await h.offer(supporter('k1', 'Ada', 1));
-    fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
+    day.fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
     const lost = supporter('k2', 'Bob', 2);
     await h.offer(lost);
     expect(replies()).toHaveLength(2);
@@ -133,17 +104,17 @@ describe('Slack daily thread', () => {
     await h.advance(lookAfterMs);
     expect(await h.offer(lost)).toEqual([lost.id]);
     expect(replies()).toHaveLength(2);
-    expect(fake.duplicateEventIds(channel.channelId)).toEqual([]);
-    const looks = fake.callsTo('conversations.replies');
+    expect(day.fake.duplicateEventIds(channel.channelId)).toEqual([]);
+    const looks = day.fake.callsTo('conversations.replies');
     expect(looks).toHaveLength(1);
     expect(looks[0]?.args).toMatchObject({ channel: 'C0CHAN', ts: inChannel()[0]!.ts });
-    expect(fake.callsTo('conversations.history')).toHaveLength(0);
+    expect(day.fake.callsTo('conversations.history')).toHaveLength(0);
     expect(inChannel()).toHaveLength(1);
   });
 
   it('a parent whose answer was lost is found in the channel history after a restart: one parent, the replies under it', async () => {
     let h = await startBot();
-    fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
+    day.fake.fail('chat.postMessage', { afterPost: 'drop' }, 1);
     const ada = supporter('k1', 'Ada', 1);
     await h.offer(ada);
     expect(inChannel()).toHaveLength(1);
@@ -153,9 +124,9 @@ describe('Slack daily thread', () => {
     await h.offer(ada, supporter('k2', 'Bob', 2));
     await runFor(h, lookAfterMs + 10_000, 1_000);
     expect(inChannel()).toHaveLength(1);
-    expect(fake.callsTo('conversations.history')).toHaveLength(1);
+    expect(day.fake.callsTo('conversations.history')).toHaveLength(1);
     const parentTs = inChannel()[0]!.ts;
     expect(replies().map((m) => m.thread_ts)).toEqual([parentTs, parentTs]);
-    expect(fake.duplicateEventIds(channel.channelId)).toEqual([]);
+    expect(day.fake.duplicateEventIds(channel.channelId)).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ import {
 } from './slack-pipeline.js';
 
 const startBot = slackBotPerTest();
+const startWitnessed = slackBotPerTest(startWitnessedSlack);
 /** Channel i gets project i's notices, so each channel's doubt begins when the test says. */
 const channels = ['C01', 'C02', 'C03', 'C04', 'C05'];
 const projectOf = (channelId: string) => `project-${channelId.toLowerCase()}`;
@@ -85,23 +86,18 @@ describe('Slack: the doubts of a workspace share its look a minute, oldest first
       doubtResolved: ({ id, outcome }) => resolved.push(`${id}:${outcome}`),
       sighted: ({ messageId }) => sighted.push(messageId),
     };
-    const bot = await startWitnessedSlack(clock, { observer });
-    try {
-      await subscribeAll(bot);
-      for (const id of channels) await bot.offer(supporter(id, 0, clock.now()));
-      await bot.fake.waitFor(() => sighted.length === channels.length, 'the first posts seen');
-      for (const id of channels) {
-        bot.fake.fail('chat.postMessage', { afterPost: 'hang' }, 1);
-        await bot.offer(supporter(id, 1, clock.now()));
-      }
-      await bot.fake.waitFor(() => resolved.length === channels.length, 'every doubt decided by its event');
-      await bot.settle();
-      expect(resolved.sort()).toEqual(channels.map((id) => `${id}-s1:found`));
-      expect(bot.fake.callsTo('conversations.history')).toHaveLength(0);
-      for (const id of channels) expect(eventIdsIn(bot.fake, id)).toEqual([`${id}-s0`, `${id}-s1`]);
-    } finally {
-      await bot.stop();
-      await bot.fake.close();
+    const bot = await startWitnessed(clock, { observer });
+    await subscribeAll(bot);
+    for (const id of channels) await bot.offer(supporter(id, 0, clock.now()));
+    await bot.fake.waitFor(() => sighted.length === channels.length, 'the first posts seen');
+    for (const id of channels) {
+      bot.fake.fail('chat.postMessage', { afterPost: 'hang' }, 1);
+      await bot.offer(supporter(id, 1, clock.now()));
     }
+    await bot.fake.waitFor(() => resolved.length === channels.length, 'every doubt decided by its event');
+    await bot.settle();
+    expect(resolved.sort()).toEqual(channels.map((id) => `${id}-s1:found`));
+    expect(bot.fake.callsTo('conversations.history')).toHaveLength(0);
+    for (const id of channels) expect(eventIdsIn(bot.fake, id)).toEqual([`${id}-s0`, `${id}-s1`]);
   });
 });

@@ -4,8 +4,10 @@
  * a Slack request signer.
  */
 import { createHmac } from 'node:crypto';
+import { expect } from 'vitest';
 import type { CommandCore, CommandInvocation, Locale } from '../../src/core/command-core.js';
 import type { NeutralMessage } from '../../src/core/message.js';
+import { waitUntil } from '../support/wait-until.js';
 
 export interface Deferred<T> {
   readonly promise: Promise<T>;
@@ -190,4 +192,33 @@ export function connectFormSubmission(input: {
     },
   };
   return { payload: JSON.stringify(payload) };
+}
+
+/**
+ * A slash command (`fields` over {@link slashCommand}'s, with a new response_url of `fake`) signed and sent to
+ * `eventsUrl` as Slack sends it: acknowledged with 200, and answered through its response_url, which this
+ * resolves with (rejects after `timeoutMs`).
+ */
+export async function answerToSignedCommand(
+  fake: {
+    responseUrl(): string;
+    readonly responses: readonly { readonly id: string; readonly body: Record<string, unknown> }[];
+  },
+  eventsUrl: string,
+  signingSecret: string,
+  fields: Partial<Record<string, string>>,
+  timeoutMs = 10_000,
+) {
+  const responseUrl = fake.responseUrl();
+  const sent = await postSignedCommand(
+    eventsUrl,
+    signingSecret,
+    slashCommand({ ...fields, response_url: responseUrl }),
+  );
+  expect(sent.status).toBe(200);
+  return waitUntil(
+    `the answer to ${fields['command'] ?? '/fundbot'} ${fields['text'] ?? ''}`,
+    () => fake.responses.find((r) => responseUrl.endsWith(r.id)),
+    { timeoutMs },
+  );
 }

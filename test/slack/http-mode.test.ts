@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
-import { deferred, postSignedCommand, type RecordingCore, recordingCore, slashCommand } from './helpers.js';
+import {
+  answerToSignedCommand,
+  deferred,
+  postSignedCommand,
+  type RecordingCore,
+  recordingCore,
+  type SigningOptions,
+  slashCommand,
+} from './helpers.js';
 import { httpModeAdapter } from './http-mode-adapter.js';
 
 const signingSecret = '8f742231b10e8888abcd99yyyzzz85a5';
@@ -26,6 +34,10 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
     await adapter.start();
     url = adapter.url ?? '';
   }
+
+  /** Posts the default command (/fundbot funding) signed with `secret` and the signing `options`. */
+  const postCommand = (options: SigningOptions = {}, secret = signingSecret) =>
+    postSignedCommand(url, secret, slashCommand({ response_url: fake.responseUrl() }), options);
 
   beforeEach(async () => {
     fake = await startFakeSlack({
@@ -81,27 +93,16 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
 
   it('maps /fundbot <subcommand> to the canonical command, and /fundbot alone to help', async () => {
     await start();
-    await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl(), text: 'status solar-kiosk' }),
-    );
-    await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    await answerToSignedCommand(fake, url, signingSecret, { text: 'status solar-kiosk' });
     expect(core.invocations[0]).toMatchObject({ name: 'status', options: { project: 'solar-kiosk' } });
 
-    await postSignedCommand(url, signingSecret, slashCommand({ response_url: fake.responseUrl(), text: '' }));
-    await fake.waitFor(() => fake.responses[1], 'the second respond() call');
+    await answerToSignedCommand(fake, url, signingSecret, { text: '' });
     expect(core.invocations[1]).toMatchObject({ name: 'help', options: {} });
   });
 
   it('answers an unknown subcommand privately with the list of subcommands, running nothing', async () => {
     await start();
-    await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl(), text: 'teleport solar-kiosk' }),
-    );
-    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    const response = await answerToSignedCommand(fake, url, signingSecret, { text: 'teleport solar-kiosk' });
     expect(response.body.response_type).toBe('ephemeral');
     const shown = JSON.stringify(response.body.blocks);
     expect(shown).toContain('teleport');
@@ -113,12 +114,10 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
 
   it('tells a user typing a command of an old manifest (/funding) what to type instead', async () => {
     await start();
-    await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl(), command: '/funding', text: 'solar-kiosk' }),
-    );
-    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    const response = await answerToSignedCommand(fake, url, signingSecret, {
+      command: '/funding',
+      text: 'solar-kiosk',
+    });
     expect(response.body.response_type).toBe('ephemeral');
     expect(JSON.stringify(response.body.blocks)).toContain('/fundbot funding [project]');
     expect(core.invocations).toHaveLength(0);
@@ -126,20 +125,9 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
 
   it('rejects a request with a bad signature and runs nothing', async () => {
     await start();
-    const res = await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl() }),
-      {
-        signature: `v0=${'0'.repeat(64)}`,
-      },
-    );
+    const res = await postCommand({ signature: `v0=${'0'.repeat(64)}` });
     expect(res.status).toBe(401);
-    const signedWithOtherSecret = await postSignedCommand(
-      url,
-      'not-the-signing-secret',
-      slashCommand({ response_url: fake.responseUrl() }),
-    );
+    const signedWithOtherSecret = await postCommand({}, 'not-the-signing-secret');
     expect(signedWithOtherSecret.status).toBe(401);
     expect(core.invocations).toHaveLength(0);
     expect(fake.responses).toHaveLength(0);
@@ -147,14 +135,7 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
 
   it('rejects a correctly signed request whose timestamp is older than five minutes (replay)', async () => {
     await start();
-    const res = await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl() }),
-      {
-        timestampSeconds: Math.floor(Date.now() / 1000) - 10 * 60,
-      },
-    );
+    const res = await postCommand({ timestampSeconds: Math.floor(Date.now() / 1000) - 10 * 60 });
     expect(res.status).toBe(401);
     expect(core.invocations).toHaveLength(0);
   });
@@ -166,11 +147,7 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
       coreStarted.resolve();
       return gate.promise;
     });
-    const res = await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl() }),
-    );
+    const res = await postCommand();
     // The HTTP response (the ack) is complete while the core is still waiting on the gate.
     expect(res.status).toBe(200);
     await coreStarted.promise;
@@ -185,21 +162,11 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
 
   it('answers invalid arguments privately with the usage and does not run the command', async () => {
     await start();
-    await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl(), text: 'reward' }),
-    );
-    const missing = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    const missing = await answerToSignedCommand(fake, url, signingSecret, { text: 'reward' });
     expect(missing.body.response_type).toBe('ephemeral');
     expect(JSON.stringify(missing.body.blocks)).toContain('/fundbot reward <id> [project]');
 
-    await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: fake.responseUrl(), text: 'reward abc' }),
-    );
-    const notANumber = await fake.waitFor(() => fake.responses[1], 'the second respond() call');
+    const notANumber = await answerToSignedCommand(fake, url, signingSecret, { text: 'reward abc' });
     expect(notANumber.body.response_type).toBe('ephemeral');
     expect(JSON.stringify(notANumber.body.blocks)).toContain('abc');
     expect(core.invocations).toHaveLength(0);
@@ -207,8 +174,7 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
 
   it('sends private answers of the core as ephemeral', async () => {
     await start(() => ({ text: 'Only you can see this', private: true, tone: 'error' }));
-    await postSignedCommand(url, signingSecret, slashCommand({ response_url: fake.responseUrl() }));
-    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    const response = await answerToSignedCommand(fake, url, signingSecret, {});
     expect(response.body.response_type).toBe('ephemeral');
   });
 
@@ -216,21 +182,14 @@ describe('Slack adapter in HTTP mode (real Bolt HTTPReceiver)', () => {
     await start(() => {
       throw new Error('database password=hunter2 exploded');
     });
-    await postSignedCommand(url, signingSecret, slashCommand({ response_url: fake.responseUrl() }));
-    const response = await fake.waitFor(() => fake.responses[0], 'the respond() call');
+    const response = await answerToSignedCommand(fake, url, signingSecret, {});
     expect(response.body.response_type).toBe('ephemeral');
     expect(JSON.stringify(response.body)).not.toContain('hunter2');
   });
 
   describe('canAdminister', () => {
     async function canAdminister(userId: string): Promise<boolean | undefined> {
-      const before = core.invocations.length;
-      await postSignedCommand(
-        url,
-        signingSecret,
-        slashCommand({ response_url: fake.responseUrl(), user_id: userId }),
-      );
-      await fake.waitFor(() => fake.responses.length > before, `the answer to ${userId}`);
+      await answerToSignedCommand(fake, url, signingSecret, { user_id: userId });
       return core.invocations.at(-1)?.context.canAdminister;
     }
 

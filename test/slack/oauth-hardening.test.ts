@@ -3,13 +3,12 @@
  * the fake Web API: install states are single-use, and concurrent copies of one signed command run once
  * (the replay guard is one set-if-absent in the store, here a real SQLite file).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import type { SlackAdapter } from '../../src/adapters/slack/index.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { type KeyValueStore, memoryStore, openStore } from '../../src/lib/store.js';
 import {
@@ -18,13 +17,8 @@ import {
   startFakeSlackOAuth,
 } from '../fakes/slack/fake-slack-oauth.js';
 import { ManualClock } from '../support/manual-clock.js';
-import {
-  postSignedCommand,
-  type RecordingCore,
-  recordingCore,
-  recordingLogger,
-  slashCommand,
-} from './helpers.js';
+import { postSignedCommand, type RecordingCore, recordingCore, slashCommand } from './helpers.js';
+import { startOAuthAdapter } from './oauth-adapter.js';
 import { beginInstall, finishInstall } from './oauth-browser.js';
 
 const signingSecret = 'oauth-hardening-signing-secret';
@@ -43,25 +37,13 @@ beforeAll(async () => {
   fake = await startFakeSlackOAuth();
   store = await openStore(`sqlite://${join(dir, 'state.sqlite')}`);
   core = recordingCore();
-  adapter = createSlackAdapter({
-    mode: 'oauth',
-    clientId: fake.clientId,
-    clientSecret: fake.clientSecret,
+  ({ adapter, base } = await startOAuthAdapter(fake, {
     stateSecret: 'a-state-secret-of-at-least-32-characters',
     signingSecret,
-    encryptionKey: randomBytes(32),
     store,
     subscriptions: createSubscriptionStore(memoryStore(), { clock: new ManualClock() }),
     core,
-    logger: recordingLogger(),
-    host: '127.0.0.1',
-    port: 0,
-    slackApiUrl: fake.apiUrl,
-    retryPolicy: { retries: 0 },
-    drainTimeoutMs: 1_000,
-  });
-  await adapter.start();
-  base = new URL(adapter.url ?? '').origin;
+  }));
 });
 afterAll(async () => {
   await adapter?.stop();

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
+import type { SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { type KeyValueStore, memoryStore } from '../../src/lib/store.js';
@@ -9,13 +8,13 @@ import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-sl
 import { ManualClock } from '../support/manual-clock.js';
 import { waitUntil } from '../support/wait-until.js';
 import {
-  postSignedCommand,
+  answerToSignedCommand,
   postSignedJson,
   type RecordingCore,
   recordingCore,
   recordingLogger,
-  slashCommand,
 } from './helpers.js';
+import { startOAuthAdapter } from './oauth-adapter.js';
 import { beginInstall, finishInstall } from './oauth-browser.js';
 
 const signingSecret = 'oauth-signing-secret';
@@ -35,25 +34,14 @@ beforeAll(async () => {
   store = memoryStore();
   core = recordingCore();
   // Through the adapter entry point: mode 'oauth' switches from the single bot token to the install flow.
-  adapter = createSlackAdapter({
-    mode: 'oauth',
-    clientId: fake.clientId,
-    clientSecret: fake.clientSecret,
+  ({ adapter, base } = await startOAuthAdapter(fake, {
     stateSecret: 'state-secret-for-tests',
     signingSecret,
-    encryptionKey: randomBytes(32),
     store,
     subscriptions,
     core,
     logger,
-    host: '127.0.0.1',
-    port: 0,
-    slackApiUrl: fake.apiUrl,
-    retryPolicy: { retries: 0 },
-    drainTimeoutMs: 1_000,
-  });
-  await adapter.start();
-  base = new URL(adapter.url ?? '').origin;
+  }));
 });
 afterAll(async () => {
   await adapter?.stop();
@@ -121,16 +109,9 @@ describe('Slack OAuth install flow', () => {
 
   it('authorizes each command with the bot token of the workspace it came from', async () => {
     await install(teamTwo);
-    const responseUrl = fake.responseUrl();
-    const sent = await postSignedCommand(
-      `${base}/slack/events`,
-      signingSecret,
-      slashCommand({ response_url: responseUrl, team_id: teamTwo.teamId, user_id: 'U0PLAIN' }),
-    );
-    expect(sent.status).toBe(200);
-    await waitUntil('the reply through response_url', async () => fake.responses.length > 0, {
-      timeoutMs: 5_000,
-      everyMs: 10,
+    await answerToSignedCommand(fake, `${base}/slack/events`, signingSecret, {
+      team_id: teamTwo.teamId,
+      user_id: 'U0PLAIN',
     });
     const lookup = fake.calls.find((c) => c.method === 'users.info' && c.args.user === 'U0PLAIN');
     expect(lookup?.token).toBe(fake.tokenOf(teamTwo.teamId));
@@ -142,15 +123,9 @@ describe('Slack OAuth install flow', () => {
   });
 
   it('takes admin rights from the workspace the command came from', async () => {
-    const responseUrl = fake.responseUrl();
-    await postSignedCommand(
-      `${base}/slack/events`,
-      signingSecret,
-      slashCommand({ response_url: responseUrl, team_id: teamOne.teamId, user_id: 'U0BOSS' }),
-    );
-    await waitUntil('the reply', async () => fake.responses.some((r) => responseUrl.endsWith(r.id)), {
-      timeoutMs: 5_000,
-      everyMs: 10,
+    await answerToSignedCommand(fake, `${base}/slack/events`, signingSecret, {
+      team_id: teamOne.teamId,
+      user_id: 'U0BOSS',
     });
     expect(core.invocations.at(-1)?.context.canAdminister).toBe(true);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSlackAppManifest } from '../../src/adapters/slack/index.js';
 import { commandDefinitions } from '../../src/domain/command-definitions.js';
+import { everyManifestEvents, oauthManifestEvents } from './manifest-events.js';
 
 describe('Slack app manifest for many workspaces (--oauth)', () => {
   it('adds the redirect URL and the uninstall events next to the request URL', () => {
@@ -13,16 +14,7 @@ describe('Slack app manifest for many workspaces (--oauth)', () => {
     ]);
     expect(manifest.settings.event_subscriptions).toEqual({
       request_url: 'https://bot.example.com/fundbot/slack/events',
-      bot_events: [
-        'member_joined_channel',
-        'channel_unarchive',
-        'group_unarchive',
-        'message.channels',
-        'message.groups',
-        'app_uninstalled',
-        'tokens_revoked',
-        'app_home_opened',
-      ],
+      bot_events: [...oauthManifestEvents],
     });
     // Hosted fundbot: the connect form and the App Home's buttons, and the App Home tab itself.
     expect(manifest.settings.interactivity).toEqual({
@@ -38,13 +30,7 @@ describe('Slack app manifest for many workspaces (--oauth)', () => {
     expect(manifest.oauth_config).not.toHaveProperty('redirect_urls');
     expect(manifest.settings.event_subscriptions).toEqual({
       request_url: 'https://bot.example.com/slack/events',
-      bot_events: [
-        'member_joined_channel',
-        'channel_unarchive',
-        'group_unarchive',
-        'message.channels',
-        'message.groups',
-      ],
+      bot_events: [...everyManifestEvents],
     });
   });
 

@@ -3,81 +3,47 @@
  * command, from the same definition, through the real adapter and the real command
  * core against the fake Slack; /fundbot subscriptions shows the result.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SlackAdapter } from '../../src/adapters/slack/index.js';
+import { describe, expect, it } from 'vitest';
 import { createCommandCore } from '../../src/core/index.js';
 import type { ChannelRef, SubscriptionStore } from '../../src/core/ports.js';
 import { createPacingSettings, type PacingSettings } from '../../src/core/settings/pacing-settings.js';
 import { createSettingsStore } from '../../src/core/settings/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { memoryStore } from '../../src/lib/store.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { buildProject } from '../support/builders.js';
 import { FakeReadModel } from '../support/fake-read-model.js';
-import { ManualClock } from '../support/manual-clock.js';
-import { postSignedCommand, slashCommand } from './helpers.js';
-import { httpModeAdapter } from './http-mode-adapter.js';
+import { coreAdapterPerTest } from './core-adapter.js';
 
 const signingSecret = 'pacing-signing-secret';
 const botToken = 'xoxb-1-pacing';
 const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelId: 'C0CHAN' };
 
 describe('/fundbot pacing and /fundbot quiet', () => {
-  let fake: FakeSlack;
-  let adapter: SlackAdapter;
   let subscriptions: SubscriptionStore;
   let pacing: PacingSettings;
-  let url: string;
-
-  beforeEach(async () => {
-    fake = await startFakeSlack({
-      botToken,
-      users: [
-        { id: 'U0PLAIN', team_id: 'T0FAKE', name: 'plain' },
-        { id: 'U0ADMIN', team_id: 'T0FAKE', name: 'admin', is_admin: true },
-      ],
-    });
-    const clock = new ManualClock();
-    const store = memoryStore();
-    subscriptions = createSubscriptionStore(store, { clock });
-    pacing = createPacingSettings(store);
-    const core = createCommandCore({
-      readModel: new FakeReadModel({
+  const h = coreAdapterPerTest({
+    botToken,
+    signingSecret,
+    core: ({ clock }) => {
+      const store = memoryStore();
+      subscriptions = createSubscriptionStore(store, { clock });
+      pacing = createPacingSettings(store);
+      return createCommandCore({
+        readModel: new FakeReadModel({
+          clock,
+          projects: [{ project: buildProject({ link_caption: 'solar-kiosk' }) }],
+        }),
+        subscriptions,
+        settings: createSettingsStore(store),
+        pacing,
         clock,
-        projects: [{ project: buildProject({ link_caption: 'solar-kiosk' }) }],
-      }),
-      subscriptions,
-      settings: createSettingsStore(store),
-      pacing,
-      clock,
-      version: 'test',
-    });
-    adapter = httpModeAdapter({
-      botToken,
-      signingSecret,
-      core,
-      apiUrl: fake.apiUrl,
-      clock,
-    });
-    await adapter.start();
-    url = adapter.url ?? '';
-  });
-
-  afterEach(async () => {
-    await adapter.stop();
-    await fake.close();
+        version: 'test',
+      });
+    },
   });
 
   async function run(text: string, userId: string) {
-    const responseUrl = fake.responseUrl();
-    const res = await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: responseUrl, command: '/fundbot', text, user_id: userId }),
-    );
-    expect(res.status).toBe(200);
-    const mine = () => fake.responses.filter((r) => responseUrl.endsWith(r.id));
-    const [answer] = await fake.waitFor(() => mine().length >= 1 && mine(), `an answer to /fundbot ${text}`);
+    const [answer] = await h.runAll('/fundbot', text, userId, 1);
     return { type: answer!.body.response_type, shown: JSON.stringify(answer!.body.blocks) };
   }
 

@@ -4,87 +4,53 @@
  * Only the engine's read model is faked; the channel access is the adapter's own
  * (conversations.info against the fake Slack).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SlackAdapter } from '../../src/adapters/slack/index.js';
+import { describe, expect, it } from 'vitest';
 import { createCommandCore } from '../../src/core/index.js';
 import type { ChannelRef, SubscriptionStore } from '../../src/core/ports.js';
 import { createSettingsStore } from '../../src/core/settings/settings-store.js';
 import { createSubscriptionStore } from '../../src/core/subscription-store.js';
 import { memoryStore } from '../../src/lib/store.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import { buildProject } from '../support/builders.js';
 import { FakeReadModel } from '../support/fake-read-model.js';
-import { ManualClock } from '../support/manual-clock.js';
-import { postSignedCommand, recordingLogger, slashCommand } from './helpers.js';
-import { httpModeAdapter } from './http-mode-adapter.js';
+import { coreAdapterPerTest } from './core-adapter.js';
+import { recordingLogger } from './helpers.js';
 
 const signingSecret = 'real-core-signing-secret';
 const botToken = 'xoxb-1-real-core';
 const channel: ChannelRef = { platform: 'slack', workspaceId: 'T0FAKE', channelId: 'C0CHAN' };
 
 describe('Slack adapter with the real command core', () => {
-  let fake: FakeSlack;
-  let adapter: SlackAdapter;
   let subscriptions: SubscriptionStore;
-  let url: string;
   let logger: ReturnType<typeof recordingLogger>;
-
-  beforeEach(async () => {
-    logger = recordingLogger();
-    fake = await startFakeSlack({
-      botToken,
-      users: [
-        { id: 'U0PLAIN', team_id: 'T0FAKE', name: 'plain' },
-        { id: 'U0ADMIN', team_id: 'T0FAKE', name: 'admin', is_admin: true },
-      ],
-    });
-    const clock = new ManualClock();
-    subscriptions = createSubscriptionStore(memoryStore(), { clock });
-    const readModel = new FakeReadModel({
-      clock,
-      projects: [{ project: buildProject({ title: 'Solar kiosk <!channel>', link_caption: 'solar-kiosk' }) }],
-    });
-    const core = createCommandCore({
-      readModel,
-      // The adapter is created after the core (it needs it): its channel access is looked up per call.
-      channelAccess: { canPost: (c) => adapter.channelAccess.canPost(c) },
-      subscriptions,
-      settings: createSettingsStore(memoryStore()),
-      clock,
-      version: 'test',
-    });
-    adapter = httpModeAdapter({
-      botToken,
-      signingSecret,
-      core,
-      apiUrl: fake.apiUrl,
-      logger,
-      clock,
-    });
-    await adapter.start();
-    url = adapter.url ?? '';
-  });
-
-  afterEach(async () => {
-    await adapter.stop();
-    await fake.close();
+  const h = coreAdapterPerTest({
+    botToken,
+    signingSecret,
+    logger: () => {
+      logger = recordingLogger();
+      return logger;
+    },
+    core: ({ clock, adapter }) => {
+      subscriptions = createSubscriptionStore(memoryStore(), { clock });
+      const readModel = new FakeReadModel({
+        clock,
+        projects: [
+          { project: buildProject({ title: 'Solar kiosk <!channel>', link_caption: 'solar-kiosk' }) },
+        ],
+      });
+      return createCommandCore({
+        readModel,
+        // The adapter is created after the core (it needs it): its channel access is looked up per call.
+        channelAccess: { canPost: (c) => adapter().channelAccess.canPost(c) },
+        subscriptions,
+        settings: createSettingsStore(memoryStore()),
+        clock,
+        version: 'test',
+      });
+    },
   });
 
   async function run(command: string, text: string, userId: string) {
-    return (await runAll(command, text, userId, 1))[0]!;
-  }
-
-  /** Sends one signed command and waits for `count` respond() calls to its response_url. */
-  async function runAll(command: string, text: string, userId: string, count: number) {
-    const responseUrl = fake.responseUrl();
-    const res = await postSignedCommand(
-      url,
-      signingSecret,
-      slashCommand({ response_url: responseUrl, command, text, user_id: userId }),
-    );
-    expect(res.status).toBe(200);
-    const mine = () => fake.responses.filter((r) => responseUrl.endsWith(r.id));
-    return fake.waitFor(() => mine().length >= count && mine(), `${count} answers to ${command} ${text}`);
+    return (await h.runAll(command, text, userId, 1))[0]!;
   }
 
   it('refuses /subscribe to a non-admin privately and subscribes nothing', async () => {
@@ -124,13 +90,13 @@ describe('Slack adapter with the real command core', () => {
   });
 
   it('subscribes only after conversations.info says the bot is a member, then posts "now watching" once', async () => {
-    const [confirmation, watching] = await runAll(
+    const [confirmation, watching] = await h.runAll(
       '/fundbot',
       'subscribe solar-kiosk supporters',
       'U0ADMIN',
       2,
     );
-    expect(fake.callsTo('conversations.info').map((c) => c.args.channel)).toEqual(['C0CHAN']);
+    expect(h.fake.callsTo('conversations.info').map((c) => c.args.channel)).toEqual(['C0CHAN']);
     expect(confirmation?.body.response_type).toBe('ephemeral');
     expect(watching?.body.response_type).toBe('in_channel');
     const shown = JSON.stringify(watching?.body.blocks);
@@ -139,14 +105,14 @@ describe('Slack adapter with the real command core', () => {
     expect(String(watching?.body.text)).toContain('&lt;!channel&gt;');
 
     // More kinds later: confirmed, no second summary.
-    const before = fake.responses.length;
+    const before = h.fake.responses.length;
     await run('/fundbot', 'subscribe solar-kiosk wall', 'U0ADMIN');
     await run('/fundbot', 'subscriptions', 'U0PLAIN');
-    expect(fake.responses.slice(before).map((r) => r.body.response_type)).toEqual([
+    expect(h.fake.responses.slice(before).map((r) => r.body.response_type)).toEqual([
       'ephemeral',
       'in_channel',
     ]);
-    expect(JSON.stringify(fake.responses.slice(before))).not.toContain('now watching');
+    expect(JSON.stringify(h.fake.responses.slice(before))).not.toContain('now watching');
     expect((await subscriptions.forChannel(channel))[0]?.kinds).toEqual(['supporters', 'wall']);
   });
 
@@ -161,19 +127,19 @@ describe('Slack adapter with the real command core', () => {
   ])(
     'refuses /fundbot subscribe when the bot is %s, says how to fix it, stores nothing',
     async (_l, state, fix) => {
-      fake.setChannel(state);
+      h.fake.setChannel(state);
       const response = await run('/fundbot', 'subscribe solar-kiosk', 'U0ADMIN');
       expect(response.body.response_type).toBe('ephemeral');
       expect(JSON.stringify(response.body.blocks)).toContain(fix);
       expect(await subscriptions.forChannel(channel)).toEqual([]);
       // Nothing public followed.
       await run('/fundbot', 'help', 'U0PLAIN');
-      expect(fake.responses.filter((r) => r.body.response_type === 'in_channel')).toEqual([]);
+      expect(h.fake.responses.filter((r) => r.body.response_type === 'in_channel')).toEqual([]);
     },
   );
 
   it('refuses when Slack cannot be asked (missing scope), and logs what to fix', async () => {
-    fake.fail('conversations.info', { error: 'missing_scope' });
+    h.fake.fail('conversations.info', { error: 'missing_scope' });
     const response = await run('/fundbot', 'subscribe solar-kiosk', 'U0ADMIN');
     expect(JSON.stringify(response.body.blocks)).toContain('could not check');
     expect(await subscriptions.forChannel(channel)).toEqual([]);

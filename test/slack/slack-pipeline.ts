@@ -11,6 +11,7 @@ import type { ChannelRef } from '../../src/core/ports.js';
 import type { Sighting } from '../../src/delivery/index.js';
 import { type AdapterPipeline, startAdapterPipeline } from '../delivery/adapter-pipeline.js';
 import type { PipelineOptions } from '../delivery/pipeline-harness.js';
+import { restartablePerTest } from '../delivery/restartable-process.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../fakes/slack/fake-slack.js';
 import type { ManualClock } from '../support/manual-clock.js';
 import { recordingCore, recordingLogger } from './helpers.js';
@@ -51,34 +52,48 @@ export function startClockedFakeSlack(clock: ManualClock): Promise<FakeSlack> {
 
 export type SlackPipeline = AdapterPipeline<FakeSlack, SlackAdapter>;
 
+/** The adapter options every pipeline test runs with: the fake's API on the test's clock, short post timeouts. */
+function pipelineAdapterOptions(fake: FakeSlack, clock: ManualClock) {
+  return {
+    botToken,
+    core: recordingCore(),
+    apiUrl: fake.apiUrl,
+    clock,
+    postTimeoutMs,
+    historyIntervalMs,
+    retryPolicy: { retries: 0, minTimeout: 0, maxTimeout: 1 },
+    logger: recordingLogger(),
+  };
+}
+
 /** One bot process: the Slack adapter (not started: posting needs no listener) and the pipeline. */
 export async function startSlackPipeline(
   fake: FakeSlack,
   options: Omit<PipelineOptions, 'posters' | 'access'> & { readonly clock: ManualClock },
 ): Promise<SlackPipeline> {
   const adapter = createSlackAdapter({
+    ...pipelineAdapterOptions(fake, options.clock),
     mode: 'http',
-    botToken,
     signingSecret: 'secret',
-    core: recordingCore(),
-    apiUrl: fake.apiUrl,
-    clock: options.clock,
-    postTimeoutMs,
-    historyIntervalMs,
-    retryPolicy: { retries: 0, minTimeout: 0, maxTimeout: 1 },
-    logger: recordingLogger(),
   });
   return startAdapterPipeline(fake, adapter, options);
+}
+
+type BotOptions = Omit<PipelineOptions, 'posters' | 'access' | 'clock'>;
+
+/** One bot process against its own fake Slack on the test's clock. */
+async function startSlack(clock: ManualClock, options: BotOptions = {}): Promise<SlackPipeline> {
+  return startSlackPipeline(await startClockedFakeSlack(clock), { ...options, clock });
 }
 
 /**
  * For a test file whose tests each run one bot against one fake Slack: the returned
  * function starts them (on the test's clock), and both are stopped after each test.
+ * `start` names the kind of bot (default: the pipeline without message events).
  */
-export function slackBotPerTest(): (
-  clock: ManualClock,
-  options?: Omit<PipelineOptions, 'posters' | 'access' | 'clock'>,
-) => Promise<SlackPipeline> {
+export function slackBotPerTest(
+  start: (clock: ManualClock, options?: BotOptions) => Promise<SlackPipeline> = startSlack,
+): (clock: ManualClock, options?: BotOptions) => Promise<SlackPipeline> {
   let running: SlackPipeline | undefined;
   afterEach(async () => {
     await running?.stop();
@@ -86,8 +101,7 @@ export function slackBotPerTest(): (
     running = undefined;
   });
   return async (clock, options = {}) => {
-    const fake = await startClockedFakeSlack(clock);
-    running = await startSlackPipeline(fake, { ...options, clock });
+    running = await start(clock, options);
     return running;
   };
 }
@@ -113,21 +127,14 @@ export function blockTexts(call: RecordedCall): string[] {
  */
 export async function startWitnessedSlack(
   clock: ManualClock,
-  options: Omit<PipelineOptions, 'posters' | 'access' | 'clock'> = {},
+  options: BotOptions = {},
 ): Promise<SlackPipeline> {
   const fake = await startClockedFakeSlack(clock);
   let witnessed: ((sighting: Sighting) => void) | undefined;
   const adapter = createSlackAdapter({
+    ...pipelineAdapterOptions(fake, clock),
     mode: 'socket',
-    botToken,
     appToken: 'xapp-1-A0FAKE-test-app-token',
-    core: recordingCore(),
-    apiUrl: fake.apiUrl,
-    clock,
-    postTimeoutMs,
-    historyIntervalMs,
-    retryPolicy: { retries: 0, minTimeout: 0, maxTimeout: 1 },
-    logger: recordingLogger(),
     onOwnMessage: (sighting) => witnessed?.(sighting),
   });
   const bot = await startAdapterPipeline(fake, adapter, { ...options, clock });
@@ -135,4 +142,11 @@ export async function startWitnessedSlack(
   await adapter.start();
   fake.subscribeMessageEvents({ via: 'socket' });
   return bot;
+}
+
+/** One bot per test, one process at a time over one store (restartable-process.ts), against the clocked fake. */
+export function restartableSlackPerTest(
+  options: Omit<Parameters<typeof restartablePerTest<FakeSlack, SlackPipeline>>[0], 'startFake' | 'startBot'>,
+) {
+  return restartablePerTest({ ...options, startFake: startClockedFakeSlack, startBot: startSlackPipeline });
 }

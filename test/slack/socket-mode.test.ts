@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SlackAdapterOptions } from '../../src/adapters/slack/create-slack-adapter.js';
 import { createSlackAdapter, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack/fake-slack.js';
@@ -14,16 +15,22 @@ describe('Slack adapter in Socket Mode (real Bolt SocketModeReceiver)', () => {
   let adapter: SlackAdapter | undefined;
   let core: RecordingCore;
 
-  async function start(reply?: Parameters<typeof recordingCore>[0]): Promise<void> {
-    core = recordingCore(reply);
-    adapter = createSlackAdapter({
+  /** The adapter in Socket Mode (the default) against the fake, no Web API retries; `extra` adds or replaces. */
+  function socketModeAdapter(extra: Partial<SlackAdapterOptions> = {}): SlackAdapter {
+    return createSlackAdapter({
       botToken,
       appToken,
       core,
       slackApiUrl: fake.apiUrl,
       retryPolicy: { retries: 0 },
       logger: recordingLogger(),
+      ...extra,
     });
+  }
+
+  async function start(reply?: Parameters<typeof recordingCore>[0]): Promise<void> {
+    core = recordingCore(reply);
+    adapter = socketModeAdapter();
     await adapter.start();
   }
 
@@ -53,13 +60,8 @@ describe('Slack adapter in Socket Mode (real Bolt SocketModeReceiver)', () => {
 
   it('tells the witness when the connection drops (own-message events of the gap may be lost), and reconnects', async () => {
     let interruptions = 0;
-    adapter = createSlackAdapter({
-      botToken,
-      appToken,
+    adapter = socketModeAdapter({
       core: recordingCore(),
-      slackApiUrl: fake.apiUrl,
-      retryPolicy: { retries: 0 },
-      logger: recordingLogger(),
       onOwnMessage: () => {},
       onOwnMessagesInterrupted: () => {
         interruptions += 1;
@@ -111,13 +113,7 @@ describe('Slack adapter in Socket Mode (real Bolt SocketModeReceiver)', () => {
       coreStarted.resolve();
       return gate.promise;
     });
-    adapter = createSlackAdapter({
-      botToken,
-      appToken,
-      core,
-      slackApiUrl: fake.apiUrl,
-      retryPolicy: { retries: 0 },
-      logger: recordingLogger(),
+    adapter = socketModeAdapter({
       // The drain deadline never passes on a manual clock: only the command can end the wait.
       clock: new ManualClock(),
     });

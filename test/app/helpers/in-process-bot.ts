@@ -3,15 +3,19 @@
  * the platform fakes: what a test of the assembled bot starts is stopped when that test ends (vitest's
  * onTestFinished, the last started first), pass or fail.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { type RunningBot, startBot } from '../../../src/app/start-bot.js';
 import { type FundbotConfig, parseConfig } from '../../../src/config/index.js';
-import { demoLinkCaption, type Simulator } from '../../../src/simulator/index.js';
-import type { FakeSlackOAuth } from '../../fakes/slack/fake-slack-oauth.js';
+import { silentLogger } from '../../../src/ops/index.js';
+import { demoLinkCaption, type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { type FakeSlackOAuth, startFakeSlackOAuth } from '../../fakes/slack/fake-slack-oauth.js';
+import { closeAfterTest } from '../../support/close-after-test.js';
 import { demoProjectConfig } from '../../support/demo-project-config.js';
+import { freePort } from '../../support/redis-server.js';
 
 /** Simulator limits the tests' short poll intervals stay inside: the budget is the benchmark's business. */
 export const roomyLimits = { pro: { perMinute: 10_000, perDay: 1_000_000 } };
@@ -77,4 +81,30 @@ export function slackOAuthConfig(
       SLACK_API_URL: fake.apiUrl,
     },
   );
+}
+
+/**
+ * fundbot for many Slack workspaces through startBot, as the OAuth tests of the whole bot start it: the simulator
+ * (roomy limits), the fake Slack's OAuth and Web API, a fresh SQLite store (`storePrefix` names its folder) and
+ * a free port; all stopped when the test ends. `base` is where Slack and the admins' browsers reach it.
+ */
+export async function startSlackOAuthBot(options: {
+  readonly storePrefix: string;
+  readonly signingSecret: string;
+  readonly stateSecret: string;
+  readonly source: string;
+}) {
+  const sim = closeAfterTest(await startSimulator({ limits: roomyLimits }));
+  const fake = closeAfterTest(await startFakeSlackOAuth());
+  const storeUrl = sqliteStoreUrl(options.storePrefix);
+  const port = await freePort();
+  const config = slackOAuthConfig(sim, fake, {
+    storeUrl,
+    port,
+    signingSecret: options.signingSecret,
+    stateSecret: options.stateSecret,
+    encryptionKey: randomBytes(32).toString('base64'),
+  });
+  await startBotInTest(config, silentLogger, options.source);
+  return { sim, fake, storeUrl, config, base: `http://127.0.0.1:${port}` };
 }

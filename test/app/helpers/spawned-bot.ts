@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
+import { waitUntil } from '../../support/wait-until.js';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -74,7 +75,6 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   );
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const logs: LogRecord[] = [];
-  const waiters = new Set<() => void>();
   let text = '';
   let pending = '';
   proc.stdout.on('data', (chunk: Buffer) => {
@@ -90,7 +90,6 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
         // Not a log line (the demo's screen): kept in output() only.
       }
     }
-    for (const wake of waiters) wake();
   });
   proc.stderr.on('data', (chunk: Buffer) => {
     text += chunk.toString('utf8');
@@ -104,30 +103,15 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
     logs,
     output: () => text,
     waitForLog(what, predicate, timeoutMs = 20_000) {
-      return new Promise((resolve, reject) => {
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          proc.off('exit', onExit);
-        };
-        const check = () => {
-          const found = logs.find(predicate);
-          if (found) {
-            done();
-            resolve(found);
-          }
-        };
-        const onExit = (code: number | null) => {
-          done();
-          reject(new Error(`the bot exited (${code}) before logging ${what}:\n${text}`));
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}:\n${text}`));
-        }, timeoutMs);
-        waiters.add(check);
-        proc.once('exit', onExit);
-        check();
+      const logged = () => {
+        const found = logs.find(predicate);
+        if (found) return found;
+        if (proc.exitCode !== null || proc.signalCode !== null)
+          throw new Error(`the bot exited (${proc.exitCode ?? proc.signalCode}) before logging ${what}`);
+        return undefined;
+      };
+      return waitUntil(what, logged, { timeoutMs }).catch((error: Error) => {
+        throw new Error(`${error.message}:\n${text}`);
       });
     },
     stop() {

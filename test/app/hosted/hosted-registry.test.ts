@@ -3,25 +3,20 @@
  * (its changes are serialized by a set-if-absent lock in Redis), and the key is sealed: never in clear in Redis.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hostedRegistry } from '../../../src/app/hosted/hosted-registry.js';
 import { connectRedis } from '../../../src/lib/coordination/redis-client.js';
 import { openStore } from '../../../src/lib/store.js';
 import { createTokenCipher } from '../../../src/lib/token-cipher.js';
-import { type RedisServer, skipRedisTests, startRedisServer } from '../../support/redis-server.js';
+import { skipRedisTests } from '../../support/redis-server.js';
+import { sharedRedis } from '../../support/shared-redis.js';
 
 describe.skipIf(skipRedisTests())('the hosted project registry on a real redis-server', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis.stop();
-  });
+  const redis = sharedRedis();
 
   it('keeps every one of 30 concurrent connects from 3 replicas, with the keys sealed', async () => {
     const cipher = createTokenCipher(randomBytes(32));
-    const stores = await Promise.all([1, 2, 3].map(() => openStore(redis.url)));
+    const stores = await Promise.all([1, 2, 3].map(() => openStore(redis.server.url)));
     try {
       const registries = stores.map((s) => hostedRegistry(s, cipher));
       const keys = Array.from({ length: 30 }, (_, i) => `svc_proj_${randomBytes(16).toString('hex')}${i}`);
@@ -42,7 +37,7 @@ describe.skipIf(skipRedisTests())('the hosted project registry on a real redis-s
       const record = await registries[2]!.read('project-7');
       expect(record && registries[2]!.openKey('project-7', record)).toBe(keys[7]);
 
-      const raw = await connectRedis(redis.url, () => {});
+      const raw = await connectRedis(redis.server.url, () => {});
       try {
         const dump = (await Promise.all((await raw.keys('*')).map((k) => raw.get(k)))).join('\n');
         for (const key of keys) expect(dump).not.toContain(key.slice(9));

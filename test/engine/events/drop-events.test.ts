@@ -1,20 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import {
-  fundingKeyOf,
-  initialSupporters,
-  listOrders,
-  runFor,
-  step,
-  t0,
-  useEngineHarness,
-} from '../harness.js';
+import { expect, it } from 'vitest';
+import { describeEachListOrder, fundingKeyOf, initialSupporters, runFor, step, t0 } from '../harness.js';
 
-const startHarness = useEngineHarness();
-
-describe.each(listOrders)('drops become correction events (%s)', (listOrder) => {
+describeEachListOrder('drops become correction events', (startInOrder) => {
   it('a support that leaves the list and a deleted wall post name the notices they take back', async () => {
-    const h = await startHarness({
-      listOrder,
+    const h = await startInOrder({
       project: { supporters: initialSupporters(30), wallPosts: [{ message: 'first', at: t0 - 10_000 }] },
     });
     await step(h);
@@ -38,8 +27,7 @@ describe.each(listOrders)('drops become correction events (%s)', (listOrder) => 
   });
 
   it('after payout nothing is taken back (a wall post deleted then stays announced)', async () => {
-    const h = await startHarness({
-      listOrder,
+    const h = await startInOrder({
       project: { supporters: initialSupporters(30), wallPosts: [{ message: 'first', at: t0 - 10_000 }] },
     });
     await step(h);

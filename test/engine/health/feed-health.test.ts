@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FeedHealthEvent } from '../../../src/domain/events.js';
 import { FEED_STOP_HOLD_MS } from '../../../src/domain/feed-health.js';
 import { projectScopes } from '../../../src/simulator/index.js';
-import { type EngineHarness, initialSupporters, runFor, startEngineHarness, step } from '../harness.js';
+import { type EngineHarness, initialSupporters, runFor, step, useEngineHarness } from '../harness.js';
 
 /**
  * Feed health (issue 32) on the real engine against the simulator, on a virtual clock: what the engine hands the
  * delivery pipeline when the key is revoked, restored, flaps, and across a restart on the same store.
  */
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 const minute = 60_000;
 const health = (hh: EngineHarness) => hh.recorder.ofType('feed-health');
@@ -20,7 +16,7 @@ const said = (events: readonly FeedHealthEvent[]) => events.map((e) => `${e.stop
 
 describe('feed health on the engine', () => {
   it('a revoked key: said once after the hold, its resume once after the restore, the supporter meanwhile too', async () => {
-    h = await startEngineHarness({ project: { supporters: initialSupporters(3) } });
+    const h = await startHarness({ project: { supporters: initialSupporters(3) } });
     await step(h);
     h.sim.revokeKey(h.rawKey);
     const revokedAt = h.clock.now();
@@ -47,7 +43,7 @@ describe('feed health on the engine', () => {
   });
 
   it('a key revoked for less than the hold says nothing', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.sim.revokeKey(h.rawKey);
     await runFor(h, 90_000);
@@ -58,7 +54,7 @@ describe('feed health on the engine', () => {
   });
 
   it('across a restart: a said stop is not said again, and its resume is said once by the new process', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.sim.revokeKey(h.rawKey);
     await runFor(h, 5 * minute);
@@ -76,7 +72,7 @@ describe('feed health on the engine', () => {
   });
 
   it('a scope removed from the key: the feed stop goes to its kind only, and its return is said', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     await step(h);
     h.sim.setKeyScopes(
       h.rawKey,

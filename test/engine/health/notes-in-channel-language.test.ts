@@ -1,26 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../../src/core/index.js';
-import { memoryStore } from '../../../src/lib/store.js';
 import { projectScopes } from '../../../src/simulator/index.js';
-import { allText, buildContext } from '../../support/core-fixture.js';
-import { type EngineHarness, runFor, step, useEngineHarness } from '../harness.js';
+import { buildContext } from '../../support/core-fixture.js';
+import { commandCoreOver, type EngineHarness, runFor, step, useEngineHarness } from '../harness.js';
 
 const startHarness = useEngineHarness();
 
 /** The real core over the real engine's read model, its channel set to German. */
 async function germanStatus(harness: EngineHarness): Promise<string> {
-  const store = memoryStore();
-  const settings = createSettingsStore(store);
+  const { settings, ask } = commandCoreOver(harness);
   const context = buildContext();
   await settings.setLocale(context.channel, 'channel', 'de');
-  const core = createCommandCore({
-    readModel: harness.engine.readModel,
-    subscriptions: createSubscriptionStore(store, { clock: harness.clock }),
-    settings,
-    clock: harness.clock,
-    version: '0.1.0-test',
-  });
-  return allText(await core.execute({ name: 'status', options: {}, context }));
+  return ask('status', {}, context);
 }
 
 describe("the engine's notes reach a channel in its language (issue 23: German /status said 'the key … lacks wall:read')", () => {

@@ -3,16 +3,12 @@
  * replica answers, because the poller shares it through the store; and it costs a write only when a reader
  * would see something new (none on a quiet project).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryLease } from '../../../src/engine/index.js';
 import { type KeyValueStore, memoryStore } from '../../../src/lib/store.js';
-import { type EngineHarness, lc, runFor, startEngineHarness, step } from '../harness.js';
+import { lc, runFor, step, useEngineHarness } from '../harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 /** The store, with every write of a project status recorded (its size as JSON). */
 function statusWatchingStore(inner: KeyValueStore, writes: number[]): KeyValueStore {
@@ -29,7 +25,7 @@ function statusWatchingStore(inner: KeyValueStore, writes: number[]): KeyValueSt
 describe('the shared project status', () => {
   it('every replica shows what the poller shows: poll times, a switched-off feed, a paused key', async () => {
     const writes: number[] = [];
-    h = await startEngineHarness({
+    const h = await startHarness({
       project: { supporters: [] },
       store: statusWatchingStore(memoryStore(), writes),
       scopes: ['project:read', 'incentives:read', 'fundings:read', 'blog:read'],
@@ -78,7 +74,7 @@ describe('the shared project status', () => {
   });
 
   it('a replica that never polled the project shows what the poller stored', async () => {
-    h = await startEngineHarness({ project: { supporters: [] } });
+    const h = await startHarness({ project: { supporters: [] } });
     await step(h);
     const other = h.newEngine({ lease: memoryLease(h.clock), replicaId: 'other' });
     const status = await other.readModel.status(lc);

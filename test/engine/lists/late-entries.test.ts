@@ -17,6 +17,35 @@ async function poll(list: FakeList, state: ListState<Entry> | undefined, now = 0
 
 const aDayLater = 24 * 3_600_000 + 1;
 
+/** Takes the entry at `index` out of the list (a support that failed after all) and returns it. */
+function removeAt(list: FakeList, index: number): Entry {
+  const victim = list.entries[index];
+  if (victim === undefined) throw new Error('list too short');
+  list.remove(victim.id);
+  return victim;
+}
+
+/** The ids `reads` polls of `list` announce, from `state` on, and the state after them. */
+async function announcedOver(list: FakeList, from: ListState<Entry>, reads: number) {
+  const announced: number[] = [];
+  let state = from;
+  for (let i = 0; i < reads; i++) {
+    const result = await poll(list, state);
+    announced.push(...result.fresh.map((f) => f.item.id));
+    state = result.state;
+  }
+  return { announced, state };
+}
+
+/** A list of 3,000 supporters in `order`, polled until the reader has seen all of it. */
+async function readToTheBottom(order: ListOrder) {
+  const list = new FakeList(order);
+  for (let i = 0; i < 3_000; i++) list.add(1000 + i);
+  let read = (await poll(list, undefined)).state;
+  while ((read.seenFrom ?? 0) > 0) read = (await poll(list, read)).state;
+  return { list, read };
+}
+
 describe.each(orders)('entries that appear below the window (%s)', (order) => {
   it('a late entry 5,000 deep is announced once, within a few requests', async () => {
     const list = new FakeList(order);
@@ -53,33 +82,23 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
     // One page per idle read, once: 5,100 entries below the window in about 57 reads.
     expect(fillReads).toBeLessThanOrEqual(Math.ceil(5_100 / 90) + 1);
     const late = list.add(1500);
-    const announced: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const result = await poll(list, state);
-      announced.push(...result.fresh.map((f) => f.item.id));
-      state = result.state;
-    }
+    const threeReads = await announcedOver(list, state, 3);
+    const { announced } = threeReads;
+    state = threeReads.state;
     expect(announced).toEqual([late.id]);
   });
 
   it('a late entry whose count a drop below the window cancels is found by the daily sweep', async () => {
-    const list = new FakeList(order);
-    for (let i = 0; i < 3_000; i++) list.add(1000 + i);
-    let state = (await poll(list, undefined)).state;
-    while ((state.seenFrom ?? 0) > 0) state = (await poll(list, state)).state;
+    const { list, read } = await readToTheBottom(order);
+    let state = read;
     // A support 2,000 deep fails while one 1,000 deep turns successful: meta.total does not move.
-    const victim = list.entries[1000];
-    if (victim === undefined) throw new Error('list too short');
-    list.remove(victim.id);
+    removeAt(list, 1000);
     const late = list.add(list.entries[2000]?.ts ?? 0);
     // One new entry at the new end too, so the window's books are looked at.
     const fresh = list.add(9_000);
-    const announced: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const result = await poll(list, state);
-      announced.push(...result.fresh.map((f) => f.item.id));
-      state = result.state;
-    }
+    const threeReads = await announcedOver(list, state, 3);
+    const { announced } = threeReads;
+    state = threeReads.state;
     // The totals cannot show it: only the new end's entry is announced...
     expect(announced).toEqual([fresh.id]);
     // ...until the daily sweep by membership reads below the window (3,000 entries: 3 reads).
@@ -97,13 +116,9 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
   });
 
   it('a support that drops out far below the window is placed, so its notice can be taken back', async () => {
-    const list = new FakeList(order);
-    for (let i = 0; i < 3_000; i++) list.add(1000 + i);
-    let state = (await poll(list, undefined)).state;
-    while ((state.seenFrom ?? 0) > 0) state = (await poll(list, state)).state;
-    const victim = list.entries[1_200];
-    if (victim === undefined) throw new Error('list too short');
-    list.remove(victim.id);
+    const { list, read } = await readToTheBottom(order);
+    let state = read;
+    const victim = removeAt(list, 1_200);
     const dropped: { ts: number; id: number }[] = [];
     let requests = 0;
     for (let i = 0; i < 2; i++) {
@@ -119,10 +134,8 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
   });
 
   it('a support that drops out in the window region under an idle read is attributed by name at the next read', async () => {
-    const list = new FakeList(order);
-    for (let i = 0; i < 3_000; i++) list.add(1000 + i);
-    let state = (await poll(list, undefined)).state;
-    while ((state.seenFrom ?? 0) > 0) state = (await poll(list, state)).state;
+    const { list, read } = await readToTheBottom(order);
+    let state = read;
     // New supporters fill the window to its 200 entries, then a quiet spell: reads look at the new end only.
     for (let round = 0; round < 4; round++) {
       for (let i = 0; i < 30; i++) list.add(5000 + round * 30 + i);
@@ -131,9 +144,7 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
     for (let i = 0; i < 3; i++) state = (await poll(list, state)).state;
     expect(state.entries.length).toBe(200);
     // 150 from the new end: inside the window, far under what an idle read looks at.
-    const victim = list.entries[list.entries.length - 150];
-    if (victim === undefined) throw new Error('list too short');
-    list.remove(victim.id);
+    const victim = removeAt(list, list.entries.length - 150);
     const attributed: Entry[] = [];
     const placedBelow: { ts: number; id: number }[] = [];
     for (let i = 0; i < 2; i++) {

@@ -3,48 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FundbotEvent } from '../../../src/domain/events.js';
-import { type KeyValueStore, openStore } from '../../../src/lib/store.js';
+import { openStore } from '../../../src/lib/store.js';
 import { type EngineHarness, fundingKeyOf, runFor, startEngineHarness, step, t0 } from '../harness.js';
-
-class Crash extends Error {
-  override readonly name = 'Crash';
-}
-
-/**
- * A process that "loses power" at its n-th step, a step being a store write or
- * a delivery: that write does not happen (or that delivery does not complete)
- * and every later call fails, as if the process had died right there.
- */
-class PowerCut {
-  steps = 0;
-  #dead = false;
-  constructor(readonly at: number) {}
-  tick(): void {
-    if (this.#dead) throw new Crash('dead');
-    this.steps += 1;
-    if (this.steps === this.at) {
-      this.#dead = true;
-      throw new Crash(`crash at step ${this.at}`);
-    }
-  }
-  store(inner: KeyValueStore): KeyValueStore {
-    return {
-      get: async (key, schema) => {
-        if (this.#dead) throw new Crash('dead');
-        return inner.get(key, schema);
-      },
-      set: async (key, value, ttl) => {
-        this.tick();
-        await inner.set(key, value, ttl);
-      },
-      delete: (key) => inner.delete(key),
-      setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
-      deleteIfValue: (key, expected) => inner.deleteIfValue(key, expected),
-      deletePrefix: (prefix) => inner.deletePrefix(prefix),
-      close: () => inner.close(),
-    };
-  }
-}
+import { cycleUntilCut, expectEachEntryOnce, PowerCut } from '../power-cut.js';
 
 /** The entry an event announces (what must be announced exactly once). */
 function entriesOf(event: FundbotEvent): string[] {
@@ -107,19 +68,8 @@ async function recover(
   if (crashAt !== null) {
     const inner = await openStore(`sqlite://${file}`);
     const cut = new PowerCut(crashAt);
-    const doomed = h.newEngine({
-      store: cut.store(inner),
-      deliver: async (event) => {
-        cut.tick();
-        delivered.push(event);
-      },
-    });
-    try {
-      // Everything that happened while down is due at once: the first cycle reads, commits and delivers it.
-      await step(h, doomed);
-    } catch (error) {
-      if (!(error instanceof Crash)) throw error;
-    }
+    // Everything that happened while down is due at once: the first cycle reads, commits and delivers it.
+    await cycleUntilCut(h, cut, inner, delivered);
     steps = cut.steps;
     await inner.close();
   }
@@ -144,13 +94,9 @@ describe('durable outbox under crashes (SQLite)', () => {
     expect(probe.steps).toBeGreaterThan(10);
     for (let n = 1; n <= probe.steps; n++) {
       const { delivered } = await recover(await copyOf(`crash-${n}`), n);
-      const ids = new Set(delivered.map((e) => e.id));
       // At-least-once to deliver with a stable id: a repeat can only be the same event id.
-      const perEntry = new Map<string, Set<string>>();
-      for (const e of delivered)
-        for (const k of entriesOf(e)) perEntry.set(k, (perEntry.get(k) ?? new Set()).add(e.id));
-      expect([...perEntry.keys()].sort(), `crash at step ${n}`).toEqual(expected);
-      for (const [k, eventIds] of perEntry) expect(eventIds.size, `${k} after crash at step ${n}`).toBe(1);
+      expectEachEntryOnce(delivered, entriesOf, expected, `crash at step ${n}`);
+      const ids = new Set(delivered.map((e) => e.id));
       expect(delivered.length - ids.size, `redeliveries after crash at step ${n}`).toBeLessThanOrEqual(1);
     }
   });

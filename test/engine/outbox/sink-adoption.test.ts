@@ -5,10 +5,10 @@
  * be hours away. Found by chaos seed 9 (test/chaos/failed-seeds.ts): a kill -9 as a batch went out, and the
  * restarted bot never posted it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventSink } from '../../../src/domain/event-sink.js';
 import type { FundbotEvent } from '../../../src/domain/events.js';
-import { type EngineHarness, runFor, startEngineHarness } from '../harness.js';
+import { runFor, useEngineHarness } from '../harness.js';
 
 /** A sink that keeps every offer: the project and how many events it carried. */
 function recordingSink(): EventSink & { readonly offers: { project: string; events: number }[] } {
@@ -23,14 +23,10 @@ function recordingSink(): EventSink & { readonly offers: { project: string; even
 }
 
 describe('the sink takes up a project the engine loaded', () => {
-  let h: EngineHarness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const startHarness = useEngineHarness();
 
   it('is offered the project once with nothing in the outbox, at each start, and not again on quiet runs', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     const first = recordingSink();
     h.engine = h.newEngine({ sink: first });
     await runFor(h, 5 * 60_000);
@@ -44,7 +40,7 @@ describe('the sink takes up a project the engine loaded', () => {
   });
 
   it('an offer with events counts as the hand-over: no extra empty offer after it', async () => {
-    h = await startEngineHarness();
+    const h = await startHarness();
     const sink = recordingSink();
     h.engine = h.newEngine({ sink });
     await runFor(h, 60_000);

@@ -1,13 +1,9 @@
-import { afterEach, expect, it } from 'vitest';
-import { type EngineHarness, initialSupporters, runFor, startEngineHarness } from '../harness.js';
+import { expect, it } from 'vitest';
+import { type EngineHarness, initialSupporters, runFor, useEngineHarness } from '../harness.js';
 
 const minute = 60_000;
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 /** First-page fundings reads the simulator answered between `from` and `to` (epoch ms). */
 function fundingsReads(harness: EngineHarness, from: number, to: number): number {
@@ -17,7 +13,7 @@ function fundingsReads(harness: EngineHarness, from: number, to: number): number
 }
 
 it('a restart goes on from the arrival rhythm kept in the project state: a lull stays a lull', async () => {
-  h = await startEngineHarness({ project: { supporters: initialSupporters(140) } });
+  const h = await startHarness({ project: { supporters: initialSupporters(140) } });
   const start = h.clock.now();
   // An hour without a single new supporter: a cold start reads at the planned pace until it has
   // watched the rate long enough to call it a lull, then thins the reads out.

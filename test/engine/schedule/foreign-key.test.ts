@@ -5,24 +5,17 @@
  * requests and 16 error lines in 75 s. Now it pauses with one error saying what to do, stays paused (one probe
  * of a list every 10 minutes) until the key changes, and a changed key is tried at once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseProjectKey } from '../../../src/api/index.js';
 import { KeyRing, withReplaceableKeys } from '../../../src/app/replaceable-keys.js';
-import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../../src/core/index.js';
 import type { KeySource } from '../../../src/engine/index.js';
-import { memoryStore } from '../../../src/lib/store.js';
-import { allText, buildContext } from '../../support/core-fixture.js';
-import { type EngineHarness, lc, runFor, startEngineHarness } from '../harness.js';
+import { commandCoreOver, type EngineHarness, lc, runFor, useEngineHarness } from '../harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 /** The harness's engine on a key of another project, swappable as a key file swaps it. */
 async function onForeignKey(keySource: KeySource) {
-  h = await startEngineHarness();
+  const h = await startHarness();
   h.sim.createProject({ linkCaption: 'river-cleanup', title: 'River Clean-up', plan: 'pro' });
   const foreign = parseProjectKey(h.sim.issueProjectKey('river-cleanup'));
   const ring = new KeyRing();
@@ -95,14 +88,7 @@ describe('a key of another project', () => {
     expect(errors[0]?.msg).toContain('connect command');
     expect(errors[0]?.msg).not.toMatch(/configured|restart|SOLAR_KIOSK/);
     // /status in the workspace's channel says who fixes it: an admin there, not the operator.
-    const core = createCommandCore({
-      readModel: harness.engine.readModel,
-      subscriptions: createSubscriptionStore(memoryStore(), { clock: harness.clock }),
-      settings: createSettingsStore(memoryStore()),
-      clock: harness.clock,
-      version: '0.1.0-test',
-    });
-    const status = allText(await core.execute({ name: 'status', options: {}, context: buildContext() }));
+    const status = await commandCoreOver(harness).ask('status');
     expect(status).toContain('An admin connects the project again');
     expect(status).not.toContain('The operator must');
   });

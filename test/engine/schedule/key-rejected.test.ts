@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCommandCore, createSettingsStore, createSubscriptionStore } from '../../../src/core/index.js';
-import { memoryStore } from '../../../src/lib/store.js';
-import { allText, buildContext } from '../../support/core-fixture.js';
-import { initialSupporters, lc, runFor, step, useEngineHarness } from '../harness.js';
+import { commandCoreOver, initialSupporters, lc, runFor, step, useEngineHarness } from '../harness.js';
 
 const startHarness = useEngineHarness();
 
@@ -45,22 +42,12 @@ describe.each([
     const stale = await h.engine.readModel.project(lc, 0);
     expect(stale.staleBecause?.code).toMatch(/key-(rejected|wrong-project)/);
     expect(h.sim.requests.length).toBe(before);
-    const core = createCommandCore({
-      readModel: h.engine.readModel,
-      subscriptions: createSubscriptionStore(memoryStore(), { clock: h.clock }),
-      settings: createSettingsStore(memoryStore()),
-      clock: h.clock,
-      version: '0.1.0-test',
-    });
-    const answer = allText(
-      await core.execute({ name: 'reward', options: { id: 999 }, context: buildContext() }),
-    );
+    const { ask } = commandCoreOver(h);
+    const answer = await ask('reward', { id: 999 });
     expect(answer).toContain('the platform rejects its API key');
     // /status through the real engine and core names the pause, as /healthz does.
     expect(statusNow.paused?.reason).toEqual(stale.staleBecause);
-    const statusAnswer = allText(
-      await core.execute({ name: 'status', options: {}, context: buildContext() }),
-    );
+    const statusAnswer = await ask('status');
     expect(statusAnswer).toContain('Polling paused since');
 
     h.sim.faults.clear(); // a working key again

@@ -1,25 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, parseProjectKey } from '../../../src/api/index.js';
+import { describe, expect, it } from 'vitest';
 import {
   CPU_BOUND_PER_SECOND,
-  createEngine,
-  type Engine,
   type EngineOptions,
   sizedCeilingPerSecond,
 } from '../../../src/engine/index.js';
 import { seededRandom } from '../../../src/lib/random.js';
-import { memoryStore } from '../../../src/lib/store.js';
-import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { seed } from '../harness.js';
-
-let sim: Simulator | undefined;
-let engine: Engine | undefined;
-afterEach(async () => {
-  await engine?.stop();
-  await sim?.close();
-  engine = sim = undefined;
-});
+import { seed, startProjectsEngine } from '../harness.js';
 
 /** An hour before the UTC reset: each key may spend the rest of its day in one hour, up to its minute limit. */
 const lateInTheDay = Date.UTC(2026, 2, 2, 23, 0, 0);
@@ -28,30 +15,20 @@ const windowMs = 2 * 60_000;
 
 /**
  * `projects` projects, each with its own fresh Pro key, started late in the UTC day: the
- * polling requests the engine sends in `windowMs` after its first round.
+ * polling requests the engine sends in `windowMs` after its first round, and the engine.
  */
-async function pollingRequestsLateInTheDay(maxRequestsPerSecond: number | undefined): Promise<number> {
+async function pollingRequestsLateInTheDay(maxRequestsPerSecond: number | undefined) {
   const clock = new ManualClock(lateInTheDay);
-  sim = await startSimulator({
+  const { sim, api, engine } = await startProjectsEngine({
     clock,
-    seed: 1,
     projects: Array.from({ length: projects }, (_, i) => seed({ linkCaption: `project-${i}` })),
-  });
-  const api = createApiClient({ baseUrl: sim.url, clock, random: seededRandom(3), maxRetries: 0 });
-  engine = createEngine({
-    api,
-    store: memoryStore(),
-    clock,
-    random: seededRandom(1),
-    projects: Array.from({ length: projects }, (_, i) => ({
-      linkCaption: `project-${i}`,
-      key: parseProjectKey(sim?.issueProjectKey(`project-${i}`, { plan: 'pro' }) ?? ''),
-    })),
-    deliver: async () => {},
-    options: {
-      publicReads: false,
-      ...(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond }),
-    } satisfies EngineOptions,
+    api: { random: seededRandom(3), maxRetries: 0 },
+    engine: {
+      options: {
+        publicReads: false,
+        ...(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond }),
+      } satisfies EngineOptions,
+    },
   });
   await engine.runDue(); // the first round: every feed's baseline
   const from = sim.requests.length;
@@ -62,20 +39,20 @@ async function pollingRequestsLateInTheDay(maxRequestsPerSecond: number | undefi
   }
   const sent = sim.requests.length - from;
   await api.close();
-  return sent;
+  return { sent, engine };
 }
 
 describe('the process-wide polling ceiling (maxRequestsPerSecond)', () => {
   it('holds a late-day fresh start of many keys to the ceiling, shared by the projects', async () => {
     // 1 request a second for the whole process: at most ~120 in two minutes (a poll planned
     // before the first round's leases were all counted may run a little over).
-    const capped = await pollingRequestsLateInTheDay(1);
+    const { sent: capped } = await pollingRequestsLateInTheDay(1);
     expect(capped).toBeLessThanOrEqual(Math.ceil((windowMs / 1000) * 1.15));
     expect(capped).toBeGreaterThan((windowMs / 1000) * 0.5);
   });
 
   it('without a binding ceiling each key spends up to its own minute limit: the case the ceiling exists for', async () => {
-    const uncapped = await pollingRequestsLateInTheDay(10_000);
+    const { sent: uncapped } = await pollingRequestsLateInTheDay(10_000);
     // 8 keys at up to 102 a minute (the Pro minute limit less the 15 % reserve).
     expect(uncapped).toBeGreaterThan(projects * 60);
     expect(uncapped).toBeLessThanOrEqual(projects * 102 * (windowMs / 60_000) + projects * 5);
@@ -94,16 +71,16 @@ describe('the ceiling sized from the keys and the CPU, and whether it sets the p
   });
 
   it('tells when the ceiling, not the keys, sets the pace: a late-day fresh start of 8 keys under 1 a second', async () => {
-    await pollingRequestsLateInTheDay(1);
-    const ceiling = engine?.ceiling();
+    const { engine } = await pollingRequestsLateInTheDay(1);
+    const ceiling = engine.ceiling();
     expect(ceiling).toMatchObject({ perSecond: 1, source: 'configured', keys: projects, binds: true });
     // Each Pro key may spend the rest of its day in the hour left, up to 102 a minute: 1.7 a second each.
     expect(ceiling?.keysPerSecond).toBeGreaterThan(projects * 1.5);
   });
 
   it('says the keys set the pace when the sized ceiling holds their plans', async () => {
-    await pollingRequestsLateInTheDay(undefined);
-    expect(engine?.ceiling()).toMatchObject({
+    const { engine } = await pollingRequestsLateInTheDay(undefined);
+    expect(engine.ceiling()).toMatchObject({
       perSecond: 200,
       source: 'sized',
       keys: projects,

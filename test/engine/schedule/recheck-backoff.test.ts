@@ -21,6 +21,15 @@ async function msUntil(harness: EngineHarness, check: () => boolean | Promise<bo
   return harness.clock.now() - started;
 }
 
+/** Every scope a project key can have. */
+const every = ['project:read', 'incentives:read', 'blog:read', 'fundings:read', 'wall:read'] as const;
+
+/** The key's scopes given back: the virtual ms until the engine reads the wall again (within `limitMs`). */
+async function msUntilScopeBack(harness: EngineHarness, limitMs: number) {
+  harness.sim.setKeyScopes(harness.rawKey, every);
+  return msUntil(harness, async () => (await wallStatus(harness))?.disabledReason === undefined, limitMs);
+}
+
 /** Gaps in ms between consecutive requests. */
 const gaps = (requests: readonly RequestLogEntry[]) =>
   requests.slice(1).map((r, i) => r.at - (requests[i]?.at ?? 0));
@@ -96,7 +105,6 @@ describe('re-checks of a missing scope', () => {
     const h = await startHarness();
     const harness = h;
     await step(harness);
-    const every = ['project:read', 'incentives:read', 'blog:read', 'fundings:read', 'wall:read'] as const;
     harness.sim.setKeyScopes(
       harness.rawKey,
       every.filter((s) => s !== 'wall:read'),
@@ -110,12 +118,7 @@ describe('re-checks of a missing scope', () => {
     const refused = harness.sim.requests.filter((r) => r.path.endsWith('/wall') && r.status === 403);
     expect(refused.length).toBeGreaterThanOrEqual(3);
 
-    harness.sim.setKeyScopes(harness.rawKey, every);
-    const seenAfter = await msUntil(
-      harness,
-      async () => (await wallStatus(harness))?.disabledReason === undefined,
-      10 * 60_000,
-    );
+    const seenAfter = await msUntilScopeBack(harness, 10 * 60_000);
     expect(seenAfter).toBeLessThanOrEqual(60_000);
     harness.project.addWallPost({ message: 'heard again' });
     await runFor(harness, 5 * 60_000);
@@ -124,7 +127,6 @@ describe('re-checks of a missing scope', () => {
 });
 
 describe('re-checks of a scope, by whether the project ever had it', () => {
-  const every = ['project:read', 'incentives:read', 'blog:read', 'fundings:read', 'wall:read'] as const;
   const withoutWall = every.filter((s) => s !== 'wall:read');
 
   it('wall:read lost for 45 minutes and added back is seen within 50 s (it was read before: an outage)', async () => {
@@ -134,12 +136,7 @@ describe('re-checks of a scope, by whether the project ever had it', () => {
     harness.sim.setKeyScopes(harness.rawKey, withoutWall);
     await runFor(harness, 45 * 60_000 + 17_000);
     expect((await wallStatus(harness))?.disabledReason).toBeDefined();
-    harness.sim.setKeyScopes(harness.rawKey, every);
-    const seenAfter = await msUntil(
-      harness,
-      async () => (await wallStatus(harness))?.disabledReason === undefined,
-      10 * 60_000,
-    );
+    const seenAfter = await msUntilScopeBack(harness, 10 * 60_000);
     expect(seenAfter).toBeLessThanOrEqual(50_000);
   });
 
@@ -151,12 +148,7 @@ describe('re-checks of a scope, by whether the project ever had it', () => {
     // 5 s doubling to 10 minutes: about 12 in the first hour (the lost scope above: about 90).
     expect(rechecks.length).toBeGreaterThanOrEqual(8);
     expect(rechecks.length).toBeLessThanOrEqual(15);
-    harness.sim.setKeyScopes(harness.rawKey, every);
-    const seenAfter = await msUntil(
-      harness,
-      async () => (await wallStatus(harness))?.disabledReason === undefined,
-      20 * 60_000,
-    );
+    const seenAfter = await msUntilScopeBack(harness, 20 * 60_000);
     expect(seenAfter).toBeLessThanOrEqual(12.5 * 60_000);
   });
 });

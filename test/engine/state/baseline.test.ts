@@ -3,27 +3,22 @@
  * replica that polls the project it is read on demand (a project's first start); any other replica finds it in
  * the store, where the poller committed it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryLease } from '../../../src/engine/index.js';
 import {
   announcedSupporterKeys,
-  type EngineHarness,
   fundingKeyOf,
   lc,
   requestsTo,
   runFor,
-  startEngineHarness,
+  useEngineHarness,
 } from '../harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 describe('readModel.baseline', () => {
   it('on a first start reads the fundings baseline at once; the supporter right after it is announced', async () => {
-    h = await startEngineHarness({ project: { supporters: [] } });
+    const h = await startHarness({ project: { supporters: [] } });
     for (let i = 0; i < 5; i += 1) h.project.addSupporter({ displayName: `Earlier ${i}` });
     expect(requestsTo(h.sim, '/fundings')).toBe(0);
     expect(await h.engine.readModel.baseline(lc, 5_000)).toBe(true);
@@ -37,7 +32,7 @@ describe('readModel.baseline', () => {
   });
 
   it('on a replica that does not poll the project: true once the poller stored it, no request of its own', async () => {
-    h = await startEngineHarness({ project: { supporters: [] } });
+    const h = await startHarness({ project: { supporters: [] } });
     const lease = memoryLease(h.clock);
     await h.engine.stop();
     const poller = h.newEngine({ lease, replicaId: 'poller' });
@@ -54,7 +49,7 @@ describe('readModel.baseline', () => {
   });
 
   it('a refused key: false without waiting, so /subscribe says notices start from the first read', async () => {
-    h = await startEngineHarness({ project: { supporters: [] } });
+    const h = await startHarness({ project: { supporters: [] } });
     h.sim.revokeKey(h.rawKey);
     expect(await h.engine.readModel.baseline(lc, 60_000)).toBe(false);
     expect(h.engine.status()[0]?.paused).not.toBeNull();

@@ -12,6 +12,7 @@ import {
   step,
   useEngineHarness,
 } from '../harness.js';
+import { cycleUntilCut, expectEachEntryOnce, PowerCut } from '../power-cut.js';
 
 /**
  * A durable store as JSON text in a map (what SQLite or Redis keep): copied in one line to
@@ -52,52 +53,6 @@ function mapStore(
     },
     async close() {},
   };
-}
-
-class Crash extends Error {
-  override readonly name = 'Crash';
-}
-
-/** Dies (like kill -9) at its n-th step, a step being a store write or a delivery; later calls fail too. */
-class PowerCut {
-  steps = 0;
-  dead = false;
-  constructor(readonly at: number) {}
-  tick(): void {
-    if (this.dead) throw new Crash('dead');
-    this.steps += 1;
-    if (this.steps === this.at) {
-      this.dead = true;
-      throw new Crash(`crash at step ${this.at}`);
-    }
-  }
-  store(map: Map<string, string>): KeyValueStore {
-    const inner = mapStore(map);
-    return {
-      get: async (key, schema) => {
-        if (this.dead) throw new Crash('dead');
-        return inner.get(key, schema);
-      },
-      set: async (key, value) => {
-        this.tick();
-        await inner.set(key, value);
-      },
-      delete: async (key) => {
-        if (this.dead) throw new Crash('dead');
-        return inner.delete(key);
-      },
-      setIfAbsent: async (key, value, ttl) => {
-        this.tick();
-        return inner.setIfAbsent(key, value, ttl);
-      },
-      deleteIfValue: async (key, expected) => {
-        if (this.dead) throw new Crash('dead');
-        return inner.deleteIfValue(key, expected);
-      },
-      deletePrefix: (prefix) => inner.deletePrefix(prefix),
-      close: async () => {},
-    };
-  }
 }
 
 const startHarness = useEngineHarness();
@@ -192,19 +147,8 @@ describe('a commit split over several writes survives a crash between any two', 
     const recover = async (crashAt: number | null) => {
       const map = new Map(baseline);
       const delivered: FundbotEvent[] = [];
-      const cut = new PowerCut(crashAt ?? Number.POSITIVE_INFINITY);
-      const doomed = h.newEngine({
-        store: cut.store(map),
-        deliver: async (event) => {
-          cut.tick();
-          delivered.push(event);
-        },
-      });
-      try {
-        await step(h, doomed);
-      } catch (error) {
-        if (!(error instanceof Crash)) throw error;
-      }
+      const cut = new PowerCut(crashAt ?? undefined);
+      const doomed = await cycleUntilCut(h, cut, mapStore(map), delivered);
       await doomed.stop().catch(() => undefined);
       const steps = cut.steps;
       // What a restart loads must always be a whole commit.
@@ -223,13 +167,7 @@ describe('a commit split over several writes survives a crash between any two', 
     expect(probe.steps).toBeGreaterThan(8);
     for (let n = 1; n <= probe.steps; n++) {
       const { delivered } = await recover(n);
-      const perEntry = new Map<string, Set<string>>();
-      for (const e of delivered) {
-        for (const k of announcedSupporterKeys([e]))
-          perEntry.set(k, (perEntry.get(k) ?? new Set()).add(e.id));
-      }
-      expect([...perEntry.keys()].sort(), `crash at write ${n}`).toEqual(expected);
-      for (const [k, ids] of perEntry) expect(ids.size, `${k} after crash at write ${n}`).toBe(1);
+      expectEachEntryOnce(delivered, (e) => announcedSupporterKeys([e]), expected, `crash at write ${n}`);
     }
   }, 240_000);
 });

@@ -3,7 +3,7 @@
  * the others follow its shared reads from the store, so the fleet reads the key at one process's pace and a
  * replica that polls a project still hears its counts move. A reader that goes away is replaced.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseUserKey } from '../../../src/api/index.js';
 import { type Engine, memoryLease } from '../../../src/engine/index.js';
 import {
@@ -12,20 +12,16 @@ import {
   fundingKeyOf,
   initialSupporters,
   lc,
-  startEngineHarness,
+  useEngineHarness,
 } from '../harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = useEngineHarness();
 
 const userReads = (h: EngineHarness, from = 0) =>
   h.sim.requests.slice(from).filter((r) => r.path === '/user/me/projects').length;
 
 async function harnessWithUserKey(): Promise<{ h: EngineHarness; raw: string }> {
-  const harness = await startEngineHarness({
+  const harness = await startHarness({
     project: { supporters: initialSupporters(5) },
     // Fundings' own polling is slow: a fundings read soon after a change is the signal's.
     engine: { targetIntervalsMs: { fundings: 3_600_000 } },
@@ -49,7 +45,7 @@ async function runFleet(harness: EngineHarness, engines: readonly Engine[], ms: 
 describe('the User key on several replicas', () => {
   it('one reads at one process pace, the poller follows its reads, and another takes over when it goes', async () => {
     const setup = await harnessWithUserKey();
-    h = setup.h;
+    const { h } = setup;
     const userKey = parseUserKey(setup.raw);
 
     // One process alone, for the pace to compare with.
@@ -95,7 +91,7 @@ describe('the User key on several replicas', () => {
 
   it('warns once at start when the key owner is not a member of a configured project', async () => {
     const setup = await harnessWithUserKey();
-    h = setup.h;
+    const { h } = setup;
     const stranger = parseUserKey(h.sim.issueUserKey(999_999, { scopes: ['project:read'] }));
     const engine = h.newEngine({ userKey: stranger });
     await runFleet(h, [engine], 10 * 60_000);

@@ -9,31 +9,18 @@
  * Plain values for `fake.faultMessages(fault, times)`, usable by a fault-schedule generator as well as by hand.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type LateLanding as LateLandingMessageFault, landsAfterMs } from '../late-landing.js';
 import { send } from './json-replies.js';
 
-export interface LateCreate {
-  readonly late: { readonly answerAfterMs: number; readonly landAfterMs: number };
-}
-
-export interface ResetAfterCreate {
-  readonly reset: { readonly landAfterMs: number };
-}
-
-export type LateLandingMessageFault = LateCreate | ResetAfterCreate;
-
-/** The answer comes `answerAfterMs` after the request; the message is created `landAfterMs` after it. */
-export function lateCreate(answerAfterMs: number, landAfterMs = answerAfterMs): LateCreate {
-  return { late: { answerAfterMs, landAfterMs } };
-}
-
-/** The connection is reset once the request was read; the message is created `landAfterMs` later. */
-export function resetAfterCreate(landAfterMs = 0): ResetAfterCreate {
-  return { reset: { landAfterMs } };
-}
-
-export function isLateLandingMessageFault(fault: object): fault is LateLandingMessageFault {
-  return 'late' in fault || 'reset' in fault;
-}
+/** On Discord the late landing is the message's creation. */
+export {
+  isLateLanding as isLateLandingMessageFault,
+  type LateAnswer as LateCreate,
+  type LateLanding as LateLandingMessageFault,
+  lateAnswer as lateCreate,
+  type ResetAfterRead as ResetAfterCreate,
+  resetAfterRead as resetAfterCreate,
+} from '../late-landing.js';
 
 /**
  * Plays the fault on one Create Message request: `create` (nonce check included) runs at the landing time,
@@ -48,7 +35,7 @@ export function playLateCreate(
     readonly create: () => Record<string, unknown>;
   },
 ): void {
-  const landAfterMs = 'late' in fault ? fault.late.landAfterMs : fault.reset.landAfterMs;
+  const landAfterMs = landsAfterMs(fault);
   const created =
     landAfterMs <= 0 ? Promise.resolve(deps.create()) : deps.sleep(landAfterMs).then(deps.create);
   if ('reset' in fault) {

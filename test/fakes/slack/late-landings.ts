@@ -13,36 +13,19 @@
  * well as by hand; `landsAt` says when the message of such a fault appears (for a harness's ground truth).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type LateLanding as LateLandingFault, landsAfterMs } from '../late-landing.js';
 import { sendJson } from './http-bodies.js';
 
-export interface LateAnswer {
-  readonly late: { readonly answerAfterMs: number; readonly landAfterMs: number };
-}
-
-export interface ResetAfterReceive {
-  readonly reset: { readonly landAfterMs: number };
-}
-
-export type LateLandingFault = LateAnswer | ResetAfterReceive;
-
-/** The answer comes `answerAfterMs` after the request; the message lands `landAfterMs` after it. */
-export function lateAnswer(answerAfterMs: number, landAfterMs = answerAfterMs): LateAnswer {
-  return { late: { answerAfterMs, landAfterMs } };
-}
-
-/** The connection is reset once the request was read; the message lands `landAfterMs` later. */
-export function resetAfterReceive(landAfterMs = 0): ResetAfterReceive {
-  return { reset: { landAfterMs } };
-}
-
-export function isLateLandingFault(fault: object): fault is LateLandingFault {
-  return 'late' in fault || 'reset' in fault;
-}
-
-/** How long after the request the fault's message lands. */
-export function landsAfterMs(fault: LateLandingFault): number {
-  return 'late' in fault ? fault.late.landAfterMs : fault.reset.landAfterMs;
-}
+/** On Slack the request was received, then the connection reset. */
+export {
+  isLateLanding as isLateLandingFault,
+  type LateAnswer,
+  type LateLanding as LateLandingFault,
+  landsAfterMs,
+  lateAnswer,
+  type ResetAfterRead as ResetAfterReceive,
+  resetAfterRead as resetAfterReceive,
+} from '../late-landing.js';
 
 export interface LateLandingDeps {
   /** Waits on the fake's clock (real time by default; a test's virtual clock when it drives time). */

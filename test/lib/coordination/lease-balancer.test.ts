@@ -11,6 +11,7 @@ import {
 } from '../../../src/lib/coordination/replica-registry.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../../support/redis-server.js';
+import { waitUntil } from '../../support/wait-until.js';
 
 const projects = Array.from({ length: 30 }, (_, i) => `project-${i}`);
 
@@ -221,13 +222,15 @@ describe.skipIf(skipRedisTests())('three LeaseBalancers on one real redis-server
   });
 
   /** Ticks every running balancer each interval until `check` passes. */
-  const tickUntil = (check: () => Promise<void>, timeout = 15_000) =>
-    vi.waitFor(
+  const tickUntil = (check: () => Promise<void>, timeoutMs = 15_000) =>
+    waitUntil(
+      'the fleet to hold the expected shares',
       async () => {
         await replicas.tickAll();
         await check();
+        return true;
       },
-      { timeout, interval },
+      { timeoutMs, everyMs: interval, onProbeError: 'retry' },
     );
 
   it('spreads within fair share + 1, takes over a killed replica within the TTL, and gives a newcomer its share', async () => {
