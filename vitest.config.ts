@@ -1,16 +1,90 @@
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The journeys (test/journeys) start the real bot and mostly wait on it; they are the longest files, so they go
- * first: otherwise a fresh CI run, with no timings cached, orders files by size and leaves them (small files
- * over a large harness) for last, as the run's long tail.
+ * Workers for the journeys (test/journeys), which start the real bot and mostly wait on its clock (a minute
+ * boundary, a backoff, a late answer), and for the module tests, which mostly use the CPU. Measured on the idle
+ * 2-core machine (2026-11-29): two workers in all kept the CPU 28 % busy for 18 minutes, the journeys one after
+ * the other; the journeys in three lanes beside two lanes of module tests keep both cores busier. More lanes
+ * start more bots at once (each tsx start takes seconds of CPU), which the tests' start-up deadlines feel first.
  */
-class JourneysFirst extends BaseSequencer {
+const lanes = { journeys: 3, modules: 2 } as const;
+
+/**
+ * Seconds a file takes, measured on the idle machine (2026-11-29; the files whose platforms now run side by side
+ * at their longer platform's time), for the files that take long: the order of a fresh checkout (CI), which has no
+ * timings of its own yet. A file not named: vitest's own timing of its last run,
+ * else a minute for a journey and a second for a module test. Only the order depends on them.
+ */
+const measuredSeconds: Readonly<Record<string, number>> = {
+  'test/journeys/chaos-seeds.test.ts': 195,
+  'test/journeys/roll-call.test.ts': 180,
+  'test/journeys/pace-alert.test.ts': 155,
+  'test/journeys/compiled-entry.test.ts': 122,
+  'test/journeys/key-recovery.test.ts': 117,
+  'test/journeys/discord-http.test.ts': 117,
+  'test/journeys/slack-socket-mode.test.ts': 109,
+  'test/journeys/feed-health.test.ts': 95,
+  'test/journeys/discord-gateway.test.ts': 74,
+  'test/journeys/hosted-replicas.test.ts': 41,
+  'test/journeys/operator.test.ts': 23,
+  'test/journeys/hosted-slack.test.ts': 21,
+  'test/journeys/console-demo.test.ts': 16,
+  'test/journeys/reward-dm-watch.test.ts': 16,
+  'test/journeys/delivery-trace.test.ts': 15,
+  'test/app/discord-files.test.ts': 84,
+  'test/app/store-truth.test.ts': 34,
+  'test/lib/coordination/lease-model.test.ts': 21,
+  'test/app/shutdown.test.ts': 19,
+  'test/app/discord-http-interactions.test.ts': 13,
+  'test/chaos/chaos.test.ts': 12,
+  'test/app/hostile-config.test.ts': 10,
+  'test/app/platform-start.test.ts': 10,
+  'test/app/store-outage.test.ts': 9,
+  'test/engine/lists/list-reader.test.ts': 9,
+  'test/app/demo.test.ts': 9,
+  'test/engine/independent-projects.test.ts': 8,
+};
+
+const isJourney = (file: TestSpecification) => file.moduleId.includes('/test/journeys/');
+
+/**
+ * Vitest runs files from one queue, each on the next free worker. This orders the queue so the run behaves as
+ * lanes: it plays the run out with the estimated times, the journeys' lanes taking the longest journey left and
+ * the module lanes the longest module test left (either kind taking the other's once its own are gone), and queues
+ * each file when its lane would take it. The longest files start first; no wait leaves a core idle for long.
+ */
+class Lanes extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const journey = (file: TestSpecification) => file.moduleId.includes('/test/journeys/');
-    return [...sorted.filter(journey), ...sorted.filter((file) => !journey(file))];
+    const seconds = (file: TestSpecification) => {
+      const path = relative(this.ctx.config.root, file.moduleId);
+      const cached = this.ctx.cache.getFileTestResults(`${file.project.name}:${path}`)?.duration;
+      return (
+        measuredSeconds[path] ??
+        (cached === undefined ? undefined : cached / 1000) ??
+        (isJourney(file) ? 60 : 1)
+      );
+    };
+    const longestFirst = (kind: TestSpecification[]) => kind.sort((a, b) => seconds(b) - seconds(a));
+    const queues = [
+      longestFirst(sorted.filter(isJourney)),
+      longestFirst(sorted.filter((f) => !isJourney(f))),
+    ];
+    const workers = [
+      ...Array.from({ length: lanes.journeys }, () => ({ freeAt: 0, queue: 0 })),
+      ...Array.from({ length: lanes.modules }, () => ({ freeAt: 0, queue: 1 })),
+    ];
+    const order: TestSpecification[] = [];
+    for (;;) {
+      // The lane that frees first (the first one listed among equals) takes its next file.
+      const lane = workers.reduce((first, w) => (w.freeAt < first.freeAt ? w : first));
+      const file = queues[lane.queue]?.shift() ?? queues.find((q) => q.length > 0)?.shift();
+      if (!file) return order;
+      order.push(file);
+      lane.freeAt += seconds(file);
+    }
   }
 }
 
@@ -21,15 +95,15 @@ export default defineConfig({
     globalSetup: ['test/support/test-run.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Tests start real servers on 127.0.0.1; keep a modest parallelism for 2-core CI machines.
+    // Tests start real servers and bots on 127.0.0.1; see `lanes` for why five workers on a 2-core machine.
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: lanes.journeys + lanes.modules,
     // A worker runs file after file in one process and imports each module once: with a fresh process per file,
     // importing the sources and their libraries again (discord.js, Bolt, canvas...) was the largest share of the
     // suite's CPU (test/discord + test/core: 80 s of CPU isolated, 23 s not). Safe here because no test replaces a
     // module, fakes the global timers or changes process.env: clocks, stores and URLs are injected, and every
     // file closes the servers and children it starts.
     isolate: false,
-    sequence: { sequencer: JourneysFirst },
+    sequence: { sequencer: Lanes },
   },
 });

@@ -17,10 +17,10 @@ import {
   createPacingSettings,
   createSettingsStore,
   createSubscriptionStore,
-  silentLogger,
 } from '../src/core/index.js';
 import { createDelivery, type Delivery } from '../src/delivery/index.js';
 import { noticeKinds } from '../src/domain/events.js';
+import { silentLogger } from '../src/domain/logger.js';
 import { createEngine, type Engine } from '../src/engine/index.js';
 import { withChangeStamp } from '../src/lib/change-stamp.js';
 import { seededRandom } from '../src/lib/random.js';

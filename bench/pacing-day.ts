@@ -35,7 +35,6 @@ import {
   createSettingsStore,
   createSubscriptionStore,
   type NeutralMessage,
-  silentLogger,
 } from '../src/core/index.js';
 import {
   type ChannelPoster,
@@ -45,6 +44,7 @@ import {
 } from '../src/delivery/index.js';
 import type { BatchRecord } from '../src/delivery/pacing/batch-record.js';
 import { type FundbotEvent, noticeKindOf, noticeKinds } from '../src/domain/events.js';
+import { silentLogger } from '../src/domain/logger.js';
 import type { Engine } from '../src/engine/index.js';
 import { withChangeStamp } from '../src/lib/change-stamp.js';
 import { seededRandom } from '../src/lib/random.js';

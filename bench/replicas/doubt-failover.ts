@@ -9,7 +9,8 @@
  * measured from the moment the post reached the fake. A second copy of the notice in the channel is a
  * duplicate. Each trial starts with the workspace's look budget unspent (a rare fault, not a storm of them).
  */
-import { type ChannelRef, channelKey } from '../../src/core/index.js';
+import type { ChannelRef } from '../../src/core/index.js';
+import { channelKey } from '../../src/domain/channels.js';
 import { summarize } from '../stats.js';
 import { type Cluster, deliveryLedger, sleep, until } from './cluster.js';
 import { eventIdOf } from './ground-truth.js';

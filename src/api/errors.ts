@@ -176,34 +176,12 @@ type FamilyConstructor = new (
   options?: ErrorOptions,
 ) => ApiError;
 
-/** Known codes and their family, from the spec's error table. `invalid_api_key` depends on the status. */
-const familyByCode: Readonly<Record<string, FamilyConstructor>> = {
-  auth_required: UnauthorizedError,
-  invalid_token: UnauthorizedError,
-  user_not_found: UnauthorizedError,
-  forbidden: ForbiddenError,
-  insufficient_project_plan: ForbiddenError,
-  insufficient_role: ForbiddenError,
-  insufficient_scope: ForbiddenError,
-  invalid_csrf_token: ForbiddenError,
-  key_project_mismatch: ForbiddenError,
-  project_access_denied: ForbiddenError,
-  funding_not_successful: ForbiddenError,
-  invalid_value: ValidationError,
-  missing_field: ValidationError,
-  gallery_full: ValidationError,
-  not_found: NotFoundError,
-  project_not_found: NotFoundError,
-};
-
-/** Unknown codes, the framework's prose codes ("access denied") and empty bodies: the HTTP status decides. */
-function familyByStatus(status: number): FamilyConstructor {
-  if (status === 401) return UnauthorizedError;
-  if (status === 403) return ForbiddenError;
-  if (status === 404) return NotFoundError;
-  if (status === 400 || status === 422) return ValidationError;
-  if (status === 409) return ConflictError;
-  return ApiError;
+/** One of the platform's error codes: the family it raises and what the operator does about it. */
+export interface PlatformErrorCode {
+  /** Absent: the HTTP status decides (`invalid_api_key` is 401 or 403; `rate_limit_exceeded` is 429). */
+  readonly family?: FamilyConstructor;
+  /** The operator's fix, in the words of the request that failed (its scope, its project, its key's kind). */
+  readonly fix?: (request: RequestContext) => string;
 }
 
 function keyHome(credential: CredentialKind): string {
@@ -216,42 +194,58 @@ function keyKind(credential: CredentialKind): string {
   return credential === 'user' ? 'User API key' : 'Project API key';
 }
 
-/** What to do, per code; written for the operator who reads the log. */
+const projectOf = (request: RequestContext) =>
+  request.linkCaption ? `"${request.linkCaption}"` : 'the project';
+const checkLinkCaption = (request: RequestContext) =>
+  `check the link caption${request.endpoint === 'incentive' ? ' and the reward id' : ''}`;
+
+/**
+ * The platform's error codes (api-spec.md, error table), each once: its family and its operator fix. The fix is
+ * written here, where the failed request is known, because src/api imports nothing above src/lib; the one list of
+ * codes (src/domain/error-codes.ts, which adds what the user reads) takes each fix from here.
+ */
+// biome-ignore format: one code to a line
+export const platformErrorCodes = {
+  auth_required: { family: UnauthorizedError, fix: (r) => r.credential === 'none' ? `this request needs a credential (a draft project is visible only with a key): configure a Project API key with the ${r.scope ?? 'project:read'} scope` : 'the server saw no credential: check that the key is configured' },
+  invalid_token: { family: UnauthorizedError, fix: () => 'the token is invalid or expired: create a new key and replace the configured one' },
+  invalid_api_key: { fix: (r) => `the key is invalid, disabled or deleted: create a new ${keyKind(r.credential)} in ${keyHome(r.credential)} and replace the configured one` },
+  user_not_found: { family: UnauthorizedError, fix: () => 'the user this key belongs to no longer exists: create a key from an existing account' },
+  forbidden: { family: ForbiddenError, fix: () => 'the credential is not sufficient for this request: check its scopes and project' },
+  insufficient_project_plan: { family: ForbiddenError, fix: (r) => `Project API keys need the Pro plan or higher: upgrade ${projectOf(r)} or use a User API key` },
+  insufficient_role: { family: ForbiddenError, fix: () => 'the key owner lacks the role for this: ask a project owner or manager to create the key' },
+  insufficient_scope: { family: ForbiddenError, fix: (r) => r.scope ? `create a ${keyKind(r.credential)} with the ${r.scope} scope in ${keyHome(r.credential)}` : `the key lacks a scope this endpoint needs: add it in ${keyHome(r.credential)}` },
+  invalid_csrf_token: { family: ForbiddenError, fix: () => 'a browser-only check that fundbot should never meet: report it' },
+  key_project_mismatch: { family: ForbiddenError, fix: (r) => `the key belongs to another project: use a Project API key created in the administration of ${projectOf(r)}` },
+  project_access_denied: { family: ForbiddenError, fix: (r) => `${projectOf(r)} does not exist or is not visible to this credential (drafts need a key with project:read): check the link caption and the key` },
+  funding_not_successful: { family: ForbiddenError, fix: () => 'orders are available only once the project is successfully funded (100% or more): try again after the goal is reached' },
+  invalid_value: { family: ValidationError },
+  missing_field: { family: ValidationError },
+  gallery_full: { family: ValidationError },
+  not_found: { family: NotFoundError, fix: checkLinkCaption },
+  project_not_found: { family: NotFoundError, fix: checkLinkCaption },
+  rate_limit_exceeded: { fix: () => 'the rate limit is exhausted: poll less often or wait for the reset (see client.budget())' },
+} as const satisfies Readonly<Record<string, PlatformErrorCode>>;
+
+/** Unknown codes, the framework's prose codes ("access denied") and empty bodies: the HTTP status decides. */
+function familyByStatus(status: number): FamilyConstructor {
+  if (status === 401) return UnauthorizedError;
+  if (status === 403) return ForbiddenError;
+  if (status === 404) return NotFoundError;
+  if (status === 400 || status === 422) return ValidationError;
+  if (status === 409) return ConflictError;
+  return ApiError;
+}
+
+function platformCode(code: string): PlatformErrorCode | undefined {
+  return Object.hasOwn(platformErrorCodes, code)
+    ? platformErrorCodes[code as keyof typeof platformErrorCodes]
+    : undefined;
+}
+
+/** What to do, per code (its fix in {@link platformErrorCodes}), else per status; for the operator who reads the log. */
 export function hintFor(code: string, status: number, context: RequestContext): string {
-  const project = context.linkCaption ? `"${context.linkCaption}"` : 'the project';
-  switch (code) {
-    case 'insufficient_scope':
-      return context.scope
-        ? `create a ${keyKind(context.credential)} with the ${context.scope} scope in ${keyHome(context.credential)}`
-        : `the key lacks a scope this endpoint needs: add it in ${keyHome(context.credential)}`;
-    case 'key_project_mismatch':
-      return `the key belongs to another project: use a Project API key created in the administration of ${project}`;
-    case 'invalid_api_key':
-      return `the key is invalid, disabled or deleted: create a new ${keyKind(context.credential)} in ${keyHome(context.credential)} and replace the configured one`;
-    case 'auth_required':
-      return context.credential === 'none'
-        ? `this request needs a credential (a draft project is visible only with a key): configure a Project API key with the ${context.scope ?? 'project:read'} scope`
-        : `the server saw no credential: check that the key is configured`;
-    case 'invalid_token':
-      return 'the token is invalid or expired: create a new key and replace the configured one';
-    case 'user_not_found':
-      return 'the user this key belongs to no longer exists: create a key from an existing account';
-    case 'insufficient_project_plan':
-      return `Project API keys need the Pro plan or higher: upgrade ${project} or use a User API key`;
-    case 'insufficient_role':
-      return 'the key owner lacks the role for this: ask a project owner or manager to create the key';
-    case 'project_access_denied':
-      return `${project} does not exist or is not visible to this credential (drafts need a key with project:read): check the link caption and the key`;
-    case 'funding_not_successful':
-      return 'orders are available only once the project is successfully funded (100% or more): try again after the goal is reached';
-    case 'not_found':
-    case 'project_not_found':
-      return `check the link caption${context.endpoint === 'incentive' ? ' and the reward id' : ''}`;
-    case 'rate_limit_exceeded':
-      return 'the rate limit is exhausted: poll less often or wait for the reset (see client.budget())';
-    default:
-      break;
-  }
+  const fix = platformCode(code)?.fix;
+  if (fix) return fix(context);
   if (status === 401)
     return `the credential was rejected: check the configured ${keyKind(context.credential)}`;
   if (status === 403)
@@ -271,7 +265,7 @@ export function createApiError(
   if (details.status === 429 || details.code === 'rate_limit_exceeded') {
     return new RateLimitError({ ...details, retryAfterMs: details.retryAfterMs }, context, hint);
   }
-  let family = familyByCode[details.code];
+  let family = platformCode(details.code)?.family;
   if (details.code === 'invalid_api_key')
     family = details.status === 403 ? ForbiddenError : UnauthorizedError;
   return new (family ?? familyByStatus(details.status))(details, context, hint);

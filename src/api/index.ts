@@ -25,6 +25,8 @@ export {
   ForbiddenError,
   MalformedResponseError,
   NotFoundError,
+  type PlatformErrorCode,
+  platformErrorCodes,
   RateLimitError,
   type RequestContext,
   type ResponseIssue,

@@ -1,5 +1,5 @@
-import { channelKey } from '../core/index.js';
 import type { DeliveryObserver } from '../delivery/index.js';
+import { channelKey } from '../domain/channels.js';
 import type { HealthMonitor } from '../ops/index.js';
 
 /** The digest's health: a channel whose latest digest post failed is named by /healthz until one lands. */

@@ -1,4 +1,5 @@
-import { type ChannelAccessStates, channelKey } from '../core/index.js';
+import type { ChannelAccessStates } from '../core/index.js';
+import { channelKey } from '../domain/channels.js';
 import { noteForLog } from '../domain/engine-notes.js';
 import type { EngineStatus, ProjectReadModel } from '../domain/read-model.js';
 import type { Clock } from '../lib/clock.js';

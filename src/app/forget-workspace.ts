@@ -1,11 +1,11 @@
 import {
   type ChannelAccessStates,
   type ChannelRef,
-  channelKey,
+  forgetChannelSettings,
   type RewardWatchStore,
   type SubscriptionStore,
-  workspaceKey,
 } from '../core/index.js';
+import { channelKey, workspaceKey } from '../domain/channels.js';
 import type { KeyValueStore } from '../lib/store.js';
 
 type Workspace = Pick<ChannelRef, 'platform' | 'workspaceId'>;
@@ -23,8 +23,10 @@ export type ForgottenData = Record<string, number>;
  * | subscriptions and their indexes | `subscriptions/…` through the subscription store (the shared indexes rewritten) |
  * | "now watching" marks | `subscriptions/announced/<project>/<ws>:…` |
  * | language (workspace and channels) | `settings/locale/workspace/<ws>`, `settings/locale/channel/<ws>:…` |
+ * | every per-channel setting above and below | through the core's one table of them (core/settings/channel-settings-keys.ts) |
  * | pacing and quiet hours | `settings/pacing/<ws>:…` |
  * | daily-thread setting | `settings/daily-thread/<ws>:…` |
+ * | low-stock threshold, pings and filters | `settings/low-stock/<ws>:…`, `settings/notice-rules/<ws>:…` |
  * | campaign end and roll-call settings, pace verdicts and roll-call cursors | `settings/deadline/<ws>:…`, `settings/roll-call/<ws>:…`, `campaign/…` keys naming one of its channels |
  * | reward watches (user ids, reward ids) and direct-message marks | `settings/reward-watch/<ws>`, its entry in `settings/reward-watch-workspaces`; `deliveries/dm/…` |
  * | "cannot post here" marks | `settings/access/<ws>:…` and their index entries |
@@ -55,15 +57,9 @@ export async function forgetWorkspace(deps: {
   const channels = `${workspaceKey(workspace)}:`;
   const named = [channels, encodeURIComponent(channels)];
   const subscriptions = await deps.subscriptions.removeWorkspace(workspace);
-  const language =
-    (await store.deletePrefix(`settings/locale/channel/${channels}`)) +
-    ((await store.delete(`settings/locale/workspace/${workspaceKey(workspace)}`)) ? 1 : 0);
-  const pacing = await store.deletePrefix(`settings/pacing/${channels}`);
-  const dailyThread = await store.deletePrefix(`settings/daily-thread/${channels}`);
-  const campaign =
-    (await store.deletePrefix(`settings/deadline/${channels}`)) +
-    (await store.deletePrefix(`settings/roll-call/${channels}`)) +
-    (await store.deletePrefix('campaign/', named));
+  const settings = await forgetChannelSettings(store, workspace);
+  const { language, pacing, dailyThread, lowStock, noticeRules } = settings;
+  const campaign = settings.deadline + settings.rollCall + (await store.deletePrefix('campaign/', named));
   let access = 0;
   for (const { channel } of await deps.access.list()) {
     if (!channelKey(channel).startsWith(channels)) continue;
@@ -74,5 +70,17 @@ export async function forgetWorkspace(deps: {
   const marks = await store.deletePrefix('subscriptions/', named);
   const deliveries = await deps.deliveriesStore.deletePrefix('', named);
   const rewardWatches = (await deps.rewardWatches?.removeWorkspace(workspace)) ?? 0;
-  return { subscriptions, language, pacing, dailyThread, campaign, access, marks, deliveries, rewardWatches };
+  return {
+    subscriptions,
+    language,
+    pacing,
+    dailyThread,
+    lowStock,
+    noticeRules,
+    campaign,
+    access,
+    marks,
+    deliveries,
+    rewardWatches,
+  };
 }

@@ -30,7 +30,13 @@ import {
   type DirectMessenger,
   type RewardWatchDms,
 } from '../delivery/index.js';
-import { chartPreview, createRollCallJournal, digestPreview, type RollCallJournal } from '../digest/index.js';
+import {
+  chartPreview,
+  createCampaignCheckStore,
+  createRollCallJournal,
+  digestPreview,
+  type RollCallJournal,
+} from '../digest/index.js';
 import { isNoticeKind } from '../domain/events.js';
 import type { GoalPaceOptions } from '../domain/goal-pace.js';
 import {
@@ -49,6 +55,7 @@ import type { Random } from '../lib/random.js';
 import { type KeyValueStore, namespaced } from '../lib/store.js';
 import type { FundbotMetrics, Logger } from '../ops/index.js';
 import { type ForgottenData, forgetWorkspace } from './forget-workspace.js';
+import { type ProjectStore, projectStores } from './project-stores.js';
 
 export interface WireOptions {
   readonly api: ApiClient;
@@ -80,8 +87,11 @@ export interface WireOptions {
   readonly deliveryObserver?: DeliveryObserver;
   /** Process-wide causes /status shows (the store failing, API drift), as /healthz names them. */
   readonly operationalNotes?: () => readonly OperationalNote[];
-  /** Hosted fundbot: builds the connected-projects port on the engine (the commands' `hosted`). */
-  readonly hosted?: (engine: Engine) => HostedProjects;
+  /**
+   * Hosted fundbot: builds the connected-projects port on the engine (the commands' `hosted`); a disconnected
+   * project is forgotten from every per-project store (project-stores.ts).
+   */
+  readonly hosted?: (engine: Engine, projectStores: readonly ProjectStore[]) => HostedProjects;
   /** The goal-pace alerts' window and minimum (config `campaign`), for /deadline's answer. */
   readonly goalPace?: GoalPaceOptions;
 }
@@ -111,6 +121,8 @@ export interface Wiring {
   /** Every supporter the outbox offered, for the roll-calls; and the checks' own state, under `campaign/`. */
   readonly rollCallJournal: RollCallJournal;
   readonly campaignStore: KeyValueStore;
+  /** Every store that keeps one project's data, forgotten together when a project is disconnected. */
+  readonly projectStores: readonly ProjectStore[];
 }
 
 /** Where settings writes leave their change stamp (see src/lib/change-stamp.ts). */
@@ -187,6 +199,13 @@ export function wireFundbot(options: WireOptions): Wiring {
     },
   });
 
+  // What a disconnected project leaves: its state, its supporters' names in the journal, its checks' state.
+  const perProject = projectStores({
+    engine,
+    rollCallJournal,
+    campaignChecks: createCampaignCheckStore(campaignStore),
+  });
+
   const core = instrumentCore(
     metrics,
     clock,
@@ -217,16 +236,7 @@ export function wireFundbot(options: WireOptions): Wiring {
       recentNotices: async (channel, limit) => (delivery ? delivery.recentNotices(channel, limit) : []),
       logger: logger.child({ component: 'core' }),
       ...(options.operationalNotes ? { operationalNotes: options.operationalNotes } : {}),
-      // A disconnected project's stored state includes its roll-call journal (its supporters' names).
-      ...(options.hosted
-        ? {
-            hosted: options.hosted({
-              ...engine,
-              forgetState: async (project) =>
-                (await engine.forgetState(project)) + (await rollCallJournal.forget(project)),
-            }),
-          }
-        : {}),
+      ...(options.hosted ? { hosted: options.hosted(engine, perProject) } : {}),
     }),
   );
 
@@ -308,6 +318,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     campaign,
     rollCallJournal,
     campaignStore,
+    projectStores: perProject,
     forgetWorkspace: (workspace) =>
       forgetWorkspace({
         settingsStore,

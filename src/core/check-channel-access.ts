@@ -1,8 +1,8 @@
+import { errorSummary } from '../domain/error-summary.js';
 import { CommandRefusal } from './command-refusal.js';
 import type { CommandRun } from './commands/command-run.js';
 import type { Catalog } from './i18n/catalog.js';
 import type { ChannelAccessResult, ChannelRef } from './ports.js';
-import { errorSummary } from './read-failure.js';
 
 /**
  * Refuses the command, in the channel's language, when the bot cannot post in the

@@ -1,4 +1,5 @@
 import { type CommandDefinition, findCommand } from '../domain/command-definitions.js';
+import { errorSummary } from '../domain/error-summary.js';
 import type { FundbotEvent } from '../domain/events.js';
 import { singleLine } from '../domain/text.js';
 import { limits } from '../domain/text-limits.js';
@@ -29,7 +30,7 @@ import type { NeutralMessage } from './message.js';
 import { renderNotice } from './notices/render-notice.js';
 import { commandInvocationText } from './parse-command-text.js';
 import type { ChannelRef } from './ports.js';
-import { errorSummary } from './read-failure.js';
+
 import type { LocaleSettings } from './settings/settings-store.js';
 
 const handlers: Readonly<Record<string, CommandHandler>> = {

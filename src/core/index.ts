@@ -4,18 +4,6 @@
  * from here; nothing here imports a chat library.
  */
 
-export { type Logger, silentLogger } from '../domain/logger.js';
-export { estimatePace, type Pace } from '../domain/pace.js';
-export {
-  displayName,
-  htmlToPlainText,
-  normalizeWhitespace,
-  safeHttpUrl,
-  shorten,
-  singleLine,
-} from '../domain/text.js';
-export { limits } from '../domain/text-limits.js';
-export { channelKey, workspaceKey } from './channel-key.js';
 export type {
   CommandContext,
   CommandCore,
@@ -77,7 +65,7 @@ export type {
   SubscriptionStore,
   WatchedProject,
 } from './ports.js';
-export { classifyReadFailure, errorSummary, type ReadFailure } from './read-failure.js';
+export { classifyReadFailure } from './read-failure.js';
 export {
   type CampaignDeadline,
   type CampaignSettings,
@@ -90,6 +78,7 @@ export {
   type ChannelAccessStates,
   createChannelAccessStates,
 } from './settings/channel-access-states.js';
+export { forgetChannelSettings } from './settings/channel-settings-keys.js';
 export {
   createDailyThreadSettings,
   type DailyThreadSettings,

@@ -1,5 +1,3 @@
-export { errorSummary } from '../domain/error-summary.js';
-
 import {
   errorCodeEntry,
   failureByStatus,
@@ -7,8 +5,6 @@ import {
   type UserTextKey,
 } from '../domain/error-codes.js';
 import type { Catalog } from './i18n/catalog.js';
-
-export type { ReadFailure } from '../domain/error-codes.js';
 
 /** The fields of an error the edge reads, by shape: a fake read model may throw plain objects with them. */
 function fieldsOf(error: unknown): { status?: unknown; code?: unknown; name?: unknown } {

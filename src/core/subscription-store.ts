@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { channelKey, workspaceKey } from '../domain/channels.js';
 import { type NoticeKind, noticeKinds } from '../domain/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { withStoreLock } from '../lib/store-lock.js';
-import { channelKey, workspaceKey } from './channel-key.js';
 import type { ChannelRef, Subscription, SubscriptionStore } from './ports.js';
 
 export const channelRefSchema = z.object({

@@ -1,4 +1,5 @@
-import { type CoreLogger, errorSummary } from '../core/index.js';
+import { errorSummary } from '../domain/error-summary.js';
+import type { WarningLogger } from '../domain/logger.js';
 import type { ScheduledPost } from './delivery-api.js';
 import type { ItemOutcome } from './lane-item.js';
 import type { Batches } from './pacing/batches.js';
@@ -10,7 +11,7 @@ import type { Batches } from './pacing/batches.js';
  */
 export async function continueNamesAfter(
   batches: Pick<Batches, 'continueNames'>,
-  logger: CoreLogger,
+  logger: WarningLogger,
   request: ScheduledPost,
   outcome: ItemOutcome,
 ): Promise<ItemOutcome> {

@@ -8,7 +8,7 @@ import type {
 import type { ScheduledPost } from '../delivery/index.js';
 import type { Logger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
-import type { KeyValueStore } from '../lib/store.js';
+import type { CampaignCheckStore } from './campaign-check-store.js';
 import type { RollCallJournal } from './roll-call-journal.js';
 
 /**
@@ -20,8 +20,8 @@ export interface CampaignCheckDeps {
   readonly subscriptions: SubscriptionStore;
   readonly campaign: CampaignSettings;
   readonly journal: RollCallJournal;
-  /** The checks' state: `pace-alerts/…` and `roll-call-cursor/…` keys. */
-  readonly store: KeyValueStore;
+  /** The checks' own state: the pace verdicts and the roll-call cursors. */
+  readonly checks: CampaignCheckStore;
   readonly localeFor: (channel: ChannelRef) => Promise<Locale>;
   readonly timeZoneFor: (channel: ChannelRef) => Promise<string>;
   /**

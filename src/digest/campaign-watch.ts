@@ -1,13 +1,17 @@
 import { schedule as nodeCronSchedule } from 'node-cron';
 import type { ItemOutcome, ScheduledPost } from '../delivery/index.js';
 import type { GoalPaceOptions } from '../domain/goal-pace.js';
+import type { KeyValueStore } from '../lib/store.js';
 import type { CampaignCheckDeps } from './campaign-check-deps.js';
+import { createCampaignCheckStore } from './campaign-check-store.js';
 import type { CronLike } from './digest-scheduler.js';
 import { checkGoalPace } from './pace-alert-check.js';
 import { checkRollCall } from './roll-call-check.js';
 import type { RollCallSchedule } from './roll-call-due.js';
 
-export interface CampaignWatchOptions extends Omit<CampaignCheckDeps, 'postWithin'> {
+export interface CampaignWatchOptions extends Omit<CampaignCheckDeps, 'postWithin' | 'checks'> {
+  /** The campaign store (`campaign/…`): the checks keep their state there (campaign-check-store.ts). */
+  readonly store: KeyValueStore;
   /** `Delivery.postScheduled`: once per id and channel across replicas and restarts. */
   readonly post: (request: ScheduledPost) => Promise<ItemOutcome>;
   /** The projects this process checks (on replicas: the ones it polls; the ledger keeps it once regardless). */
@@ -61,7 +65,7 @@ export function createCampaignWatch(options: CampaignWatchOptions): CampaignWatc
       timer.abort(new Error('campaign post settled'));
     }
   }
-  const deps: CampaignCheckDeps = { ...options, postWithin };
+  const deps: CampaignCheckDeps = { ...options, checks: createCampaignCheckStore(options.store), postWithin };
 
   async function run(): Promise<void> {
     for (const project of options.projects()) {

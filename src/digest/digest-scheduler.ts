@@ -6,8 +6,9 @@ import type {
   ProjectReadModel,
   SubscriptionStore,
 } from '../core/index.js';
-import { assertTimeZone, channelKey, parseTimeOfDay } from '../core/index.js';
+import { assertTimeZone, parseTimeOfDay } from '../core/index.js';
 import type { ItemOutcome, ScheduledPost } from '../delivery/index.js';
+import { channelKey } from '../domain/channels.js';
 import { type Logger, silentLogger } from '../domain/logger.js';
 import type { Clock } from '../lib/clock.js';
 import { buildDigest, type DigestData } from './build-digest.js';

@@ -9,6 +9,11 @@ export {
   type DigestPace,
 } from './build-digest.js';
 // Issue 32, items 4 and 5: the goal-pace alerts and the roll-call, scheduled like the digest.
+export {
+  type CampaignCheckStore,
+  createCampaignCheckStore,
+  type RollCallCursor,
+} from './campaign-check-store.js';
 export { type CampaignWatch, type CampaignWatchOptions, createCampaignWatch } from './campaign-watch.js';
 export { chartAttachment, chartFilename, fundingChartInput } from './chart-attachment.js';
 export { CHART_FONT_FAMILY, chartFontFiles, registerChartFont } from './chart-font.js';

@@ -1,14 +1,6 @@
-import { z } from 'zod';
-import { channelKey, renderPaceAlert } from '../core/index.js';
+import { renderPaceAlert } from '../core/index.js';
 import { type GoalPaceOptions, judgeGoalPace, type PaceWatchState } from '../domain/goal-pace.js';
 import type { CampaignCheckDeps } from './campaign-check-deps.js';
-
-const stateSchema: z.ZodType<PaceWatchState> = z.object({
-  targetPercent: z.number(),
-  deadline: z.number(),
-  verdict: z.enum(['on-track', 'behind']),
-  alerts: z.number().int(),
-});
 
 /** The project read may be this old: a pace over hours does not need a fresher figure. */
 const PROJECT_MAX_AGE_MS = 5 * 60_000;
@@ -37,8 +29,7 @@ export async function checkGoalPace(
     if (!deadline) continue;
     figures ??= readFigures(deps, project);
     const { value, history } = await figures;
-    const stateKey = `pace-alerts/${encodeURIComponent(project)}/${channelKey(channel)}`;
-    const previous = await deps.store.get(stateKey, stateSchema);
+    const previous = await deps.checks.paceState(project, channel);
     const judgement = judgeGoalPace(
       {
         history,
@@ -77,7 +68,7 @@ export async function checkGoalPace(
       // Not posted and not on its way (the bot cannot post there): judged again at the next check, same id.
       if (outcome === 'failed') continue;
     }
-    if (!sameState(previous, state)) await deps.store.set(stateKey, state);
+    if (!sameState(previous, state)) await deps.checks.setPaceState(project, channel, state);
   }
 }
 

@@ -1,7 +1,6 @@
 import type { Locale, MessageField, NeutralMessage } from '../core/index.js';
 import {
   catalogFor,
-  displayName,
   formatClock,
   formatDate,
   formatDateTime,
@@ -12,7 +11,7 @@ import {
   noteText,
   progressToward,
 } from '../core/index.js';
-import { visibleLine } from '../domain/text.js';
+import { displayName, visibleLine } from '../domain/text.js';
 import { limits } from '../domain/text-limits.js';
 import type { DigestData, DigestPace } from './build-digest.js';
 import { chartAttachment } from './chart-attachment.js';

@@ -1,10 +1,8 @@
-import { z } from 'zod';
-import { channelKey, renderRollCall } from '../core/index.js';
+import { renderRollCall } from '../core/index.js';
+import { channelKey } from '../domain/channels.js';
 import { fundingAt } from '../domain/pace.js';
 import type { CampaignCheckDeps } from './campaign-check-deps.js';
 import { latestRollCall, type RollCallSchedule } from './roll-call-due.js';
-
-const cursorSchema = z.object({ period: z.string(), cut: z.number() });
 
 const PROJECT_MAX_AGE_MS = 10 * 60_000;
 /** A roll-call that could not go out within a day waits for the next period, which names its supporters too. */
@@ -16,7 +14,7 @@ const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
  * naming every supporter the journal saw since the last roll-call's cut (or since it was turned on) up to this
  * one's, the rest of a long list in its thread, with the totals. Posted through the delivery ledger under
  * `roll-call:<project>:<period>`, so replicas and restarts post it once; the period's cursor
- * (`roll-call-cursor/<project>/<channel>`: the period and its cut) is stored once it is posted or on its way,
+ * (campaign-check-store.ts: the period and its cut) is stored once it is posted or on its way,
  * so the next roll-call starts exactly where this one ended. A period without a new supporter posts nothing.
  */
 export async function checkRollCall(
@@ -32,8 +30,7 @@ export async function checkRollCall(
     const period = latestRollCall(now, timeZone, setting.cadence, schedule);
     // Turned on after this period's time: its first roll-call is the next one.
     if (period.cut <= setting.since) continue;
-    const cursorKey = `roll-call-cursor/${encodeURIComponent(project)}/${channelKey(channel)}`;
-    const cursor = await deps.store.get(cursorKey, cursorSchema);
+    const cursor = await deps.checks.rollCallCursor(project, channel);
     if (cursor && (cursor.period === period.id || cursor.cut >= period.cut)) continue;
     const after = Math.max(cursor?.cut ?? 0, setting.since);
     const supporters = await deps.journal.supportersBetween(project, after, period.cut);
@@ -72,6 +69,6 @@ export async function checkRollCall(
       if (outcome === 'failed') continue;
       deps.logger.info({ project, channel: channelKey(channel), named: names.length }, 'roll-call sent');
     }
-    await deps.store.set(cursorKey, { period: period.id, cut: period.cut });
+    await deps.checks.setRollCallCursor(project, channel, { period: period.id, cut: period.cut });
   }
 }

@@ -1,9 +1,14 @@
+import { platformErrorCodes, type RequestContext } from '../api/index.js';
+
 /**
  * The one list of error codes fundbot translates at the edge (issue 31): each code with what it means for a user's
  * read (`failure`), the sentence the user reads (`userText`: a key of the catalog's `errors`, written in the
  * channel's language by core/read-failure.ts) and what an operator does about it (`fix`). Errors carry only the
- * code (`FundbotError.code` in ./errors.ts, the platform's `code` in src/api/errors.ts, whose `hintFor` adds what
- * the request itself tells: the scope, the project); nothing between the error and the edge turns a code into text.
+ * code (`FundbotError.code` in ./errors.ts, the platform's `code` in src/api/errors.ts); nothing between the error
+ * and the edge turns a code into text. The platform's codes take their fix from `platformErrorCodes` in
+ * src/api/errors.ts: it is said there in the words of the failed request (its scope, its project, its key's kind)
+ * as the error is built, and src/api may not import src/domain (which sits above it, layers.ts), so each fix is
+ * written once, there, and referenced here.
  */
 
 /** What a failed read means for the user. */
@@ -24,11 +29,12 @@ export type UserTextKey =
 export interface ErrorCodeEntry {
   readonly failure: ReadFailure;
   readonly userText: UserTextKey;
-  /** For the operator who reads the log or /healthz: what fixes it. */
-  readonly fix: string;
+  /** For the operator who reads the log or /healthz: what fixes it (a platform code's: for the request that failed). */
+  readonly fix: string | ((request: RequestContext) => string);
 }
 
 const newKey = 'create a new key (project administration → API keys) and replace the configured one';
+const platform = platformErrorCodes;
 
 // biome-ignore format: one code to a line
 export const errorCodes = {
@@ -37,22 +43,22 @@ export const errorCodes = {
   project_paused: { failure: 'unavailable', userText: 'projectPaused', fix: `the platform rejects the project key: ${newKey}` },
   project_not_watched: { failure: 'unavailable', userText: 'notFound', fix: 'add the project to the configuration (FUNDBOT_PROJECTS) or connect it from chat' },
   lease_lost: { failure: 'unavailable', userText: 'platformDown', fix: 'none: another replica polls the project now; the read is answered there' },
-  // the platform's (api-spec.md, error table)
-  not_found: { failure: 'not-found', userText: 'notFound', fix: 'check the link caption and ids' },
-  project_not_found: { failure: 'not-found', userText: 'notFound', fix: 'check the link caption' },
-  project_access_denied: { failure: 'not-found', userText: 'notFound', fix: 'the project does not exist or is not visible to this key (drafts need project:read): check the link caption and the key' },
-  rate_limit_exceeded: { failure: 'rate-limited', userText: 'rateLimited', fix: 'none if rare (fundbot waits the Retry-After); if it repeats, raise the reserve or lengthen the target intervals' },
-  auth_required: { failure: 'not-permitted', userText: 'notPermitted', fix: 'configure a Project API key for the project' },
-  invalid_api_key: { failure: 'not-permitted', userText: 'notPermitted', fix: `the key is invalid, disabled or deleted: ${newKey}` },
-  invalid_token: { failure: 'not-permitted', userText: 'notPermitted', fix: newKey },
-  user_not_found: { failure: 'not-permitted', userText: 'notPermitted', fix: 'the key owner no longer exists: create a key from an existing account' },
-  key_project_mismatch: { failure: 'not-permitted', userText: 'notPermitted', fix: "the key belongs to another project: use a key created in this project's administration" },
-  forbidden: { failure: 'not-permitted', userText: 'notPermitted', fix: "check the key's scopes and project" },
-  insufficient_scope: { failure: 'not-permitted', userText: 'notPermitted', fix: 'add the missing scope to the key (the log names it)' },
-  insufficient_role: { failure: 'not-permitted', userText: 'notPermitted', fix: 'ask a project owner or manager to create the key' },
-  insufficient_project_plan: { failure: 'not-permitted', userText: 'notPermitted', fix: 'Project API keys need the Pro plan or higher: upgrade the project or use a User API key' },
-  invalid_csrf_token: { failure: 'not-permitted', userText: 'notPermitted', fix: 'a browser-only check: fundbot should never meet it; report it' },
-  funding_not_successful: { failure: 'not-permitted', userText: 'notPermitted', fix: 'orders are readable once the project reached its goal' },
+  // the platform's (api-spec.md, error table): the fix in src/api/errors.ts
+  not_found: { failure: 'not-found', userText: 'notFound', fix: platform.not_found.fix },
+  project_not_found: { failure: 'not-found', userText: 'notFound', fix: platform.project_not_found.fix },
+  project_access_denied: { failure: 'not-found', userText: 'notFound', fix: platform.project_access_denied.fix },
+  rate_limit_exceeded: { failure: 'rate-limited', userText: 'rateLimited', fix: platform.rate_limit_exceeded.fix },
+  auth_required: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.auth_required.fix },
+  invalid_api_key: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.invalid_api_key.fix },
+  invalid_token: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.invalid_token.fix },
+  user_not_found: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.user_not_found.fix },
+  key_project_mismatch: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.key_project_mismatch.fix },
+  forbidden: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.forbidden.fix },
+  insufficient_scope: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.insufficient_scope.fix },
+  insufficient_role: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.insufficient_role.fix },
+  insufficient_project_plan: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.insufficient_project_plan.fix },
+  invalid_csrf_token: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.invalid_csrf_token.fix },
+  funding_not_successful: { failure: 'not-permitted', userText: 'notPermitted', fix: platform.funding_not_successful.fix },
 } as const satisfies Readonly<Record<string, ErrorCodeEntry>>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -44,7 +44,7 @@ describe('Discord files through the real entry point (gateway mode)', () => {
     );
     const discord = closeAfterTest(await startFakeDiscord({ guilds: [guild] }));
     const fake = discord;
-    const digest = nextDigestMinute(25_000);
+    const digest = nextDigestMinute(60_000);
     const opsPort = await freePort();
     const bot = await spawnBot({
       config: demoProjectConfig(sim, {
@@ -133,5 +133,5 @@ describe('Discord files through the real entry point (gateway mode)', () => {
     // Each attempt is up to 4 POSTs (discord.js retries a 5xx 3 times, safe under enforce_nonce); the
     // pipeline's attempts back off 5 s, 10 s, 20 s...: at most 5 attempts fit the run's wait, not one every 2 s.
     expect(postsToBroken.length).toBeLessThanOrEqual(20);
-  }, 150_000);
+  }, 210_000);
 });

@@ -10,15 +10,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { forgetWorkspace } from '../../src/app/forget-workspace.js';
 import {
   type ChannelRef,
-  channelKey,
   createCampaignSettings,
   createChannelAccessStates,
   createDailyThreadSettings,
+  createLowStockSettings,
+  createNoticeRulesSettings,
   createPacingSettings,
   createRewardWatchStore,
   createSettingsStore,
   createSubscriptionStore,
 } from '../../src/core/index.js';
+import { channelKey } from '../../src/domain/channels.js';
 import { namespaced, openStore } from '../../src/lib/store.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
@@ -44,6 +46,11 @@ async function seed(url: string, channel: ChannelRef): Promise<void> {
     await createSettingsStore(store).setLocale(channel, 'channel', 'en');
     await createPacingSettings(store).setKind(channel, 'supporters', { mode: 'hourly' });
     await createDailyThreadSettings(store).set(channel, true);
+    // /lowstock and /ping: they were left behind by an uninstall until the settings' prefixes became one table.
+    await createLowStockSettings(store).set(channel, 3);
+    await createNoticeRulesSettings(store).update(channel, () => ({
+      ping: { target: 'R0PING', kinds: ['supporters'] },
+    }));
     const campaign = createCampaignSettings(store);
     await campaign.setDeadline(channel, 'solar-kiosk', { date: '2026-12-24', timeZone: 'UTC', endsAt: 1 });
     await campaign.setRollCall(channel, { cadence: 'weekly', since: 0 });

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type RunningBot, startBot } from '../../src/app/start-bot.js';
-import { errorSummary } from '../../src/core/read-failure.js';
+import { errorSummary } from '../../src/domain/error-summary.js';
+
 import { silentLogger } from '../../src/ops/index.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-slack-oauth.js';

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { channelKey } from '../../src/core/index.js';
 import type { NeutralMessage } from '../../src/core/message.js';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { ChannelUnavailableError } from '../../src/delivery/channel-unavailable-error.js';
 import { createDeliveryLedger } from '../../src/delivery/delivery-ledger.js';
 import type { ChannelPoster, PostReceipt, ThreadTarget } from '../../src/delivery/ports.js';
+import { channelKey } from '../../src/domain/channels.js';
 import type { SupportDroppedEvent } from '../../src/domain/events.js';
 import { type KeyValueStore, memoryStore, namespaced } from '../../src/lib/store.js';
 import { t0 } from '../support/builders.js';

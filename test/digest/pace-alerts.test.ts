@@ -5,8 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { channelKey, createCampaignSettings } from '../../src/core/index.js';
+import { createCampaignSettings } from '../../src/core/index.js';
 import { createCampaignWatch, createRollCallJournal } from '../../src/digest/index.js';
+import { channelKey } from '../../src/domain/channels.js';
 import { defaultGoalPaceOptions } from '../../src/domain/goal-pace.js';
 import { silentLogger } from '../../src/domain/logger.js';
 import { type ClaimEntry, memoryClaims } from '../../src/lib/coordination/claims.js';

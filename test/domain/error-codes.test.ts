@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { hintFor, type RequestContext } from '../../src/api/errors.js';
+import {
+  hintFor,
+  type PlatformErrorCode,
+  platformErrorCodes,
+  type RequestContext,
+} from '../../src/api/errors.js';
 import { catalogFor, locales } from '../../src/core/i18n/index.js';
 import { classifyReadFailure, explainReadFailure } from '../../src/core/read-failure.js';
 import { note } from '../../src/domain/engine-notes.js';
@@ -15,6 +20,14 @@ import {
  * The one list of error codes (issue 31): every code fundbot raises is listed, every listed code is classified as
  * the list says and reads as a sentence in every language at the edge, and the platform's codes keep a fix.
  */
+const context: RequestContext = {
+  method: 'GET',
+  path: '/projects/solar-kiosk',
+  endpoint: 'project',
+  credential: 'project',
+  linkCaption: 'solar-kiosk',
+};
+
 const own = [
   new FeedDisabledError('solar-kiosk', 'wall', 'wall:read'),
   new ProjectNotWatchedError('solar-kiosk'),
@@ -36,7 +49,7 @@ describe('the one list of error codes', () => {
         expect(text, `${code} in ${locale}`).not.toBe('');
         if (entry.userText === 'notFound') expect(text).toBe('NOT FOUND');
       }
-      expect(entry.fix, code).not.toBe('');
+      expect(typeof entry.fix === 'string' ? entry.fix : entry.fix(context), code).not.toBe('');
     }
   });
 
@@ -56,19 +69,19 @@ describe('the one list of error codes', () => {
     expect(classifyReadFailure({ status: 502 })).toBe('unavailable');
   });
 
-  it("keeps a request's own hint for every platform code it lists", () => {
-    const context: RequestContext = {
-      method: 'GET',
-      path: '/projects/solar-kiosk',
-      endpoint: 'project',
-      credential: 'project',
-      linkCaption: 'solar-kiosk',
-    };
+  it("keeps a request's own hint for every platform code it lists, written once in the API's table", () => {
     const platform = Object.keys(errorCodes).filter(
       (code) => !own.some((error) => error.code === code),
     ) as ErrorCode[];
     for (const code of platform) {
       expect(hintFor(code, 403, context), code).not.toBe('');
+      expect(errorCodes[code].fix, code).toBe(
+        (platformErrorCodes as Record<string, PlatformErrorCode>)[code]?.fix,
+      );
+    }
+    // Every platform code the API client knows a fix for is in the one list.
+    for (const [code, entry] of Object.entries(platformErrorCodes)) {
+      if ('fix' in entry) expect(Object.keys(errorCodes), code).toContain(code);
     }
   });
 });

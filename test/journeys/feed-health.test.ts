@@ -4,6 +4,7 @@
  * The key is revoked → after the hold (`engine.feedHealthHoldSec`, 10 s here instead of the default 3 minutes, so
  * the journey takes one minute) each subscribed channel gets ONE message saying what stopped, why and who fixes it
  * how, in its own language; the key restored → ONE message that it is back. Never the key in either.
+ * The two platforms run side by side (`describe.concurrent.each`), each with its own world, fake and bot.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
@@ -24,7 +25,7 @@ const platforms: readonly { name: string; start: () => Promise<ChatDriver> }[] =
   { name: 'Discord over the gateway', start: () => startDiscordDriver('gateway') },
 ];
 
-describe.each(platforms)('journey: feed health in the channel ($name)', ({ name, start }) => {
+describe.concurrent.each(platforms)('journey: feed health in the channel ($name)', ({ name, start }) => {
   let world: JourneyWorld;
   let driver: ChatDriver;
   let bot: BotProcess;
@@ -63,7 +64,7 @@ describe.each(platforms)('journey: feed health in the channel ($name)', ({ name,
         { timeoutMs: 15_000 },
       );
     },
-    60_000,
+    120_000,
   );
 
   journeyStep(

@@ -5,6 +5,7 @@
  * 5 s, so the journey takes about three minutes a platform. A member may not set the end; an admin does. The first
  * verdict (behind: nothing came in the first minute) is stored silently; €600 in a minute crosses to "on track"
  * (one alert, with a range, never one figure); a quiet minute crosses back to "behind" (one alert). Each once.
+ * The two platforms run side by side (`describe.concurrent.each`), each with its own world, fake and bot.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
@@ -26,7 +27,7 @@ const platforms: readonly { name: string; start: () => Promise<ChatDriver> }[] =
 /** Three days ahead (UTC, the channel's zone here): the end of that day. */
 const endDate = new Date(Date.now() + 3 * 24 * 3_600_000).toISOString().slice(0, 10);
 
-describe.each(platforms)('journey: goal-pace alerts ($name)', ({ name, start }) => {
+describe.concurrent.each(platforms)('journey: goal-pace alerts ($name)', ({ name, start }) => {
   let world: JourneyWorld;
   let driver: ChatDriver;
   let bot: BotProcess;

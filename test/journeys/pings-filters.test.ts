@@ -5,6 +5,7 @@
  * only that role; Slack: `<!subteam^ID>`), the supporter notice of the same support does not. `/filter wall deny
  * spam`: a wall post with "spam" is not posted and `/notices` shows it "filtered"; a stranger's @everyone and
  * <!channel> stay inert. `/subscriptions` lists both.
+ * The two platforms run side by side (`describe.concurrent.each`), each with its own world, fake and bot.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
@@ -47,7 +48,7 @@ const platforms: readonly {
   },
 ];
 
-describe.each(platforms)('journey: pings and filters ($name)', (platform) => {
+describe.concurrent.each(platforms)('journey: pings and filters ($name)', (platform) => {
   let world: JourneyWorld;
   let driver: ChatDriver;
   let bot: BotProcess;
@@ -81,7 +82,7 @@ describe.each(platforms)('journey: pings and filters ($name)', (platform) => {
       expect(subscriptions.text).toContain('Pings: the chosen group on milestones');
       expect(subscriptions.text).toContain('Wall filter: never "spam"');
     },
-    60_000,
+    120_000,
   );
 
   journeyStep(

@@ -4,6 +4,7 @@
  * sells the last kit out, a failed one gives it back), and the fake's direct messages (Slack conversations.open,
  * Discord POST /users/@me/channels). A member watches the sold-out kit; the restock sends them exactly one direct
  * message and ends the watch; a second restock sends none.
+ * The two platforms run side by side (`describe.concurrent.each`), each with its own world, fake and bot.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import type { FundingKey } from '../../src/simulator/types.js';
@@ -48,7 +49,7 @@ const platforms: readonly Platform[] = [
   },
 ];
 
-describe.each(platforms)(
+describe.concurrent.each(platforms)(
   'journey: a member watches a sold-out reward ($name)',
   ({ name, start, dms, rewardArgs }) => {
     let world: JourneyWorld;

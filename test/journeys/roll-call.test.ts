@@ -4,7 +4,8 @@
  * fake's channel. The roll-call falls on today's weekday three minutes from now (`campaign.rollCallWeekday`,
  * `rollCallTime`; Monday 10:00 by default). A member may not turn it on; an admin does. 45 supporters come in, one
  * with @everyone, <!channel> and a link in the name: one roll-call names every one of them (the rest in its
- * thread), inert, with the total they bring; a restart posts no second one.
+ * thread), inert, with the total they bring; a restart posts no second one. The two platforms run side by side
+ * (`describe.concurrent.each`), each with its own world, fake and bot.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
@@ -34,7 +35,7 @@ const names = [
   hostile,
 ];
 
-describe.each(platforms)('journey: the roll-call ($name)', ({ name, start }) => {
+describe.concurrent.each(platforms)('journey: the roll-call ($name)', ({ name, start }) => {
   let world: JourneyWorld;
   let driver: ChatDriver;
   let bot: BotProcess;

@@ -1,5 +1,6 @@
 import type { NeutralMessage } from '../../core/index.js';
-import { progressBar, safeHttpUrl } from '../../core/index.js';
+import { progressBar } from '../../core/index.js';
+import { safeHttpUrl } from '../../domain/text.js';
 
 /**
  * Terminal escape sequences (CSI, OSC, single-character escapes) and every other

@@ -13,6 +13,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import type { TokenCipher } from '../../lib/token-cipher.js';
 import type { Logger } from '../../ops/index.js';
+import { forgetProject, type ProjectStore } from '../project-stores.js';
 import { checkConnectKey } from './connect-check.js';
 import { type HostedRegistry, hostedRegistry, sameWorkspace } from './hosted-registry.js';
 
@@ -23,7 +24,9 @@ export interface HostedProjectsOptions {
   readonly store: KeyValueStore;
   readonly cipher: TokenCipher;
   readonly api: ApiClient;
-  readonly engine: Pick<Engine, 'addProject' | 'removeProject' | 'readBaseline' | 'forgetState'>;
+  readonly engine: Pick<Engine, 'addProject' | 'removeProject' | 'readBaseline'>;
+  /** Every store that keeps one project's data (project-stores.ts): a disconnected project is forgotten in each. */
+  readonly projectStores: readonly ProjectStore[];
   /** The operator's configured projects: never connectable from chat (they are everyone's already). */
   readonly configured: () => readonly string[];
   readonly limit: number;
@@ -121,7 +124,7 @@ export function createHostedProjects(options: HostedProjectsOptions): RunningHos
     let added = false;
     try {
       if (options.claimLease && !(await claimBefore(linkCaption, deadline))) return false;
-      await options.engine.forgetState(linkCaption);
+      await forgetProject(options.projectStores, linkCaption);
       // The key check's project read serves as the first project poll (taken once).
       let checked = read;
       added = options.engine.addProject({
@@ -142,7 +145,7 @@ export function createHostedProjects(options: HostedProjectsOptions): RunningHos
     }
     pending.delete(linkCaption);
     if (added) await options.engine.removeProject(linkCaption);
-    await options.engine.forgetState(linkCaption).catch(() => 0);
+    await forgetProject(options.projectStores, linkCaption).catch(() => 0);
     options.onChange?.();
     return false;
   }
@@ -228,7 +231,7 @@ export function createHostedProjects(options: HostedProjectsOptions): RunningHos
   async function dropNew(linkCaption: string): Promise<void> {
     pending.delete(linkCaption);
     await options.engine.removeProject(linkCaption);
-    await options.engine.forgetState(linkCaption).catch(() => 0);
+    await forgetProject(options.projectStores, linkCaption).catch(() => 0);
     options.onChange?.();
   }
 
@@ -255,7 +258,7 @@ export function createHostedProjects(options: HostedProjectsOptions): RunningHos
     const forget = async () => {
       forgetting.delete(linkCaption);
       if (watched.has(linkCaption) || pending.has(linkCaption) || (await registry.read(linkCaption))) return;
-      const values = await options.engine.forgetState(linkCaption);
+      const values = await forgetProject(options.projectStores, linkCaption);
       logger.info({ project: linkCaption, values }, "a disconnected project's stored state is deleted");
     };
     const delay = options.forgetAfterMs ?? 0;

@@ -7,12 +7,13 @@ import { verifyEncryptionKey } from '../../lib/encryption-key-check.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { createTokenCipher, encryptionKeyFromBase64 } from '../../lib/token-cipher.js';
 import type { Logger } from '../../ops/index.js';
+import type { ProjectStore } from '../project-stores.js';
 import { createHostedProjects, type RunningHostedProjects } from './hosted-projects.js';
 
 /** Hosted fundbot as start-bot wires it: nothing at all when `hosted.enabled` is off. */
 export interface Hosting {
   /** For wireFundbot's `hosted`: undefined when hosting is off. */
-  readonly factory: ((engine: Engine) => HostedProjects) | undefined;
+  readonly factory: ((engine: Engine, projectStores: readonly ProjectStore[]) => HostedProjects) | undefined;
   /** Connected projects (every workspace's): the balancer and health add them to the configured ones. */
   linkCaptions(): readonly string[];
   /** Checks FUNDBOT_ENCRYPTION_KEY against the store's check value (refuses a wrong key, saying what to do). */
@@ -58,12 +59,13 @@ export function prepareHosting(input: {
   const cipher = createTokenCipher(encryptionKeyFromBase64(hosted.encryptionKey.reveal()));
   let running: RunningHostedProjects | undefined;
   return {
-    factory: (engine) => {
+    factory: (engine, projectStores) => {
       running = createHostedProjects({
         store: input.store,
         cipher,
         api: input.api,
         engine,
+        projectStores,
         configured: () => input.config.projects.map((p) => p.linkCaption),
         limit: hosted.maxProjectsPerWorkspace,
         clock: input.clock,

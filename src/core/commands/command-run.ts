@@ -1,5 +1,6 @@
 import type { CommandDefinition } from '../../domain/command-definitions.js';
 import type { EngineNote } from '../../domain/engine-notes.js';
+import { errorSummary } from '../../domain/error-summary.js';
 import type { CommandInvocation, Locale } from '../command-core.js';
 import type { CommandCoreDeps, Freshness } from '../command-core-deps.js';
 import { CommandRefusal } from '../command-refusal.js';
@@ -9,7 +10,7 @@ import type { NeutralMessage } from '../message.js';
 import { noteText } from '../note-text.js';
 import { commandInvocationText } from '../parse-command-text.js';
 import type { Cached } from '../ports.js';
-import { classifyReadFailure, errorSummary, explainReadFailure } from '../read-failure.js';
+import { classifyReadFailure, explainReadFailure } from '../read-failure.js';
 
 /** One command execution: what a command handler gets. */
 export interface CommandRun {

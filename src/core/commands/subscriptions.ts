@@ -1,3 +1,4 @@
+import { errorSummary } from '../../domain/error-summary.js';
 import { type NoticeKind, noticeKinds } from '../../domain/events.js';
 import { type PacedKind, pacedKinds } from '../../domain/pacing-modes.js';
 import { singleLine } from '../../domain/text.js';
@@ -8,7 +9,7 @@ import { formatNumber } from '../format.js';
 import type { NeutralMessage } from '../message.js';
 import { watchingNotice } from '../notices/watching-notice.js';
 import type { WatchedProject } from '../ports.js';
-import { errorSummary } from '../read-failure.js';
+
 import { findWatched, resolveProject, visibleWatched } from '../resolve-project.js';
 import { formatQuietHours } from '../settings/pacing-settings.js';
 import { campaignLines } from './campaign.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
 import type { ChannelRef } from '../ports.js';
+import { channelSettingKey } from './channel-settings-keys.js';
 
 /** The campaign's end as an admin set it for a project in a channel (`/deadline <date>`). */
 export interface CampaignDeadline {
@@ -42,8 +42,8 @@ const rollCallSchema = z.object({ cadence: z.enum(rollCallCadences), since: z.nu
 /** {@link CampaignSettings} on the injected store. */
 export function createCampaignSettings(store: KeyValueStore): CampaignSettings {
   const deadlineKey = (channel: ChannelRef, project: string) =>
-    `settings/deadline/${channelKey(channel)}/${encodeURIComponent(project)}`;
-  const rollCallKey = (channel: ChannelRef) => `settings/roll-call/${channelKey(channel)}`;
+    `${channelSettingKey('deadline', channel)}/${encodeURIComponent(project)}`;
+  const rollCallKey = (channel: ChannelRef) => channelSettingKey('rollCall', channel);
   return {
     deadlineOf: (channel, project) => store.get(deadlineKey(channel, project), deadlineSchema),
     async setDeadline(channel, project, deadline) {

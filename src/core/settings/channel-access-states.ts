@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { channelKey } from '../../domain/channels.js';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
 import type { ChannelAccessProblem, ChannelPermission, ChannelRef } from '../ports.js';
 
 /** A channel the bot found it cannot post in: notices for it are held until it can again. */

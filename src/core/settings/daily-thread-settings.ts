@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
 import type { ChannelRef } from '../ports.js';
+import { channelSettingKey } from './channel-settings-keys.js';
 
 /**
  * Whether a channel reads its supporter notices in a daily thread (`/thread on`).
@@ -15,7 +15,7 @@ export interface DailyThreadSettings {
 
 /** {@link DailyThreadSettings} on the injected store. */
 export function createDailyThreadSettings(store: KeyValueStore): DailyThreadSettings {
-  const key = (channel: ChannelRef) => `settings/daily-thread/${channelKey(channel)}`;
+  const key = (channel: ChannelRef) => channelSettingKey('dailyThread', channel);
   return {
     isOn: async (channel) => (await store.get(key(channel), z.literal(true))) === true,
     async set(channel, on) {

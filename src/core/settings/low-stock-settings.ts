@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isLowStockThreshold } from '../../domain/reward-stock.js';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
 import type { ChannelRef } from '../ports.js';
+import { channelSettingKey } from './channel-settings-keys.js';
 
 /**
  * A channel's low-stock threshold (`/lowstock <n>`): told once when a reward is down to
@@ -19,7 +19,7 @@ const thresholdSchema = z.number().refine(isLowStockThreshold);
 
 /** {@link LowStockSettings} on the injected store. */
 export function createLowStockSettings(store: KeyValueStore): LowStockSettings {
-  const key = (channel: ChannelRef) => `settings/low-stock/${channelKey(channel)}`;
+  const key = (channel: ChannelRef) => channelSettingKey('lowStock', channel);
   return {
     thresholdOf: async (channel) => (await store.get(key(channel), thresholdSchema)) ?? undefined,
     async set(channel, threshold) {

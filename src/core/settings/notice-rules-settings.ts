@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { noticeKinds } from '../../domain/events.js';
 import type { NoticeRules } from '../../domain/notice-rules.js';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
 import type { ChannelRef } from '../ports.js';
+import { channelSettingKey } from './channel-settings-keys.js';
 
 /**
  * A channel's pings and filters (`/ping`, `/filter`): one key per channel that set any
@@ -24,7 +24,7 @@ const rulesSchema = z.object({
 
 /** {@link NoticeRulesSettings} on the injected store. */
 export function createNoticeRulesSettings(store: KeyValueStore): NoticeRulesSettings {
-  const key = (channel: ChannelRef) => `settings/notice-rules/${channelKey(channel)}`;
+  const key = (channel: ChannelRef) => channelSettingKey('noticeRules', channel);
   return {
     get: (channel) => store.get(key(channel), rulesSchema),
     async update(channel, change) {

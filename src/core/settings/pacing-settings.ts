@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { NoticeKind } from '../../domain/events.js';
 import { type KindPacing, pacingModes } from '../../domain/pacing-modes.js';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey } from '../channel-key.js';
 import type { ChannelRef } from '../ports.js';
+import { channelSettingKey } from './channel-settings-keys.js';
 
 export {
   defaultBatchIntervalMs,
@@ -62,7 +62,7 @@ export interface PacingSettings {
 
 /** {@link PacingSettings} on the injected store (key `settings/pacing/<channel>`). */
 export function createPacingSettings(store: KeyValueStore): PacingSettings {
-  const key = (channel: ChannelRef) => `settings/pacing/${channelKey(channel)}`;
+  const key = (channel: ChannelRef) => channelSettingKey('pacing', channel);
   const get = async (channel: ChannelRef): Promise<ChannelPacing> =>
     (await store.get(key(channel), schema)) ?? { kinds: {} };
   return {

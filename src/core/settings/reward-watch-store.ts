@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChannelRef } from '../../domain/channels.js';
+import { workspaceKey } from '../../domain/channels.js';
 import {
   type RewardWatch,
   rewardWatchesPerUser,
@@ -8,7 +9,6 @@ import {
 } from '../../domain/reward-watch.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import { withStoreLock } from '../../lib/store-lock.js';
-import { workspaceKey } from '../channel-key.js';
 
 type Workspace = Pick<ChannelRef, 'platform' | 'workspaceId'>;
 

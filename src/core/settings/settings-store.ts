@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { KeyValueStore } from '../../lib/store.js';
-import { channelKey, workspaceKey } from '../channel-key.js';
 import type { Locale } from '../command-core.js';
 import type { ChannelRef } from '../ports.js';
+import { channelSettingKey, workspaceLanguageKey } from './channel-settings-keys.js';
 
 /** Where a locale setting applies: one channel, or every channel of the server/workspace. */
 export type SettingScope = 'channel' | 'workspace';
@@ -34,9 +34,7 @@ const localeSchema = z.enum(['en', 'de']);
  */
 export function createSettingsStore(store: KeyValueStore): SettingsStore {
   const keyFor = (channel: ChannelRef, scope: SettingScope) =>
-    scope === 'channel'
-      ? `settings/locale/channel/${channelKey(channel)}`
-      : `settings/locale/workspace/${workspaceKey(channel)}`;
+    scope === 'channel' ? channelSettingKey('language', channel) : workspaceLanguageKey(channel);
 
   return {
     async locales(channel) {

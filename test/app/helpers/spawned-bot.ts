@@ -53,6 +53,12 @@ export interface SpawnBotOptions {
   readonly readyTimeoutMs?: number;
 }
 
+/**
+ * How long a start may take by default: tsx starts the bot in seconds alone, but the suite starts several bots at
+ * once beside its CPU-bound files (vitest.config.ts), and the journeys' drivers allow 90 s for the same reason.
+ */
+const readyMs = 60_000;
+
 /** Starts the child (inside a test: it is killed and its directory removed when the test ends). */
 export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-process-'));
@@ -133,7 +139,7 @@ export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {
   const ready = options.readyMessage === undefined ? 'fundbot is running' : options.readyMessage;
   if (ready !== null) {
     try {
-      await bot.waitForLog(`"${ready}"`, (r) => r.msg === ready, options.readyTimeoutMs ?? 30_000);
+      await bot.waitForLog(`"${ready}"`, (r) => r.msg === ready, options.readyTimeoutMs ?? readyMs);
     } catch (error) {
       bot.dispose();
       throw error;

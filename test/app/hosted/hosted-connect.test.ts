@@ -48,6 +48,7 @@ async function setUp(): Promise<{ harness: EngineHarness; hosted: RunningHostedP
     cipher: createTokenCipher(randomBytes(32)),
     api: harness.api,
     engine: harness.engine,
+    projectStores: [{ name: 'engine state', forget: (project) => harness.engine.forgetState(project) }],
     configured: () => [],
     limit: 3,
     clock: harness.clock,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach } from 'vitest';
-import { type BotProcess, killAllBots, outputTail } from './bot-process.js';
+import { type BotProcess, outputTail } from './bot-process.js';
 
 interface Closable {
   close(): Promise<void>;
@@ -7,8 +7,10 @@ interface Closable {
 
 /**
  * The hooks of a journey file that drives one bot at a time: after a failed step, the bot's output tail on stderr
- * (a step that is expected to fail prints nothing); after the file, every bot killed, then the driver and the
- * world closed. `parts` is read when a hook runs, so the file's `let`s may be assigned later.
+ * (a step that is expected to fail prints nothing); after the file (or the platform's block), its bot killed, then
+ * the driver and the world closed: only its own, since another platform's block of the same file may still be
+ * running beside it (`describe.concurrent.each`). `parts` is read when a hook runs, so the `let`s may be assigned
+ * later.
  */
 export function journeyHooks(
   parts: () => {
@@ -24,8 +26,8 @@ export function journeyHooks(
     }
   });
   afterAll(async () => {
-    killAllBots();
-    const { driver, world } = parts();
+    const { bot, driver, world } = parts();
+    bot?.kill();
     await driver?.close();
     await world?.close();
   });

@@ -13,7 +13,10 @@ export const defects = {} as const satisfies Record<string, string>;
 
 export type Defect = (typeof defects)[keyof typeof defects];
 
-/** Registers one journey step: `it`, or `it.fails` naming the defect that makes it fail today. */
+/**
+ * Registers one journey step: `it`, or `it.fails` naming the defect that makes it fail today. Always sequential:
+ * a journey's steps run in order even where its platforms run side by side (`describe.concurrent.each`).
+ */
 export function journeyStep(
   title: string,
   defect: Defect | undefined,
@@ -21,7 +24,7 @@ export function journeyStep(
   timeoutMs = 20_000,
 ): void {
   // JOURNEYS_SHOW_DEFECTS=1 runs the marked steps as plain tests, to read why each fails today.
-  if (defect === undefined || process.env.JOURNEYS_SHOW_DEFECTS === '1') it(title, fn, timeoutMs);
+  if (defect === undefined || process.env.JOURNEYS_SHOW_DEFECTS === '1') it.sequential(title, fn, timeoutMs);
   // Fails today because of the named defect; turns red when the fix lands: then make it an `it`.
-  else it.fails(`${title} [fails today: ${defect}]`, fn, timeoutMs);
+  else it.sequential.fails(`${title} [fails today: ${defect}]`, fn, timeoutMs);
 }
