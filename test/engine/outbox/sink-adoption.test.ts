@@ -10,13 +10,15 @@ import type { EventSink } from '../../../src/domain/event-sink.js';
 import type { FundbotEvent } from '../../../src/domain/events.js';
 import { runFor, useEngineHarness } from '../harness.js';
 
-/** A sink that keeps every offer: the project and how many events it carried. */
-function recordingSink(): EventSink & { readonly offers: { project: string; events: number }[] } {
-  const offers: { project: string; events: number }[] = [];
+/** A sink that keeps every offer: the project, how many events it carried, and whether it said "adopting". */
+function recordingSink(): EventSink & {
+  readonly offers: { project: string; events: number; adopting?: true }[];
+} {
+  const offers: { project: string; events: number; adopting?: true }[] = [];
   return {
     offers,
-    async offer(project, events: readonly FundbotEvent[]) {
-      offers.push({ project, events: events.length });
+    async offer(project, events: readonly FundbotEvent[], adopting?: boolean) {
+      offers.push({ project, events: events.length, ...(adopting ? { adopting: true as const } : {}) });
       return events.map((e) => e.id);
     },
   };
@@ -30,13 +32,13 @@ describe('the sink takes up a project the engine loaded', () => {
     const first = recordingSink();
     h.engine = h.newEngine({ sink: first });
     await runFor(h, 5 * 60_000);
-    expect(first.offers).toEqual([{ project: 'solar-kiosk', events: 0 }]);
+    expect(first.offers).toEqual([{ project: 'solar-kiosk', events: 0, adopting: true }]);
 
     // A restart on the same store: the new process is told of the project again, once.
     const second = recordingSink();
     h.engine = h.newEngine({ sink: second });
     await runFor(h, 5 * 60_000);
-    expect(second.offers).toEqual([{ project: 'solar-kiosk', events: 0 }]);
+    expect(second.offers).toEqual([{ project: 'solar-kiosk', events: 0, adopting: true }]);
   });
 
   it('an offer with events counts as the hand-over: no extra empty offer after it', async () => {
@@ -48,5 +50,7 @@ describe('the sink takes up a project the engine loaded', () => {
     await runFor(h, 5 * 60_000);
     expect(sink.offers.filter((o) => o.events === 0)).toHaveLength(1);
     expect(sink.offers.filter((o) => o.events > 0).map((o) => o.events)).toEqual([1]);
+    // Only the first offer after the load says "adopting" (the sink reads what it keeps for the project again).
+    expect(sink.offers.filter((o) => o.adopting)).toHaveLength(1);
   });
 });
