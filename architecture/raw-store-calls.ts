@@ -56,7 +56,6 @@ export const storeModules: Readonly<Record<string, string>> = {
  */
 export const notYetMoved: Readonly<Record<string, string>> = {
   'src/delivery/pacing/daily-thread.ts': "the daily thread's records beside its posting rules",
-  'src/delivery/witness.ts': "the witness marks beside the witness's reading",
   'src/delivery/reward-watch-dms.ts': 'the DM marks beside the DM sending',
   'src/delivery/doubt-resolver.ts': 'the doubt marks beside the resolution rules',
 };
