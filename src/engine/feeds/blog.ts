@@ -8,8 +8,9 @@ import type { FreshEntry } from '../lists/list-reader.js';
 import type { ListState } from '../lists/list-state.js';
 import type { EngineContext, RequestTag } from '../project/engine-context.js';
 import type { ProjectRuntime } from '../project/project-runtime.js';
+import { feedOf } from '../schedule/schedule-slice.js';
 import { commit, currentState } from '../state/project-state-store.js';
-import { readFeedList } from './read-feed-list.js';
+import { readFeedList, recordPollCost, regularRequests } from './read-feed-list.js';
 
 const blogCodec: ListItemCodec<BlogPost> = {
   key: blogPostKey,
@@ -21,11 +22,21 @@ const blogCodec: ListItemCodec<BlogPost> = {
 export async function pollBlog(ctx: EngineContext, rt: ProjectRuntime, tag: RequestTag): Promise<void> {
   const state = await currentState(ctx, rt);
   const read = (blogType: BlogType, listState: ListState<BlogPost> | undefined) =>
-    readFeedList(ctx, rt, 'blog', tag, `blog (${blogType})`, listState, blogCodec, (offset, limit) =>
-      rt.api.blogPage({ blogType, limit, offset }),
+    readFeedList(
+      ctx,
+      rt,
+      'blog',
+      tag,
+      `blog (${blogType})`,
+      listState,
+      blogCodec,
+      (offset, limit) => rt.api.blogPage({ blogType, limit, offset }),
+      false,
     );
   const text = await read('text', state.lists.blogText);
   const story = await read('story', state.lists.blogStory);
+  // One poll, two lists: its cost is both reads' (the planner plans polls).
+  recordPollCost(feedOf(rt, 'blog'), regularRequests(text) + regularRequests(story));
   const now = ctx.clock.now();
   // A post can be listed under both types: announce its id once.
   const seenElsewhere = new Set([

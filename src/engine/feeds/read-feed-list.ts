@@ -29,6 +29,11 @@ export async function readFeedList<T>(
   state: ListState<T> | undefined,
   codec: ListItemCodec<T>,
   page: ListEndpoint<T>,
+  /**
+   * Whether this read is the whole poll (default). A poll of several lists (the blog's two) passes false
+   * and records the poll's cost itself, once for all its lists ({@link recordPollCost}).
+   */
+  wholePoll = true,
 ): Promise<ListReadResult<T>> {
   const now = ctx.clock.now();
   const result = await readList({
@@ -47,7 +52,7 @@ export async function readFeedList<T>(
   // Every request is counted for the plan (issue 22): the regular ones per poll, the one-offs
   // (sweeps, fills, searches) as a rate over hours that the plan takes off its capacity (replan.ts).
   const oneOff = result.oneOffRequests ?? 0;
-  f.requestsPerPoll = 0.8 * f.requestsPerPoll + 0.2 * (result.requests - oneOff);
+  if (wholePoll) recordPollCost(f, regularRequests(result));
   if (oneOff > 0) f.oneOffs.record(now, oneOff);
   if (result.lateUnfound !== undefined) {
     const message = `${rt.config.linkCaption} ${listName}: the list grew by ${result.lateUnfound} entries below the window that the late search could not place (older than the first read, or hidden by drops); they are not announced`;
@@ -60,4 +65,19 @@ export async function readFeedList<T>(
     noteError(rt, ctx.clock.now(), note('flood-held', { feed, held: result.flood.held }));
   }
   return result;
+}
+
+/** The requests of a list read that were the poll's own (its pages at the new end), not one-offs. */
+export function regularRequests(result: ListReadResult<unknown>): number {
+  return result.requests - (result.oneOffRequests ?? 0);
+}
+
+/**
+ * Averages a poll's regular requests into the feed's per-poll cost, which the planner multiplies by
+ * the polls it plans. Once per poll: the blog's poll reads two lists, and counted per list its cost
+ * read as one request where it was two, so the plan left a blog list a day unplanned (about 300
+ * requests) and the re-plans paid them from the rest of the key's day, most of it in its last hours.
+ */
+export function recordPollCost(f: { requestsPerPoll: number }, requests: number): void {
+  f.requestsPerPoll = 0.8 * f.requestsPerPoll + 0.2 * requests;
 }

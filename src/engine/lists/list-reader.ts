@@ -138,8 +138,11 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
     requests,
   });
   if (assessed.flood !== undefined) return assessed;
-  // What follows (fill, late search, sweeps) is a one-off spend, not the cost of a poll.
-  const pollRequests = requests;
+  // What follows (fill, late search, sweeps) is a one-off spend, not the cost of a poll; so is a heal's
+  // re-read of the window region beyond the first page an ordinary poll reads (a drop to place, the
+  // daily check): counted in the per-poll cost, each heal stretched the next polls' intervals and
+  // left its pages unplanned, which the re-plans paid for from the rest of the day (an evening drift).
+  const pollRequests = heal ? Math.min(requests, 1) : requests;
   const sweepDue =
     (assessed.state.seenFrom ?? 1) <= 0 &&
     assessed.state.lateSweepAt === undefined &&
@@ -148,7 +151,8 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
   const owed = (assessed.state.lateDebt ?? 0) + (assessed.state.dropDebt ?? 0);
   if (!sweepDue && owed === 0 && assessed.state.lateSweepAt === undefined) {
     // Idle reads fill `seen` below the first read's floor, a page at a time (list-backfill.ts).
-    if (assessed.fresh.length > 0 || heal || (assessed.state.seenFrom ?? 0) <= 0) return assessed;
+    if (assessed.fresh.length > 0 || heal || (assessed.state.seenFrom ?? 0) <= 0)
+      return pollRequests < requests ? { ...assessed, oneOffRequests: requests - pollRequests } : assessed;
     const filled = await backfillSeenKeys({
       state: assessed.state,
       fetchPage,
