@@ -56,7 +56,6 @@ export const storeModules: Readonly<Record<string, string>> = {
  */
 export const notYetMoved: Readonly<Record<string, string>> = {
   'src/delivery/pacing/daily-thread.ts': "the daily thread's records beside its posting rules",
-  'src/delivery/reward-watch-dms.ts': 'the DM marks beside the DM sending',
 };
 
 /** Whether a file may call the raw store: a store module by name or by the list above. */
