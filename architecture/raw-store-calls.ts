@@ -50,17 +50,9 @@ export const storeModules: Readonly<Record<string, string>> = {
   'src/engine/user-signal/user-signal-share.ts': "keeps the replicas' shared user-signal record",
 };
 
-/**
- * Files that still mix raw store calls with other work, each waiting for its calls to move into a store module
- * of its area (issue 31 item 4). The list only shrinks: a new file never joins it.
- */
-export const notYetMoved: Readonly<Record<string, string>> = {
-  'src/delivery/pacing/daily-thread.ts': "the daily thread's records beside its posting rules",
-};
-
 /** Whether a file may call the raw store: a store module by name or by the list above. */
 export function isStoreModule(file: string): boolean {
-  return file.endsWith('-store.ts') || file in storeModules || file in notYetMoved;
+  return file.endsWith('-store.ts') || file in storeModules;
 }
 
 /** The files (with their call counts) that call the raw store without being a store module. */
@@ -129,7 +121,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`${files.length} files in ${folders.size} folders call the raw store outside src/lib`);
   if (checking) {
     const refused = refusedRawCalls(calls);
-    const stale = Object.keys({ ...storeModules, ...notYetMoved }).filter((file) => !calls.has(file));
+    const stale = Object.keys(storeModules).filter((file) => !calls.has(file));
     for (const line of refused) console.error(`refused: ${line}`);
     for (const file of stale)
       console.error(
