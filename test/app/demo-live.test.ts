@@ -6,7 +6,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { waitUntil } from '../support/wait-until.js';
+import { processStartMs, waitUntil } from '../support/wait-until.js';
 import { spawnBot } from './helpers/spawned-bot.js';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -27,7 +27,9 @@ describe('the demo through the real entry point', () => {
     const demo = bot;
     const screen = () => demo.output();
     const proc = demo.proc;
-    await waitUntil('the demo banner', () => screen().includes('demo on a simulated campaign'));
+    await waitUntil('the demo banner', () => screen().includes('demo on a simulated campaign'), {
+      timeoutMs: processStartMs,
+    });
     expect(screen()).toMatch(
       /\/chart and \/digest save the funding chart as a PNG in .+fundbot-demo and print its path/,
     );

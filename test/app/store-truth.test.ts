@@ -10,6 +10,7 @@ import { postSignedCommand, slashCommand } from '../slack/helpers.js';
 import { demoProjectConfig } from '../support/demo-project-config.js';
 import { healthzAnswers } from '../support/healthz.js';
 import { freePort } from '../support/redis-server.js';
+import { processStartMs } from '../support/wait-until.js';
 
 /**
  * Store truth through the real entry point (`src/main.ts` under tsx, Slack in HTTP mode against the
@@ -89,7 +90,7 @@ async function startEntryPoint(storeFile: string): Promise<Running> {
       if (proc.exitCode !== null) throw new Error(`exited (${proc.exitCode}):\n${output}`);
       expect(output).toContain('"fundbot is running"');
     },
-    { timeout: 30_000, interval: 50 },
+    { timeout: processStartMs, interval: 50 },
   );
   return {
     proc,
@@ -114,7 +115,8 @@ function storeDir(): string {
   return dir;
 }
 
-describe('store truth on the running process', () => {
+// Each test starts the bot twice: a first run, then the run under test.
+describe('store truth on the running process', { timeout: 2 * processStartMs + 30_000 }, () => {
   it('a read-only store file: /healthz 503 within one probe, saying what to check; a command is answered "the store is down"', async () => {
     const file = join(storeDir(), 'fundbot.sqlite');
     // A first run leaves a real store file (and its marker), then it is made read-only.
@@ -150,7 +152,7 @@ describe('store truth on the running process', () => {
       10_000,
     );
     expect(JSON.stringify(answer.body)).toContain('The store is down; nothing is lost.');
-  }, 90_000);
+  });
 
   it('a deleted store file: the next start says so in the log, /healthz and /status, until the marker is deleted', async () => {
     const file = join(storeDir(), 'fundbot.sqlite');
@@ -191,5 +193,5 @@ describe('store truth on the running process', () => {
     rmSync(`${file}.marker`);
     const up = await healthzAnswers(run.opsUrl, 200, { timeoutMs: 15_000 });
     expect(JSON.parse(up.body).checks['store-data'].ok).toBe(true);
-  }, 90_000);
+  });
 });

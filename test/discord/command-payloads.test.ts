@@ -6,6 +6,7 @@ import { main } from '../../commands/register-discord.js';
 import { buildDiscordCommandPayloads } from '../../src/adapters/discord/command-payloads.js';
 import { commandDefinitions } from '../../src/domain/command-definitions.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { processStartMs } from '../support/wait-until.js';
 
 const payloads = buildDiscordCommandPayloads(commandDefinitions);
 const byName = (name: string) => payloads.find((p) => p.name === name)!;
@@ -143,7 +144,7 @@ describe('npm run commands:discord', () => {
           DISCORD_APPLICATION_ID: fake.applicationId,
           DISCORD_API_URL: fake.apiUrl,
         },
-        timeout: 15_000,
+        timeout: processStartMs,
       },
     );
     expect(stdout).toMatch(/Registered \d+ Discord commands globally/);

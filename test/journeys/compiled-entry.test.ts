@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { waitUntil } from '../support/wait-until.js';
+import { processStartMs, waitUntil } from '../support/wait-until.js';
 import { type Entry, killAllBots, outputTail, startBotProcess } from './harness/bot-process.js';
 import { defineChatJourney } from './harness/chat-journey.js';
 import { buildCompiledApp, type CompiledApp, readImageSettings } from './harness/compiled-entry.js';
@@ -85,7 +85,7 @@ describe('journey: what the image promises an operator', () => {
         cwd: world.dir,
         env: containerEnv,
       });
-      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
+      await bot.waitForLog(/fundbot is running/, 'fundbot is running', processStartMs);
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(health.status, 'the configured port answers').toBe(200);
       const [command, ...args] = image.healthcheck;
@@ -123,7 +123,7 @@ describe('journey: what the image promises an operator', () => {
         cwd: world.dir,
         env: { ...readImageSettings().env, FUNDBOT_CONFIG: config, SOLAR_KIOSK_API_KEY: world.apiKey },
       });
-      await bot.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
+      await bot.waitForLog(/fundbot is running/, 'fundbot is running', processStartMs);
       let detail = '';
       await waitUntil(
         'the polling-ceiling check of /healthz to say the ceiling sets the pace',

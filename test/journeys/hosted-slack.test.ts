@@ -12,7 +12,7 @@ import { type FakeSlackOAuth, startFakeSlackOAuth } from '../fakes/slack/fake-sl
 import { connectFormSubmission, postSignedCommand, postSignedEvent, slashCommand } from '../slack/helpers.js';
 import { installWorkspace } from '../slack/oauth-browser.js';
 import { allStoreKeys } from '../support/store-keys.js';
-import { waitUntil } from '../support/wait-until.js';
+import { processStartMs, waitUntil } from '../support/wait-until.js';
 import { type BotProcess, killAllBots, startBotProcess, tsxEntry } from './harness/bot-process.js';
 import { journeyProject, journeyProjectSeed } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
@@ -64,7 +64,7 @@ beforeAll(async () => {
       SLACK_API_URL: fake.apiUrl,
     },
   });
-  await bot.waitForLog(/fundbot is running/, 'fundbot to start', 60_000);
+  await bot.waitForLog(/fundbot is running/, 'fundbot to start', processStartMs);
 }, 90_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
-import { waitUntil } from '../support/wait-until.js';
+import { processStartMs, waitUntil } from '../support/wait-until.js';
 import {
   type BotProcess,
   killAllBots,
@@ -82,7 +82,7 @@ describe('journey: running fundbot for your projects (the operator)', () => {
     async () => {
       keyFile = world.writeFile('solar-kiosk.key', `${world.apiKey}\n`);
       const running = startOperatorBot('fundbot (two projects)');
-      await running.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
+      await running.waitForLog(/fundbot is running/, 'fundbot is running', processStartMs);
       const warning = await running.waitForLog(
         (l) => l.level === 'warn' && String(l.msg).startsWith(`the key for ${otherProject} lacks wall:read`),
         'the missing-scope warning',
@@ -147,7 +147,7 @@ describe('journey: running fundbot for your projects (the operator)', () => {
         rmSync(join(world.dir, 'data', `fundbot.sqlite${suffix}`), { force: true });
       keyFile = world.writeFile('solar-kiosk.key', `${world.sim.issueProjectKey(journeyProject)}\n`);
       const running = startOperatorBot('fundbot (store deleted)');
-      await running.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
+      await running.waitForLog(/fundbot is running/, 'fundbot is running', processStartMs);
       await running.waitForLog(
         (l) =>
           (l.level === 'warn' || l.level === 'error') &&
@@ -196,7 +196,7 @@ describe('journey: running fundbot for your projects (the operator)', () => {
         TF_CLI_CONFIG_FILE: join(world.dir, 'no-such-terraform.rc'),
         SSL_CERT_FILE: world.writeFile('ca.pem', '-----BEGIN CERTIFICATE-----\nnot a secret\n'),
       });
-      await running.waitForLog(/fundbot is running/, 'fundbot is running', 30_000);
+      await running.waitForLog(/fundbot is running/, 'fundbot is running', processStartMs);
     },
     60_000,
   );

@@ -44,3 +44,11 @@ export async function waitUntil<T>(
     await new Promise((resolve) => (everyMs === 0 ? setImmediate(resolve) : setTimeout(resolve, everyMs)));
   }
 }
+
+/**
+ * How long a test waits for a child process it started (the bot's "fundbot is running", a script's answer):
+ * `src/main.ts` under tsx starts in 5-10 s alone, and took 33 s on the 2-core CI machine with five test files,
+ * the typecheck and the lint beside it. A limit that finds a child that does not start at all, not a speed target:
+ * `npm run bench` times the start.
+ */
+export const processStartMs = 90_000;

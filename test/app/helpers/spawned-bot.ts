@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
-import { waitUntil } from '../../support/wait-until.js';
+import { processStartMs, waitUntil } from '../../support/wait-until.js';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -57,7 +57,7 @@ export interface SpawnBotOptions {
  * How long a start may take by default: tsx starts the bot in seconds alone, but the suite starts several bots at
  * once beside its CPU-bound files (vitest.config.ts), and the journeys' drivers allow 90 s for the same reason.
  */
-const readyMs = 60_000;
+const readyMs = processStartMs;
 
 /** Starts the child (inside a test: it is killed and its directory removed when the test ends). */
 export async function spawnBot(options: SpawnBotOptions): Promise<SpawnedBot> {

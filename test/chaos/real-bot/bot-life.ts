@@ -10,6 +10,7 @@ import {
   type LogLine,
   startBotProcess,
 } from '../../journeys/harness/bot-process.js';
+import { processStartMs } from '../../support/wait-until.js';
 import type { Disruption } from '../world/world-record.js';
 
 export interface BotLifeOptions {
@@ -65,7 +66,11 @@ export function botLife(options: BotLifeOptions): BotLife {
     });
     processes.push(bot);
     current = bot;
-    await bot.waitForLog((l) => /fundbot is running/.test(String(l.msg ?? '')), 'fundbot is running', 60_000);
+    await bot.waitForLog(
+      (l) => /fundbot is running/.test(String(l.msg ?? '')),
+      'fundbot is running',
+      processStartMs,
+    );
     await connected();
   }
 

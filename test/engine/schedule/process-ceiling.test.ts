@@ -12,6 +12,11 @@ import { seed, startProjectsEngine } from '../harness.js';
 const lateInTheDay = Date.UTC(2026, 2, 2, 23, 0, 0);
 const projects = 8;
 const windowMs = 2 * 60_000;
+/**
+ * An uncapped run sends about 1,600 requests through the real simulator: 2 s alone, 20 s on the 2-core CI
+ * machine with the suite beside it. A limit that finds a hang, not a speed target.
+ */
+const runsMs = 60_000;
 
 /**
  * `projects` projects, each with its own fresh Pro key, started late in the UTC day: the
@@ -42,7 +47,7 @@ async function pollingRequestsLateInTheDay(maxRequestsPerSecond: number | undefi
   return { sent, engine };
 }
 
-describe('the process-wide polling ceiling (maxRequestsPerSecond)', () => {
+describe('the process-wide polling ceiling (maxRequestsPerSecond)', { timeout: runsMs }, () => {
   it('holds a late-day fresh start of many keys to the ceiling, shared by the projects', async () => {
     // 1 request a second for the whole process: at most ~120 in two minutes (a poll planned
     // before the first round's leases were all counted may run a little over).
@@ -59,7 +64,9 @@ describe('the process-wide polling ceiling (maxRequestsPerSecond)', () => {
   });
 });
 
-describe('the ceiling sized from the keys and the CPU, and whether it sets the pace', () => {
+describe('the ceiling sized from the keys and the CPU, and whether it sets the pace', {
+  timeout: runsMs,
+}, () => {
   const pro = 10_000;
   it('is the old default for a normal fleet, the plans with headroom above it, and never more than the CPU allows', () => {
     expect(sizedCeilingPerSecond([])).toBe(200);

@@ -76,11 +76,8 @@ export interface CommandOptions {
   readonly channel?: string;
 }
 
-/**
- * How long a driver waits for "fundbot is running": `src/main.ts` under tsx starts in 5-10 s alone and took
- * 33 s on the 2-core CI machine with the suite beside it; a bot that does not start at all still fails here.
- */
-export const botStartMs = 90_000;
+/** How long a driver waits for "fundbot is running" (the suite's one start budget). */
+export { processStartMs as botStartMs } from '../../support/wait-until.js';
 
 export interface ChatDriver {
   readonly platform: Platform;
