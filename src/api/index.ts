@@ -41,13 +41,18 @@ export {
   type ApiDriftReport,
   checkApiDrift,
   diffOpenApi,
-  OPENAPI_STORE_KEY,
   type OperationRef,
   type ParameterChange,
   type ParameterContractChange,
   type ResponseFieldChange,
   type ResponseFieldTypeChange,
 } from './openapi-drift.js';
+export {
+  type ApiDriftChange,
+  keepLastDriftChange,
+  OPENAPI_STORE_KEY,
+  readLastDriftChange,
+} from './openapi-drift-store.js';
 export type { CallOptions, Page, PageParams } from './page.js';
 export type { BlogParams, ProjectApi, PublicProjectApi } from './project-api.js';
 export { parseRateBudget, parseRetryAfterMs, type RateBudget, windowAtReserve } from './rate-budget.js';

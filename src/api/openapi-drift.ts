@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { ApiClient } from './api-client.js';
+import { keepOpenApi, OPENAPI_STORE_KEY, readStoredOpenApi } from './openapi-drift-store.js';
 
 /**
  * API drift detection. The spec promises nothing about changes of fields,
@@ -270,11 +270,6 @@ export function diffOpenApi(previous: unknown, current: unknown): ApiDriftReport
   return { changed, ...report };
 }
 
-/** Store key of the last fetched OpenAPI document. */
-export const OPENAPI_STORE_KEY = 'api/openapi/last';
-
-const storedDocSchema = z.object({ fetchedAt: z.number(), doc: z.unknown() });
-
 export interface ApiDriftCheck {
   /** Clock ms of this check. */
   readonly checkedAt: number;
@@ -299,9 +294,9 @@ export async function checkApiDrift(deps: {
 }): Promise<ApiDriftCheck> {
   const key = deps.storeKey ?? OPENAPI_STORE_KEY;
   const current = await deps.api.openapi(deps.signal);
-  const previous = await deps.store.get(key, storedDocSchema);
+  const previous = await readStoredOpenApi(deps.store, key);
   const checkedAt = deps.clock.now();
-  await deps.store.set(key, { fetchedAt: checkedAt, doc: current });
+  await keepOpenApi(deps.store, { fetchedAt: checkedAt, doc: current }, key);
   return {
     checkedAt,
     baseline: previous === undefined,

@@ -2,9 +2,12 @@ import {
   type ChannelAccessStates,
   type ChannelRef,
   forgetChannelSettings,
+  forgetSubscriptionKeysNaming,
   type RewardWatchStore,
   type SubscriptionStore,
 } from '../core/index.js';
+import { forgetDeliveriesNaming } from '../delivery/index.js';
+import { forgetCampaignChecksNaming } from '../digest/index.js';
 import { channelKey, workspaceKey } from '../domain/channels.js';
 import type { KeyValueStore } from '../lib/store.js';
 
@@ -59,7 +62,7 @@ export async function forgetWorkspace(deps: {
   const subscriptions = await deps.subscriptions.removeWorkspace(workspace);
   const settings = await forgetChannelSettings(store, workspace);
   const { language, pacing, dailyThread, lowStock, noticeRules } = settings;
-  const campaign = settings.deadline + settings.rollCall + (await store.deletePrefix('campaign/', named));
+  const campaign = settings.deadline + settings.rollCall + (await forgetCampaignChecksNaming(store, named));
   let access = 0;
   for (const { channel } of await deps.access.list()) {
     if (!channelKey(channel).startsWith(channels)) continue;
@@ -67,8 +70,8 @@ export async function forgetWorkspace(deps: {
     access += 1;
   }
   // What is keyed by project or event first (the "now watching" marks, every delivery record of its channels).
-  const marks = await store.deletePrefix('subscriptions/', named);
-  const deliveries = await deps.deliveriesStore.deletePrefix('', named);
+  const marks = await forgetSubscriptionKeysNaming(store, named);
+  const deliveries = await forgetDeliveriesNaming(deps.deliveriesStore, named);
   const rewardWatches = (await deps.rewardWatches?.removeWorkspace(workspace)) ?? 0;
   return {
     subscriptions,

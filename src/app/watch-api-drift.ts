@@ -1,6 +1,12 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { z } from 'zod';
-import { type ApiClient, type ApiDriftReport, checkApiDrift } from '../api/index.js';
+import {
+  type ApiClient,
+  type ApiDriftChange,
+  type ApiDriftReport,
+  checkApiDrift,
+  keepLastDriftChange,
+  readLastDriftChange,
+} from '../api/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { Logger } from '../ops/index.js';
@@ -29,10 +35,6 @@ export interface ApiDriftWatch {
   stop(): void;
 }
 
-/** Where the last reported change is kept, so `/status` still shows it after a restart. */
-const LAST_CHANGE_KEY = 'api/openapi/last-change';
-const lastChangeSchema = z.object({ seenAt: z.number(), count: z.number(), summary: z.array(z.string()) });
-
 /**
  * Fetches `/openapi.json` at start and once a day on the injected clock, compares
  * it with the copy kept in the store (`checkApiDrift`), and reports a change: a
@@ -56,7 +58,7 @@ export function watchApiDrift(options: ApiDriftWatchOptions): ApiDriftWatch {
     labelNames: ['result'] as const,
     registers,
   });
-  let lastChange: z.infer<typeof lastChangeSchema> | undefined;
+  let lastChange: ApiDriftChange | undefined;
   const controller = new AbortController();
 
   async function checkOnce(): Promise<boolean> {
@@ -71,7 +73,7 @@ export function watchApiDrift(options: ApiDriftWatchOptions): ApiDriftWatch {
       changes.set(summary.length);
       checks.inc({ result: 'changed' });
       lastChange = { seenAt: check.checkedAt, count: summary.length, summary: summary.slice(0, 20) };
-      await store.set(LAST_CHANGE_KEY, lastChange).catch(() => undefined);
+      await keepLastDriftChange(store, lastChange).catch(() => undefined);
       logger.warn(
         { changes: summary.slice(0, 20), count: summary.length },
         `the platform's API description (/openapi.json) changed: ${summary.slice(0, 5).join('; ')}${summary.length > 5 ? `; and ${summary.length - 5} more` : ''}. Check that fundbot's notices still work and look for a fundbot update`,
@@ -89,7 +91,7 @@ export function watchApiDrift(options: ApiDriftWatchOptions): ApiDriftWatch {
   }
 
   void (async () => {
-    lastChange = await store.get(LAST_CHANGE_KEY, lastChangeSchema).catch(() => undefined);
+    lastChange = await readLastDriftChange(store).catch(() => undefined);
     while (!controller.signal.aborted) {
       const ok = await checkOnce();
       await clock.sleep(ok ? interval : retry, controller.signal).catch(() => undefined);

@@ -104,6 +104,7 @@ export {
 export {
   channelRefSchema,
   createSubscriptionStore,
+  forgetSubscriptionKeysNaming,
   subscriptionIndexKey,
   subscriptionSchema,
 } from './subscription-store.js';

@@ -57,6 +57,18 @@ function canonicalKinds(kinds: Iterable<NoticeKind>): NoticeKind[] {
 export const subscriptionIndexKey = (project: string) =>
   `subscriptions/by-project/${encodeURIComponent(project)}`;
 
+/**
+ * An uninstall (src/app/forget-workspace.ts): deletes every `subscriptions/…` key that names one of `named` (a
+ * workspace's channel key fragments), such as the "now watching" marks keyed by project first; the keys removed.
+ * The records and indexes go through {@link SubscriptionStore.removeWorkspace} first.
+ */
+export function forgetSubscriptionKeysNaming(
+  settingsStore: KeyValueStore,
+  named: readonly string[],
+): Promise<number> {
+  return settingsStore.deletePrefix('subscriptions/', named);
+}
+
 export function createSubscriptionStore(store: KeyValueStore, options: { clock: Clock }): SubscriptionStore {
   const recordKey = (project: string, channel: ChannelRef) =>
     `subscriptions/record/${encodeURIComponent(project)}/${channelKey(channel)}`;

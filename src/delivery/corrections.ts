@@ -1,14 +1,14 @@
-import { z } from 'zod';
-import { type ChannelRef, channelKey } from '../domain/channels.js';
+import type { ChannelRef } from '../domain/channels.js';
 import type { CorrectionEvent, FundbotEvent } from '../domain/events.js';
 import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
 import { type BatchRecord, batchEvent, withoutOne } from './pacing/batch-record.js';
-import { type BatchStore, batchKeepMs } from './pacing/batch-store.js';
+import type { BatchStore } from './pacing/batch-store.js';
 import type { Batches } from './pacing/batches.js';
 import type { DailyThreads } from './pacing/daily-thread.js';
+import { createPacingMarks } from './pacing/pacing-marks-store.js';
 import type { ChannelPoster } from './ports.js';
 
 export interface CorrectionsDeps {
@@ -41,15 +41,12 @@ export class OriginalInDoubtError extends Error {
  */
 export function createCorrections(deps: CorrectionsDeps) {
   const { store, ledger, clock } = deps;
-  const correctedKey = (id: string, channel: ChannelRef) => `pacing/corrected/${id}@${channelKey(channel)}`;
-  /** Where the paced router before the ledger's held state kept a held notice's batch. */
-  const legacyHeldKey = (eventId: string, channel: ChannelRef) =>
-    `pacing/held/${eventId}@${channelKey(channel)}`;
+  const marks = createPacingMarks(store);
 
   async function heldBatch(event: CorrectionEvent, channel: ChannelRef, batchId: string | undefined) {
     const id =
       batchId ??
-      (await store.get(legacyHeldKey(event.originalEventId, channel), z.string())) ??
+      (await marks.legacyHeldBatch(event.originalEventId, channel)) ??
       (event.type === 'support-dropped'
         ? await deps.batches.heldMemberBatch(event.project, event.entryKey, channel)
         : undefined);
@@ -59,8 +56,7 @@ export function createCorrections(deps: CorrectionsDeps) {
   return {
     /** Corrects the notice in one channel (throws {@link OriginalInDoubtError} while it is in doubt). */
     async correctIn(channel: ChannelRef, event: CorrectionEvent): Promise<void> {
-      const mark = correctedKey(event.originalEventId, channel);
-      if ((await store.get(mark, z.number())) !== undefined) return;
+      if ((await marks.correctedAt(event.originalEventId, channel)) !== undefined) return;
       const poster = deps.posterFor(channel.platform);
       const record = await ledger.get({ id: event.originalEventId, channel });
       if (record?.state === 'attempting')
@@ -69,7 +65,7 @@ export function createCorrections(deps: CorrectionsDeps) {
         if (!poster?.edit) return;
         await poster.edit(channel, record.messageId, await deps.render(channel, event));
         if (event.type === 'support-dropped') await deps.threads.withdraw(event, channel, []);
-        await store.set(mark, clock.now(), batchKeepMs);
+        await marks.markCorrected(event.originalEventId, channel, clock.now());
         deps.onCorrected?.(event, channel, 'edited');
         return;
       }
@@ -103,7 +99,7 @@ export function createCorrections(deps: CorrectionsDeps) {
         await deps.batchStore.saveOpen(next);
       }
       if (posted && event.type === 'support-dropped') await deps.threads.withdraw(event, channel, [batch.id]);
-      await store.set(mark, clock.now(), batchKeepMs);
+      await marks.markCorrected(event.originalEventId, channel, clock.now());
       deps.onCorrected?.(event, channel, posted ? 'edited' : 'unheld');
     },
   };

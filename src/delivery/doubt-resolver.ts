@@ -8,7 +8,8 @@ import { createLookBudgets } from './look-budget.js';
 import { createLookQueue } from './look-queue.js';
 import { landsAtOnceMs, nextLookSpan } from './look-span.js';
 import { lookTiming } from './look-timing.js';
-import { finalPart, joinCovered, type LookView, lookViewSchema, readAtOf, withFound } from './look-view.js';
+import { finalPart, joinCovered, type LookView, readAtOf, withFound } from './look-view.js';
+import { createLookViews } from './look-view-store.js';
 import { OwnPosts } from './own-posts.js';
 import type { ChannelPoster, DoubtSupport, ThreadTarget } from './ports.js';
 import { createWitness, type Witness } from './witness.js';
@@ -20,8 +21,6 @@ import { createWitness, type Witness } from './witness.js';
 const silenceGraceMs = 10_000;
 /** Looks at most this far apart find a late copy within seconds: no need to wait for it before a repeat. */
 const quickLookIntervalMs = 10_000;
-/** A view is kept a day: longer than any doubt lasts. */
-const viewTtlMs = 24 * 3_600_000;
 /** A pace a look measured is trusted this long: a campaign's pace changes over its day. */
 const paceTrustMs = 30 * 60_000;
 
@@ -97,6 +96,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
   const ownPosts = new OwnPosts();
   const queue = createLookQueue({ store, clock });
   const budgets = createLookBudgets({ store, claims, clock });
+  const views = createLookViews(store);
   const viewKey = (channel: ChannelRef, thread: ThreadTarget | undefined) =>
     `delivery/look/${channelKey(channel)}${thread ? `/${encodeURIComponent(thread.parentMessageId)}` : ''}`;
   /** How far our clock and the platform's may disagree: the poster's measure, else the resolver's default. */
@@ -274,7 +274,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         return decisions;
       }
       const key = viewKey(channel, thread);
-      let view: LookView = (await store.get(key, lookViewSchema)) ?? { found: {} };
+      let view: LookView = (await views.read(key)) ?? { found: {} };
       let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support, lateBy)));
       const budget = support.lookBudget(channel, thread);
       if (open.length === 0) {
@@ -311,7 +311,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       if (looked) {
         lastLook = looked.lookedAt;
         view = looked.result;
-        await store.set(key, view, viewTtlMs);
+        await views.keep(key, view);
         open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support, lateBy)));
         if (open.length === 0) await queue.leave(budget.scope, key).catch(() => {});
       }

@@ -11,6 +11,7 @@ export {
   type DeliveryStatus,
   type ScheduledPost,
 } from './create-delivery.js';
+export { forgetDeliveriesNaming } from './deliveries-store.js';
 export {
   createDeliveryLedger,
   type DeliveryKey,

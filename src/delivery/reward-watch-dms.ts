@@ -1,11 +1,10 @@
-import { z } from 'zod';
 import type { ChannelRef } from '../domain/channels.js';
 import type { FundbotEvent, RewardRestockedEvent } from '../domain/events.js';
-import { heldNoticeMs } from '../domain/held-notices.js';
 import type { Logger } from '../domain/logger.js';
 import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { DirectMessageRefusedError, type DirectMessenger } from './direct-messenger.js';
+import { createDmMarks } from './dm-marks-store.js';
 
 /** The part of the watch store the messages need (src/core/settings/reward-watch-store.ts). */
 export interface WatchersPort {
@@ -52,9 +51,6 @@ export interface RewardWatchDms {
   deliver(project: string, events: readonly FundbotEvent[]): Promise<ReadonlySet<string>>;
 }
 
-const sentMark = 'sent';
-const stringSchema = z.string();
-
 /**
  * The reward watch's direct messages (issue 32, item 3c), once across replicas and restarts: a member's message for
  * one restock is claimed (`dm-claim/…`, set-if-absent with a TTL), sent, marked done (`dm/<event id>/<user>`, kept
@@ -64,19 +60,17 @@ const stringSchema = z.string();
  */
 export function createRewardWatchDms(deps: RewardWatchDmsDeps): RewardWatchDms {
   const messengers = new Map<ChannelRef['platform'], DirectMessenger | undefined>();
-  const claimTtlMs = deps.claimTtlMs ?? 30_000;
+  const marks = createDmMarks(deps.store, deps.claimTtlMs ?? 30_000);
 
   async function deliverOne(event: RewardRestockedEvent, project: string): Promise<boolean> {
     let finished = true;
     for (const watcher of await deps.watches.watchersOf(project, event.rewardId)) {
-      const who = `${encodeURIComponent(watcher.workspace.platform)}:${encodeURIComponent(watcher.workspace.workspaceId)}:${encodeURIComponent(watcher.userId)}`;
-      const markKey = `dm/${encodeURIComponent(event.id)}/${who}`;
       const log = deps.logger.child({
         project,
         rewardId: event.rewardId,
         platform: watcher.workspace.platform,
       });
-      if ((await deps.store.get(markKey, stringSchema)) !== undefined) {
+      if (await marks.done(event.id, watcher)) {
         // Sent before (a replica crashed before it removed the watch): only the removal is left.
         await deps.watches.remove(watcher.workspace, watcher);
         continue;
@@ -92,20 +86,19 @@ export function createRewardWatchDms(deps: RewardWatchDmsDeps): RewardWatchDms {
         log.warn({}, 'reward watch: this platform mode sends no direct messages, watch dropped');
         continue;
       }
-      const claimKey = `dm-claim/${encodeURIComponent(event.id)}/${who}`;
-      if (!(await deps.store.setIfAbsent(claimKey, 'claimed', claimTtlMs))) {
+      if (!(await marks.claim(event.id, watcher))) {
         finished = false;
         continue;
       }
       try {
         const channel: ChannelRef = { ...watcher.workspace, channelId: watcher.channelId };
         await messenger.sendDirect(watcher.workspace, watcher.userId, await deps.render(event, channel));
-        await deps.store.set(markKey, sentMark, heldNoticeMs);
+        await marks.markDone(event.id, watcher, 'sent');
         await deps.watches.remove(watcher.workspace, watcher);
         log.info({}, 'reward watch: direct message sent, watch ended');
       } catch (error) {
         if (error instanceof DirectMessageRefusedError) {
-          await deps.store.set(markKey, 'refused', heldNoticeMs);
+          await marks.markDone(event.id, watcher, 'refused');
           await deps.watches.remove(watcher.workspace, watcher);
           log.warn(
             { reason: error.reason },
@@ -113,7 +106,7 @@ export function createRewardWatchDms(deps: RewardWatchDmsDeps): RewardWatchDms {
           );
         } else {
           finished = false;
-          await deps.store.delete(claimKey);
+          await marks.giveBack(event.id, watcher);
           log.warn({ err: error }, 'reward watch: direct message not sent, tried again at the next run');
         }
       }

@@ -1,21 +1,14 @@
-import { z } from 'zod';
 import type { ChannelRef } from '../domain/channels.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { Sighting } from './ports.js';
+import { createSightingsStore } from './sightings-store.js';
 
 /** A workspace whose own-message events came within this long is live: its events can be waited for. */
 export const witnessLiveMs = 10 * 60_000;
 /** How long this process remembers a sighting: longer than any doubt or late landing lasts. */
 const keptMs = 30 * 60_000;
 const keptNames = 5_000;
-/** A stored sighting is kept a day (as a look view). */
-const storedTtlMs = 24 * 3_600_000;
-
-const storedSchema = z.object({ ids: z.array(z.string()) }) as unknown as z.ZodType<{
-  readonly ids: readonly string[];
-}>;
-
 /**
  * The platform's own witness of our posts: its events for the bot's own messages (Slack `message` events,
  * Discord `MESSAGE_CREATE`), which cost no look budget and arrive within about a second of the landing.
@@ -36,7 +29,7 @@ export function createWitness(options: { readonly store: KeyValueStore; readonly
   const byName = new Map<string, { ids: string[]; at: number }>();
   const workspaces = new Map<string, { receivedAt: number; newestAt: number; liveSince: number }>();
   const workspaceOf = (channel: ChannelRef) => `${channel.platform}:${channel.workspaceId}`;
-  const storedKey = (key: string) => `delivery/sighted/${encodeURIComponent(key)}`;
+  const sightings = createSightingsStore(store);
 
   function remember(name: string, messageId: string): void {
     const now = clock.now();
@@ -78,14 +71,12 @@ export function createWitness(options: { readonly store: KeyValueStore; readonly
 
     /** Sightings of a delivery written by any replica (those that came while it was in doubt). */
     async stored(key: string): Promise<readonly string[]> {
-      return (await store.get(storedKey(key), storedSchema))?.ids ?? [];
+      return sightings.read(key);
     },
 
     /** Writes a sighting for the replica that decides the delivery's doubt. */
     async store(key: string, messageId: string): Promise<void> {
-      const ids = (await store.get(storedKey(key), storedSchema))?.ids ?? [];
-      if (ids.includes(messageId)) return;
-      await store.set(storedKey(key), { ids: [...ids, messageId] }, storedTtlMs);
+      await sightings.add(key, messageId);
     },
 
     /**

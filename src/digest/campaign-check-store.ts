@@ -36,6 +36,18 @@ const cursorSchema = z.object({ period: z.string(), cut: z.number() });
 const paceKey = (project: string) => `pace-alerts/${encodeURIComponent(project)}/`;
 const cursorKey = (project: string) => `roll-call-cursor/${encodeURIComponent(project)}/`;
 
+/**
+ * An uninstall (src/app/forget-workspace.ts): deletes every campaign check value whose key names one of
+ * `named` (a workspace's channel key fragments), in the settings store that keeps them under `campaign/`;
+ * the values removed.
+ */
+export function forgetCampaignChecksNaming(
+  settingsStore: KeyValueStore,
+  named: readonly string[],
+): Promise<number> {
+  return settingsStore.deletePrefix('campaign/', named);
+}
+
 export function createCampaignCheckStore(store: KeyValueStore): CampaignCheckStore {
   return {
     paceState: (project, channel) => store.get(paceKey(project) + channelKey(channel), paceStateSchema),

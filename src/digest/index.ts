@@ -12,6 +12,7 @@ export {
 export {
   type CampaignCheckStore,
   createCampaignCheckStore,
+  forgetCampaignChecksNaming,
   type RollCallCursor,
 } from './campaign-check-store.js';
 export { type CampaignWatch, type CampaignWatchOptions, createCampaignWatch } from './campaign-watch.js';

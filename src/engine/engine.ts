@@ -15,7 +15,7 @@ import { keyChanged } from './schedule/key-pause.js';
 import { processCeilingOf } from './schedule/runtime-census.js';
 import { hasBaseline } from './state/baseline.js';
 import { releaseLeases } from './state/project-lease.js';
-import { stateKeys } from './state/project-state.js';
+import { forgetProjectState } from './state/project-state-keys-store.js';
 import { UserSignal, type UserSignalTarget } from './user-signal/user-signal.js';
 
 export type {
@@ -174,7 +174,7 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     },
     async forgetState(linkCaption) {
       if (runtimes.has(linkCaption)) throw new Error(`${linkCaption} is still watched: remove it first`);
-      return ctx.store.deletePrefix(stateKeys.prefix(linkCaption));
+      return forgetProjectState(ctx.store, linkCaption);
     },
     async removeProject(linkCaption) {
       if (!runtimes.delete(linkCaption)) return false;

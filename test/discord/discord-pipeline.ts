@@ -10,6 +10,8 @@ import type { Sighting } from '../../src/delivery/index.js';
 import { type AdapterPipeline, startAdapterPipeline } from '../delivery/adapter-pipeline.js';
 import type { PipelineOptions } from '../delivery/pipeline-harness.js';
 import { defaultGuild, type FakeDiscord, type RecordedRequest } from '../fakes/discord/fake-discord.js';
+import { botRoleId } from '../fakes/discord/fake-discord-payloads.js';
+import { buildEvent } from '../support/event-builders.js';
 import type { ManualClock } from '../support/manual-clock.js';
 import { fakeDiscordAdapter, recordingLogger } from './adapter-harness.js';
 import { RecordingCore } from './recording-core.js';
@@ -87,4 +89,29 @@ export async function startWitnessedDiscordPipeline(
   const bot = await startAdapterPipeline(fake, adapter, options);
   witnessed = (sighting) => bot.delivery.witnessed(sighting);
   return bot;
+}
+
+/** Supporter `n` (id `f<n>`, "Fan n"), found now on `clock`. */
+export const fanAt = (clock: ManualClock, n: number) =>
+  buildEvent.supporter({
+    id: `f${n}`,
+    displayName: `Fan ${n}`,
+    supporterCount: 100 + n,
+    occurredAt: clock.now(),
+    detectedAt: clock.now(),
+  });
+
+/** Discord's Send Messages permission bit. */
+const sendMessages = 1n << 11n;
+
+/** The campaign channel denies the bot's role Send Messages (a server admin's overwrite): posts get 50013. */
+export function denySendMessages(fake: FakeDiscord): void {
+  fake.setPermissionOverwrites(campaign.channelId, [
+    { id: botRoleId(defaultGuild), type: 0, deny: sendMessages },
+  ]);
+}
+
+/** The overwrite removed: the bot may post in the campaign channel again. */
+export function allowSendMessages(fake: FakeDiscord): void {
+  fake.setPermissionOverwrites(campaign.channelId, []);
 }

@@ -16,7 +16,13 @@ import { type PipelineHarness, type PipelineOptions, runFor } from '../delivery/
 import { type FakeDiscord, lateCreate, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { campaign, restTimeoutMs, settleMs, startWitnessedDiscordPipeline } from './discord-pipeline.js';
+import {
+  campaign,
+  fanAt,
+  restTimeoutMs,
+  settleMs,
+  startWitnessedDiscordPipeline,
+} from './discord-pipeline.js';
 
 const late = [25_000, 35_000, 60_000, 90_000];
 
@@ -42,16 +48,6 @@ function startRestOnly(
   };
   return startAdapterPipeline(fake, adapter, options);
 }
-
-/** Supporter `n` (id `f<n>`), found now on `clock`. */
-const fanAt = (clock: ManualClock, n: number) =>
-  buildEvent.supporter({
-    id: `f${n}`,
-    displayName: `Fan ${n}`,
-    supporterCount: 100 + n,
-    occurredAt: clock.now(),
-    detectedAt: clock.now(),
-  });
 
 let running: { fake: FakeDiscord; bot?: PipelineHarness } | undefined;
 afterEach(async () => {

@@ -16,14 +16,15 @@ import { ManualClock } from '../support/manual-clock.js';
 import { countOfTitle, longNames, namesOfLine } from '../support/name-lists.js';
 import { waitUntil } from '../support/wait-until.js';
 import {
+  allowSendMessages,
   campaign,
   createsIn,
   type DiscordPipeline,
+  denySendMessages,
   embedOf,
   startDiscordPipeline,
 } from './discord-pipeline.js';
 
-const sendMessages = 1n << 11n;
 let fake: FakeDiscord | undefined;
 let bot: DiscordPipeline | undefined;
 
@@ -49,9 +50,7 @@ describe('Discord: a channel where the bot lost Send Messages', () => {
     await h.pacing.setKind(campaign, 'supporters', { mode: 'live' });
     const canPost = async () => (await h.adapter.channelAccess.canPost(campaign)).ok;
 
-    fake.setPermissionOverwrites(campaign.channelId, [
-      { id: botRoleId(defaultGuild), type: 0, deny: sendMessages },
-    ]);
+    denySendMessages(fake);
     await waitUntil('the client to see the permission taken', async () => !(await canPost()), {
       timeoutMs: 5_000,
       everyMs: 0,
@@ -76,7 +75,7 @@ describe('Discord: a channel where the bot lost Send Messages', () => {
     expect(createsIn(fake, campaign.channelId)).toHaveLength(1);
 
     // The admin gives the permission back.
-    fake.setPermissionOverwrites(campaign.channelId, []);
+    allowSendMessages(fake);
     await waitUntil('the client to see the permission given back', canPost, { timeoutMs: 5_000, everyMs: 0 });
     await runFor(h, 5 * 60_000, 5_000);
     expect(h.delivery.status().cannotPost).toEqual([]);

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { type Locale, splitNames } from '../../core/index.js';
 import { type ChannelRef, channelKey } from '../../domain/channels.js';
 import { errorSummary } from '../../domain/error-summary.js';
@@ -14,8 +13,9 @@ import type { HoldWindow } from '../placement.js';
 import type { ChannelPoster, ProjectFigures, ThreadTarget } from '../ports.js';
 import type { Wakeups } from '../wakeups.js';
 import { type BatchRecord, batchEvent, batchId, heldEntry } from './batch-record.js';
-import { type BatchStore, batchKeepMs } from './batch-store.js';
+import type { BatchStore } from './batch-store.js';
 import { type LandedAfterAllDeps, removeLandedCopies, withoutLanded } from './landed-after-all.js';
+import { createPacingMarks } from './pacing-marks-store.js';
 import { createRecentMessages } from './recent-messages.js';
 
 export interface BatchesDeps {
@@ -71,8 +71,7 @@ export interface KeptInBatch {
 export function createBatches(deps: BatchesDeps) {
   const { store, batchStore, ledger, clock, wakeups } = deps;
   const recent = createRecentMessages(store, clock);
-  const heldMemberKey = (project: string, entryKey: string, channel: ChannelRef) =>
-    `pacing/held-member/${project}/${entryKey}@${channelKey(channel)}`;
+  const marks = createPacingMarks(store);
   /** The total each channel was last told per project, for a batch's "(+€310)". */
   const lastTotal = new Map<string, number>();
   const flushing = new Set<string>();
@@ -340,8 +339,7 @@ export function createBatches(deps: BatchesDeps) {
       await batchStore.gather(batch);
       if (event.type === 'supporter-burst') {
         // A drop names one supporter, not the burst: each member is findable (~100 bytes each; bursts are rare).
-        for (const key of event.entryKeys ?? [])
-          await store.set(heldMemberKey(event.project, key, channel), id, batchKeepMs);
+        for (const key of event.entryKeys ?? []) await marks.holdMember(event.project, key, channel, id);
       }
       if (!existing) arm(batch);
       return { stored: batchStore.stored(id) };
@@ -393,7 +391,7 @@ export function createBatches(deps: BatchesDeps) {
 
     /** Where a burst member is held (set when the burst was held). */
     heldMemberBatch: (project: string, entryKey: string, channel: ChannelRef) =>
-      store.get(heldMemberKey(project, entryKey, channel), z.string()),
+      marks.heldMemberBatch(project, entryKey, channel),
   };
 }
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { dailyThreadTexts, type Locale } from '../../core/index.js';
 import { type ChannelRef, channelKey } from '../../domain/channels.js';
 import { errorSummary } from '../../domain/error-summary.js';
@@ -13,20 +12,17 @@ import type { ChannelPoster, ProjectFigures, ThreadTarget } from '../ports.js';
 import {
   countIn,
   type DailyThreadRecord,
-  dailyThreadRecordSchema,
   freshRecord,
   localDate,
   parentEvent,
   parentId,
   sameFigures,
-  shownFiguresSchema,
   type ThreadNotice,
   withdrawFrom,
 } from './daily-thread-record.js';
+import { createDailyThreadStore } from './daily-thread-store.js';
 
 const dayMs = 24 * 3_600_000;
-/** Records outlive their day by a week: a late correction or retry still finds the thread. */
-const keepMs = 8 * dayMs;
 /** Default minimum time between two edits of one parent. */
 export const defaultParentEditIntervalMs = 30_000;
 
@@ -81,11 +77,8 @@ export function createDailyThreads(options: DailyThreadOptions) {
   const { store, clock, logger } = options;
   const timeZone = options.timeZone ?? 'UTC';
   const editIntervalMs = options.editIntervalMs ?? defaultParentEditIntervalMs;
-  const openKey = 'pacing/thread-open';
-  const recordKey = (project: string, date: string, channel: ChannelRef) =>
-    `pacing/thread/${encodeURIComponent(project)}/${date}/${channelKey(channel)}`;
-  const shownKey = (key: string) => `${key}/shown`;
-  const keys = z.array(z.string());
+  const records = createDailyThreadStore(store);
+  const { recordKey } = records;
   // One change of a record at a time in this process (a batch and a live notice can meet).
   const locks = new Map<string, Promise<unknown>>();
   const editing = new Set<string>();
@@ -119,8 +112,8 @@ export function createDailyThreads(options: DailyThreadOptions) {
   }
 
   async function markOpen(key: string) {
-    const open = (await store.get(openKey, keys)) ?? [];
-    if (!open.includes(key)) await store.set(openKey, [...open, key], keepMs);
+    const open = await records.openKeys();
+    if (!open.includes(key)) await records.saveOpenKeys([...open, key]);
   }
 
   /** The parent posted (once) and its thread opened; undefined when the channel cannot hold one. */
@@ -137,9 +130,9 @@ export function createDailyThreads(options: DailyThreadOptions) {
       const messageId = await options.postOnce(parentId(record), record.channel, message);
       if (!messageId) return undefined;
       current = { ...current, parentMessageId: messageId };
-      await store.set(key, current, keepMs);
+      await records.saveRecord(key, current);
       const { count, latest, supporterCount, fundingTotal } = withNotice;
-      await store.set(shownKey(key), { count, latest, supporterCount, fundingTotal, at: now }, keepMs);
+      await records.saveShown(key, { count, latest, supporterCount, fundingTotal, at: now });
       await markOpen(key);
     }
     if (!current.thread) {
@@ -165,17 +158,17 @@ export function createDailyThreads(options: DailyThreadOptions) {
         }
       }
       current = { ...current, thread };
-      await store.set(key, current, keepMs);
+      await records.saveRecord(key, current);
     }
     return current.thread;
   }
 
   async function flushParent(key: string): Promise<'done' | 'keep'> {
-    const stored = await store.get(key, dailyThreadRecordSchema);
+    const stored = await records.record(key);
     if (!stored?.parentMessageId) return 'done';
     const record = await withFigures(stored);
     const today = localDate(clock.now(), timeZone);
-    const shown = await store.get(shownKey(key), shownFiguresSchema);
+    const shown = await records.shown(key);
     if (sameFigures(record, shown)) return record.date < today ? 'done' : 'keep';
     const now = clock.now();
     if (shown && now - shown.at < editIntervalMs) return 'keep';
@@ -193,11 +186,7 @@ export function createDailyThreads(options: DailyThreadOptions) {
       run: async () => {
         await poster.edit?.(record.channel, messageId, message);
         const { count, latest, supporterCount, fundingTotal } = record;
-        await store.set(
-          shownKey(key),
-          { count, latest, supporterCount, fundingTotal, at: clock.now() },
-          keepMs,
-        );
+        await records.saveShown(key, { count, latest, supporterCount, fundingTotal, at: clock.now() });
       },
       settle: () => editing.delete(key),
     });
@@ -213,8 +202,7 @@ export function createDailyThreads(options: DailyThreadOptions) {
       const key = recordKey(notice.project, localDate(at, timeZone), channel);
       return locked(key, async () => {
         const record =
-          (await store.get(key, dailyThreadRecordSchema)) ??
-          freshRecord(notice.project, localDate(at, timeZone), channel);
+          (await records.record(key)) ?? freshRecord(notice.project, localDate(at, timeZone), channel);
         return ensureThread(key, notice, record);
       });
     },
@@ -223,16 +211,16 @@ export function createDailyThreads(options: DailyThreadOptions) {
     counted(notice: ThreadNotice, channel: ChannelRef, at: number): Promise<void> {
       const key = recordKey(notice.project, localDate(at, timeZone), channel);
       return locked(key, async () => {
-        const record = await store.get(key, dailyThreadRecordSchema);
+        const record = await records.record(key);
         if (!record) return;
         const next = countIn(record, notice);
-        if (next !== record) await store.set(key, next, keepMs);
+        if (next !== record) await records.saveRecord(key, next);
       });
     },
 
     /** Edits the parents whose figures changed since they were shown: at most one edit each. */
     async flush(): Promise<void> {
-      const open = (await store.get(openKey, keys)) ?? [];
+      const open = await records.openKeys();
       const done: string[] = [];
       for (const key of open) {
         try {
@@ -245,12 +233,8 @@ export function createDailyThreads(options: DailyThreadOptions) {
         }
       }
       if (done.length > 0) {
-        const latest = (await store.get(openKey, keys)) ?? [];
-        await store.set(
-          openKey,
-          latest.filter((k) => !done.includes(k)),
-          keepMs,
-        );
+        const latest = await records.openKeys();
+        await records.saveOpenKeys(latest.filter((k) => !done.includes(k)));
       }
     },
 
@@ -265,10 +249,10 @@ export function createDailyThreads(options: DailyThreadOptions) {
       for (const date of days) {
         const key = recordKey(event.project, date, channel);
         await locked(key, async () => {
-          const record = await store.get(key, dailyThreadRecordSchema);
+          const record = await records.record(key);
           if (!record) return;
           const next = withdrawFrom(record, event.originalEventId, announcedIn);
-          if (next !== record) await store.set(key, next, keepMs);
+          if (next !== record) await records.saveRecord(key, next);
         });
       }
     },

@@ -1,13 +1,12 @@
-import { z } from 'zod';
-import { type EngineNote, isEngineNote } from '../../domain/engine-notes.js';
+import { isEngineNote } from '../../domain/engine-notes.js';
 import type { FeedName } from '../../domain/feeds.js';
 import type { EngineStatus, FeedStatus } from '../../domain/read-model.js';
 import type { KeyValueStore } from '../../lib/store.js';
 import type { EngineContext } from '../project/engine-context.js';
 import type { ProjectRuntime } from '../project/project-runtime.js';
 import { feedOf } from '../schedule/schedule-slice.js';
-import { stateKeys } from '../state/project-state.js';
 import { bookkeepingRefreshMs } from '../state/project-state-store.js';
+import { readStoredStatus, type StoredStatus, writeStoredStatus } from './status-board-store.js';
 
 /**
  * A project's status as every replica shows it (issue 30: App Home, Discord /status, /fundbot status and
@@ -111,7 +110,7 @@ export async function publishStatus(ctx: EngineContext, rt: ProjectRuntime): Pro
     ...(status.project !== undefined ? { project: status.project } : {}),
   };
   try {
-    await ctx.store.set(stateKeys.status(rt.config.linkCaption), stored);
+    await writeStoredStatus(ctx.store, rt.config.linkCaption, stored);
     published.set(rt, signature);
   } catch (error) {
     ctx.logger.warn(
@@ -121,43 +120,6 @@ export async function publishStatus(ctx: EngineContext, rt: ProjectRuntime): Pro
   }
 }
 
-const noteSchema = z.custom<EngineNote>(isEngineNote);
-const nullableNumber = z.number().nullable();
-const storedStatusSchema = z.object({
-  by: z.string(),
-  at: z.number(),
-  feeds: z.array(
-    z.object({
-      feed: z.enum(['project', 'incentives', 'fundings', 'wall', 'blog']),
-      last: nullableNumber,
-      every: z.number(),
-      off: noteSchema.optional(),
-    }),
-  ),
-  budget: z.object({
-    dayLimit: nullableNumber,
-    dayRemaining: nullableNumber,
-    dayResetAt: nullableNumber,
-    minuteRemaining: nullableNumber,
-  }),
-  // A note another version wrote under a code this one does not know is left out, not the whole status.
-  notes: z.array(z.object({ at: z.number(), note: z.unknown() })),
-  paused: z.object({ reason: noteSchema, since: z.number() }).nullable(),
-  project: z
-    .object({
-      title: z.string(),
-      current: z.number(),
-      goal: z.number(),
-      currency: z.string(),
-      readAt: z.number(),
-    })
-    .optional(),
-});
-type StoredStatus = z.infer<typeof storedStatusSchema>;
-
-/** Only the read times of the state head (project-state-layout.ts). */
-const headReadAtSchema = z.object({ readAt: z.record(z.string(), z.number()) });
-
 /**
  * The status the polling replica last wrote, its poll times brought forward to the state head's; undefined
  * when none was written (or it does not parse). Two reads.
@@ -166,12 +128,9 @@ export async function readSharedStatus(
   store: KeyValueStore,
   linkCaption: string,
 ): Promise<EngineStatus | undefined> {
-  const [stored, head] = await Promise.all([
-    store.get(stateKeys.status(linkCaption), storedStatusSchema).catch(() => undefined),
-    store.get(stateKeys.head(linkCaption), headReadAtSchema).catch(() => undefined),
-  ]);
-  if (stored === undefined) return undefined;
-  const readAt = head?.readAt ?? {};
+  const found = await readStoredStatus(store, linkCaption);
+  if (found === undefined) return undefined;
+  const { stored, readAt } = found;
   return {
     feeds: stored.feeds.map((f) => ({
       feed: f.feed,

@@ -1,7 +1,5 @@
-import { z } from 'zod';
-import type { KeyValueStore } from '../../lib/store.js';
 import type { EngineServices } from '../context/engine-services.js';
-import { stateKeys } from './project-state.js';
+import { baselineStored } from './project-state-keys-store.js';
 import { inCycle } from './project-state-store.js';
 import type { StateProject } from './state-slice.js';
 
@@ -14,15 +12,6 @@ import type { StateProject } from './state-slice.js';
 /** The project's fundings baseline is read and committed (not merely in memory inside a cycle). */
 export function hasBaseline(rt: StateProject): boolean {
   return rt.state !== null && rt.state.lists.fundings !== undefined && !inCycle(rt);
-}
-
-/** Only what tells whether the stored head has a fundings cursor. */
-const headFundingsSchema = z.object({ lists: z.object({ fundings: z.unknown().optional() }) });
-
-/** Whether the store holds the project's fundings baseline (one small read: its state head). */
-export async function baselineStored(store: KeyValueStore, linkCaption: string): Promise<boolean> {
-  const head = await store.get(stateKeys.head(linkCaption), headFundingsSchema).catch(() => undefined);
-  return head?.lists.fundings !== undefined;
 }
 
 /** How often a replica that does not poll the project looks at the stored head while it waits. */

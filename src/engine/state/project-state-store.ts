@@ -34,7 +34,7 @@ import {
 } from './project-state-writes.js';
 import type { StateProject } from './state-slice.js';
 
-export { loadHistory, recordHistory } from './project-state-history.js';
+export { loadHistory, recordHistory } from './history-store.js';
 
 /** What the store holds of a project's state, as its stored head says (one per project runtime). */
 interface StateLayout extends ChunkedLayout {
