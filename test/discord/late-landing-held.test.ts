@@ -7,14 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFor } from '../delivery/pipeline-harness.js';
-import {
-  defaultGuild,
-  type FakeDiscord,
-  lateCreate,
-  startFakeDiscord,
-} from '../fakes/discord/fake-discord.js';
-import { botRoleId } from '../fakes/discord/fake-discord-payloads.js';
-import { buildEvent } from '../support/event-builders.js';
+import { type FakeDiscord, lateCreate, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { ManualClock } from '../support/manual-clock.js';
 import {
   allowSendMessages,

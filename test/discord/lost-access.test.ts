@@ -10,7 +10,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFor } from '../delivery/pipeline-harness.js';
 import { defaultGuild, type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
-import { botRoleId } from '../fakes/discord/fake-discord-payloads.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { countOfTitle, longNames, namesOfLine } from '../support/name-lists.js';
