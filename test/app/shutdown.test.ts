@@ -8,6 +8,7 @@ import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simul
 import { demoProjectConfig } from '../support/demo-project-config.js';
 import { healthzAnswers } from '../support/healthz.js';
 import { freePort } from '../support/redis-server.js';
+import { processStartMs } from '../support/wait-until.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
@@ -78,7 +79,8 @@ function terminate(proc: ChildProcessWithoutNullStreams): Promise<{ code: number
   });
 }
 
-describe('SIGTERM on the real entry point', () => {
+// Each test starts the bot, then waits up to 30 s for what it checks.
+describe('SIGTERM on the real entry point', { timeout: processStartMs + 40_000 }, () => {
   it('finishes what is in flight and exits 0 well within Docker 10 s', async () => {
     const { proc, output } = await startEntryPoint((d) => `sqlite://${join(d, 'state.sqlite')}`);
     // Wait for the engine's first polls (not a fixed time) so there is state to flush.
@@ -96,7 +98,7 @@ describe('SIGTERM on the real entry point', () => {
     expect(code, output()).toBe(0);
     expect(ms).toBeLessThan(8_500);
     expect(output()).toContain('"shutdown complete"');
-  }, 30_000);
+  });
 
   it('with a Redis that is not there: /healthz says so within 30 s, and SIGTERM still exits within the 8 s budget', async () => {
     const port = await freePort(); // nothing listens there
@@ -114,5 +116,5 @@ describe('SIGTERM on the real entry point', () => {
     console.info(`SIGTERM shutdown (Redis absent): exit ${code} after ${ms} ms`);
     expect(ms, output()).toBeLessThan(8_500);
     expect(code, output()).toBe(0); // nothing was written, so nothing was lost
-  }, 30_000);
+  });
 });
