@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitUntil } from '../support/wait-until.js';
+import { processStartMs, waitUntil } from '../support/wait-until.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
@@ -19,6 +19,7 @@ function waitForOutput(
   proc: ChildProcessWithoutNullStreams,
   pattern: RegExp,
   output: { text: string },
+  timeoutMs = 40_000,
 ): Promise<string> {
   return waitUntil(
     `the demo to print ${pattern}`,
@@ -30,11 +31,12 @@ function waitForOutput(
         );
       return undefined;
     },
-    { timeoutMs: 40_000 },
+    { timeoutMs },
   );
 }
 
-describe('npm start without configuration', () => {
+// Each test starts the entry point (processStartMs), then waits for what it checks.
+describe('npm start without configuration', { timeout: processStartMs + 45_000 }, () => {
   it('runs the demo: prints a supporter notice and answers /funding, then quits on end of input', async () => {
     // An empty working directory: no ./fundbot.config.json, and no FUNDBOT_CONFIG (naming a missing file is an error).
     const emptyDir = mkdtempSync(join(tmpdir(), 'fundbot-demo-'));
@@ -60,7 +62,7 @@ describe('npm start without configuration', () => {
       stderr += chunk.toString('utf8');
     });
 
-    await waitForOutput(proc, /demo on a simulated campaign/, output);
+    await waitForOutput(proc, /demo on a simulated campaign/, output, processStartMs);
     await waitForOutput(proc, /New supporter: .+\n/, output);
 
     proc.stdin.write('/funding\n');
@@ -74,10 +76,10 @@ describe('npm start without configuration', () => {
     expect(await exited).toBe(0);
     expect(stderr).not.toMatch(/svc_proj_|svc_user_/);
     expect(output.text).not.toMatch(/svc_proj_|svc_user_/);
-  }, 45_000);
+  });
 });
 
-describe('npm start with a broken configuration', () => {
+describe('npm start with a broken configuration', { timeout: processStartMs }, () => {
   it('lists every problem with what to do and exits 1 without starting anything', async () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
@@ -109,5 +111,5 @@ describe('npm start with a broken configuration', () => {
     expect(stderr).toContain('4 problems');
     expect(stderr).toMatch(/digest\.time: .*HH:MM/);
     expect(stderr).toMatch(/digest\.timeZone: .*IANA/);
-  }, 30_000);
+  });
 });
