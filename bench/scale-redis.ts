@@ -114,7 +114,8 @@ export async function measureScaleRedisBots(): Promise<Record<string, unknown>> 
           projectsHeldAtEnd: held.length,
           // A replica whose /healthz did not answer has no first-poll figure of its own.
           ...(held.length === 0 ? { healthzUnanswered: true } : {}),
-          firstPollAllMs: Number.isFinite(lastAt) ? lastAt - bot.spawnedAt : -1,
+          // No holder list (its /healthz did not answer): no figure, not a time before the epoch.
+          firstPollAllMs: held.length > 0 && Number.isFinite(lastAt) ? lastAt - bot.spawnedAt : -1,
           rssMb: watches[i]?.peakRssMb() ?? -1,
           cpuPct: start && end ? (watches[i]?.cpuPct(start, end) ?? -1) : -1,
           logLines: bot.logged().lines,
