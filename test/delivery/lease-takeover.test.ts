@@ -31,18 +31,24 @@ async function replica(
   return { ...h, discord };
 }
 
+/** One store and lease table for two replicas; replica a holds the project, its channel batched. */
+async function batchedReplicaA() {
+  const clock = new ManualClock(t0);
+  const store = memoryStore();
+  const table = new Map();
+  const a = await replica(clock, store, 'a', table);
+  await a.subscribe(d1, ['supporters']);
+  await a.pacing.setKind(d1, 'supporters', { mode: 'batched' });
+  return { clock, store, table, a };
+}
+
 describe('a project taken over by another replica', () => {
   it("posts the batches the previous holder opened after this replica last read the project's batches", async () => {
     // Chaos seed 122: replica 0 read the project's (empty) batches, then was paused; replica 1 held the project
     // and opened a batch; replica 0 took the lease back but kept its old empty list: the batch was never armed
     // there, and when replica 1 died its notices were never named (here the new holder stops before the window ends, so the old copy's timer is the one
     // that posts).
-    const clock = new ManualClock(t0);
-    const store = memoryStore();
-    const table = new Map();
-    const a = await replica(clock, store, 'a', table);
-    await a.subscribe(d1, ['supporters']);
-    await a.pacing.setKind(d1, 'supporters', { mode: 'batched' });
+    const { clock, store, table, a } = await batchedReplicaA();
     await a.offer();
     const b = await replica(clock, store, 'b', table);
     await b.offer(supporter(1), supporter(2));
@@ -60,12 +66,7 @@ describe('a project taken over by another replica', () => {
     // Chaos seed 185: replica 0 opened the window's batch, was paused; replica 1 took the project over and added
     // four notices; replica 0's timer posted its own copy at the window's end and closed the batch: those four
     // were never named.
-    const clock = new ManualClock(t0);
-    const store = memoryStore();
-    const table = new Map();
-    const a = await replica(clock, store, 'a', table);
-    await a.subscribe(d1, ['supporters']);
-    await a.pacing.setKind(d1, 'supporters', { mode: 'batched' });
+    const { clock, store, table, a } = await batchedReplicaA();
     await a.offer(supporter(1), supporter(2));
     await a.advance(5_000);
     const b = await replica(clock, store, 'b', table);

@@ -76,9 +76,6 @@ export interface CommandOptions {
   readonly channel?: string;
 }
 
-/** How long a driver waits for "fundbot is running" (the suite's one start budget). */
-export { processStartMs as botStartMs } from '../../support/wait-until.js';
-
 export interface ChatDriver {
   readonly platform: Platform;
   /** e.g. "Discord gateway". */

@@ -14,11 +14,10 @@ import { botRoleId, channelPayload, type FakeGuild } from '../../fakes/discord/f
 import type { RecordedRequest } from '../../fakes/discord/recorded-request.js';
 import { type SignedInteractions, signedInteractions } from '../../fakes/discord/signed-interactions.js';
 import { freePort } from '../../support/redis-server.js';
-import { waitUntil } from '../../support/wait-until.js';
+import { processStartMs, waitUntil } from '../../support/wait-until.js';
 import type { BotProcess } from './bot-process.js';
 import {
   type AnswerMessage,
-  botStartMs,
   type ChannelEdit,
   type ChannelPost,
   type ChatDriver,
@@ -226,7 +225,7 @@ export async function startDiscordDriver(mode: 'gateway' | 'http'): Promise<Disc
       ...(mode === 'http' ? { DISCORD_PUBLIC_KEY: signed.publicKeyHex, DISCORD_API_URL: fake.apiUrl } : {}),
     }),
     async connected(bot: BotProcess) {
-      await bot.waitForLog(/fundbot is running/, 'fundbot is running', botStartMs);
+      await bot.waitForLog(/fundbot is running/, 'fundbot is running', processStartMs);
       if (mode === 'gateway') {
         await waitUntil('the gateway IDENTIFY', () => fake.gatewayReceived.find((p) => p.op === 2), {
           timeoutMs: 10_000,

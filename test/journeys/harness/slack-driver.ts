@@ -12,11 +12,10 @@ import {
 } from '../../fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../slack/helpers.js';
 import { freePort } from '../../support/redis-server.js';
-import { waitUntil } from '../../support/wait-until.js';
+import { processStartMs, waitUntil } from '../../support/wait-until.js';
 import type { BotProcess } from './bot-process.js';
 import {
   type AnswerMessage,
-  botStartMs,
   type ChannelEdit,
   type ChannelPost,
   type ChatDriver,
@@ -218,7 +217,7 @@ export async function startSlackDriver(mode: 'socket' | 'http'): Promise<SlackDr
         ? { SLACK_BOT_TOKEN: botToken, SLACK_APP_TOKEN: appToken }
         : { SLACK_BOT_TOKEN: botToken, SLACK_SIGNING_SECRET: signingSecret, SLACK_API_URL: fake.apiUrl },
     async connected(bot: BotProcess) {
-      await bot.waitForLog(/fundbot is running/, 'fundbot is running', botStartMs);
+      await bot.waitForLog(/fundbot is running/, 'fundbot is running', processStartMs);
       // HTTP mode: the app's message events are signed POSTs to its request URL.
       if (mode === 'http')
         fake.subscribeMessageEvents({
