@@ -17,6 +17,7 @@ import type { FundbotEvent } from '../../../src/domain/events.js';
 import { seededRandom } from '../../../src/lib/random.js';
 import { openStore } from '../../../src/lib/store.js';
 import { noopMetrics, silentLogger } from '../../../src/ops/index.js';
+import { buildEvent } from '../../support/event-builders.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { allStoreKeys } from '../../support/store-keys.js';
 
@@ -27,18 +28,17 @@ afterEach(() => {
 });
 
 const channel = { platform: 'slack', workspaceId: 'T0HOST', channelId: 'C0GENERAL' } as const;
-const supporter = (project: string, name: string, at: number): FundbotEvent => ({
-  type: 'supporter',
-  id: `supporter:${project}`,
-  project,
-  occurredAt: at,
-  detectedAt: at,
-  displayName: name,
-  supporterCount: null,
-  fundingTotal: null,
-  currency: 'EUR',
-  entryKey: `key-${project}`,
-});
+const supporter = (project: string, name: string, at: number): FundbotEvent =>
+  buildEvent.supporter({
+    id: `supporter:${project}`,
+    project,
+    occurredAt: at,
+    detectedAt: at,
+    displayName: name,
+    supporterCount: null,
+    fundingTotal: null,
+    entryKey: `key-${project}`,
+  });
 
 it('forgets a disconnected project in every per-project store, and nothing of it stays in the store', async () => {
   dir = mkdtempSync(join(tmpdir(), 'fundbot-project-stores-'));
