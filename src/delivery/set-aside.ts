@@ -38,6 +38,8 @@ export class SetAside {
       messageId: string | undefined,
       others: readonly string[],
     ) => void,
+    /** Writes a found post's confirmation and settles it (pending-confirmations.ts: kept while the store refuses). */
+    private readonly confirm: (item: LaneItem, messageId: string | undefined) => Promise<void>,
   ) {}
 
   get size(): number {
@@ -162,7 +164,7 @@ export class SetAside {
   }
 
   async #resolve(doubts: readonly Waiting[], attempt: (item: LaneItem, late: boolean) => Promise<void>) {
-    const { clock, ledger, resolver, observer } = this.deps;
+    const { clock, resolver, observer } = this.deps;
     const poster = this.deps.posterFor(this.channel.platform);
     if (!poster) return;
     // One look per thread (or the channel) covers every doubt in it.
@@ -204,10 +206,10 @@ export class SetAside {
             : 'notice in doubt had not landed: posted now',
         );
         if (decision.kind === 'posted') {
-          w.item.record = await ledger.confirm(w.item.key, decision.messageId);
+          // Off the set-aside list already: a confirmation the store refuses is kept, never lost (seed 169).
+          await this.confirm(w.item, decision.messageId);
           observer.doubtResolved?.({ ...info, outcome: 'found' });
           this.found(w.item, decision.messageId, decision.others ?? []);
-          w.item.settle({ kind: 'posted', messageId: decision.messageId });
         } else {
           observer.doubtResolved?.({ ...info, outcome: 'absent' });
           await attempt(w.item, true);
