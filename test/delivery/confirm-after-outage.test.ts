@@ -147,6 +147,26 @@ describe('a post whose confirmation the store refused', () => {
     });
   }
 
+  it("slack: a daily thread's parent whose confirmation the store refused is confirmed at the reply's retry, without a look", async () => {
+    const w = await world(s1);
+    await w.pacing.setKind(s1, 'supporters', { mode: 'live' });
+    await w.dailyThreads.set(s1, true);
+    const event = supporter(1);
+    w.outage.outAt = (write) => write.delivery?.startsWith('thread-parent:') === true;
+    await w.offer(event);
+    const [parent] = w.poster.in('S1');
+    expect(parent?.key).toMatch(/^thread-parent:/);
+    const parentKey = { id: parent!.key.split('@')[0]!, channel: s1 };
+    expect((await w.record(parentKey))?.state).toBe('attempting');
+    await runFor(w, 2 * minute, 5_000);
+    expect(await w.record(parentKey)).toMatchObject({ state: 'posted', messageId: parent!.id });
+    const messages = w.poster.in('S1');
+    expect(messages.map((m) => m.key.split('@')[0])).toEqual([parentKey.id, event.id]);
+    expect(messages[1]?.thread?.parentMessageId).toBe(parent!.id);
+    expect(w.poster.looks).toHaveLength(0);
+    expect(await w.offer(event)).toEqual([event.id]);
+  });
+
   it('a kill -9 before the store answers: the next process decides the doubt by a look, posts nothing', async () => {
     const store = memoryStore();
     const clock = new ManualClock(t0);
