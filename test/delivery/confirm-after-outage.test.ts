@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { createDeliveryLedger, type DeliveryKey } from '../../src/delivery/delivery-ledger.js';
+import { batchRecordSchema } from '../../src/delivery/pacing/batch-record.js';
 import { type KeyValueStore, memoryStore, namespaced } from '../../src/lib/store.js';
 import { storeWithFaults } from '../chaos/store-faults.js';
 import { t0 } from '../support/builders.js';
@@ -146,6 +147,27 @@ describe('a post whose confirmation the store refused', () => {
       expect(await w.offer(event)).toEqual([event.id]);
     });
   }
+
+  it('discord: a batch posted and confirmed whose close the store refused is closed when it answers again', async () => {
+    const w = await world(d1);
+    await w.pacing.setKind(d1, 'supporters', { mode: 'batched' });
+    await w.offer(supporter(1), supporter(2));
+    w.outage.outAt = (write) => write.batch !== undefined;
+    await runFor(w, 5 * minute, 5_000);
+    const [batch] = w.poster.in('D1');
+    const id = batch!.key.split('@')[0]!;
+    expect(await w.record({ id, channel: d1 })).toMatchObject({ state: 'posted', messageId: batch!.id });
+    const stored = () => w.held.get(`deliveries/pacing/batch/${id}`, batchRecordSchema);
+    expect((await stored())?.state).toBe('open');
+    await runFor(w, outageMs + 12_000);
+    expect((await stored())?.state).toBe('posted');
+    await w.offer(supporter(3));
+    await runFor(w, 10 * minute, 5_000);
+    const posted = w.poster.in('D1');
+    expect(posted).toHaveLength(2);
+    const names = posted.map((m) => m.message.text).join('\n');
+    for (const n of [1, 2, 3]) expect(names.split(`Fan ${n}`)).toHaveLength(2);
+  });
 
   it("slack: a daily thread's parent whose confirmation the store refused is confirmed at the reply's retry, without a look", async () => {
     const w = await world(s1);
