@@ -296,6 +296,8 @@ export class ChannelLane {
       await this.#copies.posted(item, receipt?.messageId);
       return true;
     } catch (error) {
+      // The daily thread's parent refused for access: the channel is closed as for this post (held, re-checked).
+      if (error instanceof ChannelUnavailableError) return await this.#failed(item, record, error);
       // The store (a record read or write) failed: nothing was posted; try again later.
       this.#storeFailed(item, error, record);
       return false;
@@ -314,7 +316,7 @@ export class ChannelLane {
   }
 
   /** Classifies a failed post by what it proves; false (a fault) in every case. */
-  async #failed(item: LaneItem, record: DeliveryRecord, error: unknown): Promise<boolean> {
+  async #failed(item: LaneItem, record: DeliveryRecord | undefined, error: unknown): Promise<boolean> {
     const { ledger, clock, observer } = this.deps;
     const summary = { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) };
     if (error instanceof ChannelUnavailableError) {

@@ -181,6 +181,12 @@ export async function runRealBotSeed(seed: number, options: RealBotOptions = {})
       { timeoutMs: 30_000 },
     );
 
+    // A replay may place the wall clock's minute (where batches go out) at a chosen point of the schedule.
+    const minuteAt = Number(process.env['CHAOS_MINUTE_AT_MS'] ?? Number.NaN);
+    if (Number.isFinite(minuteAt)) {
+      const wait = (60_000 - ((Date.now() + minuteAt) % 60_000)) % 60_000;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
     // The schedule on the real clock from now.
     ({ schedule, leftOut } = realBotSchedule(seed, Date.now()));
     faults = new PlatformFaults(schedule);
