@@ -56,8 +56,11 @@ describe('the daily thread parent on Slack', () => {
     // Not posted again before a look could prove the first attempt absent (90 s late-landing span).
     expect(parents[0]!.at).toBeGreaterThanOrEqual(t0 + 90_000);
     expect(replies.map((r) => r.thread?.parentMessageId)).toEqual([parents[0]!.id]);
-    // The lane's backoff (5, 10, 20, 40, 80 s) took it up at 155 s; the resolver's own time is about 90 s.
     expect(replies[0]!.at - t0).toBeLessThanOrEqual(120_000);
+    // Tried again when the resolver could decide the parent, not every 5 s meanwhile (19 warnings before).
+    expect(h.logger.records.filter((r) => r.level === 'warn').map((r) => r.message)).toEqual([
+      'the message this notice goes under (a daily thread parent) is in doubt: looked for before any repeat',
+    ]);
   });
 
   test('a parent refused because the channel is archived closes the channel: its notice is held, not retried every few seconds, and follows its parent once access returns', async () => {
@@ -83,5 +86,23 @@ describe('the daily thread parent on Slack', () => {
         .filter((m) => m.thread)
         .map((m) => m.thread?.parentMessageId),
     ).toEqual([parents[0]!.id]);
+  });
+
+  test('a parent that landed while its answer was lost is decided by its sighting: the notice goes under it at once', async () => {
+    const h = await slackChannelWithDailyThread();
+    h.slack.fail('S1', { kind: 'lost-answer' });
+    await h.offer(buildEvent.supporter({ id: 'k1', displayName: 'Fan 1', detectedAt: t0 }));
+    const [parent] = h.slack.messages;
+    expect(parent).toBeDefined();
+
+    // Slack's message event for it comes 2 s later (the app's own message, its key in the metadata).
+    await h.advance(2_000);
+    h.delivery.witnessed({ channel: s1, key: parent!.key, messageId: parent!.id, at: parent!.at });
+    await h.advance(0);
+    const replies = h.slack.in('S1').filter((m) => m.thread);
+    expect(replies.map((r) => r.thread?.parentMessageId)).toEqual([parent!.id]);
+    // At the sighting, not at the lane's next try (3.75-6.25 s after the failure).
+    expect(replies[0]!.at).toBe(t0 + 2_000);
+    expect(h.slack.in('S1').filter((m) => !m.thread)).toHaveLength(1);
   });
 });
