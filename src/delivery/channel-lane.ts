@@ -234,7 +234,7 @@ export class ChannelLane {
     } catch (error) {
       // The claim could not be stored (Redis gone for a moment): nothing was posted; try again later. Thrown on,
       // it ended the lane with the notice already taken off the queue (bench:replicas: one announced never).
-      this.#storeFailed(item, error);
+      this.#aside.failedBeforePosting(item, error, item.record);
       return false;
     }
     if (!claimed) {
@@ -293,25 +293,18 @@ export class ChannelLane {
       await this.#copies.posted(item, receipt?.messageId);
       return true;
     } catch (error) {
-      // The store (a record read or write) failed: nothing was posted; try again later.
-      this.#storeFailed(item, error, record);
+      // The daily thread's parent refused for access: the channel is closed as for this post (held, re-checked).
+      if (error instanceof ChannelUnavailableError) return await this.#failed(item, record, error);
+      // The store failed, or the parent it hangs on is not posted yet: nothing was posted; try again later.
+      this.#aside.failedBeforePosting(item, error, record);
       return false;
     } finally {
       await ledger.release(item.key).catch(() => {});
     }
   }
 
-  /** A store step before the post failed: nothing was posted, the notice is tried again with backoff. */
-  #storeFailed(item: LaneItem, error: unknown, record = item.record): void {
-    this.deps.logger.warn(
-      { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) },
-      'delivery step failed before posting: retried with backoff',
-    );
-    this.#aside.retryLater(item, record);
-  }
-
   /** Classifies a failed post by what it proves; false (a fault) in every case. */
-  async #failed(item: LaneItem, record: DeliveryRecord, error: unknown): Promise<boolean> {
+  async #failed(item: LaneItem, record: DeliveryRecord | undefined, error: unknown): Promise<boolean> {
     const { ledger, clock, observer } = this.deps;
     const summary = { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) };
     if (error instanceof ChannelUnavailableError) {

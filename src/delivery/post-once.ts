@@ -11,7 +11,21 @@ import type { ChannelPoster } from './ports.js';
 /** Thrown while a message that must exist first (a daily thread's parent) cannot be posted yet. */
 export class NotPostedYetError extends Error {
   override readonly name = 'NotPostedYetError';
+  constructor(
+    message: string,
+    /** When it is worth trying again: the doubt resolver's time for its decision (its deciding look), or soon. */
+    readonly retryAt: number,
+    /** The idempotency key of the message waited for: its sighting (witness.ts) decides it, so it wakes the wait. */
+    readonly awaits: string,
+    /** `cause`: the post of that message itself failed in doubt (a timeout, a reset, a 5xx) just now. */
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
+
+/** A parent another replica is posting now: its record says what happened within seconds. */
+const claimedRetryMs = 5_000;
 
 /**
  * Posts a message that another one hangs on (the daily thread's parent), inside that
@@ -50,7 +64,12 @@ export function createPostOnce(deps: {
     const key = { id, channel };
     const idempotencyKey = idempotencyKeyOf(key);
     const mark = poster.doubt?.markOf?.(idempotencyKey);
-    if (!(await ledger.claim(key))) throw new NotPostedYetError(`${id} is being posted by another replica`);
+    if (!(await ledger.claim(key)))
+      throw new NotPostedYetError(
+        `${id} is being posted by another replica`,
+        deps.clock.now() + claimedRetryMs,
+        idempotencyKey,
+      );
     try {
       let record = await ledger.get(key);
       if (record?.state === 'posted') return record.messageId;
@@ -78,7 +97,11 @@ export function createPostOnce(deps: {
           return decision.messageId;
         }
         if (decision?.kind !== 'absent')
-          throw new NotPostedYetError(`${id} is in doubt until a look decides it`);
+          throw new NotPostedYetError(
+            `${id} is in doubt until a look decides it`,
+            decision?.kind === 'wait' ? decision.until : deps.clock.now() + claimedRetryMs,
+            idempotencyKey,
+          );
       }
       const doubtAt = record?.state === 'attempting' ? (record.attemptStartedAt ?? record.at) : undefined;
       record = await ledger.beginAttempt(key, record);
@@ -87,9 +110,14 @@ export function createPostOnce(deps: {
         receipt = await poster.post(channel, message, idempotencyKey);
       } catch (error) {
         // Not posted (a refusal for access is one too, as channel-lane.ts reads it): not in doubt.
-        if (error instanceof DeliveryNotPostedError || error instanceof ChannelUnavailableError)
+        if (error instanceof DeliveryNotPostedError || error instanceof ChannelUnavailableError) {
           await ledger.clearAttempt(key, record).catch(() => {});
-        throw error;
+          throw error;
+        }
+        // In doubt: the resolver decides it (asked again in a second), its sighting at once.
+        throw new NotPostedYetError(`${id} went in doubt`, deps.clock.now(), idempotencyKey, {
+          cause: error,
+        });
       }
       // Posted after a doubt: watched for a late copy (before the confirmation, which the store may refuse).
       if (doubtAt !== undefined)
