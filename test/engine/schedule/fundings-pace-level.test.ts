@@ -47,6 +47,7 @@ describe('fundings pace against the project level (the key alone on its first da
     const pace = fundingsPace(rhythm, now, planned, reset);
     expect(pace).toBeLessThan(0.8);
     expect(pace).toBeGreaterThanOrEqual(MIN_PACE);
+    expect(fundingsPace(rhythm, now, planned, reset, false)).toBe(1);
   });
 
   it('keeps even reads for a project steady at that same rate: never under half its own level', () => {
@@ -63,6 +64,8 @@ describe('fundings pace against the project level (the key alone on its first da
     const pace = fundingsPace(rhythm, now, planned, reset);
     expect(pace).toBeGreaterThan(1.2);
     expect(pace).toBeLessThanOrEqual(MAX_BUSY_PACE);
+    // With the User key's change signal its reads find a busy hour's supporters: the plan's pace.
+    expect(fundingsPace(rhythm, now, planned, reset, false)).toBe(1);
   });
 
   it('does not call a rate busy before the level spans BUSY_KNOWN_AFTER_MS, nor a busy rate of few supporters per read', () => {
