@@ -49,13 +49,11 @@ export async function readFeedList<T>(
   });
   if (result.kind === 'heal') ctx.counters.heals += 1;
   const f = feedOf(rt, feed);
-  // Every request is counted for the plan (issue 22): the regular ones per poll, the recurring one-offs
-  // (sweeps, searches, heals) as a rate over hours that the plan takes off its capacity (replan.ts). The
-  // fill of seen keys is done once: the headers already count its pages, and as a rate the plan would
-  // charge them again over the next hours (the first three hours of a whole day read 3 % slower).
-  const recurring = (result.oneOffRequests ?? 0) - (result.oneTimeRequests ?? 0);
+  // Every request is counted for the plan (issue 22): the regular ones per poll, the one-offs
+  // (sweeps, fills, searches) as a rate over hours that the plan takes off its capacity (replan.ts).
+  const oneOff = result.oneOffRequests ?? 0;
   if (wholePoll) recordPollCost(f, regularRequests(result));
-  if (recurring > 0) f.oneOffs.record(now, recurring);
+  if (oneOff > 0) f.oneOffs.record(now, oneOff);
   if (result.lateUnfound !== undefined) {
     const message = `${rt.config.linkCaption} ${listName}: the list grew by ${result.lateUnfound} entries below the window that the late search could not place (older than the first read, or hidden by drops); they are not announced`;
     ctx.logger.warn({ project: rt.config.linkCaption, feed: listName, unfound: result.lateUnfound }, message);

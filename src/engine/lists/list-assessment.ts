@@ -61,12 +61,6 @@ export interface ListReadResult<T> {
    * one-off search does not stretch the feed's interval for the polls after it.
    */
   readonly oneOffRequests?: number;
-  /**
-   * Of {@link oneOffRequests}, those that do not come again: the fill of seen keys below the first
-   * read's floor (list-backfill.ts), finished once. Already spent in the budget's headers, they are not
-   * a rate the plan expects to go on paying (the first fill's 56 pages were charged twice for hours).
-   */
-  readonly oneTimeRequests?: number;
   /** Entries found dropped below the window (their (ts, id) pair only: names are not kept there). */
   readonly droppedBelow?: readonly { readonly ts: number; readonly id: number }[];
 }

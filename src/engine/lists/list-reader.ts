@@ -159,13 +159,7 @@ export async function readList<T>(input: Input<T>): Promise<ListReadResult<T>> {
       codec,
       pageSize: options.pageSize,
     });
-    return {
-      ...assessed,
-      state: filled.state,
-      requests,
-      oneOffRequests: requests - pollRequests,
-      oneTimeRequests: requests - pollRequests,
-    };
+    return { ...assessed, state: filled.state, requests, oneOffRequests: requests - pollRequests };
   }
   // Something owed: the late search; or the daily sweep by membership, which starts now and goes on over the next reads.
   const late = await searchLateEntries({
