@@ -19,6 +19,8 @@ const lanes = { journeys: 3, modules: 2 } as const;
  */
 const measuredSeconds: Readonly<Record<string, number>> = {
   'test/journeys/chaos-seeds.test.ts': 195,
+  // Estimated, not yet measured idle: seed 9 took 2-3 minutes at a load of 20, up to a minute of it waiting for its pinned batch minute.
+  'test/journeys/chaos-seeds-once-failed.test.ts': 150,
   'test/journeys/roll-call.test.ts': 180,
   'test/journeys/pace-alert.test.ts': 155,
   'test/journeys/compiled-entry.test.ts': 122,

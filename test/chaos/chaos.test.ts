@@ -20,7 +20,7 @@ interface FailedSeed {
   readonly fixedBy: string;
 }
 
-// The real-bot seeds kept there (`"realBot": true`) run in test/journeys/chaos-seeds.test.ts.
+// The real-bot seeds kept there (`"realBot": true`) run in test/journeys/chaos-seeds-once-failed.test.ts.
 const seedsThatFailed = (
   JSON.parse(readFileSync(new URL('./seeds-that-failed.json', import.meta.url), 'utf8')) as (FailedSeed & {
     readonly realBot?: boolean;
