@@ -23,6 +23,12 @@ const silenceGraceMs = 10_000;
 const quickLookIntervalMs = 10_000;
 /** A pace a look measured is trusted this long: a campaign's pace changes over its day. */
 const paceTrustMs = 30 * 60_000;
+/**
+ * The budget's claim was another caller's: it is looking now (its answer then times the budget) or it died
+ * mid-look, and its claim lapses at most an interval after it was taken (seed 120: 61 s after the look was due,
+ * a doubt past its bound). The claim does not say when it was taken, so it is asked again this often.
+ */
+const claimRetryMs = 5_000;
 
 export interface DoubtResolverOptions {
   readonly store: KeyValueStore;
@@ -318,8 +324,11 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       // Undecided: the next look the scope's budget allows (an unfinished sweep continues then); once a look
       // read where it lands when received and found nothing, not before a look can prove it absent.
       const readWhereLands = receivedIn(view, support);
+      const claimedElsewhere = turn.now && !looked;
       for (const d of open) {
-        const next = Math.max((lastLook ?? now) + interval, now + 1_000, turn.notBefore);
+        const next = claimedElsewhere
+          ? now + claimRetryMs
+          : Math.max((lastLook ?? now) + interval, now + 1_000, turn.notBefore);
         decisions.set(d.key, {
           kind: 'wait',
           until: Math.max(next, readWhereLands(d) ? lateBy(d) + margin : 0),
