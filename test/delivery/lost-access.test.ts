@@ -199,3 +199,42 @@ describe('a channel the bot cannot post in is held, never dropped', () => {
     expect(h.slack.attempts.filter((a) => a.channel.channelId === 'S1')).toHaveLength(2);
   });
 });
+
+describe('a doubt an earlier process left in a channel the bot cannot post in', () => {
+  it('is looked for while the channel stays closed: a notice that landed is not named again by the catch-up', async () => {
+    // Before: a lane that knew the channel closed held the notice left `attempting` without a look, and the
+    // catch-up named a supporter whose notice had landed (and the doubt waited for access, not for a look).
+    const clock = new ManualClock(t0);
+    const store = memoryStore();
+    const first = await setup(clock, store);
+    // Fan 1's notice lands but its answer never comes; Fan 2's post then finds the channel archived.
+    first.slack.fail('S1', { kind: 'land-and-hang' }, { kind: 'unavailable', reason: 'archived' });
+    void first.delivery.sink.offer('solar-kiosk', [supporter(1), supporter(2)]);
+    await first.slack.untilHung();
+    // The lane goes on past the hung post after its stall time (10 s).
+    await first.advance(12_000);
+    expect(first.slack.in('S1')).toHaveLength(1);
+    await first.stop();
+    const resolved: { id: string; outcome: string; doubtMs: number }[] = [];
+    const second = await startPipeline({
+      posters: [first.slack],
+      clock,
+      store,
+      access: { slack: first.check.access },
+      observer: { doubtResolved: (e) => resolved.push({ id: e.id, outcome: e.outcome, doubtMs: e.doubtMs }) },
+    });
+    // The outbox offers Fan 1 again: the new process knows the channel is closed (the store says so).
+    await second.offer(supporter(1), supporter(2));
+    await second.advance(60_000);
+    // Still closed: the doubt was decided by a look, not once access returned.
+    expect(await second.access.get(s1)).toBeDefined();
+    expect(resolved).toEqual([{ id: 's1', outcome: 'found', doubtMs: expect.any(Number) }]);
+    expect(resolved[0]!.doubtMs).toBeLessThanOrEqual(120_000);
+    first.check.set({ ok: true });
+    await second.advance(60_000);
+    const texts = first.slack.in('S1').map((m) => allText(m.message));
+    expect(texts.filter((t) => t.includes('Fan 1'))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes('Fan 2'))).toHaveLength(1);
+  });
+
+});
