@@ -166,7 +166,10 @@ export interface Engine {
    * due at once; on replicas the lease decides, as for a configured project.
    */
   addProject(project: EngineProject): boolean;
-  /** Stops watching a project (disconnected); its stored state stays until deleted. False when unknown. */
+  /**
+   * Stops watching a project (disconnected); its stored state stays until deleted. Resolves once a run of it in
+   * flight has settled, so nothing of this runtime is written after. False when unknown.
+   */
   removeProject(linkCaption: string): Promise<boolean>;
   /**
    * Runs a just-added project's first poll cycle now (all its feeds, under its lease) and resolves once it

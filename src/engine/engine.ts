@@ -179,7 +179,10 @@ export function createEngine(deps: CreateEngineOptions): Engine {
     async removeProject(linkCaption) {
       if (!runtimes.delete(linkCaption)) return false;
       runs.invalidate(linkCaption);
-      // A run in flight finishes on its own (it holds its runtime); nothing is scheduled for it again.
+      // Nothing is scheduled for it again, but a run in flight holds its runtime and still writes (its state,
+      // the sink's offer): resolving only after it settled lets a caller forget the project's stored data
+      // (a disconnect) or add it again with a new key (a rotation) without that run writing after them.
+      await runs.settled(linkCaption);
       await ctx.lease.release(linkCaption, ctx.replicaId).catch(() => undefined);
       loop.wake();
       return true;

@@ -48,3 +48,50 @@ describe('engine.addProject and engine.removeProject', () => {
     expect(engine.readModel.watchedProjects()).toEqual([]);
   });
 });
+
+describe('engine.removeProject with a run in flight', () => {
+  it('resolves only after that run settled, so nothing of the removed project is written after it', async () => {
+    const harness = await startHarness({ project: { supporters: [] } });
+    await harness.engine.stop();
+    let offerEntered!: () => void;
+    const entered = new Promise<void>((resolve) => {
+      offerEntered = resolve;
+    });
+    let releaseOffer!: () => void;
+    const released = new Promise<void>((resolve) => {
+      releaseOffer = resolve;
+    });
+    const offersFinished: string[] = [];
+    harness.engine = harness.newEngine({
+      projects: [],
+      // The bot's sink writes per project (the roll-call journal) while it takes an offer.
+      sink: {
+        async offer(project, events) {
+          offerEntered();
+          await released;
+          offersFinished.push(project);
+          return events.map((e) => e.id);
+        },
+      },
+    });
+    const { engine } = harness;
+    engine.addProject({ linkCaption: lc, key: harness.key });
+    const firstRun = engine.readBaseline(lc);
+    await entered;
+
+    let removed = false;
+    const removal = engine.removeProject(lc).then((result) => {
+      removed = true;
+      return result;
+    });
+    // The run is parked inside its offer: the removal waits for it rather than resolving beside it.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(removed).toBe(false);
+
+    releaseOffer();
+    expect(await removal).toBe(true);
+    expect(offersFinished).toEqual([lc]);
+    await firstRun;
+    expect(engine.readModel.watchedProjects()).toEqual([]);
+  });
+});

@@ -175,6 +175,11 @@ export class ProjectRuns {
     this.#dueChanged(linkCaption);
   }
 
+  /** Resolves once the project has no run in flight (never rejects: a failed run was logged where it ran). */
+  async settled(linkCaption: string): Promise<void> {
+    await Promise.allSettled([this.#inFlight.get(linkCaption)]);
+  }
+
   /** Resolves once no run is in flight (for a clean stop). */
   async idle(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight.values()]);
