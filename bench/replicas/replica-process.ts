@@ -96,14 +96,20 @@ export async function startReplicaProcess(options: StartReplicaOptions): Promise
   };
 }
 
-/** The projects a replica holds, from the `replica` check of its `/healthz` ("replica X holds N project(s): a, b"). */
+/** The projects a replica holds, from its `/healthz`: one `poll:<project>` check each (the `replica` check names ten). */
 export async function heldProjects(replica: ReplicaProcess): Promise<string[]> {
   const response = await fetch(`${replica.opsUrl}/healthz`, { signal: AbortSignal.timeout(5_000) });
-  const body = (await response.json()) as { checks?: Record<string, { detail?: string }> };
-  const detail = body.checks?.['replica']?.detail;
-  if (detail === undefined) throw new Error(`replica ${replica.name}: /healthz has no replica check`);
-  const list = detail.slice(detail.indexOf(': ') + 2);
-  return list === 'none' ? [] : list.split(', ');
+  const body = (await response.json()) as { checks?: Record<string, unknown> };
+  if (body.checks?.['replica'] === undefined)
+    throw new Error(`replica ${replica.name}: /healthz has no replica check`);
+  return polledProjects(body.checks);
+}
+
+/** The projects a replica's `/healthz` has a `poll:<project>` check for: those it holds and polls. */
+export function polledProjects(checks: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(checks)
+    .filter((name) => name.startsWith('poll:'))
+    .map((name) => name.slice('poll:'.length));
 }
 
 /** The figures of `/metrics` the sizing needs. */

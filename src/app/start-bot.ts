@@ -92,7 +92,9 @@ export async function startBot(
   // What this process polls (and health expects polls of, and digests): on replicas the watched projects it holds.
   const polledHere = () => {
     const all = watchedProjects();
-    return replicas ? replicas.held().filter((p) => all.includes(p)) : all;
+    if (replicas === undefined) return all;
+    const watched = new Set(all);
+    return replicas.held().filter((p) => watched.has(p));
   };
   const health = createHealthMonitor({
     clock,
@@ -100,7 +102,7 @@ export async function startBot(
     replica: () => (replicas ? { id: replicas.replicaId, holds: replicas.held() } : undefined),
     storeName: describeStoreTarget(storeUrl).name,
     // Bound late: the engine is wired after health (health must see the store from the first operation).
-    pausedBecause: (project) => engineStatus().find((s) => s.project === project)?.paused ?? null,
+    paused: () => new Map(engineStatus().flatMap((s) => (s.paused ? [[s.project, s.paused] as const] : []))),
     delivery: () => deliveryStatus(),
     // The store found empty while its marker says it held data (ops/store-marker.ts).
     extraChecks: () => ({ ...(marker ? { 'store-data': marker.check() } : {}), ...ceiling?.checks() }),
@@ -145,6 +147,8 @@ export async function startBot(
   });
 
   const projects = config.projects;
+  // Looked up at every poll: a search of 3,000 configured projects per poll was linear.
+  const keyOf = new Map(projects.map((p) => [p.linkCaption, p.apiKey]));
   enabledProjects = () => projects.map((p) => p.linkCaption);
   // On Redis: leases spread the projects over the replicas; delivery claims keep notices once-only.
   replicas = await startReplicas({
@@ -233,7 +237,7 @@ export async function startBot(
     deliveryObserver: digestHealthObserver(health),
     onPoll: (poll) => {
       health.recordPoll(poll);
-      const key = projects.find((p) => p.linkCaption === poll.project)?.apiKey;
+      const key = keyOf.get(poll.project);
       const budget = key && engineApi.budget(key);
       if (budget) metrics.setApiBudget(poll.project, budget);
     },

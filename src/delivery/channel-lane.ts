@@ -11,6 +11,7 @@ import { runEdit } from './lane-edit.js';
 import { answered, answeredLandsWithinMs, describe } from './lane-failure.js';
 import type { LaneItem, LaneTask } from './lane-item.js';
 import { LaneSightings } from './lane-sightings.js';
+import { PendingConfirmations } from './pending-confirmations.js';
 import type { ChannelPoster, Sighting } from './ports.js';
 import { SetAside } from './set-aside.js';
 
@@ -27,6 +28,7 @@ export class ChannelLane {
   readonly #aside: SetAside;
   readonly #copies: ExtraCopies;
   readonly #sightings: LaneSightings;
+  readonly #confirms: PendingConfirmations;
   /** Per queued task: ms it has waited behind other deliveries' faults (the stall figure). */
   readonly #faultWait = new Map<LaneTask, number>();
   #pausedUntil = 0;
@@ -38,6 +40,7 @@ export class ChannelLane {
     private readonly deps: LaneDeps,
   ) {
     this.#sightings = new LaneSightings(deps);
+    this.#confirms = new PendingConfirmations(channel, deps, this.name);
     this.#copies = new ExtraCopies(
       channel,
       deps,
@@ -50,6 +53,7 @@ export class ChannelLane {
       (at) => this.#wakeAt(at),
       () => this.block(),
       (item, messageId, others) => void this.#copies.posted(item, messageId, others),
+      (item, messageId) => this.#confirms.confirm(item, messageId),
     );
   }
 
@@ -57,9 +61,9 @@ export class ChannelLane {
     return `lane:${channelKey(this.channel)}`;
   }
 
-  /** Tasks queued or set aside. */
+  /** Tasks queued or set aside, and posts whose confirmation waits for the store. */
   get size(): number {
-    return this.#queue.length + this.#aside.size;
+    return this.#queue.length + this.#aside.size + this.#confirms.size;
   }
 
   push(task: LaneTask): void {
@@ -231,7 +235,7 @@ export class ChannelLane {
     } catch (error) {
       // The claim could not be stored (Redis gone for a moment): nothing was posted; try again later. Thrown on,
       // it ended the lane with the notice already taken off the queue (bench:replicas: one announced never).
-      this.#storeFailed(item, error);
+      this.#aside.failedBeforePosting(item, error, item.record);
       return false;
     }
     if (!claimed) {
@@ -260,6 +264,7 @@ export class ChannelLane {
       const thread = await item.target?.();
       const message = await item.render(late);
       record = await ledger.beginAttempt(item.key, record, thread);
+      this.#confirms.storeAnswered();
       item.record = record;
       if (item.firstDoubtAt !== undefined) item.reposted = true;
       delete item.landsBy;
@@ -275,15 +280,6 @@ export class ChannelLane {
       }
       this.#sightings.confirmed(item.idempotencyKey, item.key.id, mark, receipt?.messageId);
       this.deps.resolver.notePosted(this.channel, thread);
-      try {
-        item.record = await ledger.confirm(item.key, receipt?.messageId);
-      } catch (error) {
-        // Posted, but the record still says attempting: a look finds it, nothing is posted blind.
-        this.deps.logger.error(
-          { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) },
-          'notice posted but its confirmation could not be stored: it is looked for before any repeat',
-        );
-      }
       this.deps.observer.posted?.({
         channel: this.channel,
         kind: item.kind,
@@ -292,30 +288,24 @@ export class ChannelLane {
         waitedBehindFaultsMs,
         late,
       });
-      item.settle({ kind: 'posted', messageId: receipt?.messageId });
+      // Settled once its record says posted; a store that refuses that write keeps it (pending-confirmations.ts).
+      await this.#confirms.confirm(item, receipt?.messageId);
       // Posted after a doubt: a late landing of the earlier attempt may stand beside it (removed).
       await this.#copies.posted(item, receipt?.messageId);
       return true;
     } catch (error) {
-      // The store (a record read or write) failed: nothing was posted; try again later.
-      this.#storeFailed(item, error, record);
+      // The daily thread's parent refused for access: the channel is closed as for this post (held, re-checked).
+      if (error instanceof ChannelUnavailableError) return await this.#failed(item, record, error);
+      // The store failed, or the parent it hangs on is not posted yet: nothing was posted; try again later.
+      this.#aside.failedBeforePosting(item, error, record);
       return false;
     } finally {
       await ledger.release(item.key).catch(() => {});
     }
   }
 
-  /** A store step before the post failed: nothing was posted, the notice is tried again with backoff. */
-  #storeFailed(item: LaneItem, error: unknown, record = item.record): void {
-    this.deps.logger.warn(
-      { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) },
-      'delivery step failed before posting: retried with backoff',
-    );
-    this.#aside.retryLater(item, record);
-  }
-
   /** Classifies a failed post by what it proves; false (a fault) in every case. */
-  async #failed(item: LaneItem, record: DeliveryRecord, error: unknown): Promise<boolean> {
+  async #failed(item: LaneItem, record: DeliveryRecord | undefined, error: unknown): Promise<boolean> {
     const { ledger, clock, observer } = this.deps;
     const summary = { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) };
     if (error instanceof ChannelUnavailableError) {

@@ -77,6 +77,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     batchOf: (id) => batchStore.get(id),
     cannotPostSince: (channel) => access.since(channel),
     logger,
+    now: () => clock.now(),
     track,
   });
   const observer = withTraceObserver(options.observer ?? {}, trace, clock);

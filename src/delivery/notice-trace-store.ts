@@ -43,6 +43,8 @@ export interface NoticeTraceDeps {
   readonly batchOf: (id: string) => Promise<BatchRecord | undefined>;
   readonly cannotPostSince: (channel: ChannelRef) => number | undefined;
   readonly logger: WarningLogger;
+  /** Now, for an attempt that only awaits its answer (notice-trace.ts `answerAwaitedMs`). */
+  readonly now: () => number;
   /** Tracks background work (the pipeline's idle waits for it). */
   readonly track: <T>(work: Promise<T>) => Promise<T>;
 }
@@ -213,7 +215,7 @@ export function createNoticeTrace(deps: NoticeTraceDeps) {
               };
             }
           }
-          return { ...entry, now: traceStateOf(entry, record, batch, cannotPostSince) };
+          return { ...entry, now: traceStateOf(entry, record, batch, cannotPostSince, deps.now()) };
         }),
       );
     },

@@ -1,4 +1,5 @@
 import { type ChannelRef, channelKey } from '../domain/channels.js';
+import { errorSummary } from '../domain/error-summary.js';
 import { backoffMs } from '../lib/backoff.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { DeliveryRecord } from './delivery-ledger.js';
@@ -6,6 +7,7 @@ import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import { type LaneDeps, laneRetryBackoff } from './lane-deps.js';
 import type { LaneItem } from './lane-item.js';
 import type { ChannelPoster, Sighting } from './ports.js';
+import { NotPostedYetError } from './post-once.js';
 
 /** A delivery set aside: in doubt, refused for now, or claimed by another replica. */
 interface Waiting {
@@ -15,6 +17,8 @@ interface Waiting {
   attempts: number;
   /** Woken once when the witness passed where its post would have landed. */
   silenceWoken?: boolean;
+  /** The idempotency key of what it hangs on (a daily thread's parent in doubt): its sighting wakes it. */
+  awaits?: string;
 }
 
 /**
@@ -38,6 +42,8 @@ export class SetAside {
       messageId: string | undefined,
       others: readonly string[],
     ) => void,
+    /** Writes a found post's confirmation and settles it (pending-confirmations.ts: kept while the store refuses). */
+    private readonly confirm: (item: LaneItem, messageId: string | undefined) => Promise<void>,
   ) {}
 
   get size(): number {
@@ -97,6 +103,14 @@ export class SetAside {
     let matched = false;
     for (const w of this.#waiting.values()) {
       const key = w.item.idempotencyKey;
+      const awaits = w.awaits;
+      if (awaits && (sighting.key === awaits || (sighting.mark && sighting.mark === markOf(awaits)))) {
+        // Its parent was seen: decided at once by the sighting. Not "matched": the intake still stores it for
+        // whichever replica decides the parent.
+        w.dueAt = this.deps.clock.now();
+        this.wakeAt(w.dueAt);
+        continue;
+      }
       if (w.reason !== 'doubt' || (sighting.key !== key && (!sighting.mark || sighting.mark !== markOf(key))))
         continue;
       matched = true;
@@ -104,6 +118,35 @@ export class SetAside {
       this.wakeAt(w.dueAt);
     }
     return matched;
+  }
+
+  /**
+   * A step before the post failed: the store (tried again with the one backoff), or the message it hangs on is
+   * not posted yet (a daily thread's parent in doubt: tried again when the doubt resolver can decide the parent,
+   * or at once when the parent is sighted; never every few seconds in between).
+   */
+  failedBeforePosting(item: LaneItem, error: unknown, record: DeliveryRecord | undefined): void {
+    const summary = { channel: channelKey(this.channel), id: item.key.id, ...errorSummary(error) };
+    if (!(error instanceof NotPostedYetError)) {
+      this.deps.logger.warn(summary, 'delivery step failed before posting: retried with backoff');
+      this.retryLater(item, record);
+      return;
+    }
+    const dueAt = Math.max(this.deps.clock.now() + 1_000, error.retryAt);
+    if (error.cause !== undefined)
+      this.deps.logger.warn(
+        { ...summary, ...errorSummary(error.cause) },
+        'the message this notice goes under (a daily thread parent) is in doubt: looked for before any repeat',
+      );
+    else
+      this.deps.logger.info?.(
+        { ...summary, retryAt: new Date(dueAt).toISOString() },
+        'notice waits for the message it goes under (a daily thread parent not posted yet)',
+      );
+    item.record = record;
+    const attempts = this.#waiting.get(item.key.id)?.attempts ?? 0;
+    this.#waiting.set(item.key.id, { item, reason: 'retry', dueAt, attempts, awaits: error.awaits });
+    this.wakeAt(dueAt);
   }
 
   retryLater(item: LaneItem, record: DeliveryRecord | undefined): void {
@@ -162,7 +205,7 @@ export class SetAside {
   }
 
   async #resolve(doubts: readonly Waiting[], attempt: (item: LaneItem, late: boolean) => Promise<void>) {
-    const { clock, ledger, resolver, observer } = this.deps;
+    const { clock, resolver, observer } = this.deps;
     const poster = this.deps.posterFor(this.channel.platform);
     if (!poster) return;
     // One look per thread (or the channel) covers every doubt in it.
@@ -204,10 +247,10 @@ export class SetAside {
             : 'notice in doubt had not landed: posted now',
         );
         if (decision.kind === 'posted') {
-          w.item.record = await ledger.confirm(w.item.key, decision.messageId);
+          // Off the set-aside list already: a confirmation the store refuses is kept, never lost (seed 169).
+          await this.confirm(w.item, decision.messageId);
           observer.doubtResolved?.({ ...info, outcome: 'found' });
           this.found(w.item, decision.messageId, decision.others ?? []);
-          w.item.settle({ kind: 'posted', messageId: decision.messageId });
         } else {
           observer.doubtResolved?.({ ...info, outcome: 'absent' });
           await attempt(w.item, true);

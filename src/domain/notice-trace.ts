@@ -58,6 +58,8 @@ export type TraceState =
   | { readonly state: 'held'; readonly reason: 'paced' | 'quiet-hours'; readonly until: number }
   /** The bot cannot post in the channel: kept for its catch-up since `since`. */
   | { readonly state: 'cannot-post'; readonly since: number }
+  /** Sent, its answer not back yet and no fault seen: in doubt only if the answer does not come. */
+  | { readonly state: 'awaiting-answer'; readonly since: number }
   /** Sent, unconfirmed: looked for in the channel before any repeat. */
   | { readonly state: 'in-doubt'; readonly since: number }
   /** Refused by the platform for now: retried with backoff since `since`. */
@@ -132,14 +134,24 @@ export function traceEntryOf(event: FundbotEvent, placedAt: number): TraceEntry 
 }
 
 /**
+ * How long a post may wait for the platform's answer before it is called in doubt without a fault seen: longer than
+ * any poster waits (Slack's client 10 s; Discord's REST 15 s a try, and it tries again on a timeout). A record left
+ * attempting longer (its process died waiting) is in doubt.
+ */
+export const answerAwaitedMs = 60_000;
+
+/**
  * The state of a traced notice: a rule of the channel first (filtered, digest), then the delivery record; a
- * held notice by its batch (pacing, quiet hours, or the channel's catch-up), posted once its batch is.
+ * held notice by its batch (pacing, quiet hours, or the channel's catch-up), posted once its batch is. An attempt
+ * is in doubt once its post failed without proof (the trace's `doubtSince` at or after it), or past
+ * {@link answerAwaitedMs} at `now`; before that it only awaits its answer.
  */
 export function traceStateOf(
   entry: TraceEntry,
   record: LedgerView | undefined,
   batch: BatchView | undefined,
   cannotPostSince: number | undefined,
+  now = Number.POSITIVE_INFINITY,
 ): TraceState {
   if (entry.skipped === 'filtered') return { state: 'filtered' };
   if (entry.skipped === 'digest') return { state: 'digest' };
@@ -155,8 +167,13 @@ export function traceStateOf(
         inBatch: false,
         ...(record.messageId ? { messageId: record.messageId } : {}),
       };
-    case 'attempting':
-      return { state: 'in-doubt', since: record.attemptStartedAt ?? record.at };
+    case 'attempting': {
+      const since = record.attemptStartedAt ?? record.at;
+      const faulted = entry.doubtSince !== undefined && entry.doubtSince >= since;
+      return !faulted && now - since < answerAwaitedMs
+        ? { state: 'awaiting-answer', since }
+        : { state: 'in-doubt', since };
+    }
     case 'failing':
       return cannotPostSince !== undefined
         ? { state: 'cannot-post', since: cannotPostSince }

@@ -26,10 +26,11 @@ export interface HealthMonitorOptions {
   /** Names the store in details, e.g. "Redis at cache:6379" (no credentials). */
   readonly storeName?: string;
   /**
-   * Why the engine paused a project's polling (its key was rejected), or null. Read on
-   * every report: a paused project makes no polls that could tell health about it.
+   * The projects whose polling the engine paused (their key was rejected), with why and since when. Read once
+   * per report: a paused project makes no polls that could tell health about it. (Asked per project, the
+   * engine's whole status was built once per held project: 1,000 x 3,000 entries per /healthz on a replica.)
    */
-  readonly pausedBecause?: (project: string) => { readonly reason: string; readonly since: number } | null;
+  readonly paused?: () => ReadonlyMap<string, { readonly reason: string; readonly since: number }>;
   /**
    * With several replicas on Redis: this replica's id and the projects whose leases it holds now. `/healthz`
    * shows them, and `projects` should then return the held ones only (the others are polled elsewhere).
@@ -108,9 +109,12 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
 
   const seconds = (ms: number) => Math.round(ms / 1000);
 
-  function projectCheck(project: string, now: number): HealthCheck {
-    const paused = options.pausedBecause?.(project) ?? null;
-    if (paused !== null) {
+  function projectCheck(
+    project: string,
+    now: number,
+    paused: { readonly reason: string; readonly since: number } | undefined,
+  ): HealthCheck {
+    if (paused !== undefined) {
       return {
         ok: false,
         detail: `${paused.reason}: polling paused for ${seconds(now - paused.since)} s; replace the key in its variable (see the error log)`,
@@ -179,30 +183,42 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
             };
       const checks: Record<string, HealthCheck> = { store, ...options.extraChecks?.() };
       const projects = typeof options.projects === 'function' ? options.projects() : options.projects;
-      for (const project of expectedSince.keys())
-        if (!projects.includes(project)) expectedSince.delete(project);
+      const expected = new Set(projects);
+      for (const project of expectedSince.keys()) if (!expected.has(project)) expectedSince.delete(project);
+      const paused = options.paused?.();
       for (const project of projects) {
         // A replica's project taken over later counts from when seen; any other from start-up (a project
         // enabled after the key check was expected from the start).
         if (!expectedSince.has(project))
           expectedSince.set(project, reported && options.replica ? now : startedAt);
-        checks[`poll:${project}`] = projectCheck(project, now);
+        checks[`poll:${project}`] = projectCheck(project, now, paused?.get(project));
       }
       reported = true;
       const digest = digestCheck(digestFailures, digestsPosted, now);
       if (digest !== undefined) checks['digest'] = digest;
       const replica = options.replica?.();
-      if (replica !== undefined) {
-        checks['replica'] = {
-          ok: true,
-          detail: `replica ${replica.id} holds ${replica.holds.length} project(s): ${replica.holds.join(', ') || 'none'}`,
-        };
-      }
+      if (replica !== undefined) checks['replica'] = { ok: true, detail: replicaDetail(replica) };
       const delivery = options.delivery?.();
       if (delivery !== undefined) checks['delivery'] = deliveryCheck(delivery, now);
       return { healthy: Object.values(checks).every((c) => c.ok), checks };
     },
   };
+}
+
+/** The most project names the `replica` check lists: each held project has its own `poll:<project>` check. */
+const REPLICA_NAMES_SHOWN = 10;
+
+/**
+ * The `replica` check's detail: the count and at most {@link REPLICA_NAMES_SHOWN} names. Every held name made
+ * it grow with the fleet (1,000 names on each replica of bench scaleRedis), while the `poll:<project>` checks
+ * beside it already name each project this replica polls.
+ */
+function replicaDetail(replica: { readonly id: string; readonly holds: readonly string[] }): string {
+  const { id, holds } = replica;
+  if (holds.length === 0) return `replica ${id} holds 0 project(s): none`;
+  const shown = holds.slice(0, REPLICA_NAMES_SHOWN).join(', ');
+  if (holds.length <= REPLICA_NAMES_SHOWN) return `replica ${id} holds ${holds.length} project(s): ${shown}`;
+  return `replica ${id} holds ${holds.length} project(s): ${shown} and ${holds.length - REPLICA_NAMES_SHOWN} more (each polled one has its poll:<project> check)`;
 }
 
 function deliveryCheck(

@@ -47,6 +47,20 @@ function lineOf(message: NeutralMessage, label: string): string {
 }
 
 describe('/notices: the last notices of this channel and where each stands', () => {
+  it('a post whose answer has not come yet is sent and waiting for it, not in doubt; then posted', async () => {
+    const h = await setup();
+    h.slack.fail('S1', { kind: 'hang' });
+    await h.delivery.sink.offer('solar-kiosk', [fan(1)]);
+    await h.slack.untilHung();
+    let answer = await ask(h, s1, 'notices');
+    expect(lineOf(answer, '1.')).toMatch(/sent 00:00 UTC, waiting for the platform's answer/);
+    expect(allText(answer)).not.toContain('in doubt');
+    h.slack.release();
+    await h.settle();
+    answer = await ask(h, s1, 'notices');
+    expect(lineOf(answer, 'Fan 1')).toMatch(/posted 00:00 UTC/);
+  });
+
   it('posted with a link, in doubt then found, held by pacing until its batch, then posted in the batch', async () => {
     const h = await setup();
     // Fan 1 lands but its answer is lost: in doubt until a look finds it.

@@ -66,6 +66,8 @@ export class ScriptedPoster implements ChannelPoster {
       settleMs?: number;
       lookIntervalMs?: number;
       repeatSafeMs?: number;
+      /** How long after its attempt a post may still land (Slack without message events: 90 s); none when absent. */
+      lateLandingMs?: number;
       /** Messages one look shows, newest first (Slack: 15); the whole span when absent. */
       lookPageSize?: number;
     } = {},
@@ -158,6 +160,7 @@ export class ScriptedPoster implements ChannelPoster {
       // Messages are stamped with the test's own clock.
       clockMarginMs: 0,
       repeatSafeMs: this.options.repeatSafeMs ?? 0,
+      ...(this.options.lateLandingMs !== undefined ? { lateLandingMs: this.options.lateLandingMs } : {}),
       ...(this.options.lookPageSize !== undefined ? { newestFirstPageSize: this.options.lookPageSize } : {}),
       lookBudget: (channel: ChannelRef) => ({
         scope: `scripted:${channel.channelId}`,

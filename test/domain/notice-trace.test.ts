@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  answerAwaitedMs,
   namesSupporter,
   type TraceEntry,
   traceEntryOf,
@@ -46,6 +47,19 @@ describe('delivery trace: what an entry keeps of an event', () => {
 });
 
 describe('delivery trace: the state of a notice', () => {
+  it('an attempt awaits its answer until its post failed without proof or the answer is overdue; then it is in doubt', () => {
+    const attempting = { state: 'attempting' as const, at: t0, attemptStartedAt: t0 };
+    const at = (now: number, o: Partial<TraceEntry> = {}) =>
+      traceStateOf(entry(o), attempting, undefined, undefined, now);
+    expect(at(t0 + 5_000)).toEqual({ state: 'awaiting-answer', since: t0 });
+    // The post timed out (the pipeline marked the doubt): in doubt at once.
+    expect(at(t0 + 10_000, { doubtSince: t0 + 10_000 })).toEqual({ state: 'in-doubt', since: t0 });
+    // A doubt of an earlier attempt does not make this one (a repeat) doubtful before its answer is overdue.
+    expect(at(t0 + 5_000, { doubtSince: t0 - 90_000 })).toEqual({ state: 'awaiting-answer', since: t0 });
+    // No answer and no failure seen for a minute: its process died waiting, it is in doubt.
+    expect(at(t0 + answerAwaitedMs)).toEqual({ state: 'in-doubt', since: t0 });
+  });
+
   it('a rule of the channel first: filtered, or the digest', () => {
     expect(traceStateOf(entry({ skipped: 'filtered' }), undefined, undefined, undefined)).toEqual({
       state: 'filtered',

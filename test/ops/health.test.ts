@@ -10,7 +10,11 @@ describe('health monitor: poll outcomes', () => {
   it('a project the engine paused for a rejected key is unhealthy even though it makes no polls', () => {
     const clock = new ManualClock();
     let paused: { reason: string; since: number } | null = null;
-    const monitor = createHealthMonitor({ clock, projects: [project], pausedBecause: () => paused });
+    const monitor = createHealthMonitor({
+      clock,
+      projects: [project],
+      paused: () => new Map(paused ? [[project, paused]] : []),
+    });
     monitor.recordPoll({ project, feed: 'fundings', result: 'ok' });
     expect(monitor.report().healthy).toBe(true);
     paused = {
@@ -131,5 +135,30 @@ describe('health monitor: the daily digest', () => {
       healthy: true,
       checks: { digest: { ok: true, detail: '2 digest(s) posted, none failing' } },
     });
+  });
+});
+
+describe('health monitor: a replica holding many projects', () => {
+  it('counts its projects and names ten in the replica check; each held one keeps its own poll check', () => {
+    const clock = new ManualClock();
+    const held = Array.from({ length: 1_000 }, (_, i) => `project-${String(i).padStart(4, '0')}`);
+    const monitor = createHealthMonitor({
+      clock,
+      projects: () => held,
+      replica: () => ({ id: 'replica-a', holds: held }),
+      paused: () => new Map([['project-0007', { reason: 'the key was rejected', since: clock.now() }]]),
+    });
+    for (const p of held) monitor.recordPoll({ project: p, feed: 'fundings', result: 'ok' });
+    const report = monitor.report();
+    expect(report.checks['replica']?.detail).toBe(
+      `replica replica-a holds 1000 project(s): ${held.slice(0, 10).join(', ')} and 990 more (each polled one has its poll:<project> check)`,
+    );
+    expect(Object.keys(report.checks).filter((c) => c.startsWith('poll:'))).toHaveLength(1_000);
+    // The paused project is the one unhealthy check: the engine's pauses are read once per report.
+    expect(
+      Object.entries(report.checks)
+        .filter(([, c]) => !c.ok)
+        .map(([name]) => name),
+    ).toEqual(['poll:project-0007']);
   });
 });

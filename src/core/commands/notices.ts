@@ -163,6 +163,8 @@ function stateText(run: CommandRun, state: TraceState): string {
         : t.heldPaced(when(run, state.until));
     case 'cannot-post':
       return t.cannotPost(when(run, state.since));
+    case 'awaiting-answer':
+      return t.awaitingAnswer(when(run, state.since));
     case 'in-doubt':
       return t.inDoubt(when(run, state.since));
     case 'retrying':

@@ -17,6 +17,7 @@ export interface TraceCatalog {
   readonly heldPaced: (until: string) => string;
   readonly heldQuiet: (until: string) => string;
   readonly cannotPost: (since: string) => string;
+  readonly awaitingAnswer: (since: string) => string;
   readonly inDoubt: (since: string) => string;
   readonly retrying: (since: string) => string;
   readonly givenUp: (at: string) => string;
@@ -95,6 +96,7 @@ export const traceEn: TraceCatalog = {
   heldQuiet: (until) => `held for quiet hours until ${until}`,
   cannotPost: (since) =>
     `not posted: fundbot cannot post in this channel since ${since}; it follows when it can`,
+  awaitingAnswer: (since) => `sent ${since}, waiting for the platform's answer`,
   inDoubt: (since) => `in doubt since ${since}: looked for in the channel before it is posted again`,
   retrying: (since) => `refused by the platform since ${since}: retried`,
   givenUp: (at) => `given up ${at}`,
@@ -132,6 +134,7 @@ export const traceDe: TraceCatalog = {
   heldQuiet: (until) => `wegen der Ruhezeit zurückgehalten bis ${until}`,
   cannotPost: (since) =>
     `nicht gepostet: fundbot kann seit ${since} nicht in diesem Kanal posten; es folgt, sobald es geht`,
+  awaitingAnswer: (since) => `gesendet ${since}, wartet auf die Antwort der Plattform`,
   inDoubt: (since) => `unklar seit ${since}: wird im Kanal gesucht, bevor es erneut gepostet wird`,
   retrying: (since) => `seit ${since} von der Plattform abgelehnt: wird wiederholt`,
   givenUp: (at) => `aufgegeben ${at}`,

@@ -14,6 +14,7 @@ import type { ChannelPoster, ProjectFigures, ThreadTarget } from '../ports.js';
 import type { Wakeups } from '../wakeups.js';
 import { type BatchRecord, batchEvent, batchId, heldEntry } from './batch-record.js';
 import type { BatchStore } from './batch-store.js';
+import { closePostedBatch } from './close-posted-batch.js';
 import { type LandedAfterAllDeps, removeLandedCopies, withoutLanded } from './landed-after-all.js';
 import { createPacingMarks } from './pacing-marks-store.js';
 import { createRecentMessages } from './recent-messages.js';
@@ -142,14 +143,7 @@ export function createBatches(deps: BatchesDeps) {
       if (outcome.kind === 'abandoned') await batchStore.close({ ...batch, state: 'posted' }).catch(() => {});
       return;
     }
-    try {
-      await batchStore.close({ ...batch, state: 'posted' });
-    } catch (error) {
-      deps.logger.warn(
-        { batch: batch.id, ...errorSummary(error) },
-        'batch posted but not closed: closed at the next try',
-      );
-    }
+    await closePostedBatch(deps, batch);
     await removeLandedCopies(deps, batch, outcome.messageId).catch(() => {});
     if (batch.fundingTotal !== null)
       lastTotal.set(`${channelKey(batch.channel)}/${batch.project}`, batch.fundingTotal);

@@ -17,9 +17,17 @@ import { type ArrivalRhythm, BURST_TAU_MS, RECENT_TAU_MS, type RhythmRates } fro
  *   of a lull wait longer, within the 5 % a p95 leaves out. A project that is quiet all the time
  *   (its level under {@link QUIET_PROJECT_ARRIVALS_PER_READ}, once watched {@link LEVEL_KNOWN_AFTER_MS})
  *   keeps even reads: slowing all its hours would only move its reads to the end of the day.
+ *   Where the recent rate is also under {@link LULL_LEVEL_SHARE} of the project's own level (the
+ *   night after a launch, not a project that is always this quiet), the lull starts at
+ *   {@link QUIET_BELOW_LEVEL_ARRIVALS_PER_READ} instead: its reads buy the p95 of the busy hours.
  * - **Bursts.** When the last two minutes bring several times the recent rate (a post shared
  *   widely, the first minutes of a launch), reads speed up by the square root of that ratio (the
  *   spacing that gives the least mean wait for a known rate), at most {@link MAX_BURST_PACE}.
+ * - **Busy hours.** Once the level spans {@link BUSY_KNOWN_AFTER_MS}, a recent rate clearly above it
+ *   (and above {@link BUSY_ARRIVALS_PER_READ} per planned read) is read faster by the square root of
+ *   the ratio, at most {@link MAX_BUSY_PACE}: the hours after a launch, past its first minutes' burst,
+ *   hold the most supporters a read and gain the mean wait most (on the bench's launch day the
+ *   evening peak, about 0.4 a read, stays at the plan's pace).
  * - **The hour of the day.** Once a whole day has been watched, the hours still to come before the
  *   reset that are usually lulls are read at their lull pace too; the plan, which assumes even reads
  *   to the reset, would keep their budget for them, so the hours before them get it now.
@@ -44,6 +52,27 @@ export const LULL_NOISE_SIGMAS = 1;
  * time: its lulls are its normal rate, and thinning them would only move its reads to the reset.
  */
 export const QUIET_PROJECT_ARRIVALS_PER_READ = 0.05;
+/**
+ * Below this share of the project's level (its average rate, arrival-rhythm.ts) the recent rate is a
+ * lull against the project's own day, and the lull threshold rises to
+ * {@link QUIET_BELOW_LEVEL_ARRIVALS_PER_READ}. A project steady at any rate never falls under half its
+ * own level, so its reads stay even (a flat day of 30 an hour, one per eight reads, is not thinned).
+ */
+export const LULL_LEVEL_SHARE = 0.5;
+/** The lull threshold (supporters per planned read) where the recent rate is under {@link LULL_LEVEL_SHARE} of the level. */
+export const QUIET_BELOW_LEVEL_ARRIVALS_PER_READ = 0.2;
+/**
+ * Busier than this many supporters per planned read, and clearly above the level, the list is read
+ * faster (the busy hours): below it the reads a speed-up takes from the rest of the day cost the p95
+ * more than they gain the mean.
+ */
+export const BUSY_ARRIVALS_PER_READ = 0.6;
+/** At most this many times the planned pace in a busy hour (a burst may go to {@link MAX_BURST_PACE}). */
+export const MAX_BUSY_PACE = 1.5;
+/** Busy: the recent count above the reference by this many Poisson standard deviations (and one). */
+const BUSY_NOISE_SIGMAS = 2;
+/** The level must span this long before a rate is called busier than it (a cold start's level is its night). */
+export const BUSY_KNOWN_AFTER_MS = 3 * 3_600_000;
 /** A lull is read at no less than this share of the planned pace. */
 export const MIN_PACE = 0.25;
 /** At most this many times the planned pace in a burst. */
@@ -66,11 +95,36 @@ export const RATES_KNOWN_AFTER_MS = 10 * 60_000;
 
 const HOUR_MS = 3_600_000;
 
-/** The pace of a list receiving `arrivalsPerRead` supporters per planned read: 1, or less in a lull. */
-export function lullPace(arrivalsPerRead: number): number {
-  return arrivalsPerRead >= QUIET_ARRIVALS_PER_READ
-    ? 1
-    : Math.max(MIN_PACE, arrivalsPerRead / QUIET_ARRIVALS_PER_READ);
+/**
+ * The pace of a list receiving `arrivalsPerRead` supporters per planned read: 1, or less in a lull
+ * (below `quietBelow` supporters per read, {@link QUIET_ARRIVALS_PER_READ} unless the rate is under the level).
+ */
+export function lullPace(arrivalsPerRead: number, quietBelow = QUIET_ARRIVALS_PER_READ): number {
+  return arrivalsPerRead >= quietBelow ? 1 : Math.max(MIN_PACE, arrivalsPerRead / quietBelow);
+}
+
+/** The recent count's upper bound ({@link LULL_NOISE_SIGMAS}) over {@link RECENT_TAU_MS}. */
+function recentUpperCount(rates: RhythmRates): number {
+  const count = rates.recent * RECENT_TAU_MS;
+  return count + LULL_NOISE_SIGMAS * Math.sqrt(count) + 1;
+}
+
+/** The lull threshold for `rates`: higher where even the recent rate's upper bound is under half the level. */
+export function quietThreshold(rates: RhythmRates): number {
+  const underLevel = recentUpperCount(rates) / RECENT_TAU_MS < LULL_LEVEL_SHARE * rates.level;
+  return underLevel ? QUIET_BELOW_LEVEL_ARRIVALS_PER_READ : QUIET_ARRIVALS_PER_READ;
+}
+
+/**
+ * The busy hours' pace: √(recent / reference) when the recent count is clearly above the reference
+ * (the level, or {@link BUSY_ARRIVALS_PER_READ} per planned read if higher), else 1.
+ */
+export function busyPace(rates: RhythmRates, plannedIntervalMs: number): number {
+  const reference = Math.max(rates.level, BUSY_ARRIVALS_PER_READ / plannedIntervalMs);
+  const expected = reference * RECENT_TAU_MS;
+  const count = rates.recent * RECENT_TAU_MS;
+  if (count <= expected + BUSY_NOISE_SIGMAS * Math.sqrt(expected) + 1) return 1;
+  return Math.min(MAX_BUSY_PACE, Math.sqrt(rates.recent / reference));
 }
 
 /**
@@ -78,9 +132,7 @@ export function lullPace(arrivalsPerRead: number): number {
  * {@link lullPace} is given, so Poisson noise alone does not make a lull.
  */
 export function recentArrivalsPerRead(rates: RhythmRates, plannedIntervalMs: number): number {
-  const count = rates.recent * RECENT_TAU_MS;
-  const upper = count + LULL_NOISE_SIGMAS * Math.sqrt(count) + 1;
-  return (upper / RECENT_TAU_MS) * plannedIntervalMs;
+  return (recentUpperCount(rates) / RECENT_TAU_MS) * plannedIntervalMs;
 }
 
 /** Whether the last two minutes are a burst against the recent rate (`rates`, per ms). */
@@ -102,16 +154,26 @@ export function fundingsPace(
   now: number,
   plannedIntervalMs: number,
   dayResetAt: number,
+  /**
+   * Whether the key alone finds the supporters (no User key change signal, signal-interleave.ts). The
+   * level's rules (a lull under half the level, busy hours) are for the key alone: with the signal its
+   * reads already find a busy hour's supporters within a read, and the level's rules on top cost the
+   * whole day with the User key 3 % of its p95 and mean (wholeDay.dailyCurve 8,986 -> 9,256 ms).
+   */
+  keyAlone = true,
 ): number {
   const rates = rhythm.rates(now);
   const watched = now - rhythm.since;
   const quietProject =
     watched >= LEVEL_KNOWN_AFTER_MS && rates.level * plannedIntervalMs < QUIET_PROJECT_ARRIVALS_PER_READ;
   const lulls = !quietProject && watched >= RATES_KNOWN_AFTER_MS;
-  const paceNow = lullPace(recentArrivalsPerRead(rates, plannedIntervalMs));
+  const quietBelow = keyAlone ? quietThreshold(rates) : QUIET_ARRIVALS_PER_READ;
+  const paceNow = lullPace(recentArrivalsPerRead(rates, plannedIntervalMs), quietBelow);
   let pace = lulls ? paceNow : 1;
   if (isBurst(rates, plannedIntervalMs))
     pace = Math.max(pace, Math.min(MAX_BURST_PACE, Math.sqrt(rates.burst / rates.recent)));
+  const busy = keyAlone && watched >= BUSY_KNOWN_AFTER_MS ? busyPace(rates, plannedIntervalMs) : 1;
+  if (busy > 1) pace = Math.max(pace, busy);
   if (!lulls) return pace;
   return pace / expectedPace(rhythm, now, plannedIntervalMs, dayResetAt, paceNow);
 }

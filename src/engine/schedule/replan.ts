@@ -170,7 +170,8 @@ function pacedInterval(
 ): number {
   const spendable = budget.dayRemaining - ctx.settings.reserveShare * budget.dayLimit;
   if (spendable <= 0) return intervalMs;
-  const pace = fundingsPace(rt.arrivals, now, intervalMs, budget.dayResetAt);
+  const keyAlone = feedOf(rt, 'fundings').signalWindow === undefined;
+  const pace = fundingsPace(rt.arrivals, now, intervalMs, budget.dayResetAt, keyAlone);
   if (pace === 1) return intervalMs;
   const explicit = ctx.settings.targets.fundings ?? 0;
   return Math.max(ctx.settings.minIntervalMs, explicit, fastestMs, intervalMs / pace);

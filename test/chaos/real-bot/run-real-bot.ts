@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { type Entry, tsxEntry } from '../../journeys/harness/bot-process.js';
 import { waitUntil } from '../../support/wait-until.js';
-import { judge } from '../judge.js';
+import { doubtBoundMs, judge } from '../judge.js';
 import { PlatformFaults } from '../platform-faults.js';
 import { ChannelTimeline } from '../platforms/channel-timeline.js';
 import type { JournalEntry } from '../platforms/exchange.js';
@@ -29,16 +29,26 @@ import { watchLedger } from './ledger-watch.js';
 import { pressFault, realBotSchedule } from './real-schedule.js';
 
 export const realBotProject = 'chaos-kiosk';
-/** Longest wait after the schedule's last moment for the channels to show every name and the doubts to close. */
-const drainLimitMs = 100_000;
 /** How long the channels must stand complete, with nothing in flight, before the seed ends (a late copy's removal). */
 const quietMs = 6_000;
+/**
+ * Longest wait after the schedule's last moment for the channels to show every name and the doubts to close: a
+ * delivery that went in doubt at that moment (a kill as a batch went out) is allowed the doubt bound, and a Slack
+ * doubt without message events is decided about 100 s after its attempt (its 90 s late-landing span and the clock
+ * margin). At 100 s the watch ended before such a batch could be decided and judged its names missed (seed 3).
+ */
+const drainLimitMs = doubtBoundMs + quietMs + 4_000;
 /** How long a kill armed for the next post, batch or look waits for one before it lands anyway. */
 const armedKillMs = 10_000;
 
 export interface RealBotOptions {
   /** tsx on `src/main.ts` (default) or the compiled `dist/src/main.js`. */
   readonly entry?: Entry;
+  /**
+   * Where the wall clock's minute (when batched channels post) falls in the schedule, in ms from its start
+   * (default: wherever the bot's start puts it; `CHAOS_MINUTE_AT_MS`). The schedule waits up to a minute for it.
+   */
+  readonly minuteAtMs?: number;
 }
 
 type KillFault = Extract<TimedFault, { kind: 'kill' }>;
@@ -181,6 +191,12 @@ export async function runRealBotSeed(seed: number, options: RealBotOptions = {})
       { timeoutMs: 30_000 },
     );
 
+    // A replay may place the wall clock's minute (where batches go out) at a chosen point of the schedule.
+    const minuteAt = options.minuteAtMs ?? Number(process.env['CHAOS_MINUTE_AT_MS'] ?? Number.NaN);
+    if (Number.isFinite(minuteAt)) {
+      const wait = (60_000 - ((Date.now() + minuteAt) % 60_000)) % 60_000;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
     // The schedule on the real clock from now.
     ({ schedule, leftOut } = realBotSchedule(seed, Date.now()));
     faults = new PlatformFaults(schedule);
