@@ -157,7 +157,8 @@ export class ChannelLane {
         this.#faultWait.delete(task);
         if (task.type === 'edit')
           await this.#guarded(() => runEdit(this.deps, this.name, this.channel, task));
-        else if (this.#blocked && task.hold) await this.#hold(task);
+        // A doubt left by an earlier process is decided by a look now, not once access returns (seed 120).
+        else if (this.#blocked && task.hold && task.record?.state !== 'attempting') await this.#hold(task);
         else await this.#guarded(() => this.#attempt(task, false, waited));
       }
     } finally {

@@ -23,6 +23,14 @@ const silenceGraceMs = 10_000;
 const quickLookIntervalMs = 10_000;
 /** A pace a look measured is trusted this long: a campaign's pace changes over its day. */
 const paceTrustMs = 30 * 60_000;
+/**
+ * The budget's claim was another process's: it is looking now (its answer then times the budget) or it died
+ * mid-look, and its claim lapses at most an interval after it was taken (seed 120: 61 s after the look was due,
+ * a doubt past its bound). The claim does not say when it was taken, so it is asked again this often. A claim
+ * held by this process's own look in flight is waited out by the interval: asking again sooner only put the
+ * channel in line ahead of the one looking (seed 196).
+ */
+const claimRetryMs = 5_000;
 
 export interface DoubtResolverOptions {
   readonly store: KeyValueStore;
@@ -97,6 +105,8 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
   const queue = createLookQueue({ store, clock });
   const budgets = createLookBudgets({ store, claims, clock });
   const views = createLookViews(store);
+  /** Budget scopes this process is looking in now (their claim is ours). */
+  const lookingIn = new Set<string>();
   const viewKey = (channel: ChannelRef, thread: ThreadTarget | undefined) =>
     `delivery/look/${channelKey(channel)}${thread ? `/${encodeURIComponent(thread.parentMessageId)}` : ''}`;
   /** How far our clock and the platform's may disagree: the poster's measure, else the resolver's default. */
@@ -305,8 +315,16 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       const turn = await queue.mayLook(budget.scope, key, want, interval, staleMs, !spent);
       // The oldest burst first: its span fits a page or two even in a busy channel.
       const burst = open.filter((d) => d.startedAt <= oldest + lookSpanMs);
+      const claimedHere = lookingIn.has(budget.scope);
       const looked = turn.now
-        ? await budgets.spend(budget, lastLook, () => look(support, channel, thread, view, burst, lateBy))
+        ? await budgets.spend(budget, lastLook, async () => {
+            lookingIn.add(budget.scope);
+            try {
+              return await look(support, channel, thread, view, burst, lateBy);
+            } finally {
+              lookingIn.delete(budget.scope);
+            }
+          })
         : undefined;
       if (looked) {
         lastLook = looked.lookedAt;
@@ -318,8 +336,11 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       // Undecided: the next look the scope's budget allows (an unfinished sweep continues then); once a look
       // read where it lands when received and found nothing, not before a look can prove it absent.
       const readWhereLands = receivedIn(view, support);
+      const claimedElsewhere = turn.now && !looked && !claimedHere && !lookingIn.has(budget.scope);
       for (const d of open) {
-        const next = Math.max((lastLook ?? now) + interval, now + 1_000, turn.notBefore);
+        const next = claimedElsewhere
+          ? now + claimRetryMs
+          : Math.max((lastLook ?? now) + interval, now + 1_000, turn.notBefore);
         decisions.set(d.key, {
           kind: 'wait',
           until: Math.max(next, readWhereLands(d) ? lateBy(d) + margin : 0),

@@ -76,4 +76,45 @@ describe('doubt resolver: the shared look budget', () => {
     expect(arrivals).toHaveLength(1);
     expect(store.counts.writes).toBe(2);
   });
+
+  it('a look claimed by a replica that died mid-look is made soon after its claim lapses, not an interval after', async () => {
+    // Chaos seed 120: the replica that claimed the look was killed before its call went out; the survivor, finding
+    // the budget claimed, waited a whole interval from then (61 s) and the doubt outlived its 120 s bound.
+    const clock = new ManualClock(t0);
+    const store = memoryStore();
+    const table = new Map();
+    const dying = createDoubtResolver({ store, claims: memoryClaims(clock, 'dying', table), clock });
+    const survivor = createDoubtResolver({ store, claims: memoryClaims(clock, 'survivor', table), clock });
+    const { poster, arrivals } = platform(clock, 0);
+    let lookStarted = () => {};
+    const started = new Promise<void>((resolve) => {
+      lookStarted = resolve;
+    });
+    // Its look never reaches the platform: the process dies first.
+    const dyingPoster: ChannelPoster = {
+      ...poster,
+      doubt: {
+        ...poster.doubt!,
+        look: () => {
+          lookStarted();
+          return new Promise<never>(() => {});
+        },
+      },
+    };
+    const doubt = { key: 'e1@slack:T1:S1', startedAt: t0, message: { text: 'Ada backed the project' } };
+    clock.set(t0 + 15_000);
+    const claimedAt = clock.now();
+    void dying.decide(dyingPoster, channel, undefined, [doubt]);
+    await started;
+    clock.set(t0 + 35_000);
+    while (arrivals.length === 0 && clock.now() < t0 + 5 * intervalMs) {
+      const decision = (await survivor.decide(poster, channel, undefined, [doubt])).get(doubt.key);
+      if (decision?.kind !== 'wait') break;
+      clock.set(decision.until);
+    }
+    // The claim lapses an interval (and the spacing margin) after it was taken; the survivor asks every 5 s.
+    expect(arrivals).toHaveLength(1);
+    expect(arrivals[0]!).toBeGreaterThanOrEqual(claimedAt + intervalMs);
+    expect(arrivals[0]!).toBeLessThanOrEqual(claimedAt + intervalMs + 1_000 + 5_000);
+  });
 });

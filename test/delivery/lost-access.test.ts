@@ -7,7 +7,7 @@ import { t0 } from '../support/builders.js';
 import { allText } from '../support/core-fixture.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { startPipeline } from './pipeline-harness.js';
+import { runFor, startPipeline } from './pipeline-harness.js';
 import { ScriptedPoster } from './scripted-poster.js';
 
 const s1: ChannelRef = { platform: 'slack', workspaceId: 'T1', channelId: 'S1' };
@@ -197,5 +197,74 @@ describe('a channel the bot cannot post in is held, never dropped', () => {
     await h.advance(60_000);
     expect(h.slack.in('S1').map((m) => m.message.title)).toEqual(['Daily digest']);
     expect(h.slack.attempts.filter((a) => a.channel.channelId === 'S1')).toHaveLength(2);
+  });
+});
+
+describe('a doubt an earlier process left in a channel the bot cannot post in', () => {
+  it('is looked for while the channel stays closed: a notice that landed is not named again by the catch-up', async () => {
+    // Before: a lane that knew the channel closed held the notice left `attempting` without a look, and the
+    // catch-up named a supporter whose notice had landed (and the doubt waited for access, not for a look).
+    const clock = new ManualClock(t0);
+    const store = memoryStore();
+    const first = await setup(clock, store);
+    // Fan 1's notice lands but its answer never comes; Fan 2's post then finds the channel archived.
+    first.slack.fail('S1', { kind: 'land-and-hang' }, { kind: 'unavailable', reason: 'archived' });
+    void first.delivery.sink.offer('solar-kiosk', [supporter(1), supporter(2)]);
+    await first.slack.untilHung();
+    // The lane goes on past the hung post after its stall time (10 s).
+    await first.advance(12_000);
+    expect(first.slack.in('S1')).toHaveLength(1);
+    await first.stop();
+    const resolved: { id: string; outcome: string; doubtMs: number }[] = [];
+    const second = await startPipeline({
+      posters: [first.slack],
+      clock,
+      store,
+      access: { slack: first.check.access },
+      observer: { doubtResolved: (e) => resolved.push({ id: e.id, outcome: e.outcome, doubtMs: e.doubtMs }) },
+    });
+    // The outbox offers Fan 1 again: the new process knows the channel is closed (the store says so).
+    await second.offer(supporter(1), supporter(2));
+    await second.advance(60_000);
+    // Still closed: the doubt was decided by a look, not once access returned.
+    expect(await second.access.get(s1)).toBeDefined();
+    expect(resolved).toEqual([{ id: 's1', outcome: 'found', doubtMs: expect.any(Number) }]);
+    expect(resolved[0]!.doubtMs).toBeLessThanOrEqual(120_000);
+    first.check.set({ ok: true });
+    await second.advance(60_000);
+    const texts = first.slack.in('S1').map((m) => allText(m.message));
+    expect(texts.filter((t) => t.includes('Fan 1'))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes('Fan 2'))).toHaveLength(1);
+  });
+
+  it('a catch-up left in doubt by a replica that died is looked for by the one that takes the project over', async () => {
+    // Chaos seed 120: replica b, not knowing the channel was archived, posted the open catch-up and died before
+    // any answer; replica a, which knew the channel closed, took the project back and only armed catch-ups for
+    // the access's return: the doubt waited for it (132.6 s) instead of a look.
+    const clock = new ManualClock(t0);
+    const store = memoryStore();
+    const table = new Map();
+    const a = await setup(clock, store, 'a', table);
+    const b = await setup(clock, store, 'b', table);
+    a.slack.fail('S1', { kind: 'unavailable', reason: 'archived' });
+    await a.offer(supporter(1));
+    await a.advance(heldWriteGatherMs);
+    b.slack.fail('S1', { kind: 'hang' });
+    // b loads the project and posts the catch-up; the answer never comes, and b dies.
+    void b.delivery.sink.offer('solar-kiosk', []);
+    await b.slack.untilHung();
+    const attemptAt = clock.now();
+    await b.stop();
+    await a.delivery.sink.offer('solar-kiosk', [], true);
+    // The look finds nothing, and the repeat finds the channel still archived: held for the catch-up again.
+    a.slack.fail('S1', { kind: 'unavailable', reason: 'archived' });
+    await runFor(a, 100_000, 5_000);
+    expect(a.slack.looks).toHaveLength(1);
+    const repeat = a.slack.attempts.filter((x) => x.channel.channelId === 'S1').at(-1)!;
+    expect(repeat.at - attemptAt).toBeLessThanOrEqual(100_000);
+    expect(await a.access.get(s1)).toBeDefined();
+    a.check.set({ ok: true });
+    await a.advance(60_000);
+    expect(a.slack.in('S1').map((m) => allText(m.message).includes('Fan 1'))).toEqual([true]);
   });
 });

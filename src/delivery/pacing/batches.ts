@@ -50,6 +50,8 @@ export interface BatchesDeps {
   readonly removeCopy: LandedAfterAllDeps['removeCopy'];
 }
 
+const keyOf = (batch: BatchRecord) => ({ id: batch.id, channel: batch.channel });
+
 /** A notice kept in a batch: `stored` resolves once the batch that holds it is in the store. */
 export interface KeptInBatch {
   readonly stored: Promise<void>;
@@ -104,7 +106,7 @@ export function createBatches(deps: BatchesDeps) {
     }
     const poster = deps.posterFor(batch.channel.platform);
     const restIn = poster?.threads ? 'thread' : 'messages';
-    const key = { id: batch.id, channel: batch.channel };
+    const key = keyOf(batch);
     const record = await ledger.get(key).catch(() => undefined);
     // Stamped with the window's end, so a retry after midnight lands in the same day's thread.
     const day = batch.due ?? clock.now();
@@ -364,12 +366,19 @@ export function createBatches(deps: BatchesDeps) {
 
     /**
      * Arms the timers of a project's open batches (after it was loaded: a restart, a lease taken over). A
-     * catch-up whose channel is not known to be closed goes out now: the process that held it may have died
-     * after the access came back, and no later return of the access would start it.
+     * catch-up goes out now when its channel is not known to be closed (the process that held it may have died
+     * after the access came back, and no later return would start it), or when it is in doubt: a look decides
+     * that within its bound while the channel is closed (seed 120: 132 s, decided only once access returned).
      */
     async schedule(project: string): Promise<void> {
       for (const batch of (await batchStore.load(project)).values()) {
-        if (batch.due === null && !deps.cannotPostIn(batch.channel)) void flush(batch.id, batch.project);
+        const inDoubt = () =>
+          ledger.get(keyOf(batch)).then(
+            (r) => r?.state === 'attempting',
+            () => false,
+          );
+        if (batch.due === null && (!deps.cannotPostIn(batch.channel) || (await inDoubt())))
+          void flush(batch.id, batch.project);
         else arm(batch);
       }
     },
