@@ -9,7 +9,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * the other; the journeys in three lanes beside two lanes of module tests keep both cores busier. More lanes
  * start more bots at once (each tsx start takes seconds of CPU), which the tests' start-up deadlines feel first.
  */
-const lanes = { journeys: 3, modules: 2 } as const;
+const lanes = { journeys: 4, modules: 2 } as const;
 
 /**
  * Seconds a file takes, measured on the idle machine (2026-11-29; the files whose platforms now run side by side
