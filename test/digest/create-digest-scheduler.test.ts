@@ -1,5 +1,5 @@
 import { getTasks } from 'node-cron';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChannelRef } from '../../src/core/ports.js';
 import { createDeliveryLedger } from '../../src/delivery/delivery-ledger.js';
 import type { CronLike } from '../../src/digest/index.js';
@@ -171,18 +171,20 @@ describe('createDigestScheduler', () => {
   });
 
   it('a post whose confirmation was lost in a crash is found by a look after the restart, not posted again', async () => {
-    const { clock, store, poster, scheduler } = setup(berlinNine(10));
-    // The process "dies" after posting, before the confirmation is written.
+    const { clock, store, poster, scheduler, advance } = setup(berlinNine(10));
+    // The process "dies" after posting, before the confirmation is written: its store refuses that write from
+    // then on, so the process keeps it in memory (pending-confirmations.ts) and its run never finishes.
+    let dead = true;
     const crashingStore: KeyValueStore = {
       ...store,
       get: (key, schema) => store.get(key, schema),
       set: async (key, value, ttl) => {
-        if ((value as { state?: string }).state === 'posted') throw new Error('process killed');
+        if (dead && (value as { state?: string }).state === 'posted') throw new Error('process killed');
         return store.set(key, value, ttl);
       },
     };
-    await (await scheduler({}, { store: crashingStore })).runNow();
-    expect(poster.posted).toHaveLength(2);
+    const crashedRun = (await scheduler({}, { store: crashingStore })).runNow();
+    await vi.waitFor(() => expect(poster.posted).toHaveLength(2));
 
     clock.advance(10 * MINUTE);
     const report = await (await scheduler()).sendMissedOnStart();
@@ -195,6 +197,11 @@ describe('createDigestScheduler', () => {
     expect(poster.slack.looks).toHaveLength(1);
 
     await (await scheduler()).sendMissedOnStart();
+    expect(poster.posted).toHaveLength(2);
+    // The dead process's store answers again (only so the test can stop it): its kept confirmation changes nothing.
+    dead = false;
+    await advance(30_000);
+    await crashedRun;
     expect(poster.posted).toHaveLength(2);
   });
 
