@@ -73,6 +73,9 @@ export interface KeptInBatch {
  */
 export function createBatches(deps: BatchesDeps) {
   const { store, batchStore, ledger, clock, wakeups } = deps;
+  /** A batch whose post is in doubt (its record attempting); an unreadable record is not known to be. */
+  const inDoubt = async (batch: BatchRecord) =>
+    (await ledger.get(keyOf(batch)).catch(() => undefined))?.state === 'attempting';
   const recent = createRecentMessages(store, clock);
   const marks = createPacingMarks(store);
   /** The total each channel was last told per project, for a batch's "(+€310)". */
@@ -372,12 +375,7 @@ export function createBatches(deps: BatchesDeps) {
      */
     async schedule(project: string): Promise<void> {
       for (const batch of (await batchStore.load(project)).values()) {
-        const inDoubt = () =>
-          ledger.get(keyOf(batch)).then(
-            (r) => r?.state === 'attempting',
-            () => false,
-          );
-        if (batch.due === null && (!deps.cannotPostIn(batch.channel) || (await inDoubt())))
+        if (batch.due === null && (!deps.cannotPostIn(batch.channel) || (await inDoubt(batch))))
           void flush(batch.id, batch.project);
         else arm(batch);
       }
