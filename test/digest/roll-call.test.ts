@@ -12,6 +12,7 @@ import { defaultGoalPaceOptions } from '../../src/domain/goal-pace.js';
 import { silentLogger } from '../../src/domain/logger.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { startPipeline } from '../delivery/pipeline-harness.js';
+import { buildEvent } from '../support/event-builders.js';
 import { general, setup, stopSchedulers } from './helpers/scheduler-setup.js';
 
 const project = 'solar-kiosk';
@@ -19,18 +20,17 @@ const project = 'solar-kiosk';
 const monday = Date.UTC(2026, 10, 23, 9, 0);
 const schedule = { weekday: 1, minuteOfDay: 10 * 60 };
 
-const supporter = (n: number, at: number, name = `Backer ${n}`): FundbotEvent => ({
-  type: 'supporter',
-  id: `supporter:${n}`,
-  project,
-  occurredAt: at,
-  detectedAt: at,
-  displayName: name,
-  supporterCount: null,
-  fundingTotal: null,
-  currency: 'EUR',
-  entryKey: `key-${n}`,
-});
+const supporter = (n: number, at: number, name = `Backer ${n}`): FundbotEvent =>
+  buildEvent.supporter({
+    id: `supporter:${n}`,
+    project,
+    occurredAt: at,
+    detectedAt: at,
+    displayName: name,
+    supporterCount: null,
+    fundingTotal: null,
+    entryKey: `key-${n}`,
+  });
 
 afterEach(stopSchedulers);
 
