@@ -40,6 +40,8 @@ export function fleetStatusChecks(deps: {
   const { access, clock } = deps;
   let cannotPost: { readonly at: number; readonly detail: string } | undefined;
   let rereading: Promise<void> | undefined;
+  const dueForReread = (project: string, now: number) =>
+    now - (cache.get(project)?.at ?? Number.NEGATIVE_INFINITY) >= REREAD_MS;
 
   const reread = async (projects: readonly string[], now: number): Promise<void> => {
     if (cannotPost === undefined || now - cannotPost.at >= REREAD_MS) {
@@ -54,9 +56,7 @@ export function fleetStatusChecks(deps: {
       );
       cannotPost = { at: now, detail };
     }
-    const due = projects.filter(
-      (project) => now - (cache.get(project)?.at ?? Number.NEGATIVE_INFINITY) >= REREAD_MS,
-    );
+    const due = projects.filter((project) => dueForReread(project, now));
     await mapBounded(due, STATUS_READS_IN_FLIGHT, async (project) => {
       const detail = await deps.readModel.status(project).then(
         (status) => describeStatus(project, status, now),
@@ -74,7 +74,7 @@ export function fleetStatusChecks(deps: {
     const stale =
       cannotPost === undefined ||
       now - cannotPost.at >= REREAD_MS ||
-      projects.some((p) => now - (cache.get(p)?.at ?? Number.NEGATIVE_INFINITY) >= REREAD_MS);
+      projects.some((project) => dueForReread(project, now));
     if (stale && rereading === undefined) {
       rereading = reread(projects, now).finally(() => {
         rereading = undefined;

@@ -75,6 +75,9 @@ function readMarker(path: string): MarkerFile | 'unreadable' | undefined {
   }
 }
 
+/** Reads of one check in flight at once: 3,000 projects are 6,000 reads (lib/bounded-map.ts says why). */
+const MARKER_READS_IN_FLIGHT = 64;
+
 /**
  * Checks the store against its marker at once and then every `intervalMs`: while the store holds
  * data the marker lists the projects that have some; when the store holds none of them but the
@@ -84,9 +87,6 @@ function readMarker(path: string): MarkerFile | 'unreadable' | undefined {
  * one store read per held key per check (2 per project every 5 minutes; every 10 s until the
  * first marker is written), a file write when the projects holding data change.
  */
-/** Reads of one check in flight at once: 3,000 projects are 6,000 reads (lib/bounded-map.ts says why). */
-const MARKER_READS_IN_FLIGHT = 64;
-
 export async function startStoreMarker(options: StoreMarkerOptions): Promise<StoreMarker> {
   const path = options.path ?? storeMarkerPath(options.storeUrl);
   const interval = options.intervalMs ?? 300_000;
