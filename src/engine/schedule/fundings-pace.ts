@@ -103,10 +103,17 @@ export function lullPace(arrivalsPerRead: number, quietBelow = QUIET_ARRIVALS_PE
   return arrivalsPerRead >= quietBelow ? 1 : Math.max(MIN_PACE, arrivalsPerRead / quietBelow);
 }
 
+/**
+ * A count of Poisson arrivals `sigmas` standard deviations above `mean`, and `plus` more (a small count's
+ * noise is larger than its square root says): the one noise bound of the lull, burst and busy rules.
+ */
+function aboveNoise(mean: number, sigmas: number, plus: number): number {
+  return mean + sigmas * Math.sqrt(mean) + plus;
+}
+
 /** The recent count's upper bound ({@link LULL_NOISE_SIGMAS}) over {@link RECENT_TAU_MS}. */
 function recentUpperCount(rates: RhythmRates): number {
-  const count = rates.recent * RECENT_TAU_MS;
-  return count + LULL_NOISE_SIGMAS * Math.sqrt(count) + 1;
+  return aboveNoise(rates.recent * RECENT_TAU_MS, LULL_NOISE_SIGMAS, 1);
 }
 
 /** The lull threshold for `rates`: higher where even the recent rate's upper bound is under half the level. */
@@ -123,7 +130,7 @@ export function busyPace(rates: RhythmRates, plannedIntervalMs: number): number 
   const reference = Math.max(rates.level, BUSY_ARRIVALS_PER_READ / plannedIntervalMs);
   const expected = reference * RECENT_TAU_MS;
   const count = rates.recent * RECENT_TAU_MS;
-  if (count <= expected + BUSY_NOISE_SIGMAS * Math.sqrt(expected) + 1) return 1;
+  if (count <= aboveNoise(expected, BUSY_NOISE_SIGMAS, 1)) return 1;
   return Math.min(MAX_BUSY_PACE, Math.sqrt(rates.recent / reference));
 }
 
@@ -140,7 +147,7 @@ export function isBurst(rates: RhythmRates, plannedIntervalMs: number): boolean 
   const expected = rates.recent * BURST_TAU_MS;
   const seen = rates.burst * BURST_TAU_MS;
   return (
-    seen > Math.max(BURST_RATIO * expected, expected + BURST_NOISE_SIGMAS * Math.sqrt(expected) + 2) &&
+    seen > Math.max(BURST_RATIO * expected, aboveNoise(expected, BURST_NOISE_SIGMAS, 2)) &&
     rates.burst * plannedIntervalMs >= BURST_ARRIVALS_PER_READ
   );
 }
