@@ -258,6 +258,7 @@ export class ChannelLane {
         // Left in doubt by an earlier process: decided by looking, never posted blind.
         item.record = record;
         item.firstDoubtAt ??= record.attemptStartedAt ?? record.at;
+        if (record.landsBy !== undefined) item.landsBy = record.landsBy;
         this.#aside.put(item, 'doubt', clock.now());
         return false;
       }
@@ -353,8 +354,13 @@ export class ChannelLane {
       summary,
       'notice delivery in doubt: it is looked for in the channel before any repeat',
     );
-    // The platform answered (a 5xx): whatever it did with the post, it did before answering.
-    if (answered(error)) item.landsBy = clock.now() + answeredLandsWithinMs;
+    // The platform answered (a 5xx): whatever it did with the post, it did before answering. Stored with the
+    // attempt, so a process that takes the doubt over after a kill looks then too, not after the late-landing span.
+    if (answered(error)) {
+      const landsBy = clock.now() + answeredLandsWithinMs;
+      item.landsBy = landsBy;
+      if (record) item.record = await ledger.answered(item.key, record, landsBy).catch(() => record);
+    }
     this.#aside.inDoubt(item);
     return false;
   }

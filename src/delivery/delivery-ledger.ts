@@ -40,6 +40,12 @@ export interface DeliveryRecord {
   readonly failingSince?: number;
   /** For `held`: the batch that carries it. */
   readonly batchId?: string;
+  /**
+   * For `attempting`: the platform answered the attempt (a 5xx), so whatever it did with the post it did before
+   * answering, and the post, if it landed, stands by then. Kept so the process that decides the doubt after a
+   * restart looks as soon as the answering one would have, not after the late-landing span (real-bot seed 3).
+   */
+  readonly landsBy?: number;
 }
 
 /** Which delivery: the idempotency id (an event id, a batch id, a digest id) in one channel. */
@@ -88,6 +94,8 @@ export interface DeliveryLedger {
   ): Promise<DeliveryRecord>;
   /** The platform confirmed the message (or a look found it). */
   confirm(key: DeliveryKey, messageId: string | undefined): Promise<DeliveryRecord>;
+  /** The platform answered the attempt without proving anything (a 5xx): still in doubt, landed by `landsBy` if at all. */
+  answered(key: DeliveryKey, attempt: DeliveryRecord, landsBy: number): Promise<DeliveryRecord>;
   /** The platform's answer proved nothing was posted: the attempt is cleared, not in doubt. */
   clearAttempt(key: DeliveryKey, previous: DeliveryRecord | undefined): Promise<DeliveryRecord>;
   /** Kept in a batch: written BEFORE the batch record, so a crash between the two is found again. */
@@ -106,6 +114,7 @@ const recordSchema = z.object({
   messageId: z.string().optional(),
   failingSince: z.number().optional(),
   batchId: z.string().optional(),
+  landsBy: z.number().optional(),
 }) as unknown as z.ZodType<DeliveryRecord>;
 
 export interface DeliveryLedgerOptions {
@@ -165,6 +174,7 @@ export function createDeliveryLedger(
         ...(failingSince !== undefined ? { failingSince } : {}),
       });
     },
+    answered: (key, attempt, landsBy) => write(key, { ...attempt, at: clock.now(), landsBy }),
     confirm: (key, messageId) =>
       write(key, { state: 'posted', at: clock.now(), ...(messageId ? { messageId } : {}) }),
     clearAttempt: (key, previous) => {

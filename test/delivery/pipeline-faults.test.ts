@@ -16,9 +16,10 @@ const supporters = (n: number) =>
     buildEvent.supporter({ id: `s${i + 1}`, displayName: `Supporter ${i + 1}` }),
   );
 
-async function setup(options: Partial<PipelineOptions> = {}) {
+async function setup(options: Partial<PipelineOptions> = {}, slackPoster?: ScriptedPoster) {
   const clock = options.clock ?? new ManualClock(t0);
-  const slack = new ScriptedPoster('slack', clock, { settleMs: 15_000, lookIntervalMs: 60_000 });
+  const slack =
+    slackPoster ?? new ScriptedPoster('slack', clock, { settleMs: 15_000, lookIntervalMs: 60_000 });
   const discord = new ScriptedPoster('discord', clock);
   const h = await startPipeline({ posters: [slack, discord], clock, ...options });
   for (const channel of [s1, d1]) {
@@ -175,6 +176,35 @@ describe('delivery pipeline: doubt across restarts and replicas', () => {
     expect(b.slack.attempts).toHaveLength(0);
     expect(b.slack.messages.filter((m) => m.key.startsWith('s2@'))).toHaveLength(1);
     expect(await b.offer(s2!)).toEqual([s2!.id]);
+  });
+
+  it("a 5xx's doubt left by a killed process is decided when the answer allows, not after the late-landing span", async () => {
+    // Real-bot seed 3: two Slack channels of one workspace were in doubt when the bot was killed, a notice that
+    // got a 5xx (+21 s) and a batch killed as it went out (+34 s). The restarted bot, not knowing the 5xx was
+    // answered, waited for each a look covering 90 s past its attempt: the notice's look took the workspace's
+    // minute at +121 s and the batch's came at +184 s (in doubt 150 s, bound 120 s).
+    const clock = new ManualClock(t0);
+    const store = memoryStore();
+    const poster = () =>
+      new ScriptedPoster('slack', clock, { lookIntervalMs: 60_000, lateLandingMs: 90_000 });
+    const first = await setup({ clock, store }, poster());
+    const [event] = supporters(1);
+    first.slack.fail('S1', { kind: 'server-error' });
+    await first.offer(event!);
+    expect(first.slack.attempts).toHaveLength(1);
+    await first.stop();
+    const resolved: number[] = [];
+    const second = await setup(
+      { clock, store, observer: { doubtResolved: (e) => resolved.push(e.doubtMs) } },
+      poster(),
+    );
+    await second.offer(event!);
+    await runFor(second, 20_000);
+    // One look, as soon as the 5xx's answer allowed: it showed nothing, so the notice was posted then.
+    expect(second.slack.looks).toHaveLength(1);
+    expect(second.slack.in('S1').map((m) => m.key.split('@')[0])).toEqual(['s1']);
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]).toBeLessThan(10_000);
   });
 
   it('a claim that fails on the store (Redis gone for a moment) is retried, not dropped with the lane', async () => {
