@@ -1,7 +1,7 @@
 import type { ChannelRef } from '../domain/channels.js';
 import type { NeutralMessage } from '../domain/neutral-message.js';
 import type { Clock } from '../lib/clock.js';
-import type { LookBudgets } from './look-budget.js';
+import { claimRetryMs, type LookBudgets } from './look-budget.js';
 import type { LookQueue } from './look-queue.js';
 import type { ChannelPoster, DoubtSupport, ThreadTarget } from './ports.js';
 
@@ -72,7 +72,11 @@ export async function lookForCopies(
       thread,
     ),
   );
-  if (!looked) return { copies: [], complete: false, nextAt };
+  if (!looked) {
+    // Not spent by the last look, yet the claim was not ours: another process holds it (claimRetryMs).
+    const claimedElsewhere = lastLook === undefined || now >= lastLook + interval;
+    return { copies: [], complete: false, nextAt: claimedElsewhere ? now + claimRetryMs : nextAt };
+  }
   const page = looked.result;
   const copies = (page.copies ?? []).filter((c) => c.key === watch.key).map((c) => c.messageId);
   const found = page.found.get(watch.key);

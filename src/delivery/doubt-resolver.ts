@@ -4,7 +4,7 @@ import type { Claims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { type CopyLook, type CopyWatchLook, lookForCopies } from './copy-looks.js';
 import type { Doubt, DoubtDecision } from './doubt.js';
-import { createLookBudgets } from './look-budget.js';
+import { claimRetryMs, createLookBudgets } from './look-budget.js';
 import { createLookQueue } from './look-queue.js';
 import { landsAtOnceMs, nextLookSpan } from './look-span.js';
 import { lookTiming } from './look-timing.js';
@@ -23,14 +23,6 @@ const silenceGraceMs = 10_000;
 const quickLookIntervalMs = 10_000;
 /** A pace a look measured is trusted this long: a campaign's pace changes over its day. */
 const paceTrustMs = 30 * 60_000;
-/**
- * The budget's claim was another process's: it is looking now (its answer then times the budget) or it died
- * mid-look, and its claim lapses at most an interval after it was taken (seed 120: 61 s after the look was due,
- * a doubt past its bound). The claim does not say when it was taken, so it is asked again this often. A claim
- * held by this process's own look in flight is waited out by the interval: asking again sooner only put the
- * channel in line ahead of the one looking (seed 196).
- */
-const claimRetryMs = 5_000;
 
 export interface DoubtResolverOptions {
   readonly store: KeyValueStore;
@@ -336,6 +328,8 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       // Undecided: the next look the scope's budget allows (an unfinished sweep continues then); once a look
       // read where it lands when received and found nothing, not before a look can prove it absent.
       const readWhereLands = receivedIn(view, support);
+      // Another process holds the claim (claimRetryMs); one held by this process's own look in flight is waited out
+      // by the interval: asking again sooner only put the channel in line ahead of the one looking (seed 196).
       const claimedElsewhere = turn.now && !looked && !claimedHere && !lookingIn.has(budget.scope);
       for (const d of open) {
         const next = claimedElsewhere

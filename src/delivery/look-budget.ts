@@ -9,6 +9,14 @@ import type { LookBudget } from './ports.js';
 const lookSpacingMarginMs = 1_000;
 
 /**
+ * A budget not spent by its last look whose claim was not ours is another process's: it is looking now (its answer
+ * then times the budget) or it died mid-look, and its claim lapses at most an interval after it was taken (seed 120:
+ * 61 s after the look was due, a doubt past its bound). The claim does not say when it was taken, so whoever wanted
+ * the look (a doubt, a watch for copies) asks again this often, not an interval from now.
+ */
+export const claimRetryMs = 5_000;
+
+/**
  * A look budget's use across the fleet (Slack: one conversations.history call a minute per workspace): when
  * its scope was last looked at (`delivery/look-budget/<scope>`, by any replica or an earlier process), and the
  * claim (`look:<scope>`, held for the interval) that lets one caller look meanwhile. A process that dies

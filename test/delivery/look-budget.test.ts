@@ -117,4 +117,23 @@ describe('doubt resolver: the shared look budget', () => {
     expect(arrivals[0]!).toBeGreaterThanOrEqual(claimedAt + intervalMs);
     expect(arrivals[0]!).toBeLessThanOrEqual(claimedAt + intervalMs + 1_000 + 5_000);
   });
+
+  it('a look for copies that finds the claim held by another process asks again in 5 s, not an interval after', async () => {
+    // The doubt resolver's rule (seed 120) for the watch for late copies too: a replica killed mid-look holds the
+    // claim up to an interval, and a watch that waited a whole interval from finding it taken looked late.
+    const clock = new ManualClock(t0);
+    const table = new Map();
+    const watcher = createDoubtResolver({
+      store: memoryStore(),
+      claims: memoryClaims(clock, 'a', table),
+      clock,
+    });
+    const { poster, arrivals } = platform(clock, 0);
+    clock.set(t0 + 15_000);
+    table.set('look:slack:T1:history', { owner: 'b', until: clock.now() + intervalMs });
+    const watch = { key: 'e1@slack:T1:S1', messages: [{ text: 'Ada backed the project' }], from: t0 };
+    const first = await watcher.lookForCopies(poster, channel, undefined, watch);
+    expect(arrivals).toHaveLength(0);
+    expect(first.nextAt).toBe(clock.now() + 5_000);
+  });
 });
