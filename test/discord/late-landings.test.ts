@@ -173,6 +173,34 @@ describe('Discord REST only: several late copies in one channel', () => {
   }, 60_000);
 });
 
+describe("Discord REST only: a late copy landing while the channel's posts wait out a 429", () => {
+  it('the watch looks during the Retry-After (it posts nothing): the copy is gone within seconds, the held post after the wait', async () => {
+    const { clock, removedIds, fake, bot } = await startLive('rest');
+    const inChannel = () => fake.channelMessages.get(campaign.channelId) ?? [];
+    fake.faultMessages(lateCreate(40_000), 1);
+    const sentAt = clock.now();
+    await bot.offer(fanAt(clock, 0));
+    await bot.advance(settleMs);
+    // The repeat stands; the watch for a late copy runs. The next post meets a 429 asking for 40 s.
+    expect(inChannel()).toHaveLength(1);
+    fake.faultMessages({ rateLimit: { retryAfterMs: 40_000 } }, 1);
+    await runFor(bot, sentAt + 20_000 - clock.now(), 1_000);
+    await bot.offer(fanAt(clock, 1));
+    await bot.advance(1_000);
+    const pausedUntil = clock.now() + 39_000;
+    // The late copy lands at +40 s, inside the wait. Before, a watch due while the lane was paused woke the lane
+    // at once, again and again (a timer spin: seed 8 hung), and looked only once the wait was over (+60 s).
+    await runFor(bot, sentAt + 40_000 + 7_000 - clock.now(), 1_000);
+    expect(clock.now()).toBeLessThan(pausedUntil);
+    expect(removedIds).toEqual(['f0']);
+    expect(inChannel()).toHaveLength(1);
+    // The post held by the 429 goes out once its wait is over.
+    await runFor(bot, pausedUntil + 2_000 - clock.now(), 1_000);
+    expect(inChannel()).toHaveLength(2);
+    expect(fake.deletedMessages).toHaveLength(1);
+  }, 60_000);
+});
+
 describe('Discord REST only: a restart inside the watch', () => {
   it('the process started after the repeat goes on watching and removes the late copy', async () => {
     const clock = new ManualClock(Date.now());
