@@ -134,6 +134,34 @@ describe('Discord: a message created and answered late, past the nonce window, s
   );
 });
 
+describe('Discord REST only: time from a late landing to its removal', () => {
+  /** The fake's creation time of a Discord message: its snowflake's timestamp. */
+  const createdAt = (message: Record<string, unknown>) =>
+    Number((BigInt(String(message['id'])) >> 22n) + 1_420_070_400_000n);
+
+  // Landings spread over a whole look period of the watch (the phase a copy lands at against its looks).
+  it.each([25_000, 26_000, 27_000, 28_000, 29_000, 30_000])(
+    'created %i ms late: the copy stands at most 3.5 s (a look every 3 s), under the 5 s a reader may see two',
+    async (lateMs) => {
+      const live = await startLive('rest');
+      const { clock, fake, bot } = live;
+      fake.faultMessages(lateCreate(lateMs), 1);
+      const sentAt = clock.now();
+      await bot.offer(buildEvent.supporter({ occurredAt: sentAt, detectedAt: sentAt }));
+      await runFor(bot, sentAt + lateMs - clock.now(), 1_000);
+      // Fine steps from the landing: the removal's time is read to a quarter second.
+      await runFor(bot, 10_000, 250);
+      const [gone] = fake.deletedMessages;
+      expect(gone).toBeDefined();
+      const landedAt = createdAt(gone?.message ?? {});
+      expect(landedAt).toBeGreaterThanOrEqual(sentAt + lateMs - 1_000);
+      // Before, the watch looked every 6 s (Discord's 5 s look budget and the 1 s spacing margin Slack needs):
+      // a copy landing just after a look stood 6 s and more.
+      expect((gone?.at ?? Number.POSITIVE_INFINITY) - landedAt).toBeLessThanOrEqual(3_500);
+    },
+  );
+});
+
 describe('Discord REST only: a late copy in a busy channel', () => {
   it('a notice a second: the late copy, past a page of 100, is removed by the watch within seconds', async () => {
     const { clock, removedIds, fake, bot } = await startLive('rest');
