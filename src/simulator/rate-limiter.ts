@@ -42,9 +42,16 @@ export class RateLimiter {
   /**
    * `dayStartOffsetMs`: the day windows start this long before each UTC midnight (default 0). A bench
    * whose bot runs on the real clock starts the platform's day just before the run, so every key's plan is
-   * the whole day's pace whenever it runs (bench/scale-sim-child.ts).
+   * the whole day's pace whenever it runs (bench/scale-sim-child.ts). Rounded to a whole second: the
+   * `Day-Reset` header is a UNIX timestamp in whole seconds (api-spec Limits), and a client that reads
+   * "1764547210.123" as no budget at all falls back to its assumptions (a bench run from the real clock's
+   * offset did: every key planned to the real UTC midnight, its pace set by the hour the bench ran).
    */
-  constructor(readonly dayStartOffsetMs = 0) {}
+  readonly dayStartOffsetMs: number;
+
+  constructor(dayStartOffsetMs = 0) {
+    this.dayStartOffsetMs = Math.round(dayStartOffsetMs / 1000) * 1000;
+  }
 
   take(bucketId: string, limit: RateLimit, now: number): RateDecision {
     const minuteWindow = Math.floor(now / minuteMs);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseRateBudget } from '../../src/api/rate-budget.js';
 import { get, type Harness, projectSeed, startHarness } from './helpers.js';
 
 let h: Harness | undefined;
@@ -30,5 +31,24 @@ describe('rate-limit day shifted before midnight (rateLimitDayOffsetMs)', () => 
     expect(next.status).toBe(200);
     expect(next.headers.get('x-ratelimit-day-remaining')).toBe('1');
     expect(next.headers.get('x-ratelimit-day-reset')).toBe(String((dayStart + 86_400_000) / 1000));
+  });
+
+  it('keeps the reset header a whole UNIX second when the offset is not, so the client reads the budget', async () => {
+    // bench/scale-sim.ts shifts by Date.now()'s milliseconds: "…210.123" read as no budget at all, and the
+    // bot planned every key to the real UTC midnight instead of the simulator's day.
+    const offset = 3 * hourMs + 123;
+    h = await startHarness({
+      projects: [projectSeed({ linkCaption: 'p' })],
+      limits,
+      rateLimitDayOffsetMs: offset,
+    });
+    const reply = await get(h.sim, '/project/p', h.sim.issueProjectKey('p'));
+    const reset = reply.headers.get('x-ratelimit-day-reset') ?? '';
+    expect(reset).toMatch(/^\d+$/);
+    const dayStart = (Math.floor((h.clock.now() + 3 * hourMs) / 86_400_000) + 1) * 86_400_000 - 3 * hourMs;
+    expect(Number(reset) * 1000).toBe(dayStart);
+    const budget = parseRateBudget(Object.fromEntries(reply.headers), h.clock.now());
+    expect(budget?.dayResetAt).toBe(dayStart);
+    expect(budget?.dayRemaining).toBe(1);
   });
 });

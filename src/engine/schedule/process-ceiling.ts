@@ -60,3 +60,20 @@ export interface ProcessCeiling {
 export function ceilingBinds(perSecond: number, keysPerSecond: number): boolean {
   return keysPerSecond > perSecond * 1.02;
 }
+
+/**
+ * The shortest interval a fundings speed-up (a burst, a busy hour: fundings-pace.ts) may take: the plan's own
+ * rate for the feed plus `headroomPerMs`, this feed's part of what its key's slice of the ceiling leaves over the
+ * key's whole plan. A speed-up spends only requests the process can afford, so it never makes the ceiling bind
+ * by itself: when every project shares one rhythm (the bench's 1,000 synthetic projects, a fleet that all
+ * launched at once) they all speed up together, and an uncapped 1.5x would ask the process for more than its
+ * ceiling; when the keys' own plans already fill the ceiling (3,000 Pro projects in one process) nothing is
+ * left and the plan's pace stands. A lull's slower reads are not capped: they only spend less.
+ */
+export function fastestSpedUpIntervalMs(
+  intervalMs: number,
+  requestsPerPoll: number,
+  headroomPerMs: number,
+): number {
+  return requestsPerPoll / (requestsPerPoll / intervalMs + Math.max(0, headroomPerMs));
+}

@@ -4,6 +4,7 @@ import { type FeedDemand, planIntervals } from './budget-plan.js';
 import { assumedBudget } from './credential-gate.js';
 import { fundingsPace } from './fundings-pace.js';
 import { targetIntervalMs } from './latency-bound.js';
+import { fastestSpedUpIntervalMs } from './process-ceiling.js';
 import { KEYED_READ_EVERY, readsOnPublic } from './public-project-read.js';
 import { censusOf } from './runtime-census.js';
 import type { PlannedProject, PlannedProjects } from './schedule-slice.js';
@@ -143,14 +144,30 @@ export function replan(ctx: EngineServices & PlannedProjects, rt: PlannedProject
   // The fastest any one feed may go, whatever its pace: the minute cap and the process ceiling.
   const fastestMs =
     1 / Math.min((budget.minuteLimit * (1 - ctx.settings.reserveShare)) / 60_000, maxRatePerMs);
+  // What the key's slice of the ceiling leaves over its whole plan, shared by its fundings feeds: all a
+  // speed-up may add (process-ceiling.ts).
+  let plannedPerMs = oneOffRatePerMs;
+  const fundingsPerPoll = new Map<string, number>();
+  for (const d of demands) {
+    plannedPerMs += d.requestsPerPoll / (plan.get(d.feed) ?? Number.POSITIVE_INFINITY);
+    if (d.feed.endsWith('/fundings')) fundingsPerPoll.set(d.feed, d.requestsPerPoll);
+  }
+  const headroomPerMs = Math.max(0, maxRatePerMs - plannedPerMs) / Math.max(1, fundingsPerPoll.size);
   for (const r of sharing) {
     for (const feed of feedNames) {
-      const interval = plan.get(`${r.config.linkCaption}/${feed}`);
+      const key = `${r.config.linkCaption}/${feed}`;
+      const interval = plan.get(key);
       if (interval === undefined) continue;
-      // Where the supporters are: fundings slower in lulls, faster in bursts (fundings-pace.ts).
-      // The next re-plans, from the headers, pay for it from the rest of the day.
-      feedOf(r, feed).intervalMs =
-        feed === 'fundings' ? pacedInterval(ctx, r, interval, budget, now, fastestMs) : interval;
+      if (feed !== 'fundings') {
+        feedOf(r, feed).intervalMs = interval;
+        continue;
+      }
+      // Where the supporters are: fundings slower in lulls, faster in bursts (fundings-pace.ts), the
+      // speed-up within the ceiling's headroom. The next re-plans, from the headers, pay for it from the
+      // rest of the day.
+      const perPoll = fundingsPerPoll.get(key) ?? 1;
+      const fastest = Math.max(fastestMs, fastestSpedUpIntervalMs(interval, perPoll, headroomPerMs));
+      feedOf(r, feed).intervalMs = pacedInterval(ctx, r, interval, budget, now, fastest);
     }
   }
 }
