@@ -1,6 +1,6 @@
 /**
  * Who calls the raw store (issue 31, "store access through ports"): every call of a `KeyValueStore` method
- * (get, set, delete, setIfAbsent, deleteIfValue, deletePrefix, sweepExpired) outside src/lib, found by the type
+ * (get, getMany, set, delete, setIfAbsent, deleteIfValue, deletePrefix, sweepExpired) outside src/lib, found by the type
  * checker (the method resolves to the port's declaration in src/lib/store-port.ts), so a store reached through a
  * context (`ctx.store.get`), a `Pick<KeyValueStore, …>` or a namespaced view counts, and a port's own `get` does not.
  * `npx tsx architecture/raw-store-calls.ts` prints the files and folders; docs/architecture.md (Store) gives the
@@ -16,6 +16,7 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const portFile = 'src/lib/store-port.ts';
 const methods = new Set([
   'get',
+  'getMany',
   'set',
   'delete',
   'setIfAbsent',

@@ -31,6 +31,8 @@ export interface ScaleBotOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Runs the bot under another program (e.g. `strace … --`): the command's words before `node`. */
   readonly wrapper?: readonly string[];
+  /** Flags for `node` itself, before the entry (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  readonly nodeFlags?: readonly string[];
   /** A name for the log file (default `bot`). */
   readonly name?: string;
 }
@@ -94,7 +96,7 @@ export function startScaleBot(options: ScaleBotOptions): ScaleBot {
     env[`PROJECT_${i}_API_KEY`] = key;
   });
   const wrapper = options.wrapper ?? [];
-  const command = [...wrapper, process.execPath, 'dist/src/main.js'];
+  const command = [...wrapper, process.execPath, ...(options.nodeFlags ?? []), 'dist/src/main.js'];
   const spawnedAt = Date.now();
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
     cwd: options.appDir,

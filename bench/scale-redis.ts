@@ -10,7 +10,7 @@
  * - fleet `firstPollAllMs`: from the first spawn until all 3,000 projects were.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeSlack } from '../test/fakes/slack/fake-slack.js';
@@ -53,9 +53,16 @@ async function heldBy(opsUrl: string): Promise<{ held: string[]; answeredMs: num
   return undefined;
 }
 
-function redisCli(port: number, ...args: string[]): void {
-  execFileSync('redis-cli', ['-p', String(port), ...args], { stdio: 'ignore' });
+function redisCli(port: number, ...args: string[]): string {
+  return execFileSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' });
 }
+
+/**
+ * `BENCH_SCALE_REDIS_KEEP=<dir>`: where the start went, for a person reading it (not a figure): the replicas' logs
+ * are copied there, replica 0 runs with `--cpu-prof` into it, and Redis' command counts at the fleet's first polls
+ * (`INFO commandstats`, all replicas together) are written beside them.
+ */
+const keepDir = process.env.BENCH_SCALE_REDIS_KEEP;
 
 export async function measureScaleRedisBots(): Promise<Record<string, unknown>> {
   const unavailable = redisUnavailableReason();
@@ -82,6 +89,7 @@ export async function measureScaleRedisBots(): Promise<Record<string, unknown>> 
     redisCli(redis.port, 'config', 'set', 'appendfsync', 'no');
     await seedSubscriptions(redis.url, count);
     redisCli(redis.port, 'config', 'set', 'appendfsync', 'always');
+    if (keepDir !== undefined) redisCli(redis.port, 'config', 'resetstat');
     for (let i = 0; i < replicaCount; i++) {
       const bot = startScaleBot({
         appDir,
@@ -92,6 +100,9 @@ export async function measureScaleRedisBots(): Promise<Record<string, unknown>> 
         slack: { apiUrl: slack.apiUrl, port: await freePort(), botToken, signingSecret },
         opsPort: await freePort(),
         name: `replica-${i}`,
+        ...(keepDir !== undefined && i === 0
+          ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${keepDir}`] }
+          : {}),
       });
       bots.push(bot);
       watches.push(new ProcWatch(await bot.pid(), 250));
@@ -108,6 +119,8 @@ export async function measureScaleRedisBots(): Promise<Record<string, unknown>> 
     );
     const first = await sim.stats();
     log(`first polls: ${first.fullyPolled}/${count} in ${first.lastFullAt - fleetStart} ms`);
+    if (keepDir !== undefined)
+      await writeFile(join(keepDir, 'commandstats.txt'), redisCli(redis.port, 'info', 'commandstats'));
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     const from = watches.map((w) => w.sample());
     await new Promise((resolve) => setTimeout(resolve, steadyMs));
@@ -152,6 +165,7 @@ export async function measureScaleRedisBots(): Promise<Record<string, unknown>> 
     await slack.close();
     sim.stop();
     await redis.stop();
+    if (keepDir !== undefined) await cp(dir, keepDir, { recursive: true });
     await rm(dir, { recursive: true, force: true });
   }
 }

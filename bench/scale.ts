@@ -17,6 +17,7 @@ function sizeRecordingStore(inner: KeyValueStore): KeyValueStore & { bytes(): nu
   const sizes = new Map<string, number>();
   return {
     get: (key, schema) => inner.get(key, schema),
+    getMany: (keys, schema) => inner.getMany(keys, schema),
     async set(key, value, ttl) {
       sizes.set(key, Buffer.byteLength(JSON.stringify(value)));
       await inner.set(key, value, ttl);

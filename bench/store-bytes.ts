@@ -24,6 +24,7 @@ export function byteCountingStore(inner: KeyValueStore): ByteCountingStore {
   const shapes = new Map<string, number>();
   return {
     get: (key, schema) => inner.get(key, schema),
+    getMany: (keys, schema) => inner.getMany(keys, schema),
     async set(key, value, ttl) {
       const size = Buffer.byteLength(JSON.stringify(value) ?? '');
       bytes += size;

@@ -20,6 +20,7 @@ export function withChangeStamp(
   const stamp = () => store.set(stampKey, newStamp());
   return {
     get: (key, schema) => store.get(key, schema),
+    getMany: (keys, schema) => store.getMany(keys, schema),
     async set(key, value, ttlMs) {
       await store.set(key, value, ttlMs);
       await stamp();

@@ -16,6 +16,11 @@ export function countedStore(
       count('read');
       return inner.get(key, schema);
     },
+    getMany(keys, schema) {
+      // One operation at the store (one MGET or SELECT per batch), as one get is.
+      count('read');
+      return inner.getMany(keys, schema);
+    },
     set(key, value, ttl) {
       count('write');
       return inner.set(key, value, ttl);

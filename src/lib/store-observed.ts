@@ -101,6 +101,8 @@ export function observedStore(inner: KeyValueStore, options: ObservedStoreOption
   };
   return {
     get: (key, schema) => run('get', () => inner.get(key, schema)),
+    // One bound for the whole call: callers keep it to a few batches (the store marker: GET_MANY_BATCH keys a call).
+    getMany: (keys, schema) => run('get', () => inner.getMany(keys, schema)),
     set: (key, value, ttlMs) => run('set', () => inner.set(key, value, ttlMs)),
     delete: (key) => run('delete', () => inner.delete(key)),
     // Health knows three kinds: a set-if-absent is a write, a conditional or prefix delete a delete.

@@ -19,6 +19,14 @@ import type { z } from 'zod';
  */
 export interface KeyValueStore {
   get<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined>;
+  /**
+   * Reads many keys in one go: the values in the keys' order, undefined where absent or expired, each
+   * validated as {@link get} validates (a value failing its schema throws its StoredValueError). For reads
+   * that touch every project at once (the store marker's start-up check: 2 keys × 3,000 projects). Cost:
+   * Redis one MGET per GET_MANY_BATCH keys (store-value.ts) instead of one GET each; SQLite one
+   * `SELECT … WHERE key IN (…)` per batch; memory one map lookup each.
+   */
+  getMany<T>(keys: readonly string[], schema: z.ZodType<T>): Promise<(T | undefined)[]>;
   set(key: string, value: unknown, ttlMs?: number): Promise<void>;
   delete(key: string): Promise<boolean>;
   /**

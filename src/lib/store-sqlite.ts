@@ -4,7 +4,7 @@ import type { Clock } from './clock.js';
 import { groupCommit } from './store-group-commit.js';
 import type { KeyValueStore, SweepSlice } from './store-port.js';
 import { migrateKeyvTable } from './store-sqlite-migrate.js';
-import { keyContains, parseStored } from './store-value.js';
+import { GET_MANY_BATCH, keyContains, parseStored, parseStoredMany, slicesOf } from './store-value.js';
 
 /**
  * The embedded default store: one SQLite file through better-sqlite3.
@@ -96,6 +96,9 @@ function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
+/** No write for this key is queued: read it from the file. */
+const unqueued = Symbol('unqueued');
+
 export async function openSqliteStore(
   path: string,
   options: SqliteStoreOptions = {},
@@ -113,6 +116,10 @@ export async function openSqliteStore(
 
   const select = db.prepare<[string], { value: string; expires: number | null }>(
     'SELECT value, expires FROM kv WHERE key = ?',
+  );
+  // getMany's slices are padded to GET_MANY_BATCH with their first key (IN ignores repeats): one statement.
+  const selectMany = db.prepare<string[], { key: string; value: string; expires: number | null }>(
+    `SELECT key, value, expires FROM kv WHERE key IN (${Array.from({ length: GET_MANY_BATCH }, () => '?').join(', ')})`,
   );
   const upsert = db.prepare<[string, string, number | null]>(
     `INSERT INTO kv (key, value, expires) VALUES (?, ?, ?)
@@ -212,7 +219,8 @@ export async function openSqliteStore(
     );
   };
 
-  const readValue = (key: string): unknown => {
+  /** What the writes queued for the next commit say of `key` ({@link unqueued} when none touches it). */
+  const queuedValue = (key: string): unknown => {
     // A queued set-if-absent or compare-and-delete is not read through: whether it lands is the commit's to say.
     const queued = writes
       .pending()
@@ -221,8 +229,12 @@ export async function openSqliteStore(
           ? key.startsWith(w.key) && keyContains(key, w.containing)
           : w.op !== 'add' && w.op !== 'deleteIf' && w.key === key,
       );
-    if (queued?.op === 'set') return parse(queued.json, queued.expires);
-    if (queued !== undefined) return undefined;
+    if (queued === undefined) return unqueued;
+    return queued.op === 'set' ? parse(queued.json, queued.expires) : undefined;
+  };
+  const readValue = (key: string): unknown => {
+    const queued = queuedValue(key);
+    if (queued !== unqueued) return queued;
     const row = select.get(key);
     return row === undefined ? undefined : parse(row.value, row.expires);
   };
@@ -237,6 +249,18 @@ export async function openSqliteStore(
       const value = readValue(key);
       if (value === undefined || value === null) return undefined;
       return parseStored(key, value, schema);
+    },
+    async getMany(keys, schema) {
+      if (closed) throw new StoreClosedError();
+      const values = keys.map(queuedValue);
+      const unread = keys.filter((_, i) => values[i] === unqueued);
+      const read = new Map<string, unknown>();
+      for (const slice of slicesOf(unread, GET_MANY_BATCH)) {
+        const padded = [...slice, ...Array<string>(GET_MANY_BATCH - slice.length).fill(slice[0] as string)];
+        for (const row of selectMany.all(...padded)) read.set(row.key, parse(row.value, row.expires));
+      }
+      const raws = keys.map((key, i) => (values[i] === unqueued ? read.get(key) : values[i]));
+      return parseStoredMany(keys, raws, schema);
     },
     set(key, value, ttlMs) {
       const json = JSON.stringify(value) ?? 'null';

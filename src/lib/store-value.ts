@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { KeyValueStore } from './store-port.js';
 
 export class StoredValueError extends Error {
   override readonly name = 'StoredValueError';
@@ -12,6 +13,31 @@ export class StoredValueError extends Error {
       options,
     );
   }
+}
+
+/**
+ * Keys per command of {@link KeyValueStore.getMany}: one MGET (Redis) or one `SELECT … IN` (SQLite, whose
+ * bound parameters stop at 32,766) carries at most this many, so one answer stays under about a megabyte of
+ * state heads and one slow batch does not hold the connection for the others.
+ */
+export const GET_MANY_BATCH = 500;
+
+/** `items` in consecutive slices of at most `size` (the last one shorter). */
+export function slicesOf<T>(items: readonly T[], size: number): T[][] {
+  const slices: T[][] = [];
+  for (let at = 0; at < items.length; at += size) slices.push(items.slice(at, at + size));
+  return slices;
+}
+
+/** A {@link KeyValueStore.getMany} answer: absent (undefined or null) stays undefined, the rest is validated per key. */
+export function parseStoredMany<T>(
+  keys: readonly string[],
+  raws: readonly unknown[],
+  schema: z.ZodType<T>,
+): (T | undefined)[] {
+  return raws.map((raw, i) =>
+    raw === undefined || raw === null ? undefined : parseStored(keys[i] as string, raw, schema),
+  );
 }
 
 /**

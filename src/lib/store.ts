@@ -2,7 +2,7 @@ import Keyv from 'keyv';
 import type { KeyValueStore } from './store-port.js';
 import { keyvRedisOps } from './store-redis-ops.js';
 import { openSqliteStore, type SqliteStoreOptions } from './store-sqlite.js';
-import { keyContains, parseStored } from './store-value.js';
+import { GET_MANY_BATCH, keyContains, parseStored, parseStoredMany, slicesOf } from './store-value.js';
 
 export {
   isStoreFailure,
@@ -14,13 +14,14 @@ export {
 } from './store-observed.js';
 export type { KeyValueStore, SweepSlice } from './store-port.js';
 export { StoreClosedError, StoreFileReplacedError, SWEEP_SLICE_ROWS } from './store-sqlite.js';
-export { StoredValueError } from './store-value.js';
+export { GET_MANY_BATCH, StoredValueError, slicesOf } from './store-value.js';
 
 /** A view of a store under a key prefix: `projects/solar-kiosk/` keeps projects apart. */
 export function namespaced(store: KeyValueStore, prefix: string): KeyValueStore {
   const full = (key: string) => `${prefix}${key}`;
   return {
     get: (key, schema) => store.get(full(key), schema),
+    getMany: (keys, schema) => store.getMany(keys.map(full), schema),
     set: (key, value, ttlMs) => store.set(full(key), value, ttlMs),
     delete: (key) => store.delete(full(key)),
     setIfAbsent: (key, value, ttlMs) => store.setIfAbsent(full(key), value, ttlMs),
@@ -52,6 +53,13 @@ export function keyvStore(keyv: Keyv): KeyValueStore {
       const raw: unknown = await keyv.get(key);
       if (raw === undefined || raw === null) return undefined;
       return parseStored(key, raw, schema);
+    },
+    async getMany(keys, schema) {
+      await redis?.ready();
+      // keyv's getMany is one MGET over @keyv/redis (a lookup each over its in-process Map); expired ones read absent.
+      const raws: unknown[] = [];
+      for (const slice of slicesOf(keys, GET_MANY_BATCH)) raws.push(...(await keyv.getMany(slice)));
+      return parseStoredMany(keys, raws, schema);
     },
     async set(key, value, ttlMs) {
       await redis?.ready();

@@ -6,8 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledAppDir } from '../support/compiled-app.js';
 import { sharedCompiledApp } from '../support/shared-compiled-app.js';
 
-// `npm run build` (tsc -p tsconfig.build.json) once per test run, shared with the compiled-entry journey; it
-// fails here with tsc's output when the build fails.
+// `npm run build` (tsc -p tsconfig.build.json) once per test run, shared with the journeys that start the compiled
+// entry; it fails here with tsc's output when the build fails. It emits without type checking (--noCheck): a type
+// error in the build's files fails `npm run typecheck`, which checks them with the same options.
 let app: CompiledAppDir;
 beforeAll(async () => {
   app = await sharedCompiledApp();

@@ -8,11 +8,15 @@
 import { describe, expect, it } from 'vitest';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
 import { channelFaults, defaultGuild, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { compiledEntryForFile } from '../journeys/harness/compiled-entry.js';
 import { closeAfterTest } from '../support/close-after-test.js';
 import { demoProjectConfig } from '../support/demo-project-config.js';
 import { freePort } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
 import { spawnBot } from './helpers/spawned-bot.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 /** Discord's Manage Server permission: the admin commands need it. */
 const manageGuild = 0x20n;
@@ -50,6 +54,7 @@ async function startSubscribedBot(leadMs: number) {
   const digest = nextDigestMinute(leadMs);
   const opsPort = await freePort();
   const bot = await spawnBot({
+    entry: compiledEntry(),
     config: demoProjectConfig(sim, {
       discord: { enabled: true },
       digest: { enabled: true, time: digest.time, timeZone: 'UTC' },

@@ -8,9 +8,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { type SignedInteractions, signedInteractions } from '../fakes/discord/signed-interactions.js';
+import { compiledEntryForFile } from '../journeys/harness/compiled-entry.js';
 import { freePort, type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
 import { discordHttpConfig } from './helpers/discord-http-config.js';
 import { type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 let sim: Simulator | undefined;
 let discord: FakeDiscord | undefined;
@@ -41,7 +45,7 @@ async function setUp() {
       sections: { store: { url: storeUrl } },
       key,
     });
-    const spawned = await spawnBot({ config: json, env });
+    const spawned = await spawnBot({ config: json, env, entry: compiledEntry() });
     bots.push(spawned);
     return `http://127.0.0.1:${port}/discord/interactions`;
   };

@@ -10,10 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { demoLinkCaption, startSimulator } from '../../src/simulator/index.js';
+import { compiledEntryForFile } from '../journeys/harness/compiled-entry.js';
 import { closeAfterTest } from '../support/close-after-test.js';
 import { demoProjectConfig } from '../support/demo-project-config.js';
 import { waitUntil } from '../support/wait-until.js';
 import { spawnBot } from './helpers/spawned-bot.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 describe('*_FILE variables of other tools, through the real entry point', () => {
   it('starts with a missing Terraform file and an AWS credentials pipe in the environment, reading only its own key file', async () => {
@@ -29,6 +33,7 @@ describe('*_FILE variables of other tools, through the real entry point', () => 
     expect(fifo.status, 'mkfifo is needed for this test').toBe(0);
 
     const bot = await spawnBot({
+      entry: compiledEntry(),
       config: demoProjectConfig(sim, {
         digest: { enabled: false },
         http: { enabled: false },

@@ -4,7 +4,11 @@
  * with "Maximum call stack size exceeded" before).
  */
 import { describe, expect, it } from 'vitest';
+import { compiledEntryForFile } from '../journeys/harness/compiled-entry.js';
 import { spawnBot } from './helpers/spawned-bot.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 const valid = {
   api: { baseUrl: 'http://127.0.0.1:9' },
@@ -14,6 +18,7 @@ const valid = {
 /** Runs `src/main.ts` on `text` as its config file; resolves with the exit code and everything it wrote. */
 async function startWith(configText: string): Promise<{ code: number | null; output: string }> {
   const bot = await spawnBot({
+    entry: compiledEntry(),
     configText,
     env: { SOLAR_KIOSK_API_KEY: 'svc_proj_Q7m2Zr9Lk4Vx8Wp1Nt6Hs3Jd5Fb0' },
     readyMessage: null,

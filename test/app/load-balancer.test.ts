@@ -12,10 +12,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { signedInteractions } from '../fakes/discord/signed-interactions.js';
+import { compiledEntryForFile } from '../journeys/harness/compiled-entry.js';
 import { freePort, type RedisServer, skipRedisTests, startRedisServer } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait-until.js';
 import { discordHttpConfig } from './helpers/discord-http-config.js';
 import { repoRoot, type SpawnedBot, spawnBot } from './helpers/spawned-bot.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 function caddyMissing(): boolean {
   const probe = spawnSync('caddy', ['version'], { encoding: 'utf8' });
@@ -80,7 +84,7 @@ describe.skipIf(caddyMissing() || skipRedisTests())('the replicas load balancer 
         sections: { store: { url: redis.url }, http: { enabled: true, port: opsPort } },
         key,
       });
-      const bot = await spawnBot({ config: json, env });
+      const bot = await spawnBot({ config: json, env, entry: compiledEntry() });
       bots.push(bot);
       replicas.push({ bot, interactionsPort, opsPort });
     }

@@ -98,6 +98,8 @@ export class ProcessLife {
       });
     return {
       get: (key, schema) => run({ operation: 'get', key }, () => inner.get(key, schema)),
+      getMany: (keys, schema) =>
+        run({ operation: 'get', key: keys[0] ?? '' }, () => inner.getMany(keys, schema)),
       set: (key, value, ttlMs) => run({ operation: 'set', key }, () => inner.set(key, value, ttlMs)),
       delete: (key) => run({ operation: 'delete', key }, () => inner.delete(key)),
       setIfAbsent: (key, value, ttlMs) =>

@@ -33,6 +33,7 @@ export function storeWithFaults(inner: KeyValueStore, clock: ManualClock): Store
   return {
     store: {
       get: (key, schema) => run(() => inner.get(key, schema)),
+      getMany: (keys, schema) => run(() => inner.getMany(keys, schema)),
       set: (key, value, ttlMs) => run(() => inner.set(key, value, ttlMs)),
       delete: (key) => run(() => inner.delete(key)),
       setIfAbsent: (key, value, ttlMs) => run(() => inner.setIfAbsent(key, value, ttlMs)),

@@ -35,6 +35,10 @@ export class PowerCut {
         this.#alive();
         return inner.get(key, schema);
       },
+      getMany: async (keys, schema) => {
+        this.#alive();
+        return inner.getMany(keys, schema);
+      },
       set: async (key, value, ttl) => {
         this.tick();
         await inner.set(key, value, ttl);

@@ -6,7 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { replayCommand } from '../chaos/run-seed.js';
+import { compiledEntryForFile } from './harness/compiled-entry.js';
 import { expectSeedHolds, seedTimeoutMs } from './harness/real-bot-seed.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 interface FailedSeed {
   readonly seed: number;
@@ -31,7 +35,7 @@ describe('journey: real-bot chaos seeds that once failed', () => {
       );
     it.skipIf(failed.open === true)(
       `seed ${failed.seed}, once failed: ${failed.failed}`,
-      () => expectSeedHolds(failed.seed, failed.minuteAtMs),
+      () => expectSeedHolds(failed.seed, compiledEntry(), failed.minuteAtMs),
       // Waiting for the batch minute to fall where the seed needs it costs up to a minute.
       seedTimeoutMs + (failed.minuteAtMs !== undefined ? 60_000 : 0),
     );

@@ -10,23 +10,15 @@ import { createConnection } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { processStartMs, waitUntil } from '../support/wait-until.js';
-import { type Entry, killAllBots, outputTail, startBotProcess } from './harness/bot-process.js';
+import { killAllBots, outputTail, startBotProcess } from './harness/bot-process.js';
 import { defineChatJourney } from './harness/chat-journey.js';
-import { buildCompiledApp, type CompiledApp, readImageSettings } from './harness/compiled-entry.js';
+import { compiledEntryForFile, readImageSettings } from './harness/compiled-entry.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { startSlackDriver } from './harness/slack-driver.js';
 
-let app: CompiledApp | undefined;
-const compiled = (): Entry => {
-  if (!app) throw new Error('the compiled entry was not built (see the first failure)');
-  return app.entry;
-};
-
-beforeAll(async () => {
-  app = await buildCompiledApp();
-}, 180_000);
+const compiled = compiledEntryForFile();
 
 defineChatJourney('journey: node dist/src/main.js (the image) on Slack over HTTP', {
   name: 'compiled-slack-http',
@@ -93,7 +85,7 @@ describe('journey: what the image promises an operator', () => {
       // Docker runs the check inside the container: the container's environment (the image's and `-e`), its WORKDIR (/app).
       const exitCode = await promisify(execFile)(process.execPath, args, {
         env: containerEnv,
-        cwd: app!.appDir,
+        cwd: compiled().appDir,
         timeout: 10_000,
       }).then(
         () => 0,

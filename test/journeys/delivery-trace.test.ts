@@ -1,10 +1,10 @@
 /**
- * Journey (issue 32, item 2): the delivery trace on `npm start` (src/main.ts under tsx), on Slack (Socket Mode)
- * and Discord (gateway), driven only from outside: the simulator's supporters, slash commands, the fakes' faults.
- * A notice whose answer the platform drops (it landed) is in doubt, then found; `/notices` says so and links to
- * it. With `/pacing supporters batched 10` the next one is held until its window's end; a channel the bot was
- * removed from holds the next one, "cannot post since". `/why <name>` answers for one supporter. A supporter
- * named with @everyone and <!channel> stays inert in every answer.
+ * Journey (issue 32, item 2): the delivery trace on the compiled entry (`node dist/src/main.js`, as the image runs it),
+ * on Slack (Socket Mode) and Discord (gateway), driven only from outside: the simulator's supporters, slash commands,
+ * the fakes' faults. A notice whose answer the platform drops (it landed) is in doubt, then found; `/notices` says so
+ * and links to it. With `/pacing supporters batched 10` the next one is held until its window's end; a channel the bot
+ * was removed from holds the next one, "cannot post since". `/why <name>` answers for one supporter. A supporter named
+ * with @everyone and <!channel> stays inert in every answer.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { channelFaults } from '../fakes/discord/fake-discord.js';
@@ -14,12 +14,16 @@ import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { AnswerMessage } from './harness/chat-driver.js';
 import { expectInert } from './harness/chat-journey-notices.js';
 import { waitForPost } from './harness/chat-journey-state.js';
+import { compiledEntryForFile } from './harness/compiled-entry.js';
 import { type DiscordDriver, startDiscordDriver } from './harness/discord-driver.js';
 import { journeyHooks } from './harness/journey-hooks.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { type SlackDriver, startSlackDriver } from './harness/slack-driver.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 type Driver = SlackDriver | DiscordDriver;
 
@@ -92,7 +96,11 @@ describe.each(platforms)('journey: the delivery trace ($name)', (platform) => {
     undefined,
     async () => {
       const config = await writeChatBotConfig(world, driver);
-      bot = startChatBot(world, driver, { name: `fundbot (delivery trace, ${platform.name})`, config });
+      bot = startChatBot(world, driver, {
+        name: `fundbot (delivery trace, ${platform.name})`,
+        config,
+        entry: compiledEntry(),
+      });
       await driver.connected(bot);
       await driver.command('subscribe', [journeyProject, 'supporters'], { admin: true }).answer();
       const live = await driver.command('pacing', ['supporters', 'live'], { admin: true }).answer();

@@ -1,9 +1,9 @@
 /**
- * Journey (issue 32, item 1): feed health in the channel, on `npm start` (src/main.ts under tsx) with Slack over
- * HTTP, driven only from outside: the simulator's key controls, signed slash commands, the Slack fake's channels.
- * The key is revoked → after the hold (`engine.feedHealthHoldSec`, 10 s here instead of the default 3 minutes, so
- * the journey takes one minute) each subscribed channel gets ONE message saying what stopped, why and who fixes it
- * how, in its own language; the key restored → ONE message that it is back. Never the key in either.
+ * Journey (issue 32, item 1): feed health in the channel, on the compiled entry (`node dist/src/main.js`, as the image
+ * runs it) with Slack over HTTP, driven only from outside: the simulator's key controls, signed slash commands, the
+ * Slack fake's channels. The key is revoked → after the hold (`engine.feedHealthHoldSec`, 10 s here instead of the
+ * default 3 minutes, so the journey takes one minute) each subscribed channel gets ONE message saying what stopped, why
+ * and who fixes it how, in its own language; the key restored → ONE message that it is back. Never the key in either.
  * The two platforms run side by side (`describe.concurrent.each`), each with its own world, fake and bot.
  */
 import { beforeAll, describe, expect } from 'vitest';
@@ -11,12 +11,16 @@ import { waitUntil } from '../support/wait-until.js';
 import type { BotProcess } from './harness/bot-process.js';
 import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { ChatDriver } from './harness/chat-driver.js';
+import { compiledEntryForFile } from './harness/compiled-entry.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
 import { journeyHooks } from './harness/journey-hooks.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { startSlackDriver } from './harness/slack-driver.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 const holdSec = 10;
 
@@ -48,7 +52,11 @@ describe.concurrent.each(platforms)('journey: feed health in the channel ($name)
       const config = await writeChatBotConfig(world, driver, {
         engine: { feedHealthHoldSec: holdSec },
       });
-      bot = startChatBot(world, driver, { name: `fundbot (feed health, ${name})`, config });
+      bot = startChatBot(world, driver, {
+        name: `fundbot (feed health, ${name})`,
+        config,
+        entry: compiledEntry(),
+      });
       await driver.connected(bot);
       await driver.command('subscribe', [journeyProject], { admin: true }).answer();
       const channel = driver.otherChannel;

@@ -1,10 +1,10 @@
 /**
- * Journey (issue 30, hosted fundbot tells the truth): three replicas of `npm start` on a real redis-server started
- * here, hosting projects connected from Slack (OAuth) and Discord (HTTP interactions), each connect and command
- * sent to the next replica. Another project's key is refused with its reason on both platforms and never polled;
- * 20 connects, each followed 200 ms after its confirmation by a supporter, get all 20 announced (the baseline is
- * read before "watches it from now on"); the App Home, Discord's /status, /fundbot status and /healthz say the
- * same on every replica; an uninstall leaves no key of the workspace in Redis.
+ * Journey (issue 30, hosted fundbot tells the truth): three replicas of the compiled entry (`node dist/src/main.js`) on
+ * a real redis-server started here, hosting projects connected from Slack (OAuth) and Discord (HTTP interactions), each
+ * connect and command sent to the next replica. Another project's key is refused with its reason on both platforms and
+ * never polled; 20 connects, each followed 200 ms after its confirmation by a supporter, get all 20 announced (the
+ * baseline is read before "watches it from now on"); the App Home, Discord's /status, /fundbot status and /healthz say
+ * the same on every replica; an uninstall leaves no key of the workspace in Redis.
  */
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,9 +14,13 @@ import { type RedisServer, skipRedisTests, startRedisServer } from '../support/r
 import { allStoreKeys } from '../support/store-keys.js';
 import { waitUntil } from '../support/wait-until.js';
 import { killAllBots } from './harness/bot-process.js';
+import { compiledEntryForFile } from './harness/compiled-entry.js';
 import { type HostedFleet, startHostedFleet } from './harness/hosted-fleet.js';
 import { journeyProjectSeed } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 const team = { teamId: 'T0FLEET', name: 'Fleet Team', admins: ['U0ADMIN'] };
 const admin = PermissionFlagsBits.ManageGuild;
@@ -40,7 +44,7 @@ describe.skipIf(skipRedisTests())('journey: hosted fundbot on three replicas (Sl
     // A key's fundings are polled every few seconds: what a team subscribes at once is in place before then.
     world.sim.setLimits({ pro: { perMinute: 40, perDay: 1_000_000 } });
     redis = await startRedisServer();
-    fleet = await startHostedFleet(world, redis);
+    fleet = await startHostedFleet(world, redis, compiledEntry());
   }, 240_000);
 
   afterAll(async () => {

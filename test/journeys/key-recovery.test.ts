@@ -1,7 +1,8 @@
 /**
  * Journey (issue 29, item 5): a key that stops working and comes back, and a key of another project, on
- * `npm start` (src/main.ts under tsx) with Slack over HTTP, driven only from outside: the simulator's key
- * controls, signed slash commands, the Slack fake's channel, the bot's log lines and /healthz.
+ * the compiled entry (`node dist/src/main.js`, as the image runs it) with Slack over HTTP, driven only from
+ * outside: the simulator's key controls, signed slash commands, the Slack fake's channel, the bot's log lines
+ * and /healthz.
  *
  * How long the outage is, and why this one stands for 10 minutes: the bot's re-checks of a refused key depend on
  * how many were refused, never on how long ago the refusal was (`backoffMs(recheckBackoff, probes)` in
@@ -14,12 +15,16 @@
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
-import { type BotProcess, startBotProcess, tsxEntry } from './harness/bot-process.js';
+import { type BotProcess, startBotProcess } from './harness/bot-process.js';
+import { compiledEntryForFile } from './harness/compiled-entry.js';
 import { journeyHooks } from './harness/journey-hooks.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { type SlackDriver, startSlackDriver } from './harness/slack-driver.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 /** Configured with a key of `keyOwner`: a key of another project. */
 const misconfigured = 'river-cleanup';
@@ -81,7 +86,7 @@ describe('journey: a key that stops working, and a key of another project', () =
       startedAt = Date.now();
       bot = startBotProcess({
         name: 'fundbot (key recovery)',
-        entry: tsxEntry,
+        entry: compiledEntry(),
         cwd: world.dir,
         env: {
           FUNDBOT_CONFIG: config,

@@ -1,23 +1,27 @@
 /**
- * Journey (issue 32, item 4): goal-pace alerts on `npm start` (src/main.ts under tsx), on Slack over HTTP and on
- * Discord over the gateway, driven only from outside: signed slash commands, the simulator's supporters, the fake's
- * channel. The window is one minute here (`campaign.paceWindowMinutes`, a day by default) and the checks run every
- * 5 s, so the journey takes about three minutes a platform. A member may not set the end; an admin does. The first
- * verdict (behind: nothing came in the first minute) is stored silently; €600 in a minute crosses to "on track"
- * (one alert, with a range, never one figure); a quiet minute crosses back to "behind" (one alert). Each once.
- * The two platforms run side by side (`describe.concurrent.each`), each with its own world, fake and bot.
+ * Journey (issue 32, item 4): goal-pace alerts on the compiled entry (`node dist/src/main.js`, as the image runs it),
+ * on Slack over HTTP and on Discord over the gateway, driven only from outside: signed slash commands, the simulator's
+ * supporters, the fake's channel. The window is one minute here (`campaign.paceWindowMinutes`, a day by default) and
+ * the checks run every 5 s, so the journey takes about three minutes a platform. A member may not set the end; an admin
+ * does. The first verdict (behind: nothing came in the first minute) is stored silently; €600 in a minute crosses to
+ * "on track" (one alert, with a range, never one figure); a quiet minute crosses back to "behind" (one alert). Each
+ * once. The two platforms run side by side (`describe.concurrent.each`), each with its own world, fake and bot.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
 import type { BotProcess } from './harness/bot-process.js';
 import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { ChatDriver } from './harness/chat-driver.js';
+import { compiledEntryForFile } from './harness/compiled-entry.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
 import { journeyHooks } from './harness/journey-hooks.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { startSlackDriver } from './harness/slack-driver.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 const platforms: readonly { name: string; start: () => Promise<ChatDriver> }[] = [
   { name: 'Slack over HTTP', start: () => startSlackDriver('http') },
@@ -49,7 +53,11 @@ describe.concurrent.each(platforms)('journey: goal-pace alerts ($name)', ({ name
       const config = await writeChatBotConfig(world, driver, {
         campaign: { paceWindowMinutes: 1, paceMinSupporters: 3, checkEverySec: 5 },
       });
-      bot = startChatBot(world, driver, { name: `fundbot (pace alert, ${name})`, config });
+      bot = startChatBot(world, driver, {
+        name: `fundbot (pace alert, ${name})`,
+        config,
+        entry: compiledEntry(),
+      });
       await driver.connected(bot);
       startedAt = Date.now();
       await driver.command('subscribe', [journeyProject], { admin: true }).answer();

@@ -1,11 +1,11 @@
 /**
- * Journey (issue 32, item 6): pings and filters on `npm start` (src/main.ts under tsx), on Slack (HTTP) and
- * Discord (gateway), driven only from outside: slash commands, the simulator's supporters and wall. An admin
- * chooses a group pinged on milestones only: the 50% milestone mentions it (Discord: `allowed_mentions` naming
- * only that role; Slack: `<!subteam^ID>`), the supporter notice of the same support does not. `/filter wall deny
- * spam`: a wall post with "spam" is not posted and `/notices` shows it "filtered"; a stranger's @everyone and
- * <!channel> stay inert. `/subscriptions` lists both.
- * The two platforms run side by side (`describe.concurrent.each`), each with its own world, fake and bot.
+ * Journey (issue 32, item 6): pings and filters on the compiled entry (`node dist/src/main.js`, as the image runs it),
+ * on Slack (HTTP) and Discord (gateway), driven only from outside: slash commands, the simulator's supporters and wall.
+ * An admin chooses a group pinged on milestones only: the 50% milestone mentions it (Discord: `allowed_mentions` naming
+ * only that role; Slack: `<!subteam^ID>`), the supporter notice of the same support does not. `/filter wall deny spam`:
+ * a wall post with "spam" is not posted and `/notices` shows it "filtered"; a stranger's @everyone and <!channel> stay
+ * inert. `/subscriptions` lists both. The two platforms run side by side (`describe.concurrent.each`), each with its
+ * own world, fake and bot.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
@@ -14,12 +14,16 @@ import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { ChannelPost, ChatDriver } from './harness/chat-driver.js';
 import { expectInert } from './harness/chat-journey-notices.js';
 import { postsWith, waitForPost } from './harness/chat-journey-state.js';
+import { compiledEntryForFile } from './harness/compiled-entry.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
 import { journeyHooks } from './harness/journey-hooks.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { startSlackDriver } from './harness/slack-driver.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 const role = '300000000000000001';
 const group = 'S0BACKERS1';
@@ -64,7 +68,11 @@ describe.concurrent.each(platforms)('journey: pings and filters ($name)', (platf
     undefined,
     async () => {
       const config = await writeChatBotConfig(world, driver);
-      bot = startChatBot(world, driver, { name: `fundbot (pings and filters, ${platform.name})`, config });
+      bot = startChatBot(world, driver, {
+        name: `fundbot (pings and filters, ${platform.name})`,
+        config,
+        entry: compiledEntry(),
+      });
       await driver.connected(bot);
       await driver
         .command('subscribe', [journeyProject, 'supporters', 'wall', 'milestones'], { admin: true })

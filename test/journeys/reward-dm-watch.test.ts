@@ -1,10 +1,10 @@
 /**
- * Journey (issue 32, item 3c): a member's reward watch on `npm start` (src/main.ts under tsx), on Slack over HTTP
- * and on Discord over the gateway, driven only from outside: signed slash commands, the simulator's supports (one
- * sells the last kit out, a failed one gives it back), and the fake's direct messages (Slack conversations.open,
- * Discord POST /users/@me/channels). A member watches the sold-out kit; the restock sends them exactly one direct
- * message and ends the watch; a second restock sends none.
- * The two platforms run side by side (`describe.concurrent.each`), each with its own world, fake and bot.
+ * Journey (issue 32, item 3c): a member's reward watch on the compiled entry (`node dist/src/main.js`, as the image
+ * runs it), on Slack over HTTP and on Discord over the gateway, driven only from outside: signed slash commands, the
+ * simulator's supports (one sells the last kit out, a failed one gives it back), and the fake's direct messages (Slack
+ * conversations.open, Discord POST /users/@me/channels). A member watches the sold-out kit; the restock sends them
+ * exactly one direct message and ends the watch; a second restock sends none. The two platforms run side by side
+ * (`describe.concurrent.each`), each with its own world, fake and bot.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import type { FundingKey } from '../../src/simulator/types.js';
@@ -12,12 +12,16 @@ import { waitUntil } from '../support/wait-until.js';
 import type { BotProcess } from './harness/bot-process.js';
 import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { ChatDriver } from './harness/chat-driver.js';
+import { compiledEntryForFile } from './harness/compiled-entry.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
 import { journeyHooks } from './harness/journey-hooks.js';
 import { journeyProject, journeyRewards } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { startSlackDriver } from './harness/slack-driver.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 interface Platform {
   readonly name: string;
@@ -95,7 +99,11 @@ describe.concurrent.each(platforms)(
       undefined,
       async () => {
         const config = await writeChatBotConfig(world, driver);
-        bot = startChatBot(world, driver, { name: `fundbot (reward dm watch, ${name})`, config });
+        bot = startChatBot(world, driver, {
+          name: `fundbot (reward dm watch, ${name})`,
+          config,
+          entry: compiledEntry(),
+        });
         await driver.connected(bot);
         await driver.command('subscribe', [journeyProject, 'rewards'], { admin: true }).answer();
         await sellOut(1);

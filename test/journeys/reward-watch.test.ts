@@ -1,20 +1,24 @@
 /**
- * Journey (issue 32, item 3): reward watch on `npm start` (src/main.ts under tsx) with Slack over HTTP, driven
- * only from outside: the simulator's controls (supports that take a limited reward, a support that fails and
- * gives it back), signed slash commands, the Slack fake's channel. A channel with `/fundbot lowstock 2` is told
- * "last 2 left" once, then "sold out", then "back in stock" once when a support fails; a reward title with
+ * Journey (issue 32, item 3): reward watch on the compiled entry (`node dist/src/main.js`, as the image runs it) with
+ * Slack over HTTP, driven only from outside: the simulator's controls (supports that take a limited reward, a support
+ * that fails and gives it back), signed slash commands, the Slack fake's channel. A channel with `/fundbot lowstock 2`
+ * is told "last 2 left" once, then "sold out", then "back in stock" once when a support fails; a reward title with
  * @everyone and <!channel> stays inert in each of them.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import type { FundingKey } from '../../src/simulator/types.js';
 import { waitUntil } from '../support/wait-until.js';
-import { type BotProcess, startBotProcess, tsxEntry } from './harness/bot-process.js';
+import { type BotProcess, startBotProcess } from './harness/bot-process.js';
 import { expectInert } from './harness/chat-journey-notices.js';
 import { postsWith, waitForPost } from './harness/chat-journey-state.js';
+import { compiledEntryForFile } from './harness/compiled-entry.js';
 import { journeyHooks } from './harness/journey-hooks.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { type SlackDriver, startSlackDriver } from './harness/slack-driver.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 const shop = 'kiosk-shop';
 const kit = { id: 301, title: 'Kiosk kit @everyone <!channel>', price: 80, quantityTotal: 4 } as const;
@@ -59,7 +63,7 @@ describe('journey: reward watch (back in stock, low stock) on Slack', () => {
       });
       bot = startBotProcess({
         name: 'fundbot (reward watch)',
-        entry: tsxEntry,
+        entry: compiledEntry(),
         cwd: world.dir,
         env: { FUNDBOT_CONFIG: config, KIOSK_SHOP_API_KEY: world.sim.issueProjectKey(shop), ...driver.env() },
       });

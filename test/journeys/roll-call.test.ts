@@ -1,11 +1,11 @@
 /**
- * Journey (issue 32, item 5): the weekly roll-call on `npm start` (src/main.ts under tsx), on Slack over HTTP and
- * on Discord over the gateway, driven only from outside: signed slash commands, the simulator's supporters, the
- * fake's channel. The roll-call falls on today's weekday three minutes from now (`campaign.rollCallWeekday`,
- * `rollCallTime`; Monday 10:00 by default). A member may not turn it on; an admin does. 45 supporters come in, one
- * with @everyone, <!channel> and a link in the name: one roll-call names every one of them (the rest in its
- * thread), inert, with the total they bring; a restart posts no second one. The two platforms run side by side
- * (`describe.concurrent.each`), each with its own world, fake and bot.
+ * Journey (issue 32, item 5): the weekly roll-call on the compiled entry (`node dist/src/main.js`, as the image runs
+ * it), on Slack over HTTP and on Discord over the gateway, driven only from outside: signed slash commands, the
+ * simulator's supporters, the fake's channel. The roll-call falls on today's weekday three minutes from now
+ * (`campaign.rollCallWeekday`, `rollCallTime`; Monday 10:00 by default). A member may not turn it on; an admin does. 45
+ * supporters come in, one with @everyone, <!channel> and a link in the name: one roll-call names every one of them (the
+ * rest in its thread), inert, with the total they bring; a restart posts no second one. The two platforms run side by
+ * side (`describe.concurrent.each`), each with its own world, fake and bot.
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { waitUntil } from '../support/wait-until.js';
@@ -13,12 +13,16 @@ import type { BotProcess } from './harness/bot-process.js';
 import { startChatBot, writeChatBotConfig } from './harness/chat-bot.js';
 import type { ChannelPost, ChatDriver } from './harness/chat-driver.js';
 import { expectInert } from './harness/chat-journey-notices.js';
+import { compiledEntryForFile } from './harness/compiled-entry.js';
 import { startDiscordDriver } from './harness/discord-driver.js';
 import { journeyHooks } from './harness/journey-hooks.js';
 import { journeyProject } from './harness/journey-project.js';
 import { type JourneyWorld, startJourneyWorld } from './harness/journey-world.js';
 import { journeyStep } from './harness/known-defects.js';
 import { startSlackDriver } from './harness/slack-driver.js';
+
+/** The compiled entry point (as the image runs it), built once per test run. */
+const compiledEntry = compiledEntryForFile();
 
 const platforms: readonly { name: string; start: () => Promise<ChatDriver> }[] = [
   { name: 'Slack over HTTP', start: () => startSlackDriver('http') },
@@ -47,7 +51,8 @@ describe.concurrent.each(platforms)('journey: the roll-call ($name)', ({ name, s
   });
   journeyHooks(() => ({ bot, driver, world }));
 
-  const startBot = () => startChatBot(world, driver, { name: `fundbot (roll-call, ${name})`, config });
+  const startBot = () =>
+    startChatBot(world, driver, { name: `fundbot (roll-call, ${name})`, config, entry: compiledEntry() });
   const rollCalls = () => driver.posts().filter((p) => p.text.includes('Thank you!'));
   /** The roll-call's thread: Slack replies to it; on Discord a thread is a channel named by its parent's id. */
   const threadOf = (parent: ChannelPost) =>

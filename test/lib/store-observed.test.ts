@@ -13,6 +13,7 @@ import { ManualClock } from '../support/manual-clock.js';
 /** A store whose operations never settle, like a client waiting for a Redis that is not there. */
 const hangingStore: KeyValueStore = {
   get: () => new Promise(() => {}),
+  getMany: () => new Promise(() => {}),
   set: () => new Promise(() => {}),
   delete: () => new Promise(() => {}),
   setIfAbsent: () => new Promise(() => {}),

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,8 @@ import { type KeyValueStore, openStore } from '../../src/lib/store.js';
 import { startStoreMarker } from '../../src/ops/store-marker.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { recordingLogger } from '../support/recording-logger.js';
+import { skipRedisTests } from '../support/redis-server.js';
+import { sharedRedis } from '../support/shared-redis.js';
 
 /**
  * The store marker on a real SQLite file: a store that comes back empty while the marker beside it says it held
@@ -83,5 +85,50 @@ describe('store marker', () => {
     expect(marker.check().ok).toBe(true);
     await marker.stop();
     expect(existsSync(join(dir, 'fundbot.sqlite.marker'))).toBe(false);
+  });
+});
+
+describe.skipIf(skipRedisTests())('store marker on a real redis-server (a replica of 3,000 projects)', () => {
+  const redis = sharedRedis({ flushBeforeEach: true });
+
+  it('finds the projects holding data with 12 MGETs for 6,000 keys, not a GET each (issue 33)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fundbot-marker-redis-'));
+    const store = await openStore(redis.server.url);
+    try {
+      const projects = Array.from({ length: 3_000 }, (_, i) => `project-${i}`);
+      const heldKeys = () =>
+        projects.flatMap((project) => [
+          { project, key: `engine/state/${project}/head` },
+          { project, key: `subscriptions/by-project/${project}` },
+        ]);
+      // Data under one key or the other: the head of every 7th project, the subscriptions of every 11th.
+      const holding = projects.filter((_, i) => i % 7 === 0 || i % 11 === 0).sort();
+      for (const [i, project] of projects.entries()) {
+        if (i % 7 === 0) await store.set(`engine/state/${project}/head`, { v: 1 });
+        if (i % 11 === 0) await store.set(`subscriptions/by-project/${project}`, ['C1']);
+      }
+      await redis.client.configResetStat();
+      const path = join(dir, 'fundbot-redis.marker');
+      const storeUrl = redis.server.url;
+      const marker = await startStoreMarker({
+        storeUrl,
+        store,
+        clock: new ManualClock(),
+        logger: recordingLogger(),
+        heldKeys,
+        path,
+      });
+      const stats = await redis.client.info('commandstats');
+      const calls = (command: string) =>
+        Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+      expect(calls('mget')).toBe(12);
+      expect(calls('get')).toBe(0);
+      expect(JSON.parse(readFileSync(path, 'utf8')).projects).toEqual(holding);
+      expect(marker.check().ok).toBe(true);
+      await marker.stop();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -25,7 +25,17 @@ export interface CompiledAppDir {
  * caller removes it. Tests share one build per run: see shared-compiled-app.ts.
  */
 export async function compileApp(
-  options: { entries?: readonly string[]; into?: string } = {},
+  options: {
+    entries?: readonly string[];
+    into?: string;
+    /**
+     * false: emit without type checking (`--noCheck`), for a run that type-checks beside it (`npm test` runs `npm
+     * run typecheck`: the same compiler options over these files and more). The emitted files are the same byte
+     * for byte (isolatedModules: each file is emitted on its own), for about a third of the CPU (measured: 15.7 s
+     * against 39.5 s user+sys).
+     */
+    typeCheck?: boolean;
+  } = {},
 ): Promise<CompiledAppDir> {
   const appDir = options.into ?? mkdtempSync(join(tmpdir(), 'fundbot-compiled-app-'));
   if (options.into !== undefined) mkdirSync(appDir);
@@ -45,9 +55,12 @@ export async function compileApp(
     );
   }
   try {
-    await promisify(execFile)(process.execPath, [tsc, '-p', project, '--outDir', join(appDir, 'dist')], {
-      cwd: repoRoot,
-    });
+    const noCheck = options.typeCheck === false ? ['--noCheck'] : [];
+    await promisify(execFile)(
+      process.execPath,
+      [tsc, '-p', project, ...noCheck, '--outDir', join(appDir, 'dist')],
+      { cwd: repoRoot },
+    );
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     rmSync(appDir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ export function refusableStore(): KeyValueStore & { refuseWrites: boolean; write
     refuseWrites: false,
     writes: new Map<string, number>(),
     get: inner.get.bind(inner),
+    getMany: inner.getMany.bind(inner),
     delete: inner.delete.bind(inner),
     setIfAbsent: inner.setIfAbsent.bind(inner),
     deleteIfValue: inner.deleteIfValue.bind(inner),

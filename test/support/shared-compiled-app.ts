@@ -1,7 +1,8 @@
 /**
  * fundbot compiled as the image lays it out (compiled-app.ts), built once per test run for every file that starts
  * the compiled entry: the first caller, in whichever worker, builds into the run's directory (test-run.ts); the
- * others wait for it. The run removes it at its end, so callers do not.
+ * others wait for it. The run removes it at its end, so callers do not. Fresh each run, so no test starts a stale
+ * `dist/`; emitted without type checking, which `npm run typecheck` does for the same files beside the tests.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +26,7 @@ async function buildOrWait(runDir: string): Promise<CompiledAppDir> {
   const shared = (appDir: string) => compiledAppAt(appDir, () => {});
   if (claim(join(runDir, 'compiled-app.lock'))) {
     try {
-      await compileApp({ into });
+      await compileApp({ into, typeCheck: false });
       writeFileSync(done, '');
     } catch (error) {
       writeFileSync(failed, error instanceof Error ? error.message : String(error));

@@ -30,6 +30,9 @@ function mapStore(
       if (!parsed.success) throw new StoredValueError(key, parsed.error.message);
       return parsed.data;
     },
+    async getMany(keys, schema) {
+      return Promise.all(keys.map((key) => this.get(key, schema)));
+    },
     async set(key, value) {
       const text = JSON.stringify(value);
       onSet(key, Buffer.byteLength(text));

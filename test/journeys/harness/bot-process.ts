@@ -74,18 +74,29 @@ export interface StartOptions {
   readonly args?: readonly string[];
 }
 
+/**
+ * Node's arguments that start `script` (a repository path, `src/main.ts` by default) on `entry`, and what the entry
+ * adds to the environment (the image's NODE_ENV for the compiled one).
+ */
+export function entryCommand(
+  entry: Entry,
+  script = 'src/main.ts',
+): { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> } {
+  return entry.kind === 'tsx'
+    ? { args: ['--import', import.meta.resolve('tsx'), join(repoRoot, script)], env: {} }
+    : {
+        args: [join(entry.appDir, 'dist', script.replace(/\.ts$/, '.js'))],
+        env: { NODE_ENV: 'production' },
+      };
+}
+
 export function startBotProcess(options: StartOptions): BotProcess {
-  const script = options.script ?? 'src/main.ts';
-  const args = [
-    ...(options.entry.kind === 'tsx'
-      ? ['--import', import.meta.resolve('tsx'), join(repoRoot, script)]
-      : [join(options.entry.appDir, 'dist', script.replace(/\.ts$/, '.js'))]),
-    ...(options.args ?? []),
-  ];
+  const command = entryCommand(options.entry, options.script);
+  const args = [...command.args, ...(options.args ?? [])];
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
-    ...(options.entry.kind === 'compiled' ? { NODE_ENV: 'production' } : {}),
+    ...command.env,
     ...options.env,
   };
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, args, { cwd: options.cwd, env });

@@ -3,7 +3,7 @@
  * SQLite store in the world's directory, the driver's platform section, and neither digest nor ops server
  * unless the journey asks (`extra` is merged last, so it may turn either on or add `engine`, `campaign`, ...).
  */
-import { type BotProcess, type Entry, startBotProcess, tsxEntry } from './bot-process.js';
+import { type BotProcess, type Entry, startBotProcess } from './bot-process.js';
 import type { ChatDriver } from './chat-driver.js';
 import { journeyProject } from './journey-project.js';
 import type { JourneyWorld } from './journey-world.js';
@@ -25,15 +25,18 @@ export async function writeChatBotConfig(
   });
 }
 
-/** Starts the bot on a config written by {@link writeChatBotConfig}, with the key and the driver's tokens. */
+/**
+ * Starts the bot on a config written by {@link writeChatBotConfig}, with the key and the driver's tokens. The
+ * feature journeys pass the compiled entry (compiled-entry.ts: `compiledEntryForFile`).
+ */
 export function startChatBot(
   world: JourneyWorld,
   driver: Pick<ChatDriver, 'env'>,
-  options: { readonly name: string; readonly config: string; readonly entry?: Entry },
+  options: { readonly name: string; readonly config: string; readonly entry: Entry },
 ): BotProcess {
   return startBotProcess({
     name: options.name,
-    entry: options.entry ?? tsxEntry,
+    entry: options.entry,
     cwd: world.dir,
     env: { FUNDBOT_CONFIG: options.config, SOLAR_KIOSK_API_KEY: world.apiKey, ...driver.env() },
   });

@@ -24,7 +24,7 @@ import {
 import { installWorkspace } from '../../slack/oauth-browser.js';
 import type { RedisServer } from '../../support/redis-server.js';
 import { waitUntil } from '../../support/wait-until.js';
-import { type BotProcess, startBotProcess, tsxEntry } from './bot-process.js';
+import { type BotProcess, type Entry, startBotProcess } from './bot-process.js';
 import type { JourneyWorld } from './journey-world.js';
 
 const signingSecret = 'hosted-fleet-signing-secret';
@@ -66,8 +66,15 @@ export interface HostedFleet {
   close(): Promise<void>;
 }
 
-/** Starts the fakes and three replicas (the operator's project configured in each); resolves once all run. */
-export async function startHostedFleet(world: JourneyWorld, redis: RedisServer): Promise<HostedFleet> {
+/**
+ * Starts the fakes and three replicas (the operator's project configured in each) on `entry`; resolves once all
+ * run.
+ */
+export async function startHostedFleet(
+  world: JourneyWorld,
+  redis: RedisServer,
+  entry: Entry,
+): Promise<HostedFleet> {
   const slack = await startFakeSlackOAuth();
   const discord = await startFakeDiscord();
   const signed = signedInteractions(discord);
@@ -105,7 +112,7 @@ export async function startHostedFleet(world: JourneyWorld, redis: RedisServer):
       );
       const bot = startBotProcess({
         name: `replica ${n}`,
-        entry: tsxEntry,
+        entry,
         cwd: world.dir,
         env: { ...env, FUNDBOT_CONFIG: config },
       });

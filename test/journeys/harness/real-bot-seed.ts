@@ -6,14 +6,15 @@
 import { expect } from 'vitest';
 import { runRealBotSeed } from '../../chaos/real-bot/run-real-bot.js';
 import { seedReport } from '../../chaos/run-seed.js';
-import { killAllBots } from './bot-process.js';
+import { type Entry, killAllBots } from './bot-process.js';
 
 /** A seed's schedule is about a minute; the drain after it waits at most 130 s (the doubt bound and the quiet time); the bot starts and stops in it. */
 export const seedTimeoutMs = 300_000;
 
-export async function expectSeedHolds(seed: number, minuteAtMs?: number): Promise<void> {
+/** `entry`: the compiled one (compiled-entry.ts), as the bench's real-bot seeds and the chaos command line run it. */
+export async function expectSeedHolds(seed: number, entry: Entry, minuteAtMs?: number): Promise<void> {
   try {
-    const run = await runRealBotSeed(seed, minuteAtMs !== undefined ? { minuteAtMs } : {});
+    const run = await runRealBotSeed(seed, minuteAtMs !== undefined ? { entry, minuteAtMs } : { entry });
     expect(run.verdict.violations, seedReport(run, true)).toEqual([]);
     // The judge saw the world it judges: supporters arrived and were named in the channels.
     expect(run.verdict.figures.notices).toBeGreaterThan(0);
