@@ -140,17 +140,20 @@ export class ChannelLane {
     try {
       for (;;) {
         const now = clock.now();
-        if (this.#pausedUntil > now) break;
-        const due = this.#aside.due(now);
+        const paused = this.#pausedUntil > now;
+        const due = paused ? [] : this.#aside.due(now);
         if (due.length > 0) {
           await this.#aside.handle(due, (item, late) => this.#guarded(() => this.#attempt(item, late)));
           continue;
         }
+        // A late copy's watch looks and removes; it posts nothing, so a post's Retry-After does not hold it
+        // (held, its due time woke the lane again and again until the wait ended: seed 8).
         const watches = this.#copies.due(now);
         if (watches.length > 0) {
           await this.#copies.handle(watches);
           continue;
         }
+        if (paused) break;
         const task = this.#queue.shift();
         if (!task) break;
         const waited = this.#faultWait.get(task) ?? 0;

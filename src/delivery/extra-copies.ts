@@ -39,7 +39,7 @@ const lastLookGraceMs = 3 * 60_000;
  * doubtful attempt, plus a last look): those yield the budget to doubts of any channel of the scope.
  *
  * Cost: nothing while no delivery was posted again; per repeat one store read (stored sightings) and, for the
- * watch, a look per budget interval the scope leaves free (Discord: every 5 s for the 90 s span; Slack: one or
+ * watch, a look per budget interval the scope leaves free (Discord: every 3 s for the 90 s span; Slack: one or
  * two in its minute budget), one request per copy removed.
  */
 export class ExtraCopies {

@@ -48,7 +48,9 @@ describe('chaos seeds that once failed', () => {
     const needsOff = failed.needs === 'late-landing' && !lateLandingFaults;
     const off = needsOff || failed.open === true;
     if (needsOff)
-      console.log(`chaos seed ${failed.seed} skipped: it needs late-landing faults (CHAOS_LATE_LANDING=1)`);
+      console.log(
+        `chaos seed ${failed.seed} skipped: it needs late-landing faults (CHAOS_LATE_LANDING=0 is set)`,
+      );
     else if (failed.open)
       console.log(
         `chaos seed ${failed.seed} skipped: still open (${replayCommand(failed.seed)}): ${failed.failed}`,

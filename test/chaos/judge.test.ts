@@ -1,8 +1,8 @@
 /**
- * The judge's latency bound (judge.ts), on a hand-made record: a notice held back by the API's own fault (seed 46:
+ * The judge (judge.ts) on hand-made records. Its latency bound: a notice held back by the API's own fault (seed 46:
  * six 429s with Retry-After 10 s, then a 503: a supporter who arrived just before was read 69 s later, and the
  * bot obeyed every wait) is not judged by the 60 s bound, as one held by a dead process or a store outage is not;
- * the same latency without an API fault still breaks it.
+ * the same latency without an API fault still breaks it. A world stopped on a timer spin fails with the spin.
  */
 import { describe, expect, it } from 'vitest';
 import { judge } from './judge.js';
@@ -51,5 +51,13 @@ describe('the latency bound', () => {
     expect(verdict.violations).toEqual([
       'latency: p99 69.8 s of the live notices no fault held (bound 60.0 s)',
     ]);
+  });
+});
+
+describe('a timer spin', () => {
+  it('is a violation of its own: the world stopped early, and says where (seed 8 once crawled for hours)', () => {
+    const spin = 'a timer spin from +255100 ms: something asked to be woken at once, again and again';
+    const verdict = judge({ ...record(5_000, []), spin });
+    expect(verdict.violations).toEqual([`spin: ${spin}`]);
   });
 });

@@ -55,6 +55,8 @@ function nameFinder(names: readonly string[]): (text: string) => Set<string> {
 export function judge(record: WorldRecord): Verdict {
   const { schedule, timeline } = record;
   const violations: string[] = [];
+  // A world stopped on a timer spin judges nothing else: its channels stand as the spin left them.
+  if (record.spin) violations.push(`spin: ${record.spin}`);
   const names = record.truth.map((t) => t.name);
   const namesIn = nameFinder(names);
   const arrivedAt = new Map(record.truth.map((t) => [t.name, t.at]));

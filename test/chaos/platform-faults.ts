@@ -28,12 +28,11 @@ export function decisionRandom(seed: number, ...parts: readonly (string | number
 }
 
 /**
- * Whether a post may land after its answer (late-landing). Off until the delivery pipeline handles a post that
- * lands after the bot gave it up (branch i29-delivery: the late landing found and its second copy removed); while
- * off, a late landing is drawn as a late answer, so every seed keeps its schedule and only that fault changes.
- * `CHAOS_LATE_LANDING=1` switches it on.
+ * Whether a post may land after its answer (late-landing): on, as the platforms do it. `CHAOS_LATE_LANDING=0`
+ * switches it off; a late landing is then drawn as a late answer, so every seed keeps its schedule and only that
+ * fault changes (it was off until seed 8's timer spin was fixed).
  */
-export const lateLandingFaults = process.env['CHAOS_LATE_LANDING'] === '1';
+export const lateLandingFaults = process.env['CHAOS_LATE_LANDING'] !== '0';
 
 function faultOf(drawn: RequestFaultKind, platform: Platform, random: Random): RequestFault {
   const kind = drawn === 'late-landing' && !lateLandingFaults ? 'late-answer' : drawn;

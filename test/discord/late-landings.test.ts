@@ -134,6 +134,34 @@ describe('Discord: a message created and answered late, past the nonce window, s
   );
 });
 
+describe('Discord REST only: time from a late landing to its removal', () => {
+  /** The fake's creation time of a Discord message: its snowflake's timestamp. */
+  const createdAt = (message: Record<string, unknown>) =>
+    Number((BigInt(String(message['id'])) >> 22n) + 1_420_070_400_000n);
+
+  // Landings spread over a whole look period of the watch (the phase a copy lands at against its looks).
+  it.each([25_000, 26_000, 27_000, 28_000, 29_000, 30_000])(
+    'created %i ms late: the copy stands at most 3.5 s (a look every 3 s), under the 5 s a reader may see two',
+    async (lateMs) => {
+      const live = await startLive('rest');
+      const { clock, fake, bot } = live;
+      fake.faultMessages(lateCreate(lateMs), 1);
+      const sentAt = clock.now();
+      await bot.offer(buildEvent.supporter({ occurredAt: sentAt, detectedAt: sentAt }));
+      await runFor(bot, sentAt + lateMs - clock.now(), 1_000);
+      // Fine steps from the landing: the removal's time is read to a quarter second.
+      await runFor(bot, 10_000, 250);
+      const [gone] = fake.deletedMessages;
+      expect(gone).toBeDefined();
+      const landedAt = createdAt(gone?.message ?? {});
+      expect(landedAt).toBeGreaterThanOrEqual(sentAt + lateMs - 1_000);
+      // Before, the watch looked every 6 s (Discord's 5 s look budget and the 1 s spacing margin Slack needs):
+      // a copy landing just after a look stood 6 s and more.
+      expect((gone?.at ?? Number.POSITIVE_INFINITY) - landedAt).toBeLessThanOrEqual(3_500);
+    },
+  );
+});
+
 describe('Discord REST only: a late copy in a busy channel', () => {
   it('a notice a second: the late copy, past a page of 100, is removed by the watch within seconds', async () => {
     const { clock, removedIds, fake, bot } = await startLive('rest');
@@ -170,6 +198,34 @@ describe('Discord REST only: several late copies in one channel', () => {
     await runFor(bot, sentAt + 42_000 + 3 * 6_000 + 2_000 - clock.now(), 1_000);
     expect([...removedIds].sort()).toEqual(['f0', 'f1', 'f2']);
     expect(fake.channelMessages.get(campaign.channelId) ?? []).toHaveLength(3);
+  }, 60_000);
+});
+
+describe("Discord REST only: a late copy landing while the channel's posts wait out a 429", () => {
+  it('the watch looks during the Retry-After (it posts nothing): the copy is gone within seconds, the held post after the wait', async () => {
+    const { clock, removedIds, fake, bot } = await startLive('rest');
+    const inChannel = () => fake.channelMessages.get(campaign.channelId) ?? [];
+    fake.faultMessages(lateCreate(40_000), 1);
+    const sentAt = clock.now();
+    await bot.offer(fanAt(clock, 0));
+    await bot.advance(settleMs);
+    // The repeat stands; the watch for a late copy runs. The next post meets a 429 asking for 40 s.
+    expect(inChannel()).toHaveLength(1);
+    fake.faultMessages({ rateLimit: { retryAfterMs: 40_000 } }, 1);
+    await runFor(bot, sentAt + 20_000 - clock.now(), 1_000);
+    await bot.offer(fanAt(clock, 1));
+    await bot.advance(1_000);
+    const pausedUntil = clock.now() + 39_000;
+    // The late copy lands at +40 s, inside the wait. Before, a watch due while the lane was paused woke the lane
+    // at once, again and again (a timer spin: seed 8 hung), and looked only once the wait was over (+60 s).
+    await runFor(bot, sentAt + 40_000 + 7_000 - clock.now(), 1_000);
+    expect(clock.now()).toBeLessThan(pausedUntil);
+    expect(removedIds).toEqual(['f0']);
+    expect(inChannel()).toHaveLength(1);
+    // The post held by the 429 goes out once its wait is over.
+    await runFor(bot, pausedUntil + 2_000 - clock.now(), 1_000);
+    expect(inChannel()).toHaveLength(2);
+    expect(fake.deletedMessages).toHaveLength(1);
   }, 60_000);
 });
 

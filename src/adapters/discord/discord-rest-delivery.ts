@@ -146,11 +146,14 @@ export function discordRestDelivery(
       settleMs: discordInDoubtSettleMs(options.restTimeoutMs),
       repeatSafeMs: nonceWindowMs,
       // A late landing after a repeat is deduped by the nonce only inside Discord's window, which is short and
-      // undocumented: a repeat is watched this long (a look every 5 s; MESSAGE_CREATE at once) for a copy.
+      // undocumented: a repeat is watched this long (a look every 3 s; MESSAGE_CREATE at once) for a copy.
       lateLandingMs: 90_000,
       markOf: nonceFromKey,
-      // GET messages of a channel: a generous per-channel bucket; a look every 5 s is far inside it.
-      lookBudget: (ref, thread) => ({ scope: `discord:${targetChannelId(ref, thread)}`, intervalMs: 5_000 }),
+      // GET messages of a channel: a generous per-channel bucket; a look every 3 s (2 s and the budget's 1 s
+      // spacing) is far inside it. Without the gateway (HTTP interactions, replicas) the watch's looks are the only
+      // witness of a late copy, which stands until the next one: at 6 s it stood past the 5 s a reader may see
+      // two (deliveryFaults.lateAnswers: 5.8 s); at 3 s it stands about 3 s at most.
+      lookBudget: (ref, thread) => ({ scope: `discord:${targetChannelId(ref, thread)}`, intervalMs: 2_000 }),
       async look(ref, request, thread) {
         const target = targetChannelId(ref, thread);
         // A delivery may be wanted as more than one rendering (a repeat says it is late): any of them matches.

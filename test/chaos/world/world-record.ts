@@ -44,6 +44,8 @@ export interface WorldRecord {
   /** The processes' warnings and errors, for reading a failing seed. */
   readonly log: readonly string[];
   readonly endedAt: number;
+  /** Set when the world stopped early on a timer spin (run-world.ts): what it saw. */
+  readonly spin?: string;
   /** Requests the bot made to the API, by path's last part (fundings, wall, …). */
   readonly apiRequests: Readonly<Record<string, number>>;
 }
