@@ -1,11 +1,4 @@
 import { Gauge, type Registry } from 'prom-client';
-import { createDiscordDirectMessenger } from '../adapters/discord/discord-direct-messages.js';
-import {
-  createDiscordAdapter,
-  createDiscordRestPosting,
-  defaultInteractionsPath,
-} from '../adapters/discord/index.js';
-import { createSlackAdapter, encryptionKeyFromBase64 } from '../adapters/slack/index.js';
 import type { DiscordConfig, FundbotConfig, SlackConfig } from '../config/index.js';
 import type { ChannelAccess, ChannelRef, CommandCore, SubscriptionStore } from '../core/index.js';
 import type { ChannelPoster, Delivery, DirectMessenger, Sighting } from '../delivery/index.js';
@@ -71,13 +64,28 @@ function ownMessageOptions(witness: OwnMessageWitness | undefined, platform: Cha
     : {};
 }
 
-/** The configured chat platforms' adapters, not started yet. */
-export function createChatAdapters(options: ChatAdapterOptions): ChatAdapter[] {
+/** A platform's adapter modules; imported only when the platform is configured (see createChatAdapters). */
+type DiscordModules = typeof import('../adapters/discord/index.js') &
+  typeof import('../adapters/discord/discord-direct-messages.js');
+type SlackModules = typeof import('../adapters/slack/index.js');
+
+/**
+ * The configured chat platforms' adapters, not started yet. A platform's client library is loaded here, only
+ * when that platform is configured: discord.js and @slack/bolt cost ~1.2 s of CPU to load even when unused,
+ * which every replica paid at start-up before its first poll.
+ */
+export async function createChatAdapters(options: ChatAdapterOptions): Promise<ChatAdapter[]> {
   const adapters: ChatAdapter[] = [];
   const { discord, slack } = options.config;
-  if (discord.enabled) adapters.push({ name: 'discord', ...withDiscordDms(discord, options) });
+  if (discord.enabled) {
+    const modules: DiscordModules = {
+      ...(await import('../adapters/discord/index.js')),
+      ...(await import('../adapters/discord/discord-direct-messages.js')),
+    };
+    adapters.push({ name: 'discord', ...withDiscordDms(modules, discord, options) });
+  }
   if (slack.enabled) {
-    const adapter = slackAdapter(slack, options);
+    const adapter = slackAdapter(await import('../adapters/slack/index.js'), slack, options);
     adapters.push({
       name: 'slack',
       start: () => adapter.start(),
@@ -92,11 +100,15 @@ export function createChatAdapters(options: ChatAdapterOptions): ChatAdapter[] {
 
 /** The Discord adapter of the mode, with the reward watch's direct messages over REST (every mode). */
 function withDiscordDms(
+  modules: DiscordModules,
   discord: Extract<DiscordConfig, { enabled: true }>,
   options: ChatAdapterOptions,
 ): Omit<ChatAdapter, 'name'> {
-  const adapter = discordAdapter(discord, options);
-  const dms = createDiscordDirectMessenger({ token: discord.token.reveal(), apiUrl: options.discordApiUrl });
+  const adapter = discordAdapter(modules, discord, options);
+  const dms = modules.createDiscordDirectMessenger({
+    token: discord.token.reveal(),
+    apiUrl: options.discordApiUrl,
+  });
   return {
     ...adapter,
     directMessenger: dms,
@@ -108,9 +120,11 @@ function withDiscordDms(
 }
 
 function discordAdapter(
+  modules: DiscordModules,
   discord: Extract<DiscordConfig, { enabled: true }>,
   options: ChatAdapterOptions,
 ): Omit<ChatAdapter, 'name'> {
+  const { createDiscordAdapter, createDiscordRestPosting, defaultInteractionsPath } = modules;
   const { logger, clock, core, replicas } = options;
   const token = discord.token.reveal();
   const apiUrl = withApiUrl(options.discordApiUrl);
@@ -201,7 +215,11 @@ function discordAdapter(
   };
 }
 
-function slackAdapter(slack: Extract<SlackConfig, { enabled: true }>, options: ChatAdapterOptions) {
+function slackAdapter(
+  { createSlackAdapter, encryptionKeyFromBase64 }: SlackModules,
+  slack: Extract<SlackConfig, { enabled: true }>,
+  options: ChatAdapterOptions,
+) {
   const { logger, clock, core, store } = options;
   const accessHint = {
     ...(options.onAccessChanged ? { onAccessChanged: options.onAccessChanged } : {}),

@@ -243,7 +243,7 @@ export async function startBot(
     },
   });
 
-  const adapters = createChatAdapters({
+  const adapters = await createChatAdapters({
     config,
     core: wiring.core,
     subscriptions: wiring.subscriptions,

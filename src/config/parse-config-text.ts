@@ -45,6 +45,8 @@ export type ParsedConfigText =
  * property, as `JSON.parse` does (the secret and schema checks walk own properties).
  */
 export function parseConfigText(text: string): ParsedConfigText {
+  const strict = parseStrictJson(text);
+  if (strict !== undefined) return strict;
   const shape = scanNesting(text);
   if (shape !== undefined) return shape;
   const errors: ParseError[] = [];
@@ -60,6 +62,33 @@ export function parseConfigText(text: string): ParsedConfigText {
     };
   }
   return { ok: true, value: plainValue(root) };
+}
+
+/**
+ * A file that is plain JSON within the nesting limit, read with `JSON.parse` (native, about 10x faster than the
+ * scanner pass and syntax tree below: a 3,000-project file took ~300 ms of CPU there). Plain JSON means the
+ * same value either way: jsonc-parser only adds comments and trailing commas, both take the same whitespace
+ * and escapes, and `JSON.parse` also makes `"__proto__"` an own property. Anything else (a syntax error,
+ * comments, a file past the nesting limit) is undefined and goes the jsonc-parser way, which says where.
+ * `JSON.parse` does not recurse (V8), so a hostile nesting cannot overflow the stack here.
+ */
+function parseStrictJson(text: string): ParsedConfigText | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return nestedWithin(value, MAX_CONFIG_DEPTH) ? { ok: true, value } : undefined;
+}
+
+/** Whether objects and arrays nest at most `levels` deep (recursion bounded by `levels`). */
+function nestedWithin(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (levels === 0) return false;
+  for (const item of Array.isArray(value) ? value : Object.values(value))
+    if (!nestedWithin(item, levels - 1)) return false;
+  return true;
 }
 
 /**
