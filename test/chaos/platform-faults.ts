@@ -34,8 +34,13 @@ export function decisionRandom(seed: number, ...parts: readonly (string | number
  */
 export const lateLandingFaults = process.env['CHAOS_LATE_LANDING'] !== '0';
 
-function faultOf(drawn: RequestFaultKind, platform: Platform, random: Random): RequestFault {
-  const kind = drawn === 'late-landing' && !lateLandingFaults ? 'late-answer' : drawn;
+function faultOf(
+  drawn: RequestFaultKind,
+  platform: Platform,
+  random: Random,
+  lateLanding: boolean,
+): RequestFault {
+  const kind = drawn === 'late-landing' && !lateLanding ? 'late-answer' : drawn;
   switch (kind) {
     case 'ok':
     case 'refused':
@@ -63,7 +68,11 @@ function faultOf(drawn: RequestFaultKind, platform: Platform, random: Random): R
 export class PlatformFaults {
   readonly #attempts = new Map<string, number>();
 
-  constructor(private readonly schedule: Schedule) {}
+  /** `lateLanding` false draws late landings as late answers (the seed's schedule otherwise unchanged). */
+  constructor(
+    private readonly schedule: Schedule,
+    private readonly lateLanding = lateLandingFaults,
+  ) {}
 
   decide(request: RequestIdentity): Decided {
     const { platform, category, channel, key, at } = request;
@@ -82,7 +91,7 @@ export class PlatformFaults {
           at < s.to,
       );
       if (storm && random.next() < storm.rate)
-        return { fault: faultOf(storm.fault, platform, random), latencyMs };
+        return { fault: faultOf(storm.fault, platform, random, this.lateLanding), latencyMs };
     }
     const rate =
       category === 'post'
@@ -106,7 +115,7 @@ export class PlatformFaults {
     let roll = random.next() * total;
     for (const [kind, weight] of usable) {
       roll -= weight;
-      if (roll < 0) return { fault: faultOf(kind, platform, random), latencyMs };
+      if (roll < 0) return { fault: faultOf(kind, platform, random, this.lateLanding), latencyMs };
     }
     return { fault: { kind: 'ok' }, latencyMs };
   }

@@ -20,10 +20,13 @@ export function replayCommand(seed: number, realBot = false): string {
   return `npm run chaos -- --seed ${seed}${realBot ? ' --real-bot' : ''}`;
 }
 
-export async function runSeed(seed: number): Promise<SeedRun> {
+export async function runSeed(
+  seed: number,
+  options: { readonly lateLanding?: boolean } = {},
+): Promise<SeedRun> {
   const started = Date.now();
   const schedule = scheduleFor(seed);
-  const record = await runWorld(schedule);
+  const record = await runWorld(schedule, options);
   return { verdict: judge(record), schedule, record, wallMs: Date.now() - started };
 }
 

@@ -58,7 +58,11 @@ function recordingLogger(lines: string[], clock: ChaosClock, start: number, name
   return logger;
 }
 
-export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
+/** `lateLanding` overrides CHAOS_LATE_LANDING for this world (platform-faults.ts). */
+export async function runWorld(
+  schedule: Schedule,
+  options: { readonly lateLanding?: boolean } = {},
+): Promise<WorldRecord> {
   const clock = new ChaosClock(schedule.start);
   const readAt = new Map<string, number>();
   const disruptions: Disruption[] = [];
@@ -134,7 +138,7 @@ export async function runWorld(schedule: Schedule): Promise<WorldRecord> {
     store,
     slack,
     discord,
-    faults: new PlatformFaults(schedule),
+    faults: new PlatformFaults(schedule, options.lateLanding),
     journal,
     ...(schedule.replicas > 1
       ? { fleet: { lease: memoryLease(clock), claims: new Map<string, ClaimEntry>() } }
