@@ -32,6 +32,17 @@ function integer(headers: HeaderBag, name: string): number | undefined {
   return Number(raw);
 }
 
+/**
+ * A `*-Reset` header: a UNIX timestamp in seconds (api-spec Limits). A fraction ('1772485199.877') is read, not
+ * refused: refusing it dropped the whole budget, and every key then ran on the assumed budget to the real UTC
+ * midnight without a word (issue 33's bench found it).
+ */
+function timestamp(headers: HeaderBag, name: string): number | undefined {
+  const raw = header(headers, name)?.trim();
+  if (raw === undefined || !/^\d+(\.\d+)?$/.test(raw)) return undefined;
+  return Number(raw);
+}
+
 function read(
   headers: HeaderBag,
   prefix: string,
@@ -40,10 +51,10 @@ function read(
 ): RateBudget | undefined {
   const dayLimit = integer(headers, `${prefix}Day-Limit`);
   const dayRemaining = integer(headers, `${prefix}Day-Remaining`);
-  const dayReset = integer(headers, `${prefix}Day-Reset`);
+  const dayReset = timestamp(headers, `${prefix}Day-Reset`);
   const minuteLimit = integer(headers, `${prefix}Minute-Limit`);
   const minuteRemaining = integer(headers, `${prefix}Minute-Remaining`);
-  const minuteReset = integer(headers, `${prefix}Minute-Reset`);
+  const minuteReset = timestamp(headers, `${prefix}Minute-Reset`);
   if (
     dayLimit === undefined ||
     dayRemaining === undefined ||
@@ -58,10 +69,10 @@ function read(
   return {
     dayLimit,
     dayRemaining,
-    dayResetAt: dayReset * 1000,
+    dayResetAt: Math.round(dayReset * 1000),
     minuteLimit,
     minuteRemaining,
-    minuteResetAt: minuteReset * 1000,
+    minuteResetAt: Math.round(minuteReset * 1000),
     observedAt,
     public: isPublic,
   };
