@@ -1,6 +1,7 @@
 import { type ChannelRef, channelKey } from '../domain/channels.js';
 import { errorSummary } from '../domain/error-summary.js';
 import { ChannelUnavailableError } from './channel-unavailable-error.js';
+import { CopyWatchRunner } from './copy-watch-runner.js';
 import type { StoredWatch } from './copy-watch-store.js';
 import type { DeliveryRecord } from './delivery-ledger.js';
 import { isSettled } from './delivery-ledger.js';
@@ -41,12 +42,17 @@ export class ChannelLane {
   ) {
     this.#sightings = new LaneSightings(deps);
     this.#confirms = new PendingConfirmations(channel, deps, this.name);
+    // Its watches run beside the lane's attempts (copy-watch-runner.ts), not between them.
+    const watches = new CopyWatchRunner(`${this.name}:copies`, deps, () => ({
+      channel: channelKey(channel),
+    }));
     this.#copies = new ExtraCopies(
       channel,
       deps,
-      (at) => this.#wakeAt(at),
+      (at) => watches.wakeAt(at),
       (messageId) => this.#sightings.confirmedAs(messageId),
     );
+    watches.attach(this.#copies);
     this.#aside = new SetAside(
       channel,
       deps,
@@ -146,13 +152,6 @@ export class ChannelLane {
           await this.#aside.handle(due, (item, late) => this.#guarded(() => this.#attempt(item, late)));
           continue;
         }
-        // A late copy's watch looks and removes; it posts nothing, so a post's Retry-After does not hold it
-        // (held, its due time woke the lane again and again until the wait ended: seed 8).
-        const watches = this.#copies.due(now);
-        if (watches.length > 0) {
-          await this.#copies.handle(watches);
-          continue;
-        }
         if (paused) break;
         const task = this.#queue.shift();
         if (!task) break;
@@ -175,11 +174,8 @@ export class ChannelLane {
     const paused = this.#pausedUntil > now;
     // While the platform's Retry-After lasts the lane takes nothing up, set-aside work included: waking it
     // for a set-aside delivery due meanwhile would only find it paused again, at once, until the wait ends.
-    // The late copies' watches are looks, not posts: they keep their own times.
-    const times = [
-      ...this.#aside.times().map((at) => (paused ? Math.max(at, this.#pausedUntil) : at)),
-      ...this.#copies.times(),
-    ];
+    // The late copies' watches are looks, not posts: they run on their own times (copy-watch-runner.ts).
+    const times = this.#aside.times().map((at) => (paused ? Math.max(at, this.#pausedUntil) : at));
     if (paused) times.push(this.#pausedUntil);
     if (this.#queue.length > 0 && !paused) times.push(now);
     if (times.length > 0) this.#wakeAt(Math.min(...times));

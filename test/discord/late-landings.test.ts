@@ -13,7 +13,12 @@ import type { DeliveryObserver } from '../../src/delivery/index.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { startAdapterPipeline } from '../delivery/adapter-pipeline.js';
 import { type PipelineHarness, type PipelineOptions, runFor } from '../delivery/pipeline-harness.js';
-import { type FakeDiscord, lateCreate, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import {
+  type FakeDiscord,
+  lateCreate,
+  resetAfterCreate,
+  startFakeDiscord,
+} from '../fakes/discord/fake-discord.js';
 import { buildEvent } from '../support/event-builders.js';
 import { ManualClock } from '../support/manual-clock.js';
 import {
@@ -34,11 +39,12 @@ const lateFake = (clock: ManualClock) =>
 function startRestOnly(
   fake: FakeDiscord,
   options: Omit<PipelineOptions, 'posters' | 'access'> & { readonly clock: ManualClock },
+  timeoutMs = restTimeoutMs,
 ) {
   const posting = createDiscordRestPosting({
     token: fake.token,
     apiUrl: fake.apiUrl,
-    restTimeoutMs,
+    restTimeoutMs: timeoutMs,
     clock: options.clock,
   });
   const adapter = {
@@ -60,7 +66,7 @@ afterEach(async () => {
  * One bot with a live campaign channel on a late fake, posting through the gateway (its MESSAGE_CREATE events
  * witnessed) or REST only; stopped after the test. `removed` names each removed copy and how it was found.
  */
-async function startLive(how: 'gateway' | 'rest') {
+async function startLive(how: 'gateway' | 'rest', timeoutMs = restTimeoutMs) {
   const clock = new ManualClock(Date.now());
   const removed: string[] = [];
   const removedIds: string[] = [];
@@ -76,7 +82,7 @@ async function startLive(how: 'gateway' | 'rest') {
   const bot =
     how === 'gateway'
       ? await startWitnessedDiscordPipeline(fake, { clock, observer })
-      : await startRestOnly(fake, { clock, observer });
+      : await startRestOnly(fake, { clock, observer }, timeoutMs);
   running.bot = bot;
   await bot.subscribe(campaign, ['supporters']);
   await bot.pacing.setKind(campaign, 'supporters', { mode: 'live' });
@@ -134,11 +140,11 @@ describe('Discord: a message created and answered late, past the nonce window, s
   );
 });
 
-describe('Discord REST only: time from a late landing to its removal', () => {
-  /** The fake's creation time of a Discord message: its snowflake's timestamp. */
-  const createdAt = (message: Record<string, unknown>) =>
-    Number((BigInt(String(message['id'])) >> 22n) + 1_420_070_400_000n);
+/** The fake's creation time of a Discord message: its snowflake's timestamp. */
+const createdAt = (message: Record<string, unknown>) =>
+  Number((BigInt(String(message['id'])) >> 22n) + 1_420_070_400_000n);
 
+describe('Discord REST only: time from a late landing to its removal', () => {
   // Landings spread over a whole look period of the watch (the phase a copy lands at against its looks).
   it.each([25_000, 26_000, 27_000, 28_000, 29_000, 30_000])(
     'created %i ms late: the copy stands at most 3.5 s (a look every 3 s), under the 5 s a reader may see two',
@@ -160,6 +166,38 @@ describe('Discord REST only: time from a late landing to its removal', () => {
       expect((gone?.at ?? Number.POSITIVE_INFINITY) - landedAt).toBeLessThanOrEqual(3_500);
     },
   );
+});
+
+describe("Discord REST only: a late copy landing while another of the channel's posts hangs", () => {
+  it('the watch looks beside the hung post, not after it: the copy stands at most 3.5 s', async () => {
+    // The REST timeout is wall time: long here, so the hung post stays in the air while the test moves the
+    // virtual clock (the harness's settle would wait for it); the first doubt comes from a reset, at once.
+    const { clock, fake, bot } = await startLive('rest', 8_000);
+    const inChannel = () => fake.channelMessages.get(campaign.channelId) ?? [];
+    fake.faultMessages(resetAfterCreate(50_000), 1);
+    const sentAt = clock.now();
+    await bot.offer(fanAt(clock, 0));
+    // Looked for after the settle time, not found, posted again: the repeat stands and is watched.
+    await runFor(bot, sentAt + 46_000 - clock.now(), 1_000);
+    expect(inChannel()).toHaveLength(1);
+    // The next notice's post hangs (no answer for minutes, as a post that ends in its timeout): the lane's
+    // attempt holds for its stall time (10 s), and the late copy lands at +50 s meanwhile.
+    fake.faultMessages(lateCreate(10 * 60_000), 1);
+    void bot.delivery.sink.offer('solar-kiosk', [fanAt(clock, 1)]);
+    await fake.waitForRequest((r) => r.method === 'POST' && JSON.stringify(r.body).includes('Fan 1'));
+    // The clock moves by hand (no settle while the post hangs), a little wall time per step for the looks.
+    while (fake.deletedMessages.length === 0 && clock.now() < sentAt + 60_000) {
+      clock.set(clock.now() + 250);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    const [gone] = fake.deletedMessages;
+    expect(gone).toBeDefined();
+    const landedAt = createdAt(gone?.message ?? {});
+    expect(landedAt).toBeGreaterThanOrEqual(sentAt + 50_000);
+    // Before, the watch ran between the lane's attempts: it looked once the hung post's stall ended (11.7 s
+    // measured with the bench's 10 s post timeout).
+    expect((gone?.at ?? Number.POSITIVE_INFINITY) - landedAt).toBeLessThanOrEqual(3_500);
+  }, 60_000);
 });
 
 describe('Discord REST only: a late copy in a busy channel', () => {
