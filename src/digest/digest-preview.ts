@@ -6,6 +6,28 @@ import { chartAttachment } from './chart-attachment.js';
 import { digestText } from './i18n.js';
 import { paceText, renderDigest, staleText } from './render-digest.js';
 
+type MilestonesFor = (project: string) => readonly number[] | undefined;
+
+/** Today's digest data of a project as of now, with the milestones the engine announces for it. */
+function buildDigestNow(
+  readModel: ProjectReadModel,
+  clock: Clock,
+  timeZone: string,
+  milestonesFor: MilestonesFor,
+) {
+  return (project: string, locale: Locale) => {
+    const milestones = milestonesFor(project);
+    return buildDigest({
+      readModel,
+      project,
+      now: clock.now(),
+      locale,
+      timeZone,
+      ...(milestones ? { milestones } : {}),
+    });
+  };
+}
+
 /**
  * For the core's `/digest` command: today's digest of a project, built on
  * demand from the engine's cache (no delivery marker, no posting). `milestonesFor`
@@ -15,20 +37,10 @@ export function digestPreview(
   readModel: ProjectReadModel,
   clock: Clock,
   timeZone: string,
-  milestonesFor: (project: string) => readonly number[] | undefined = () => undefined,
+  milestonesFor: MilestonesFor = () => undefined,
 ): (project: string, locale: Locale) => Promise<NeutralMessage> {
-  return async (project, locale) => {
-    const milestones = milestonesFor(project);
-    const data = await buildDigest({
-      readModel,
-      project,
-      now: clock.now(),
-      locale,
-      timeZone,
-      ...(milestones ? { milestones } : {}),
-    });
-    return renderDigest(data, locale);
-  };
+  const digestNow = buildDigestNow(readModel, clock, timeZone, milestonesFor);
+  return async (project, locale) => renderDigest(await digestNow(project, locale), locale);
 }
 
 /**
@@ -41,18 +53,11 @@ export function chartPreview(
   readModel: ProjectReadModel,
   clock: Clock,
   timeZone: string,
-  milestonesFor: (project: string) => readonly number[] | undefined = () => undefined,
+  milestonesFor: MilestonesFor = () => undefined,
 ): (project: string, locale: Locale) => Promise<NeutralMessage> {
+  const digestNow = buildDigestNow(readModel, clock, timeZone, milestonesFor);
   return async (project, locale) => {
-    const milestones = milestonesFor(project);
-    const data = await buildDigest({
-      readModel,
-      project,
-      now: clock.now(),
-      locale,
-      timeZone,
-      ...(milestones ? { milestones } : {}),
-    });
+    const data = await digestNow(project, locale);
     const t = digestText(locale);
     const pace = paceText(data.pace, data, t, locale);
     return {
