@@ -107,7 +107,7 @@ export function createPostOnce(deps: {
       record = await ledger.beginAttempt(key, record);
       let receipt: Awaited<ReturnType<ChannelPoster['post']>>;
       try {
-        receipt = await poster.post(channel, message, idempotencyKey);
+        receipt = await poster.post(channel, message, idempotencyKey, undefined, record.attemptStartedAt);
       } catch (error) {
         // Not posted (a refusal for access is one too, as channel-lane.ts reads it): not in doubt.
         if (error instanceof DeliveryNotPostedError || error instanceof ChannelUnavailableError) {
