@@ -36,17 +36,25 @@ export interface BotLife {
   pause(forMs: number): void;
   /** Resolves when no restart or pause is under way. */
   steady(): Promise<void>;
-  /** Warnings, errors and stderr of every process, for a failing seed's report (every line with CHAOS_LOG_ALL=1). */
-  log(): string[];
+  /**
+   * Warnings, errors and stderr of every process, for a failing seed's report (every line with CHAOS_LOG_ALL=1),
+   * each log line timed from `since` (epoch ms; the schedule's start) when given.
+   */
+  log(since?: number): string[];
   /** SIGTERM (SIGKILL after 10 s). */
   stop(): Promise<void>;
 }
 
 const warnLevels = new Set(['warn', 'error', 'fatal', 40, 50, 60]);
 
-function logLineText(line: LogLine): string {
-  const { msg, level, time: _time, pid: _pid, hostname: _host, ...rest } = line;
-  return `${String(level)} ${String(msg ?? '')} ${JSON.stringify(rest)}`.slice(0, 400);
+function logLineText(line: LogLine, since: number | undefined): string {
+  const { msg, level, time, pid: _pid, hostname: _host, ...rest } = line;
+  // The logger writes ISO times (src/ops/logger.ts).
+  const loggedAt =
+    typeof time === 'string' || typeof time === 'number' ? new Date(time).getTime() : Number.NaN;
+  const seconds = since !== undefined && Number.isFinite(loggedAt) ? (loggedAt - since) / 1000 : undefined;
+  const at = seconds === undefined ? '' : `${seconds >= 0 ? '+' : ''}${seconds.toFixed(2)}s `;
+  return `${at}${String(level)} ${String(msg ?? '')} ${JSON.stringify(rest)}`.slice(0, 400);
 }
 
 export function botLife(options: BotLifeOptions): BotLife {
@@ -118,12 +126,12 @@ export function botLife(options: BotLifeOptions): BotLife {
         await seen;
       }
     },
-    log: () =>
+    log: (since) =>
       processes.flatMap((bot) => [
         ...bot
           .logLines()
           .filter((l) => process.env['CHAOS_LOG_ALL'] || warnLevels.has(l.level as string))
-          .map((l) => `${bot.name} ${logLineText(l)}`),
+          .map((l) => `${bot.name} ${logLineText(l, since)}`),
         ...bot
           .stderr()
           .split('\n')
