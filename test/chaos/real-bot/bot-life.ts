@@ -60,7 +60,14 @@ function logLineText(line: LogLine, since: number | undefined): string {
 export function botLife(options: BotLifeOptions): BotLife {
   const processes: BotProcess[] = [];
   let current: BotProcess | undefined;
+  /** Restarts, one after another. */
   let busy: Promise<void> = Promise.resolve();
+  /**
+   * Pauses under way, each continued by its own timer: chained behind a restart, a pause that hit the new process
+   * as it started (SIGSTOP before it said it runs) was continued only when that restart's wait for "fundbot is
+   * running" gave up 90 s later, and a 1 s pause stopped the bot for 80 s (real-bot seed 1 under load).
+   */
+  const pauses = new Set<Promise<void>>();
   let incarnation = 0;
 
   async function start(): Promise<void> {
@@ -110,20 +117,21 @@ export function botLife(options: BotLifeOptions): BotLife {
       const from = Date.now();
       process.kill(pid, 'SIGSTOP');
       options.disruptions.push({ from, to: from + forMs, what: 'pause' });
-      busy = busy.then(async () => {
-        await new Promise((resolve) => setTimeout(resolve, forMs));
+      const continued = new Promise<void>((resolve) => setTimeout(resolve, forMs)).then(() => {
         try {
           process.kill(pid, 'SIGCONT');
         } catch {
           // Killed meanwhile.
         }
       });
+      pauses.add(continued);
+      void continued.then(() => pauses.delete(continued));
     },
     async steady() {
-      // A kill or pause may chain another step while one is awaited.
-      for (let seen: Promise<void> | undefined; seen !== busy; ) {
+      // A kill or pause may begin another step while one is awaited.
+      for (let seen: Promise<void> | undefined; seen !== busy || pauses.size > 0; ) {
         seen = busy;
-        await seen;
+        await Promise.all([seen, ...pauses]);
       }
     },
     log: (since) =>
