@@ -11,20 +11,23 @@ export interface CopySweep {
   readonly to: number;
 }
 
-/** What a watch looks for: the delivery, where its earliest doubtful attempt began, a sweep to continue. */
+/** What a look for copies wants: the deliveries of one channel (or thread), from where the earliest may land. */
 export interface CopyWatchLook {
-  readonly key: string;
-  /** Every rendering its attempts carried (the first, and the repeat's that says it is late). */
-  readonly messages: readonly NeutralMessage[];
+  /** Every delivery watched, each with every rendering its attempts carried (the first, and the repeat's). */
+  readonly wanted: readonly { readonly key: string; readonly message: NeutralMessage }[];
+  /** Epoch ms: the look reads from here (less the clock margin) to now, or continues `sweep`. */
   readonly from: number;
   readonly sweep?: CopySweep;
 }
 
 /** What one look for copies showed. */
 export interface CopyLook {
-  readonly copies: readonly string[];
+  /** Every copy of a wanted delivery the look showed. */
+  readonly copies: readonly { readonly key: string; readonly messageId: string }[];
   /** The span was read to its start. */
   readonly complete: boolean;
+  /** When complete: every message from `from` up to this time (epoch ms) was read. */
+  readonly readTo?: number;
   readonly sweep?: CopySweep;
   /** When the look was made; undefined when the budget was not free. */
   readonly lookedAt?: number;
@@ -32,8 +35,8 @@ export interface CopyLook {
 }
 
 /**
- * One look for copies of a delivery posted again after a doubt (extra-copies.ts watches for a late landing
- * beside it), when the scope's budget is free and no doubt of the scope wants it within an interval (doubts
+ * One look for copies of the deliveries of a channel (or thread) posted again after a doubt (extra-copies.ts
+ * watches for a late landing beside each; one look serves them all), when the scope's budget is free and no doubt of the scope wants it within an interval (doubts
  * first): every copy the look showed, whether it read the span to its start (else `sweep` continues it), and
  * when to look next. One platform call when it looks; the budget's and the queue's store reads otherwise.
  */
@@ -67,7 +70,7 @@ export async function lookForCopies(
         from: watch.from - deps.marginOf(support),
         to,
         ...(watch.sweep ? { cursor: watch.sweep.cursor } : {}),
-        wanted: watch.messages.map((message) => ({ key: watch.key, message })),
+        wanted: watch.wanted,
       },
       thread,
     ),
@@ -78,13 +81,14 @@ export async function lookForCopies(
     return { copies: [], complete: false, nextAt: claimedElsewhere ? now + claimRetryMs : nextAt };
   }
   const page = looked.result;
-  const copies = (page.copies ?? []).filter((c) => c.key === watch.key).map((c) => c.messageId);
-  const found = page.found.get(watch.key);
-  if (found !== undefined && !copies.includes(found)) copies.push(found);
+  const keys = new Set(watch.wanted.map((w) => w.key));
+  const copies = (page.copies ?? []).filter((c) => keys.has(c.key));
+  for (const [key, messageId] of page.found)
+    if (keys.has(key) && !copies.some((c) => c.messageId === messageId)) copies.push({ key, messageId });
   return {
     copies,
     complete: page.cursor === undefined,
-    ...(page.cursor ? { sweep: { cursor: page.cursor, to } } : {}),
+    ...(page.cursor ? { sweep: { cursor: page.cursor, to } } : { readTo: to }),
     lookedAt: looked.lookedAt,
     nextAt: looked.lookedAt + interval,
   };

@@ -131,7 +131,10 @@ describe('doubt resolver: the shared look budget', () => {
     const { poster, arrivals } = platform(clock, 0);
     clock.set(t0 + 15_000);
     table.set('look:slack:T1:history', { owner: 'b', until: clock.now() + intervalMs });
-    const watch = { key: 'e1@slack:T1:S1', messages: [{ text: 'Ada backed the project' }], from: t0 };
+    const watch = {
+      wanted: [{ key: 'e1@slack:T1:S1', message: { text: 'Ada backed the project' } }],
+      from: t0,
+    };
     const first = await watcher.lookForCopies(poster, channel, undefined, watch);
     expect(arrivals).toHaveLength(0);
     expect(first.nextAt).toBe(clock.now() + 5_000);
