@@ -1,4 +1,5 @@
 import type { DeliveryRecord } from './delivery-ledger.js';
+import type { DoubtDecision } from './doubt.js';
 import type { Sighting } from './ports.js';
 import type { Witness } from './witness.js';
 
@@ -29,4 +30,21 @@ export function isOlderAttemptCopy(
   const latest = record?.state === 'attempting' ? record.attemptStartedAt : undefined;
   if (sighting.attemptAt === undefined || latest === undefined || sighting.attemptAt >= latest) return false;
   return !witness.coveredSince(sighting.channel, latest);
+}
+
+/**
+ * A doubt decided "posted" by a look that read such a copy before its removal applied (the look in flight as its
+ * event came): the copy is gone, so it cannot be the one that counts. Another copy the look showed counts
+ * instead; none: the repeat had not landed by the look, so it is posted again (watched for late copies, as any
+ * repost), never a notice left with no copy.
+ */
+export function withoutRemovedCopies(
+  decision: DoubtDecision,
+  removed: (messageId: string) => boolean,
+): DoubtDecision {
+  if (decision.kind !== 'posted' || decision.messageId === undefined || !removed(decision.messageId))
+    return decision;
+  const [messageId, ...others] = (decision.others ?? []).filter((id) => !removed(id));
+  if (messageId === undefined) return { kind: 'absent', ...(decision.by ? { by: decision.by } : {}) };
+  return { ...decision, messageId, others };
 }

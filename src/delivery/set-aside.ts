@@ -6,7 +6,7 @@ import type { DeliveryRecord } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import { type LaneDeps, laneRetryBackoff } from './lane-deps.js';
 import type { LaneItem } from './lane-item.js';
-import { isOlderAttemptCopy } from './older-attempt.js';
+import { isOlderAttemptCopy, withoutRemovedCopies } from './older-attempt.js';
 import type { ChannelPoster, Sighting } from './ports.js';
 import { NotPostedYetError } from './post-once.js';
 
@@ -240,8 +240,10 @@ export class SetAside {
         })),
       );
       const decisions = await resolver.decide(poster, this.channel, thread, pending);
+      const removed = (messageId: string) => this.deps.witness.removed(messageId);
       for (const w of group) {
-        const decision = decisions.get(w.item.idempotencyKey);
+        const looked = decisions.get(w.item.idempotencyKey);
+        const decision = looked && withoutRemovedCopies(looked, removed);
         if (!decision || decision.kind === 'wait') {
           w.dueAt = decision?.until ?? clock.now() + 60_000;
           continue;

@@ -27,6 +27,7 @@ const keptNames = 5_000;
 export function createWitness(options: { readonly store: KeyValueStore; readonly clock: Clock }) {
   const { store, clock } = options;
   const byName = new Map<string, { ids: string[]; at: number }>();
+  const removedIds = new Set<string>();
   const workspaces = new Map<string, { receivedAt: number; newestAt: number; liveSince: number }>();
   const workspaceOf = (channel: ChannelRef) => `${channel.platform}:${channel.workspaceId}`;
   const sightings = createSightingsStore(store);
@@ -75,6 +76,13 @@ export function createWitness(options: { readonly store: KeyValueStore; readonly
         const entry = name ? byName.get(name) : undefined;
         if (entry) entry.ids = entry.ids.filter((id) => id !== sighting.messageId);
       }
+      removedIds.add(sighting.messageId);
+      if (removedIds.size > keptNames) removedIds.delete(removedIds.values().next().value as string);
+    },
+
+    /** Whether this process removed that message as a late copy of an older attempt (see `forget`). */
+    removed(messageId: string): boolean {
+      return removedIds.has(messageId);
     },
 
     /** Sightings of a delivery written by any replica (those that came while it was in doubt). */
