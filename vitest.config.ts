@@ -13,41 +13,41 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const lanes = { journeys: 4, modules: 2 } as const;
 
 /**
- * Seconds a file takes, measured on the idle machine (2026-11-29; the files whose platforms now run side by side
- * at their longer platform's time), for the files that take long: the order of a fresh checkout (CI), which has no
- * timings of its own yet. A file not named: vitest's own timing of its last run,
- * else a minute for a journey and a second for a module test. Only the order depends on them.
+ * Seconds a file takes in the whole suite on the idle machine (the clean-clone CI run of 2026-11-29 17:09 UTC; the
+ * roll-call and Discord files' estimated after their shorter leads to the minute they wait for), for the files that
+ * take long: the order of a fresh checkout (CI), which has no timings of its own yet. A file not named: vitest's own
+ * timing of its last run, else a minute for a journey and a second for a module test. Only the order depends on them.
  */
 const measuredSeconds: Readonly<Record<string, number>> = {
-  'test/journeys/chaos-seeds.test.ts': 195,
-  // Seed 9 took 106 s on the idle machine (seed 3, open again, is skipped), up to a minute of it waiting for its
+  'test/journeys/chaos-seeds.test.ts': 130,
+  // Seed 9 took 106 s on the idle machine (seeds 3 and 1, open, are skipped), up to a minute of it waiting for its
   // pinned batch minute.
-  'test/journeys/chaos-seeds-once-failed.test.ts': 120,
-  'test/journeys/roll-call.test.ts': 180,
-  'test/journeys/pace-alert.test.ts': 155,
-  'test/journeys/compiled-entry.test.ts': 122,
-  'test/journeys/key-recovery.test.ts': 117,
-  'test/journeys/discord-http.test.ts': 117,
-  'test/journeys/slack-socket-mode.test.ts': 109,
-  'test/journeys/feed-health.test.ts': 95,
-  'test/journeys/discord-gateway.test.ts': 74,
-  'test/journeys/hosted-replicas.test.ts': 41,
-  'test/journeys/operator.test.ts': 23,
-  'test/journeys/hosted-slack.test.ts': 21,
-  'test/journeys/console-demo.test.ts': 16,
-  'test/journeys/reward-dm-watch.test.ts': 16,
-  'test/journeys/delivery-trace.test.ts': 15,
-  'test/app/discord-files.test.ts': 84,
-  'test/app/store-truth.test.ts': 34,
-  'test/lib/coordination/lease-model.test.ts': 21,
-  'test/app/shutdown.test.ts': 19,
-  'test/app/discord-http-interactions.test.ts': 13,
-  'test/chaos/chaos.test.ts': 12,
+  'test/journeys/chaos-seeds-once-failed.test.ts': 130,
+  'test/journeys/roll-call.test.ts': 150,
+  'test/journeys/pace-alert.test.ts': 200,
+  'test/journeys/compiled-entry.test.ts': 136,
+  'test/journeys/key-recovery.test.ts': 110,
+  'test/journeys/discord-http.test.ts': 130,
+  'test/journeys/slack-socket-mode.test.ts': 108,
+  'test/journeys/feed-health.test.ts': 89,
+  'test/journeys/discord-gateway.test.ts': 107,
+  'test/journeys/hosted-replicas.test.ts': 34,
+  'test/journeys/operator.test.ts': 28,
+  'test/journeys/hosted-slack.test.ts': 19,
+  'test/journeys/console-demo.test.ts': 23,
+  'test/journeys/reward-dm-watch.test.ts': 20,
+  'test/journeys/delivery-trace.test.ts': 25,
+  'test/app/discord-files.test.ts': 70,
+  'test/app/store-truth.test.ts': 70,
+  'test/lib/coordination/lease-model.test.ts': 31,
+  'test/app/shutdown.test.ts': 23,
+  'test/app/discord-http-interactions.test.ts': 17,
+  'test/chaos/chaos.test.ts': 59,
   'test/app/hostile-config.test.ts': 10,
-  'test/app/platform-start.test.ts': 10,
-  'test/app/store-outage.test.ts': 9,
-  'test/engine/lists/list-reader.test.ts': 9,
-  'test/app/demo.test.ts': 9,
+  'test/app/platform-start.test.ts': 11,
+  'test/app/store-outage.test.ts': 11,
+  'test/engine/lists/list-reader.test.ts': 23,
+  'test/app/demo.test.ts': 15,
   'test/engine/independent-projects.test.ts': 8,
 };
 

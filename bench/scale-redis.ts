@@ -10,7 +10,7 @@
  * - fleet `firstPollAllMs`: from the first spawn until all 3,000 projects were.
  */
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeSlack } from '../test/fakes/slack/fake-slack.js';
@@ -51,6 +51,31 @@ async function heldBy(opsUrl: string): Promise<{ held: string[]; answeredMs: num
     }
   }
   return undefined;
+}
+
+/**
+ * Where a replica's start went, from its own log (ms after its spawn): `joinedMs` its fleet's leases taken ("replica
+ * joined"), `runningMs` its start-up done ("fundbot is running": the chat adapters connected, the engine polling, its
+ * key checks done). Absent when the line is not there.
+ */
+async function phasesOf(logPath: string, spawnedAt: number): Promise<Record<string, number>> {
+  const phases: Record<string, number> = {};
+  const text = await readFile(logPath, 'utf8').catch(() => '');
+  for (const [name, msg] of [
+    ['joinedMs', 'replica joined'],
+    ['runningMs', 'fundbot is running'],
+  ] as const) {
+    const line = text.split('\n').find((l) => l.includes(`"msg":"${msg}"`));
+    const time = line === undefined ? undefined : /"time":"([^"]+)"/.exec(line)?.[1];
+    if (time !== undefined) phases[name] = Date.parse(time) - spawnedAt;
+  }
+  return phases;
+}
+
+/** The CPU a process had used by `at` (its last sample before then), ms; -1 without one. */
+function cpuMsBy(watch: ProcWatch | undefined, at: number): number {
+  const before = watch?.samples.filter((s) => s.at <= at) ?? [];
+  return before.at(-1)?.cpuMs ?? -1;
 }
 
 function redisCli(port: number, ...args: string[]): string {
@@ -141,6 +166,10 @@ export async function measureScaleRedisBots(): Promise<Record<string, unknown>> 
           ...(asked === undefined ? { healthzUnanswered: true } : { healthzMs: asked.answeredMs }),
           // No holder list (its /healthz did not answer): no figure, not a time before the epoch.
           firstPollAllMs: held.length > 0 && Number.isFinite(lastAt) ? lastAt - bot.spawnedAt : -1,
+          // Where the time to the first polls went: the CPU this replica used by then (the three replicas, Redis and
+          // the simulator share the machine's cores), and its phases by its own log.
+          cpuMsToFirstPolls: Number.isFinite(lastAt) ? cpuMsBy(watches[i], lastAt) : -1,
+          ...(await phasesOf(join(dir, `replica-${i}.log`), bot.spawnedAt)),
           rssMb: watches[i]?.peakRssMb() ?? -1,
           cpuPct: start && end ? (watches[i]?.cpuPct(start, end) ?? -1) : -1,
           logLines: bot.logged().lines,

@@ -5,7 +5,7 @@
  * once a minute, which run.ts's fake leaves out) that sends the replicas Slack's `message` events, and channels
  * subscribed through the real signed slash command.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChannelRef } from '../../src/core/index.js';
@@ -14,9 +14,10 @@ import { namespaced, openStore } from '../../src/lib/store.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
-import { freePort, type RedisServer, startRedisServer } from '../../test/support/redis-server.js';
+import { type RedisServer, startRedisServer } from '../../test/support/redis-server.js';
 import { waitUntil } from '../../test/support/wait-until.js';
 import { heldProjects, type ReplicaProcess, startReplicaProcess } from './replica-process.js';
+import { projectKeyEnv, slackAppEnv, writeReplicaSlots } from './replica-slots.js';
 
 const botToken = 'xoxb-bench-replicas';
 const signingSecret = 'bench-replicas-signing-secret';
@@ -74,34 +75,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     users: [{ id: 'U0ADMIN', team_id: workspaceId, name: 'lead', is_admin: true }],
   });
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-replicas-scenarios-'));
-  const keyEnv = (project: string) => `${project.toUpperCase().replaceAll('-', '_')}_API_KEY`;
-  const env: Record<string, string> = {
-    SLACK_BOT_TOKEN: botToken,
-    SLACK_SIGNING_SECRET: signingSecret,
-    SLACK_API_URL: slack.apiUrl,
-    LOG_LEVEL: 'info',
-  };
-  for (const project of projects) env[keyEnv(project)] = sim.issueProjectKey(project);
-  const slots = await Promise.all(
-    Array.from({ length: replicaCount }, async (_, i) => {
-      const opsPort = await freePort();
-      const slackPort = await freePort();
-      const configPath = join(dir, `replica-${i + 1}.json`);
-      writeFileSync(
-        configPath,
-        JSON.stringify({
-          api: { baseUrl: sim.url },
-          store: { url: redis.url, leaseTtlMs: options.leaseTtlMs },
-          projects: projects.map((linkCaption) => ({ linkCaption, apiKeyEnv: keyEnv(linkCaption) })),
-          slack: { enabled: true, mode: 'http', port: slackPort },
-          digest: { enabled: true, time: options.digestTime, timeZone: 'UTC' },
-          engine: { publicReads: false },
-          http: { enabled: true, port: opsPort },
-        }),
-      );
-      return { name: `s${i + 1}`, configPath, opsPort, slackPort, logPath: join(dir, `s${i + 1}.log`) };
-    }),
-  );
+  const env: Record<string, string> = slackAppEnv(botToken, signingSecret, slack.apiUrl);
+  for (const project of projects) env[projectKeyEnv(project)] = sim.issueProjectKey(project);
+  const slots = await writeReplicaSlots(dir, replicaCount, 's', ({ opsPort, slackPort }) => ({
+    api: { baseUrl: sim.url },
+    store: { url: redis.url, leaseTtlMs: options.leaseTtlMs },
+    projects: projects.map((linkCaption) => ({ linkCaption, apiKeyEnv: projectKeyEnv(linkCaption) })),
+    slack: { enabled: true, mode: 'http', port: slackPort },
+    digest: { enabled: true, time: options.digestTime, timeZone: 'UTC' },
+    engine: { publicReads: false },
+    http: { enabled: true, port: opsPort },
+  }));
   const startSlot = (i: number) => startReplicaProcess({ ...slots[i]!, env, entry: options.entry });
   const store = await openStore(redis.url);
   const replicas = await Promise.all(slots.map((_, i) => startSlot(i)));

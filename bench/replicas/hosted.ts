@@ -17,7 +17,7 @@
  *   key (`details.userKeyReadsPerMinuteOneProcess`): one reader per fleet, so at most 1.1x.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSubscriptionStore } from '../../src/core/index.js';
@@ -26,7 +26,7 @@ import { openStore } from '../../src/lib/store.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { type FakeWorkspace, startFakeSlackOAuth } from '../../test/fakes/slack/fake-slack-oauth.js';
 import { installWorkspace } from '../../test/slack/oauth-browser.js';
-import { freePort, redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
+import { redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
 import { waitUntil } from '../../test/support/wait-until.js';
 import {
   type ArrivedSupporter,
@@ -38,6 +38,7 @@ import {
 } from './ground-truth.js';
 import { connectWorkspaces } from './hosted-connects.js';
 import { heldProjects, type ReplicaProcess, startReplicaProcess } from './replica-process.js';
+import { writeReplicaSlots } from './replica-slots.js';
 
 const workspaceCount = 50;
 const replicaCount = 3;
@@ -106,27 +107,16 @@ export async function runHostedSection(): Promise<void> {
     FUNDBOT_USER_KEY: sim.issueUserKey(sim.project(operatorProject).ownerId, { scopes: ['project:read'] }),
     LOG_LEVEL: 'info',
   };
-  const slots = await Promise.all(
-    Array.from({ length: replicaCount }, async (_, i) => {
-      const opsPort = await freePort();
-      const slackPort = await freePort();
-      const configPath = join(dir, `hosted-${i + 1}.json`);
-      writeFileSync(
-        configPath,
-        JSON.stringify({
-          api: { baseUrl: sim.url },
-          store: { url: redis.url, leaseTtlMs },
-          projects: [{ linkCaption: operatorProject, apiKeyEnv: 'OPERATOR_API_KEY' }],
-          slack: { enabled: true, mode: 'http', port: slackPort, clientId: slack.clientId },
-          hosted: { enabled: true, maxProjectsPerWorkspace: 1 },
-          digest: { enabled: false },
-          engine: { publicReads: false },
-          http: { enabled: true, port: opsPort },
-        }),
-      );
-      return { name: `h${i + 1}`, configPath, opsPort, slackPort, logPath: join(dir, `h${i + 1}.log`) };
-    }),
-  );
+  const slots = await writeReplicaSlots(dir, replicaCount, 'h', ({ opsPort, slackPort }) => ({
+    api: { baseUrl: sim.url },
+    store: { url: redis.url, leaseTtlMs },
+    projects: [{ linkCaption: operatorProject, apiKeyEnv: 'OPERATOR_API_KEY' }],
+    slack: { enabled: true, mode: 'http', port: slackPort, clientId: slack.clientId },
+    hosted: { enabled: true, maxProjectsPerWorkspace: 1 },
+    digest: { enabled: false },
+    engine: { publicReads: false },
+    http: { enabled: true, port: opsPort },
+  }));
   const startSlot = (i: number) => startReplicaProcess({ ...slots[i]!, env, entry: 'tsx' });
   const events = (i: number) => `http://127.0.0.1:${slots[i % replicaCount]!.slackPort}/slack/events`;
   const store = await openStore(redis.url);

@@ -28,7 +28,7 @@
  * - `fleetDoubts` (issue 29): six channels of one workspace in doubt at one replica's death, on the same cluster
  *   (fleet-doubts.ts). `--only fleet-doubts` runs that cluster with only this measure and prints it alone.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChannelRef, createPacingSettings, createSubscriptionStore } from '../../src/core/index.js';
@@ -38,7 +38,7 @@ import { openStore } from '../../src/lib/store.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { startFakeSlack } from '../../test/fakes/slack/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../../test/slack/helpers.js';
-import { freePort, redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
+import { redisUnavailableReason, startRedisServer } from '../../test/support/redis-server.js';
 import { until } from './cluster.js';
 import {
   type ArrivedSupporter,
@@ -53,6 +53,7 @@ import {
 } from './ground-truth.js';
 import { leaseTtlMs as hostedLeaseTtlMs, runHostedSection } from './hosted.js';
 import { heldProjects, type ReplicaProcess, sampleProcess, startReplicaProcess } from './replica-process.js';
+import { projectKeyEnv, slackAppEnv, writeReplicaSlots } from './replica-slots.js';
 import { runReplicaScenarios, leaseTtlMs as scenarioLeaseTtlMs } from './scenarios.js';
 import { durableKeys, sizingFigures } from './sizing.js';
 
@@ -106,37 +107,20 @@ async function main(): Promise<void> {
     users: [{ id: 'U0ADMIN', team_id: channel.workspaceId, name: 'lead', is_admin: true }],
   });
   const dir = mkdtempSync(join(tmpdir(), 'fundbot-replicas-'));
-  const keyEnv = (project: string) => `${project.toUpperCase().replaceAll('-', '_')}_API_KEY`;
-  const env: Record<string, string> = {
-    SLACK_BOT_TOKEN: botToken,
-    SLACK_SIGNING_SECRET: signingSecret,
-    SLACK_API_URL: slack.apiUrl,
-    LOG_LEVEL: 'info',
-  };
-  for (const project of projects) env[keyEnv(project)] = sim.issueProjectKey(project);
+  const env: Record<string, string> = slackAppEnv(botToken, signingSecret, slack.apiUrl);
+  for (const project of projects) env[projectKeyEnv(project)] = sim.issueProjectKey(project);
 
   // One config file per slot (its own health and Slack ports); a restarted slot reuses its file.
-  const slots = await Promise.all(
-    Array.from({ length: replicaCount }, async (_, i) => {
-      const opsPort = await freePort();
-      const slackPort = await freePort();
-      const configPath = join(dir, `replica-${i + 1}.json`);
-      writeFileSync(
-        configPath,
-        JSON.stringify({
-          api: { baseUrl: sim.url },
-          store: { url: redis.url, ...(configuredLeaseTtlMs ? { leaseTtlMs: configuredLeaseTtlMs } : {}) },
-          projects: projects.map((linkCaption) => ({ linkCaption, apiKeyEnv: keyEnv(linkCaption) })),
-          slack: { enabled: true, mode: 'http', port: slackPort },
-          digest: { enabled: false },
-          // Every read on the project's key: the per-IP public budget is shared by all replicas on this host.
-          engine: { publicReads: false },
-          http: { enabled: true, port: opsPort },
-        }),
-      );
-      return { name: `r${i + 1}`, configPath, opsPort, slackPort, logPath: join(dir, `r${i + 1}.log`) };
-    }),
-  );
+  const slots = await writeReplicaSlots(dir, replicaCount, 'r', ({ opsPort, slackPort }) => ({
+    api: { baseUrl: sim.url },
+    store: { url: redis.url, ...(configuredLeaseTtlMs ? { leaseTtlMs: configuredLeaseTtlMs } : {}) },
+    projects: projects.map((linkCaption) => ({ linkCaption, apiKeyEnv: projectKeyEnv(linkCaption) })),
+    slack: { enabled: true, mode: 'http', port: slackPort },
+    digest: { enabled: false },
+    // Every read on the project's key: the per-IP public budget is shared by all replicas on this host.
+    engine: { publicReads: false },
+    http: { enabled: true, port: opsPort },
+  }));
   // Three processes loading the sources under tsx at once took over a minute on a loaded 2-core machine.
   const startSlot = (i: number) => startReplicaProcess({ ...slots[i]!, env, entry, startTimeoutMs: 180_000 });
 

@@ -89,7 +89,7 @@ export class ChannelLane {
     const confirmed = this.#sightings.confirmedOf(sighting);
     if (confirmed && !confirmed.same)
       this.#copies.remove(confirmed.id, confirmed.canonical, [sighting.messageId], 'sighted');
-    const doubt = this.#aside.sighted(sighting, markOf);
+    const doubt = this.#aside.sighted(sighting, markOf, (id) => this.removeOlderCopy(id, sighting));
     const watched = this.#copies.sighted(sighting);
     return flying || confirmed !== undefined || doubt || watched;
   }
@@ -108,6 +108,11 @@ export class ChannelLane {
   /** Removes copies of delivery `id` other than the ledger's (`canonical`): see extra-copies.ts. */
   removeCopies(id: string, canonical: string, copies: readonly string[]): void {
     this.#copies.remove(id, canonical, copies, 'sighted');
+  }
+
+  /** A late copy of an attempt older than the delivery's latest, in doubt (older-attempt.ts): removed. */
+  removeOlderCopy(id: string, sighting: Sighting): void {
+    this.#copies.olderAttemptLanded(id, sighting);
   }
 
   /** A watch for a late copy that an earlier process began (copy-watch-store.ts). */
@@ -272,7 +277,8 @@ export class ChannelLane {
       let receipt: Awaited<ReturnType<ChannelPoster['post']>>;
       this.#sightings.started(item.idempotencyKey, mark);
       try {
-        receipt = await poster.post(this.channel, message, item.idempotencyKey, thread);
+        const attemptAt = record.attemptStartedAt;
+        receipt = await poster.post(this.channel, message, item.idempotencyKey, thread, attemptAt);
       } catch (error) {
         return await this.#failed(item, record, error);
       } finally {

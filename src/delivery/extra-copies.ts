@@ -242,23 +242,38 @@ export class ExtraCopies {
     copies: readonly string[],
     how: 'sighted' | 'looked',
   ): void {
-    const poster = this.deps.posterFor(this.channel.platform);
     // Without the ledger's copy named, which one counts cannot be told: nothing is removed.
     if (canonical === undefined) return;
-    for (const messageId of copies) {
-      if (messageId === canonical || this.#removed.has(messageId)) continue;
-      this.#removed.add(messageId);
-      if (this.#removed.size > 1_000) this.#removed.delete(this.#removed.values().next().value as string);
-      const remove = poster?.remove?.bind(poster);
-      if (!remove) {
-        this.deps.logger.warn(
-          { channel: channelKey(this.channel), id, messageId },
-          'an extra copy of a notice stands: this platform cannot remove it',
-        );
-        continue;
-      }
-      this.#removeNow(id, messageId, how, remove, 0);
+    for (const messageId of copies) if (messageId !== canonical) this.#removeOne(id, messageId, how);
+  }
+
+  /**
+   * A late copy of an attempt older than the delivery's latest, which is still in doubt (older-attempt.ts):
+   * removed at once and forgotten by the witness, so it decides nothing; the latest attempt's witnesses decide.
+   */
+  olderAttemptLanded(id: string, sighting: Sighting): void {
+    this.deps.witness.forget(sighting);
+    this.deps.logger.info?.(
+      { channel: channelKey(this.channel), id, messageId: sighting.messageId },
+      'a late copy of an earlier attempt landed while its repeat is in doubt: removed, the repeat decides',
+    );
+    this.#removeOne(id, sighting.messageId, 'sighted');
+  }
+
+  #removeOne(id: string, messageId: string, how: 'sighted' | 'looked'): void {
+    if (this.#removed.has(messageId)) return;
+    this.#removed.add(messageId);
+    if (this.#removed.size > 1_000) this.#removed.delete(this.#removed.values().next().value as string);
+    const poster = this.deps.posterFor(this.channel.platform);
+    const remove = poster?.remove?.bind(poster);
+    if (!remove) {
+      this.deps.logger.warn(
+        { channel: channelKey(this.channel), id, messageId },
+        'an extra copy of a notice stands: this platform cannot remove it',
+      );
+      return;
     }
+    this.#removeNow(id, messageId, how, remove, 0);
   }
 
   /**

@@ -42,6 +42,11 @@ export interface ChannelPoster {
     idempotencyKey: string,
     /** Post as a reply in this thread of the channel (posters without threads post in the channel). */
     thread?: ThreadTarget,
+    /**
+     * When this attempt began (its ledger record's `attemptStartedAt`): a poster whose messages can carry it
+     * (Slack, in the key's block id) does, so a copy that lands late tells which attempt it is of.
+     */
+    attemptAt?: number,
     // biome-ignore lint/suspicious/noConfusingVoidType: adapters without message ids return void
   ): Promise<PostReceipt | void>;
   /**
@@ -184,6 +189,8 @@ export interface Sighting {
   readonly messageId: string;
   /** When the message landed, on the platform's clock (epoch ms). */
   readonly at: number;
+  /** When the attempt that posted it began, when the message carries it (Slack): see `ChannelPoster.post`. */
+  readonly attemptAt?: number;
 }
 
 /** A project's supporter count and funding total at one read. */

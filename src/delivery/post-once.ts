@@ -5,6 +5,7 @@ import { ChannelUnavailableError } from './channel-unavailable-error.js';
 import type { DeliveryKey, DeliveryLedger, DeliveryRecord } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import type { DoubtResolver } from './doubt-resolver.js';
+import { answered, answeredLandsWithinMs } from './lane-failure.js';
 import { idempotencyKeyOf, type LaneItem } from './lane-item.js';
 import type { ChannelPoster } from './ports.js';
 
@@ -87,6 +88,8 @@ export function createPostOnce(deps: {
             {
               key: idempotencyKey,
               startedAt: started,
+              // Answered (a 5xx) by this process or one before it: nothing lands after that answer.
+              ...(record.landsBy !== undefined ? { landsBy: record.landsBy } : {}),
               message,
               ...(mark !== undefined ? { mark } : {}),
             },
@@ -107,14 +110,18 @@ export function createPostOnce(deps: {
       record = await ledger.beginAttempt(key, record);
       let receipt: Awaited<ReturnType<ChannelPoster['post']>>;
       try {
-        receipt = await poster.post(channel, message, idempotencyKey);
+        receipt = await poster.post(channel, message, idempotencyKey, undefined, record.attemptStartedAt);
       } catch (error) {
         // Not posted (a refusal for access is one too, as channel-lane.ts reads it): not in doubt.
         if (error instanceof DeliveryNotPostedError || error instanceof ChannelUnavailableError) {
           await ledger.clearAttempt(key, record).catch(() => {});
           throw error;
         }
-        // In doubt: the resolver decides it (asked again in a second), its sighting at once.
+        // In doubt: the resolver decides it (asked again in a second), its sighting at once. Answered (a 5xx), it
+        // landed by then if at all: kept with the attempt, so a process that takes the doubt over after a kill
+        // looks then too, not after the late-landing span (as channel-lane.ts does for notices).
+        if (answered(error))
+          await ledger.answered(key, record, deps.clock.now() + answeredLandsWithinMs).catch(() => {});
         throw new NotPostedYetError(`${id} went in doubt`, deps.clock.now(), idempotencyKey, {
           cause: error,
         });

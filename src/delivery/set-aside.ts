@@ -6,6 +6,7 @@ import type { DeliveryRecord } from './delivery-ledger.js';
 import { DeliveryNotPostedError } from './delivery-not-posted-error.js';
 import { type LaneDeps, laneRetryBackoff } from './lane-deps.js';
 import type { LaneItem } from './lane-item.js';
+import { isOlderAttemptCopy } from './older-attempt.js';
 import type { ChannelPoster, Sighting } from './ports.js';
 import { NotPostedYetError } from './post-once.js';
 
@@ -98,8 +99,15 @@ export class SetAside {
     }
   }
 
-  /** The platform showed one of our messages: a doubt it may decide is looked at now. */
-  sighted(sighting: Sighting, markOf: (key: string) => string | undefined): boolean {
+  /**
+   * The platform showed one of our messages: a doubt it may decide is looked at now; a late copy of an attempt
+   * older than the doubt's latest is handed to `olderCopy` instead (older-attempt.ts), and decides nothing.
+   */
+  sighted(
+    sighting: Sighting,
+    markOf: (key: string) => string | undefined,
+    olderCopy: (id: string) => void,
+  ): boolean {
     let matched = false;
     for (const w of this.#waiting.values()) {
       const key = w.item.idempotencyKey;
@@ -114,6 +122,10 @@ export class SetAside {
       if (w.reason !== 'doubt' || (sighting.key !== key && (!sighting.mark || sighting.mark !== markOf(key))))
         continue;
       matched = true;
+      if (isOlderAttemptCopy(sighting, w.item.record, this.deps.witness)) {
+        olderCopy(w.item.key.id);
+        continue;
+      }
       w.dueAt = this.deps.clock.now();
       this.wakeAt(w.dueAt);
     }

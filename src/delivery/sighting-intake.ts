@@ -3,6 +3,7 @@ import { errorSummary } from '../domain/error-summary.js';
 import type { ChannelLane } from './channel-lane.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
 import type { LaneDeps } from './lane-deps.js';
+import { isOlderAttemptCopy } from './older-attempt.js';
 import type { BatchRecord } from './pacing/batch-record.js';
 import { heldNoticeSighted } from './pacing/landed-after-all.js';
 import type { Sighting } from './ports.js';
@@ -15,7 +16,8 @@ import type { Witness } from './witness.js';
  * - posted under another message id: this one is an extra copy (landed late, or posted by a replica that
  *   decided it absent): removed through the channel's lane;
  * - still attempting (in the air or in doubt on another replica, or left by a dead one): the sighting is
- *   stored for whichever replica decides the doubt;
+ *   stored for whichever replica decides the doubt, unless it is a late copy of an attempt older than the
+ *   record's latest, which is removed (older-attempt.ts);
  * - held for a catch-up (decided absent, then its repeat refused): it landed after all, and stands once
  *   (pacing/landed-after-all.ts);
  * - posted under this id, or unknown: nothing to do.
@@ -51,7 +53,9 @@ export function createSightingIntake(deps: {
         deps.laneOf(sighting.channel).removeCopies(id, record.messageId, [sighting.messageId]);
       return;
     }
-    if (record?.state === 'attempting') await witness.store(key, sighting.messageId);
+    if (isOlderAttemptCopy(sighting, record, witness))
+      deps.laneOf(sighting.channel).removeOlderCopy(id, sighting);
+    else if (record?.state === 'attempting') await witness.store(key, sighting.messageId);
     if (record?.state === 'held') {
       const removeCopy = (channel: ChannelRef, of: string, canonical: string, copy: string) =>
         deps.laneOf(channel).removeCopies(of, canonical, [copy]);

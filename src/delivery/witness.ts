@@ -69,6 +69,14 @@ export function createWitness(options: { readonly store: KeyValueStore; readonly
       return ids;
     },
 
+    /** A sighted copy that was removed (older-attempt.ts): it decides nothing any more. */
+    forget(sighting: Sighting): void {
+      for (const name of [sighting.key, sighting.mark]) {
+        const entry = name ? byName.get(name) : undefined;
+        if (entry) entry.ids = entry.ids.filter((id) => id !== sighting.messageId);
+      }
+    },
+
     /** Sightings of a delivery written by any replica (those that came while it was in doubt). */
     async stored(key: string): Promise<readonly string[]> {
       return sightings.read(key);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { KeyValueStore } from './store-port.js';
 
 export class StoredValueError extends Error {
@@ -35,9 +35,30 @@ export function parseStoredMany<T>(
   raws: readonly unknown[],
   schema: z.ZodType<T>,
 ): (T | undefined)[] {
-  return raws.map((raw, i) =>
-    raw === undefined || raw === null ? undefined : parseStored(keys[i] as string, raw, schema),
-  );
+  return raws.map((raw, i) => parseStoredIfThere(keys[i] as string, raw, schema));
+}
+
+/** One read value: absent (undefined or null) stays undefined, the rest is validated as {@link parseStored}. */
+function parseStoredIfThere<T>(key: string, raw: unknown, schema: z.ZodType<T>): T | undefined {
+  return raw === undefined || raw === null ? undefined : parseStored(key, raw, schema);
+}
+
+/**
+ * A value, and the one it replaces (a state stored before its layout changed) only for when the value is absent,
+ * in one {@link KeyValueStore.getMany} (one MGET on Redis, one SELECT on SQLite) instead of a read and then
+ * another: a project's first run read its state and its history that way, 4 round trips where 2 do (bench
+ * scaleRedis). Each is validated as `get` validates it; the older one only when it is used.
+ */
+export async function getOrOlder<T, O>(
+  store: Pick<KeyValueStore, 'getMany'>,
+  current: readonly [key: string, schema: z.ZodType<T>],
+  older: readonly [key: string, schema: z.ZodType<O>],
+): Promise<readonly [T, undefined] | readonly [undefined, O | undefined]> {
+  const [currentRaw, olderRaw] = await store.getMany([current[0], older[0]], z.unknown());
+  const value = parseStoredIfThere(current[0], currentRaw, current[1]);
+  return value !== undefined
+    ? [value, undefined]
+    : [undefined, parseStoredIfThere(older[0], olderRaw, older[1])];
 }
 
 /**

@@ -14,7 +14,7 @@ export {
 } from './store-observed.js';
 export type { KeyValueStore, SweepSlice } from './store-port.js';
 export { StoreClosedError, StoreFileReplacedError, SWEEP_SLICE_ROWS } from './store-sqlite.js';
-export { GET_MANY_BATCH, StoredValueError, slicesOf } from './store-value.js';
+export { GET_MANY_BATCH, getOrOlder, StoredValueError, slicesOf } from './store-value.js';
 
 /** A view of a store under a key prefix: `projects/solar-kiosk/` keeps projects apart. */
 export function namespaced(store: KeyValueStore, prefix: string): KeyValueStore {

@@ -86,7 +86,7 @@ describe('Discord files through the real entry point (gateway mode)', () => {
   it('/chart answers with the real PNG; the scheduled digest reaches the channel with its chart, and a failing channel shows in /healthz', async () => {
     // The digest's minute must come after the subscriptions. A start slower than the lead (a loaded machine)
     // is tried once more, with a lead that covers the set-up as it was measured.
-    let started = await startSubscribedBot(60_000);
+    let started = await startSubscribedBot(35_000);
     if (started.late) {
       started.bot.dispose();
       started = await startSubscribedBot(started.setUpMs + 30_000);

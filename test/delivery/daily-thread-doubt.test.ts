@@ -2,7 +2,8 @@
  * The daily thread's parent on a Slack channel (issue 29, real-bot seed 9). Its notices and batches wait for it:
  * - refused because the channel is archived, it closes the channel as a refused post does (the notices held for
  *   the catch-up, the channel re-checked), instead of being tried again every 5 s until one try went in doubt;
- * - in doubt, it is decided by the doubt resolver's deciding look (90 s late-landing span) within the 120 s bound.
+ * - in doubt, it is decided by the doubt resolver's deciding look (90 s late-landing span) within the 120 s bound,
+ *   or, answered by a 5xx, as soon as the answer allows (its ledger record keeps when: `landsBy`).
  */
 import { describe, expect, test } from 'vitest';
 import type { ChannelAccessResult, ChannelRef } from '../../src/core/ports.js';
@@ -61,6 +62,27 @@ describe('the daily thread parent on Slack', () => {
     expect(h.logger.records.filter((r) => r.level === 'warn').map((r) => r.message)).toEqual([
       'the message this notice goes under (a daily thread parent) is in doubt: looked for before any repeat',
     ]);
+  });
+
+  test('a parent answered with a 5xx is decided when the answer allows, not after the late-landing span', async () => {
+    const h = await slackChannelWithDailyThread();
+    // Slack answered 500 and did not post it: whatever it did, it did before that answer (the ledger keeps when).
+    h.slack.fail('S1', { kind: 'server-error' });
+    await h.offer(buildEvent.supporter({ id: 'k1', displayName: 'Fan 1', detectedAt: t0 }));
+    expect(h.slack.attempts).toHaveLength(1);
+
+    await runFor(h, 30_000, 1_000);
+    const parents = h.slack.in('S1').filter((m) => !m.thread);
+    expect(parents).toHaveLength(1);
+    // One look, as soon as the answer allowed (the 90 s span applies to a post with no answer).
+    expect(h.slack.looks).toHaveLength(1);
+    expect(parents[0]!.at - t0).toBeLessThan(20_000);
+    expect(
+      h.slack
+        .in('S1')
+        .filter((m) => m.thread)
+        .map((m) => m.thread?.parentMessageId),
+    ).toEqual([parents[0]!.id]);
   });
 
   test('a parent refused because the channel is archived closes the channel: its notice is held, not retried every few seconds, and follows its parent once access returns', async () => {

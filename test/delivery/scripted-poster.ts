@@ -38,6 +38,8 @@ export interface PostedMessage {
   readonly key: string;
   readonly at: number;
   readonly thread?: ThreadTarget;
+  /** When the attempt that posted it began, as the pipeline told the poster. */
+  readonly attemptAt?: number;
 }
 
 /**
@@ -49,7 +51,11 @@ export interface PostedMessage {
  */
 export class ScriptedPoster implements ChannelPoster {
   readonly messages: PostedMessage[] = [];
-  readonly attempts: { channel: ChannelRef; key: string; at: number }[] = [];
+  readonly attempts: { channel: ChannelRef; key: string; at: number; attemptAt?: number }[] = [];
+  /** Message ids removed (`removes` on): the pipeline's removals of extra copies. */
+  readonly removed: string[] = [];
+  /** Present with the `removes` option: removes a message, as Slack's chat.delete. */
+  readonly remove?: (channel: ChannelRef, messageId: string) => Promise<void>;
   readonly edits: { channel: ChannelRef; messageId: string; message: NeutralMessage }[] = [];
   readonly looks: LookRequest[] = [];
   readonly threads = 'replies' as const;
@@ -70,8 +76,17 @@ export class ScriptedPoster implements ChannelPoster {
       lateLandingMs?: number;
       /** Messages one look shows, newest first (Slack: 15); the whole span when absent. */
       lookPageSize?: number;
+      /** The platform can remove a message (the pipeline removes extra copies). */
+      removes?: boolean;
     } = {},
-  ) {}
+  ) {
+    if (options.removes)
+      this.remove = async (_channel, messageId) => {
+        this.removed.push(messageId);
+        const at = this.messages.findIndex((m) => m.id === messageId);
+        if (at >= 0) this.messages.splice(at, 1);
+      };
+  }
 
   /** The next posts to this channel fail like this, in order. */
   fail(channelId: string, ...faults: PostFault[]): this {
@@ -108,8 +123,14 @@ export class ScriptedPoster implements ChannelPoster {
     message: NeutralMessage,
     key: string,
     thread?: ThreadTarget,
+    attemptAt?: number,
   ): Promise<PostReceipt> {
-    this.attempts.push({ channel, key, at: this.clock.now() });
+    this.attempts.push({
+      channel,
+      key,
+      at: this.clock.now(),
+      ...(attemptAt !== undefined ? { attemptAt } : {}),
+    });
     const fault = this.#faults.get(channel.channelId)?.shift();
     const land = () => {
       this.#next += 1;
@@ -120,6 +141,7 @@ export class ScriptedPoster implements ChannelPoster {
         key,
         at: this.clock.now(),
         ...(thread ? { thread } : {}),
+        ...(attemptAt !== undefined ? { attemptAt } : {}),
       };
       this.messages.push(posted);
       return { messageId: posted.id };

@@ -16,6 +16,7 @@ import {
   historyPageLimit,
   markedBlocks,
   noticeEventType,
+  noticeMetadata,
 } from './slack-look.js';
 import { createSlackRateGate, rateScope, type SlackRateGate } from './slack-rate-gate.js';
 import { clip, neutralizePlainText } from './slack-text.js';
@@ -128,6 +129,7 @@ export function createSlackPoster(
       message: NeutralMessage,
       idempotencyKey: string,
       thread?: ThreadTarget,
+      attemptAt?: number,
     ): Promise<PostReceipt | undefined> {
       if (channel.platform !== 'slack') {
         throw new Error(
@@ -146,7 +148,7 @@ export function createSlackPoster(
             title: clip(neutralizePlainText(message.title ?? message.image.alt), limits.messageTitle),
             alt_text: clip(neutralizePlainText(message.image.alt), slackLimits.fileAltText),
             // The message beside the file as rich text: literal user text, no mrkdwn (see slack-text.ts).
-            blocks: markedBlocks([renderRichText(message)], idempotencyKey),
+            blocks: markedBlocks([renderRichText(message)], idempotencyKey, attemptAt),
           });
           return undefined;
         }
@@ -156,12 +158,12 @@ export function createSlackPoster(
           channel: channel.channelId,
           // A reply in a thread (the daily thread, a batch's names): its parent's ts. Never broadcast.
           ...(thread ? { thread_ts: thread.parentMessageId } : {}),
-          // The key in the first block's id too: message events keep it (see deliveryBlockId).
-          blocks: markedBlocks(blocks, idempotencyKey),
+          // The key (and the attempt) in the first block's id too: message events keep it (see deliveryBlockId).
+          blocks: markedBlocks(blocks, idempotencyKey, attemptAt),
           text,
           unfurl_links: false,
           unfurl_media: false,
-          metadata: { event_type: noticeEventType, event_payload: { event_id: idempotencyKey } },
+          metadata: noticeMetadata(idempotencyKey, attemptAt),
         });
         if (answer.ts) skew.sample(Number(answer.ts) * 1000, sentAt, clock.now());
         return answer.ts ? { messageId: answer.ts } : undefined;

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { Sighting } from '../../delivery/index.js';
-import { deliveryKeyOf } from './slack-look.js';
+import { deliveryAttemptOf, deliveryKeyOf } from './slack-look.js';
 
 /**
  * The `message` events Slack sends an app subscribed to `message.channels` and `message.groups` (scopes
@@ -43,11 +43,13 @@ export function ownMessageSighting(
     (who.botUserId !== undefined && message.user === who.botUserId);
   const key = mine ? deliveryKeyOf(message) : undefined;
   if (key === undefined || !who.teamId) return undefined;
+  const attemptAt = deliveryAttemptOf(message);
   return {
     channel: { platform: 'slack', workspaceId: who.teamId, channelId: message.channel },
     key,
     messageId: message.ts,
     at: Number(message.ts) * 1000,
+    ...(attemptAt !== undefined ? { attemptAt } : {}),
   };
 }
 

@@ -18,26 +18,68 @@ export function fileMarker(idempotencyKey: string): string {
 /** Slack's limit on a block's `block_id`. */
 const blockIdLimit = 255;
 const blockIdPrefix = 'fundbot:';
+/** A block id that names the attempt too: `fundbot.<attempt start, epoch ms>:<key>`. */
+const attemptBlockId = /^fundbot\.(\d+):(.+)$/s;
 
 /**
- * The delivery's key as the `block_id` of the message's first block. Message events (the witness, see
- * src/delivery/witness.ts) carry the blocks but, as apps report, not the metadata's `event_payload` unless the
- * event type is declared in the app's manifest; the block id survives everywhere a message is shown to the app.
- * Undefined for a key too long for a block id (the metadata still carries it).
+ * The delivery's key as the `block_id` of the message's first block, with the time its attempt began when
+ * given. Message events (the witness, see src/delivery/witness.ts) carry the blocks but, as apps report, not the
+ * metadata's `event_payload` unless the event type is declared in the app's manifest; the block id survives
+ * everywhere a message is shown to the app. The attempt tells a late landing of an earlier attempt from its
+ * repeat (src/delivery/older-attempt.ts). Without the attempt when that would pass the limit; undefined for a
+ * key too long for a block id (the metadata still carries it).
  */
-export function deliveryBlockId(idempotencyKey: string): string | undefined {
+export function deliveryBlockId(idempotencyKey: string, attemptAt?: number): string | undefined {
+  const withAttempt =
+    attemptAt === undefined ? undefined : `fundbot.${Math.trunc(attemptAt)}:${idempotencyKey}`;
+  if (withAttempt !== undefined && withAttempt.length <= blockIdLimit) return withAttempt;
   const id = `${blockIdPrefix}${idempotencyKey}`;
   return id.length <= blockIdLimit ? id : undefined;
 }
 
-/** The blocks with the delivery's key on the first one (see {@link deliveryBlockId}). */
+/** The blocks with the delivery's key (and attempt) on the first one (see {@link deliveryBlockId}). */
 export function markedBlocks<T extends { block_id?: string }>(
   blocks: readonly T[],
   idempotencyKey: string,
+  attemptAt?: number,
 ): T[] {
-  const blockId = deliveryBlockId(idempotencyKey);
+  const blockId = deliveryBlockId(idempotencyKey, attemptAt);
   const [first, ...rest] = blocks;
   return blockId && first ? [{ ...first, block_id: blockId }, ...rest] : [...blocks];
+}
+
+/** The metadata every notice carries: its key and, when given, when its attempt began. */
+export function noticeMetadata(idempotencyKey: string, attemptAt?: number) {
+  return {
+    event_type: noticeEventType,
+    event_payload: {
+      event_id: idempotencyKey,
+      ...(attemptAt !== undefined ? { attempt_at: Math.trunc(attemptAt) } : {}),
+    },
+  };
+}
+
+/** What a message of the bot carries: its metadata's key and attempt, else its first marked block's. */
+function deliveryMark(message: {
+  readonly metadata?: unknown;
+  readonly blocks?: readonly unknown[] | undefined;
+}): { readonly key: string; readonly attemptAt?: number } | undefined {
+  const metadata = message.metadata as
+    | { event_type?: string; event_payload?: Record<string, unknown> }
+    | undefined;
+  const key = metadata?.event_payload?.['event_id'];
+  if (metadata?.event_type === noticeEventType && typeof key === 'string') {
+    const attemptAt = metadata.event_payload?.['attempt_at'];
+    return typeof attemptAt === 'number' && Number.isFinite(attemptAt) ? { key, attemptAt } : { key };
+  }
+  for (const block of message.blocks ?? []) {
+    const id = (block as { block_id?: unknown } | null)?.block_id;
+    if (typeof id !== 'string') continue;
+    const withAttempt = attemptBlockId.exec(id);
+    if (withAttempt?.[1] && withAttempt[2]) return { key: withAttempt[2], attemptAt: Number(withAttempt[1]) };
+    if (id.startsWith(blockIdPrefix)) return { key: id.slice(blockIdPrefix.length) };
+  }
+  return undefined;
 }
 
 /** The fundbot delivery key a message of the bot carries: its metadata's, else its first block's id. */
@@ -45,16 +87,15 @@ export function deliveryKeyOf(message: {
   readonly metadata?: unknown;
   readonly blocks?: readonly unknown[] | undefined;
 }): string | undefined {
-  const metadata = message.metadata as
-    | { event_type?: string; event_payload?: Record<string, unknown> }
-    | undefined;
-  const key = metadata?.event_payload?.['event_id'];
-  if (metadata?.event_type === noticeEventType && typeof key === 'string') return key;
-  for (const block of message.blocks ?? []) {
-    const id = (block as { block_id?: unknown } | null)?.block_id;
-    if (typeof id === 'string' && id.startsWith(blockIdPrefix)) return id.slice(blockIdPrefix.length);
-  }
-  return undefined;
+  return deliveryMark(message)?.key;
+}
+
+/** When the attempt that posted a message of the bot began, when it carries that (see {@link deliveryBlockId}). */
+export function deliveryAttemptOf(message: {
+  readonly metadata?: unknown;
+  readonly blocks?: readonly unknown[] | undefined;
+}): number | undefined {
+  return deliveryMark(message)?.attemptAt;
 }
 
 /**

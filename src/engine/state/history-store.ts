@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HistoryPoint } from '../../domain/read-model.js';
-import { StoredValueError } from '../../lib/store.js';
+import { getOrOlder, StoredValueError } from '../../lib/store.js';
 import type { EngineServices } from '../context/engine-services.js';
 import { rewardsSold } from '../events/feed-events.js';
 import { appendHistory, historyPointSchema, historySchema } from './history.js';
@@ -24,10 +24,13 @@ const chunkSchema = z.array(historyPointSchema);
  */
 async function readHistory(ctx: EngineServices, rt: StateProject): Promise<HistoryPoint[]> {
   const project = rt.config.linkCaption;
-  const index = await ctx.store.get(stateKeys.historyIndex(project), z.string());
+  const [index, legacy] = await getOrOlder(
+    ctx.store,
+    [stateKeys.historyIndex(project), z.string()],
+    [stateKeys.history(project), historySchema],
+  );
   if (index === undefined) {
     historyLayouts.set(rt, emptyLayout());
-    const legacy = await ctx.store.get(stateKeys.history(project), historySchema);
     if (legacy !== undefined) legacyHistory.add(rt);
     return [...(legacy ?? [])];
   }

@@ -60,6 +60,15 @@ export const stateHeadSchema: z.ZodType<StateHead> = z.object({
 /** The collection holding the seen-key chunks' references (its one chunk is a refs string). */
 export const seenIndexOf = (feed: ListFeed) => `seen-index/${feed}`;
 export const seenOf = (feed: ListFeed) => `seen/${feed}`;
+
+/** A seen-key chunk or seen index of the project's lists, by its store key. */
+export function isSeenChunk(project: string, key: string): boolean {
+  return listFeeds.some(
+    (feed) =>
+      key.startsWith(`engine/${project}/${seenOf(feed)}/`) ||
+      key.startsWith(`engine/${project}/${seenIndexOf(feed)}/`),
+  );
+}
 export const entriesOf = (feed: ListFeed) => `entries/${feed}`;
 
 /** A window entry's identity for chunk cuts: fundings by second and user, posts by id. */

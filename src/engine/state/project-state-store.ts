@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { note } from '../../domain/engine-notes.js';
 import { LeaseLostError } from '../../domain/errors.js';
 import type { FundbotEvent } from '../../domain/events.js';
-import { type KeyValueStore, StoredValueError } from '../../lib/store.js';
+import { getOrOlder, type KeyValueStore, StoredValueError } from '../../lib/store.js';
 import { noteError } from '../context/engine-project.js';
 import type { EngineServices } from '../context/engine-services.js';
 import {
@@ -17,6 +17,7 @@ import {
 import { decodeRefs, digestOf, encodeRefs, type StoredChunk } from './project-state-chunks.js';
 import {
   durableHeadText,
+  isSeenChunk,
   joinState,
   type StateHead,
   seenChunks,
@@ -44,15 +45,6 @@ interface StateLayout extends ChunkedLayout {
   legacy: boolean;
   /** The durable part of the head this runtime last wrote, and when (undefined: none written yet). */
   readonly written?: { readonly durable: string; readonly at: number };
-}
-
-/** A seen-key chunk or seen index of the project's lists (project-state-layout.ts). */
-function isSeenChunk(project: string, key: string): boolean {
-  return listFeeds.some(
-    (feed) =>
-      key.startsWith(`engine/${project}/${seenOf(feed)}/`) ||
-      key.startsWith(`engine/${project}/${seenIndexOf(feed)}/`),
-  );
 }
 
 /**
@@ -125,10 +117,13 @@ async function readState(
   store: KeyValueStore,
   linkCaption: string,
 ): Promise<{ state: ProjectState; layout: StateLayout }> {
-  const head = await store.get(stateKeys.head(linkCaption), stateHeadSchema);
+  // Migration: a state stored as one value is read once (with the head: one round trip); the first commit splits it.
+  const [head, legacy] = await getOrOlder(
+    store,
+    [stateKeys.head(linkCaption), stateHeadSchema],
+    [stateKeys.state(linkCaption), projectStateSchema],
+  );
   if (head === undefined) {
-    // Migration: a state stored as one value is read once; the first commit writes it split.
-    const legacy = await store.get(stateKeys.state(linkCaption), projectStateSchema);
     const layout: StateLayout = { ...emptyLayout(), seen: new Map(), legacy: legacy !== undefined };
     return { state: legacy ?? emptyProjectState(), layout };
   }

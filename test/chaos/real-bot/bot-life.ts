@@ -36,23 +36,38 @@ export interface BotLife {
   pause(forMs: number): void;
   /** Resolves when no restart or pause is under way. */
   steady(): Promise<void>;
-  /** Warnings, errors and stderr of every process, for a failing seed's report (every line with CHAOS_LOG_ALL=1). */
-  log(): string[];
+  /**
+   * Warnings, errors and stderr of every process, for a failing seed's report (every line with CHAOS_LOG_ALL=1),
+   * each log line timed from `since` (epoch ms; the schedule's start) when given.
+   */
+  log(since?: number): string[];
   /** SIGTERM (SIGKILL after 10 s). */
   stop(): Promise<void>;
 }
 
 const warnLevels = new Set(['warn', 'error', 'fatal', 40, 50, 60]);
 
-function logLineText(line: LogLine): string {
-  const { msg, level, time: _time, pid: _pid, hostname: _host, ...rest } = line;
-  return `${String(level)} ${String(msg ?? '')} ${JSON.stringify(rest)}`.slice(0, 400);
+function logLineText(line: LogLine, since: number | undefined): string {
+  const { msg, level, time, pid: _pid, hostname: _host, ...rest } = line;
+  // The logger writes ISO times (src/ops/logger.ts).
+  const loggedAt =
+    typeof time === 'string' || typeof time === 'number' ? new Date(time).getTime() : Number.NaN;
+  const seconds = since !== undefined && Number.isFinite(loggedAt) ? (loggedAt - since) / 1000 : undefined;
+  const at = seconds === undefined ? '' : `${seconds >= 0 ? '+' : ''}${seconds.toFixed(2)}s `;
+  return `${at}${String(level)} ${String(msg ?? '')} ${JSON.stringify(rest)}`.slice(0, 400);
 }
 
 export function botLife(options: BotLifeOptions): BotLife {
   const processes: BotProcess[] = [];
   let current: BotProcess | undefined;
+  /** Restarts, one after another. */
   let busy: Promise<void> = Promise.resolve();
+  /**
+   * Pauses under way, each continued by its own timer: chained behind a restart, a pause that hit the new process
+   * as it started (SIGSTOP before it said it runs) was continued only when that restart's wait for "fundbot is
+   * running" gave up 90 s later, and a 1 s pause stopped the bot for 80 s (real-bot seed 1 under load).
+   */
+  const pauses = new Set<Promise<void>>();
   let incarnation = 0;
 
   async function start(): Promise<void> {
@@ -102,28 +117,29 @@ export function botLife(options: BotLifeOptions): BotLife {
       const from = Date.now();
       process.kill(pid, 'SIGSTOP');
       options.disruptions.push({ from, to: from + forMs, what: 'pause' });
-      busy = busy.then(async () => {
-        await new Promise((resolve) => setTimeout(resolve, forMs));
+      const continued = new Promise<void>((resolve) => setTimeout(resolve, forMs)).then(() => {
         try {
           process.kill(pid, 'SIGCONT');
         } catch {
           // Killed meanwhile.
         }
       });
+      pauses.add(continued);
+      void continued.then(() => pauses.delete(continued));
     },
     async steady() {
-      // A kill or pause may chain another step while one is awaited.
-      for (let seen: Promise<void> | undefined; seen !== busy; ) {
+      // A kill or pause may begin another step while one is awaited.
+      for (let seen: Promise<void> | undefined; seen !== busy || pauses.size > 0; ) {
         seen = busy;
-        await seen;
+        await Promise.all([seen, ...pauses]);
       }
     },
-    log: () =>
+    log: (since) =>
       processes.flatMap((bot) => [
         ...bot
           .logLines()
           .filter((l) => process.env['CHAOS_LOG_ALL'] || warnLevels.has(l.level as string))
-          .map((l) => `${bot.name} ${logLineText(l)}`),
+          .map((l) => `${bot.name} ${logLineText(l, since)}`),
         ...bot
           .stderr()
           .split('\n')

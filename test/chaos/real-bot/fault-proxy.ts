@@ -29,6 +29,10 @@ export interface FaultProxyOptions {
   readonly journal: JournalEntry[];
   /** The bot process now running (for the journal). */
   readonly process: () => string;
+  /**
+   * Another draw of the seed's per-request weather (run-real-bot.ts `weatherDraw`): 0 or undefined, the seed's own.
+   */
+  readonly weatherDraw?: number;
   /** Told when a request reached the platform side, before it is played (a kill "mid-post" lands here). */
   readonly received?: (entry: JournalEntry) => void;
 }
@@ -41,7 +45,7 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-interface Identity {
+export interface Identity {
   readonly category: RequestCategory;
   readonly channel: string;
   readonly key: string;
@@ -77,6 +81,19 @@ function discordIdentity(method: string, path: string, body: Buffer, contentType
     key: category === 'post' ? String(json['nonce'] ?? 'no-nonce') : `${method} ${route}`,
     text: category === 'post' ? visibleStrings(json['embeds']).join('\n') : '',
   };
+}
+
+/**
+ * The identity a request's fault is drawn from: its key with the run's wall-clock times taken out. A notice's key
+ * holds its funding's time (epoch seconds) and a batch's its minute (epoch ms), and a Discord nonce is a hash of
+ * such a key, so drawn from them as they are, every replay of a seed met other faults (seeds 3 and 1 failed "in
+ * some runs": their weather, not only their timing, changed run to run). A Discord post is told by its visible
+ * text (the supporter's name) instead of its nonce; a repeat with the same text is its next attempt.
+ */
+export function weatherKey(platform: Platform, id: Identity): string {
+  const wallClock = /\d{10,}/g;
+  if (platform === 'discord' && id.category === 'post') return `text:${id.text.replace(wallClock, '')}`;
+  return id.key.replace(wallClock, '');
 }
 
 const passedHeaders = ['content-type', 'retry-after', 'x-ratelimit-scope', 'x-ratelimit-global'];
@@ -139,7 +156,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     const faults = options.faults();
     if (id.category === 'other' || !faults) return send(res, await forward(req, body));
     const at = Date.now();
-    const decided = faults.decide({ platform: options.platform, ...id, at });
+    const decided = faults.decide({
+      platform: options.platform,
+      ...id,
+      key: `${options.weatherDraw ? `draw ${options.weatherDraw}|` : ''}${weatherKey(options.platform, id)}`,
+      at,
+    });
     const fault = options.press(decided.fault);
     const entry: JournalEntry = {
       platform: options.platform,

@@ -49,6 +49,11 @@ export interface RealBotOptions {
    * (default: wherever the bot's start puts it; `CHAOS_MINUTE_AT_MS`). The schedule waits up to a minute for it.
    */
   readonly minuteAtMs?: number;
+  /**
+   * Another draw of the seed's per-request weather (which posts and looks meet a fault), the same in every run
+   * (default 0: the seed's own; `CHAOS_WEATHER`): a failure met under one draw replays under it.
+   */
+  readonly weatherDraw?: number;
 }
 
 type KillFault = Extract<TimedFault, { kind: 'kill' }>;
@@ -111,6 +116,7 @@ export async function runRealBotSeed(seed: number, options: RealBotOptions = {})
         target,
         faults: () => faults,
         press: pressFault,
+        weatherDraw: options.weatherDraw ?? Number(process.env['CHAOS_WEATHER'] ?? 0),
         journal,
         process: () => life?.name ?? 'none',
         received: (entry) => {
@@ -283,7 +289,7 @@ export async function runRealBotSeed(seed: number, options: RealBotOptions = {})
       deliveryWrites: ledger.writes,
       disruptions,
       notes,
-      log: bot.log().slice(process.env['CHAOS_LOG_ALL'] ? -3000 : -300),
+      log: bot.log(schedule.start).slice(process.env['CHAOS_LOG_ALL'] ? -3000 : -300),
       endedAt: Date.now(),
       apiRequests: countBy(sim.requests.map((r) => r.path.split('/').pop() ?? '')),
     };

@@ -147,14 +147,19 @@ describe.each(orders)('entries that appear below the window (%s)', (order) => {
     const victim = removeAt(list, list.entries.length - 150);
     const attributed: Entry[] = [];
     const placedBelow: { ts: number; id: number }[] = [];
+    let requests = 0;
     for (let i = 0; i < 2; i++) {
       const result = await poll(list, state);
       attributed.push(...droppedEntries(state, result, entryCodec));
       placedBelow.push(...(result.droppedBelow ?? []));
+      requests += result.requests;
       state = result.state;
     }
     expect(attributed.map((e) => e.id)).toEqual([victim.id]);
     expect(placedBelow).toEqual([]);
+    // The idle read's one page, then the window region's pages once: no search below the window
+    // first (it found nothing there and cost a binary search over the 2,800 entries below).
+    expect(requests).toBeLessThanOrEqual(1 + Math.ceil(200 / 95) + 1);
     // The books balance again: nothing owed, nothing taken for late, no heal pending.
     expect(state.dropDebt ?? 0).toBe(0);
     expect(state.lateDebt ?? 0).toBe(0);

@@ -79,4 +79,37 @@ describe('the runtime census behind every re-plan', () => {
     expect(census.sharing.get(a1.gate)?.map((r) => r.config.linkCaption)).toEqual(['a1', 'a2']);
     expect(census.polledHereTotal).toBe(2);
   });
+
+  it('keeps who shares a key from count to count while the projects are the same, and counts leases afresh', () => {
+    const { ctx, leased } = runtimesOf([
+      { linkCaption: 'a1', key: keyA },
+      { linkCaption: 'a2', key: keyA },
+    ]);
+    const a1 = leased('a1');
+    const first = censusOf(ctx, a1);
+    leased('a2');
+    clock.advance(1_000);
+    const second = censusOf(ctx, a1);
+    expect(second).not.toBe(first);
+    expect(second.sharing).toBe(first.sharing);
+    expect(second.polledHereTotal).toBe(2);
+  });
+
+  it('lists sharing afresh when a project was removed and another added between two counts', () => {
+    const { ctx, runtimes, add, leased } = runtimesOf([
+      { linkCaption: 'a1', key: keyA },
+      { linkCaption: 'a2', key: keyA },
+    ]);
+    const a1 = leased('a1');
+    censusOf(ctx, a1);
+    runtimes.delete('a2');
+    add({ linkCaption: 'a3', key: keyA });
+    clock.advance(1_000);
+    // Asked by a project that was there before: the count still sees that a2 left and a3 came.
+    expect(
+      censusOf(ctx, a1)
+        .sharing.get(a1.gate)
+        ?.map((r) => r.config.linkCaption),
+    ).toEqual(['a1', 'a3']);
+  });
 });

@@ -133,8 +133,8 @@ function teamPoster(
   return {
     platform: 'slack',
     threads: 'replies',
-    post: async (channel, message, key, thread) =>
-      (await posterOf(channel)).post(channel, message, key, thread),
+    post: async (channel, message, key, thread, attemptAt) =>
+      (await posterOf(channel)).post(channel, message, key, thread, attemptAt),
     edit: async (channel, messageId, message) =>
       (await posterOf(channel)).edit?.(channel, messageId, message),
     doubt: {
