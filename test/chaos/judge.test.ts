@@ -61,3 +61,30 @@ describe('a timer spin', () => {
     expect(verdict.violations).toEqual([`spin: ${spin}`]);
   });
 });
+
+describe('the doubt bound', () => {
+  const key = encodeURIComponent('chaos-kiosk:supporter:1') + '/slack:T0CHAOS:C1';
+  /** One delivery in doubt from +100 s until +100 s + `ms`, decided then. */
+  const doubtFor = (ms: number, disruptions: Disruption[]): WorldRecord => ({
+    ...record(5_000, disruptions),
+    deliveryWrites: [
+      { at: at(100), key, state: 'attempting' },
+      { at: at(100) + ms, key, state: 'posted' },
+    ],
+  });
+
+  it('does not count the time the bot was out of the channel (its looks refused), plus one look interval', () => {
+    const out: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C1' };
+    expect(judge(doubtFor(141_500, [out])).violations).toEqual([]);
+    expect(judge(doubtFor(261_000, [out])).violations).toEqual([
+      `doubt: ${decodeURIComponent(key)} stayed in doubt 261.0 s (bound 260.0 s, 80.0 s out of the channel)`,
+    ]);
+  });
+
+  it("counts it when another channel was out (seed 192's 141.5 s in doubt breaks the 120 s bound then)", () => {
+    const other: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C2' };
+    expect(judge(doubtFor(141_500, [other])).violations).toEqual([
+      `doubt: ${decodeURIComponent(key)} stayed in doubt 141.5 s (bound 120.0 s)`,
+    ]);
+  });
+});

@@ -287,6 +287,23 @@ function discordChannels(record: WorldRecord): Map<string, string> {
   return channels;
 }
 
+/** A delivery record's channel (`…/slack:T…:C…`) as the judge names channels (`slack:C…`). */
+function judgedChannel(key: string): string {
+  const parts = decodeURIComponent(key)
+    .slice(decodeURIComponent(key).lastIndexOf('/') + 1)
+    .split(':');
+  return `${parts[0]}:${parts.at(-1)}`;
+}
+
+/** How long within [from, to) the bot had no access to `channel` (the access faults of the seed). */
+function outOfChannelMs(record: WorldRecord, channel: string, from: number, to: number): number {
+  let ms = 0;
+  for (const d of record.disruptions)
+    if (d.what === 'access' && d.channel === channel)
+      ms += Math.max(0, Math.min(to, d.to) - Math.max(from, d.from));
+  return ms;
+}
+
 /** How often one look may be made (Slack: conversations.history/.replies a minute per workspace; Discord: per channel, 5 s). */
 const lookIntervalMs = { slack: 60_000, discord: 5_000 } as const;
 
@@ -311,10 +328,14 @@ function doubts(record: WorldRecord, violations: string[]): number {
     worst = Math.max(worst, ms);
     const platform = key.includes('/discord:') ? 'discord' : 'slack';
     const failed = failedLooks.filter((e) => e.platform === platform && e.at >= from && e.at < at).length;
-    const bound = doubtBoundMs + failed * lookIntervalMs[platform];
+    // While the bot is out of the channel its looks are refused (Slack: not_in_channel), and they decide nothing:
+    // that time does not count, and its end costs one interval (the refused look spent the budget's claim).
+    const out = outOfChannelMs(record, judgedChannel(key), from, at);
+    const bound =
+      doubtBoundMs + failed * lookIntervalMs[platform] + (out > 0 ? out + lookIntervalMs[platform] : 0);
     if (ms > bound) {
       violations.push(
-        `doubt: ${decodeURIComponent(key)} stayed in doubt ${secs(ms)} (bound ${secs(bound)}${failed > 0 ? `, ${failed} failed looks` : ''})`,
+        `doubt: ${decodeURIComponent(key)} stayed in doubt ${secs(ms)} (bound ${secs(bound)}${failed > 0 ? `, ${failed} failed looks` : ''}${out > 0 ? `, ${secs(out)} out of the channel` : ''})`,
       );
     }
   };

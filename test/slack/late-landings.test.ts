@@ -219,15 +219,23 @@ describe('Slack: a notice held for the catch-up that lands late after all', () =
 
   /**
    * The witness live (s0 posted and its event seen), then s1 taken but answered (and landed) only 90 s later;
-   * meanwhile the bot is removed from the channel. Returns when s1 was sent.
+   * the bot is removed from the channel after the look that decides s1 absent (a look while it is out is
+   * refused and decides nothing), before its repeat, which is refused. Returns when s1 was sent.
    */
-  async function s1LateWhileRemoved(bot: SlackPipeline, clock: ManualClock, sighted: readonly string[]) {
+  async function s1LateWhileRemoved(
+    bot: SlackPipeline,
+    clock: ManualClock,
+    { sighted, resolved }: { readonly sighted: readonly string[]; readonly resolved: readonly string[] },
+  ) {
     await live(bot);
     await bot.offer(supporter('s0', clock.now()));
     await sightedTs(bot, sighted, bot.fake.messages.get('C0CHAN')?.[0]?.ts);
     bot.fake.fail('chat.postMessage', lateAnswer(90_000), 1);
     const sentAt = clock.now();
     await bot.offer(supporter('s1', sentAt));
+    await bot.fake.waitFor(() => bot.fake.callsTo('chat.postMessage').length === 2, "s1's first post");
+    bot.fake.fail('chat.postMessage', { error: 'not_in_channel' }, 1, 'C0CHAN');
+    while (resolved.length === 0 && clock.now() < sentAt + 60_000) await bot.advance(1_000);
     bot.fake.setChannel({ id: 'C0CHAN', isMember: false });
     return sentAt;
   }
@@ -236,9 +244,10 @@ describe('Slack: a notice held for the catch-up that lands late after all', () =
     const clock = new ManualClock(t0);
     const { resolved, sighted, observer } = recorder();
     const bot = await startWitnessed(clock, { observer });
-    const sentAt = await s1LateWhileRemoved(bot, clock, sighted);
+    const sentAt = await s1LateWhileRemoved(bot, clock, { sighted, resolved });
     await runFor(bot, 60_000, 1_000);
     expect(resolved).toEqual(['s1:absent']);
+    expect(bot.fake.callsTo('chat.postMessage').at(-1)?.outcome).toBe('not_in_channel');
     await bot.offer(supporter('s2', clock.now()));
     await runFor(bot, sentAt + 90_000 - clock.now(), 1_000);
     // The original lands, and its event reaches the bot while the catch-up still holds the name.
@@ -256,9 +265,10 @@ describe('Slack: a notice held for the catch-up that lands late after all', () =
     const clock = new ManualClock(t0);
     const { resolved, removed, sighted, observer } = recorder();
     const bot = await startWitnessed(clock, { observer });
-    const sentAt = await s1LateWhileRemoved(bot, clock, sighted);
+    const sentAt = await s1LateWhileRemoved(bot, clock, { sighted, resolved });
     await runFor(bot, 30_000, 1_000);
     expect(resolved).toEqual(['s1:absent']);
+    expect(bot.fake.callsTo('chat.postMessage').at(-1)?.outcome).toBe('not_in_channel');
     // Invited back at once: the catch-up naming s1 goes out before the original lands.
     bot.fake.setChannel({ id: 'C0CHAN', isMember: true });
     await runFor(bot, sentAt + 89_000 - clock.now(), 1_000);

@@ -60,9 +60,12 @@ export function createWebApiMethods(deps: WebApiMethodDeps): WebApiMethods {
         return { ok: true, channel: args.channel, ts: args.ts, text: updated.text };
       }
       case 'conversations.history':
-        return messages.history(args);
-      case 'conversations.replies':
-        return messages.replies(args);
+      case 'conversations.replies': {
+        // As Slack: a bot reads only where it is a member (a look while it is removed is refused, not empty).
+        const refusal = directory.readRefusal(String(args.channel));
+        if (refusal) return { ok: false, error: refusal };
+        return method === 'conversations.history' ? messages.history(args) : messages.replies(args);
+      }
       case 'users.info':
         return directory.usersInfo(args);
       case 'files.getUploadURLExternal':

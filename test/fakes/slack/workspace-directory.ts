@@ -42,6 +42,11 @@ export interface WorkspaceDirectory {
   openIm(args: Record<string, unknown>): Record<string, unknown>;
   /** Why Slack refuses a bot's post in the channel (`not_in_channel`, ...), or undefined when it takes it. */
   postRefusal(channelId: string): string | undefined;
+  /**
+   * Why Slack refuses the bot a channel's history (conversations.history, .replies): `not_in_channel` where it is
+   * not a member, `channel_not_found` for a private channel it is not in. An archived channel stays readable.
+   */
+  readRefusal(channelId: string): string | undefined;
 }
 
 export function createWorkspaceDirectory(initialUsers: readonly FakeSlackUser[]): WorkspaceDirectory {
@@ -96,6 +101,11 @@ export function createWorkspaceDirectory(initialUsers: readonly FakeSlackUser[])
       if (channel.isPrivate && channel.isMember === false) return 'channel_not_found';
       if (channel.isArchived) return 'is_archived';
       return channel.isMember === false && !channel.isIm ? 'not_in_channel' : undefined;
+    },
+    readRefusal: (channelId) => {
+      const channel = channels.get(channelId);
+      if (channel?.isMember !== false || channel.isIm) return undefined;
+      return channel.isPrivate ? 'channel_not_found' : 'not_in_channel';
     },
   };
 }
