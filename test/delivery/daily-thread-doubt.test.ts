@@ -42,6 +42,14 @@ async function slackChannelWithDailyThread() {
   };
 }
 
+/** The channel's top-level messages (the parents) and the thread parent each reply names. */
+const parentsIn = (slack: ScriptedPoster) => slack.in('S1').filter((m) => !m.thread);
+const replyParents = (slack: ScriptedPoster) =>
+  slack
+    .in('S1')
+    .filter((m) => m.thread)
+    .map((m) => m.thread?.parentMessageId);
+
 describe('the daily thread parent on Slack', () => {
   test('a parent that never landed is decided by its deciding look and posted once; its reply follows within 120 s', async () => {
     const h = await slackChannelWithDailyThread();
@@ -51,12 +59,12 @@ describe('the daily thread parent on Slack', () => {
     expect(h.slack.messages).toHaveLength(0);
 
     await runFor(h, 120_000, 5_000);
-    const parents = h.slack.in('S1').filter((m) => !m.thread);
+    const parents = parentsIn(h.slack);
     const replies = h.slack.in('S1').filter((m) => m.thread);
     expect(parents).toHaveLength(1);
     // Not posted again before a look could prove the first attempt absent (90 s late-landing span).
     expect(parents[0]!.at).toBeGreaterThanOrEqual(t0 + 90_000);
-    expect(replies.map((r) => r.thread?.parentMessageId)).toEqual([parents[0]!.id]);
+    expect(replyParents(h.slack)).toEqual([parents[0]!.id]);
     expect(replies[0]!.at - t0).toBeLessThanOrEqual(120_000);
     // Tried again when the resolver could decide the parent, not every 5 s meanwhile (19 warnings before).
     expect(h.logger.records.filter((r) => r.level === 'warn').map((r) => r.message)).toEqual([
@@ -72,17 +80,12 @@ describe('the daily thread parent on Slack', () => {
     expect(h.slack.attempts).toHaveLength(1);
 
     await runFor(h, 30_000, 1_000);
-    const parents = h.slack.in('S1').filter((m) => !m.thread);
+    const parents = parentsIn(h.slack);
     expect(parents).toHaveLength(1);
     // One look, as soon as the answer allowed (the 90 s span applies to a post with no answer).
     expect(h.slack.looks).toHaveLength(1);
     expect(parents[0]!.at - t0).toBeLessThan(20_000);
-    expect(
-      h.slack
-        .in('S1')
-        .filter((m) => m.thread)
-        .map((m) => m.thread?.parentMessageId),
-    ).toEqual([parents[0]!.id]);
+    expect(replyParents(h.slack)).toEqual([parents[0]!.id]);
   });
 
   test('a parent refused because the channel is archived closes the channel: its notice is held, not retried every few seconds, and follows its parent once access returns', async () => {
@@ -100,14 +103,9 @@ describe('the daily thread parent on Slack', () => {
     // Unarchived: the re-check (within 50 s) sends the parent, then its notice in its thread, once each.
     h.setAccess({ ok: true });
     await runFor(h, 60_000, 5_000);
-    const parents = h.slack.in('S1').filter((m) => !m.thread);
+    const parents = parentsIn(h.slack);
     expect(parents).toHaveLength(1);
-    expect(
-      h.slack
-        .in('S1')
-        .filter((m) => m.thread)
-        .map((m) => m.thread?.parentMessageId),
-    ).toEqual([parents[0]!.id]);
+    expect(replyParents(h.slack)).toEqual([parents[0]!.id]);
   });
 
   test('a parent that landed while its answer was lost is decided by its sighting: the notice goes under it at once', async () => {
@@ -125,6 +123,6 @@ describe('the daily thread parent on Slack', () => {
     expect(replies.map((r) => r.thread?.parentMessageId)).toEqual([parent!.id]);
     // At the sighting, not at the lane's next try (3.75-6.25 s after the failure).
     expect(replies[0]!.at).toBe(t0 + 2_000);
-    expect(h.slack.in('S1').filter((m) => !m.thread)).toHaveLength(1);
+    expect(parentsIn(h.slack)).toHaveLength(1);
   });
 });
