@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { Sighting } from '../../delivery/index.js';
-import { deliveryAttemptOf, deliveryKeyOf } from './slack-look.js';
+import { deliveryMark } from './slack-look.js';
 
 /**
  * The `message` events Slack sends an app subscribed to `message.channels` and `message.groups` (scopes
@@ -41,15 +41,14 @@ export function ownMessageSighting(
   const mine =
     (who.botId !== undefined && message.bot_id === who.botId) ||
     (who.botUserId !== undefined && message.user === who.botUserId);
-  const key = mine ? deliveryKeyOf(message) : undefined;
-  if (key === undefined || !who.teamId) return undefined;
-  const attemptAt = deliveryAttemptOf(message);
+  const mark = mine ? deliveryMark(message) : undefined;
+  if (mark === undefined || !who.teamId) return undefined;
   return {
     channel: { platform: 'slack', workspaceId: who.teamId, channelId: message.channel },
-    key,
+    key: mark.key,
     messageId: message.ts,
     at: Number(message.ts) * 1000,
-    ...(attemptAt !== undefined ? { attemptAt } : {}),
+    ...(mark.attemptAt !== undefined ? { attemptAt: mark.attemptAt } : {}),
   };
 }
 

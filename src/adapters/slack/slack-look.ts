@@ -59,8 +59,11 @@ export function noticeMetadata(idempotencyKey: string, attemptAt?: number) {
   };
 }
 
-/** What a message of the bot carries: its metadata's key and attempt, else its first marked block's. */
-function deliveryMark(message: {
+/**
+ * What a message of the bot carries: its metadata's key and the time its attempt began, else its first marked
+ * block's (see {@link deliveryBlockId}).
+ */
+export function deliveryMark(message: {
   readonly metadata?: unknown;
   readonly blocks?: readonly unknown[] | undefined;
 }): { readonly key: string; readonly attemptAt?: number } | undefined {
@@ -88,14 +91,6 @@ export function deliveryKeyOf(message: {
   readonly blocks?: readonly unknown[] | undefined;
 }): string | undefined {
   return deliveryMark(message)?.key;
-}
-
-/** When the attempt that posted a message of the bot began, when it carries that (see {@link deliveryBlockId}). */
-export function deliveryAttemptOf(message: {
-  readonly metadata?: unknown;
-  readonly blocks?: readonly unknown[] | undefined;
-}): number | undefined {
-  return deliveryMark(message)?.attemptAt;
 }
 
 /**
