@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServedReply } from '../../src/simulator/index.js';
 import { get, type Harness, projectSeed, startHarness } from './helpers.js';
 
@@ -49,11 +49,18 @@ describe('onReply: what the simulator served, and when', () => {
 
   it('tells nothing for a request whose client hung up before the reply', async () => {
     const { h, served, key } = await recordingSimulator();
-    h.sim.faults.slow({ delayMs: 100, n: 1 });
-    const aborted = get(h.sim, '/project/p', key, { signal: AbortSignal.timeout(20) });
+    // The hang-up must come after the request reached the server (a loaded machine can
+    // take tens of ms to connect) and well before the slow reply is due.
+    h.sim.faults.slow({ delayMs: 1_000, n: 1 });
+    const sentAt = performance.now();
+    const aborted = get(h.sim, '/project/p', key, { signal: AbortSignal.timeout(250) });
     await expect(aborted).rejects.toThrow();
+    // The server sees the hang-up as its socket's `close`, which a loaded machine may
+    // deliver well after the client gave up: wait for it rather than for a fixed time.
+    await vi.waitFor(() => expect(h.sim.requests.map((r) => r.status)).toEqual([499]), { timeout: 10_000 });
     // The slow reply comes due after the hang-up: nothing is sent, so nothing is told.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    const dueIn = sentAt + 1_000 + 100 - performance.now();
+    if (dueIn > 0) await new Promise((resolve) => setTimeout(resolve, dueIn));
     expect(h.sim.requests.map((r) => r.status)).toEqual([499]);
     expect(served).toEqual([]);
   });
