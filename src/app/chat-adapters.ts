@@ -52,7 +52,7 @@ export interface ChatAdapterOptions {
 }
 
 /** Where the platforms' events for the bot's own messages go (the delivery pipeline). */
-export type OwnMessageWitness = Pick<Delivery, 'witnessed' | 'witnessInterrupted'>;
+export type OwnMessageWitness = Pick<Delivery, 'witnessed' | 'witnessInterrupted' | 'witnessConnected'>;
 
 /** An adapter's options for its own-message events, bound to the witness. */
 function ownMessageOptions(witness: OwnMessageWitness | undefined, platform: ChannelRef['platform']) {
@@ -60,6 +60,7 @@ function ownMessageOptions(witness: OwnMessageWitness | undefined, platform: Cha
     ? {
         onOwnMessage: (sighting: Sighting) => witness.witnessed(sighting),
         onOwnMessagesInterrupted: () => witness.witnessInterrupted(platform),
+        onOwnMessagesConnected: () => witness.witnessConnected(platform),
       }
     : {};
 }

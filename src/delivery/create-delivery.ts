@@ -346,6 +346,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     recentNotices: (channel, limit) => trace.read(channel, limit),
     witnessed,
     witnessInterrupted: (platform) => witness.interrupted(platform),
+    witnessConnected: (platform) => witness.connected(platform),
     async start() {
       scheduleThreadEdits();
       await resumeStoredWork(1);

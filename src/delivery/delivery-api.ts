@@ -91,6 +91,11 @@ export interface Delivery {
    * until its events flow again, doubts about posts from before are decided by looks, not by silence.
    */
   witnessInterrupted(platform: ChannelRef['platform']): void;
+  /**
+   * The platform's event stream to this process connected (Slack Socket Mode `connected`, or the HTTP Events API
+   * receiving): from then on its silence can speak for posts a dead process left in doubt (stream-cover.ts).
+   */
+  witnessConnected(platform: ChannelRef['platform']): void;
   /** Loads what the store holds (channels held, batches of the old layout). */
   start(): Promise<void>;
   /** Stops the timers and waits (up to `deadlineMs`) for posts in flight. */

@@ -3,7 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Claims } from '../lib/coordination/claims.js';
 import type { KeyValueStore } from '../lib/store.js';
 import { type CopyLook, type CopyWatchLook, lookForCopies } from './copy-looks.js';
-import type { Doubt, DoubtDecision } from './doubt.js';
+import { type Doubt, type DoubtDecision, decideInto } from './doubt.js';
 import { claimRetryMs, createLookBudgets } from './look-budget.js';
 import { createLookQueue } from './look-queue.js';
 import { landsAtOnceMs, nextLookSpan } from './look-span.js';
@@ -12,6 +12,7 @@ import { finalPart, joinCovered, type LookView, readAtOf, withFound } from './lo
 import { createLookViews } from './look-view-store.js';
 import { OwnPosts } from './own-posts.js';
 import type { ChannelPoster, DoubtSupport, ThreadTarget } from './ports.js';
+import { streamCover } from './stream-cover.js';
 import { createWitness, type Witness } from './witness.js';
 
 /**
@@ -19,6 +20,11 @@ import { createWitness, type Witness } from './witness.js';
  * spends a look (one a minute on Slack): the silence decides it for free whenever later posts are sighted.
  */
 const silenceGraceMs = 10_000;
+/**
+ * A stream read (stream-cover.ts) may push a deciding look back this far: 100 s after the attempt plus this stays
+ * within the 120 s bound with time for the repost.
+ */
+const streamPushMs = 10_000;
 /** Looks at most this far apart find a late copy within seconds: no need to wait for it before a repeat. */
 const quickLookIntervalMs = 10_000;
 /** A pace a look measured is trusted this long: a campaign's pace changes over its day. */
@@ -228,10 +234,13 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       }
       // A late copy is found within seconds by the platform's events, or by looks as frequent as Discord's.
       const quickLooks = support.lookBudget(channel, thread).intervalMs <= quickLookIntervalMs;
-      const watched = witness.live(channel) || quickLooks;
       const silenceFirst = witness.live(channel) && !quickLooks;
-      const lateBy = lateBoundOf(support, watched);
       const margin = marginOf(support);
+      const alone = (options.postingReplicas?.() ?? 1) <= 1;
+      const cover = streamCover({ witness, channel, marginMs: margin, alone });
+      /** A doubt's late bound as a view stands: watched (stream-cover.ts) or not. */
+      const lateIn = (v: LookView) => (d: Doubt) =>
+        lateBoundOf(support, quickLooks || cover.watched(d, v))(d);
       const passed = witness.passed(channel);
       const settled: Doubt[] = [];
       const settles = (d: Doubt) => settlesAt(support, d);
@@ -277,7 +286,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       }
       const key = viewKey(channel, thread);
       let view: LookView = (await views.read(key)) ?? { found: {} };
-      let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support, lateBy)));
+      let open = settled.filter((d) => !decideInto(decisions, d, fromView(view, d, support, lateIn(view))));
       const budget = support.lookBudget(channel, thread);
       if (open.length === 0) {
         await queue.leave(budget.scope, key).catch(() => {});
@@ -287,15 +296,29 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       const staleMs = interval * 2 + 5_000;
       const oldest = Math.min(...open.map((d) => d.startedAt));
       // Early looks only where the deciding one still fits after them (look-timing.ts).
-      const want = { oldest, due: Math.min(...open.map((d) => lateBy(d) + margin)) };
+      const want = { oldest, due: Math.min(...open.map((d) => lateIn(view)(d) + margin)) };
       const received = receivedIn(view, support);
+      const streamReadFrom = cover.readFrom(open, view);
       const timing = lookTiming({
         now,
         intervalMs: interval,
         decidesFrom: want.due,
         receivedRead: open.every(received),
         sweeping: view.continuation !== undefined,
+        ...(streamReadFrom === undefined ? {} : { streamReadFrom, pushableMs: streamPushMs }),
       });
+      // Read past the stream's start, its proof may decide the channel: its deciding look goes, for an interval
+      // at most, to another channel that needs one (whose repost is often that proof); it steps out of line.
+      if (
+        timing.kind === 'deciding' &&
+        now < want.due + interval &&
+        cover.read(open, view) &&
+        (await queue.othersDue(budget.scope, key, now + interval, staleMs))
+      ) {
+        await queue.leave(budget.scope, key).catch(() => {});
+        for (const d of open) decisions.set(d.key, { kind: 'wait', until: now + interval });
+        return decisions;
+      }
       if (timing.kind === 'wait') {
         await queue.reserve(budget.scope, key, want, staleMs);
         for (const d of open) decisions.set(d.key, { kind: 'wait', until: timing.until });
@@ -304,7 +327,8 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
       let lastLook = await budgets.lastLook(budget);
       const spent = lastLook !== undefined && now < lastLook + interval;
       // The oldest doubt of the scope's channels first, whichever replica holds it.
-      const turn = await queue.mayLook(budget.scope, key, want, interval, staleMs, !spent);
+      const pushable = timing.kind === 'early' && streamReadFrom !== undefined ? streamPushMs : 0;
+      const turn = await queue.mayLook(budget.scope, key, want, interval, staleMs, !spent, pushable);
       // The oldest burst first: its span fits a page or two even in a busy channel.
       const burst = open.filter((d) => d.startedAt <= oldest + lookSpanMs);
       const claimedHere = lookingIn.has(budget.scope);
@@ -312,7 +336,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         ? await budgets.spend(budget, lastLook, async () => {
             lookingIn.add(budget.scope);
             try {
-              return await look(support, channel, thread, view, burst, lateBy);
+              return await look(support, channel, thread, view, burst, lateIn(view));
             } finally {
               lookingIn.delete(budget.scope);
             }
@@ -322,7 +346,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
         lastLook = looked.lookedAt;
         view = looked.result;
         await views.keep(key, view);
-        open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support, lateBy)));
+        open = open.filter((d) => !decideInto(decisions, d, fromView(view, d, support, lateIn(view))));
         if (open.length === 0) await queue.leave(budget.scope, key).catch(() => {});
       }
       // Undecided: the next look the scope's budget allows (an unfinished sweep continues then); once a look
@@ -337,7 +361,7 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
           : Math.max((lastLook ?? now) + interval, now + 1_000, turn.notBefore);
         decisions.set(d.key, {
           kind: 'wait',
-          until: Math.max(next, readWhereLands(d) ? lateBy(d) + margin : 0),
+          until: Math.max(next, readWhereLands(d) ? lateIn(view)(d) + margin : 0),
         });
       }
       return decisions;
@@ -368,16 +392,6 @@ export function createDoubtResolver(options: DoubtResolverOptions) {
     if (seen.length > 0) return seen;
     return witness.stored(doubt.key).catch(() => []);
   }
-}
-
-function decideInto(
-  decisions: Map<string, DoubtDecision>,
-  doubt: Doubt,
-  decision: DoubtDecision | undefined,
-): boolean {
-  if (!decision) return false;
-  decisions.set(doubt.key, decision);
-  return true;
 }
 
 export type { DecidedBy, Doubt, DoubtDecision } from './doubt.js';

@@ -40,3 +40,14 @@ export type DoubtDecision =
   | { readonly kind: 'absent'; readonly by?: DecidedBy }
   /** Cannot tell yet (it may still land, or no look is allowed before `until`). */
   | { readonly kind: 'wait'; readonly until: number };
+
+/** Records a decision (when there is one) for its doubt; whether there was. */
+export function decideInto(
+  decisions: Map<string, DoubtDecision>,
+  doubt: Doubt,
+  decision: DoubtDecision | undefined,
+): boolean {
+  if (!decision) return false;
+  decisions.set(doubt.key, decision);
+  return true;
+}

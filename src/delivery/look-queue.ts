@@ -88,6 +88,8 @@ export function createLookQueue(options: { readonly store: KeyValueStore; readon
       intervalMs: number,
       staleMs: number,
       free: boolean,
+      /** A look due up to this much sooner may be pushed back by this one (a stream read: stream-cover.ts). */
+      pushableMs = 0,
     ): Promise<LookTurn> {
       const now = clock.now();
       const queue = await read(scope);
@@ -96,7 +98,7 @@ export function createLookQueue(options: { readonly store: KeyValueStore; readon
         ([name, e]) =>
           name !== channel &&
           now - e.seenAt < staleMs &&
-          dueOf(e) < now + intervalMs &&
+          dueOf(e) + pushableMs < now + intervalMs &&
           (early || e.oldest < want.oldest),
       );
       const ours = free && first.length === 0;
@@ -117,6 +119,14 @@ export function createLookQueue(options: { readonly store: KeyValueStore; readon
       const now = clock.now();
       return Object.values(await read(scope)).some(
         (e) => now - e.seenAt < staleMs && dueOf(e) < now + intervalMs,
+      );
+    },
+
+    /** Whether another channel of the scope waits for a look due before `before`. */
+    async othersDue(scope: string, channel: string, before: number, staleMs: number): Promise<boolean> {
+      const now = clock.now();
+      return Object.entries(await read(scope)).some(
+        ([name, e]) => name !== channel && now - e.seenAt < staleMs && dueOf(e) < before,
       );
     },
 

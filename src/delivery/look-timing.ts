@@ -32,9 +32,17 @@ export function lookTiming(input: {
    * as a deciding look could not skip it either (it reads the same span, newest first, back to the attempt).
    */
   readonly sweeping: boolean;
+  /**
+   * Where a stream read must reach (stream-cover.ts), while one is wanted: the early look then waits for it, and
+   * may push its own deciding look by up to `pushableMs`, as the stream and its proof may decide without one.
+   */
+  readonly streamReadFrom?: number;
+  readonly pushableMs?: number;
 }): LookTiming {
-  const { now, intervalMs, decidesFrom, receivedRead } = input;
+  const { now, intervalMs, decidesFrom, receivedRead, streamReadFrom: stream } = input;
   if (now >= decidesFrom) return { kind: 'deciding' };
+  if (stream !== undefined && Math.max(now, stream) + intervalMs <= decidesFrom + (input.pushableMs ?? 0))
+    return now < stream ? { kind: 'wait', until: stream } : { kind: 'early' };
   if (input.sweeping || (!receivedRead && now + intervalMs <= decidesFrom)) return { kind: 'early' };
   return { kind: 'wait', until: decidesFrom };
 }

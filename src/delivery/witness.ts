@@ -29,6 +29,8 @@ export function createWitness(options: { readonly store: KeyValueStore; readonly
   const byName = new Map<string, { ids: string[]; at: number }>();
   const removedIds = new Set<string>();
   const workspaces = new Map<string, { receivedAt: number; newestAt: number; liveSince: number }>();
+  /** When this process's event stream of each platform last connected (Socket Mode `connected`), unbroken since. */
+  const streams = new Map<ChannelRef['platform'], number>();
   const workspaceOf = (channel: ChannelRef) => `${channel.platform}:${channel.workspaceId}`;
   const sightings = createSightingsStore(store);
 
@@ -101,8 +103,35 @@ export function createWitness(options: { readonly store: KeyValueStore; readonly
      * after its events flow anew. Sightings already noted stay.
      */
     interrupted(platform: ChannelRef['platform']): void {
+      streams.delete(platform);
       for (const workspace of [...workspaces.keys()])
         if (workspace.startsWith(`${platform}:`)) workspaces.delete(workspace);
+    },
+
+    /**
+     * This process's event stream from the platform connected (Socket Mode `connected`; for the HTTP Events API,
+     * the process began receiving): every event Slack hands out from now on can reach it, until `interrupted`.
+     */
+    connected(platform: ChannelRef['platform']): void {
+      streams.set(platform, clock.now());
+    },
+
+    /** When this process's event stream of the platform connected, unbroken since (undefined: not known). */
+    connectedSince(platform: ChannelRef['platform']): number | undefined {
+      return streams.get(platform);
+    },
+
+    /**
+     * Since when the workspace's events have surely reached this process: its stream's connection time, once one
+     * of the workspace's events has come on that same unbroken connection (the proof that Slack hands this
+     * workspace's events to it, not only that a socket is open) and lately (`live`). Undefined without that
+     * proof. What a silence since then means in a fleet is the resolver's call (doubt-resolver.ts).
+     */
+    streamSince(channel: ChannelRef): number | undefined {
+      const since = streams.get(channel.platform);
+      const known = workspaces.get(workspaceOf(channel));
+      if (since === undefined || !known || known.receivedAt < since) return undefined;
+      return clock.now() - known.receivedAt < witnessLiveMs ? since : undefined;
     },
 
     /** Whether the workspace's own-message events came lately: their silence then means something. */

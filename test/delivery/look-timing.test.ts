@@ -10,6 +10,7 @@ import type { ChannelRef } from '../../src/core/ports.js';
 import { createDoubtResolver, type DoubtResolver } from '../../src/delivery/doubt-resolver.js';
 import { lookTiming } from '../../src/delivery/look-timing.js';
 import type { ChannelPoster, LookPage } from '../../src/delivery/ports.js';
+import { createWitness } from '../../src/delivery/witness.js';
 import { memoryClaims } from '../../src/lib/coordination/claims.js';
 import { memoryStore } from '../../src/lib/store.js';
 import { t0 } from '../support/builders.js';
@@ -62,7 +63,13 @@ interface Pending {
 }
 
 /** Decides each doubt again when its wait ends, in time order, until all are decided: when and how each was. */
-async function runLanes(clock: ManualClock, poster: ChannelPoster, pending: Pending[]) {
+async function runLanes(
+  clock: ManualClock,
+  poster: ChannelPoster,
+  pending: Pending[],
+  /** Told of each doubt decided absent (its repost); true: every lane wakes (an event of the workspace came). */
+  reposted?: (p: Pending) => boolean,
+) {
   const decided = new Map<string, { at: number; kind: string }>();
   while (pending.length > 0) {
     pending.sort((a, b) => a.dueAt - b.dueAt);
@@ -76,6 +83,7 @@ async function runLanes(clock: ManualClock, poster: ChannelPoster, pending: Pend
     } else {
       decided.set(next.key, { at: clock.now() - next.startedAt, kind: decision?.kind ?? 'none' });
       pending.shift();
+      if (decision?.kind === 'absent' && reposted?.(next)) for (const p of pending) p.dueAt = clock.now();
     }
   }
   return decided;
@@ -155,5 +163,109 @@ describe('Slack doubts without message events: decided within 120 s by the look 
     expect(decided.get('lost@C1')).toEqual({ at: 95_000, kind: 'absent' });
     expect(decided.get('lost@C2')).toEqual({ at: 106_000, kind: 'absent' });
     for (const { at } of decided.values()) expect(at).toBeLessThanOrEqual(boundMs);
+  });
+});
+
+describe("Slack doubts a dead process left in two channels: this process's event stream speaks for the rest", () => {
+  /**
+   * Seed 39's class: C1's post at +0 s and C2's at +5 s were left in doubt (no answer, no event) by a process
+   * that died; this one connected its Socket Mode stream at +31.8 s, after both. Alone, each channel's absence
+   * needs a look 95 s after its attempt, a minute apart: the second past 120 s. A look at C1 past the stream's
+   * start plus the margin (+36.8 s), then C2's deciding look, whose repost's event on the same connection proves
+   * the stream: C1 is then decided by the early look and the stream, with no second look in its late window.
+   */
+  async function twoChannels(options: {
+    readonly repostSeen: boolean;
+    readonly alone?: boolean;
+    /** When C2's lane first asks (default: at once). */
+    readonly c2AsksAt?: number;
+  }) {
+    const clock = new ManualClock(t0 + 31_800);
+    const store = memoryStore();
+    const witness = createWitness({ store, clock });
+    witness.connected('slack');
+    const resolver = createDoubtResolver({
+      store,
+      claims: memoryClaims(clock, 'a'),
+      clock,
+      witness,
+      postingReplicas: () => (options.alone === false ? 2 : 1),
+    });
+    const { poster, looks } = quietWorkspace(clock, new Map());
+    const lane = (id: string, startedAt: number, dueAt = clock.now()): Pending => ({
+      resolver,
+      channel: slackChannel(id),
+      key: `lost@${id}`,
+      startedAt,
+      dueAt,
+    });
+    // The repost lands 200 ms after the decision; its event comes half a second later.
+    const reposted = (p: Pending) => {
+      if (!options.repostSeen) return false;
+      clock.set(clock.now() + 700);
+      witness.note({ channel: p.channel, key: `${p.key}#2`, messageId: 'repost', at: clock.now() - 500 });
+      return true;
+    };
+    const decided = await runLanes(
+      clock,
+      poster,
+      [lane('C1', t0), lane('C2', t0 + 5_000, options.c2AsksAt)],
+      reposted,
+    );
+    return { decided, looks: looks.map((l) => `${l.channel}+${(l.at - t0) / 1000}`) };
+  }
+
+  it('both are decided absent within 120 s: the second channel without a look in its late window', async () => {
+    const { decided, looks } = await twoChannels({ repostSeen: true });
+    // A stream read at +36.8 s (the stream's start plus the 5 s margin; C2's lane asked first), then C1's
+    // deciding look when the budget frees (2.8 s past its due, which the stream read may push by up to 10 s).
+    // C1's repost's event on the same connection proves the stream: C2 is decided by its read and the stream.
+    expect(looks).toEqual(['C2+36.8', 'C1+97.8']);
+    expect(decided.get('lost@C1')).toEqual({ at: 97_800, kind: 'absent' });
+    expect(decided.get('lost@C2')).toEqual({ at: 93_500, kind: 'absent' });
+    for (const { at } of decided.values()) expect(at).toBeLessThanOrEqual(boundMs);
+  });
+
+  it('the channel that made the stream read gives its deciding look to the other, whose repost proves the stream', async () => {
+    const { decided, looks } = await twoChannels({ repostSeen: true, c2AsksAt: t0 + 36_900 });
+    // C1 reads at +36.8 s; at +96.8 s its deciding look would leave C2 none before +156.8 s: C2 looks first.
+    expect(looks).toEqual(['C1+36.8', 'C2+100']);
+    expect(decided.get('lost@C2')).toEqual({ at: 95_000, kind: 'absent' });
+    expect(decided.get('lost@C1')).toEqual({ at: 100_700, kind: 'absent' });
+  });
+
+  it('without an event on the connection nothing is concluded from the stream: C1 waits for its own deciding look', async () => {
+    const { decided, looks } = await twoChannels({ repostSeen: false });
+    expect(looks).toEqual(['C2+36.8', 'C1+97.8', 'C2+158.8']);
+    expect(decided.get('lost@C2')).toEqual({ at: 153_800, kind: 'absent' });
+  });
+
+  it('a copy landing late, after the stream read, is sighted: decided posted, never posted twice', async () => {
+    const clock = new ManualClock(t0 + 31_800);
+    const store = memoryStore();
+    const witness = createWitness({ store, clock });
+    witness.connected('slack');
+    const resolver = createDoubtResolver({ store, claims: memoryClaims(clock, 'a'), clock, witness });
+    const { poster } = quietWorkspace(clock, new Map());
+    const channel = slackChannel('C1');
+    const doubt = { key: 'late@C1', startedAt: t0, message: { text: 'late' } };
+    const first = (await resolver.decide(poster, channel, undefined, [doubt])).get(doubt.key);
+    expect(first).toEqual({ kind: 'wait', until: t0 + 36_800 });
+    clock.set(t0 + 36_800);
+    expect((await resolver.decide(poster, channel, undefined, [doubt])).get(doubt.key)?.kind).toBe('wait');
+    // The copy lands at +80 s (after the read, inside the late window); its event reaches this stream.
+    clock.set(t0 + 80_700);
+    witness.note({ channel, key: doubt.key, messageId: 'late-copy', at: t0 + 80_000 });
+    expect((await resolver.decide(poster, channel, undefined, [doubt])).get(doubt.key)).toEqual({
+      kind: 'posted',
+      messageId: 'late-copy',
+      others: [],
+      by: 'sighting',
+    });
+  });
+
+  it('in a fleet no stream read is planned: Slack may hand the events to another replica', async () => {
+    const { looks } = await twoChannels({ repostSeen: true, alone: false });
+    expect(looks[0]).toBe('C1+31.8');
   });
 });

@@ -75,6 +75,8 @@ export interface SlackAdapterOptions {
   readonly onOwnMessage?: (sighting: Sighting) => void;
   /** Socket Mode: told when the connection drops or reconnects (own-message events of the gap may be lost). */
   readonly onOwnMessagesInterrupted?: () => void;
+  /** Told when this process's event stream connects (Socket Mode `connected`; HTTP: the receiver listens). */
+  readonly onOwnMessagesConnected?: () => void;
 }
 
 /** Many workspaces: Bolt's OAuth install flow and per-workspace tokens instead of one bot token (./oauth). */
@@ -169,6 +171,8 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
     socketReceiver.client.on('disconnected', () => interrupted());
     socketReceiver.client.on('reconnecting', () => interrupted());
   }
+  const connected = options.onOwnMessage ? options.onOwnMessagesConnected : undefined;
+  if (socketReceiver && connected) socketReceiver.client.on('connected', () => connected());
 
   const app = new App({
     token: options.botToken,
@@ -268,6 +272,7 @@ export function createSlackAdapter(options: SlackAdapterOptions | SlackOAuthMode
         const address = server.address() as AddressInfo;
         const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
         url = `http://${host}:${address.port}${eventsPath}`;
+        connected?.();
       } else {
         await app.start();
       }

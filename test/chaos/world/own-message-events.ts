@@ -42,7 +42,7 @@ export function deliverOwnMessageEvents(deps: {
   readonly receivers: () => readonly EventReceiver[];
   /** Counts events sent and lost, for the seed's notes. */
   readonly tally: { sent: number; lost: number };
-}): void {
+}): { readonly started: (process: BotProcess) => void } {
   const { clock, schedule, tally } = deps;
   const { ownEvents } = schedule;
 
@@ -104,6 +104,34 @@ export function deliverOwnMessageEvents(deps: {
     });
   }
 
+  /**
+   * Slack's Socket Mode `connected`, which the adapter tells the witness (stream-cover.ts): `connectMs` after a
+   * process starts, and again when a window of lost events ends (the connection back).
+   */
+  const tellConnected = async (process: BotProcess) => {
+    if (process.life.state === 'dead') return;
+    await process.life.ready();
+    // A process killed while paused never resumes; one that did is running.
+    if (process.life.running) process.wiring.delivery.witnessConnected('slack');
+  };
+  const slotOf = (process: BotProcess) => deps.receivers().find((r) => r.process === process)?.slot;
+  const lostUntil = (slot: number | undefined, at: number) =>
+    ownEvents.lost.find(
+      (w) => w.platform === 'slack' && (w.slot === undefined || w.slot === slot) && at >= w.from && at < w.to,
+    )?.to;
+  for (const window of ownEvents.lost) {
+    if (window.platform !== 'slack') continue;
+    void clock.sleep(Math.max(0, window.to - clock.now())).then(async () => {
+      for (const receiver of deps.receivers())
+        if (
+          (window.slot === undefined || window.slot === receiver.slot) &&
+          clock.now() >= receiver.startedAt + ownEvents.connectMs &&
+          lostUntil(receiver.slot, clock.now()) === undefined
+        )
+          await tellConnected(receiver.process);
+    });
+  }
+
   deps.slack.onLanded((message) =>
     send(
       'slack',
@@ -136,4 +164,13 @@ export function deliverOwnMessageEvents(deps: {
       }),
     ),
   );
+  return {
+    started(process: BotProcess): void {
+      const at = clock.now() + ownEvents.connectMs;
+      void clock.sleep(ownEvents.connectMs).then(async () => {
+        // Inside a window of lost events the connection comes back at its end (told there).
+        if (lostUntil(slotOf(process), at) === undefined) await tellConnected(process);
+      });
+    },
+  };
 }

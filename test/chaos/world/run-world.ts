@@ -151,6 +151,7 @@ export async function runWorld(
     observer: {},
     logger: (name) => recordingLogger(log, clock, schedule.start, name),
   };
+  let ownEvents: { readonly started: (process: BotProcess) => void } | undefined;
   const start = (slot: number) => {
     const incarnation = (incarnations.get(slot) ?? 0) + 1;
     incarnations.set(slot, incarnation);
@@ -159,11 +160,12 @@ export async function runWorld(
     processes.set(slot, process);
     startedAt.set(process, clock.now());
     everyProcess.push(process);
+    ownEvents?.started(process);
   };
   const events = { sent: 0, lost: 0 };
   // CHAOS_OWN_EVENTS=0: the platforms send no own-message events (the look path alone, as before they came).
   if (process.env['CHAOS_OWN_EVENTS'] !== '0')
-    deliverOwnMessageEvents({
+    ownEvents = deliverOwnMessageEvents({
       clock,
       schedule,
       slack,
