@@ -58,16 +58,22 @@ describe('Slack adapter in Socket Mode (real Bolt SocketModeReceiver)', () => {
     expect(fake.callsTo('auth.test')[0]?.token).toBe(botToken);
   });
 
-  it('tells the witness when the connection drops (own-message events of the gap may be lost), and reconnects', async () => {
+  it('tells the witness when the connection opens and drops (own-message events of the gap may be lost), and reconnects', async () => {
     let interruptions = 0;
+    let connections = 0;
     adapter = socketModeAdapter({
       core: recordingCore(),
       onOwnMessage: () => {},
       onOwnMessagesInterrupted: () => {
         interruptions += 1;
       },
+      // Its silence from then on can speak for a dead process's doubts (stream-cover.ts).
+      onOwnMessagesConnected: () => {
+        connections += 1;
+      },
     });
     await adapter.start();
+    await waitUntil('the connection told to the witness', () => connections === 1, { timeoutMs: 10_000 });
     expect(interruptions).toBe(0);
     fake.dropSocketConnections();
     await waitUntil('the drop told to the witness', () => interruptions > 0, { timeoutMs: 10_000 });
@@ -75,6 +81,7 @@ describe('Slack adapter in Socket Mode (real Bolt SocketModeReceiver)', () => {
       timeoutMs: 30_000,
     });
     expect(fake.callsTo('apps.connections.open').length).toBeGreaterThanOrEqual(2);
+    await waitUntil('the new connection told to the witness', () => connections === 2, { timeoutMs: 10_000 });
   });
 
   it('acks a slash_commands envelope by its envelope_id with an empty payload, then responds', async () => {
