@@ -265,7 +265,10 @@ describe("Slack doubts a dead process left in two channels: this process's event
   });
 
   it('in a fleet no stream read is planned: Slack may hand the events to another replica', async () => {
-    const { looks } = await twoChannels({ repostSeen: true, alone: false });
-    expect(looks[0]).toBe('C1+31.8');
+    const { decided, looks } = await twoChannels({ repostSeen: true, alone: false });
+    // As before the rule (and on the old code, alone too): an early look at once, then a deciding look each,
+    // a minute apart; the second channel past the bound.
+    expect(looks).toEqual(['C1+31.8', 'C1+95', 'C2+156']);
+    expect(decided.get('lost@C2')).toEqual({ at: 151_000, kind: 'absent' });
   });
 });
