@@ -101,7 +101,10 @@ async function runDeliveryChaos(): Promise<Figures> {
         p99: percentile([...undisturbedLatenciesMs, ...realBot.undisturbedLatenciesMs], 99),
         p99AllLiveNotices: percentile([...latenciesMs, ...realBot.latenciesMs], 99),
       },
-      failingSeeds: [...failures.map((f) => String(f.seed)), ...real.failingSeeds.map((s) => `real-bot ${s}`)],
+      failingSeeds: [
+        ...failures.map((f) => String(f.seed)),
+        ...real.failingSeeds.map((s) => `real-bot ${s}`),
+      ],
       virtualClockSeeds: count,
       virtualClockFailures: failures.length,
       failedSeeds: failures.map((f) => f.seed),
