@@ -74,7 +74,13 @@ describe('the doubt bound', () => {
   });
 
   it('does not count the time the bot was out of the channel (its looks refused), plus one look interval', () => {
-    const out: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C1', looksRefused: true };
+    const out: Disruption = {
+      from: at(120),
+      to: at(200),
+      what: 'access',
+      channel: 'slack:C1',
+      looksRefused: true,
+    };
     expect(judge(doubtFor(141_500, [out])).violations).toEqual([]);
     expect(judge(doubtFor(261_000, [out])).violations).toEqual([
       `doubt: ${decodeURIComponent(key)} stayed in doubt 261.0 s (bound 260.0 s, 80.0 s out of the channel)`,
@@ -82,7 +88,13 @@ describe('the doubt bound', () => {
   });
 
   it('reports the raw longest doubt and, beside it, the doubt less its excuses (the figure the bound is on)', () => {
-    const out: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C1', looksRefused: true };
+    const out: Disruption = {
+      from: at(120),
+      to: at(200),
+      what: 'access',
+      channel: 'slack:C1',
+      looksRefused: true,
+    };
     const figures = judge(doubtFor(261_000, [out])).figures;
     expect(figures.maxDoubtMs).toBe(261_000);
     // 80 s out of the channel and the one look interval (60 s) its end costs.
@@ -97,7 +109,13 @@ describe('the doubt bound', () => {
   });
 
   it("counts it when another channel was out (seed 192's 141.5 s in doubt breaks the 120 s bound then)", () => {
-    const other: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C2', looksRefused: true };
+    const other: Disruption = {
+      from: at(120),
+      to: at(200),
+      what: 'access',
+      channel: 'slack:C2',
+      looksRefused: true,
+    };
     expect(judge(doubtFor(141_500, [other])).violations).toEqual([
       `doubt: ${decodeURIComponent(key)} stayed in doubt 141.5 s (bound 120.0 s)`,
     ]);
