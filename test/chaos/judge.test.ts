@@ -81,6 +81,14 @@ describe('the doubt bound', () => {
     ]);
   });
 
+  it('reports the raw longest doubt and, beside it, the doubt less its excuses (the figure the bound is on)', () => {
+    const out: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C1' };
+    const figures = judge(doubtFor(261_000, [out])).figures;
+    expect(figures.maxDoubtMs).toBe(261_000);
+    // 80 s out of the channel and the one look interval (60 s) its end costs.
+    expect(figures.maxCountedDoubtMs).toBe(121_000);
+  });
+
   it("counts it when another channel was out (seed 192's 141.5 s in doubt breaks the 120 s bound then)", () => {
     const other: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C2' };
     expect(judge(doubtFor(141_500, [other])).violations).toEqual([
