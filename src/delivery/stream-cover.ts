@@ -23,8 +23,9 @@ import type { Witness } from './witness.js';
  *   again. So the stream read is planned only where this process is the fleet (`postingReplicas` 1); there, the
  *   only other connection is the dead process's, and an event it cannot acknowledge Slack hands on at once.
  *
- * Where the connection time is not known (a platform whose adapter does not report it), a live workspace is
- * trusted as before.
+ * Where the connection time is not known (a platform whose adapter does not report it), or in a fleet (while
+ * this connection was down, Slack handed the events to the others, which store the sightings of doubts), a live
+ * workspace is trusted as before.
  */
 export function streamCover(input: {
   readonly witness: Witness;
@@ -46,7 +47,8 @@ export function streamCover(input: {
     /** Whether a copy of the doubt's post landing from now on would be sighted (see above). */
     watched(doubt: Doubt, view: LookView): boolean {
       if (!live) return false;
-      if (connectedAt === undefined) return true;
+      // In a fleet the other replicas' connections took the events this one missed, and stored the sightings.
+      if (connectedAt === undefined || !input.alone) return true;
       if (provenSince === undefined) return false;
       return (
         doubt.startedAt >= provenSince || readOver(view, doubt.startedAt - marginMs, provenSince + marginMs)
