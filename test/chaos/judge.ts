@@ -304,11 +304,15 @@ function judgedChannel(key: string): string {
   return `${parts[0]}:${parts.at(-1)}`;
 }
 
-/** How long within [from, to) the bot had no access to `channel` (the access faults of the seed). */
+/**
+ * How long within [from, to) the platform refused the bot's looks in `channel` (an access fault that also refuses
+ * reads: Slack's `not_in_channel`). An archived channel, or a Discord channel that denies only sending, is
+ * still read: a look decides there, so that time counts.
+ */
 function outOfChannelMs(record: WorldRecord, channel: string, from: number, to: number): number {
   let ms = 0;
   for (const d of record.disruptions)
-    if (d.what === 'access' && d.channel === channel)
+    if (d.what === 'access' && d.looksRefused === true && d.channel === channel)
       ms += Math.max(0, Math.min(to, d.to) - Math.max(from, d.from));
   return ms;
 }
