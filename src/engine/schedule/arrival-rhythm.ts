@@ -8,9 +8,10 @@
  * - the hour of the day: arrivals per UTC hour over the last weeks ({@link PROFILE_TAU_MS}), which
  *   tells the planner which hours of the rest of the budget day are usually quiet.
  *
- * Every sum is kept as of the last arrival it counted and decays on reading, so an idle poll
- * changes nothing: the stored text changes only when supporters arrive, in the commits that
- * store them anyway (fundings-pace.ts turns the rhythm into the pace of the polls).
+ * It counts the supporters that stay: a support that fails before payout is taken back out
+ * ({@link ArrivalRhythm.forget}). Every sum is kept as of the last change it counted and decays on
+ * reading, so an idle poll changes nothing: the stored text changes only when supporters arrive or
+ * fail, in the commits that store them anyway (fundings-pace.ts turns the rhythm into the pace of the polls).
  */
 
 const HOUR_MS = 3_600_000;
@@ -87,6 +88,28 @@ export class ArrivalRhythm {
       if (t >= this.#since) this.#level += Math.exp(-age / LEVEL_TAU_MS);
       const hour = new Date(t).getUTCHours();
       this.#hours[hour] = (this.#hours[hour] ?? 0) + Math.exp(-age / PROFILE_TAU_MS);
+    }
+  }
+
+  /**
+   * Supporters found earlier whose support has since failed (dropped from the list before payout), as
+   * found at `now`, with the times they arrived: taken back out of every sum they were counted in, so
+   * the rates are those of the supporters that stay. A run of supports that fail (the page-shift
+   * fault's insert-and-fail pairs, a card-testing run) is not a busy stretch to spend reads on.
+   */
+  forget(now: number, arrivedAt: readonly number[]): void {
+    if (arrivedAt.length === 0) return;
+    this.#text = undefined;
+    const at = Math.max(this.#at, now);
+    this.#decayTo(at);
+    for (const raw of arrivedAt) {
+      const t = Math.min(raw, at);
+      const age = at - t;
+      this.#recent = Math.max(0, this.#recent - Math.exp(-age / RECENT_TAU_MS) / RECENT_TAU_MS);
+      this.#burst = Math.max(0, this.#burst - Math.exp(-age / BURST_TAU_MS) / BURST_TAU_MS);
+      if (t >= this.#since) this.#level = Math.max(0, this.#level - Math.exp(-age / LEVEL_TAU_MS));
+      const hour = new Date(t).getUTCHours();
+      this.#hours[hour] = Math.max(0, (this.#hours[hour] ?? 0) - Math.exp(-age / PROFILE_TAU_MS));
     }
   }
 
