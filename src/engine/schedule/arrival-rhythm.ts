@@ -75,20 +75,7 @@ export class ArrivalRhythm {
    * a time after `now` counts as `now`). Finding none changes nothing: time passing is applied on reading.
    */
   record(now: number, arrivedAt: readonly number[]): void {
-    if (arrivedAt.length === 0) return;
-    this.#text = undefined;
-    const at = Math.max(this.#at, now);
-    this.#decayTo(at);
-    for (const raw of arrivedAt) {
-      const t = Math.min(raw, at);
-      const age = at - t;
-      this.#recent += Math.exp(-age / RECENT_TAU_MS) / RECENT_TAU_MS;
-      this.#burst += Math.exp(-age / BURST_TAU_MS) / BURST_TAU_MS;
-      // Arrivals from before watching started (a late success deep in the list) are not the level's.
-      if (t >= this.#since) this.#level += Math.exp(-age / LEVEL_TAU_MS);
-      const hour = new Date(t).getUTCHours();
-      this.#hours[hour] = (this.#hours[hour] ?? 0) + Math.exp(-age / PROFILE_TAU_MS);
-    }
+    this.#count(now, arrivedAt, 1);
   }
 
   /**
@@ -98,19 +85,7 @@ export class ArrivalRhythm {
    * fault's insert-and-fail pairs, a card-testing run) is not a busy stretch to spend reads on.
    */
   forget(now: number, arrivedAt: readonly number[]): void {
-    if (arrivedAt.length === 0) return;
-    this.#text = undefined;
-    const at = Math.max(this.#at, now);
-    this.#decayTo(at);
-    for (const raw of arrivedAt) {
-      const t = Math.min(raw, at);
-      const age = at - t;
-      this.#recent = Math.max(0, this.#recent - Math.exp(-age / RECENT_TAU_MS) / RECENT_TAU_MS);
-      this.#burst = Math.max(0, this.#burst - Math.exp(-age / BURST_TAU_MS) / BURST_TAU_MS);
-      if (t >= this.#since) this.#level = Math.max(0, this.#level - Math.exp(-age / LEVEL_TAU_MS));
-      const hour = new Date(t).getUTCHours();
-      this.#hours[hour] = Math.max(0, (this.#hours[hour] ?? 0) - Math.exp(-age / PROFILE_TAU_MS));
-    }
+    this.#count(now, arrivedAt, -1);
   }
 
   /** The rate now (supporters per ms): what the User key's signal windows read (signal-interleave.ts). */
@@ -200,6 +175,25 @@ export class ArrivalRhythm {
     rhythm.#level = num(level);
     rhythm.#hours.set(counts.map(num));
     return rhythm;
+  }
+
+  /** Adds (`sign` 1) or takes back (-1) the supporters that arrived at `arrivedAt`, as of `now`; no sum goes below 0. */
+  #count(now: number, arrivedAt: readonly number[], sign: 1 | -1): void {
+    if (arrivedAt.length === 0) return;
+    this.#text = undefined;
+    const at = Math.max(this.#at, now);
+    this.#decayTo(at);
+    const add = (sum: number, weight: number) => Math.max(0, sum + sign * weight);
+    for (const raw of arrivedAt) {
+      const t = Math.min(raw, at);
+      const age = at - t;
+      this.#recent = add(this.#recent, Math.exp(-age / RECENT_TAU_MS) / RECENT_TAU_MS);
+      this.#burst = add(this.#burst, Math.exp(-age / BURST_TAU_MS) / BURST_TAU_MS);
+      // Arrivals from before watching started (a late success deep in the list) are not the level's.
+      if (t >= this.#since) this.#level = add(this.#level, Math.exp(-age / LEVEL_TAU_MS));
+      const hour = new Date(t).getUTCHours();
+      this.#hours[hour] = add(this.#hours[hour] ?? 0, Math.exp(-age / PROFILE_TAU_MS));
+    }
   }
 
   #recordedAny(): boolean {
