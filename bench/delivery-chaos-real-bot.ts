@@ -26,6 +26,8 @@ export interface RealBotChaosFigures {
   readonly misses: number;
   readonly maxStallMs: number;
   readonly maxDoubtMs: number;
+  /** The longest doubt less the time no look could decide it (the judge's excuses): the figure the bound is on. */
+  readonly maxCountedDoubtMs: number;
   readonly maxSecondCopyMs: number;
   readonly latencyP99Ms: number;
   readonly seedWallP50Ms: number;
@@ -47,13 +49,16 @@ function progress(message: string): void {
 export async function runRealBotChaos(): Promise<{
   figures: RealBotChaosFigures;
   failures: RealBotChaosFailure[];
+  latenciesMs: number[];
+  undisturbedLatenciesMs: number[];
 }> {
   const count = Number(process.env['BENCH_REAL_BOT_SEEDS'] ?? defaultSeeds);
   const entry = { kind: 'compiled' as const, appDir: await benchAppDir() };
   const failures: RealBotChaosFailure[] = [];
   const latencies: number[] = [];
+  const undisturbed: number[] = [];
   const wallMs: number[] = [];
-  const worst = { stallMs: 0, doubtMs: 0, secondCopyMs: 0 };
+  const worst = { stallMs: 0, doubtMs: 0, countedDoubtMs: 0, secondCopyMs: 0 };
   let supporters = 0;
   let notices = 0;
   let duplicates = 0;
@@ -70,8 +75,10 @@ export async function runRealBotChaos(): Promise<{
       duplicates += f.duplicates;
       misses += f.misses;
       latencies.push(...f.latenciesMs);
+      undisturbed.push(...f.undisturbedLatenciesMs);
       worst.stallMs = Math.max(worst.stallMs, f.maxStallMs);
       worst.doubtMs = Math.max(worst.doubtMs, f.maxDoubtMs);
+      worst.countedDoubtMs = Math.max(worst.countedDoubtMs, f.maxCountedDoubtMs);
       worst.secondCopyMs = Math.max(worst.secondCopyMs, f.maxSecondCopyMs);
       if (run.verdict.violations.length > 0) {
         failures.push({ seed, replay, violations: run.verdict.violations.slice(0, 3) });
@@ -98,12 +105,15 @@ export async function runRealBotChaos(): Promise<{
       misses,
       maxStallMs: worst.stallMs,
       maxDoubtMs: worst.doubtMs,
+      maxCountedDoubtMs: worst.countedDoubtMs,
       maxSecondCopyMs: worst.secondCopyMs,
       latencyP99Ms: percentile(latencies, 99),
       seedWallP50Ms: percentile(wallMs, 50),
       totalWallMs: Date.now() - started,
     },
     failures,
+    latenciesMs: latencies,
+    undisturbedLatenciesMs: undisturbed,
   };
 }
 

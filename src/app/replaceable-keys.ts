@@ -23,14 +23,21 @@ export class KeyRing {
 /**
  * The seam that lets a key be swapped under a running engine: an ApiClient that
  * forwards everything to `api`, with each project request, budget and pause
- * looked up under the ring's current key. Costs one small object per request.
+ * looked up under the ring's current key (one Map lookup a request; the handle is made again when it changed).
  */
 export function withReplaceableKeys(api: ApiClient, ring: KeyRing): ApiClient {
   const current = (key: ProjectKey | UserKey | undefined) =>
     key !== undefined && key.kind === 'project' ? ring.current(key) : key;
   function project(linkCaption: string, key?: ProjectKey): ReturnType<ApiClient['project']> {
     if (key === undefined) return api.project(linkCaption);
-    const target = () => api.project(linkCaption, ring.current(key));
+    // The handle of the key in use, made again only when the ring swapped the key: a handle per property
+    // read (two a request) fills its paths each time, ~1 % of a replica's CPU to its first polls (issue 33).
+    let handle: { readonly key: ProjectKey; readonly api: ProjectApi } | undefined;
+    const target = () => {
+      const current = ring.current(key);
+      if (handle?.key !== current) handle = { key: current, api: api.project(linkCaption, current) };
+      return handle.api;
+    };
     return new Proxy({ linkCaption } as ProjectApi, {
       get(base, property) {
         if (property === 'linkCaption') return base.linkCaption;

@@ -22,10 +22,15 @@ export function expandSecretFiles(
   readFile: ReadTextFile,
   projectKeyVars: readonly string[],
 ): { env: Env; problems: ConfigProblem[] } {
-  const expanded: Record<string, string | undefined> = { ...env };
+  const expanded: Record<string, string> = {};
   const problems: ConfigProblem[] = [];
+  // The environment's names once, not one `process.env` read per key variable: with 3,000 projects the reads of
+  // their absent `_FILE` twins and a copy of the environment cost each replica ~300 ms of CPU at start (bench
+  // scaleRedis, issue 33). The environment is copied only when a file's secret goes into it.
+  const fileVars = new Set(Object.keys(env).filter((name) => name.endsWith(FILE_SUFFIX)));
   for (const name of new Set([...secretEnvVars, ...projectKeyVars])) {
     const fileVar = `${name}${FILE_SUFFIX}`;
+    if (!fileVars.has(fileVar)) continue;
     const path = readEnv(env, fileVar);
     if (path === undefined) continue;
     if (readEnv(env, name) !== undefined) {
@@ -59,5 +64,5 @@ export function expandSecretFiles(
       });
     }
   }
-  return { env: expanded, problems };
+  return { env: Object.keys(expanded).length === 0 ? env : { ...env, ...expanded }, problems };
 }

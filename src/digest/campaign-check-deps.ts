@@ -30,5 +30,5 @@ export interface CampaignCheckDeps {
    */
   readonly postWithin: (request: ScheduledPost) => Promise<'posted' | 'pending' | 'failed'>;
   readonly clock: Clock;
-  readonly logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  readonly logger: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 }

@@ -68,7 +68,8 @@ export function createCampaignWatch(options: CampaignWatchOptions): CampaignWatc
   const deps: CampaignCheckDeps = { ...options, checks: createCampaignCheckStore(options.store), postWithin };
 
   async function run(): Promise<void> {
-    for (const project of options.projects()) {
+    const projects = options.projects();
+    for (const project of projects) {
       // One project's trouble (nothing cached yet, the store failing) must not stop the others.
       await checkGoalPace(deps, project, options.goalPace).catch((error: unknown) =>
         logger.warn(
@@ -83,6 +84,9 @@ export function createCampaignWatch(options: CampaignWatchOptions): CampaignWatc
         ),
       );
     }
+    // A check that finds nothing to say says nothing at info; at debug this line shows it ran (after its posts),
+    // which is how an operator or a journey (the roll-call's restart) sees that checks went by and posted nothing.
+    logger.debug({ projects: projects.length }, 'campaign checks done');
   }
 
   function runOnce(): Promise<void> {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { GlobalFonts } from '@napi-rs/canvas';
+import { canvasModule } from './canvas-module.js';
 import { fontCodePoints } from './font-cmap.js';
 
 /**
@@ -35,6 +35,7 @@ export function chartFontFiles(): { readonly regular: string; readonly bold: str
  * name. The canvas keeps the glyphs in its native registry: about 50 kB per weight.
  */
 export function registerChartFont(): string {
+  const { GlobalFonts } = canvasModule();
   if (!GlobalFonts.has(CHART_FONT_FAMILY)) {
     const files = chartFontFiles();
     GlobalFonts.registerFromPath(files.regular, CHART_FONT_FAMILY);
@@ -140,7 +141,7 @@ export function chartFonts(): ChartFonts {
         const subset = find(cp);
         if (!subset || families.includes(subset.family)) continue;
         if (!registered.has(subset.family)) {
-          for (const file of subset.files) GlobalFonts.registerFromPath(file, subset.family);
+          for (const file of subset.files) canvasModule().GlobalFonts.registerFromPath(file, subset.family);
           registered.add(subset.family);
         }
         families.push(subset.family);

@@ -1,6 +1,7 @@
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { Locale } from '../core/index.js';
 import { formatDate, formatDayMonth, formatMoney, formatPercent, percentOfGoal } from '../core/index.js';
+import { canvasModule } from './canvas-module.js';
 import { axisMoney, dateLabel, niceStep } from './chart-scale.js';
 import { drawSupporterStrip } from './chart-strip.js';
 import { fontPainter, type PlacedText, silentPainter } from './chart-text.js';
@@ -75,7 +76,10 @@ export interface FundingChartOptions {
  */
 export function renderFundingChart(input: FundingChartInput, options: FundingChartOptions = {}): Uint8Array {
   const scale = options.scale ?? 2;
-  const canvas = createCanvas(Math.round(CHART_WIDTH * scale), Math.round(CHART_HEIGHT * scale));
+  const canvas = canvasModule().createCanvas(
+    Math.round(CHART_WIDTH * scale),
+    Math.round(CHART_HEIGHT * scale),
+  );
   const ctx = canvas.getContext('2d');
   ctx.scale(scale, scale);
   ctx.fillStyle = chartColors.background;

@@ -75,7 +75,8 @@ describe('API drift watch', () => {
     const registry = new Registry();
     const watch = watchApiDrift({ api, store: memoryStore(), clock, logger, registry });
     try {
-      await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1));
+      // vitest's default 1 s is short for an HTTP round trip on a loaded machine.
+      await vi.waitFor(() => expect(clock.pendingSleepers).toBe(1), { timeout: 10_000 });
       expect(requests).toEqual(['/openapi.json no credential']);
       expect(watch.statusLine()).toBeUndefined();
 
@@ -83,7 +84,9 @@ describe('API drift watch', () => {
       clock.advance(day - 1);
       expect(requests).toHaveLength(1); // not before a day has passed
       clock.advance(1);
-      await vi.waitFor(() => expect(logger.records.some((r) => r.level === 'warn')).toBe(true));
+      await vi.waitFor(() => expect(logger.records.some((r) => r.level === 'warn')).toBe(true), {
+        timeout: 10_000,
+      });
       expect(requests).toHaveLength(2);
       const warning = logger.records.find((r) => r.level === 'warn');
       expect(warning?.msg).toContain("the platform's API description (/openapi.json) changed:");

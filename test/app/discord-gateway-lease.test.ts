@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { GATEWAY_LEASE } from '../../src/app/leased-gateway.js';
 import { type RunningBot, startBot } from '../../src/app/start-bot.js';
 import { parseConfig } from '../../src/config/index.js';
+import { connectRedis } from '../../src/lib/coordination/redis-client.js';
+import { redisLease } from '../../src/lib/coordination/redis-lease.js';
 import { silentLogger } from '../../src/ops/index.js';
 import { demoLinkCaption, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
@@ -74,11 +77,24 @@ describe.skipIf(skipRedisTests())('discord gateway mode with two replicas on one
     expect(await gatewayHeld(second)).toBe(0);
 
     // The holder stops cleanly: it gives the lease back, and the standby connects at its next try (TTL/10).
-    const stoppedAt = Date.now();
-    await stop(bots.shift());
-    await waitUntil('the standby replica to open the gateway', () => identifies(fake) === 2);
-    // Well inside the TTL (3 s): the lease was given back, not left to expire.
-    expect(Date.now() - stoppedAt).toBeLessThan(2_500);
+    const client = await connectRedis(redis.url, () => {});
+    const gatewayLease = redisLease(client, { prefix: 'fundbot:singleton:' });
+    const holder = async () => (await gatewayLease.holders([GATEWAY_LEASE])).get(GATEWAY_LEASE)?.holder;
+    const stoppedHolder = await holder();
+    expect(stoppedHolder).toBeDefined();
+    try {
+      await stop(bots.shift());
+      const stoppedAt = Date.now();
+      // Given back, not left to expire: told by the lease itself once the stop is over (renewed every TTL/3, it
+      // would hold 2 s at least). Timed from the stop's start, as before, a loaded machine's in-process shutdown
+      // alone could eat the 2.5 s.
+      expect(await holder()).not.toBe(stoppedHolder);
+      await waitUntil('the standby replica to open the gateway', () => identifies(fake) === 2);
+      // The standby's next try (TTL/10) and its login, well inside the TTL (3 s).
+      expect(Date.now() - stoppedAt).toBeLessThan(2_500);
+    } finally {
+      client.destroy();
+    }
     expect(fake.requests.filter((r) => r.path === '/gateway/bot')).toHaveLength(2);
     expect(await gatewayHeld(second)).toBe(1);
   }, 60_000);

@@ -74,15 +74,48 @@ describe('the doubt bound', () => {
   });
 
   it('does not count the time the bot was out of the channel (its looks refused), plus one look interval', () => {
-    const out: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C1' };
+    const out: Disruption = {
+      from: at(120),
+      to: at(200),
+      what: 'access',
+      channel: 'slack:C1',
+      looksRefused: true,
+    };
     expect(judge(doubtFor(141_500, [out])).violations).toEqual([]);
     expect(judge(doubtFor(261_000, [out])).violations).toEqual([
       `doubt: ${decodeURIComponent(key)} stayed in doubt 261.0 s (bound 260.0 s, 80.0 s out of the channel)`,
     ]);
   });
 
+  it('reports the raw longest doubt and, beside it, the doubt less its excuses (the figure the bound is on)', () => {
+    const out: Disruption = {
+      from: at(120),
+      to: at(200),
+      what: 'access',
+      channel: 'slack:C1',
+      looksRefused: true,
+    };
+    const figures = judge(doubtFor(261_000, [out])).figures;
+    expect(figures.maxDoubtMs).toBe(261_000);
+    // 80 s out of the channel and the one look interval (60 s) its end costs.
+    expect(figures.maxCountedDoubtMs).toBe(121_000);
+  });
+
+  it('counts the time of a fault that leaves looks working (an archived channel is still read)', () => {
+    const archived: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C1' };
+    expect(judge(doubtFor(141_500, [archived])).violations).toEqual([
+      `doubt: ${decodeURIComponent(key)} stayed in doubt 141.5 s (bound 120.0 s)`,
+    ]);
+  });
+
   it("counts it when another channel was out (seed 192's 141.5 s in doubt breaks the 120 s bound then)", () => {
-    const other: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C2' };
+    const other: Disruption = {
+      from: at(120),
+      to: at(200),
+      what: 'access',
+      channel: 'slack:C2',
+      looksRefused: true,
+    };
     expect(judge(doubtFor(141_500, [other])).violations).toEqual([
       `doubt: ${decodeURIComponent(key)} stayed in doubt 141.5 s (bound 120.0 s)`,
     ]);

@@ -29,8 +29,15 @@ export interface SeedFigures {
   readonly maxSecondCopyMs: number;
   readonly maxStallMs: number;
   readonly maxDoubtMs: number;
+  /**
+   * The longest doubt less the time no look could decide it (the judge's excuses: a failed look's interval, the
+   * time the bot was out of the channel plus one interval). The bound of 120 s applies to this figure.
+   */
+  readonly maxCountedDoubtMs: number;
   /** Supporter to first landing, live channels, every notice but those held for a closed channel. */
   readonly latenciesMs: readonly number[];
+  /** Those of `latenciesMs` that met no fault, storm or disruption: the ones the latency bound is on. */
+  readonly undisturbedLatenciesMs: readonly number[];
 }
 
 export interface Verdict {
@@ -132,7 +139,7 @@ export function judge(record: WorldRecord): Verdict {
 
   const maxSecondCopyMs = secondCopies(record, namesIn, violations);
   const maxStallMs = stalls(record, namesIn, firstShown, violations);
-  const maxDoubtMs = doubts(record, violations);
+  const { worst: maxDoubtMs, worstCounted: maxCountedDoubtMs } = doubts(record, violations);
   return {
     seed: schedule.seed,
     violations,
@@ -144,7 +151,9 @@ export function judge(record: WorldRecord): Verdict {
       maxSecondCopyMs,
       maxStallMs,
       maxDoubtMs,
+      maxCountedDoubtMs,
       latenciesMs,
+      undisturbedLatenciesMs: undisturbed,
     },
   };
 }
@@ -295,11 +304,15 @@ function judgedChannel(key: string): string {
   return `${parts[0]}:${parts.at(-1)}`;
 }
 
-/** How long within [from, to) the bot had no access to `channel` (the access faults of the seed). */
+/**
+ * How long within [from, to) the platform refused the bot's looks in `channel` (an access fault that also refuses
+ * reads: Slack's `not_in_channel`). An archived channel, or a Discord channel that denies only sending, is
+ * still read: a look decides there, so that time counts.
+ */
 function outOfChannelMs(record: WorldRecord, channel: string, from: number, to: number): number {
   let ms = 0;
   for (const d of record.disruptions)
-    if (d.what === 'access' && d.channel === channel)
+    if (d.what === 'access' && d.looksRefused === true && d.channel === channel)
       ms += Math.max(0, Math.min(to, d.to) - Math.max(from, d.from));
   return ms;
 }
@@ -312,7 +325,7 @@ const lookIntervalMs = { slack: 60_000, discord: 5_000 } as const;
  * that failed (a reset, a 5xx, a 429 of its own, its process killed before the answer) costs its budget's interval: the bound grows by one interval
  * for each failed look on the delivery's platform while it was in doubt.
  */
-function doubts(record: WorldRecord, violations: string[]): number {
+function doubts(record: WorldRecord, violations: string[]): { worst: number; worstCounted: number } {
   const open = new Map<string, number>();
   // A look that died with its process (killed while it waited for its answer) failed as surely as one the wire
   // broke, and its budget was spent all the same: the next process's look waits the interval out.
@@ -320,6 +333,7 @@ function doubts(record: WorldRecord, violations: string[]): number {
     (e) => e.category === 'look' && (e.fault !== 'ok' || e.answeredAt === undefined),
   );
   let worst = 0;
+  let worstCounted = 0;
   const closeAt = (key: string, at: number) => {
     const from = open.get(key);
     if (from === undefined) return;
@@ -331,8 +345,9 @@ function doubts(record: WorldRecord, violations: string[]): number {
     // While the bot is out of the channel its looks are refused (Slack: not_in_channel), and they decide nothing:
     // that time does not count, and its end costs one interval (the refused look spent the budget's claim).
     const out = outOfChannelMs(record, judgedChannel(key), from, at);
-    const bound =
-      doubtBoundMs + failed * lookIntervalMs[platform] + (out > 0 ? out + lookIntervalMs[platform] : 0);
+    const excusedMs = failed * lookIntervalMs[platform] + (out > 0 ? out + lookIntervalMs[platform] : 0);
+    const bound = doubtBoundMs + excusedMs;
+    worstCounted = Math.max(worstCounted, ms - excusedMs);
     if (ms > bound) {
       violations.push(
         `doubt: ${decodeURIComponent(key)} stayed in doubt ${secs(ms)} (bound ${secs(bound)}${failed > 0 ? `, ${failed} failed looks` : ''}${out > 0 ? `, ${secs(out)} out of the channel` : ''})`,
@@ -344,5 +359,5 @@ function doubts(record: WorldRecord, violations: string[]): number {
     if (w.state === 'attempting') open.set(w.key, w.at);
   }
   for (const key of [...open.keys()]) closeAt(key, record.endedAt);
-  return worst;
+  return { worst, worstCounted };
 }

@@ -87,8 +87,9 @@ describe('Discord HTTP interactions on a busy process', () => {
         expect(answer.status).toBe(200);
         expect((answer.body as { type: number }).type).toBe(5);
       }
-      // 1.2 s store + 0.5 s from arrival, plus the busy slices: well inside 3 s (it was 1.2 + 2 s before).
-      expect(elapsed).toBeLessThan(2_600);
+      // 1.2 s store + 0.5 s from arrival, plus the busy slices: inside Discord's 3 s, the bound that matters (it
+      // was 1.2 + 2 s before, which fails it). Not tighter: a loaded machine adds its own slices to the test's.
+      expect(elapsed).toBeLessThan(3_000);
     } finally {
       busy = false;
     }

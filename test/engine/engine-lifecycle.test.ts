@@ -162,7 +162,8 @@ describe('leases and the real-time loop', () => {
     // The loop starts the project's run without waiting for it, then parks on the clock:
     // the clock resolves that event, and the run's first request follows it.
     await h.clock.untilSleepers(1);
-    await vi.waitFor(() => expect(h?.sim.requests.length ?? 0).toBeGreaterThan(0));
+    // vitest's default 1 s is short for an HTTP round trip on a loaded machine.
+    await vi.waitFor(() => expect(h?.sim.requests.length ?? 0).toBeGreaterThan(0), { timeout: 10_000 });
     expect(h.clock.pendingSleepers).toBe(1);
     const polled = h.sim.requests.length;
     expect(polled).toBeGreaterThan(0);

@@ -87,11 +87,13 @@ describe('fault injection', () => {
   });
 
   it('delays responses in real time so a client timeout fires, and logs the abandoned request', async () => {
+    // The hang-up must come after the request reached the server (a loaded machine can take tens of ms, at times
+    // hundreds, to connect: a 50 ms abort there left no request to log) and well before the slow reply is due.
     sim.faults.slow({ delayMs: 2_000 });
     await expect(
       fetch(`${sim.url}/project/p`, {
         headers: { authorization: `Bearer ${key}` },
-        signal: AbortSignal.timeout(50),
+        signal: AbortSignal.timeout(500),
       }),
     ).rejects.toThrow();
     // The abandoned request is logged when the connection closes (or at the latest when the simulator closes).

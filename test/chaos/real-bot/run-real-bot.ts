@@ -242,6 +242,7 @@ export async function runRealBotSeed(seed: number, options: RealBotOptions = {})
             to: now + fault.forMs,
             what: 'access',
             channel: `${fault.platform}:${fault.channel}`,
+            looksRefused: fault.platform === 'slack' && fault.problem === 'not_in_channel',
           });
           at(now + fault.forMs, () => chat.setAccess(fault, true));
           return;

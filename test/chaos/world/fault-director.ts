@@ -142,6 +142,7 @@ export class FaultDirector {
       to: now + fault.forMs,
       what: 'access',
       channel: `${fault.platform}:${fault.channel}`,
+      looksRefused: fault.platform === 'slack' && fault.problem === 'not_in_channel',
     });
     deps.at(now + fault.forMs, () => {
       setOpen(true);

@@ -20,6 +20,12 @@ export interface Disruption {
   readonly what: 'kill' | 'pause' | 'store' | 'access' | 'api';
   /** For `access`: the judged channel (`slack:C…`). */
   readonly channel?: string;
+  /**
+   * For `access`: the platform refuses the bot's looks there too (Slack's `not_in_channel` to a bot that is no
+   * member). An archived Slack channel stays readable, and a Discord channel that only denies sending still
+   * answers reads: there a look decides as ever.
+   */
+  readonly looksRefused?: boolean;
 }
 
 /** One write of a delivery record (deliveries/notices/delivered/<id>/<channel>). */

@@ -14,13 +14,17 @@ describe.skipIf(skipRedisTests())('redisLease on a real redis-server', () => {
     const lease = redisLease(redis.client);
     subject = {
       lease,
-      // Short, because Redis expires keys on its real clock; waits below are for the key to go, never sleeps.
-      ttlMs: 150,
-      expire: (resource) =>
-        vi.waitFor(async () => expect((await lease.holders([resource])).has(resource)).toBe(false), {
+      // Long: a 150 ms lease could run out between two round trips of one test on a loaded machine (then a
+      // renewal got a new token, a second holder got in). Expiry is Redis's own, brought forward to 1 ms; the wait
+      // is for the key to go, never a sleep.
+      ttlMs: 60_000,
+      expire: async (resource) => {
+        await redis.client.pExpire(`fundbot:lease:{${resource}}`, 1);
+        await vi.waitFor(async () => expect((await lease.holders([resource])).has(resource)).toBe(false), {
           timeout: 5_000,
           interval: 20,
-        }),
+        });
+      },
       read: async (key) => (await redis.client.get(key)) ?? undefined,
     };
   });
