@@ -231,8 +231,18 @@ export async function runCampaignDay(
         limit) *
         1000,
     ) / 10;
-  const { truth, counts, latency, lateLatency, catchUp, withRestart, spurious, duplicates, missed } =
-    scoreDeliveries({ sim, start: runStart, inBaseline, late, delivered, restartedAt });
+  const {
+    truth,
+    counts,
+    latency,
+    fundingsBySource,
+    lateLatency,
+    catchUp,
+    withRestart,
+    spurious,
+    duplicates,
+    missed,
+  } = scoreDeliveries({ sim, start: runStart, inBaseline, late, delivered, restartedAt });
   const misses = missed.length;
   const dayLimit = api.budget(key)?.dayLimit ?? 10_000;
   const extra: Figures = {};
@@ -316,6 +326,11 @@ export async function runCampaignDay(
       heals: metrics.heals,
       http5xx: requests.filter((r) => r.status >= 500).length,
       shiftsApplied,
+      // The supporter latency split by who made the supporter: the scenario's, and the page-shift fault's.
+      fundingsLatencyBySource: {
+        scenario: summarize(fundingsBySource.scenario),
+        fault: { count: fundingsBySource.fault.length, ...summarize(fundingsBySource.fault) },
+      },
       missed: missed
         .slice(0, 5)
         .map((k) => ({ k, at: truth.supporters.get(k) ?? truth.wall.get(k) ?? truth.blog.get(k) })),

@@ -14,6 +14,8 @@ export interface Truth {
   readonly supporters: Map<string, number>;
   readonly wall: Map<string, number>;
   readonly blog: Map<string, number>;
+  /** Supporters a simulator fault made (the page-shift fault's arrivals), not the scenario. */
+  readonly faultMade: Set<string>;
 }
 
 /** The entry key of a support, as the engine's stable keys name it. */
@@ -23,13 +25,21 @@ export function supportKey(k: { supportTimestamp: number; userId: number }): str
 
 /** Every public supporter, wall post and blog post of the day still there at its end. */
 export function groundTruth(sim: Simulator, start: number, inBaseline: ReadonlySet<string>): Truth {
-  const truth: Truth = { existed: new Set(), supporters: new Map(), wall: new Map(), blog: new Map() };
+  const truth: Truth = {
+    existed: new Set(),
+    supporters: new Map(),
+    wall: new Map(),
+    blog: new Map(),
+    faultMade: new Set(),
+  };
   const failed = new Set<string>();
   const removed = new Set<string>();
   for (const h of sim.project(demoLinkCaption).history) {
     if (h.at < start) continue;
-    if (h.type === 'supporter') truth.supporters.set(supportKey(h.key), h.at);
-    else if (h.type === 'support-failed') failed.add(supportKey(h.key));
+    if (h.type === 'supporter') {
+      truth.supporters.set(supportKey(h.key), h.at);
+      if (h.madeByFault !== undefined) truth.faultMade.add(supportKey(h.key));
+    } else if (h.type === 'support-failed') failed.add(supportKey(h.key));
     else if (h.type === 'wall-post') truth.wall.set(wallPostKey({ id: h.id }), h.at);
     else if (h.type === 'wall-post-removed') removed.add(wallPostKey({ id: h.id }));
     else if (h.type === 'blog-post') truth.blog.set(blogPostKey({ id: h.id }), h.at);
@@ -66,6 +76,11 @@ export interface DeliveryScore {
   readonly counts: ReadonlyMap<string, number>;
   /** Delay from happening to notice, per feed, without late supports and the restart's catch-up. */
   readonly latency: { readonly fundings: number[]; readonly wall: number[]; readonly blog: number[] };
+  /**
+   * `latency.fundings` split by who made the supporter: the scenario (what a poller of the same day without the
+   * fault meets too) or the page-shift fault (an arrival the engine's own deeper read set off, just after a read).
+   */
+  readonly fundingsBySource: { readonly scenario: number[]; readonly fault: number[] };
   /** Delay of the late supports, from turning successful to notice. */
   readonly lateLatency: number[];
   /** Delay of what the restarted process caught up on in its first step (the outage, not the polling). */
@@ -104,6 +119,7 @@ export function scoreDeliveries(input: {
 
   const counts = new Map<string, number>();
   const latency = { fundings: [] as number[], wall: [] as number[], blog: [] as number[] };
+  const fundingsBySource = { scenario: [] as number[], fault: [] as number[] };
   const catchUp: number[] = [];
   const withRestart = [] as number[];
   let spurious = 0;
@@ -127,7 +143,11 @@ export function scoreDeliveries(input: {
       // apart: its delay is the outage, not the polling. Not only its first step's: a first step that
       // reads something else first (the User key's baseline) announces it a moment later.
       if (restartedAt >= 0 && happened < restartedAt && at >= restartedAt) catchUp.push(at - happened);
-      else latency[feed].push(at - happened);
+      else {
+        latency[feed].push(at - happened);
+        if (feed === 'fundings')
+          fundingsBySource[truth.faultMade.has(k) ? 'fault' : 'scenario'].push(at - happened);
+      }
     }
   }
   let duplicates = 0;
@@ -135,5 +155,16 @@ export function scoreDeliveries(input: {
   const missed = [...truth.supporters.keys(), ...truth.wall.keys(), ...truth.blog.keys()].filter(
     (k) => !counts.has(k),
   );
-  return { truth, counts, latency, lateLatency, catchUp, withRestart, spurious, duplicates, missed };
+  return {
+    truth,
+    counts,
+    latency,
+    fundingsBySource,
+    lateLatency,
+    catchUp,
+    withRestart,
+    spurious,
+    duplicates,
+    missed,
+  };
 }

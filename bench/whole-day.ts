@@ -44,6 +44,15 @@ export async function runWholeDay(
   const latency = f['latencyMs'] as Record<'fundings' | 'wall' | 'blog', LatencySummary>;
   const budgets = f['budgetPctByCredential'] as Record<string, number>;
   const bound = boundP95Ms(benchPlan);
+  // Both pollers are compared on the same supporters: the scenario's. The page-shift fault adds supporters
+  // only in the engine's world (the uniform poller reads no deeper page to set it off), each arriving just
+  // after one of the engine's own reads; they count for misses and duplicates, and their latency is reported
+  // apart (`faultMadeSupporters`), with the ratio on all supporters beside it.
+  const bySource = d['fundingsLatencyBySource'] as {
+    scenario: LatencySummary;
+    fault: LatencySummary & { count: number };
+  };
+  const scored = bySource.scenario;
   const engine = {
     supporterP50Ms: latency.fundings.p50,
     supporterP95Ms: latency.fundings.p95,
@@ -65,6 +74,14 @@ export async function runWholeDay(
     spurious: f['spurious'],
     boundP95Ms: bound,
     p95VsBound: ratio(latency.fundings.p95, bound),
+    scoredOn: "the scenario's supporters, as the uniform poller's world has them",
+    scenarioSupporterP95Ms: scored.p95,
+    scenarioSupporterMeanMs: scored.mean,
+    faultMadeSupporters: {
+      count: bySource.fault.count,
+      p95Ms: bySource.fault.p95,
+      meanMs: bySource.fault.mean,
+    },
   };
   if (!withUniform) return engine;
   const uniformRun = (fundingsRequests?: number) =>
@@ -83,8 +100,10 @@ export async function runWholeDay(
     uniformPollerP50Ms: uniform.latencyMs.fundings.p50,
     uniformPollerP95Ms: uniform.latencyMs.fundings.p95,
     uniformPollerMeanMs: uniform.latencyMs.fundings.mean,
-    p95VsUniform: ratio(latency.fundings.p95, uniform.latencyMs.fundings.p95),
-    meanVsUniform: ratio(latency.fundings.mean, uniform.latencyMs.fundings.mean),
+    p95VsUniform: ratio(scored.p95, uniform.latencyMs.fundings.p95),
+    meanVsUniform: ratio(scored.mean, uniform.latencyMs.fundings.mean),
+    p95VsUniformAllSupporters: ratio(latency.fundings.p95, uniform.latencyMs.fundings.p95),
+    meanVsUniformAllSupporters: ratio(latency.fundings.mean, uniform.latencyMs.fundings.mean),
     uniformPoller: {
       wallP95Ms: uniform.latencyMs.wall.p95,
       blogP95Ms: uniform.latencyMs.blog.p95,

@@ -41,7 +41,11 @@ export function shiftIfAsked(
   }
   for (let i = 0; i < insert; i++) {
     if (kind === 'fundings' || kind === 'orders') {
-      if (!project.isPaidOut) project.addSupporter({ displayName: state.names.person().displayName });
+      if (!project.isPaidOut)
+        project.addSupporter({
+          displayName: state.names.person().displayName,
+          madeByFault: 'shift-between-pages',
+        });
     } else if (kind === 'wall') project.addWallPost({ message: state.names.wallMessage() });
     else if (kind === 'subscribers') project.addSubscriber();
     else {

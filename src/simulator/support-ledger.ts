@@ -142,6 +142,7 @@ export class SupportLedger {
       amount: fromCents(amountCents),
       fundingTotal: fromCents(this.#fundingCents),
       supporterNumber: this.#supports.length,
+      ...(input.madeByFault === undefined ? {} : { madeByFault: input.madeByFault }),
     });
     return record.key;
   }

@@ -96,6 +96,11 @@ export interface AddSupporterInput {
   readonly at?: number;
   readonly city?: string;
   readonly country?: string;
+  /**
+   * A fault of the simulator made this support (the page-shift fault's arrival between two page reads), not the
+   * scenario: its history entry says so, so a benchmark can score the scenario's supporters apart.
+   */
+  readonly madeByFault?: 'shift-between-pages';
 }
 
 /** Stable key of a public funding entry (spec: `support_timestamp` plus user). */
@@ -200,6 +205,8 @@ export type SimHistoryEntry =
       readonly amount: number;
       readonly fundingTotal: number;
       readonly supporterNumber: number;
+      /** Set when a fault made this support (see {@link AddSupporterInput.madeByFault}). */
+      readonly madeByFault?: 'shift-between-pages';
     }
   | {
       readonly type: 'support-failed';

@@ -18,12 +18,12 @@ describe('the chart canvas', () => {
         cwd: repoRoot,
         encoding: 'utf8',
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-        timeout: 60_000,
+        timeout: 120_000,
       },
     );
     expect(run.status, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as { atStart: boolean; afterChart: boolean; pngBytes: number };
     expect(result).toMatchObject({ atStart: false, afterChart: true });
     expect(result.pngBytes).toBeGreaterThan(1_000);
-  }, 70_000);
+  }, 130_000);
 });

@@ -52,6 +52,8 @@ describe.concurrent.each(platforms)('journey: goal-pace alerts ($name)', ({ name
     async () => {
       const config = await writeChatBotConfig(world, driver, {
         campaign: { paceWindowMinutes: 1, paceMinSupporters: 3, checkEverySec: 5 },
+        // At debug the bot says when a round of campaign checks is done (after its posts): the last step counts them.
+        logLevel: 'debug',
       });
       bot = startChatBot(world, driver, {
         name: `fundbot (pace alert, ${name})`,
@@ -103,8 +105,12 @@ describe.concurrent.each(platforms)('journey: goal-pace alerts ($name)', ({ name
     async () => {
       await waitUntil('the behind alert', () => behind().length > 0, { timeoutMs: 120_000 });
       expect(behind()[0]?.text).toContain('It needs');
-      // Three more checks: still one of each.
-      await new Promise((resolve) => setTimeout(resolve, 16_000));
+      // Three more rounds of checks (the first may be the one that posted the alert, its line just after the post):
+      // still one of each. Counted from the bot's own line, not a fixed 16 s, which a loaded machine could fill
+      // with fewer checks.
+      const checksDone = () => bot.logLines().filter((l) => l.msg === 'campaign checks done').length;
+      const before = checksDone();
+      await waitUntil('three more campaign checks', () => checksDone() >= before + 3, { timeoutMs: 60_000 });
       expect(onTrack()).toHaveLength(1);
       expect(behind()).toHaveLength(1);
       const { code } = await bot.stop('SIGTERM');

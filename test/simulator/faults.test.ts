@@ -182,6 +182,20 @@ describe('fault injection', () => {
       expect(sim.faults.stats.applied['shift-between-pages']).toBe(1);
     });
 
+    it("names the supporters it adds in the project's history, so a benchmark can score the scenario's apart", async () => {
+      sim.project('p').addSupporter({ displayName: 'Scenario Fan' });
+      sim.faults.shiftBetweenPages({ insert: 2 });
+      await page('/project/p/fundings', 0);
+      await page('/project/p/fundings', 5);
+      const added = sim
+        .project('p')
+        .history.filter((h) => h.type === 'supporter')
+        .slice(-3)
+        .map((h) => (h.type === 'supporter' ? [h.displayName, h.madeByFault] : []));
+      expect(added[0]).toEqual(['Scenario Fan', undefined]);
+      expect(added.slice(1).map((a) => a[1])).toEqual(['shift-between-pages', 'shift-between-pages']);
+    });
+
     it('does not shift the first page request', async () => {
       sim.faults.shiftBetweenPages({ insert: 3 });
       await page('/project/p/wall', 0);

@@ -110,10 +110,14 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
     ),
   );
   const paidOut = (rt.projectCache?.value ?? state.project?.snapshot)?.process_status === 'payoff';
+  const dropped = droppedEntries(state.lists.fundings, result, fundingCodec);
+  // The rhythm counts the supporters that stay: a support that failed is taken back out of it (arrival-rhythm.ts).
+  const droppedAt = dropped.map((f) => f.support_timestamp * 1000);
+  if (!paidOut) rt.arrivals.forget(now, droppedAt);
   events.push(
     ...supportDroppedEvents(
       { project: rt.config.linkCaption, detectedAt: now, paidOut },
-      droppedEntries(state.lists.fundings, result, fundingCodec),
+      dropped,
       fundingKey,
     ),
     ...supportDroppedBelowEvents(

@@ -8,9 +8,10 @@
  * - the hour of the day: arrivals per UTC hour over the last weeks ({@link PROFILE_TAU_MS}), which
  *   tells the planner which hours of the rest of the budget day are usually quiet.
  *
- * Every sum is kept as of the last arrival it counted and decays on reading, so an idle poll
- * changes nothing: the stored text changes only when supporters arrive, in the commits that
- * store them anyway (fundings-pace.ts turns the rhythm into the pace of the polls).
+ * It counts the supporters that stay: a support that fails before payout is taken back out
+ * ({@link ArrivalRhythm.forget}). Every sum is kept as of the last change it counted and decays on
+ * reading, so an idle poll changes nothing: the stored text changes only when supporters arrive or
+ * fail, in the commits that store them anyway (fundings-pace.ts turns the rhythm into the pace of the polls).
  */
 
 const HOUR_MS = 3_600_000;
@@ -74,20 +75,17 @@ export class ArrivalRhythm {
    * a time after `now` counts as `now`). Finding none changes nothing: time passing is applied on reading.
    */
   record(now: number, arrivedAt: readonly number[]): void {
-    if (arrivedAt.length === 0) return;
-    this.#text = undefined;
-    const at = Math.max(this.#at, now);
-    this.#decayTo(at);
-    for (const raw of arrivedAt) {
-      const t = Math.min(raw, at);
-      const age = at - t;
-      this.#recent += Math.exp(-age / RECENT_TAU_MS) / RECENT_TAU_MS;
-      this.#burst += Math.exp(-age / BURST_TAU_MS) / BURST_TAU_MS;
-      // Arrivals from before watching started (a late success deep in the list) are not the level's.
-      if (t >= this.#since) this.#level += Math.exp(-age / LEVEL_TAU_MS);
-      const hour = new Date(t).getUTCHours();
-      this.#hours[hour] = (this.#hours[hour] ?? 0) + Math.exp(-age / PROFILE_TAU_MS);
-    }
+    this.#count(now, arrivedAt, 1);
+  }
+
+  /**
+   * Supporters found earlier whose support has since failed (dropped from the list before payout), as
+   * found at `now`, with the times they arrived: taken back out of every sum they were counted in, so
+   * the rates are those of the supporters that stay. A run of supports that fail (the page-shift
+   * fault's insert-and-fail pairs, a card-testing run) is not a busy stretch to spend reads on.
+   */
+  forget(now: number, arrivedAt: readonly number[]): void {
+    this.#count(now, arrivedAt, -1);
   }
 
   /** The rate now (supporters per ms): what the User key's signal windows read (signal-interleave.ts). */
@@ -177,6 +175,25 @@ export class ArrivalRhythm {
     rhythm.#level = num(level);
     rhythm.#hours.set(counts.map(num));
     return rhythm;
+  }
+
+  /** Adds (`sign` 1) or takes back (-1) the supporters that arrived at `arrivedAt`, as of `now`; no sum goes below 0. */
+  #count(now: number, arrivedAt: readonly number[], sign: 1 | -1): void {
+    if (arrivedAt.length === 0) return;
+    this.#text = undefined;
+    const at = Math.max(this.#at, now);
+    this.#decayTo(at);
+    const add = (sum: number, weight: number) => Math.max(0, sum + sign * weight);
+    for (const raw of arrivedAt) {
+      const t = Math.min(raw, at);
+      const age = at - t;
+      this.#recent = add(this.#recent, Math.exp(-age / RECENT_TAU_MS) / RECENT_TAU_MS);
+      this.#burst = add(this.#burst, Math.exp(-age / BURST_TAU_MS) / BURST_TAU_MS);
+      // Arrivals from before watching started (a late success deep in the list) are not the level's.
+      if (t >= this.#since) this.#level = add(this.#level, Math.exp(-age / LEVEL_TAU_MS));
+      const hour = new Date(t).getUTCHours();
+      this.#hours[hour] = add(this.#hours[hour] ?? 0, Math.exp(-age / PROFILE_TAU_MS));
+    }
   }
 
   #recordedAny(): boolean {

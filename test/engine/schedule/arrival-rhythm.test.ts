@@ -133,6 +133,26 @@ describe('arrival rhythm (what the planner learns)', () => {
     for (const [h, r] of restartedHourly.entries()) near(r, hourly[h] ?? Number.NaN);
   });
 
+  it('takes a failed support back out of every rate it counted in: the rates are those of the supporters that stay', () => {
+    const rhythm = new ArrivalRhythm(t0);
+    const kept = new ArrivalRhythm(t0);
+    const times = arrivals(seededRandom(8), t0, t0 + 2 * hour, () => 30, 30);
+    watch(rhythm, times, t0, t0 + 2 * hour, 15_000);
+    watch(kept, times, t0, t0 + 2 * hour, 15_000);
+    // Ten more supports in the last minutes, found, then failed and found gone a read later.
+    const failing = Array.from({ length: 10 }, (_, i) => t0 + 2 * hour - (10 - i) * 30_000);
+    rhythm.record(t0 + 2 * hour, failing);
+    rhythm.forget(t0 + 2 * hour + 15_000, failing);
+    const now = t0 + 2 * hour + 15_000;
+    expect(rhythm.rates(now).recent).toBeCloseTo(kept.rates(now).recent, 12);
+    expect(rhythm.rates(now).burst).toBeCloseTo(kept.rates(now).burst, 12);
+    expect(rhythm.rates(now).level).toBeCloseTo(kept.rates(now).level, 12);
+    // Forgetting more than was counted leaves a rate of zero, not a negative one.
+    const empty = new ArrivalRhythm(t0);
+    empty.forget(t0 + hour, [t0 + hour]);
+    expect(empty.rates(t0 + hour).recent).toBe(0);
+  });
+
   it('keeps what it counted itself over an older stored rhythm, and ignores text it cannot read', () => {
     const stored = new ArrivalRhythm(t0);
     stored.record(t0 + hour, [t0 + hour]);
@@ -202,6 +222,29 @@ describe('fundings pace (where the reads go)', () => {
     const burst = fundingsPace(rhythm, at, planned, t0 + day);
     expect(burst).toBeGreaterThan(1.5);
     expect(burst).toBeLessThanOrEqual(MAX_BURST_PACE);
+  });
+
+  it('reads a quiet night as a lull even when every read finds a support that fails by the next', () => {
+    // Two real supporters an hour; and at each read a new support that has failed by the next read (the
+    // page-shift fault's insert-and-fail pair, or a run of declined cards): found, announced, withdrawn.
+    const rhythm = new ArrivalRhythm(t0);
+    const from = t0 + 2 * hour;
+    watch(
+      rhythm,
+      [t0 + 10 * minute, t0 + 40 * minute, t0 + 70 * minute, t0 + 100 * minute],
+      t0,
+      from,
+      planned,
+    );
+    let pending: number[] = [];
+    for (let t = from; t < from + hour; t += planned) {
+      rhythm.record(t, [t - 1_000]);
+      rhythm.forget(t, pending);
+      pending = [t - 1_000];
+    }
+    const pace = fundingsPace(rhythm, from + hour, planned, t0 + day);
+    expect(pace).toBeLessThan(0.5);
+    expect(pace).toBeGreaterThanOrEqual(MIN_PACE);
   });
 
   it('reads a project that is quiet all the time evenly: slowing every hour would only move reads to the reset', () => {

@@ -39,7 +39,8 @@ export function createRequestLog(): RequestLog {
         }
       }
     },
-    waitForRequest(predicate, timeoutMs = 5_000) {
+    // 15 s by default, as waitUntil: a deadline, not a pace (5 s is tight for a bot on the loaded 2-core machine).
+    waitForRequest(predicate, timeoutMs = 15_000) {
       const seen = requests.find(predicate);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {

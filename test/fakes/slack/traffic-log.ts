@@ -80,7 +80,8 @@ export function createTrafficLog(): TrafficLog {
     },
     changed,
     callsTo: (method) => calls.filter((c) => c.method === method),
-    waitFor: <T>(probe: () => T | undefined | false, description: string, timeoutMs = 5000) =>
+    // 15 s by default, as waitUntil: a deadline, not a pace (5 s is tight for a bot on the loaded 2-core machine).
+    waitFor: <T>(probe: () => T | undefined | false, description: string, timeoutMs = 15_000) =>
       new Promise<T>((resolve, reject) => {
         const check = () => {
           const value = probe();
