@@ -231,18 +231,8 @@ export async function runCampaignDay(
         limit) *
         1000,
     ) / 10;
-  const {
-    truth,
-    counts,
-    latency,
-    fundingsBySource,
-    lateLatency,
-    catchUp,
-    withRestart,
-    spurious,
-    duplicates,
-    missed,
-  } = scoreDeliveries({ sim, start: runStart, inBaseline, late, delivered, restartedAt });
+  const score = scoreDeliveries({ sim, start: runStart, inBaseline, late, delivered, restartedAt });
+  const { truth, counts, latency, catchUp, missed } = score;
   const misses = missed.length;
   const dayLimit = api.budget(key)?.dayLimit ?? 10_000;
   const extra: Figures = {};
@@ -300,21 +290,21 @@ export async function runCampaignDay(
     },
     http429: requests.filter((r) => r.status === 429).length,
     notices: delivered.length,
-    duplicates,
+    duplicates: score.duplicates,
     misses,
-    spurious,
+    spurious: score.spurious,
     latencyMs: {
       fundings: summarize(latency.fundings),
       wall: summarize(latency.wall),
       blog: summarize(latency.blog),
     },
     lateSupportersMissed: [...late.keys()].filter((k) => !counts.has(k)).length,
-    lateSupporterLatencyMs: summarize(lateLatency),
+    lateSupporterLatencyMs: summarize(score.lateLatency),
     ...(naive === null
       ? {}
       : { naiveRequests: naive.firstPage.requests, naiveFullRereadRequests: naive.fullReread.requests }),
     // Supporter latency with the restart-in-the-rush supporters included.
-    latencyInclRestartMs: { fundings: summarize(withRestart) },
+    latencyInclRestartMs: { fundings: summarize(score.withRestart) },
     ...extra,
     details: {
       ...(extra['details'] as Figures | undefined),
@@ -328,8 +318,8 @@ export async function runCampaignDay(
       shiftsApplied,
       // The supporter latency split by who made the supporter: the scenario's, and the page-shift fault's.
       fundingsLatencyBySource: {
-        scenario: summarize(fundingsBySource.scenario),
-        fault: { count: fundingsBySource.fault.length, ...summarize(fundingsBySource.fault) },
+        scenario: summarize(score.fundingsBySource.scenario),
+        fault: { count: score.fundingsBySource.fault.length, ...summarize(score.fundingsBySource.fault) },
       },
       missed: missed
         .slice(0, 5)

@@ -6,11 +6,8 @@
  * function"). A fresh process is the only place to see it: the test runner's own fetch has
  * long filled the slot.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+import { runInFreshProcess } from '../support/fresh-tsx-process.js';
 
 /** Every layer but the chat adapters (whose SDKs bring and set their own), plus one real request. */
 const script = `
@@ -32,13 +29,6 @@ process.stdout.write(JSON.stringify(slots));
 
 describe('fundbot and the process-wide HTTP dispatcher', () => {
   it('loading fundbot and sending an API request leave the dispatcher slot empty', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-      timeout: 60_000,
-    });
-    expect(run.status, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual([true, true]);
+    expect(runInFreshProcess(script, 60_000)).toEqual([true, true]);
   }, 70_000);
 });

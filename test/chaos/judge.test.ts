@@ -64,6 +64,14 @@ describe('a timer spin', () => {
 
 describe('the doubt bound', () => {
   const key = encodeURIComponent('chaos-kiosk:supporter:1') + '/slack:T0CHAOS:C1';
+  /** The bot without access to `channel` from +120 s to +200 s; `looksRefused`: its looks refused there too. */
+  const accessFault = (channel: string, looksRefused: boolean): Disruption => ({
+    from: at(120),
+    to: at(200),
+    what: 'access',
+    channel,
+    looksRefused,
+  });
   /** One delivery in doubt from +100 s until +100 s + `ms`, decided then. */
   const doubtFor = (ms: number, disruptions: Disruption[]): WorldRecord => ({
     ...record(5_000, disruptions),
@@ -74,13 +82,7 @@ describe('the doubt bound', () => {
   });
 
   it('does not count the time the bot was out of the channel (its looks refused), plus one look interval', () => {
-    const out: Disruption = {
-      from: at(120),
-      to: at(200),
-      what: 'access',
-      channel: 'slack:C1',
-      looksRefused: true,
-    };
+    const out = accessFault('slack:C1', true);
     expect(judge(doubtFor(141_500, [out])).violations).toEqual([]);
     expect(judge(doubtFor(261_000, [out])).violations).toEqual([
       `doubt: ${decodeURIComponent(key)} stayed in doubt 261.0 s (bound 260.0 s, 80.0 s out of the channel)`,
@@ -88,13 +90,7 @@ describe('the doubt bound', () => {
   });
 
   it('reports the raw longest doubt and, beside it, the doubt less its excuses (the figure the bound is on)', () => {
-    const out: Disruption = {
-      from: at(120),
-      to: at(200),
-      what: 'access',
-      channel: 'slack:C1',
-      looksRefused: true,
-    };
+    const out = accessFault('slack:C1', true);
     const figures = judge(doubtFor(261_000, [out])).figures;
     expect(figures.maxDoubtMs).toBe(261_000);
     // 80 s out of the channel and the one look interval (60 s) its end costs.
@@ -102,20 +98,14 @@ describe('the doubt bound', () => {
   });
 
   it('counts the time of a fault that leaves looks working (an archived channel is still read)', () => {
-    const archived: Disruption = { from: at(120), to: at(200), what: 'access', channel: 'slack:C1' };
+    const archived = accessFault('slack:C1', false);
     expect(judge(doubtFor(141_500, [archived])).violations).toEqual([
       `doubt: ${decodeURIComponent(key)} stayed in doubt 141.5 s (bound 120.0 s)`,
     ]);
   });
 
   it("counts it when another channel was out (seed 192's 141.5 s in doubt breaks the 120 s bound then)", () => {
-    const other: Disruption = {
-      from: at(120),
-      to: at(200),
-      what: 'access',
-      channel: 'slack:C2',
-      looksRefused: true,
-    };
+    const other = accessFault('slack:C2', true);
     expect(judge(doubtFor(141_500, [other])).violations).toEqual([
       `doubt: ${decodeURIComponent(key)} stayed in doubt 141.5 s (bound 120.0 s)`,
     ]);
