@@ -10,6 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import { runRealBotSeed } from '../test/chaos/real-bot/run-real-bot.js';
 import { replayCommand, seedReport } from '../test/chaos/run-seed.js';
+import { ChaosTally } from './chaos-tally.js';
 import { benchAppDir } from './compiled-children.js';
 import { percentile } from './stats.js';
 
@@ -49,20 +50,13 @@ function progress(message: string): void {
 export async function runRealBotChaos(): Promise<{
   figures: RealBotChaosFigures;
   failures: RealBotChaosFailure[];
-  latenciesMs: number[];
-  undisturbedLatenciesMs: number[];
+  tally: ChaosTally;
 }> {
   const count = Number(process.env['BENCH_REAL_BOT_SEEDS'] ?? defaultSeeds);
   const entry = { kind: 'compiled' as const, appDir: await benchAppDir() };
   const failures: RealBotChaosFailure[] = [];
-  const latencies: number[] = [];
-  const undisturbed: number[] = [];
+  const tally = new ChaosTally();
   const wallMs: number[] = [];
-  const worst = { stallMs: 0, doubtMs: 0, countedDoubtMs: 0, secondCopyMs: 0 };
-  let supporters = 0;
-  let notices = 0;
-  let duplicates = 0;
-  let misses = 0;
   const started = Date.now();
   for (let seed = 1; seed <= count; seed += 1) {
     const replay = `${replayCommand(seed, true)} --compiled`;
@@ -70,16 +64,7 @@ export async function runRealBotChaos(): Promise<{
       const run = await runRealBotSeed(seed, { entry });
       const f = run.verdict.figures;
       wallMs.push(run.wallMs);
-      supporters += f.supporters;
-      notices += f.notices;
-      duplicates += f.duplicates;
-      misses += f.misses;
-      latencies.push(...f.latenciesMs);
-      undisturbed.push(...f.undisturbedLatenciesMs);
-      worst.stallMs = Math.max(worst.stallMs, f.maxStallMs);
-      worst.doubtMs = Math.max(worst.doubtMs, f.maxDoubtMs);
-      worst.countedDoubtMs = Math.max(worst.countedDoubtMs, f.maxCountedDoubtMs);
-      worst.secondCopyMs = Math.max(worst.secondCopyMs, f.maxSecondCopyMs);
+      tally.add(f);
       if (run.verdict.violations.length > 0) {
         failures.push({ seed, replay, violations: run.verdict.violations.slice(0, 3) });
         // The whole report: a real-clock seed may not fail the same way on its replay.
@@ -99,21 +84,20 @@ export async function runRealBotChaos(): Promise<{
       count,
       passed: count - failures.length,
       failingSeeds: failures.map((f) => f.seed),
-      supporters,
-      noticesJudged: notices,
-      duplicates,
-      misses,
-      maxStallMs: worst.stallMs,
-      maxDoubtMs: worst.doubtMs,
-      maxCountedDoubtMs: worst.countedDoubtMs,
-      maxSecondCopyMs: worst.secondCopyMs,
-      latencyP99Ms: percentile(latencies, 99),
+      supporters: tally.supporters,
+      noticesJudged: tally.notices,
+      duplicates: tally.duplicates,
+      misses: tally.misses,
+      maxStallMs: tally.worst.stallMs,
+      maxDoubtMs: tally.worst.doubtMs,
+      maxCountedDoubtMs: tally.worst.countedDoubtMs,
+      maxSecondCopyMs: tally.worst.secondCopyMs,
+      latencyP99Ms: percentile(tally.latenciesMs, 99),
       seedWallP50Ms: percentile(wallMs, 50),
       totalWallMs: Date.now() - started,
     },
     failures,
-    latenciesMs: latencies,
-    undisturbedLatenciesMs: undisturbed,
+    tally,
   };
 }
 

@@ -8,13 +8,15 @@
  * (delivery-chaos-real-bot.ts), after the virtual-clock ones.
  *
  * The issue's figures over both kinds of seed: `seeds`, `supporters`, `duplicates`, `misses`, `maxStallMs`,
- * `maxDoubtMs`, `latencyMs.p99` (of the notices no fault held, as the judge bounds it), `failingSeeds` (a real-bot seed named `real-bot N`). `maxDoubtMs` is the bound's
- * figure: a doubt less the time no look could decide it (the judge's excuses: the bot out of the channel, a failed
- * look's interval); the raw longest doubts stay beside it as `worstDoubtMs` and `realBotSeeds.maxDoubtMs`.
+ * `maxDoubtMs`, `latencyMs.p99` (of the notices no fault held, as the judge bounds it), `failingSeeds` (a
+ * real-bot seed named `real-bot N`). `maxDoubtMs` is the bound's figure: a doubt less the time no look could
+ * decide it (the judge's excuses: the bot out of the channel, a failed look's interval); the raw longest doubts
+ * stay beside it as `worstDoubtMs` and `realBotSeeds.maxDoubtMs`.
  */
 import { pathToFileURL } from 'node:url';
 import { lateLandingFaults } from '../test/chaos/platform-faults.js';
 import { replayCommand, runSeed } from '../test/chaos/run-seed.js';
+import { ChaosTally } from './chaos-tally.js';
 import { runRealBotChaos } from './delivery-chaos-real-bot.js';
 import type { BenchSection, Figures } from './section.js';
 import { percentile } from './stats.js';
@@ -46,13 +48,7 @@ async function runDeliveryChaos(): Promise<Figures> {
   const failures: { seed: number; replay: string; violations: string[] }[] = [];
   const hungSeeds: number[] = [];
   const wallMs: number[] = [];
-  const worst = { stallMs: 0, doubtMs: 0, countedDoubtMs: 0, secondCopyMs: 0 };
-  let notices = 0;
-  let supporters = 0;
-  const latenciesMs: number[] = [];
-  const undisturbedLatenciesMs: number[] = [];
-  let duplicates = 0;
-  let misses = 0;
+  const tally = new ChaosTally();
   const started = Date.now();
   const cpuBefore = process.cpuUsage();
   for (let seed = 1; seed <= count; seed += 1) {
@@ -66,16 +62,7 @@ async function runDeliveryChaos(): Promise<Figures> {
     }
     const f = run.verdict.figures;
     wallMs.push(run.wallMs);
-    notices += f.notices;
-    supporters += f.supporters;
-    latenciesMs.push(...f.latenciesMs);
-    undisturbedLatenciesMs.push(...f.undisturbedLatenciesMs);
-    duplicates += f.duplicates;
-    misses += f.misses;
-    worst.stallMs = Math.max(worst.stallMs, f.maxStallMs);
-    worst.doubtMs = Math.max(worst.doubtMs, f.maxDoubtMs);
-    worst.countedDoubtMs = Math.max(worst.countedDoubtMs, f.maxCountedDoubtMs);
-    worst.secondCopyMs = Math.max(worst.secondCopyMs, f.maxSecondCopyMs);
+    tally.add(f);
     if (run.verdict.violations.length > 0) {
       failures.push({ seed, replay: replayCommand(seed), violations: run.verdict.violations.slice(0, 3) });
       progress(`seed ${seed} failed: ${replayCommand(seed)}`);
@@ -85,32 +72,33 @@ async function runDeliveryChaos(): Promise<Figures> {
   const cpu = process.cpuUsage(cpuBefore);
   const totalWallMs = Date.now() - started;
   const realBot = await runRealBotChaos();
-  const real = realBot.figures;
+  const [virtual, real] = [tally, realBot.tally];
+  const { worst } = virtual;
   return {
     deliveryChaos: {
-      seeds: count + real.count,
-      supporters: supporters + real.supporters,
-      duplicates: duplicates + real.duplicates,
-      misses: misses + real.misses,
-      maxStallMs: Math.max(worst.stallMs, real.maxStallMs),
-      maxDoubtMs: Math.max(worst.countedDoubtMs, real.maxCountedDoubtMs),
+      seeds: count + realBot.figures.count,
+      supporters: virtual.supporters + real.supporters,
+      duplicates: virtual.duplicates + real.duplicates,
+      misses: virtual.misses + real.misses,
+      maxStallMs: Math.max(worst.stallMs, real.worst.stallMs),
+      maxDoubtMs: Math.max(worst.countedDoubtMs, real.worst.countedDoubtMs),
       maxDoubtBasis: 'in doubt less the time no look could decide it (bot out of the channel, failed looks)',
       // The bound's figure: live notices that met no fault of their own (the judge's rule); with every live
       // notice, those held by a fault's Retry-Afters or a dead process included, beside it.
       latencyMs: {
-        p99: percentile([...undisturbedLatenciesMs, ...realBot.undisturbedLatenciesMs], 99),
-        p99AllLiveNotices: percentile([...latenciesMs, ...realBot.latenciesMs], 99),
+        p99: percentile([...virtual.undisturbedLatenciesMs, ...real.undisturbedLatenciesMs], 99),
+        p99AllLiveNotices: percentile([...virtual.latenciesMs, ...real.latenciesMs], 99),
       },
       failingSeeds: [
         ...failures.map((f) => String(f.seed)),
-        ...real.failingSeeds.map((s) => `real-bot ${s}`),
+        ...realBot.figures.failingSeeds.map((s) => `real-bot ${s}`),
       ],
       virtualClockSeeds: count,
       virtualClockFailures: failures.length,
       failedSeeds: failures.map((f) => f.seed),
       hungSeeds,
       lateLandingFaults,
-      noticesJudged: notices,
+      noticesJudged: virtual.notices,
       worstStallMs: worst.stallMs,
       worstDoubtMs: worst.doubtMs,
       worstSecondCopyMs: worst.secondCopyMs,
