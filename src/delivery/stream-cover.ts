@@ -43,6 +43,15 @@ export function streamCover(input: {
     const c = view.continuation ? undefined : view.covered;
     return c !== undefined && c.from <= from && c.to >= to && readAtOf(c) >= to;
   };
+  // Only a process alone plans stream reads, and only for doubts all attempted before its stream connected.
+  const streamStart = connectedAt ?? Number.NEGATIVE_INFINITY;
+  const streamDoubts = (open: readonly Doubt[]) =>
+    input.alone &&
+    connectedAt !== undefined &&
+    open.length > 0 &&
+    open.every((d) => d.startedAt < streamStart);
+  const allReadPastStream = (open: readonly Doubt[], view: LookView) =>
+    open.every((d) => readOver(view, d.startedAt - marginMs, streamStart + marginMs));
   return {
     /** Whether a copy of the doubt's post landing from now on would be sighted (see above). */
     watched(doubt: Doubt, view: LookView): boolean {
@@ -60,18 +69,12 @@ export function streamCover(input: {
      * doubts: all attempted before the stream connected, this process alone, none read past it yet.
      */
     readFrom(open: readonly Doubt[], view: LookView): number | undefined {
-      if (!input.alone || connectedAt === undefined) return undefined;
-      if (open.some((d) => d.startedAt >= connectedAt)) return undefined;
-      const to = connectedAt + marginMs;
-      return open.every((d) => readOver(view, d.startedAt - marginMs, to)) ? undefined : to;
+      return streamDoubts(open) && !allReadPastStream(open, view) ? streamStart + marginMs : undefined;
     },
 
     /** Whether the view holds a stream read for every one of these doubts (their proof may decide them). */
     read(open: readonly Doubt[], view: LookView): boolean {
-      if (!input.alone || connectedAt === undefined || open.length === 0) return false;
-      return open.every(
-        (d) => d.startedAt < connectedAt && readOver(view, d.startedAt - marginMs, connectedAt + marginMs),
-      );
+      return streamDoubts(open) && allReadPastStream(open, view);
     },
   };
 }
