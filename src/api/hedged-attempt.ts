@@ -1,3 +1,5 @@
+import { AttemptCancel } from './attempt-cancel.js';
+
 /** The reason a copy is cancelled: the other one answered first. */
 export class HedgeLost extends Error {
   override readonly name = 'HedgeLost';
@@ -18,8 +20,8 @@ const MAX_COPIES = 2;
 /**
  * Runs `send` once and, each time it has not settled after another `delayMs` of real
  * time and `mayHedge()` agrees at that moment, once more (`hedge` true), at most
- * {@link MAX_COPIES} times. The first to resolve wins and the others are aborted
- * through their signals. A failure waits for the other copies still running; when
+ * {@link MAX_COPIES} times. The first to resolve wins and the others are cancelled
+ * through their {@link AttemptCancel}. A failure waits for the other copies still running; when
  * all failed, the first send's error is thrown, so the caller's retry policy sees
  * what it always saw.
  *
@@ -27,33 +29,33 @@ const MAX_COPIES = 2;
  * virtual clock that auto-advances would fire every copy at once.
  */
 export function hedgedAttempt<T>(
-  send: (signal: AbortSignal, hedge: boolean) => Promise<T>,
+  send: (cancel: AttemptCancel, hedge: boolean) => Promise<T>,
   delayMs: number,
   mayHedge: () => boolean,
 ): Promise<T> {
-  const controllers: AbortController[] = [];
+  const cancels: AttemptCancel[] = [];
   const errors: unknown[] = [];
   let failed = 0;
   let settled = false;
   return new Promise<T>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const launch = (hedge: boolean) => {
-      const index = controllers.length;
-      const controller = new AbortController();
-      controllers.push(controller);
-      send(controller.signal, hedge).then(
+      const index = cancels.length;
+      const cancel = new AttemptCancel();
+      cancels.push(cancel);
+      send(cancel, hedge).then(
         (value) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          for (const other of controllers) if (other !== controller) other.abort(new HedgeLost());
+          for (const other of cancels) if (other !== cancel) other.cancel(new HedgeLost());
           resolve(value);
         },
         (error: unknown) => {
           if (settled) return;
           errors[index] = error;
           failed += 1;
-          if (failed < controllers.length) return; // the other copy may still answer
+          if (failed < cancels.length) return; // the other copy may still answer
           settled = true;
           clearTimeout(timer);
           reject(errors[0]);
@@ -64,7 +66,7 @@ export function hedgedAttempt<T>(
       timer = setTimeout(() => {
         if (settled || !mayHedge()) return;
         launch(true);
-        if (controllers.length <= MAX_COPIES) hedgeLater();
+        if (cancels.length <= MAX_COPIES) hedgeLater();
       }, delayMs);
     };
     launch(false);

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { AttemptCancel } from './attempt-cancel.js';
 import { type ApiKey, revealSecret } from './credentials.js';
 import { decodeResponse } from './decode-response.js';
 import type { EndpointSpec } from './endpoints.js';
@@ -53,6 +54,7 @@ export class HttpTransport {
       // 1,000 projects took 37 s; 128: 13 s, bench `scale`).
       agent: options.agent ?? createAgent(base, 128),
       origin: base,
+      hostname: base.hostname.replace(/^\[(.*)\]$/, '$1'),
       basePath: base.pathname.replace(/\/+$/, ''),
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
@@ -153,7 +155,7 @@ export class HttpTransport {
     attempt: number,
   ): Promise<RawResponse> {
     const hedges = this.#hedges;
-    const once = async (cancel: AbortSignal | undefined, hedge: boolean): Promise<RawResponse> => {
+    const once = async (cancel: AttemptCancel | undefined, hedge: boolean): Promise<RawResponse> => {
       const started = performance.now();
       hedges?.onSent(hedge);
       try {

@@ -1,5 +1,11 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { AttemptCancel } from './attempt-cancel.js';
 import type { RawResponse, TransportRequest } from './transport-types.js';
 
 /** Marks an abort caused by our own timeout, to tell it from the caller's abort. */
@@ -13,6 +19,8 @@ export interface AttemptTarget {
   readonly agent: HttpAgent;
   /** The base URL's scheme, host and port. */
   readonly origin: URL;
+  /** The origin's host as the socket takes it (`[::1]` in a URL is `::1` on the socket). */
+  readonly hostname: string;
   /** Path prefix of the base URL, without a trailing slash (`''` or `/api/v1`). */
   readonly basePath: string;
   readonly timeoutMs: number;
@@ -37,74 +45,115 @@ export function createAgent(origin: URL, connections: number): HttpAgent {
  * within `timeoutMs` of real time for headers and body together. Throws what
  * node:http throws, the caller's abort reason, or a timeout that {@link isTimeout} recognises.
  * `cancel` stops this attempt alone (the other copy of a hedged read answered first).
+ *
+ * One settle-once exchange that destroys its request and response itself when the timeout, the caller's signal
+ * or `cancel` stops it: no AbortController of its own, no signal handed to node:http (which adds its own listener
+ * per request), no listener on the caller's signal unless there is one. Those were about 4 % of a replica's
+ * CPU to its first polls (bench scaleRedis profile).
  */
-export async function sendAttempt(
+export function sendAttempt(
   target: AttemptTarget,
   request: TransportRequest<unknown>,
   secret: string | undefined,
-  cancel?: AbortSignal,
+  cancel?: AttemptCancel,
 ): Promise<RawResponse> {
   const { timeoutMs, maxResponseBytes, userAgent } = target;
-  const controller = new AbortController();
-  // Real time on purpose: a network timeout is about the socket, and a virtual clock that
-  // auto-advances (the benchmark) would otherwise fire every timeout at once.
-  const timer = setTimeout(
-    () => controller.abort(new TimeoutSignal(`timeout after ${timeoutMs} ms`)),
-    timeoutMs,
-  );
-  // Listeners added and removed per attempt, not AbortSignal.any: a long-lived caller signal
-  // would otherwise keep one dependent signal per request until it is collected.
-  const links = [request.signal, cancel].flatMap((signal) => {
-    if (signal === undefined) return [];
-    const onAbort = () => controller.abort(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    return [{ signal, onAbort }];
-  });
-  try {
+  const callerSignal = request.signal;
+  return new Promise<RawResponse>((resolve, reject) => {
+    let req: ClientRequest | undefined;
+    let body: IncomingMessage | undefined;
+    let done = false;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = () => {
+      done = true;
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+      cancel?.watch(undefined);
+      if (body !== undefined) {
+        body.off('data', onData);
+        body.off('end', onEnd);
+        body.off('error', fail);
+        body.off('close', onClose);
+      }
+    };
+    // Stops the exchange with `error`: the first of a timeout, an abort or a failure is what the caller sees
+    // (an abort surfaces from node:http as its own error or a reset socket: the reason is reported instead).
+    function fail(error: unknown): void {
+      if (done) return;
+      settle();
+      // Keeps a late error of the destroyed request or stream from being an unhandled 'error' event.
+      if (body !== undefined) {
+        body.on('error', ignore);
+        body.destroy();
+      }
+      if (req !== undefined) {
+        req.on('error', ignore);
+        req.destroy();
+      }
+      reject(error);
+    }
+    const onCallerAbort = () => fail(callerSignal?.reason);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxResponseBytes)
+        return fail(new Error(`response body larger than ${maxResponseBytes} bytes`));
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (done || body === undefined) return;
+      settle();
+      resolve({
+        status: body.statusCode ?? 0,
+        headers: body.headers,
+        text: Buffer.concat(chunks, size).toString('utf8'),
+      });
+    };
+    const onClose = () => fail(new Error('the connection closed before the whole response body arrived'));
+    // Real time on purpose: a network timeout is about the socket, and a virtual clock that
+    // auto-advances (the benchmark) would otherwise fire every timeout at once.
+    const timer = setTimeout(() => fail(new TimeoutSignal(`timeout after ${timeoutMs} ms`)), timeoutMs);
+    if (callerSignal?.aborted) return fail(callerSignal.reason);
+    if (cancel?.cancelled) return fail(cancel.reason);
+    // Added and removed per attempt, not AbortSignal.any: a long-lived caller signal would otherwise keep one
+    // dependent signal per request until it is collected.
+    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    cancel?.watch(fail);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
-    const response = await exchange(target, {
-      path: target.basePath + request.path + queryString(request.query),
-      method: request.endpoint.method,
-      headers,
-      signal: controller.signal,
-    });
-    const text = await readText(response, maxResponseBytes, controller.signal);
-    return { status: response.statusCode ?? 0, headers: response.headers, text };
-  } catch (error) {
-    // An abort surfaces from node:http as its own AbortError (or a reset socket): report the reason instead.
-    if (controller.signal.aborted) throw controller.signal.reason;
-    throw error;
-  } finally {
-    clearTimeout(timer);
-    for (const { signal, onAbort } of links) signal.removeEventListener('abort', onAbort);
-  }
-}
-
-/** Sends the request without a body and resolves with the response head; the body is still to be read. */
-function exchange(
-  target: AttemptTarget,
-  options: { path: string; method: string; headers: Record<string, string>; signal: AbortSignal },
-): Promise<IncomingMessage> {
-  const { origin } = target;
-  const send = origin.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = send(
+    const send = target.origin.protocol === 'https:' ? httpsRequest : httpRequest;
+    req = send(
       {
-        protocol: origin.protocol,
-        // `[::1]` in a URL is `::1` on the socket.
-        hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
-        port: origin.port,
+        protocol: target.origin.protocol,
+        hostname: target.hostname,
+        port: target.origin.port,
         agent: target.agent,
-        ...options,
+        path: target.basePath + request.path + queryString(request.query),
+        method: request.endpoint.method,
+        headers,
       },
-      resolve,
+      (response) => {
+        if (done) {
+          response.on('error', ignore);
+          response.destroy();
+          return;
+        }
+        body = response;
+        response.on('data', onData);
+        response.once('end', onEnd);
+        response.once('error', fail);
+        response.once('close', onClose);
+      },
     );
-    req.once('error', reject);
+    // Before the answer's head the request's error is the attempt's; after it, the body's own events say it.
+    req.once('error', (error) => {
+      if (body === undefined) fail(error);
+    });
     req.end();
   });
 }
+
+function ignore(): void {}
 
 /** Whether a failure of {@link sendAttempt} is a timeout (ours, or one of the socket's own). */
 export function isTimeout(error: unknown): boolean {
@@ -124,48 +173,4 @@ function queryString(query: TransportRequest<unknown>['query']): string {
   }
   const text = params.toString();
   return text ? `?${text}` : '';
-}
-
-/**
- * The whole body as text, refused past `maxBytes`. Listeners, not `for await`: an async iterator per
- * response (and its end-of-stream watch) cost about a tenth of this client's own CPU per request at the
- * first polls of 1,000 projects.
- */
-function readText(body: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = () => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      body.off('close', onClose);
-      signal.removeEventListener('abort', onAbort);
-    };
-    const fail = (error: unknown) => {
-      stop();
-      // Keeps a late error of the destroyed stream from being an unhandled 'error' event.
-      body.on('error', () => {});
-      body.destroy();
-      reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) return fail(new Error(`response body larger than ${maxBytes} bytes`));
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks, size).toString('utf8'));
-    };
-    const onError = (error: Error) => fail(error);
-    const onClose = () => fail(new Error('the connection closed before the whole response body arrived'));
-    const onAbort = () => fail(signal.reason);
-    if (signal.aborted) return onAbort();
-    body.on('data', onData);
-    body.once('end', onEnd);
-    body.once('error', onError);
-    body.once('close', onClose);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -37,6 +37,7 @@ export function startCampaignWatch(
     goalPace: goalPaceOptions(config),
     rollCall: { weekday: weekdays.indexOf(config.rollCallWeekday), minuteOfDay: hour * 60 + minute },
     checkEverySec: config.checkEverySec,
+    settingsStamp: wiring.settingsStamp,
   });
   watch.start();
   void watch.runNow();

@@ -36,6 +36,7 @@ import {
   createRollCallJournal,
   digestPreview,
   type RollCallJournal,
+  type SettingsStamp,
 } from '../digest/index.js';
 import { isNoticeKind } from '../domain/events.js';
 import type { GoalPaceOptions } from '../domain/goal-pace.js';
@@ -121,6 +122,8 @@ export interface Wiring {
   /** Every supporter the outbox offered, for the roll-calls; and the checks' own state, under `campaign/`. */
   readonly rollCallJournal: RollCallJournal;
   readonly campaignStore: KeyValueStore;
+  /** The settings' change stamp: readers that keep settings (the campaign checks) drop them when it moves. */
+  readonly settingsStamp: SettingsStamp;
   /** Every store that keeps one project's data, forgotten together when a project is disconnected. */
   readonly projectStores: readonly ProjectStore[];
 }
@@ -318,6 +321,7 @@ export function wireFundbot(options: WireOptions): Wiring {
     campaign,
     rollCallJournal,
     campaignStore,
+    settingsStamp: { store: settingsStore, key: settingsStampKey },
     projectStores: perProject,
     forgetWorkspace: (workspace) =>
       forgetWorkspace({

@@ -17,8 +17,8 @@ import type { RollCallJournal } from './roll-call-journal.js';
  */
 export interface CampaignCheckDeps {
   readonly readModel: ProjectReadModel;
-  readonly subscriptions: SubscriptionStore;
-  readonly campaign: CampaignSettings;
+  readonly subscriptions: Pick<SubscriptionStore, 'forProject'>;
+  readonly campaign: Pick<CampaignSettings, 'deadlineOf' | 'rollCallOf'>;
   readonly journal: RollCallJournal;
   /** The checks' own state: the pace verdicts and the roll-call cursors. */
   readonly checks: CampaignCheckStore;

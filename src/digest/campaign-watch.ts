@@ -4,6 +4,7 @@ import type { GoalPaceOptions } from '../domain/goal-pace.js';
 import type { KeyValueStore } from '../lib/store.js';
 import type { CampaignCheckDeps } from './campaign-check-deps.js';
 import { createCampaignCheckStore } from './campaign-check-store.js';
+import { cachedCampaignReads, type SettingsStamp } from './campaign-reads.js';
 import type { CronLike } from './digest-scheduler.js';
 import { checkGoalPace } from './pace-alert-check.js';
 import { checkRollCall } from './roll-call-check.js';
@@ -21,6 +22,11 @@ export interface CampaignWatchOptions extends Omit<CampaignCheckDeps, 'postWithi
   /** Seconds between checks, a divisor of 60 (default 60). */
   readonly checkEverySec?: number;
   readonly cron?: CronLike;
+  /**
+   * The settings' change stamp: the subscriptions and settings read by the checks are kept from round to round
+   * until it moves (campaign-reads.ts). Absent: read at every check.
+   */
+  readonly settingsStamp?: SettingsStamp;
 }
 
 export interface CampaignWatch {
@@ -65,9 +71,16 @@ export function createCampaignWatch(options: CampaignWatchOptions): CampaignWatc
       timer.abort(new Error('campaign post settled'));
     }
   }
-  const deps: CampaignCheckDeps = { ...options, checks: createCampaignCheckStore(options.store), postWithin };
+  const reads = options.settingsStamp && cachedCampaignReads(options, options.settingsStamp);
+  const deps: CampaignCheckDeps = {
+    ...options,
+    ...(reads ? { subscriptions: reads.subscriptions, campaign: reads.campaign } : {}),
+    checks: createCampaignCheckStore(options.store),
+    postWithin,
+  };
 
   async function run(): Promise<void> {
+    await reads?.refresh();
     const projects = options.projects();
     for (const project of projects) {
       // One project's trouble (nothing cached yet, the store failing) must not stop the others.

@@ -15,6 +15,7 @@ export {
   forgetCampaignChecksNaming,
   type RollCallCursor,
 } from './campaign-check-store.js';
+export type { SettingsStamp } from './campaign-reads.js';
 export { type CampaignWatch, type CampaignWatchOptions, createCampaignWatch } from './campaign-watch.js';
 export { chartAttachment, chartFilename, fundingChartInput } from './chart-attachment.js';
 export { CHART_FONT_FAMILY, chartFontFiles, registerChartFont } from './chart-font.js';

@@ -72,7 +72,55 @@ export function observedStore(inner: KeyValueStore, options: ObservedStoreOption
   const failingTimeoutMs = Math.min(healthyTimeoutMs, options.failingTimeoutMs ?? 2_000);
   const clock = options.clock ?? systemClock;
   let failing = false;
-  const run = async <T>(operation: StoreOperation, call: () => Promise<T>): Promise<T> => {
+  // What an operation's end says: the store answered (a value failing its schema counts), or it is failing.
+  const answered = (operation: StoreOperation, startedAt: number): void => {
+    failing = false;
+    options.onOutcome({ operation, ok: true, durationMs: clock.now() - startedAt });
+  };
+  const failed = (operation: StoreOperation, startedAt: number, error: unknown): unknown => {
+    // A stored value failing its schema is a data problem: the store itself answered.
+    const ok = error instanceof StoredValueError;
+    failing = !ok;
+    options.onOutcome({ operation, ok, durationMs: clock.now() - startedAt, ...(ok ? {} : { error }) });
+    return ok ? error : markStoreFailure(error);
+  };
+  const after = clock.after?.bind(clock);
+  // A clock with `after` (the system clock): one timer per operation, cleared when it settles. A replica makes
+  // about 30,000 operations to its first polls; with an AbortController, a sleep and a race each, the bound cost
+  // 11-12 us of CPU per operation (memory store, 48 at once: 400-450 ms per 30,000 against 65-95 ms bare).
+  const runTimed = <T>(
+    operation: StoreOperation,
+    call: () => Promise<T>,
+    onTime: NonNullable<Clock['after']>,
+  ) =>
+    new Promise<T>((resolve, reject) => {
+      const startedAt = clock.now();
+      const timeoutMs = failing ? failingTimeoutMs : healthyTimeoutMs;
+      let done = false;
+      const succeed = (result: T) => {
+        if (done) return;
+        done = true;
+        stopTimer();
+        answered(operation, startedAt);
+        resolve(result);
+      };
+      const fail = (error: unknown) => {
+        if (done) return;
+        done = true;
+        stopTimer();
+        reject(failed(operation, startedAt, error));
+      };
+      const stopTimer = onTime(timeoutMs, () => fail(new StoreTimeoutError(operation, timeoutMs)));
+      let pending: Promise<T>;
+      try {
+        pending = call();
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then(succeed, fail);
+    });
+  // Any other clock (the tests' virtual ones): the bound is a sleep, aborted when the operation settles.
+  const runSlept = async <T>(operation: StoreOperation, call: () => Promise<T>): Promise<T> => {
     const startedAt = clock.now();
     const timer = new AbortController();
     const timeoutMs = failing ? failingTimeoutMs : healthyTimeoutMs;
@@ -86,19 +134,16 @@ export function observedStore(inner: KeyValueStore, options: ObservedStoreOption
           () => new Promise<never>(() => {}), // aborted: the operation settled first
         ),
       ]);
-      failing = false;
-      options.onOutcome({ operation, ok: true, durationMs: clock.now() - startedAt });
+      answered(operation, startedAt);
       return result;
     } catch (error) {
-      // A stored value failing its schema is a data problem: the store itself answered.
-      const ok = error instanceof StoredValueError;
-      failing = !ok;
-      options.onOutcome({ operation, ok, durationMs: clock.now() - startedAt, ...(ok ? {} : { error }) });
-      throw ok ? error : markStoreFailure(error);
+      throw failed(operation, startedAt, error);
     } finally {
       timer.abort(settled);
     }
   };
+  const run = <T>(operation: StoreOperation, call: () => Promise<T>): Promise<T> =>
+    after === undefined ? runSlept(operation, call) : runTimed(operation, call, after);
   return {
     get: (key, schema) => run('get', () => inner.get(key, schema)),
     // One bound for the whole call: callers keep it to a few batches (the store marker: GET_MANY_BATCH keys a call).

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  isStoreFailure,
   type KeyValueStore,
   memoryStore,
   observedStore,
@@ -70,5 +71,36 @@ describe('observedStore', () => {
     const store = observedStore(broken, { onOutcome: (o) => outcomes.push(o) });
     await expect(store.get('k', z.string())).rejects.toThrow('SQLITE_FULL');
     expect(outcomes).toEqual([expect.objectContaining({ operation: 'get', ok: false })]);
+  });
+
+  it('on the system clock (a timer per operation): bounds a hanging operation, the failing bound until one succeeds', async () => {
+    const outcomes: StoreOutcome[] = [];
+    let hang = true;
+    const flaky: KeyValueStore = {
+      ...hangingStore,
+      get: <T>(key: string, schema: z.ZodType<T>) =>
+        hang ? new Promise<T>(() => {}) : Promise.resolve(schema.parse(key)),
+    };
+    const store = observedStore(flaky, {
+      timeoutMs: 300,
+      failingTimeoutMs: 40,
+      onOutcome: (o) => outcomes.push(o),
+    });
+    await expect(store.get('a', z.string())).rejects.toThrow('within 300 ms');
+    await expect(store.get('b', z.string())).rejects.toThrow('within 40 ms');
+    hang = false;
+    expect(await store.get('c', z.string())).toBe('c');
+    hang = true;
+    const error = await store.get('d', z.string()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreTimeoutError);
+    expect(isStoreFailure(error)).toBe(true);
+    expect(String(error)).toContain('within 300 ms');
+    expect(outcomes.map((o) => `${o.operation}:${o.ok}`)).toEqual([
+      'get:false',
+      'get:false',
+      'get:true',
+      'get:false',
+    ]);
+    expect(outcomes[0]?.durationMs).toBeGreaterThanOrEqual(299);
   });
 });

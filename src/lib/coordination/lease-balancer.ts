@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { assignShare } from './assign-share.js';
+import { assignShare, RendezvousScores } from './assign-share.js';
 import type { ConnectionWatch } from './connection-watch.js';
 import { type FleetLook, FleetWatch, type ReplicaDeath } from './fleet-watch.js';
 import { DEFAULT_LEASE_TTL_MS, type Lease } from './lease.js';
@@ -105,6 +105,8 @@ export class LeaseBalancer {
   /** Projects free at the previous tick: still free now, the replica meant to take them did not (assignShare). */
   #freeAtLastTick = new Set<string>();
   #overShareSince: number | undefined;
+  /** Kept across ticks: each (replica, project) hashed once (assign-share.ts). */
+  readonly #scores = new RendezvousScores();
 
   constructor(options: LeaseBalancerOptions) {
     this.#options = options;
@@ -259,7 +261,9 @@ export class LeaseBalancer {
     const free = projects.filter((project) => !holders.has(project));
     const stillFree = free.filter((project) => this.#freeAtLastTick.has(project));
     this.#freeAtLastTick = new Set(free);
-    const decision = assignShare({ self, replicas, projects, holders, stillFree });
+    // Room for every project under twice the live replicas: a fleet that replaced its replicas starts over.
+    this.#scores.bound(2 * (replicas.length + 1) * projects.length);
+    const decision = assignShare({ self, replicas, projects, holders, stillFree, scores: this.#scores });
 
     const acquired: string[] = [];
     await Promise.all(

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assignShare } from '../../../src/lib/coordination/assign-share.js';
+import { assignShare, RendezvousScores } from '../../../src/lib/coordination/assign-share.js';
 
 const projectsOf = (count: number) => Array.from({ length: count }, (_, i) => `p${i}`);
 const replicasOf = (count: number) => Array.from({ length: count }, (_, i) => `r${i}`);
@@ -130,5 +130,41 @@ describe('assignShare', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('scores kept across ticks (and the fleet changing) decide as scores computed afresh', () => {
+    const scores = new RendezvousScores();
+    const projects = projectsOf(60);
+    const holders = new Map<string, string>();
+    const ticks: { replicas: string[]; self: string }[] = [
+      { replicas: ['r0', 'r1', 'r2'], self: 'r0' },
+      { replicas: ['r0', 'r1', 'r2'], self: 'r1' },
+      { replicas: ['r0', 'r3'], self: 'r0' },
+      { replicas: ['r0', 'r3', 'r4'], self: 'r3' },
+    ];
+    for (const { replicas, self } of ticks) {
+      const fresh = assignShare({ self, replicas, projects, holders });
+      expect(assignShare({ self, replicas, projects, holders, scores })).toEqual(fresh);
+      for (const project of fresh.acquire) holders.set(project, self);
+      for (const project of fresh.excess) holders.delete(project);
+      for (const [project, holder] of holders) if (!replicas.includes(holder)) holders.delete(project);
+    }
+    scores.bound(1);
+    const fresh = assignShare({ self: 'r4', replicas: ['r0', 'r3', 'r4'], projects, holders });
+    expect(assignShare({ self: 'r4', replicas: ['r0', 'r3', 'r4'], projects, holders, scores })).toEqual(
+      fresh,
+    );
+  });
+
+  it('a kept score is the score of its own replica and project, whatever was asked before', () => {
+    const kept = new RendezvousScores();
+    const pairs = replicasOf(4).flatMap((replica) =>
+      projectsOf(30).map((project) => [replica, project] as const),
+    );
+    for (const [replica, project] of pairs) kept.of(replica, project);
+    for (const [replica, project] of pairs.reverse()) {
+      expect(kept.of(replica, project)).toBe(new RendezvousScores().of(replica, project));
+    }
+    expect(new Set(pairs.map(([replica, project]) => kept.of(replica, project))).size).toBe(pairs.length);
   });
 });
