@@ -7,14 +7,13 @@ import type {
   LowStockSettings,
   NoticeRulesSettings,
   PacingSettings,
-  Subscription,
   SubscriptionStore,
 } from '../core/index.js';
 import type { ChannelRef } from '../domain/channels.js';
 import { channelKey } from '../domain/channels.js';
 import type { NoticeKind } from '../domain/events.js';
 import type { NoticeRules } from '../domain/notice-rules.js';
-import { readChangeStamp } from '../lib/change-stamp.js';
+import { StampedCache } from '../lib/change-stamp.js';
 import type { KeyValueStore } from '../lib/store.js';
 
 /** What delivery needs to know about a channel, read once and cached until a setting changes. */
@@ -56,11 +55,8 @@ export interface ChannelDirectoryOptions {
  * thread settings: 15 reads for one notice to one channel.
  */
 export function createChannelDirectory(options: ChannelDirectoryOptions) {
-  const { store, stampKey, subscriptions } = options;
-  let stamp: string | undefined;
-  let checked = false;
-  const byProject = new Map<string, Promise<readonly Subscription[]>>();
-  const profiles = new Map<string, Promise<ChannelProfile>>();
+  const { subscriptions } = options;
+  const cache = new StampedCache(options.store, options.stampKey);
 
   async function readProfile(channel: ChannelRef): Promise<ChannelProfile> {
     const [locale, timeZone, pacing, dailyThread, cannotPost, lowStock, rules] = await Promise.all([
@@ -75,51 +71,25 @@ export function createChannelDirectory(options: ChannelDirectoryOptions) {
     return { locale, timeZone, pacing, dailyThread, cannotPost, lowStock, rules };
   }
 
-  function cached<T>(map: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
-    let value = map.get(key);
-    if (!value) {
-      const reading = read();
-      value = reading;
-      map.set(key, reading);
-      // A failed read is not kept: the next round reads again.
-      reading.catch(() => {
-        if (map.get(key) === reading) map.delete(key);
-      });
-    }
-    return value;
-  }
-
   return {
     /** One read; true when the settings changed since the last round (the cache was dropped). */
-    async refresh(): Promise<boolean> {
-      const current = await readChangeStamp(store, stampKey);
-      if (checked && current === stamp) return false;
-      stamp = current;
-      checked = true;
-      byProject.clear();
-      profiles.clear();
-      return true;
-    },
+    refresh: (): Promise<boolean> => cache.refresh(),
 
     /** Forgets everything (this process changed a setting itself and must not wait for the next round). */
-    invalidate(): void {
-      checked = false;
-      byProject.clear();
-      profiles.clear();
-    },
+    invalidate: (): void => cache.drop(),
 
     /** The channels subscribed to this kind of the project's notices (any of them, when several: each once). */
     async channelsFor(
       project: string,
       kind: NoticeKind | readonly NoticeKind[],
     ): Promise<readonly ChannelRef[]> {
-      const all = await cached(byProject, project, () => subscriptions.forProject(project));
+      const all = await cache.keep(`by-project\n${project}`, () => subscriptions.forProject(project));
       const kinds: readonly NoticeKind[] = typeof kind === 'string' ? [kind] : kind;
       return all.filter((s) => kinds.some((k) => s.kinds.includes(k))).map((s) => s.channel);
     },
 
     profile(channel: ChannelRef): Promise<ChannelProfile> {
-      return cached(profiles, channelKey(channel), () => readProfile(channel));
+      return cache.keep(`profile\n${channelKey(channel)}`, () => readProfile(channel));
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CampaignSettings, SubscriptionStore } from '../core/index.js';
 import { channelKey } from '../domain/channels.js';
-import { readChangeStamp } from '../lib/change-stamp.js';
+import { StampedCache } from '../lib/change-stamp.js';
 import type { KeyValueStore } from '../lib/store.js';
 
 /** Where the settings' change stamp is (src/lib/change-stamp.ts): every subscription and setting write moves it. */
@@ -28,46 +28,25 @@ export function cachedCampaignReads(
   reads: CampaignReads,
   stamp: SettingsStamp,
 ): CampaignReads & { refresh(): Promise<void> } {
-  let seen: string | undefined;
-  let checked = false;
-  const kept = new Map<string, Promise<unknown>>();
-  const cached = <T>(key: string, read: () => Promise<T>): Promise<T> => {
-    let value = kept.get(key) as Promise<T> | undefined;
-    if (value === undefined) {
-      const reading = read();
-      value = reading;
-      kept.set(key, reading);
-      reading.catch(() => {
-        if (kept.get(key) === reading) kept.delete(key);
-      });
-    }
-    return value;
-  };
+  const cache = new StampedCache(stamp.store, stamp.key);
   return {
     async refresh() {
-      try {
-        const current = await readChangeStamp(stamp.store, stamp.key);
-        if (checked && current === seen) return;
-        seen = current;
-        checked = true;
-      } catch {
-        checked = false;
-      }
-      kept.clear();
+      // A stamp that could not be read dropped the kept reads: this round reads the store itself.
+      await cache.refresh().catch(() => {});
     },
     subscriptions: {
       forProject: (project, kind) =>
-        cached(`subscriptions\n${project}\n${kind ?? ''}`, () =>
+        cache.keep(`subscriptions\n${project}\n${kind ?? ''}`, () =>
           reads.subscriptions.forProject(project, kind),
         ),
     },
     campaign: {
       deadlineOf: (channel, project) =>
-        cached(`deadline\n${channelKey(channel)}\n${project}`, () =>
+        cache.keep(`deadline\n${channelKey(channel)}\n${project}`, () =>
           reads.campaign.deadlineOf(channel, project),
         ),
       rollCallOf: (channel) =>
-        cached(`roll-call\n${channelKey(channel)}`, () => reads.campaign.rollCallOf(channel)),
+        cache.keep(`roll-call\n${channelKey(channel)}`, () => reads.campaign.rollCallOf(channel)),
     },
   };
 }

@@ -54,3 +54,56 @@ export function withChangeStamp(
 export function readChangeStamp(store: KeyValueStore, stampKey: string): Promise<string | undefined> {
   return store.get(stampKey, z.string());
 }
+
+/**
+ * Reads kept in memory until the change stamp moves: the one cache rule of every reader of stamped settings (the
+ * delivery's channel directory, the campaign checks). `refresh` reads the stamp once (a round) and drops every
+ * kept read when it moved; `keep` gives the kept read of a key or starts it. A failed read is not kept, and a
+ * failed stamp read drops everything before it is thrown, so nothing stale outlives a store that could not say.
+ */
+export class StampedCache {
+  readonly #store: KeyValueStore;
+  readonly #stampKey: string;
+  #seen: string | undefined;
+  #checked = false;
+  readonly #kept = new Map<string, Promise<unknown>>();
+
+  constructor(store: KeyValueStore, stampKey: string) {
+    this.#store = store;
+    this.#stampKey = stampKey;
+  }
+
+  /** One read of the stamp; true when the kept reads were dropped (the stamp moved, or this is the first round). */
+  async refresh(): Promise<boolean> {
+    let current: string | undefined;
+    try {
+      current = await readChangeStamp(this.#store, this.#stampKey);
+    } catch (error) {
+      this.drop();
+      throw error;
+    }
+    if (this.#checked && current === this.#seen) return false;
+    this.#seen = current;
+    this.#checked = true;
+    this.#kept.clear();
+    return true;
+  }
+
+  /** Forgets every kept read (this process changed a setting itself and must not wait for the next round). */
+  drop(): void {
+    this.#checked = false;
+    this.#kept.clear();
+  }
+
+  /** The kept read of `key`, or `read()` started and kept (dropped again if it fails). */
+  keep<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const kept = this.#kept.get(key) as Promise<T> | undefined;
+    if (kept !== undefined) return kept;
+    const reading = read();
+    this.#kept.set(key, reading);
+    reading.catch(() => {
+      if (this.#kept.get(key) === reading) this.#kept.delete(key);
+    });
+    return reading;
+  }
+}
