@@ -10,7 +10,8 @@ export interface Clock {
   /**
    * Optional: calls `onTime` after `ms` of this clock's time unless the returned function was called first.
    * A bound that is almost always cancelled (the store bounds every operation, store-observed.ts) costs an
-   * AbortController, its listener and an abort event per use when made of `sleep`; a clock without it gets that.
+   * AbortController, its listener and an abort event per use when made of `sleep`; a clock without it gets that
+   * ({@link afterOn}).
    */
   after?(ms: number, onTime: () => void): () => void;
 }
@@ -36,3 +37,19 @@ export const systemClock: Clock = {
     return () => clearTimeout(timer);
   },
 };
+
+/** Why a timer made of `sleep` stops: one shared reason (an Error per timer cost its stack trace each time). */
+const cancelled = new Error('timer cancelled');
+
+/**
+ * `clock.after`, or the same made of `clock.sleep` for a clock without it (the tests' virtual clocks): the one way
+ * to set a cancellable timer on any clock.
+ */
+export function afterOn(clock: Clock): NonNullable<Clock['after']> {
+  if (clock.after) return clock.after.bind(clock);
+  return (ms, onTime) => {
+    const timer = new AbortController();
+    clock.sleep(ms, timer.signal).then(onTime, () => {});
+    return () => timer.abort(cancelled);
+  };
+}
