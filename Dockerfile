@@ -29,7 +29,12 @@ FROM ${NODE_IMAGE} AS runtime
 # No FUNDBOT_STORE and no PORT here: they would silently override store.url and http.port of the mounted config.
 # FUNDBOT_CONTAINER makes a missing config an error that says how to mount one (instead of the demo).
 # FUNDBOT_HEALTH_HOST: inside a container the health server must listen on every interface to be reachable.
+# NODE_OPTIONS: a young generation of up to 32 MB a semi-space (V8's default 16): every poll parses a page and drops
+# it, and a bigger nursery lets more of that die there instead of being promoted and marked. Measured on the compiled
+# bot (bench scaleRedis, three replicas of 1,000 projects, the same hour): 12 % less CPU to the first polls for
+# 25-30 MB more peak RSS (README "Memory"). An operator's own NODE_OPTIONS replaces it; keep the flag in it.
 ENV NODE_ENV=production \
+    NODE_OPTIONS="--max-semi-space-size=32" \
     FUNDBOT_CONFIG=/config/fundbot.config.json \
     FUNDBOT_CONTAINER=docker \
     FUNDBOT_HEALTH_HOST=0.0.0.0
