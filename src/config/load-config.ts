@@ -164,7 +164,7 @@ export function parseConfig(
   const api = resolveApi(env, section('api'), problems);
   const store = resolveStore(env, section('store'), problems);
   const http = resolveHttp(env, section('http'), problems);
-  const projects = resolveProjects(env, file['projects'], problems);
+  const projects = resolveProjects(env, secretFiles.files, file['projects'], problems);
   const publicUrl = resolvePublicUrl(
     env,
     typeof file['publicUrl'] === 'string' ? file['publicUrl'] : undefined,

@@ -15,14 +15,16 @@ export const FILE_SUFFIX = '_FILE';
  * {@link secretEnvVars} and `projectKeyVars` (the configured projects' `apiKeyEnv`); any
  * other `*_FILE` variable is someone else's and is neither read nor checked. Setting both
  * `X` and `X_FILE` is a problem, as is a file that cannot be read; no problem text contains
- * the file's content.
+ * the file's content. `files`: each variable that came from a file, and the file's path (a project key's
+ * file is watched for rotation: src/app/watch-key-files.ts).
  */
 export function expandSecretFiles(
   env: Env,
   readFile: ReadTextFile,
   projectKeyVars: readonly string[],
-): { env: Env; problems: ConfigProblem[] } {
+): { env: Env; files: ReadonlyMap<string, string>; problems: ConfigProblem[] } {
   const expanded: Record<string, string> = {};
+  const files = new Map<string, string>();
   const problems: ConfigProblem[] = [];
   // The environment's names once, not one `process.env` read per key variable: with 3,000 projects the reads of
   // their absent `_FILE` twins and a copy of the environment cost each replica ~300 ms of CPU at start (bench
@@ -54,6 +56,7 @@ export function expandSecretFiles(
         continue;
       }
       expanded[name] = secret;
+      files.set(name, path);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       problems.push({
@@ -64,5 +67,5 @@ export function expandSecretFiles(
       });
     }
   }
-  return { env: Object.keys(expanded).length === 0 ? env : { ...env, ...expanded }, problems };
+  return { env: Object.keys(expanded).length === 0 ? env : { ...env, ...expanded }, files, problems };
 }
