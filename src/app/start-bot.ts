@@ -24,7 +24,7 @@ import {
   startStoreMarker,
   startStoreProbe,
 } from '../ops/index.js';
-import { createChatAdapters } from './chat-adapters.js';
+import { createChatAdapters, loadChatModules } from './chat-adapters.js';
 import { digestHealthObserver } from './digest-health.js';
 import { engineOptionsFromConfig } from './engine-options-from-config.js';
 import { healthWithFleet } from './fleet-health.js';
@@ -74,6 +74,7 @@ export async function startBot(
   overrides: BotOverrides = {},
 ): Promise<RunningBot> {
   const clock = systemClock;
+  const chatModules = loadChatModules(config); // while the store opens and the fleet joins (idle waits)
   const storeUrl = config.store.url;
   // SQLite creates the file but not its directory.
   if (storeUrl.startsWith('sqlite://'))
@@ -245,6 +246,7 @@ export async function startBot(
 
   const adapters = await createChatAdapters({
     config,
+    modules: chatModules,
     core: wiring.core,
     subscriptions: wiring.subscriptions,
     forgetWorkspace: async (workspace) => ({
