@@ -107,17 +107,30 @@ async function importChatModules(config: Pick<FundbotConfig, 'discord' | 'slack'
 }
 
 /**
+ * A configured platform's modules. Missing only when `ChatAdapterOptions.modules` was loaded for another config:
+ * a bug, said at start, never a configured platform silently left out.
+ */
+function loadedFor<T>(modules: T | undefined, platform: string): T {
+  if (modules === undefined)
+    throw new Error(`the ${platform} adapter's modules were not loaded for this config`);
+  return modules;
+}
+
+/**
  * The configured chat platforms' adapters, not started yet, from their modules (`options.modules`, or loaded here).
  */
 export async function createChatAdapters(options: ChatAdapterOptions): Promise<ChatAdapter[]> {
   const adapters: ChatAdapter[] = [];
   const { discord, slack } = options.config;
   const loaded = await (options.modules ?? loadChatModules(options.config));
-  if (discord.enabled && loaded.discord) {
-    adapters.push({ name: 'discord', ...withDiscordDms(loaded.discord, discord, options) });
+  if (discord.enabled) {
+    adapters.push({
+      name: 'discord',
+      ...withDiscordDms(loadedFor(loaded.discord, 'discord'), discord, options),
+    });
   }
-  if (slack.enabled && loaded.slack) {
-    const adapter = slackAdapter(loaded.slack, slack, options);
+  if (slack.enabled) {
+    const adapter = slackAdapter(loadedFor(loaded.slack, 'slack'), slack, options);
     adapters.push({
       name: 'slack',
       start: () => adapter.start(),
