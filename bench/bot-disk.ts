@@ -3,9 +3,16 @@
  * `node dist/src/main.js` with Slack on the fake, a subscribed channel, the ops server and logging at info) on
  * its default store (a SQLite file), started under `strace -f -ttt -y` (write and sync calls only), on the
  * real clock against the simulator in its own process with nothing new arriving. After the first polls and
- * a settling stretch, the writes to the database, its WAL and journal within a two-minute window are added up
- * (bench/syscall-count.ts) and divided by the API requests the simulator answered in that window (one poll of
- * one feed: the strictest reading). The bot's store check and every other writer of the process count too.
+ * a settling stretch, the writes to the database, its WAL and journal are added up (bench/syscall-count.ts)
+ * over whole checkpoint periods, from the end of one WAL checkpoint to the end of a later one, and divided by
+ * the API requests the simulator answered in the same span (one poll of one feed: the strictest reading). The
+ * bot's store check and every other writer of the process count too.
+ *
+ * Why whole periods: most of an idle poll's bytes reach the database file at a checkpoint (at most 60 s
+ * after a commit), and the first checkpoint after the first polls carries all of their pages. A fixed
+ * two-minute window held two or three checkpoints, and that first one or not, by where it happened to start:
+ * the figure read 3,673 or 4,387 B with nothing changed. Between two checkpoint ends every commit counted is
+ * one whose checkpoint is counted too, which is what a day of idle polls costs on disk.
  *
  * Two projects: the plain one (30 supporters) and a long list (20,000 supporters), whose idle polls include
  * the sweep below the first page's window.
@@ -19,7 +26,7 @@ import { benchAppDir } from './compiled-children.js';
 import { startScaleBot } from './scale-bot.js';
 import { offsetToAfterMidnight, startScaleSimulator } from './scale-sim.js';
 import { scaleAdminUserId, seedSubscriptions } from './scale-subscribe.js';
-import { countStoreSyscalls } from './syscall-count.js';
+import { checkpointEnds, countStoreSyscalls } from './syscall-count.js';
 import { waitUntil } from './wait-until.js';
 
 export interface BotIdleDisk {
@@ -27,6 +34,8 @@ export interface BotIdleDisk {
   readonly fsyncsPerPoll: number;
   readonly polls: number;
   readonly windowS: number;
+  /** Whole checkpoint periods in the window (0: no two checkpoints were seen, the whole sampled span counts). */
+  readonly checkpointPeriods: number;
   readonly bytes: number;
   readonly bytesByFile: Record<string, number>;
   readonly supporters: number;
@@ -35,7 +44,13 @@ export interface BotIdleDisk {
 const traced = 'write,pwrite64,pwritev,pwritev2,writev,fsync,fdatasync';
 /** After the first polls: the baseline's writes (and a long list's first sweep pages) settle. */
 const settleMs = 30_000;
-const windowMs = 120_000;
+/**
+ * Sampled after the settle: long enough for the checkpoint that carries the settle's commits (at most
+ * 60 s after one, plus its wait for the next commit) and two whole checkpoint periods after it.
+ */
+const sampledMs = 240_000;
+/** How often the simulator's request count is read, to count the requests between two checkpoint ends. */
+const sampleEveryMs = 1_000;
 const botToken = 'xoxb-bench-disk';
 const signingSecret = 'bench-disk-signing-secret';
 
@@ -75,23 +90,32 @@ export async function measureBotIdleDisk(supporters: number): Promise<BotIdleDis
     )
       throw new Error('the bot did not finish its first polls within 2 minutes');
     await new Promise((resolve) => setTimeout(resolve, settleMs));
-    const from = Date.now();
-    const before = (await sim.stats()).requests;
-    await new Promise((resolve) => setTimeout(resolve, windowMs));
-    const to = Date.now();
-    const polls = Math.max(1, (await sim.stats()).requests - before);
+    const samples: RequestSample[] = [];
+    const sampledUntil = Date.now() + sampledMs;
+    while (Date.now() < sampledUntil) {
+      samples.push({ at: Date.now(), requests: (await sim.stats()).requests });
+      await new Promise((resolve) => setTimeout(resolve, sampleEveryMs));
+    }
+    samples.push({ at: Date.now(), requests: (await sim.stats()).requests });
     await bot.stop();
-    const syscalls = countStoreSyscalls(await readFile(straceLog, 'utf8'), {
-      database,
-      markerFile: '\0none',
-      fromMs: from,
-      toMs: to,
-    });
+    const trace = await readFile(straceLog, 'utf8');
+    const first = samples[0] as RequestSample;
+    const last = samples.at(-1) as RequestSample;
+    const ends = checkpointEnds(trace, { database, markerFile: '\0none' }).filter(
+      (at) => at > first.at && at <= last.at,
+    );
+    const whole = ends.length >= 2;
+    // Just after the first end, so its own last call (the file's sync) is not counted twice.
+    const from = whole ? (ends[0] as number) + 0.001 : first.at;
+    const to = whole ? (ends.at(-1) as number) : last.at;
+    const polls = Math.max(1, Math.round(requestsAt(samples, to) - requestsAt(samples, from)));
+    const syscalls = countStoreSyscalls(trace, { database, markerFile: '\0none', fromMs: from, toMs: to });
     return {
       diskBytesPerIdlePoll: Math.round(syscalls.bytes / polls),
       fsyncsPerPoll: Math.round((syscalls.fsyncs / polls) * 1000) / 1000,
       polls,
       windowS: Math.round((to - from) / 1000),
+      checkpointPeriods: whole ? ends.length - 1 : 0,
       bytes: syscalls.bytes,
       bytesByFile: syscalls.bytesByFile,
       supporters,
@@ -105,4 +129,18 @@ export async function measureBotIdleDisk(supporters: number): Promise<BotIdleDis
     sim.stop();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+interface RequestSample {
+  readonly at: number;
+  readonly requests: number;
+}
+
+/** The simulator's request count at `at` (epoch ms), linear between the samples around it. */
+function requestsAt(samples: readonly RequestSample[], at: number): number {
+  const after = samples.findIndex((s) => s.at >= at);
+  if (after <= 0) return (samples[Math.max(0, after)] ?? (samples.at(-1) as RequestSample)).requests;
+  const a = samples[after - 1] as RequestSample;
+  const b = samples[after] as RequestSample;
+  return a.requests + ((b.requests - a.requests) * (at - a.at)) / Math.max(1, b.at - a.at);
 }

@@ -15,9 +15,9 @@ import { countStoreSyscalls, type StoreSyscalls } from './syscall-count.js';
  * what the interface showed.
  *
  * - `diskBytesPerIdlePoll`, `fsyncsPerPollCycle`, `longList`: the real bot, compiled, on the real clock with
- *   nothing new arriving, per API request in a two-minute window (bench/bot-disk.ts): a plain project (30
- *   supporters) and a long list (20,000 supporters, its sweep included). Issue 33: the engine alone showed a
- *   tenth of what the bot writes (323 B against 3.8 KB).
+ *   nothing new arriving, per API request over whole WAL checkpoint periods (bench/bot-disk.ts): a plain project
+ *   (30 supporters) and a long list (20,000 supporters, its sweep included). Issue 33: the engine alone showed
+ *   323 B, and the bot's own writes (its store check every 10 s, and each checkpoint) were not in it.
  * - `details.storeDisk.engineIdle`: the engine alone (bench/store-disk-child.ts) on a virtual clock, 4 hours of
  *   the 100,000-supporter project with nothing new, each feed polled when the plan says.
  * - `diskBytesPerDay`: the bench's launch day (one project, 24 h, every notice), the engine alone on the file.

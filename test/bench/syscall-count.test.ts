@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countStoreSyscalls } from '../../bench/syscall-count.js';
+import { checkpointEnds, countStoreSyscalls } from '../../bench/syscall-count.js';
 
 const db = '/tmp/x/data/fundbot.sqlite';
 
@@ -30,5 +30,23 @@ describe('countStoreSyscalls on an strace -ttt log', () => {
       fsyncs: 1,
       bytesByFile: { '-wal': 4120 },
     });
+  });
+
+  it('finds where each WAL checkpoint ended: the runs of calls on the database file itself', () => {
+    const log = [
+      `100 1700000000.000000 pwrite64(21<${db}-wal>, "..."..., 536, 0) = 536`,
+      `101 1700000060.000000 pwrite64(22<${db}>, "..."..., 512, 0) = 512`,
+      `101 1700000060.010000 pwrite64(22<${db}>, "..."..., 512, 512 <unfinished ...>`,
+      `100 1700000060.011000 pwrite64(21<${db}-wal>, "..."..., 536, 536) = 536`,
+      `101 1700000060.020000 <... pwrite64 resumed>) = 512`,
+      `101 1700000060.030000 fsync(22<${db}>) = 0`,
+      `100 1700000070.000000 pwrite64(21<${db}-wal>, "..."..., 536, 0) = 536`,
+      `101 1700000121.000000 pwrite64(22<${db}>, "..."..., 512, 0) = 512`,
+      `101 1700000121.500000 fsync(22<${db}>) = 0`,
+      `101 1700000130.000000 write(23<${db}.marker.tmp>, "ok", 2) = 2`,
+    ].join('\n');
+    expect(checkpointEnds(log, { database: db, markerFile: '\0none' })).toEqual([
+      1_700_000_060_030, 1_700_000_121_500,
+    ]);
   });
 });
