@@ -32,19 +32,19 @@ interface StoreCall {
   readonly bytes: number;
 }
 
+/** Which calls of a trace are the database's: its path, and the marker file and phases that cut the trace. */
+export interface StoreTraceOptions {
+  readonly database: string;
+  readonly markerFile: string;
+  readonly from?: string;
+  readonly to?: string;
+}
+
 /**
  * The successful write and sync calls on `database`'s files, in log order, within the marker
  * phase [`from`, `to`] when given. A call split by another thread is joined by pid.
  */
-function* storeCalls(
-  log: string,
-  options: {
-    readonly database: string;
-    readonly markerFile: string;
-    readonly from?: string;
-    readonly to?: string;
-  },
-): Generator<StoreCall> {
+function* storeCalls(log: string, options: StoreTraceOptions): Generator<StoreCall> {
   let inPhase = options.from === undefined;
   const pending = new Map<string, { call: string; path: string; at: number }>();
   const made = (call: string, path: string, result: number, at: number): StoreCall | undefined => {
@@ -84,11 +84,7 @@ function* storeCalls(
 
 export function countStoreSyscalls(
   log: string,
-  options: {
-    readonly database: string;
-    readonly markerFile: string;
-    readonly from?: string;
-    readonly to?: string;
+  options: StoreTraceOptions & {
     /** With `strace -ttt`: only the calls that started within [fromMs, toMs] (epoch ms) count. */
     readonly fromMs?: number;
     readonly toMs?: number;
@@ -121,10 +117,7 @@ const CHECKPOINT_GAP_MS = 2_000;
  * it ends at its last call. A window from one checkpoint's end to a later one's holds whole
  * checkpoint periods: every commit in it, and every checkpoint that carried them to the file.
  */
-export function checkpointEnds(
-  log: string,
-  options: { readonly database: string; readonly markerFile: string },
-): number[] {
+export function checkpointEnds(log: string, options: StoreTraceOptions): number[] {
   const ends: number[] = [];
   for (const call of storeCalls(log, options)) {
     if (call.suffix !== '' || Number.isNaN(call.at)) continue;
