@@ -139,7 +139,9 @@ interface RequestSample {
 /** The simulator's request count at `at` (epoch ms), linear between the samples around it. */
 function requestsAt(samples: readonly RequestSample[], at: number): number {
   const after = samples.findIndex((s) => s.at >= at);
-  if (after <= 0) return (samples[Math.max(0, after)] ?? (samples.at(-1) as RequestSample)).requests;
+  // Before the first sample: its count; after the last one: the last count.
+  if (after === 0) return (samples[0] as RequestSample).requests;
+  if (after < 0) return (samples.at(-1) as RequestSample).requests;
   const a = samples[after - 1] as RequestSample;
   const b = samples[after] as RequestSample;
   return a.requests + ((b.requests - a.requests) * (at - a.at)) / Math.max(1, b.at - a.at);
