@@ -4,9 +4,8 @@
  * - No config file and no chat token: the demo (simulator + terminal).
  * - A config file: the bot, or a list of every configuration problem with what to do.
  */
+import { startFleetJoinEarly } from './app/early-fleet-join.js';
 import { registerConfiguredSecrets } from './app/register-configured-secrets.js';
-import { startBot } from './app/start-bot.js';
-import { startDemo } from './app/start-demo.js';
 import { readVersion } from './app/version.js';
 import { formatConfigProblems, readTextFileSync, resolveStartMode } from './config/index.js';
 import { limitHeapGrowth } from './ops/heap-growth.js';
@@ -25,6 +24,7 @@ async function main(): Promise<void> {
 
   if (start.mode === 'demo') {
     const rate = Number(process.env.FUNDBOT_DEMO_RATE ?? '');
+    const { startDemo } = await import('./app/start-demo.js');
     const demo = await startDemo({
       input: process.stdin,
       output: process.stdout,
@@ -64,8 +64,11 @@ async function main(): Promise<void> {
     logger,
     exit: (code) => process.exit(code),
   });
+  // On Redis the fleet join starts now: its wait for the fleet to stand still passes while the bot loads.
+  const earlyJoin = startFleetJoinEarly(config, logger);
   try {
-    const bot = await startBot(config, logger, version);
+    const { startBot } = await import('./app/start-bot.js');
+    const bot = await startBot(config, logger, version, {}, earlyJoin);
     steps = bot.shutdownSteps;
   } catch (error) {
     logger.error({ err: error }, 'fundbot could not start');

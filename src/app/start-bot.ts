@@ -26,6 +26,7 @@ import {
 } from '../ops/index.js';
 import { createChatAdapters, loadChatModules } from './chat-adapters.js';
 import { digestHealthObserver } from './digest-health.js';
+import type { EarlyFleetJoin } from './early-fleet-join.js';
 import { engineOptionsFromConfig } from './engine-options-from-config.js';
 import { healthWithFleet } from './fleet-health.js';
 import { prepareHosting } from './hosted/start-hosted.js';
@@ -72,6 +73,8 @@ export async function startBot(
   logger: Logger,
   version: string,
   overrides: BotOverrides = {},
+  /** On a redis:// store, the fleet join src/main.ts started before loading the bot (early-fleet-join.ts). */
+  earlyJoin?: EarlyFleetJoin,
 ): Promise<RunningBot> {
   const clock = systemClock;
   const chatModules = loadChatModules(config); // while the store opens and the fleet joins (idle waits)
@@ -130,7 +133,7 @@ export async function startBot(
         { project: p.linkCaption, key: subscriptionIndexKey(p.linkCaption) },
       ]),
   });
-  const registry = new Registry();
+  const registry = earlyJoin?.registry ?? new Registry();
   const metrics = createMetrics(registry);
   // Process metrics (CPU, memory, event loop lag, handles) beside fundbot's own.
   collectDefaultMetrics({ register: registry });
@@ -152,15 +155,18 @@ export async function startBot(
   const keyOf = new Map(projects.map((p) => [p.linkCaption, p.apiKey]));
   enabledProjects = () => projects.map((p) => p.linkCaption);
   // On Redis: leases spread the projects over the replicas; delivery claims keep notices once-only.
-  replicas = await startReplicas({
-    storeUrl,
-    leaseTtlMs: config.store.leaseTtlMs,
-    clock,
-    logger,
-    registry,
-    projects: watchedProjects,
-    onStoreOutcome: storeWatch.observe,
-  });
+  replicas = earlyJoin
+    ? await earlyJoin.replicas
+    : await startReplicas({
+        storeUrl,
+        leaseTtlMs: config.store.leaseTtlMs,
+        clock,
+        logger,
+        registry,
+        projects: watchedProjects,
+        onStoreOutcome: storeWatch.observe,
+      });
+  earlyJoin?.bind({ projects: watchedProjects, onStoreOutcome: storeWatch.observe });
   // Key checks run while everything else starts (each first poll waits only for its own). A rejected key pauses its
   // project (reason in /healthz and /status, retried: src/engine/key-pause.ts); only projects no key can read (not
   // found, plan below Pro) are dropped. A replica checks the projects it holds, as it takes them (KeyCheckStart).
