@@ -38,9 +38,15 @@ describe('the bot copies a slow read (api.hedgeAfterMs)', () => {
     sim.faults.slow({ path: '/fundings', n: 1, delayMs: 50_000 });
     // Without the copy this waits for the held answer (50 s, past the test's timeout).
     await firstFundingsPoll(await startBotWith(sim, { hedgeAfterMs: 300 }));
-    // Two reads of the same page: the held one (given up once the copy answered) and its copy.
-    const reads = sim.requests.filter((r) => r.path.endsWith('/fundings'));
-    expect(reads.map((r) => r.fault ?? 'copy').sort()).toEqual(['copy', 'slow']);
+    // Two reads of the same page: the held one (given up once the copy answered) and its copy. The simulator logs
+    // a request when it ends, and the held one ends when the bot gives it up, just after the poll: waited for.
+    const fundingsReads = () =>
+      sim.requests.filter((r) => r.path.endsWith('/fundings')).map((r) => r.fault ?? 'copy');
+    await waitUntil('the held read to be given up', () => fundingsReads().includes('slow'), {
+      timeoutMs: 5_000,
+      everyMs: 20,
+    });
+    expect(fundingsReads().sort()).toEqual(['copy', 'slow']);
   }, 20_000);
 
   it('hedgeAfterMs 0 switches copies off: the held read is the only one sent', async () => {
