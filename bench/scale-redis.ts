@@ -85,7 +85,8 @@ function redisCli(port: number, ...args: string[]): string {
 /**
  * `BENCH_SCALE_REDIS_KEEP=<dir>`: where the start went, for a person reading it (not a figure): the replicas' logs
  * are copied there, replica 0 runs with `--cpu-prof` into it, and Redis' command counts at the fleet's first polls
- * (`INFO commandstats`, all replicas together) are written beside them.
+ * (`INFO commandstats`, all replicas together) and each replica's first-poll times (`replica-<i>.first-polls.json`,
+ * ms after its spawn, in order: the tail after its busy part) are written beside them.
  */
 const keepDir = process.env.BENCH_SCALE_REDIS_KEEP;
 
@@ -156,6 +157,12 @@ export async function measureScaleRedisBots(): Promise<Record<string, unknown>> 
         const asked = await heldBy(bot.opsUrl);
         const held = asked?.held ?? [];
         const polledAt = held.map((p) => fullAt[p] ?? Number.POSITIVE_INFINITY);
+        // For a person reading it: when each held project was first fully polled (ms after the spawn), in order.
+        if (keepDir !== undefined)
+          await writeFile(
+            join(keepDir, `replica-${i}.first-polls.json`),
+            JSON.stringify(polledAt.map((at) => at - bot.spawnedAt).sort((a, b) => a - b)),
+          );
         const lastAt = Math.max(0, ...polledAt);
         const start = from[i];
         const end = to[i];
