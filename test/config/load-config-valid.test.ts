@@ -22,7 +22,7 @@ describe('a valid configuration', () => {
     expect(config.api).toEqual({
       baseUrl: 'https://api.crowdfunding.test',
       timeoutMs: 10_000,
-      hedgeAfterMs: 1_500,
+      hedgeAfterMs: 750,
     });
     expect(config.store.url).toBe('sqlite://./data/fundbot.sqlite');
     expect(config.locale).toBe('en');
