@@ -171,7 +171,20 @@ export async function checkProjectKeys(options: CheckProjectKeysOptions): Promis
     for (const r of results)
       if (r.status !== 'paused') for (const warning of r.warnings) logger.warn(warning);
     for (const r of results)
-      logger.info({ project: r.linkCaption, status: r.status, features: r.features }, 'key check');
+      logger.debug({ project: r.linkCaption, status: r.status, features: r.features }, 'key check');
+    // One line at info for the whole batch: a line per project was 1,000 lines at every start of a 1,000-project
+    // replica (and 0.15 s of its CPU), each saying what the summary says; the exceptions are named, and warned above.
+    logger.info(
+      {
+        checked: results.length,
+        enabled: report.enabled.length,
+        paused: report.paused,
+        disabled: results.filter((r) => r.status === 'disabled').map((r) => r.linkCaption),
+        // Counted, not named: an API away leaves every project unverified, and each has its warning above.
+        unverified: results.filter((r) => r.features.project === 'unknown').length,
+      },
+      'key checks done',
+    );
   }
   return report;
 }

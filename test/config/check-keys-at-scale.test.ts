@@ -12,6 +12,7 @@ import {
   type ProjectKeyStatus,
 } from '../../src/config/check-keys.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { recordingLogger } from '../support/recording-logger.js';
 
 const count = 48;
 const captions = Array.from({ length: count }, (_, i) => `project-${i}`);
@@ -81,11 +82,27 @@ describe('key checks of many projects at start-up', () => {
   it('a slow answer costs only its own project its timeout: unverified, polling starts anyway', async () => {
     sim.faults.slow({ path: '/project/project-3', n: 1, delayMs: 10_000 });
     const started = Date.now();
-    const report = await checkProjectKeys({ api, projects: projects(), timeoutMs: 500 });
+    const logger = recordingLogger();
+    const report = await checkProjectKeys({ api, projects: projects(), timeoutMs: 500, logger });
     expect(Date.now() - started).toBeLessThan(8_000);
     const slow = report.projects.find((p) => p.linkCaption === 'project-3');
     expect(slow?.status).toBe('enabled');
     expect(slow?.warnings.join(' ')).toContain('polling starts anyway');
     expect(report.projects.filter((p) => p.features.project === 'on')).toHaveLength(count - 1);
+    // The log at info: the slow project's warning, then one line for the whole batch, not one a project.
+    const info = logger.records.filter((r) => r.level !== 'debug');
+    expect(info.map((r) => [r.level, r.msg ?? ''])).toEqual([
+      ['warn', expect.stringContaining('project-3')],
+      ['info', 'key checks done'],
+    ]);
+    expect(info[1]?.fields).toEqual({
+      checked: count,
+      enabled: count,
+      paused: [],
+      disabled: [],
+      unverified: 1,
+    });
+    // Each project's own result stays at debug.
+    expect(logger.records.filter((r) => r.level === 'debug' && r.msg === 'key check')).toHaveLength(count);
   });
 });
