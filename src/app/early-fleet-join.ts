@@ -24,7 +24,8 @@ export interface EarlyFleetJoin {
 
 /**
  * Starts a replica's fleet join (src/main.ts) before the rest of the bot is loaded, so the join's wait overlaps
- * the loading. A fleet starting together waits until its live replicas have stayed the same for a second before
+ * the loading. A bot started in process (tests) has none from main: `startBot` starts its own here, at the point
+ * where it joins the fleet. A fleet starting together waits until its live replicas have stayed the same for a second before
  * anyone claims (lease-balancer.ts, `join`); started after the whole bot had loaded, that second found every
  * replica idle at once (bench scaleRedis profile: 1.2 s idle per replica between loading and the first polls).
  * Started here, each replica beats a second or so earlier, and the wait passes while its modules load.

@@ -26,7 +26,7 @@ import {
 } from '../ops/index.js';
 import { createChatAdapters, loadChatModules } from './chat-adapters.js';
 import { digestHealthObserver } from './digest-health.js';
-import type { EarlyFleetJoin } from './early-fleet-join.js';
+import { type EarlyFleetJoin, startFleetJoinEarly } from './early-fleet-join.js';
 import { engineOptionsFromConfig } from './engine-options-from-config.js';
 import { healthWithFleet } from './fleet-health.js';
 import { prepareHosting } from './hosted/start-hosted.js';
@@ -34,7 +34,7 @@ import { platformStartError } from './platform-start-error.js';
 import { KeyRing, withReplaceableKeys } from './replaceable-keys.js';
 import { goalPaceOptions, startCampaignWatch } from './start-campaign-watch.js';
 import { startKeyChecks, startupReport } from './start-key-checks.js';
-import { type StartedReplicas, startReplicas } from './start-replicas.js';
+import type { StartedReplicas } from './start-replicas.js';
 import { startUserKeyReader } from './user-key-reader.js';
 import { type ApiDriftWatch, watchApiDrift } from './watch-api-drift.js';
 import { watchKeyFiles } from './watch-key-files.js';
@@ -133,7 +133,10 @@ export async function startBot(
         { project: p.linkCaption, key: subscriptionIndexKey(p.linkCaption) },
       ]),
   });
-  const registry = earlyJoin?.registry ?? new Registry();
+  // On Redis, the replica's fleet join: the one src/main.ts started before loading the bot, or (a bot started in
+  // process) one started now. Its metrics are on the bot's registry.
+  const fleetJoin = earlyJoin ?? startFleetJoinEarly(config, logger);
+  const registry = fleetJoin?.registry ?? new Registry();
   const metrics = createMetrics(registry);
   // Process metrics (CPU, memory, event loop lag, handles) beside fundbot's own.
   collectDefaultMetrics({ register: registry });
@@ -155,18 +158,8 @@ export async function startBot(
   const keyOf = new Map(projects.map((p) => [p.linkCaption, p.apiKey]));
   enabledProjects = () => projects.map((p) => p.linkCaption);
   // On Redis: leases spread the projects over the replicas; delivery claims keep notices once-only.
-  replicas = earlyJoin
-    ? await earlyJoin.replicas
-    : await startReplicas({
-        storeUrl,
-        leaseTtlMs: config.store.leaseTtlMs,
-        clock,
-        logger,
-        registry,
-        projects: watchedProjects,
-        onStoreOutcome: storeWatch.observe,
-      });
-  earlyJoin?.bind({ projects: watchedProjects, onStoreOutcome: storeWatch.observe });
+  replicas = await fleetJoin?.replicas;
+  fleetJoin?.bind({ projects: watchedProjects, onStoreOutcome: storeWatch.observe });
   // Key checks run while everything else starts (each first poll waits only for its own). A rejected key pauses its
   // project (reason in /healthz and /status, retried: src/engine/key-pause.ts); only projects no key can read (not
   // found, plan below Pro) are dropped. A replica checks the projects it holds, as it takes them (KeyCheckStart).
