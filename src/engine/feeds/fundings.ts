@@ -72,6 +72,11 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
     (offset, limit) => rt.api.fundingsPage({ limit, offset }),
   );
   const now = ctx.clock.now();
+  if (result.kind === 'baseline') {
+    // The first read shows the newest supporters and when they came: the rates of the time before watching.
+    const shown = result.state.entries.map((f) => f.support_timestamp * 1000);
+    if (shown.length > 0) rt.arrivals.recordBefore(now, shown, Math.min(...shown));
+  }
   // Where the supporters are: the planner paces this feed by when they arrived (fundings-pace.ts).
   rt.arrivals.record(
     now,

@@ -45,8 +45,16 @@ export class ArrivalRhythm {
   #at: number;
   /** Epoch ms watching started (the first poll of this project ever, as far as the state knows). */
   #since: number;
+  /**
+   * Epoch ms from which the first read's view of the time before covers every arrival: when watching
+   * started, or earlier when the first read showed the list's newest supporters ({@link recordBefore}).
+   */
+  #ratesFrom: number;
   #recent = 0;
   #burst = 0;
+  /** The first read's view of the time before, weighted like {@link #recent} and {@link #burst}. */
+  #beforeRecent = 0;
+  #beforeBurst = 0;
   #level = 0;
   /** Arrivals per UTC hour of the day, each weighted e^(-age / PROFILE_TAU_MS). */
   readonly #hours = new Float64Array(24);
@@ -58,6 +66,7 @@ export class ArrivalRhythm {
   constructor(now: number) {
     this.#at = now;
     this.#since = now;
+    this.#ratesFrom = now;
   }
 
   /** Epoch ms of the last record that counted arrivals (the newer of two rhythms wins: {@link adopt}). */
@@ -68,6 +77,11 @@ export class ArrivalRhythm {
   /** Epoch ms watching started. */
   get since(): number {
     return this.#since;
+  }
+
+  /** Epoch ms from which the rates with the time before count every arrival (at most {@link since}). */
+  get ratesFrom(): number {
+    return this.#ratesFrom;
   }
 
   /**
@@ -88,20 +102,57 @@ export class ArrivalRhythm {
     this.#count(now, arrivedAt, -1);
   }
 
+  /**
+   * What the first read of the list showed of the time before watching started: the supporters who
+   * arrived since `coveredFrom` (the oldest support on the read: every later one is on it), as read at
+   * `now`. With them the rates ({@link rates}, `withTimeBefore`) cover the time before too, so a cold start's rate is
+   * not its first minutes extrapolated to the hour: a few supporters in the first minute of a quiet
+   * night are a few supporters, not a busy hour (the warm-up's estimate, n / (1 - e^(-t/τ)), makes three
+   * in the first minute 14 an hour ten minutes in), and a list that was busy before the bot came is not
+   * taken for a quiet one. The pace still waits for RATES_KNOWN_AFTER_MS watched before any
+   * lull (fundings-pace.ts): a bot installed at a launch must not read its first minutes as the quiet
+   * day before. Not the level's or the hours' (their exposure is the time watched). Only on a rhythm
+   * that has counted nothing yet.
+   */
+  recordBefore(now: number, arrivedAt: readonly number[], coveredFrom: number): void {
+    if (this.#recordedAny() || this.#ratesFrom < this.#since || arrivedAt.length === 0) return;
+    this.#text = undefined;
+    const at = Math.max(this.#at, now);
+    this.#decayTo(at);
+    this.#ratesFrom = Math.min(this.#since, coveredFrom);
+    for (const raw of arrivedAt) {
+      const age = at - Math.min(raw, at);
+      this.#beforeRecent += Math.exp(-age / RECENT_TAU_MS) / RECENT_TAU_MS;
+      this.#beforeBurst += Math.exp(-age / BURST_TAU_MS) / BURST_TAU_MS;
+    }
+  }
+
   /** The rate now (supporters per ms): what the User key's signal windows read (signal-interleave.ts). */
   rate(now: number): number {
     return this.rates(now).recent;
   }
 
-  rates(now: number): RhythmRates {
+  /**
+   * The rates at `now`: from what was found while watching, or, `withTimeBefore`, with the first read's
+   * view of the time before ({@link recordBefore}). The key alone's pace reads the latter (fundings-pace.ts);
+   * the User key's signal windows the former: a signal read every few seconds finds a rate that rose at
+   * the install within a read, where the view of a quiet day before would hold the estimate down for
+   * half an hour (the whole day with the User key, a flat day starting at midnight after a quiet one:
+   * fundings p95 10.7 -> 11.5 s).
+   */
+  rates(now: number, withTimeBefore = false): RhythmRates {
     const dt = Math.max(0, now - this.#at);
     const watched = Math.max(0, now - this.#since);
     const watchedMs = LEVEL_TAU_MS * (1 - Math.exp(-watched / LEVEL_TAU_MS));
+    const before = withTimeBefore && this.#ratesFrom < this.#since;
     // Started from nothing, a weighted rate has reached only 1 - e^(-t/τ) of the rate it measures.
-    const warmed = (tau: number) => 1 - Math.exp(-Math.max(watched, 1) / tau);
+    const counted = Math.max(1, now - (before ? this.#ratesFrom : this.#since));
+    const warmed = (tau: number) => 1 - Math.exp(-counted / tau);
+    const recent = this.#recent + (before ? this.#beforeRecent : 0);
+    const burst = this.#burst + (before ? this.#beforeBurst : 0);
     return {
-      recent: (this.#recent * Math.exp(-dt / RECENT_TAU_MS)) / warmed(RECENT_TAU_MS),
-      burst: (this.#burst * Math.exp(-dt / BURST_TAU_MS)) / warmed(BURST_TAU_MS),
+      recent: (recent * Math.exp(-dt / RECENT_TAU_MS)) / warmed(RECENT_TAU_MS),
+      burst: (burst * Math.exp(-dt / BURST_TAU_MS)) / warmed(BURST_TAU_MS),
       level: watchedMs > 0 ? (this.#level * Math.exp(-dt / LEVEL_TAU_MS)) / watchedMs : 0,
       watchedMs,
     };
@@ -128,8 +179,11 @@ export class ArrivalRhythm {
     if (stored === undefined || (stored.#at <= this.#at && this.#recordedAny())) return false;
     this.#at = stored.#at;
     this.#since = Math.min(stored.#since, this.#since);
+    this.#ratesFrom = Math.min(stored.#ratesFrom, this.#ratesFrom, this.#since);
     this.#recent = stored.#recent;
     this.#burst = stored.#burst;
+    this.#beforeRecent = stored.#beforeRecent;
+    this.#beforeBurst = stored.#beforeBurst;
     this.#level = stored.#level;
     this.#hours.set(stored.#hours);
     this.#exposure = null;
@@ -153,25 +207,42 @@ export class ArrivalRhythm {
       n(this.#burst * HOUR_MS),
       n(this.#level),
       Array.from(this.#hours, n).join(','),
+      // Only while the first read's view of the time before reaches further back than watching.
+      ...(this.#ratesFrom < this.#since
+        ? [s(this.#ratesFrom), n(this.#beforeRecent * HOUR_MS), n(this.#beforeBurst * HOUR_MS)]
+        : []),
     ].join(';');
     return this.#text;
   }
 
   /** The rhythm a {@link toText} wrote, or undefined for text this version cannot read. */
   static fromText(text: string): ArrivalRhythm | undefined {
-    const [version, at, since, recent, burst, level, hours] = text.split(';');
+    const [version, at, since, recent, burst, level, hours, ratesFrom, beforeRecent, beforeBurst] =
+      text.split(';');
     if (version !== TEXT_VERSION || hours === undefined) return undefined;
     const counts = hours.split(',');
     const num = (v: string | undefined) => (v === undefined || v === '' ? 0 : Number(v));
-    const values = [num(recent), num(burst), num(level), ...counts.map(num)];
+    const values = [
+      num(recent),
+      num(burst),
+      num(level),
+      num(beforeRecent),
+      num(beforeBurst),
+      ...counts.map(num),
+    ];
     const atMs = Number.parseInt(at ?? '', 36) * 1000;
     const sinceMs = Number.parseInt(since ?? '', 36) * 1000;
     if (counts.length !== 24 || !values.every((v) => Number.isFinite(v) && v >= 0)) return undefined;
+    const ratesFromMs = ratesFrom === undefined ? sinceMs : Number.parseInt(ratesFrom, 36) * 1000;
     if (!Number.isFinite(atMs) || !Number.isFinite(sinceMs) || sinceMs > atMs) return undefined;
+    if (!Number.isFinite(ratesFromMs) || ratesFromMs > sinceMs) return undefined;
     const rhythm = new ArrivalRhythm(atMs);
     rhythm.#since = sinceMs;
+    rhythm.#ratesFrom = ratesFromMs;
     rhythm.#recent = num(recent) / HOUR_MS;
     rhythm.#burst = num(burst) / HOUR_MS;
+    rhythm.#beforeRecent = num(beforeRecent) / HOUR_MS;
+    rhythm.#beforeBurst = num(beforeBurst) / HOUR_MS;
     rhythm.#level = num(level);
     rhythm.#hours.set(counts.map(num));
     return rhythm;
@@ -205,6 +276,8 @@ export class ArrivalRhythm {
     if (dt <= 0) return;
     this.#recent *= Math.exp(-dt / RECENT_TAU_MS);
     this.#burst *= Math.exp(-dt / BURST_TAU_MS);
+    this.#beforeRecent *= Math.exp(-dt / RECENT_TAU_MS);
+    this.#beforeBurst *= Math.exp(-dt / BURST_TAU_MS);
     this.#level *= Math.exp(-dt / LEVEL_TAU_MS);
     const keep = Math.exp(-dt / PROFILE_TAU_MS);
     for (let h = 0; h < 24; h++) this.#hours[h] = (this.#hours[h] ?? 0) * keep;

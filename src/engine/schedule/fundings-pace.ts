@@ -94,7 +94,11 @@ export const BURST_ARRIVALS_PER_READ = 0.3;
  * the time; until then a lull is taken for a lull (the rest of the day will be busier).
  */
 export const LEVEL_KNOWN_AFTER_MS = 6 * 3_600_000;
-/** No lull is read into the rates before they have been watched this long (a cold start knows none). */
+/**
+ * No lull is read into the rates before they have been watched this long, whatever the first read
+ * showed of the time before (ArrivalRhythm.recordBefore): a bot installed at a launch must not read
+ * its first minutes as the quiet day before them.
+ */
 export const RATES_KNOWN_AFTER_MS = 10 * 60_000;
 
 const HOUR_MS = 3_600_000;
@@ -173,7 +177,7 @@ export function fundingsPace(
    */
   keyAlone = true,
 ): number {
-  const rates = rhythm.rates(now);
+  const rates = rhythm.rates(now, keyAlone);
   const watched = now - rhythm.since;
   const quietProject =
     watched >= LEVEL_KNOWN_AFTER_MS && rates.level * plannedIntervalMs < QUIET_PROJECT_ARRIVALS_PER_READ;

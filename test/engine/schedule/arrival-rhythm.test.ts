@@ -224,6 +224,50 @@ describe('fundings pace (where the reads go)', () => {
     expect(burst).toBeLessThanOrEqual(MAX_BURST_PACE);
   });
 
+  it('knows the rate at a cold start from what the first read shows of the time before', () => {
+    // The first read at midnight shows the newest 100 supporters, the last of them 21 hours old; a few
+    // supporters come in the first minute (on the bench, those the first fill's deeper pages make), then none.
+    const old = Array.from({ length: 100 }, (_, i) => t0 - 21 * hour - i * minute);
+    const firstMinute = [t0 + 20_000, t0 + 30_000, t0 + 40_000];
+    const quiet = new ArrivalRhythm(t0);
+    quiet.recordBefore(t0, old, Math.min(...old));
+    quiet.record(t0 + minute, firstMinute);
+    const unseen = new ArrivalRhythm(t0);
+    unseen.record(t0 + minute, firstMinute);
+    // Whatever the past showed, the first RATES_KNOWN_AFTER_MS are read at the plan's pace (a bot installed
+    // at a launch: its first minutes are not the quiet day before).
+    expect(fundingsPace(quiet, t0 + 5 * minute, planned, t0 + day)).toBe(1);
+    expect(fundingsPace(unseen, t0 + 5 * minute, planned, t0 + day)).toBe(1);
+    // After that, the first minute's three are three supporters of a quiet night, not the warm-up's
+    // extrapolation of three a minute to the hour: the night is thinned at once.
+    const at = t0 + 11 * minute;
+    expect(quiet.rates(at, true).recent * hour).toBeLessThan(5);
+    // The User key's signal windows read the rate of the time watched (ArrivalRhythm.rates).
+    expect(quiet.rates(at).recent).toBe(unseen.rates(at).recent);
+    expect(unseen.rates(at).recent * hour).toBeGreaterThan(12);
+    expect(fundingsPace(quiet, at, planned, t0 + day)).toBeLessThan(0.45);
+    expect(fundingsPace(unseen, at, planned, t0 + day)).toBeGreaterThan(0.8);
+    // A list busy before the bot came (a supporter a minute) is no lull, and its rate is not inflated as a
+    // warm-up's would be; what the read showed is the rates', not the level's (the time watched).
+    const recent = Array.from({ length: 100 }, (_, i) => t0 - (i + 1) * minute);
+    const busy = new ArrivalRhythm(t0);
+    busy.recordBefore(t0, recent, Math.min(...recent));
+    const rates = busy.rates(t0 + 15 * minute, true);
+    expect(rates.recent * hour).toBeGreaterThan(30);
+    expect(rates.recent * hour).toBeLessThan(60);
+    expect(rates.level).toBe(0);
+    expect(fundingsPace(busy, t0 + 15 * minute, planned, t0 + day)).toBe(1);
+    // Kept across a restart, and taken only once: a second view changes nothing.
+    const restarted = new ArrivalRhythm(t0 + 16 * minute);
+    expect(restarted.adopt(quiet.toText())).toBe(true);
+    expect(restarted.ratesFrom).toBe(quiet.ratesFrom);
+    const later = t0 + 20 * minute;
+    expect(restarted.rates(later, true).recent * hour).toBeCloseTo(quiet.rates(later, true).recent * hour, 1);
+    expect(restarted.rates(later, true).recent * hour).toBeLessThan(restarted.rates(later).recent * hour);
+    quiet.recordBefore(t0 + 17 * minute, recent, Math.min(...recent));
+    expect(quiet.ratesFrom).toBe(Math.min(...old));
+  });
+
   it('reads a quiet night as a lull even when every read finds a support that fails by the next', () => {
     // Two real supporters an hour; and at each read a new support that has failed by the next read (the
     // page-shift fault's insert-and-fail pair, or a run of declined cards): found, announced, withdrawn.
