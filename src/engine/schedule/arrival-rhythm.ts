@@ -105,14 +105,14 @@ export class ArrivalRhythm {
   /**
    * What the first read of the list showed of the time before watching started: the supporters who
    * arrived since `coveredFrom` (the oldest support on the read: every later one is on it), as read at
-   * `now`. With them the rates ({@link rates}, `withTimeBefore`) cover the time before too, so a cold start's rate is
-   * not its first minutes extrapolated to the hour: a few supporters in the first minute of a quiet
-   * night are a few supporters, not a busy hour (the warm-up's estimate, n / (1 - e^(-t/τ)), makes three
-   * in the first minute 14 an hour ten minutes in), and a list that was busy before the bot came is not
-   * taken for a quiet one. The pace still waits for RATES_KNOWN_AFTER_MS watched before any
-   * lull (fundings-pace.ts): a bot installed at a launch must not read its first minutes as the quiet
-   * day before. Not the level's or the hours' (their exposure is the time watched). Only on a rhythm
-   * that has counted nothing yet.
+   * `now`. With them the rates ({@link rates}, `withTimeBefore`) cover the time before too, so a cold
+   * start's rate is not its first minutes extrapolated to the hour: a few supporters in the first
+   * minute of a quiet night are a few supporters, not a busy hour (the warm-up's estimate,
+   * n / (1 - e^(-t/τ)), makes three in the first minute 14 an hour ten minutes in), and a list that was
+   * busy before the bot came is not taken for a quiet one. The pace still waits for
+   * RATES_KNOWN_AFTER_MS watched before any lull (fundings-pace.ts): a bot installed at a launch must
+   * not read its first minutes as the quiet day before. Not the level's or the hours' (their exposure
+   * is the time watched). Only on a rhythm that has counted nothing yet.
    */
   recordBefore(now: number, arrivedAt: readonly number[], coveredFrom: number): void {
     if (this.#recordedAny() || this.#ratesFrom < this.#since || arrivedAt.length === 0) return;
@@ -179,7 +179,8 @@ export class ArrivalRhythm {
     if (stored === undefined || (stored.#at <= this.#at && this.#recordedAny())) return false;
     this.#at = stored.#at;
     this.#since = Math.min(stored.#since, this.#since);
-    this.#ratesFrom = Math.min(stored.#ratesFrom, this.#ratesFrom, this.#since);
+    // The view of the time before comes with the sums it was counted in: the stored one's, or none.
+    this.#ratesFrom = Math.min(stored.#ratesFrom, this.#since);
     this.#recent = stored.#recent;
     this.#burst = stored.#burst;
     this.#beforeRecent = stored.#beforeRecent;

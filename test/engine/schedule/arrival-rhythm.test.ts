@@ -266,6 +266,15 @@ describe('fundings pace (where the reads go)', () => {
     expect(restarted.rates(later, true).recent * hour).toBeLessThan(restarted.rates(later).recent * hour);
     quiet.recordBefore(t0 + 17 * minute, recent, Math.min(...recent));
     expect(quiet.ratesFrom).toBe(Math.min(...old));
+    // A replica that read the list first and then takes over a newer stored rhythm that has no view
+    // (an empty list at its first read) takes the stored sums without its own view's time span.
+    const viewless = new ArrivalRhythm(t0);
+    viewless.record(t0 + 2 * minute, [t0 + minute]);
+    const taker = new ArrivalRhythm(t0);
+    taker.recordBefore(t0, recent, Math.min(...recent));
+    expect(taker.adopt(viewless.toText())).toBe(true);
+    expect(taker.ratesFrom).toBe(t0);
+    expect(taker.rates(at, true).recent).toBe(taker.rates(at).recent);
   });
 
   it('reads a quiet night as a lull even when every read finds a support that fails by the next', () => {
