@@ -74,8 +74,10 @@ export async function pollFundings(ctx: EngineContext, rt: ProjectRuntime, tag: 
   const now = ctx.clock.now();
   if (result.kind === 'baseline') {
     // The first read shows the newest supporters and when they came: the rates of the time before watching.
-    const shown = result.state.entries.map((f) => f.support_timestamp * 1000);
-    if (shown.length > 0) rt.arrivals.recordBefore(now, shown, Math.min(...shown));
+    rt.arrivals.recordBefore(
+      now,
+      result.state.entries.map((f) => f.support_timestamp * 1000),
+    );
   }
   // Where the supporters are: the planner paces this feed by when they arrived (fundings-pace.ts).
   rt.arrivals.record(

@@ -37,6 +37,10 @@ export interface RhythmRates {
   readonly watchedMs: number;
 }
 
+/** An arrival's weight in the recent and the burst sums at `ageMs` (each sum over its τ is a count). */
+const recentWeight = (ageMs: number) => Math.exp(-ageMs / RECENT_TAU_MS) / RECENT_TAU_MS;
+const burstWeight = (ageMs: number) => Math.exp(-ageMs / BURST_TAU_MS) / BURST_TAU_MS;
+
 /** Text format version: a stored rhythm of another version is ignored (learned again). */
 const TEXT_VERSION = 'r1';
 
@@ -103,9 +107,8 @@ export class ArrivalRhythm {
   }
 
   /**
-   * What the first read of the list showed of the time before watching started: the supporters who
-   * arrived since `coveredFrom` (the oldest support on the read: every later one is on it), as read at
-   * `now`. With them the rates ({@link rates}, `withTimeBefore`) cover the time before too, so a cold
+   * What the first read of the list showed of the time before watching started: its supporters' arrival
+   * times, as read at `now`. The read covers the time since its oldest support (every later one is on it). With them the rates ({@link rates}, `withTimeBefore`) cover the time before too, so a cold
    * start's rate is not its first minutes extrapolated to the hour: a few supporters in the first
    * minute of a quiet night are a few supporters, not a busy hour (the warm-up's estimate,
    * n / (1 - e^(-t/τ)), makes three in the first minute 14 an hour ten minutes in), and a list that was
@@ -114,16 +117,16 @@ export class ArrivalRhythm {
    * not read its first minutes as the quiet day before. Not the level's or the hours' (their exposure
    * is the time watched). Only on a rhythm that has counted nothing yet.
    */
-  recordBefore(now: number, arrivedAt: readonly number[], coveredFrom: number): void {
-    if (this.#recordedAny() || this.#ratesFrom < this.#since || arrivedAt.length === 0) return;
+  recordBefore(now: number, arrivedAt: readonly number[]): void {
+    if (this.#recordedAny() || this.#hasView() || arrivedAt.length === 0) return;
     this.#text = undefined;
     const at = Math.max(this.#at, now);
     this.#decayTo(at);
-    this.#ratesFrom = Math.min(this.#since, coveredFrom);
     for (const raw of arrivedAt) {
-      const age = at - Math.min(raw, at);
-      this.#beforeRecent += Math.exp(-age / RECENT_TAU_MS) / RECENT_TAU_MS;
-      this.#beforeBurst += Math.exp(-age / BURST_TAU_MS) / BURST_TAU_MS;
+      const t = Math.min(raw, at);
+      this.#ratesFrom = Math.min(this.#ratesFrom, t);
+      this.#beforeRecent += recentWeight(at - t);
+      this.#beforeBurst += burstWeight(at - t);
     }
   }
 
@@ -144,7 +147,7 @@ export class ArrivalRhythm {
     const dt = Math.max(0, now - this.#at);
     const watched = Math.max(0, now - this.#since);
     const watchedMs = LEVEL_TAU_MS * (1 - Math.exp(-watched / LEVEL_TAU_MS));
-    const before = withTimeBefore && this.#ratesFrom < this.#since;
+    const before = withTimeBefore && this.#hasView();
     // Started from nothing, a weighted rate has reached only 1 - e^(-t/τ) of the rate it measures.
     const counted = Math.max(1, now - (before ? this.#ratesFrom : this.#since));
     const warmed = (tau: number) => 1 - Math.exp(-counted / tau);
@@ -209,7 +212,7 @@ export class ArrivalRhythm {
       n(this.#level),
       Array.from(this.#hours, n).join(','),
       // Only while the first read's view of the time before reaches further back than watching.
-      ...(this.#ratesFrom < this.#since
+      ...(this.#hasView()
         ? [s(this.#ratesFrom), n(this.#beforeRecent * HOUR_MS), n(this.#beforeBurst * HOUR_MS)]
         : []),
     ].join(';');
@@ -259,13 +262,18 @@ export class ArrivalRhythm {
     for (const raw of arrivedAt) {
       const t = Math.min(raw, at);
       const age = at - t;
-      this.#recent = add(this.#recent, Math.exp(-age / RECENT_TAU_MS) / RECENT_TAU_MS);
-      this.#burst = add(this.#burst, Math.exp(-age / BURST_TAU_MS) / BURST_TAU_MS);
+      this.#recent = add(this.#recent, recentWeight(age));
+      this.#burst = add(this.#burst, burstWeight(age));
       // Arrivals from before watching started (a late success deep in the list) are not the level's.
       if (t >= this.#since) this.#level = add(this.#level, Math.exp(-age / LEVEL_TAU_MS));
       const hour = new Date(t).getUTCHours();
       this.#hours[hour] = add(this.#hours[hour] ?? 0, Math.exp(-age / PROFILE_TAU_MS));
     }
+  }
+
+  /** Whether the first read's view reaches further back than watching ({@link recordBefore}). */
+  #hasView(): boolean {
+    return this.#ratesFrom < this.#since;
   }
 
   #recordedAny(): boolean {

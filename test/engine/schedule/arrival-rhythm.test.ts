@@ -230,7 +230,7 @@ describe('fundings pace (where the reads go)', () => {
     const old = Array.from({ length: 100 }, (_, i) => t0 - 21 * hour - i * minute);
     const firstMinute = [t0 + 20_000, t0 + 30_000, t0 + 40_000];
     const quiet = new ArrivalRhythm(t0);
-    quiet.recordBefore(t0, old, Math.min(...old));
+    quiet.recordBefore(t0, old);
     quiet.record(t0 + minute, firstMinute);
     const unseen = new ArrivalRhythm(t0);
     unseen.record(t0 + minute, firstMinute);
@@ -251,7 +251,7 @@ describe('fundings pace (where the reads go)', () => {
     // warm-up's would be; what the read showed is the rates', not the level's (the time watched).
     const recent = Array.from({ length: 100 }, (_, i) => t0 - (i + 1) * minute);
     const busy = new ArrivalRhythm(t0);
-    busy.recordBefore(t0, recent, Math.min(...recent));
+    busy.recordBefore(t0, recent);
     const rates = busy.rates(t0 + 15 * minute, true);
     expect(rates.recent * hour).toBeGreaterThan(30);
     expect(rates.recent * hour).toBeLessThan(60);
@@ -264,14 +264,14 @@ describe('fundings pace (where the reads go)', () => {
     const later = t0 + 20 * minute;
     expect(restarted.rates(later, true).recent * hour).toBeCloseTo(quiet.rates(later, true).recent * hour, 1);
     expect(restarted.rates(later, true).recent * hour).toBeLessThan(restarted.rates(later).recent * hour);
-    quiet.recordBefore(t0 + 17 * minute, recent, Math.min(...recent));
+    quiet.recordBefore(t0 + 17 * minute, recent);
     expect(quiet.ratesFrom).toBe(Math.min(...old));
     // A replica that read the list first and then takes over a newer stored rhythm that has no view
     // (an empty list at its first read) takes the stored sums without its own view's time span.
     const viewless = new ArrivalRhythm(t0);
     viewless.record(t0 + 2 * minute, [t0 + minute]);
     const taker = new ArrivalRhythm(t0);
-    taker.recordBefore(t0, recent, Math.min(...recent));
+    taker.recordBefore(t0, recent);
     expect(taker.adopt(viewless.toText())).toBe(true);
     expect(taker.ratesFrom).toBe(t0);
     expect(taker.rates(at, true).recent).toBe(taker.rates(at).recent);
